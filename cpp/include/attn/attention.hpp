@@ -1,0 +1,44 @@
+#pragma once
+// Scaled dot-product attention for one head (Vaswani et al. 2017 §3.2.1, eq. 1; d2l.ai §11.3).
+//
+// Dimensions used in this header and in multi_head.hpp:
+//   n        number of queries (seq_len for self-attention)
+//   m        number of keys and values
+//   d_k      width of a query or key vector
+//   d_v      width of a value vector
+#include <cstddef>
+#include <optional>
+
+#include <xtensor/xtensor.hpp>
+
+namespace attn {
+
+// Masks and sharpness shared by single- and multi-head attention.
+struct AttentionOptions {
+  bool causal = false;                      // query i sees keys j ≤ i only (decoder / GPT style)
+  std::optional<std::size_t> valid_length;  // keys j ≥ valid_length are padding (d2l's valid_lens)
+  float temperature = 1.0f;                 // τ: scores are divided by τ; must be finite and > 0
+};
+
+struct AttentionResult {
+  xt::xtensor<float, 2> scores;   // [n, m]  Q Kᵀ / (√d_k · τ); masked cells are −∞
+  xt::xtensor<float, 2> weights;  // [n, m]  softmax of each row; rows sum to 1; masked cells 0
+  xt::xtensor<float, 2> output;   // [n, d_v] weights · V
+};
+
+// Softmax over each row of `scores` [n, m], computed stably (the row maximum is subtracted before
+// exp). Cells equal to −∞ get weight exactly 0; a row whose cells are all −∞ becomes all zeros
+// (no key to attend to), never NaN. Throws std::invalid_argument on NaN or +∞ in scores.
+xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores);
+
+// attention(Q, K, V) = softmax(mask(Q Kᵀ / (√d_k · τ))) V.
+//   queries [n, d_k], keys [m, d_k], values [m, d_v] → AttentionResult.
+// The causal mask hides keys j > i (query row i attends to keys 0…i).
+// Throws std::invalid_argument if the widths or key/value counts disagree, or an input holds NaN/∞;
+// std::out_of_range if temperature is not finite and > 0 or valid_length exceeds m.
+AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries,
+                                             const xt::xtensor<float, 2>& keys,
+                                             const xt::xtensor<float, 2>& values,
+                                             const AttentionOptions& options = {});
+
+}  // namespace attn

@@ -1,0 +1,16 @@
+#pragma once
+// Matrix products for the attention core (xtensor core has none). Plain loops for now:
+// clear and correct; a later change makes them fast.
+#include <xtensor/xtensor.hpp>
+
+namespace attn {
+
+// C = A · B.  A [n, k], B [k, m] → C [n, m].
+// Throws std::invalid_argument if A's columns differ from B's rows.
+xt::xtensor<float, 2> matmul(const xt::xtensor<float, 2>& a, const xt::xtensor<float, 2>& b);
+
+// C = A · Bᵀ.  A [n, k], B [m, k] → C [n, m]  (row i of A against row j of B: the score layout).
+// Throws std::invalid_argument if A and B have different numbers of columns.
+xt::xtensor<float, 2> matmul_transposed(const xt::xtensor<float, 2>& a, const xt::xtensor<float, 2>& b);
+
+}  // namespace attn

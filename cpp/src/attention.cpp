@@ -1,0 +1,94 @@
+#include "attn/attention.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "attn/matmul.hpp"
+
+namespace attn {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+void require_finite(const xt::xtensor<float, 2>& t, const char* name) {
+  for (float x : t) {
+    if (!std::isfinite(x)) {
+      throw std::invalid_argument(std::string("attention: ") + name + " must hold finite numbers (found NaN or ∞)");
+    }
+  }
+}
+
+}  // namespace
+
+xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores) {
+  const std::size_t n = scores.shape(0), m = scores.shape(1);
+  xt::xtensor<float, 2> weights = xt::zeros<float>({n, m});
+  for (std::size_t i = 0; i < n; ++i) {
+    // Pass 1: the row maximum over unmasked cells, so every exp() argument is ≤ 0 (no overflow).
+    float row_max = kNegInf;
+    for (std::size_t j = 0; j < m; ++j) {
+      const float s = scores(i, j);
+      if (std::isnan(s) || s == std::numeric_limits<float>::infinity()) {
+        throw std::invalid_argument("masked_softmax: scores must be finite or −∞ (found NaN or +∞)");
+      }
+      if (s > row_max) row_max = s;
+    }
+    if (row_max == kNegInf) continue;  // every key masked: nothing to attend to, the row stays 0
+    // Pass 2: exponentials and their sum; masked cells (−∞) are skipped and stay exactly 0.
+    double sum = 0.0;
+    for (std::size_t j = 0; j < m; ++j) {
+      if (scores(i, j) == kNegInf) continue;
+      const float e = std::exp(scores(i, j) - row_max);
+      weights(i, j) = e;
+      sum += e;
+    }
+    // Pass 3: normalize. sum ≥ 1 because the maximum cell contributes exp(0).
+    const float inv_sum = static_cast<float>(1.0 / sum);
+    for (std::size_t j = 0; j < m; ++j) weights(i, j) *= inv_sum;
+  }
+  return weights;
+}
+
+AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries,
+                                             const xt::xtensor<float, 2>& keys,
+                                             const xt::xtensor<float, 2>& values,
+                                             const AttentionOptions& options) {
+  const std::size_t n = queries.shape(0), d_k = queries.shape(1), m = keys.shape(0);
+  if (keys.shape(1) != d_k) {
+    throw std::invalid_argument("attention: keys must have d_k = " + std::to_string(d_k) +
+                                " columns like queries, got " + std::to_string(keys.shape(1)));
+  }
+  if (values.shape(0) != m) {
+    throw std::invalid_argument("attention: values must have one row per key (" + std::to_string(m) +
+                                "), got " + std::to_string(values.shape(0)));
+  }
+  if (!std::isfinite(options.temperature) || options.temperature <= 0.0f) {
+    throw std::out_of_range("attention: temperature must be a finite number > 0");
+  }
+  if (options.valid_length && *options.valid_length > m) {
+    throw std::out_of_range("attention: valid_length must be 0 … " + std::to_string(m) + " (the number of keys), got " +
+                            std::to_string(*options.valid_length));
+  }
+  require_finite(queries, "queries");
+  require_finite(keys, "keys");
+  require_finite(values, "values");
+
+  AttentionResult result;
+  // Eq. 1: scores = Q Kᵀ / √d_k, then ÷ τ. d_k = 0 leaves the products 0 and the scale at 1.
+  const float scale = 1.0f / (std::sqrt(static_cast<float>(d_k > 0 ? d_k : 1)) * options.temperature);
+  result.scores = matmul_transposed(queries, keys) * scale;
+  const std::size_t valid = options.valid_length.value_or(m);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < m; ++j) {
+      if (j >= valid || (options.causal && j > i)) result.scores(i, j) = kNegInf;
+    }
+  }
+  result.weights = masked_softmax(result.scores);
+  result.output = matmul(result.weights, values);
+  return result;
+}
+
+}  // namespace attn

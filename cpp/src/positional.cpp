@@ -1,0 +1,39 @@
+#include "attn/positional.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace attn {
+
+namespace {
+constexpr std::size_t kMaxDModel = 4096;
+constexpr std::size_t kMaxPositions = 65536;
+}  // namespace
+
+xt::xtensor<float, 2> sinusoidal_encoding(std::size_t seq_len, std::size_t d_model, double base) {
+  if (d_model == 0 || d_model > kMaxDModel) {
+    throw std::out_of_range("sinusoidal_encoding: d_model must be 1 … " + std::to_string(kMaxDModel) +
+                            ", got " + std::to_string(d_model));
+  }
+  if (seq_len > kMaxPositions) {
+    throw std::out_of_range("sinusoidal_encoding: seq_len must be 0 … " + std::to_string(kMaxPositions) +
+                            ", got " + std::to_string(seq_len));
+  }
+  if (!std::isfinite(base) || base <= 1.0) {
+    throw std::out_of_range("sinusoidal_encoding: base must be a finite number > 1");
+  }
+  xt::xtensor<float, 2> p = xt::empty<float>({seq_len, d_model});
+  for (std::size_t col = 0; col < d_model; ++col) {
+    const std::size_t two_j = col - col % 2;  // both columns of a pair share one frequency
+    const double inv_freq = std::pow(base, -static_cast<double>(two_j) / static_cast<double>(d_model));
+    const bool is_sine = col % 2 == 0;
+    for (std::size_t i = 0; i < seq_len; ++i) {
+      const double angle = static_cast<double>(i) * inv_freq;
+      p(i, col) = static_cast<float>(is_sine ? std::sin(angle) : std::cos(angle));
+    }
+  }
+  return p;
+}
+
+}  // namespace attn

@@ -1,0 +1,60 @@
+#include <catch2/catch.hpp>
+
+#include <xtensor/xview.hpp>
+
+#include "asset.hpp"
+#include "attn/explain.hpp"
+#include "attn/positional.hpp"
+
+TEST_CASE("explain traces every step with consistent shapes") {
+  attn::ExplainOptions options;
+  options.n_heads = 4;
+  options.projection = attn::Projection::random;
+  options.seed = 3;
+  const auto t = attn::explain("The river bank was muddy after the storm", shipped_table(), options);
+  REQUIRE(t.tokens.size() == 8);
+  CHECK_FALSE(t.truncated);
+  CHECK(t.embeddings.shape() == std::array<std::size_t, 2>{8, 100});
+  CHECK(t.attention.queries.shape() == std::array<std::size_t, 3>{4, 8, 25});
+  CHECK(t.attention.weights.shape() == std::array<std::size_t, 3>{4, 8, 8});
+  CHECK(t.attention.output.shape() == std::array<std::size_t, 2>{8, 100});
+  CHECK(t.input == t.embeddings + attn::sinusoidal_encoding(8, 100));
+  for (const auto& token : t.tokens) CHECK_FALSE(token.oov);
+}
+
+TEST_CASE("explain without positional encoding feeds X itself; unknown words are flagged") {
+  attn::ExplainOptions options;
+  options.positional_encoding = false;
+  const auto t = attn::explain("bank blorptastic", shipped_table(), options);
+  CHECK(t.input == t.embeddings);
+  CHECK(t.positional(0, 1) == 1.0f);  // P is still traced for the page
+  CHECK_FALSE(t.tokens[0].oov);
+  CHECK(t.tokens[1].oov);
+  CHECK(t.tokens[1].id == -1);
+}
+
+TEST_CASE("explain cuts long text at max_tokens and handles empty text") {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "word ";
+  const auto t = attn::explain(text, shipped_table(), {});
+  CHECK(t.tokens.size() == attn::kMaxTokens);
+  CHECK(t.total_tokens == 300);
+  CHECK(t.truncated);
+  const auto empty = attn::explain("   ", shipped_table(), {});
+  CHECK(empty.tokens.empty());
+  CHECK(empty.attention.weights.shape() == std::array<std::size_t, 3>{1, 0, 0});
+}
+
+TEST_CASE("explain clamps valid_length to the sentence and rejects bad options") {
+  attn::ExplainOptions options;
+  options.attention.valid_length = 50;
+  CHECK(attn::explain("a b c", shipped_table(), options).attention.weights(0, 2, 2) > 0.0f);
+  options.attention.valid_length = 2;
+  CHECK(attn::explain("a b c", shipped_table(), options).attention.weights(0, 0, 2) == 0.0f);
+  options = {};
+  options.n_heads = 3;
+  CHECK_THROWS_WITH(attn::explain("a", shipped_table(), options), Catch::Contains("numHeads"));
+  options = {};
+  options.max_tokens = 0;
+  CHECK_THROWS_AS(attn::explain("a", shipped_table(), options), std::out_of_range);
+}
