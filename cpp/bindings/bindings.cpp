@@ -1,0 +1,225 @@
+// embind glue: the only file that sees <emscripten/…>. It converts typed arrays ⇄ xtensor and turns
+// C++ exceptions into returned error objects; web/src/core/ throws them as JS errors once the C++
+// frames have unwound (a C++ throw that unwinds into JS leaks wasm stack, TOOLCHAIN.md).
+//
+// Every function returns { value } on success or { error: { name, message } } on failure, where
+// name is "RangeError" for invalid arguments and "Error" otherwise.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "attn/attention.hpp"
+#include "attn/embeddings.hpp"
+#include "attn/explain.hpp"
+#include "attn/multi_head.hpp"
+#include "attn/positional.hpp"
+#include "attn/tokenizer.hpp"
+
+using emscripten::val;
+
+namespace {
+
+std::unique_ptr<attn::EmbeddingTable> g_table;  // one table per module instance
+
+val error_object(const char* name, const std::string& message) {
+  val error = val::object();
+  error.set("name", name);
+  error.set("message", message);
+  val result = val::object();
+  result.set("error", error);
+  return result;
+}
+
+template <typename F>
+val guarded(F&& body) {
+  try {
+    val result = val::object();
+    result.set("value", body());
+    return result;
+  } catch (const std::out_of_range& e) {
+    return error_object("RangeError", e.what());
+  } catch (const std::invalid_argument& e) {
+    return error_object("RangeError", e.what());
+  } catch (const std::bad_alloc&) {
+    return error_object("RangeError", "not enough memory for this request");
+  } catch (const std::exception& e) {
+    return error_object("Error", e.what());
+  }
+}
+
+const attn::EmbeddingTable& table() {
+  if (!g_table) throw std::logic_error("no embeddings loaded: call loadEmbeddings first");
+  return *g_table;
+}
+
+// Copies a JS { data: Float32Array, shape: [rows, cols] } (already type-checked in JS) into xtensor.
+xt::xtensor<float, 2> matrix_from_js(const val& tensor, const std::string& name) {
+  const std::size_t rows = tensor["shape"][0].as<std::size_t>(), cols = tensor["shape"][1].as<std::size_t>();
+  const std::size_t length = tensor["data"]["length"].as<std::size_t>();
+  if (cols != 0 && rows > length / cols) {
+    throw std::invalid_argument(name + ".data has " + std::to_string(length) + " numbers, shape needs " +
+                                std::to_string(rows) + " × " + std::to_string(cols));
+  }
+  if (rows * cols != length) {
+    throw std::invalid_argument(name + ".data has " + std::to_string(length) + " numbers, shape needs " +
+                                std::to_string(rows * cols));
+  }
+  xt::xtensor<float, 2> m = xt::empty<float>({rows, cols});
+  val(emscripten::typed_memory_view(m.size(), m.data())).call<void>("set", tensor["data"]);
+  return m;
+}
+
+// A copy (never a view into wasm memory, which is invalidated when memory grows).
+template <std::size_t N>
+val tensor_to_js(const xt::xtensor<float, N>& t) {
+  val shape = val::array();
+  for (std::size_t d = 0; d < N; ++d) shape.call<void>("push", t.shape(d));
+  val result = val::object();
+  result.set("data", val::global("Float32Array").new_(emscripten::typed_memory_view(t.size(), t.data())));
+  result.set("shape", shape);
+  return result;
+}
+
+attn::AttentionOptions attention_options(const val& options) {
+  attn::AttentionOptions o;
+  o.causal = options["causal"].as<bool>();
+  o.temperature = options["temperature"].as<float>();
+  if (!options["validLength"].isUndefined()) o.valid_length = options["validLength"].as<std::size_t>();
+  return o;
+}
+
+val token_to_js(const attn::Token& token) {
+  val t = val::object();
+  t.set("text", token.text);
+  t.set("start", token.start);
+  t.set("end", token.end);
+  return t;
+}
+
+val load_embeddings(const val& bytes) {
+  return guarded([&] {
+    std::vector<std::uint8_t> buffer(bytes["length"].as<std::size_t>());
+    val(emscripten::typed_memory_view(buffer.size(), buffer.data())).call<void>("set", bytes);
+    g_table = std::make_unique<attn::EmbeddingTable>(attn::EmbeddingTable::from_bytes(buffer.data(), buffer.size()));
+    val info = val::object();
+    info.set("vocabSize", g_table->vocab_size());
+    info.set("dModel", g_table->dim());
+    return info;
+  });
+}
+
+val tokenize(const std::string& text) {
+  return guarded([&] {
+    val tokens = val::array();
+    for (const auto& token : attn::tokenize(text)) {
+      val t = token_to_js(token);
+      t.set("oov", table().id_of(token.key) < 0);
+      tokens.call<void>("push", t);
+    }
+    return tokens;
+  });
+}
+
+val embed(const std::string& text) {
+  return guarded([&] {
+    std::vector<std::int64_t> ids;
+    return tensor_to_js(table().embed(attn::tokenize(text), ids));
+  });
+}
+
+val sinusoidal_encoding(double seq_len, double d_model, double base) {
+  return guarded([&] {
+    return tensor_to_js(attn::sinusoidal_encoding(static_cast<std::size_t>(seq_len), static_cast<std::size_t>(d_model), base));
+  });
+}
+
+val attention(const val& args) {
+  return guarded([&] {
+    const auto r = attn::scaled_dot_product_attention(matrix_from_js(args["queries"], "queries"),
+                                                      matrix_from_js(args["keys"], "keys"),
+                                                      matrix_from_js(args["values"], "values"), attention_options(args));
+    val out = val::object();
+    out.set("scores", tensor_to_js(r.scores));
+    out.set("weights", tensor_to_js(r.weights));
+    out.set("output", tensor_to_js(r.output));
+    return out;
+  });
+}
+
+void set_attention_steps(val& out, const attn::MultiHeadResult& r) {
+  out.set("queries", tensor_to_js(r.queries));
+  out.set("keys", tensor_to_js(r.keys));
+  out.set("values", tensor_to_js(r.values));
+  out.set("scores", tensor_to_js(r.scores));
+  out.set("weights", tensor_to_js(r.weights));
+  out.set("headOutputs", tensor_to_js(r.head_outputs));
+  out.set("concat", tensor_to_js(r.concat));
+  out.set("output", tensor_to_js(r.output));
+}
+
+val multi_head_attention(const val& args) {
+  return guarded([&] {
+    const auto input = matrix_from_js(args["input"], "input");
+    const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
+                              matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
+    const auto r = attn::multi_head_attention(input, args["numHeads"].as<std::size_t>(), p, attention_options(args));
+    val out = val::object();
+    set_attention_steps(out, r);
+    return out;
+  });
+}
+
+val explain(const std::string& text, const val& options) {
+  return guarded([&] {
+    attn::ExplainOptions o;
+    o.n_heads = options["numHeads"].as<std::size_t>();
+    o.projection = options["projection"].as<std::string>() == "random" ? attn::Projection::random : attn::Projection::identity;
+    o.seed = options["seed"].as<std::uint32_t>();
+    o.positional_encoding = options["positionalEncoding"].as<bool>();
+    o.base = options["base"].as<double>();
+    o.max_tokens = options["maxTokens"].as<std::size_t>();
+    o.attention = attention_options(options);
+    const attn::Trace trace = attn::explain(text, table(), o);
+
+    val tokens = val::array();
+    for (const auto& t : trace.tokens) {
+      val token = token_to_js(t.token);
+      token.set("id", static_cast<double>(t.id));
+      token.set("oov", t.oov);
+      tokens.call<void>("push", token);
+    }
+    val out = val::object();
+    out.set("tokens", tokens);
+    out.set("totalTokens", trace.total_tokens);
+    out.set("truncated", trace.truncated);
+    out.set("embeddings", tensor_to_js(trace.embeddings));
+    out.set("positional", tensor_to_js(trace.positional));
+    out.set("input", tensor_to_js(trace.input));
+    set_attention_steps(out, trace.attention);
+    return out;
+  });
+}
+
+// Bytes of wasm heap in use by malloc: lets tests check that repeated calls do not leak.
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_core) {
+  emscripten::function("loadEmbeddings", &load_embeddings);
+  emscripten::function("tokenize", &tokenize);
+  emscripten::function("embed", &embed);
+  emscripten::function("sinusoidalEncoding", &sinusoidal_encoding);
+  emscripten::function("attention", &attention);
+  emscripten::function("multiHeadAttention", &multi_head_attention);
+  emscripten::function("explain", &explain);
+  emscripten::function("heapInUse", &heap_in_use);
+  emscripten::constant("maxTokens", attn::kMaxTokens);
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds everything from a clean clone and runs every test: Catch2 natively and as wasm under Node,
+# node:test on the built module's JS API, and end to end in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+step() { printf '\n== %s\n' "$1"; }
+step "native build and Catch2 tests"
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/native -j"$(nproc)"
+ctest --test-dir build/native --output-on-failure
+
+step "wasm build and the same Catch2 tests under Node"
+bash scripts/build-wasm.sh all
+ctest --test-dir build/wasm --output-on-failure
+
+step "JS API tests (node:test)"
+node --test tests/js/
+
+step "static site (dist/) and end-to-end tests in headless Chromium"
+node_modules/.bin/vite build web --outDir ../dist --emptyOutDir --base ./ --logLevel warn
+node --test tests/e2e/

@@ -1,0 +1,36 @@
+// Headless Debian Chromium driven by playwright-core (no browser download), and the built site
+// served by Vite's preview server on 127.0.0.1.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { preview } from 'vite';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Launches Chromium with a fresh profile; close() removes it. */
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'ae-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves dist/ (built by `npm run build`) on 127.0.0.1; returns { url, close }. */
+export async function serveDist() {
+  const server = await preview({
+    root: 'web', logLevel: 'warn',
+    build: { outDir: '../dist' },
+    preview: { host: '127.0.0.1', port: 4173, strictPort: false },
+  });
+  return { url: server.resolvedUrls.local[0], close: () => server.close() };
+}

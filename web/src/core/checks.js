@@ -1,0 +1,65 @@
+// Cheap argument checks done in JavaScript before crossing into wasm. Type problems throw
+// TypeError, values outside the allowed range throw RangeError; every message names the argument.
+
+/** @param {string} where function name, @param {string} name argument name */
+export function integerIn(value, where, name, min, max) {
+  if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${where}: ${name} must be an integer from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+export function finiteIn(value, where, name, { above = -Infinity, max = Infinity } = {}) {
+  if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
+  if (!Number.isFinite(value) || value <= above || value > max) {
+    throw new RangeError(`${where}: ${name} must be a finite number above ${above}${max < Infinity ? ` and at most ${max}` : ''}, got ${value}`);
+  }
+  return value;
+}
+
+export function boolean(value, where, name) {
+  if (typeof value !== 'boolean') throw new TypeError(`${where}: ${name} must be true or false, got ${typeof value}`);
+  return value;
+}
+
+export function oneOf(value, where, name, allowed) {
+  if (!allowed.includes(value)) {
+    throw new RangeError(`${where}: ${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${String(value)}`);
+  }
+  return value;
+}
+
+export function text(value, where) {
+  if (typeof value !== 'string') throw new TypeError(`${where}: text must be a string, got ${typeof value}`);
+  // Lone surrogates become U+FFFD (same UTF-16 length), so token spans still index the original.
+  return value.toWellFormed ? value.toWellFormed() : value;
+}
+
+/** Rejects option names the function does not know (a typo would otherwise be silently ignored). */
+export function knownOptions(options, where, allowed) {
+  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) throw new RangeError(`${where}: unknown option '${key}' (allowed: ${allowed.join(', ')})`);
+  }
+  return options;
+}
+
+/**
+ * Checks a tensor { data: Float32Array, shape: [rows, cols] }: types, integer sizes, data length
+ * equal to the product of the shape, and finite numbers.
+ */
+export function matrix(tensor, where, name) {
+  if (tensor === null || typeof tensor !== 'object' || !(tensor.data instanceof Float32Array) || !Array.isArray(tensor.shape)) {
+    throw new TypeError(`${where}: ${name} must be { data: Float32Array, shape: [rows, cols] }`);
+  }
+  if (tensor.shape.length !== 2) throw new RangeError(`${where}: ${name}.shape must have 2 entries, got ${tensor.shape.length}`);
+  const [rows, cols] = tensor.shape.map((n, i) => integerIn(n, where, `${name}.shape[${i}]`, 0, 2 ** 24));
+  if (rows * cols !== tensor.data.length) {
+    throw new RangeError(`${where}: ${name}.data has ${tensor.data.length} numbers but shape [${rows}, ${cols}] needs ${rows * cols}`);
+  }
+  for (let i = 0; i < tensor.data.length; i++) {
+    if (!Number.isFinite(tensor.data[i])) throw new RangeError(`${where}: ${name}.data[${i}] is ${tensor.data[i]}; numbers must be finite`);
+  }
+  return tensor;
+}

@@ -1,0 +1,20 @@
+// The formulas beside the figures, typeset by KaTeX (HTML plus MathML for screen readers).
+import katex from 'katex';
+import 'katex/dist/katex.min.css';
+
+const TEX = {
+  attention: String.raw`\begin{gathered}\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}\,\tau}+M\right)V\\[2pt] Q=(X+P)\,W_Q,\quad K=(X+P)\,W_K,\quad V=(X+P)\,W_V\end{gathered}`,
+  positional: String.raw`P_{i,2j}=\sin\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right),\qquad P_{i,2j+1}=\cos\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right)`,
+};
+
+/**
+ * @param {'attention' | 'positional'} name
+ * @returns {HTMLElement} a <div class="formula"> holding the typeset formula
+ */
+export function formula(name) {
+  const div = document.createElement('div');
+  div.className = 'formula';
+  div.dataset.formula = name;
+  katex.render(TEX[name], div, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+  return div;
+}

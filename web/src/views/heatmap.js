@@ -1,0 +1,116 @@
+// A matrix drawn as a heatmap: cells on a canvas (thousands of cells stay fast), axes, token labels
+// and the hover outline in SVG on top, a legend and a tooltip with the exact value.
+// Pure: it builds new DOM from its arguments and never changes them.
+import { axisLeft, axisTop } from 'd3-axis';
+import { scaleBand } from 'd3-scale';
+import { select } from 'd3-selection';
+import { legend } from './legend.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const MASKED_FILL = '#d9d9d9';
+const MIN_LABEL_PX = 11;  // band width below which only every k-th label is drawn
+
+const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
+
+/** Every k-th index (k a round number) so labels stay at least MIN_LABEL_PX apart. */
+function labelIndices(count, band) {
+  const needed = MIN_LABEL_PX / Math.max(band, 1e-9);
+  const step = LABEL_STEPS.find((s) => s >= needed) ?? Math.ceil(needed);
+  return Array.from({ length: count }, (_, i) => i).filter((i) => i % step === 0);
+}
+
+function longest(labels) {
+  return labels.reduce((max, label) => Math.max(max, String(label).length), 0);
+}
+
+/**
+ * @param {object} spec
+ * @param {string} spec.name          data-figure name, for tests and styling
+ * @param {string} spec.caption       figure caption (what is shown, with its shape)
+ * @param {Float32Array} spec.values  [rows * cols], row-major
+ * @param {number} spec.rows @param {number} spec.cols
+ * @param {string[]} spec.rowLabels   one per row @param {string[]} spec.colLabels one per column
+ * @param {string} spec.rowTitle @param {string} spec.colTitle  axis titles
+ * @param {(v: number) => string} spec.color   colour of a value
+ * @param {[number, number]} spec.domain      legend range @param {string} spec.legendTitle
+ * @param {number} spec.cellWidth @param {number} spec.cellHeight  pixels
+ * @param {(i: number, j: number) => boolean} [spec.isMasked]  drawn grey, not as a value
+ * @param {(i: number, j: number, value: number) => string} spec.describe  tooltip text
+ * @returns {HTMLElement} a <figure>
+ */
+export function heatmap(spec) {
+  const { rows, cols, values, cellWidth, cellHeight } = spec;
+  const margin = { top: 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20, left: 16 + 7 * Math.min(longest(spec.rowLabels), 14) + 20 };
+  const width = cols * cellWidth, height = rows * cellHeight;
+
+  const figure = document.createElement('figure');
+  figure.className = 'heatmap';
+  figure.dataset.figure = spec.name;
+  figure.dataset.rows = String(rows);
+  figure.dataset.cols = String(cols);
+  const caption = figure.appendChild(document.createElement('figcaption'));
+  caption.textContent = spec.caption;
+
+  const plot = figure.appendChild(document.createElement('div'));
+  plot.className = 'heatmap-plot';
+  plot.style.width = `${margin.left + width + 8}px`;
+  plot.style.height = `${margin.top + height + 8}px`;
+
+  const canvas = plot.appendChild(document.createElement('canvas'));
+  const ratio = globalThis.devicePixelRatio || 1;
+  canvas.width = Math.max(1, Math.round(width * ratio));
+  canvas.height = Math.max(1, Math.round(height * ratio));
+  Object.assign(canvas.style, { left: `${margin.left}px`, top: `${margin.top}px`, width: `${width}px`, height: `${height}px` });
+  drawCells(canvas.getContext('2d'), spec, ratio);
+
+  const x = scaleBand().domain(spec.colLabels.map((_, j) => j)).range([0, width]);
+  const y = scaleBand().domain(spec.rowLabels.map((_, i) => i)).range([0, height]);
+  const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('width', margin.left + width + 8).attr('height', margin.top + height + 8)
+    .attr('aria-hidden', 'true');
+  const frame = svg.append('g').attr('transform', `translate(${margin.left}, ${margin.top})`);
+  frame.append('g').attr('class', 'axis axis-cols')
+    .call(axisTop(x).tickValues(labelIndices(cols, cellWidth)).tickFormat((j) => spec.colLabels[j]).tickSizeOuter(0))
+    .selectAll('text').attr('text-anchor', 'start').attr('transform', 'rotate(-60)').attr('dx', '0.4em').attr('dy', '0.3em');
+  frame.append('g').attr('class', 'axis axis-rows')
+    .call(axisLeft(y).tickValues(labelIndices(rows, cellHeight)).tickFormat((i) => spec.rowLabels[i]).tickSizeOuter(0));
+  svg.append('text').attr('class', 'axis-title').attr('x', margin.left + width / 2).attr('y', 11)
+    .attr('text-anchor', 'middle').text(spec.colTitle);
+  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(11, ${margin.top + height / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle').text(spec.rowTitle);
+  const outline = frame.append('rect').attr('class', 'hover-outline').attr('width', cellWidth).attr('height', cellHeight)
+    .attr('visibility', 'hidden');
+
+  const tooltip = plot.appendChild(document.createElement('div'));
+  tooltip.className = 'tooltip';
+  tooltip.setAttribute('role', 'status');
+  tooltip.hidden = true;
+  canvas.addEventListener('pointermove', (event) => {
+    const j = Math.min(cols - 1, Math.floor(event.offsetX / cellWidth));
+    const i = Math.min(rows - 1, Math.floor(event.offsetY / cellHeight));
+    if (i < 0 || j < 0) return;
+    outline.attr('x', j * cellWidth).attr('y', i * cellHeight).attr('visibility', 'visible');
+    tooltip.textContent = spec.describe(i, j, values[i * cols + j]);
+    tooltip.hidden = false;
+    tooltip.style.left = `${margin.left + (j + 1) * cellWidth + 6}px`;
+    tooltip.style.top = `${margin.top + i * cellHeight}px`;
+  });
+  canvas.addEventListener('pointerleave', () => {
+    outline.attr('visibility', 'hidden');
+    tooltip.hidden = true;
+  });
+
+  figure.appendChild(legend({ color: spec.color, domain: spec.domain, title: spec.legendTitle }));
+  return figure;
+}
+
+function drawCells(context, { rows, cols, values, color, isMasked, cellWidth, cellHeight }, ratio) {
+  context.scale(ratio, ratio);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      context.fillStyle = isMasked?.(i, j) ? MASKED_FILL : color(values[i * cols + j]);
+      // Overlap by a hair so no seams show between cells at fractional sizes.
+      context.fillRect(j * cellWidth, i * cellHeight, cellWidth + 0.5, cellHeight + 0.5);
+    }
+  }
+}

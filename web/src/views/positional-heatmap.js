@@ -1,0 +1,41 @@
+// The sinusoidal positional encoding P of the typed tokens: one row per position, one column per
+// dimension; low dimensions oscillate fast, high ones slowly.
+import { format } from 'd3-format';
+import { scaleSequential } from 'd3-scale';
+import { interpolateRdBu } from 'd3-scale-chromatic';
+import { heatmap } from './heatmap.js';
+
+const fmt = format('.4f');
+const color = scaleSequential((t) => interpolateRdBu(1 - t)).domain([-1, 1]);  // red +1, blue −1
+const COLUMN_PX = 4;
+
+/**
+ * @param {object} trace  core.explain() result
+ * @returns {HTMLElement}
+ */
+export function positionalHeatmap(trace) {
+  const [seqLen, dModel] = trace.positional.shape;
+  const added = trace.options.positionalEncoding;
+  const base = trace.options.base;
+  return heatmap({
+    name: 'positional-encoding',
+    caption: `Sinusoidal positional encoding P [seq_len, d_model] = [${seqLen}, ${dModel}]` +
+      (added ? ', added to the word vectors' : ' — switched off: not added to the word vectors'),
+    values: trace.positional.data,
+    rows: seqLen,
+    cols: dModel,
+    rowLabels: trace.tokens.map((t, i) => `${i} ${t.text}`),
+    colLabels: Array.from({ length: dModel }, (_, j) => String(j)),
+    rowTitle: 'position i (token)',
+    colTitle: 'dimension',
+    color,
+    domain: [-1, 1],
+    legendTitle: 'P[i, dimension]',
+    cellWidth: COLUMN_PX,
+    cellHeight: Math.max(2, Math.min(22, Math.floor(320 / Math.max(seqLen, 1)))),
+    describe: (i, j, v) => {
+      const pair = j - (j % 2);
+      return `P[${i}, ${j}] = ${j % 2 ? 'cos' : 'sin'}(${i} / ${base}^(${pair}/${dModel})) = ${fmt(v)}`;
+    },
+  });
+}
