@@ -1,0 +1,201 @@
+// The built module through its public JS API (package export "./core"), in Node.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { createAttentionCore } from 'attention-explorer/core';
+import * as ref from './reference.js';
+
+let core;
+before(async () => {
+  core = await createAttentionCore();
+});
+
+function near(actual, expected, tolerance, what) {
+  const diff = ref.maxAbsDiff(actual, expected);
+  assert.ok(diff <= tolerance, `${what}: max abs difference ${diff} > ${tolerance}`);
+}
+
+describe('loading', () => {
+  test('the shipped asset: 20,000 words of 100 dimensions', () => {
+    assert.equal(core.vocabSize, 20000);
+    assert.equal(core.dModel, 100);
+    assert.equal(core.maxTokens, 256);
+  });
+
+  test('a corrupted, truncated or foreign asset is rejected naming the file and the reason', async () => {
+    const good = readFileSync(new URL('../../web/assets/embeddings.bin', import.meta.url));
+    const corrupted = new Uint8Array(good);
+    corrupted[1000] ^= 1;
+    await assert.rejects(createAttentionCore({ embeddings: corrupted }), /checksum/);
+    await assert.rejects(createAttentionCore({ embeddings: good.subarray(0, 5000) }), /truncated/);
+    await assert.rejects(createAttentionCore({ embeddings: new TextEncoder().encode('<!doctype html> not found') }), /magic/);
+    await assert.rejects(createAttentionCore({ embeddingsUrl: new URL('file:///nonexistent/embeddings.bin') }), /ENOENT/);
+  });
+});
+
+describe('tokenize and embed', () => {
+  test('tokens carry UTF-16 spans into the original text and an OOV flag', () => {
+    const text = 'The bank, 😀 blorptastic!';
+    const tokens = core.tokenize(text);
+    assert.deepEqual(tokens.map((t) => text.slice(t.start, t.end)), ['The', 'bank', ',', '😀', 'blorptastic', '!']);
+    assert.deepEqual(tokens.map((t) => t.oov), [false, false, false, true, true, false]);
+  });
+
+  test('lone surrogates are accepted and spans stay aligned', () => {
+    const text = 'a \uD800 b';
+    assert.deepEqual(core.tokenize(text).map((t) => [t.start, t.end]), [[0, 1], [2, 3], [4, 5]]);
+  });
+
+  test('embed returns [seqLen, 100]; similar words have similar vectors', () => {
+    const x = core.embed('cat dog king queen');
+    assert.deepEqual(x.shape, [4, 100]);
+    const row = (i) => x.data.subarray(i * 100, (i + 1) * 100);
+    const cosine = (a, b) => {
+      let ab = 0, aa = 0, bb = 0;
+      for (let i = 0; i < a.length; i++) { ab += a[i] * b[i]; aa += a[i] * a[i]; bb += b[i] * b[i]; }
+      return ab / Math.sqrt(aa * bb);
+    };
+    assert.ok(Math.abs(cosine(row(0), row(1)) - 0.88) < 0.02);
+    assert.ok(Math.abs(cosine(row(2), row(3)) - 0.75) < 0.02);
+  });
+});
+
+describe('sinusoidalEncoding', () => {
+  test('matches the formula computed in float64', () => {
+    for (const [n, d, base] of [[50, 100, 10000], [7, 9, 100], [1, 1, 10000]]) {
+      const p = core.sinusoidalEncoding(n, d, { base });
+      assert.deepEqual(p.shape, [n, d]);
+      near(p.data, ref.sinusoidal(n, d, base), 1e-6, `P[${n}, ${d}] base ${base}`);
+    }
+  });
+
+  test('invalid sizes are RangeErrors and wrong types TypeErrors, naming the argument', () => {
+    assert.throws(() => core.sinusoidalEncoding(-1, 4), { name: 'RangeError', message: /seqLen/ });
+    assert.throws(() => core.sinusoidalEncoding(4, 2.5), { name: 'RangeError', message: /dModel/ });
+    assert.throws(() => core.sinusoidalEncoding(4, 0), { name: 'RangeError', message: /dModel/ });
+    assert.throws(() => core.sinusoidalEncoding('4', 4), { name: 'TypeError', message: /seqLen/ });
+    assert.throws(() => core.sinusoidalEncoding(4, 4, { base: 1 }), { name: 'RangeError', message: /base/ });
+    assert.throws(() => core.sinusoidalEncoding(4, 4, { bse: 100 }), { name: 'RangeError', message: /unknown option 'bse'/ });
+  });
+});
+
+describe('attention', () => {
+  const [n, m, d, dv] = [5, 6, 4, 3];
+  const queries = ref.randomMatrix(n, d, 1, 2), keys = ref.randomMatrix(m, d, 2, 2), values = ref.randomMatrix(m, dv, 3);
+
+  test('weights and output equal the float64 reference, with masks and temperature', () => {
+    for (const options of [{}, { causal: true }, { validLength: 4 }, { temperature: 0.3 }, { causal: true, validLength: 2, temperature: 4 }]) {
+      const r = core.attention({ queries, keys, values, ...options });
+      const expected = ref.attention(queries.data, keys.data, values.data, n, m, d, dv, options);
+      assert.deepEqual(r.weights.shape, [n, m]);
+      assert.deepEqual(r.output.shape, [n, dv]);
+      near(r.weights.data, expected.weights, 1e-6, `weights ${JSON.stringify(options)}`);
+      near(r.output.data, expected.output, 1e-5, `output ${JSON.stringify(options)}`);
+    }
+  });
+
+  test('scores are divided by √d_k and τ; masked scores are −∞ and their weights exactly 0', () => {
+    const r = core.attention({ queries, keys, values, causal: true, temperature: 2 });
+    let dot = 0;
+    for (let t = 0; t < d; t++) dot += queries.data[t] * keys.data[t];
+    assert.ok(Math.abs(r.scores.data[0] - dot / 2 / 2) < 1e-6);
+    assert.equal(r.scores.data[1], -Infinity);
+    assert.equal(r.weights.data[1], 0);
+  });
+
+  test('bad tensors and options throw typed errors naming the argument', () => {
+    assert.throws(() => core.attention({ queries: [1, 2], keys, values }), { name: 'TypeError', message: /queries/ });
+    assert.throws(() => core.attention({ queries: { data: new Float32Array(3), shape: [2, 2] }, keys, values }), { name: 'RangeError', message: /queries\.data has 3/ });
+    assert.throws(() => core.attention({ queries, keys: ref.randomMatrix(m, d + 1, 4), values }), { name: 'RangeError', message: /keys/ });
+    assert.throws(() => core.attention({ queries, keys, values: ref.randomMatrix(m + 1, dv, 5) }), { name: 'RangeError', message: /values/ });
+    const nan = { data: new Float32Array([NaN, 1, 2, 3]), shape: [1, 4] };
+    assert.throws(() => core.attention({ queries: nan, keys, values }), { name: 'RangeError', message: /finite/ });
+    assert.throws(() => core.attention({ queries, keys, values, temperature: 0 }), { name: 'RangeError', message: /temperature/ });
+    assert.throws(() => core.attention({ queries, keys, values, validLength: 7 }), { name: 'RangeError', message: /valid_length/ });
+    assert.throws(() => core.attention({ queries, keys, values, causal: 'yes' }), { name: 'TypeError', message: /causal/ });
+  });
+});
+
+describe('multiHeadAttention', () => {
+  const [seqLen, dModel, numHeads] = [6, 8, 2];
+  const dK = dModel / numHeads;
+  const input = ref.randomMatrix(seqLen, dModel, 10);
+  const [wQ, wK, wV, wO] = [11, 12, 13, 14].map((s) => ref.randomMatrix(dModel, dModel, s, 0.5));
+
+  test('equals projecting, slicing heads, attending, concatenating and projecting in float64', () => {
+    const r = core.multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, causal: true });
+    assert.deepEqual(r.weights.shape, [numHeads, seqLen, seqLen]);
+    assert.deepEqual(r.output.shape, [seqLen, dModel]);
+    const [q, k, v] = [wQ, wK, wV].map((w) => ref.matmul(input.data, w.data, seqLen, dModel, dModel));
+    const concat = new Float64Array(seqLen * dModel);
+    for (let h = 0; h < numHeads; h++) {
+      const slice = (x) => Float64Array.from({ length: seqLen * dK }, (_, idx) => x[Math.floor(idx / dK) * dModel + h * dK + (idx % dK)]);
+      const head = ref.attention(slice(q), slice(k), slice(v), seqLen, seqLen, dK, dK, { causal: true });
+      near(r.weights.data.subarray(h * seqLen * seqLen, (h + 1) * seqLen * seqLen), head.weights, 1e-5, `weights of head ${h}`);
+      for (let i = 0; i < seqLen; i++) for (let c = 0; c < dK; c++) concat[i * dModel + h * dK + c] = head.output[i * dK + c];
+    }
+    near(r.output.data, ref.matmul(concat, wO.data, seqLen, dModel, dModel), 1e-5, 'output');
+  });
+
+  test('numHeads must divide dModel; weights must be [dModel, dModel]', () => {
+    assert.throws(() => core.multiHeadAttention({ input, numHeads: 3, wQ, wK, wV, wO }), { name: 'RangeError', message: /n_heads must be a divisor/ });
+    assert.throws(() => core.multiHeadAttention({ input, numHeads: 2, wQ: ref.randomMatrix(8, 4, 1), wK, wV, wO }), { name: 'RangeError', message: /W_Q/ });
+    assert.throws(() => core.multiHeadAttention({ input, numHeads: 0, wQ, wK, wV, wO }), { name: 'RangeError', message: /numHeads/ });
+  });
+});
+
+describe('explain', () => {
+  test('traces every step of the typed sentence with consistent shapes', () => {
+    const t = core.explain('The river bank was muddy after the storm', { numHeads: 4, projection: 'random', seed: 7 });
+    assert.equal(t.tokens.length, 8);
+    assert.deepEqual(t.embeddings.shape, [8, 100]);
+    assert.deepEqual(t.positional.shape, [8, 100]);
+    assert.deepEqual(t.queries.shape, [4, 8, 25]);
+    assert.deepEqual(t.weights.shape, [4, 8, 8]);
+    assert.deepEqual(t.output.shape, [8, 100]);
+    near(t.positional.data, ref.sinusoidal(8, 100), 1e-6, 'P');
+    near(t.input.data, t.embeddings.data.map((x, i) => x + t.positional.data[i]), 1e-6, 'X + P');
+    for (let r = 0; r < 4 * 8; r++) {
+      const sum = t.weights.data.subarray(r * 8, r * 8 + 8).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - 1) < 1e-5, `row ${r} sums to ${sum}`);
+    }
+  });
+
+  test('the same seed gives the same trace; another seed another', () => {
+    const a = core.explain('a b c', { projection: 'random', seed: 3 });
+    const b = core.explain('a b c', { projection: 'random', seed: 3 });
+    const c = core.explain('a b c', { projection: 'random', seed: 4 });
+    assert.deepEqual(a.output.data, b.output.data);
+    assert.notDeepEqual(a.output.data, c.output.data);
+  });
+
+  test('causal: upper triangle exactly 0; empty text: zero tokens; long text: cut at 256', () => {
+    const t = core.explain('one two three four', { causal: true });
+    for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) assert.equal(t.weights.data[i * 4 + j], 0);
+    assert.equal(core.explain('   ').tokens.length, 0);
+    const long = core.explain('word '.repeat(300));
+    assert.equal(long.tokens.length, 256);
+    assert.equal(long.totalTokens, 300);
+    assert.equal(long.truncated, true);
+  });
+
+  test('bad options are typed errors naming the option', () => {
+    assert.throws(() => core.explain('a', { numHeads: 3 }), { name: 'RangeError', message: /numHeads must divide d_model = 100/ });
+    assert.throws(() => core.explain('a', { projection: 'learned' }), { name: 'RangeError', message: /projection/ });
+    assert.throws(() => core.explain('a', { heads: 2 }), { name: 'RangeError', message: /unknown option 'heads'/ });
+    assert.throws(() => core.explain(42), { name: 'TypeError', message: /text/ });
+    assert.throws(() => core.explain('a', { temperature: NaN }), { name: 'RangeError', message: /temperature/ });
+  });
+});
+
+test('the wasm heap does not grow over 1,000 calls, errors included', () => {
+  const options = { numHeads: 2, projection: 'random', seed: 1 };
+  core.explain('warm up the allocator', options);
+  const before = core.heapInUse();
+  for (let i = 0; i < 1000; i++) {
+    core.explain(`The river bank was muddy after storm number ${i}`, options);
+    assert.throws(() => core.explain('a', { numHeads: 3 }));
+    core.attention({ queries: ref.randomMatrix(3, 2, i), keys: ref.randomMatrix(3, 2, i + 1), values: ref.randomMatrix(3, 2, i + 2) });
+  }
+  assert.equal(core.heapInUse() - before, 0, 'bytes still allocated after 1,000 calls');
+});
