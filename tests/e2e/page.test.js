@@ -116,6 +116,14 @@ test('empty text shows an empty state; too long text is cut with a notice', asyn
   await typeSentence('The river bank was muddy after the storm');
 });
 
+test('an invalid setting shows its message and keeps the last good figures', async () => {
+  await page.$eval('attention-explorer', (el) => el.change({ numHeads: 3 }));  // 3 does not divide 100
+  assert.match(await page.textContent('attention-explorer .status'), /numHeads must divide d_model = 100, got 3/);
+  assert.equal((await readHeatmap('attention-weights')).rows, 8);
+  await page.$eval('attention-explorer', (el) => el.change({ numHeads: 2 }));
+  assert.equal(await page.textContent('attention-explorer .status'), '');
+});
+
 test('no console errors and nothing loaded from another origin', () => {
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(foreignRequests, []);

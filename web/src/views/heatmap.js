@@ -40,7 +40,10 @@ function longest(labels) {
  */
 export function heatmap(spec) {
   const { rows, cols, values, cellWidth, cellHeight } = spec;
-  const margin = { top: 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20, left: 16 + 7 * Math.min(longest(spec.rowLabels), 14) + 20 };
+  const margin = {
+    top: 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20,
+    left: Math.max(16 + 7 * Math.min(longest(spec.rowLabels), 14), 7 * spec.rowTitle.length) + 8,
+  };
   const width = cols * cellWidth, height = rows * cellHeight;
 
   const figure = document.createElement('figure');
@@ -76,8 +79,9 @@ export function heatmap(spec) {
     .call(axisLeft(y).tickValues(labelIndices(rows, cellHeight)).tickFormat((i) => spec.rowLabels[i]).tickSizeOuter(0));
   svg.append('text').attr('class', 'axis-title').attr('x', margin.left + width / 2).attr('y', 11)
     .attr('text-anchor', 'middle').text(spec.colTitle);
-  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(11, ${margin.top + height / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle').text(spec.rowTitle);
+  // The row title sits in the free top-left corner, so it never outgrows a short matrix.
+  svg.append('text').attr('class', 'axis-title').attr('x', margin.left - 12).attr('y', margin.top - 8)
+    .attr('text-anchor', 'end').text(spec.rowTitle);
   const outline = frame.append('rect').attr('class', 'hover-outline').attr('width', cellWidth).attr('height', cellHeight)
     .attr('visibility', 'hidden');
 
