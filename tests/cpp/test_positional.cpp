@@ -59,6 +59,7 @@ TEST_CASE("sinusoidal encoding rejects invalid arguments") {
   CHECK_THROWS_AS(attn::sinusoidal_encoding(4, 0), std::out_of_range);
   CHECK_THROWS_AS(attn::sinusoidal_encoding(4, 5000), std::out_of_range);
   CHECK_THROWS_AS(attn::sinusoidal_encoding(70000, 4), std::out_of_range);
+  CHECK_THROWS_WITH(attn::sinusoidal_encoding(65536, 4096), Catch::Contains("64 MB"));
   CHECK_THROWS_AS(attn::sinusoidal_encoding(4, 4, 1.0), std::out_of_range);
   CHECK_THROWS_AS(attn::sinusoidal_encoding(4, 4, std::nan("")), std::out_of_range);
   CHECK_THROWS_WITH(attn::sinusoidal_encoding(4, 0), Catch::Contains("d_model"));

@@ -82,7 +82,7 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * Sinusoidal positional encoding P (Vaswani et al. 2017 §3.5): P[i, 2j] = sin(i / base^(2j/dModel)),
      * P[i, 2j+1] = cos(…), positions from 0; an odd dModel ends on a sine column.
      * @returns {{ data: Float32Array, shape: [seqLen, dModel] }}
-     * @throws RangeError unless 0 ≤ seqLen ≤ 65536, 1 ≤ dModel ≤ 4096 and base > 1.
+     * @throws RangeError unless 0 ≤ seqLen ≤ 65536, 1 ≤ dModel ≤ 4096, seqLen · dModel ≤ 2²⁴ and base > 1.
      */
     sinusoidalEncoding(seqLen, dModel, options = {}) {
       const where = 'sinusoidalEncoding';
