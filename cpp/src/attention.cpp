@@ -52,6 +52,19 @@ xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores) {
   return weights;
 }
 
+xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights) {
+  xt::xtensor<float, 1> entropy = xt::zeros<float>({weights.shape(0)});
+  for (std::size_t i = 0; i < weights.shape(0); ++i) {
+    double h = 0.0;
+    for (std::size_t j = 0; j < weights.shape(1); ++j) {
+      const double w = weights(i, j);
+      if (w > 0.0) h -= w * std::log2(w);
+    }
+    entropy(i) = static_cast<float>(h);
+  }
+  return entropy;
+}
+
 AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries,
                                              const xt::xtensor<float, 2>& keys,
                                              const xt::xtensor<float, 2>& values,
@@ -78,12 +91,13 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
 
   AttentionResult result;
   // Eq. 1: scores = Q Kᵀ / √d_k, then ÷ τ. d_k = 0 leaves the products 0 and the scale at 1.
-  const float scale = 1.0f / (std::sqrt(static_cast<float>(d_k > 0 ? d_k : 1)) * options.temperature);
+  const float sqrt_dk = options.scale ? std::sqrt(static_cast<float>(d_k > 0 ? d_k : 1)) : 1.0f;
+  const float scale = 1.0f / (sqrt_dk * options.temperature);
   result.scores = matmul_transposed(queries, keys) * scale;
   const std::size_t valid = options.valid_length.value_or(m);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < m; ++j) {
-      if (j >= valid || (options.causal && j > i)) result.scores(i, j) = kNegInf;
+      if (j >= valid || (options.causal && j > i) || (options.mask_diagonal && j == i)) result.scores(i, j) = kNegInf;
     }
   }
   result.weights = masked_softmax(result.scores);

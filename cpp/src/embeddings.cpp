@@ -84,15 +84,19 @@ EmbeddingTable EmbeddingTable::from_bytes(const std::uint8_t* data, std::size_t 
   table.vectors_.assign(reinterpret_cast<const std::int8_t*>(rows), reinterpret_cast<const std::int8_t*>(rows) + vocab * dim);
 
   double norm_sum = 0.0;
+  std::vector<double> sum(dim, 0.0);
   for (std::size_t r = 0; r < vocab; ++r) {
     double sq = 0.0;
     for (std::size_t c = 0; c < dim; ++c) {
       const double x = table.scales_[r] * table.vectors_[r * dim + c];
       sq += x * x;
+      sum[c] += x;
     }
     norm_sum += std::sqrt(sq);
   }
   table.mean_norm_ = static_cast<float>(norm_sum / static_cast<double>(vocab));
+  table.mask_vector_ = xt::empty<float>({dim});
+  for (std::size_t c = 0; c < dim; ++c) table.mask_vector_(c) = static_cast<float>(sum[c] / static_cast<double>(vocab));
   return table;
 }
 

@@ -4,19 +4,44 @@
 #include <stdexcept>
 #include <string>
 
+#include <xtensor/xview.hpp>
+
 #include "attn/positional.hpp"
 
 namespace attn {
 
-Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options) {
+namespace {
+
+void check_options(const ExplainOptions& options, std::size_t d_model) {
   if (options.max_tokens == 0 || options.max_tokens > kMaxTokens) {
     throw std::out_of_range("explain: max_tokens must be 1 … " + std::to_string(kMaxTokens));
   }
-  const std::size_t d_model = table.dim();
   if (options.n_heads == 0 || d_model % options.n_heads != 0) {
     throw std::out_of_range("explain: numHeads must divide d_model = " + std::to_string(d_model) + ", got " +
                             std::to_string(options.n_heads));
   }
+  if (options.heads.size() > options.n_heads) {
+    throw std::out_of_range("explain: heads lists " + std::to_string(options.heads.size()) + " kinds for " +
+                            std::to_string(options.n_heads) + " heads");
+  }
+}
+
+// Rows [a; b] stacked: [rows_a + rows_b, d].
+xt::xtensor<float, 2> stack_rows(const xt::xtensor<float, 2>& a, const xt::xtensor<float, 2>& b) {
+  xt::xtensor<float, 2> out = xt::empty<float>({a.shape(0) + b.shape(0), a.shape(1)});
+  xt::view(out, xt::range(0, a.shape(0))) = a;
+  xt::view(out, xt::range(a.shape(0), a.shape(0) + b.shape(0))) = b;
+  return out;
+}
+
+// Arrows start at the word vectors (identical for the same word anywhere) and end at what attention made of them.
+xt::xtensor<float, 2> moved_rows(const Trace& t) { return stack_rows(t.embeddings, t.attention.output); }
+
+}  // namespace
+
+Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options) {
+  const std::size_t d_model = table.dim();
+  check_options(options, d_model);
   Trace trace;
   std::vector<Token> tokens = tokenize(text);
   trace.total_tokens = tokens.size();
@@ -26,8 +51,17 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
 
   std::vector<std::int64_t> ids;
   trace.embeddings = table.embed(tokens, ids);
+  std::vector<bool> masked(seq_len, false);
+  for (std::size_t position : options.masked_positions) {
+    if (position >= seq_len) {
+      throw std::out_of_range("explain: masked position " + std::to_string(position) + " is beyond the " +
+                              std::to_string(seq_len) + " tokens");
+    }
+    masked[position] = true;
+    xt::view(trace.embeddings, position) = table.mask_vector();
+  }
   trace.tokens.reserve(seq_len);
-  for (std::size_t t = 0; t < seq_len; ++t) trace.tokens.push_back({tokens[t], ids[t], ids[t] < 0});
+  for (std::size_t t = 0; t < seq_len; ++t) trace.tokens.push_back({tokens[t], ids[t], ids[t] < 0, masked[t]});
 
   trace.positional = sinusoidal_encoding(seq_len, d_model, options.base);
   trace.input = options.positional_encoding ? xt::xtensor<float, 2>(trace.embeddings + trace.positional)
@@ -36,10 +70,36 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
   const Projections projections = options.projection == Projection::random
                                       ? random_projections(d_model, options.seed)
                                       : identity_projections(d_model);
-  AttentionOptions attention = options.attention;
-  if (attention.valid_length) attention.valid_length = std::min(*attention.valid_length, seq_len);
-  trace.attention = multi_head_attention(trace.input, options.n_heads, projections, attention);
+  AttentionOptions shared = options.attention;
+  trace.valid_length = std::min(shared.valid_length.value_or(seq_len), seq_len);
+  shared.valid_length = trace.valid_length;
+
+  std::vector<HeadInputs> heads = project_heads(trace.input, options.n_heads, projections);
+  std::vector<AttentionOptions> head_options_list;
+  trace.heads = options.heads;
+  trace.heads.resize(options.n_heads);  // missing entries: projected heads
+  for (std::size_t h = 0; h < options.n_heads; ++h) {
+    const HeadSpec& spec = trace.heads[h];
+    if (spec.kind != HeadKind::projected) heads[h] = designed_head(spec, trace.embeddings, heads[h].values, options.base);
+    head_options_list.push_back(head_options(spec, shared));
+  }
+  trace.attention = attend_heads(std::move(heads), head_options_list, projections.w_o);
+
+  if (options.encoder_block) {
+    trace.block = encoder_block_after_attention(trace.input, trace.attention.output,
+                                                random_feed_forward(d_model, 4 * d_model, options.seed), kLayerNormEpsilon);
+  }
+  if (options.project_2d && seq_len > 0) trace.projection = pca(moved_rows(trace), 2);
   return trace;
+}
+
+ContextComparison compare_contexts(const std::string& first, const std::string& second, const EmbeddingTable& table,
+                                   ExplainOptions options) {
+  options.project_2d = false;
+  ContextComparison comparison{explain(first, table, options), explain(second, table, options), {}};
+  const xt::xtensor<float, 2> rows = stack_rows(moved_rows(comparison.first), moved_rows(comparison.second));
+  if (rows.shape(0) > 0) comparison.projection = pca(rows, 2);
+  return comparison;
 }
 
 }  // namespace attn

@@ -18,11 +18,14 @@ xt::xtensor<float, 2> matmul(const xt::xtensor<float, 2>& a, const xt::xtensor<f
   }
   const std::size_t n = a.shape(0), k = a.shape(1), m = b.shape(1);
   xt::xtensor<float, 2> c = xt::zeros<float>({n, m});
-  // i-p-j order: the inner loop walks rows of B and C contiguously.
+  const float* pa = a.data();
+  const float* pb = b.data();
+  float* pc = c.data();
+  // i-p-j order: the inner loop walks rows of B and C contiguously (row-major, no strides).
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t p = 0; p < k; ++p) {
-      const float a_ip = a(i, p);
-      for (std::size_t j = 0; j < m; ++j) c(i, j) += a_ip * b(p, j);
+      const float a_ip = pa[i * k + p];
+      for (std::size_t j = 0; j < m; ++j) pc[i * m + j] += a_ip * pb[p * m + j];
     }
   }
   return c;
@@ -35,10 +38,12 @@ xt::xtensor<float, 2> matmul_transposed(const xt::xtensor<float, 2>& a, const xt
   }
   const std::size_t n = a.shape(0), k = a.shape(1), m = b.shape(0);
   xt::xtensor<float, 2> c = xt::empty<float>({n, m});
+  const float* pa = a.data();
+  const float* pb = b.data();
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < m; ++j) {
       float dot = 0.0f;
-      for (std::size_t p = 0; p < k; ++p) dot += a(i, p) * b(j, p);
+      for (std::size_t p = 0; p < k; ++p) dot += pa[i * k + p] * pb[j * k + p];
       c(i, j) = dot;
     }
   }

@@ -39,9 +39,9 @@ Projections random_projections(std::size_t d_model, std::uint64_t seed) {
           glorot_uniform(d_model, d_model, seed * 4 + 2), glorot_uniform(d_model, d_model, seed * 4 + 3)};
 }
 
-MultiHeadResult multi_head_attention(const xt::xtensor<float, 2>& input, std::size_t n_heads,
-                                     const Projections& projections, const AttentionOptions& options) {
-  const std::size_t seq_len = input.shape(0), d_model = input.shape(1);
+std::vector<HeadInputs> project_heads(const xt::xtensor<float, 2>& input, std::size_t n_heads,
+                                      const Projections& projections) {
+  const std::size_t d_model = input.shape(1);
   if (n_heads == 0 || d_model == 0 || d_model % n_heads != 0) {
     throw std::out_of_range("multi_head_attention: n_heads must be a divisor of d_model = " +
                             std::to_string(d_model) + ", got " + std::to_string(n_heads));
@@ -51,32 +51,49 @@ MultiHeadResult multi_head_attention(const xt::xtensor<float, 2>& input, std::si
   require_square(projections.w_v, d_model, "W_V");
   require_square(projections.w_o, d_model, "W_O");
   const std::size_t d_k = d_model / n_heads;
-
   const xt::xtensor<float, 2> q = matmul(input, projections.w_q);  // [seq_len, d_model]
   const xt::xtensor<float, 2> k = matmul(input, projections.w_k);  // [seq_len, d_model]
   const xt::xtensor<float, 2> v = matmul(input, projections.w_v);  // [seq_len, d_model]
+  std::vector<HeadInputs> heads;
+  for (std::size_t h = 0; h < n_heads; ++h) {
+    heads.push_back({head_columns(q, h, d_k), head_columns(k, h, d_k), head_columns(v, h, d_k)});
+  }
+  return heads;
+}
 
+MultiHeadResult attend_heads(std::vector<HeadInputs> heads, const std::vector<AttentionOptions>& options,
+                             const xt::xtensor<float, 2>& w_o) {
+  if (heads.empty() || options.size() != heads.size()) {
+    throw std::invalid_argument("attend_heads: need at least one head and one options entry per head");
+  }
+  const std::size_t n_heads = heads.size(), seq_len = heads[0].values.shape(0), d_k = heads[0].values.shape(1);
+  if (w_o.shape(0) != n_heads * d_k) {
+    throw std::invalid_argument("attend_heads: W_O must have n_heads · d_k = " + std::to_string(n_heads * d_k) + " rows");
+  }
   MultiHeadResult r;
-  r.queries = xt::empty<float>({n_heads, seq_len, d_k});
-  r.keys = xt::empty<float>({n_heads, seq_len, d_k});
-  r.values = xt::empty<float>({n_heads, seq_len, d_k});
   r.scores = xt::empty<float>({n_heads, seq_len, seq_len});
   r.weights = xt::empty<float>({n_heads, seq_len, seq_len});
-  r.head_outputs = xt::empty<float>({n_heads, seq_len, d_k});
-  r.concat = xt::empty<float>({seq_len, d_model});
+  r.concat = xt::empty<float>({seq_len, n_heads * d_k});
   for (std::size_t h = 0; h < n_heads; ++h) {
-    const auto q_h = head_columns(q, h, d_k), k_h = head_columns(k, h, d_k), v_h = head_columns(v, h, d_k);
-    const AttentionResult head = scaled_dot_product_attention(q_h, k_h, v_h, options);
-    xt::view(r.queries, h) = q_h;
-    xt::view(r.keys, h) = k_h;
-    xt::view(r.values, h) = v_h;
-    xt::view(r.scores, h) = head.scores;
-    xt::view(r.weights, h) = head.weights;
-    xt::view(r.head_outputs, h) = head.output;
-    xt::view(r.concat, xt::all(), xt::range(h * d_k, (h + 1) * d_k)) = head.output;
+    HeadInputs& in = heads[h];
+    if (in.values.shape(0) != seq_len || in.values.shape(1) != d_k || in.queries.shape(0) != seq_len) {
+      throw std::invalid_argument("attend_heads: every head needs seq_len rows and values of width d_k");
+    }
+    AttentionResult attention = scaled_dot_product_attention(in.queries, in.keys, in.values, options[h]);
+    xt::view(r.scores, h) = attention.scores;
+    xt::view(r.weights, h) = attention.weights;
+    xt::view(r.concat, xt::all(), xt::range(h * d_k, (h + 1) * d_k)) = attention.output;
+    xt::xtensor<float, 1> entropy = row_entropy_bits(attention.weights);
+    r.heads.push_back({std::move(in), std::move(attention), std::move(entropy)});
   }
-  r.output = matmul(r.concat, projections.w_o);
+  r.output = matmul(r.concat, w_o);
   return r;
+}
+
+MultiHeadResult multi_head_attention(const xt::xtensor<float, 2>& input, std::size_t n_heads,
+                                     const Projections& projections, const AttentionOptions& options) {
+  std::vector<HeadInputs> heads = project_heads(input, n_heads, projections);
+  return attend_heads(std::move(heads), std::vector<AttentionOptions>(n_heads, options), projections.w_o);
 }
 
 }  // namespace attn

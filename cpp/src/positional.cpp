@@ -41,4 +41,24 @@ xt::xtensor<float, 2> sinusoidal_encoding(std::size_t seq_len, std::size_t d_mod
   return p;
 }
 
+xt::xtensor<float, 2> rotate_encoding(const xt::xtensor<float, 2>& p, double delta, double base) {
+  const std::size_t seq_len = p.shape(0), d_model = p.shape(1);
+  if (d_model == 0 || d_model % 2 != 0) {
+    throw std::invalid_argument("rotate_encoding: the encoding's width must be even and positive, got " +
+                                std::to_string(d_model));
+  }
+  if (!std::isfinite(base) || base <= 1.0) throw std::out_of_range("rotate_encoding: base must be a finite number > 1");
+  xt::xtensor<float, 2> rotated = xt::empty<float>({seq_len, d_model});
+  for (std::size_t col = 0; col < d_model; col += 2) {
+    const double angle = delta * std::pow(base, -static_cast<double>(col) / static_cast<double>(d_model));
+    const double cos_a = std::cos(angle), sin_a = std::sin(angle);
+    for (std::size_t i = 0; i < seq_len; ++i) {
+      const double s = p(i, col), c = p(i, col + 1);
+      rotated(i, col) = static_cast<float>(s * cos_a + c * sin_a);      // sin(iω + δω)
+      rotated(i, col + 1) = static_cast<float>(c * cos_a - s * sin_a);  // cos(iω + δω)
+    }
+  }
+  return rotated;
+}
+
 }  // namespace attn

@@ -15,7 +15,10 @@ TEST_CASE("explain traces every step with consistent shapes") {
   REQUIRE(t.tokens.size() == 8);
   CHECK_FALSE(t.truncated);
   CHECK(t.embeddings.shape() == std::array<std::size_t, 2>{8, 100});
-  CHECK(t.attention.queries.shape() == std::array<std::size_t, 3>{4, 8, 25});
+  REQUIRE(t.attention.heads.size() == 4);
+  CHECK(t.attention.heads[3].inputs.queries.shape() == std::array<std::size_t, 2>{8, 25});
+  CHECK(t.block.hidden.shape() == std::array<std::size_t, 2>{8, 400});
+  CHECK(t.projection.coordinates.shape() == std::array<std::size_t, 2>{16, 2});
   CHECK(t.attention.weights.shape() == std::array<std::size_t, 3>{4, 8, 8});
   CHECK(t.attention.output.shape() == std::array<std::size_t, 2>{8, 100});
   CHECK(t.input == t.embeddings + attn::sinusoidal_encoding(8, 100));

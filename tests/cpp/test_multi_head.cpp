@@ -47,7 +47,7 @@ TEST_CASE("head h uses columns h·d_k … (h+1)·d_k − 1 and concat · W_O is 
     const auto ref = attn::scaled_dot_product_attention(q, k, v);
     for (std::size_t i = 0; i < 5; ++i) {
       for (std::size_t c = 0; c < d_k; ++c) {
-        CHECK(r.queries(h, i, c) == Approx(q(i, c)).margin(1e-5));
+        CHECK(r.heads[h].inputs.queries(i, c) == Approx(q(i, c)).margin(1e-5));
         CHECK(r.concat(i, h * d_k + c) == Approx(ref.output(i, c)).margin(1e-5));
       }
     }

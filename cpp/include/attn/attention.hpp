@@ -18,6 +18,8 @@ struct AttentionOptions {
   bool causal = false;                      // query i sees keys j ≤ i only (decoder / GPT style)
   std::optional<std::size_t> valid_length;  // keys j ≥ valid_length are padding (d2l's valid_lens)
   float temperature = 1.0f;                 // τ: scores are divided by τ; must be finite and > 0
+  bool scale = true;                        // divide by √d_k (Vaswani eq. 1); false shows why it matters
+  bool mask_diagonal = false;               // query i never sees key i (the designed semantic head)
 };
 
 struct AttentionResult {
@@ -30,6 +32,10 @@ struct AttentionResult {
 // exp). Cells equal to −∞ get weight exactly 0; a row whose cells are all −∞ becomes all zeros
 // (no key to attend to), never NaN. Throws std::invalid_argument on NaN or +∞ in scores.
 xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores);
+
+// Shannon entropy of each row of `weights` [n, m], in bits: H_i = −Σ_j w_ij log2 w_ij (0 log 0 = 0).
+// 0 for a one-hot row, log2(m) for a uniform one; 0 for an all-zero (fully masked) row. → [n]
+xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights);
 
 // attention(Q, K, V) = softmax(mask(Q Kᵀ / (√d_k · τ))) V.
 //   queries [n, d_k], keys [m, d_k], values [m, d_v] → AttentionResult.

@@ -35,6 +35,10 @@ class EmbeddingTable {
   // bytes seeds SplitMix64; components uniform in [−1, 1), rescaled to the table's mean row norm).
   xt::xtensor<float, 1> oov_vector(const std::string& key) const;
 
+  // The [MASK] vector [dim]: the mean of every vocabulary vector, an "average word" that carries no
+  // particular meaning. Fixed for a given asset.
+  const xt::xtensor<float, 1>& mask_vector() const { return mask_vector_; }
+
   // X [tokens.size(), dim]: each token's vector, in order. ids receives each token's row or -1.
   xt::xtensor<float, 2> embed(const std::vector<Token>& tokens, std::vector<std::int64_t>& ids) const;
 
@@ -45,6 +49,7 @@ class EmbeddingTable {
   std::vector<float> scales_;         // [vocab_size]
   std::vector<std::int8_t> vectors_;  // [vocab_size, dim]
   float mean_norm_ = 1.0f;
+  xt::xtensor<float, 1> mask_vector_;
 };
 
 // FNV-1a hashes, used for the asset checksum (32-bit) and out-of-vocabulary seeds (64-bit).

@@ -1,54 +1,78 @@
 #pragma once
-// One whole update of the explorer: text → tokens → X → X + P → multi-head self-attention.
-// The page calls this once per keystroke and draws every figure from the returned trace.
+// One whole update of the explorer: text → tokens → X → X + P → multi-head self-attention → the rest
+// of the encoder block, and a 2-D view of how attention moved each word. The page calls this once
+// per keystroke and draws every figure from the returned trace.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include <xtensor/xtensor.hpp>
 
+#include "attn/designed_heads.hpp"
 #include "attn/embeddings.hpp"
+#include "attn/encoder_block.hpp"
 #include "attn/multi_head.hpp"
+#include "attn/pca.hpp"
 #include "attn/tokenizer.hpp"
 
 namespace attn {
 
 // Longest sentence the explorer traces; longer text is cut (Trace::truncated).
 constexpr std::size_t kMaxTokens = 256;
+// LayerNorm ε of the encoder block (PyTorch's default).
+constexpr float kLayerNormEpsilon = 1e-5f;
 
 enum class Projection { identity, random };
 
 struct ExplainOptions {
-  std::size_t n_heads = 1;               // must divide the embedding width (100: 1, 2, 4, 5, 10, …)
+  std::size_t n_heads = 1;                     // must divide the embedding width (100: 1, 2, 4, 5, 10, …)
   Projection projection = Projection::identity;
-  std::uint64_t seed = 0;                // for Projection::random
-  bool positional_encoding = true;       // add P to X
-  double base = 10000.0;                 // sinusoid base
-  AttentionOptions attention;            // causal, valid_length, temperature
-  std::size_t max_tokens = kMaxTokens;   // 1 … kMaxTokens
+  std::uint64_t seed = 0;                      // random projections and the feed-forward weights
+  std::vector<HeadSpec> heads;                 // per head (missing entries: projected)
+  bool positional_encoding = true;             // add P to X
+  double base = 10000.0;                       // sinusoid base
+  AttentionOptions attention;                  // causal, valid_length, temperature, scale
+  std::vector<std::size_t> masked_positions;   // tokens replaced by [MASK] (EmbeddingTable::mask_vector)
+  std::size_t max_tokens = kMaxTokens;         // 1 … kMaxTokens
+  bool encoder_block = true;                   // also trace residual, LayerNorm, FFN (d_ff = 4·d_model)
+  bool project_2d = true;                      // also trace the 2-D PCA of X and the attention output
 };
 
 struct TracedToken {
   Token token;
   std::int64_t id;  // vocabulary row, or -1
   bool oov;         // out of vocabulary: its vector is oov_vector(key)
+  bool masked;      // replaced by [MASK]
 };
 
 struct Trace {
-  std::vector<TracedToken> tokens;  // seq_len tokens
-  std::size_t total_tokens;         // tokens in the text before cutting
-  bool truncated;                   // total_tokens > max_tokens
-  xt::xtensor<float, 2> embeddings; // X      [seq_len, d_model]
-  xt::xtensor<float, 2> positional; // P      [seq_len, d_model]  (computed even when not added)
-  xt::xtensor<float, 2> input;      // X + P, or X without positional encoding  [seq_len, d_model]
-  MultiHeadResult attention;        // every intermediate of multi-head self-attention
+  std::vector<TracedToken> tokens;   // seq_len tokens
+  std::size_t total_tokens;          // tokens in the text before cutting
+  bool truncated;                    // total_tokens > max_tokens
+  std::size_t valid_length;          // keys at positions ≥ valid_length are padding (= seq_len if none)
+  std::vector<HeadSpec> heads;       // n_heads, as used
+  xt::xtensor<float, 2> embeddings;  // X      [seq_len, d_model]
+  xt::xtensor<float, 2> positional;  // P      [seq_len, d_model]  (computed even when not added)
+  xt::xtensor<float, 2> input;       // X + P, or X without positional encoding  [seq_len, d_model]
+  MultiHeadResult attention;         // every intermediate of multi-head self-attention
+  EncoderBlockResult block;          // empty unless options.encoder_block
+  Pca projection;                    // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d
 };
 
-// A valid_length above the (cut) token count is clamped to it, since the sentence changes on every
-// keystroke. Throws std::out_of_range for n_heads not dividing d_model, max_tokens outside
-// 1 … kMaxTokens, and the ranges of sinusoidal_encoding and scaled_dot_product_attention.
+// Throws std::out_of_range for n_heads not dividing d_model, more head specs than heads, a masked
+// position ≥ the token count, max_tokens outside 1 … kMaxTokens, and the ranges of
+// sinusoidal_encoding and scaled_dot_product_attention. A valid_length above the (cut) token count is
+// clamped to it, since the sentence changes on every keystroke.
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options);
+
+// Two sentences traced with the same options, and one PCA over both so their 2-D views share axes:
+// projection.coordinates stacks [X_a; output_a; X_b; output_b] rows ([2·n_a + 2·n_b, 2]).
+struct ContextComparison {
+  Trace first, second;
+  Pca projection;
+};
+ContextComparison compare_contexts(const std::string& first, const std::string& second,
+                                   const EmbeddingTable& table, ExplainOptions options);
 
 }  // namespace attn

@@ -1,0 +1,51 @@
+#pragma once
+// Heads built by hand instead of learned: each sets its own queries and keys so that its attention
+// pattern is known in advance, which lets a learner compare a head with its purpose. Values are the
+// head's usual slice of X W_V.
+//
+// Dimensions: seq_len tokens; d_model word-vector width; d_k the head's value width.
+#include <cstddef>
+
+#include <xtensor/xtensor.hpp>
+
+#include "attn/attention.hpp"
+#include "attn/multi_head.hpp"
+
+namespace attn {
+
+enum class HeadKind {
+  projected,    // the usual X W_Q, X W_K slices (identity or random projections)
+  semantic,     // q_i = k_i = word vector direction: words attend to similar *other* words
+  offset,       // attends to position i + δ (previous token: δ = −1, next token: δ = +1)
+  first_token,  // every query attends to position 0
+  uniform,      // all weights equal (q = 0)
+};
+
+struct HeadSpec {
+  HeadKind kind = HeadKind::projected;
+  int offset = 0;  // δ for HeadKind::offset
+};
+
+// Scores of designed heads are `kDesignedSharpness` × a similarity in [−1, 1], so the intended key wins
+// the softmax clearly (e^10 ≈ 22,000 : 1 against an orthogonal key) while runners-up stay visible.
+constexpr float kDesignedSharpness = 10.0f;
+
+// Queries and keys [seq_len, d_qk] of a designed head (kind ≠ projected):
+//  - semantic:    q_i = k_i = c · x_i / ‖x_i‖ with d_qk = d_model, c² = kDesignedSharpness · √d_model,
+//                 so the scaled score is 10 · cos(x_i, x_j); the options returned mask the diagonal.
+//  - offset δ:    k_j = c · p_j, q_i = c · rotate_encoding(P, δ)_i = c · p_{i+δ}, where P is the
+//                 sinusoidal encoding of width d_qk = d_k rounded up to even and c² = 2 · 10 · √d_qk / d_qk,
+//                 so the score is 10 · p_{i+δ}·p_j / (d_qk/2), largest at j = i + δ (for δ ≠ 0 every
+//                 frequency's cosine is < 1, so the maximum is unique).
+//  - first_token: as offset, with q_i = c · p_0 for every i.
+//  - uniform:     q_i = 0 and k_j = p_j: every score is 0, every weight 1/seq_len.
+// word_vectors X [seq_len, d_model]. Throws std::invalid_argument for HeadKind::projected,
+// std::out_of_range for an offset |δ| > 4096 or d_k = 0.
+HeadInputs designed_head(const HeadSpec& spec, const xt::xtensor<float, 2>& word_vectors,
+                         const xt::xtensor<float, 2>& values, double base = 10000.0);
+
+// The attention options a head of this kind needs on top of the shared ones (the semantic head
+// masks each word's own position so it looks at the most similar *other* word).
+AttentionOptions head_options(const HeadSpec& spec, const AttentionOptions& shared);
+
+}  // namespace attn

@@ -1,0 +1,22 @@
+#pragma once
+// Principal component analysis, for drawing d_model-wide vectors in 2-D.
+#include <cstddef>
+
+#include <xtensor/xtensor.hpp>
+
+namespace attn {
+
+struct Pca {
+  xt::xtensor<float, 1> mean;         // [d]     column means of the rows
+  xt::xtensor<float, 2> components;   // [k, d]  unit principal directions, largest variance first
+  xt::xtensor<float, 1> variance;     // [k]     variance along each direction (÷ rows)
+  xt::xtensor<float, 2> coordinates;  // [rows, k] (row − mean) · componentsᵀ
+};
+
+// The top k principal components of rows [n, d]: eigenvectors of the covariance matrix, found by the
+// cyclic Jacobi eigenvalue method in double precision. Each component's sign is fixed so that its
+// largest-magnitude entry is positive (eigenvectors are otherwise defined only up to sign).
+// Throws std::out_of_range unless 1 ≤ k ≤ d and d ≤ 1024; std::invalid_argument on NaN/∞.
+Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k);
+
+}  // namespace attn

@@ -1,0 +1,67 @@
+#include "attn/designed_heads.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include <xtensor/xview.hpp>
+
+#include "attn/positional.hpp"
+
+namespace attn {
+
+namespace {
+
+constexpr int kMaxOffset = 4096;
+
+HeadInputs semantic_head(const xt::xtensor<float, 2>& x, const xt::xtensor<float, 2>& values) {
+  const std::size_t seq_len = x.shape(0), d_model = x.shape(1);
+  const float c = std::sqrt(kDesignedSharpness * std::sqrt(static_cast<float>(d_model)));
+  xt::xtensor<float, 2> unit = xt::zeros<float>({seq_len, d_model});
+  for (std::size_t i = 0; i < seq_len; ++i) {
+    double sq = 0.0;
+    for (std::size_t t = 0; t < d_model; ++t) sq += double(x(i, t)) * x(i, t);
+    if (sq == 0.0) continue;  // a zero vector stays zero: similar to nothing
+    const float scale = c / static_cast<float>(std::sqrt(sq));
+    for (std::size_t t = 0; t < d_model; ++t) unit(i, t) = x(i, t) * scale;
+  }
+  return {unit, unit, values};
+}
+
+HeadInputs positional_head(const HeadSpec& spec, std::size_t seq_len, std::size_t d_k,
+                           const xt::xtensor<float, 2>& values, double base) {
+  const std::size_t d_qk = d_k + d_k % 2;  // rotations act on (sin, cos) pairs
+  const float c = std::sqrt(2.0f * kDesignedSharpness * std::sqrt(static_cast<float>(d_qk)) / static_cast<float>(d_qk));
+  const xt::xtensor<float, 2> p = sinusoidal_encoding(seq_len, d_qk, base);
+  xt::xtensor<float, 2> queries = xt::zeros<float>({seq_len, d_qk});
+  if (spec.kind == HeadKind::offset) {
+    queries = rotate_encoding(p, spec.offset, base) * c;
+  } else if (spec.kind == HeadKind::first_token && seq_len > 0) {
+    for (std::size_t i = 0; i < seq_len; ++i) xt::view(queries, i) = xt::view(p, 0) * c;
+  }
+  return {queries, xt::xtensor<float, 2>(p * c), values};
+}
+
+}  // namespace
+
+HeadInputs designed_head(const HeadSpec& spec, const xt::xtensor<float, 2>& word_vectors,
+                         const xt::xtensor<float, 2>& values, double base) {
+  if (spec.kind == HeadKind::projected) {
+    throw std::invalid_argument("designed_head: a projected head has no designed queries and keys");
+  }
+  if (std::abs(spec.offset) > kMaxOffset) {
+    throw std::out_of_range("designed_head: offset must be within ±" + std::to_string(kMaxOffset));
+  }
+  if (values.shape(1) == 0) throw std::out_of_range("designed_head: d_k must be at least 1");
+  if (spec.kind == HeadKind::semantic) return semantic_head(word_vectors, values);
+  return positional_head(spec, word_vectors.shape(0), values.shape(1), values, base);
+}
+
+AttentionOptions head_options(const HeadSpec& spec, const AttentionOptions& shared) {
+  AttentionOptions options = shared;
+  if (spec.kind == HeadKind::semantic) options.mask_diagonal = true;
+  return options;
+}
+
+}  // namespace attn
