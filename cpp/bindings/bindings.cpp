@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "attn/attention.hpp"
+#include "attn/designed_heads.hpp"
 #include "attn/embeddings.hpp"
 #include "attn/explain.hpp"
+#include "attn/layer_norm.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/positional.hpp"
 #include "attn/tokenizer.hpp"
@@ -91,8 +93,39 @@ attn::AttentionOptions attention_options(const val& options) {
   attn::AttentionOptions o;
   o.causal = options["causal"].as<bool>();
   o.temperature = options["temperature"].as<float>();
+  o.scale = options["scale"].as<bool>();
   if (!options["validLength"].isUndefined()) o.valid_length = options["validLength"].as<std::size_t>();
   return o;
+}
+
+template <typename T>
+std::vector<T> vector_from_js(const val& array) {
+  std::vector<T> out;
+  const std::size_t length = array["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < length; ++i) out.push_back(array[i].as<T>());
+  return out;
+}
+
+// Head kinds as JS names them; the JS wrapper has already checked the names.
+attn::HeadSpec head_spec_from_js(const val& spec) {
+  const std::string kind = spec["kind"].as<std::string>();
+  attn::HeadSpec out;
+  if (kind == "semantic") out.kind = attn::HeadKind::semantic;
+  else if (kind == "offset") out.kind = attn::HeadKind::offset;
+  else if (kind == "first") out.kind = attn::HeadKind::first_token;
+  else if (kind == "uniform") out.kind = attn::HeadKind::uniform;
+  out.offset = spec["offset"].as<int>();
+  return out;
+}
+
+const char* head_kind_name(attn::HeadKind kind) {
+  switch (kind) {
+    case attn::HeadKind::semantic: return "semantic";
+    case attn::HeadKind::offset: return "offset";
+    case attn::HeadKind::first_token: return "first";
+    case attn::HeadKind::uniform: return "uniform";
+    default: return "projected";
+  }
 }
 
 val token_to_js(const attn::Token& token) {
@@ -153,13 +186,24 @@ val attention(const val& args) {
   });
 }
 
+val head_to_js(const attn::HeadResult& head) {
+  val out = val::object();
+  out.set("queries", tensor_to_js(head.inputs.queries));
+  out.set("keys", tensor_to_js(head.inputs.keys));
+  out.set("values", tensor_to_js(head.inputs.values));
+  out.set("scores", tensor_to_js(head.attention.scores));
+  out.set("weights", tensor_to_js(head.attention.weights));
+  out.set("output", tensor_to_js(head.attention.output));
+  out.set("entropy", tensor_to_js(head.entropy));
+  return out;
+}
+
 void set_attention_steps(val& out, const attn::MultiHeadResult& r) {
-  out.set("queries", tensor_to_js(r.queries));
-  out.set("keys", tensor_to_js(r.keys));
-  out.set("values", tensor_to_js(r.values));
+  val heads = val::array();
+  for (const auto& head : r.heads) heads.call<void>("push", head_to_js(head));
+  out.set("heads", heads);
   out.set("scores", tensor_to_js(r.scores));
   out.set("weights", tensor_to_js(r.weights));
-  out.set("headOutputs", tensor_to_js(r.head_outputs));
   out.set("concat", tensor_to_js(r.concat));
   out.set("output", tensor_to_js(r.output));
 }
@@ -176,34 +220,91 @@ val multi_head_attention(const val& args) {
   });
 }
 
-val explain(const std::string& text, const val& options) {
-  return guarded([&] {
-    attn::ExplainOptions o;
-    o.n_heads = options["numHeads"].as<std::size_t>();
-    o.projection = options["projection"].as<std::string>() == "random" ? attn::Projection::random : attn::Projection::identity;
-    o.seed = options["seed"].as<std::uint32_t>();
-    o.positional_encoding = options["positionalEncoding"].as<bool>();
-    o.base = options["base"].as<double>();
-    o.max_tokens = options["maxTokens"].as<std::size_t>();
-    o.attention = attention_options(options);
-    const attn::Trace trace = attn::explain(text, table(), o);
+attn::ExplainOptions explain_options(const val& options) {
+  attn::ExplainOptions o;
+  o.n_heads = options["numHeads"].as<std::size_t>();
+  o.projection = options["projection"].as<std::string>() == "random" ? attn::Projection::random : attn::Projection::identity;
+  o.seed = options["seed"].as<std::uint32_t>();
+  o.positional_encoding = options["positionalEncoding"].as<bool>();
+  o.base = options["base"].as<double>();
+  o.max_tokens = options["maxTokens"].as<std::size_t>();
+  o.attention = attention_options(options);
+  const val heads = options["heads"];
+  for (std::size_t h = 0; h < heads["length"].as<std::size_t>(); ++h) o.heads.push_back(head_spec_from_js(heads[h]));
+  o.masked_positions = vector_from_js<std::size_t>(options["maskedPositions"]);
+  o.encoder_block = options["encoderBlock"].as<bool>();
+  o.project_2d = options["project2d"].as<bool>();
+  return o;
+}
 
-    val tokens = val::array();
-    for (const auto& t : trace.tokens) {
-      val token = token_to_js(t.token);
-      token.set("id", static_cast<double>(t.id));
-      token.set("oov", t.oov);
-      tokens.call<void>("push", token);
-    }
+val pca_to_js(const attn::Pca& p) {
+  if (p.coordinates.size() == 0) return val::null();
+  val out = val::object();
+  out.set("mean", tensor_to_js(p.mean));
+  out.set("components", tensor_to_js(p.components));
+  out.set("variance", tensor_to_js(p.variance));
+  out.set("coordinates", tensor_to_js(p.coordinates));
+  return out;
+}
+
+val block_to_js(const attn::EncoderBlockResult& b) {
+  if (b.output.size() == 0 && b.residual1.size() == 0) return val::null();
+  val out = val::object();
+  out.set("residual1", tensor_to_js(b.residual1));
+  out.set("norm1", tensor_to_js(b.norm1));
+  out.set("hidden", tensor_to_js(b.hidden));
+  out.set("ffnOutput", tensor_to_js(b.ffn_output));
+  out.set("residual2", tensor_to_js(b.residual2));
+  out.set("output", tensor_to_js(b.output));
+  return out;
+}
+
+val trace_to_js(const attn::Trace& trace) {
+  val tokens = val::array();
+  for (const auto& t : trace.tokens) {
+    val token = token_to_js(t.token);
+    token.set("id", static_cast<double>(t.id));
+    token.set("oov", t.oov);
+    token.set("masked", t.masked);
+    tokens.call<void>("push", token);
+  }
+  val out = val::object();
+  out.set("tokens", tokens);
+  out.set("totalTokens", trace.total_tokens);
+  out.set("truncated", trace.truncated);
+  out.set("validLength", trace.valid_length);
+  out.set("embeddings", tensor_to_js(trace.embeddings));
+  out.set("positional", tensor_to_js(trace.positional));
+  out.set("input", tensor_to_js(trace.input));
+  set_attention_steps(out, trace.attention);
+  for (std::size_t h = 0; h < trace.heads.size(); ++h) {
+    val head = out["heads"][h];
+    head.set("kind", head_kind_name(trace.heads[h].kind));
+    head.set("offset", trace.heads[h].offset);
+  }
+  out.set("block", block_to_js(trace.block));
+  out.set("projection", pca_to_js(trace.projection));
+  return out;
+}
+
+val explain(const std::string& text, const val& options) {
+  return guarded([&] { return trace_to_js(attn::explain(text, table(), explain_options(options))); });
+}
+
+val compare_contexts(const std::string& first, const std::string& second, const val& options) {
+  return guarded([&] {
+    const auto c = attn::compare_contexts(first, second, table(), explain_options(options));
     val out = val::object();
-    out.set("tokens", tokens);
-    out.set("totalTokens", trace.total_tokens);
-    out.set("truncated", trace.truncated);
-    out.set("embeddings", tensor_to_js(trace.embeddings));
-    out.set("positional", tensor_to_js(trace.positional));
-    out.set("input", tensor_to_js(trace.input));
-    set_attention_steps(out, trace.attention);
+    out.set("first", trace_to_js(c.first));
+    out.set("second", trace_to_js(c.second));
+    out.set("projection", pca_to_js(c.projection));
     return out;
+  });
+}
+
+val layer_norm(const val& args) {
+  return guarded([&] {
+    return tensor_to_js(attn::layer_norm(matrix_from_js(args["x"], "x"), args["epsilon"].as<float>()));
   });
 }
 
@@ -220,6 +321,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("attention", &attention);
   emscripten::function("multiHeadAttention", &multi_head_attention);
   emscripten::function("explain", &explain);
+  emscripten::function("compareContexts", &compare_contexts);
+  emscripten::function("layerNorm", &layer_norm);
   emscripten::function("heapInUse", &heap_in_use);
   emscripten::constant("maxTokens", attn::kMaxTokens);
 }

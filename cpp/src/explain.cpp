@@ -53,10 +53,7 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
   trace.embeddings = table.embed(tokens, ids);
   std::vector<bool> masked(seq_len, false);
   for (std::size_t position : options.masked_positions) {
-    if (position >= seq_len) {
-      throw std::out_of_range("explain: masked position " + std::to_string(position) + " is beyond the " +
-                              std::to_string(seq_len) + " tokens");
-    }
+    if (position >= seq_len) continue;  // the sentence got shorter since the word was masked
     masked[position] = true;
     xt::view(trace.embeddings, position) = table.mask_vector();
   }

@@ -113,3 +113,16 @@ TEST_CASE("attention rejects every invalid argument") {
   const xt::xtensor<float, 2> nan_scores = {{std::numeric_limits<float>::quiet_NaN()}};
   CHECK_THROWS_AS(attn::masked_softmax(nan_scores), std::invalid_argument);
 }
+
+TEST_CASE("without 1/√d_k the scores are the raw dot products, entropy is in bits") {
+  attn::AttentionOptions unscaled;
+  unscaled.scale = false;
+  const auto r = attn::scaled_dot_product_attention(kQ3, kQ3, kV3, unscaled);
+  CHECK(r.scores(2, 2) == Approx(2.0f));
+  const xt::xtensor<float, 2> w = {{0.25f, 0.25f, 0.25f, 0.25f}, {1, 0, 0, 0}, {0, 0, 0, 0}, {0.5f, 0.5f, 0, 0}};
+  const auto h = attn::row_entropy_bits(w);
+  CHECK(h(0) == Approx(2.0f));
+  CHECK(h(1) == 0.0f);
+  CHECK(h(2) == 0.0f);
+  CHECK(h(3) == Approx(1.0f));
+}

@@ -25,7 +25,7 @@ TEST_CASE("explain traces every step with consistent shapes") {
   for (const auto& token : t.tokens) CHECK_FALSE(token.oov);
 }
 
-TEST_CASE("explain without positional encoding feeds X itself; unknown words are flagged") {
+TEST_CASE("explain without positional encoding feeds X itself, unknown words are flagged") {
   attn::ExplainOptions options;
   options.positional_encoding = false;
   const auto t = attn::explain("bank blorptastic", shipped_table(), options);
@@ -60,4 +60,34 @@ TEST_CASE("explain clamps valid_length to the sentence and rejects bad options")
   options = {};
   options.max_tokens = 0;
   CHECK_THROWS_AS(attn::explain("a", shipped_table(), options), std::out_of_range);
+}
+
+TEST_CASE("masking replaces a word's vector by the fixed mean vector, padding keys get weight 0") {
+  attn::ExplainOptions options;
+  options.masked_positions = {2};
+  options.attention.valid_length = 3;
+  const auto t = attn::explain("the river bank was muddy", shipped_table(), options);
+  CHECK(t.tokens[2].masked);
+  CHECK_FALSE(t.tokens[1].masked);
+  const auto& mask = shipped_table().mask_vector();
+  for (std::size_t c = 0; c < 100; ++c) CHECK(t.embeddings(2, c) == mask(c));
+  double mean0 = 0.0;  // the mask vector is the vocabulary mean
+  for (std::size_t r = 0; r < shipped_table().vocab_size(); ++r) mean0 += shipped_table().vector(r)(0);
+  CHECK(mask(0) == Approx(mean0 / shipped_table().vocab_size()).margin(1e-6));
+  CHECK(t.valid_length == 3);
+  for (std::size_t i = 0; i < 5; ++i)
+    for (std::size_t j = 3; j < 5; ++j) CHECK(t.attention.weights(0, i, j) == 0.0f);
+  options.masked_positions = {5};  // beyond the sentence: ignored
+  for (const auto& token : attn::explain("the river bank was muddy", shipped_table(), options).tokens) CHECK_FALSE(token.masked);
+}
+
+TEST_CASE("compare_contexts shares one PCA across two sentences") {
+  attn::ExplainOptions options;
+  options.positional_encoding = false;
+  const auto c = attn::compare_contexts("the river bank was muddy", "she deposited money at the bank", shipped_table(), options);
+  REQUIRE(c.projection.coordinates.shape(0) == 2 * 5 + 2 * 6);
+  // "bank" starts at the same point in both sentences (row 2 of the first, row 10 + 5 of the second).
+  CHECK(c.projection.coordinates(2, 0) == Approx(c.projection.coordinates(10 + 5, 0)).margin(1e-5));
+  CHECK(c.projection.coordinates(2, 1) == Approx(c.projection.coordinates(10 + 5, 1)).margin(1e-5));
+  CHECK(c.first.projection.coordinates.size() == 0);
 }

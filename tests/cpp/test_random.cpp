@@ -10,7 +10,7 @@ TEST_CASE("SplitMix64 matches the reference sequence for seed 0") {
   CHECK(rng.next() == 0x06C45D188009454FULL);
 }
 
-TEST_CASE("uniform() stays in [0, 1) and the same seed repeats") {
+TEST_CASE("uniform() stays at least 0 and below 1, and the same seed repeats") {
   attn::SplitMix64 a(42), b(42);
   for (int i = 0; i < 10000; ++i) {
     const float x = a.uniform();

@@ -27,7 +27,7 @@ TEST_CASE("apostrophes and typographic quotes split like the vocabulary") {
   CHECK(t[1].key == "'");
 }
 
-TEST_CASE("non-ASCII text: accents, emoji, CJK keep their code points; spans count UTF-16 units") {
+TEST_CASE("non-ASCII text: accents, emoji, CJK keep their code points, spans count UTF-16 units") {
   const auto t = attn::tokenize("Caf\xC3\x89 \xF0\x9F\x98\x80 \xE6\x97\xA5\xE6\x9C\xAC");  // CafÉ 😀 日本
   REQUIRE(t.size() == 3);
   CHECK(t[0].key == "caf\xC3\xA9");  // É lower-cased to é
@@ -47,7 +47,7 @@ TEST_CASE("any bytes are accepted: invalid UTF-8 becomes U+FFFD, never a split s
   CHECK(t[2].text == "\xEF\xBF\xBD");
 }
 
-TEST_CASE("empty and white-space-only text gives no tokens; control characters separate") {
+TEST_CASE("empty and white-space-only text gives no tokens, control characters separate") {
   CHECK(attn::tokenize("").empty());
   CHECK(attn::tokenize(" \t\n\xE3\x80\x80").empty());  // includes U+3000 ideographic space
   CHECK(texts(attn::tokenize(std::string("a\0b", 3))) == std::vector<std::string>{"a", "b"});

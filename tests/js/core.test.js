@@ -144,13 +144,33 @@ describe('multiHeadAttention', () => {
   });
 });
 
+describe('layerNorm', () => {
+  test('equals the formula per row in float64', () => {
+    const x = ref.randomMatrix(4, 7, 21, 5);
+    const y = core.layerNorm(x);
+    const expected = new Float64Array(28);
+    for (let i = 0; i < 4; i++) {
+      const row = Array.from(x.data.subarray(i * 7, i * 7 + 7));
+      const mean = row.reduce((a, b) => a + b, 0) / 7;
+      const variance = row.reduce((a, b) => a + (b - mean) ** 2, 0) / 7;
+      row.forEach((v, t) => { expected[i * 7 + t] = (v - mean) / Math.sqrt(variance + 1e-5); });
+    }
+    near(y.data, expected, 1e-5, 'LayerNorm');
+    assert.throws(() => core.layerNorm(x, { epsilon: 0 }), { name: 'RangeError', message: /epsilon/ });
+  });
+});
+
 describe('explain', () => {
   test('traces every step of the typed sentence with consistent shapes', () => {
     const t = core.explain('The river bank was muddy after the storm', { numHeads: 4, projection: 'random', seed: 7 });
     assert.equal(t.tokens.length, 8);
     assert.deepEqual(t.embeddings.shape, [8, 100]);
     assert.deepEqual(t.positional.shape, [8, 100]);
-    assert.deepEqual(t.queries.shape, [4, 8, 25]);
+    assert.equal(t.heads.length, 4);
+    assert.deepEqual(t.heads[3].queries.shape, [8, 25]);
+    assert.deepEqual(t.heads[3].entropy.shape, [8]);
+    assert.deepEqual(t.block.hidden.shape, [8, 400]);
+    assert.deepEqual(t.projection.coordinates.shape, [16, 2]);
     assert.deepEqual(t.weights.shape, [4, 8, 8]);
     assert.deepEqual(t.output.shape, [8, 100]);
     near(t.positional.data, ref.sinusoidal(8, 100), 1e-6, 'P');
@@ -159,6 +179,41 @@ describe('explain', () => {
       const sum = t.weights.data.subarray(r * 8, r * 8 + 8).reduce((a, b) => a + b, 0);
       assert.ok(Math.abs(sum - 1) < 1e-5, `row ${r} sums to ${sum}`);
     }
+  });
+
+  test('designed heads: previous token, first token, semantic', () => {
+    const t = core.explain('the river bank was muddy after the storm', { numHeads: 4, heads: ['previous', 'first', 'semantic', 'uniform'] });
+    const n = t.tokens.length;
+    const argmax = (w, i) => { const row = Array.from(w.data.subarray(i * n, (i + 1) * n)); return row.indexOf(Math.max(...row)); };
+    for (let i = 1; i < n; i++) assert.equal(argmax(t.heads[0].weights, i), i - 1, `previous-token row ${i}`);
+    for (let i = 0; i < n; i++) assert.equal(argmax(t.heads[1].weights, i), 0, `first-token row ${i}`);
+    assert.equal(t.heads[0].kind, 'offset');
+    assert.equal(t.heads[0].offset, -1);
+    assert.deepEqual(t.heads[2].queries.shape, [n, 100]);
+    for (let i = 0; i < n; i++) assert.equal(t.heads[2].weights.data[i * n + i], 0);
+    for (const w of t.heads[3].weights.data) assert.ok(Math.abs(w - 1 / n) < 1e-6);
+    for (const h of t.heads[3].entropy.data) assert.ok(Math.abs(h - Math.log2(n)) < 1e-4);
+  });
+
+  test('[MASK] positions, padding and the dropped √d_k scaling', () => {
+    const t = core.explain('the river bank was muddy', { maskedPositions: [2], validLength: 3, scale: false });
+    assert.equal(t.tokens[2].masked, true);
+    const again = core.explain('a b muddy', { maskedPositions: [2] });
+    assert.deepEqual(t.embeddings.data.subarray(200, 300), again.embeddings.data.subarray(200, 300));
+    for (let i = 0; i < 5; i++) for (let j = 3; j < 5; j++) assert.equal(t.weights.data[i * 5 + j], 0);
+    const x = t.input.data;
+    let dot = 0;
+    for (let c = 0; c < 100; c++) dot += x[c] * x[c];
+    assert.ok(Math.abs(t.scores.data[0] - dot) < 1e-3 * dot, 'unscaled score = q·k');
+  });
+
+  test('compareContexts: "bank" starts at the same point in both sentences', () => {
+    const c = core.compareContexts('the river bank was muddy', 'she deposited money at the bank', { positionalEncoding: false });
+    const xy = (row) => Array.from(c.projection.coordinates.data.subarray(row * 2, row * 2 + 2));
+    const a = xy(2), b = xy(10 + 5);
+    assert.ok(Math.hypot(a[0] - b[0], a[1] - b[1]) < 1e-4);
+    assert.equal(c.first.tokens.length, 5);
+    assert.equal(c.second.tokens.length, 6);
   });
 
   test('the same seed gives the same trace; another seed another', () => {
@@ -182,7 +237,9 @@ describe('explain', () => {
   test('bad options are typed errors naming the option', () => {
     assert.throws(() => core.explain('a', { numHeads: 3 }), { name: 'RangeError', message: /numHeads must divide d_model = 100/ });
     assert.throws(() => core.explain('a', { projection: 'learned' }), { name: 'RangeError', message: /projection/ });
-    assert.throws(() => core.explain('a', { heads: 2 }), { name: 'RangeError', message: /unknown option 'heads'/ });
+    assert.throws(() => core.explain('a', { numHead: 2 }), { name: 'RangeError', message: /unknown option 'numHead'/ });
+    assert.throws(() => core.explain('a', { heads: ['sideways'] }), { name: 'RangeError', message: /heads\[0\]\.kind/ });
+    assert.throws(() => core.explain('a', { heads: [{ kind: 'offset', offset: 1.5 }] }), { name: 'RangeError', message: /offset/ });
     assert.throws(() => core.explain(42), { name: 'TypeError', message: /text/ });
     assert.throws(() => core.explain('a', { temperature: NaN }), { name: 'RangeError', message: /temperature/ });
   });

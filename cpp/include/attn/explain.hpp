@@ -60,10 +60,10 @@ struct Trace {
   Pca projection;                    // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d
 };
 
-// Throws std::out_of_range for n_heads not dividing d_model, more head specs than heads, a masked
-// position ≥ the token count, max_tokens outside 1 … kMaxTokens, and the ranges of
-// sinusoidal_encoding and scaled_dot_product_attention. A valid_length above the (cut) token count is
-// clamped to it, since the sentence changes on every keystroke.
+// A valid_length above the (cut) token count is clamped to it and masked positions beyond it are
+// ignored, since the sentence changes on every keystroke. Throws std::out_of_range for n_heads not
+// dividing d_model, more head specs than heads, max_tokens outside 1 … kMaxTokens, and the ranges of
+// sinusoidal_encoding, designed_head and scaled_dot_product_attention.
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options);
 
 // Two sentences traced with the same options, and one PCA over both so their 2-D views share axes:

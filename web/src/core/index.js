@@ -29,12 +29,49 @@ async function readAsset(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
+const EXPLAIN_OPTIONS = ['numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
+  'maxTokens', 'encoderBlock', 'project2d', ...ATTENTION_OPTIONS];
+const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
+const MAX_OFFSET = 4096;
+
 function attentionOptions(options, where) {
-  const { causal = false, validLength, temperature = 1 } = options;
+  const { causal = false, validLength, temperature = 1, scale = true } = options;
   return {
     causal: check.boolean(causal, where, 'causal'),
     validLength: validLength === undefined ? undefined : check.integerIn(validLength, where, 'validLength', 0, MAX_SEQ_LEN),
     temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
+    scale: check.boolean(scale, where, 'scale'),
+  };
+}
+
+/** A head spec: a kind name, or { kind: 'offset', offset: δ }; 'previous'/'next' are offsets −1/+1. */
+function headSpec(spec, where, index) {
+  const name = `heads[${index}]`;
+  const { kind, offset = 0 } = typeof spec === 'string' ? { kind: spec } : spec ?? {};
+  check.oneOf(kind, where, `${name}.kind`, HEAD_KINDS);
+  if (kind === 'previous' || kind === 'next') return { kind: 'offset', offset: kind === 'previous' ? -1 : 1 };
+  return { kind, offset: kind === 'offset' ? check.integerIn(offset, where, `${name}.offset`, -MAX_OFFSET, MAX_OFFSET) : 0 };
+}
+
+function explainOptions(options, where, dModel, maxTokens) {
+  check.knownOptions(options, where, EXPLAIN_OPTIONS);
+  const { numHeads = 1, projection = 'identity', seed = 0, heads = [], positionalEncoding = true, base = 10000,
+    maskedPositions = [], maxTokens: max = maxTokens, encoderBlock = true, project2d = true } = options;
+  if (!Array.isArray(heads)) throw new TypeError(`${where}: heads must be an array of head kinds`);
+  if (!Array.isArray(maskedPositions)) throw new TypeError(`${where}: maskedPositions must be an array of token positions`);
+  return {
+    numHeads: check.integerIn(numHeads, where, 'numHeads', 1, dModel),
+    projection: check.oneOf(projection, where, 'projection', ['identity', 'random']),
+    seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
+    heads: heads.map((spec, i) => headSpec(spec, where, i)),
+    positionalEncoding: check.boolean(positionalEncoding, where, 'positionalEncoding'),
+    base: check.finiteIn(base, where, 'base', { above: 1 }),
+    maskedPositions: maskedPositions.map((p, i) => check.integerIn(p, where, `maskedPositions[${i}]`, 0, maxTokens - 1)),
+    maxTokens: check.integerIn(max, where, 'maxTokens', 1, maxTokens),
+    encoderBlock: check.boolean(encoderBlock, where, 'encoderBlock'),
+    project2d: check.boolean(project2d, where, 'project2d'),
+    ...attentionOptions(options, where),
   };
 }
 
@@ -97,11 +134,11 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * scores = Q Kᵀ / (√d_k · temperature), masked cells −∞; weights = row softmax (rows sum to 1,
      * a row with every key masked is all 0); output = weights · V.
      * queries [n, d_k], keys [m, d_k], values [m, d_v] → scores, weights [n, m], output [n, d_v].
-     * causal hides keys j > i; validLength hides keys j ≥ validLength (padding).
+     * causal hides keys j > i; validLength hides keys j ≥ validLength (padding); scale: false drops √d_k.
      */
     attention({ queries, keys, values, ...options } = {}) {
       const where = 'attention';
-      check.knownOptions(options, where, ['causal', 'validLength', 'temperature']);
+      check.knownOptions(options, where, ATTENTION_OPTIONS);
       return unwrap(wasm.attention({
         queries: check.matrix(queries, where, 'queries'),
         keys: check.matrix(keys, where, 'keys'),
@@ -113,15 +150,15 @@ function makeCore(wasm, { vocabSize, dModel }) {
     /**
      * Multi-head self-attention (Vaswani et al. 2017 §3.2.2): Q = input·wQ, K = input·wK, V = input·wV;
      * head h uses columns h·d_k … (h+1)·d_k − 1 with d_k = dModel / numHeads; output = concat(heads)·wO.
-     * input [seqLen, dModel]; wQ, wK, wV, wO [dModel, dModel].
-     * @returns {{ weights, output }} and every intermediate: queries, keys, values, headOutputs
-     *   [numHeads, seqLen, d_k]; scores (masked cells −∞), weights [numHeads, seqLen, seqLen];
-     *   concat, output [seqLen, dModel].
+     * input [seqLen, dModel]; wQ, wK, wV, wO [dModel, dModel]. Options as attention().
+     * @returns {{ weights, scores: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
+     *   heads: { queries, keys, values, output: [seqLen, d_k], scores, weights: [seqLen, seqLen],
+     *   entropy: [seqLen] (bits per query row) }[] }}
      * @throws RangeError if numHeads does not divide dModel or a weight is not [dModel, dModel].
      */
     multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, ...options } = {}) {
       const where = 'multiHeadAttention';
-      check.knownOptions(options, where, ['causal', 'validLength', 'temperature']);
+      check.knownOptions(options, where, ATTENTION_OPTIONS);
       return unwrap(wasm.multiHeadAttention({
         input: check.matrix(input, where, 'input'),
         numHeads: check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL),
@@ -134,33 +171,52 @@ function makeCore(wasm, { vocabSize, dModel }) {
     },
 
     /**
-     * One explorer update: tokens → X (word vectors) → X + P → multi-head self-attention, every step
-     * returned (one wasm call). Options: numHeads (divisor of dModel, default 1), projection
-     * ('identity' | 'random', default 'identity'), seed (0 … 2³²−1, random projections), positionalEncoding
-     * (default true), base (default 10000), causal, validLength (clamped to the sentence), temperature,
-     * maxTokens (1 … core.maxTokens).
-     * @returns trace: { tokens: [{ text, start, end, id, oov }], totalTokens, truncated,
-     *   embeddings, positional, input: [seqLen, dModel], queries, keys, values, headOutputs:
-     *   [numHeads, seqLen, d_k], scores, weights: [numHeads, seqLen, seqLen], concat, output:
-     *   [seqLen, dModel], options: the options used }
+     * Layer normalization (Ba et al. 2016) of each row, γ = 1, β = 0:
+     * y[i, :] = (x[i, :] − mean_i) / √(var_i + epsilon). x [rows, d] → [rows, d].
+     * @throws RangeError unless epsilon is finite and > 0, or on non-finite x.
+     */
+    layerNorm(x, options = {}) {
+      const where = 'layerNorm';
+      check.knownOptions(options, where, ['epsilon']);
+      const { epsilon = 1e-5 } = options;
+      return unwrap(wasm.layerNorm({ x: check.matrix(x, where, 'x'), epsilon: check.finiteIn(epsilon, where, 'epsilon', { above: 0 }) }));
+    },
+
+    /**
+     * One explorer update, every step returned by one wasm call: tokens → X (word vectors; [MASK]ed
+     * positions get the fixed mean vector) → X + P → per-head queries, keys, values → scores → weights →
+     * head outputs → concat · W_O → residual + LayerNorm → feed-forward (ReLU, d_ff = 4·dModel) →
+     * residual + LayerNorm, and a 2-D PCA of X and the attention output.
+     * Options: numHeads (divisor of dModel, default 1); projection 'identity' | 'random' (default
+     * 'identity'); seed (0 … 2³²−1: random projections and feed-forward weights); heads: per head
+     * 'projected' | 'semantic' | 'previous' | 'next' | 'first' | 'uniform' | { kind: 'offset', offset: δ }
+     * (missing: projected); positionalEncoding (default true); base (10000); maskedPositions (token
+     * indices); causal; validLength (clamped to the sentence); temperature; scale (divide by √d_k,
+     * default true); maxTokens (1 … core.maxTokens); encoderBlock, project2d (default true).
+     * @returns trace: { tokens: [{ text, start, end, id, oov, masked }], totalTokens, truncated, validLength,
+     *   embeddings, positional, input: [seqLen, dModel], heads: [{ kind, offset, queries, keys: [seqLen, d_qk],
+     *   values, output: [seqLen, d_k], scores, weights: [seqLen, seqLen], entropy: [seqLen] }],
+     *   scores, weights: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
+     *   block: { residual1, norm1, ffnOutput, residual2, output: [seqLen, dModel], hidden: [seqLen, 4·dModel] } | null,
+     *   projection: { mean: [dModel], components: [2, dModel], variance: [2],
+     *     coordinates: [2·seqLen, 2] (rows of X, then of the attention output) } | null,
+     *   options: the options used }
      */
     explain(text, options = {}) {
-      const where = 'explain';
-      check.knownOptions(options, where, ['numHeads', 'projection', 'seed', 'positionalEncoding', 'base',
-        'causal', 'validLength', 'temperature', 'maxTokens']);
-      const { numHeads = 1, projection = 'identity', seed = 0, positionalEncoding = true, base = 10000,
-        maxTokens = wasm.maxTokens } = options;
-      const normalized = {
-        numHeads: check.integerIn(numHeads, where, 'numHeads', 1, dModel),
-        projection: check.oneOf(projection, where, 'projection', ['identity', 'random']),
-        seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
-        positionalEncoding: check.boolean(positionalEncoding, where, 'positionalEncoding'),
-        base: check.finiteIn(base, where, 'base', { above: 1 }),
-        maxTokens: check.integerIn(maxTokens, where, 'maxTokens', 1, wasm.maxTokens),
-        ...attentionOptions(options, where),
-      };
-      const trace = unwrap(wasm.explain(check.text(text, where), normalized));
+      const normalized = explainOptions(options, 'explain', dModel, wasm.maxTokens);
+      const trace = unwrap(wasm.explain(check.text(text, 'explain'), normalized));
       return { ...trace, options: normalized };
+    },
+
+    /**
+     * Two sentences explained with the same options and projected on shared PCA axes, to see one word
+     * move toward two contexts. @returns {{ first: trace, second: trace, projection: { mean, components,
+     * variance, coordinates: [2·n₁ + 2·n₂, 2] (X₁, output₁, X₂, output₂ rows) } | null }}
+     */
+    compareContexts(first, second, options = {}) {
+      const normalized = explainOptions(options, 'compareContexts', dModel, wasm.maxTokens);
+      const result = unwrap(wasm.compareContexts(check.text(first, 'compareContexts'), check.text(second, 'compareContexts'), normalized));
+      return { first: { ...result.first, options: normalized }, second: { ...result.second, options: normalized }, projection: result.projection };
     },
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */

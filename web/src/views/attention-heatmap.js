@@ -24,7 +24,7 @@ export function attentionHeatmap(trace, { head }) {
   const scores = trace.scores.data.subarray(head * size, (head + 1) * size);
   const labels = trace.tokens.map((t) => t.text);
   const cell = cellSize(seqLen, 440);
-  const dK = trace.queries.shape[2];
+  const dK = trace.heads[head].queries.shape[1];
   return heatmap({
     name: 'attention-weights',
     caption: `Attention weights of head ${head + 1} of ${numHeads}: softmax(QKᵀ/√d_k) [seq_len, seq_len] = [${seqLen}, ${seqLen}]`,

@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "asset.hpp"
+#include "attn/designed_heads.hpp"
+#include "attn/explain.hpp"
+#include "attn/positional.hpp"
+
+namespace {
+std::size_t row_argmax(const xt::xtensor<float, 2>& w, std::size_t i) {
+  std::size_t best = 0;
+  for (std::size_t j = 1; j < w.shape(1); ++j) if (w(i, j) > w(i, best)) best = j;
+  return best;
+}
+
+attn::AttentionResult run(const attn::HeadSpec& spec, std::size_t seq_len, std::size_t d_k) {
+  const xt::xtensor<float, 2> x = attn::sinusoidal_encoding(seq_len, 100, 77.0);  // any word vectors
+  const xt::xtensor<float, 2> values = xt::zeros<float>({seq_len, d_k});
+  const auto head = attn::designed_head(spec, x, values);
+  return attn::scaled_dot_product_attention(head.queries, head.keys, head.values, attn::head_options(spec, {}));
+}
+}  // namespace
+
+TEST_CASE("offset heads put each row's maximum at j = i + δ wherever that exists") {
+  for (int delta : {-1, 1, 2, -3, 5}) {
+    for (std::size_t d_k : {1, 2, 10, 25, 100}) {
+      const std::size_t seq_len = 40;
+      const auto r = run({attn::HeadKind::offset, delta}, seq_len, d_k);
+      for (std::size_t i = 0; i < seq_len; ++i) {
+        const long target = static_cast<long>(i) + delta;
+        if (target < 0 || target >= static_cast<long>(seq_len)) continue;
+        INFO("delta " << delta << " d_k " << d_k << " row " << i);
+        CHECK(row_argmax(r.weights, i) == static_cast<std::size_t>(target));
+      }
+    }
+  }
+}
+
+TEST_CASE("the offset head reaches its target through the rotation of P") {
+  const auto p = attn::sinusoidal_encoding(30, 26);
+  const auto rotated = attn::rotate_encoding(p, 3);
+  const auto later = attn::sinusoidal_encoding(33, 26);
+  double max_err = 0.0;
+  for (std::size_t i = 0; i < 30; ++i)
+    for (std::size_t c = 0; c < 26; ++c) max_err = std::max(max_err, double(std::abs(rotated(i, c) - later(i + 3, c))));
+  INFO("max |R(δ) p_i − p_{i+δ}| = " << max_err);
+  CHECK(max_err < 1e-5);
+  CHECK_THROWS_AS(attn::rotate_encoding(attn::sinusoidal_encoding(3, 5), 1), std::invalid_argument);
+}
+
+TEST_CASE("first-token head attends to position 0, uniform head weighs every key 1/n") {
+  const auto first = run({attn::HeadKind::first_token, 0}, 12, 20);
+  for (std::size_t i = 0; i < 12; ++i) CHECK(row_argmax(first.weights, i) == 0);
+  CHECK(first.weights(7, 0) > 4.0f / 12.0f);  // well above uniform (1/12)
+  const auto uniform = run({attn::HeadKind::uniform, 0}, 9, 20);
+  for (float w : uniform.weights) CHECK(w == Approx(1.0f / 9.0f));
+}
+
+TEST_CASE("semantic head: words attend to the most similar other word, never to themselves") {
+  attn::ExplainOptions options;
+  options.heads = {{attn::HeadKind::semantic, 0}};
+  const auto t = attn::explain("river money muddy bank", shipped_table(), options);
+  const auto& w = t.attention.heads[0].attention.weights;
+  for (std::size_t i = 0; i < 4; ++i) CHECK(w(i, i) == 0.0f);
+  CHECK(row_argmax(w, 3) == 1);  // bank → money (cos 0.57) over river (0.33) and muddy (0.10)
+  CHECK(w(3, 0) > w(3, 2));      // bank → river over bank → muddy
+  CHECK(t.attention.heads[0].inputs.queries.shape(1) == 100);
+}
+
+TEST_CASE("designed heads reject a projected spec and huge offsets") {
+  const xt::xtensor<float, 2> x = xt::ones<float>({3, 4}), v = xt::ones<float>({3, 2});
+  CHECK_THROWS_AS(attn::designed_head({attn::HeadKind::projected, 0}, x, v), std::invalid_argument);
+  CHECK_THROWS_AS(attn::designed_head({attn::HeadKind::offset, 5000}, x, v), std::out_of_range);
+}
