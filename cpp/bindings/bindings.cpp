@@ -191,6 +191,7 @@ val head_to_js(const attn::HeadResult& head) {
   out.set("queries", tensor_to_js(head.inputs.queries));
   out.set("keys", tensor_to_js(head.inputs.keys));
   out.set("values", tensor_to_js(head.inputs.values));
+  out.set("dotProducts", tensor_to_js(head.attention.dot_products));
   out.set("scores", tensor_to_js(head.attention.scores));
   out.set("weights", tensor_to_js(head.attention.weights));
   out.set("output", tensor_to_js(head.attention.output));

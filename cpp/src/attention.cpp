@@ -93,7 +93,8 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
   // Eq. 1: scores = Q Kᵀ / √d_k, then ÷ τ. d_k = 0 leaves the products 0 and the scale at 1.
   const float sqrt_dk = options.scale ? std::sqrt(static_cast<float>(d_k > 0 ? d_k : 1)) : 1.0f;
   const float scale = 1.0f / (sqrt_dk * options.temperature);
-  result.scores = matmul_transposed(queries, keys) * scale;
+  result.dot_products = matmul_transposed(queries, keys);
+  result.scores = result.dot_products * scale;
   const std::size_t valid = options.valid_length.value_or(m);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < m; ++j) {

@@ -46,7 +46,7 @@ async function readHeatmap(name) {
 }
 
 async function tokenTexts() {
-  return page.$$eval('[data-figure="tokens"] .token', (items) => items.map((item) => item.lastChild.textContent));
+  return page.$$eval('[data-figure="tokens"] .token-text', (items) => items.map((item) => item.textContent));
 }
 
 test('typing two sentences redraws the heatmaps with the tokens as labels', async () => {
@@ -71,7 +71,7 @@ test('typing two sentences redraws the heatmaps with the tokens as labels', asyn
 });
 
 test('the trace behind the figures: rows sum to 1, causal upper triangle exactly 0', async () => {
-  await page.check('input[name="causal"]');
+  await page.selectOption('select[name="mask"]', 'causal');
   const { weights, n } = await page.$eval('attention-explorer', (el) => {
     const t = el.getTrace();
     return { weights: Array.from(t.weights.data), n: t.tokens.length };
@@ -81,12 +81,13 @@ test('the trace behind the figures: rows sum to 1, causal upper triangle exactly
     assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
     for (let j = i + 1; j < n; j++) assert.equal(row[j], 0, `weight (${i}, ${j})`);
   }
-  await page.uncheck('input[name="causal"]');
+  await page.selectOption('select[name="mask"]', 'bidirectional');
 });
 
 test('changing the number of heads offers that many heads and redraws the chosen one', async () => {
   await page.selectOption('select[name="numHeads"]', '4');
   assert.equal(await page.$$eval('select[name="head"] option', (o) => o.length), 4);
+  assert.equal(await page.$$eval('[data-figure="head-grid"] .head-thumb', (b) => b.length), 4);
   await page.selectOption('select[name="projection"]', 'random');
   await page.selectOption('select[name="head"]', '2');
   const caption = await page.textContent('[data-figure="attention-weights"] figcaption');
@@ -96,6 +97,7 @@ test('changing the number of heads offers that many heads and redraws the chosen
 });
 
 test('hovering a cell shows its exact value', async () => {
+  await page.locator('[data-figure="attention-weights"] canvas').scrollIntoViewIfNeeded();
   const box = await page.$eval('[data-figure="attention-weights"] canvas', (c) => {
     const r = c.getBoundingClientRect();
     return { x: r.x, y: r.y, w: r.width };
@@ -122,6 +124,93 @@ test('an invalid setting shows its message and keeps the last good figures', asy
   assert.equal((await readHeatmap('attention-weights')).rows, 8);
   await page.$eval('attention-explorer', (el) => el.change({ numHeads: 2 }));
   assert.equal(await page.textContent('attention-explorer .status'), '');
+});
+
+test('small multiples: one per head; clicking one selects it', async () => {
+  await page.selectOption('select[name="numHeads"]', '5');
+  assert.equal(await page.$$eval('[data-figure="head-grid"] .head-thumb', (b) => b.length), 5);
+  await page.click('[data-figure="head-grid"] .head-thumb[data-head="3"]');
+  assert.equal(await page.inputValue('select[name="head"]'), '3');
+  assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /head 4 of 5/);
+  await page.selectOption('select[name="numHeads"]', '1');
+});
+
+test('line view: clicking a query shows exactly its row of weights above the threshold', async () => {
+  await page.click('[data-figure="line-view"] .queries text[data-index="2"]');
+  const { visible, expected } = await page.evaluate(() => {
+    const trace = document.querySelector('attention-explorer').getTrace();
+    const n = trace.tokens.length;
+    const row = Array.from(trace.heads[0].weights.data.subarray(2 * n, 3 * n));
+    const lines = [...document.querySelectorAll('[data-figure="line-view"] line')].filter((l) => l.getAttribute('display') !== 'none');
+    return { visible: lines.map((l) => [Number(l.dataset.query), Number(l.dataset.key)]), expected: row.map((w, j) => [w, j]).filter(([w]) => w >= 0.05).map(([, j]) => [2, j]) };
+  });
+  assert.deepEqual(visible, expected);
+  assert.equal(await page.getAttribute('[data-figure="line-view"]', 'data-query'), '2');
+  await page.click('[data-figure="line-view"] .queries text[data-index="2"]');  // unpin
+  assert.equal(await page.getAttribute('[data-figure="line-view"]', 'data-query'), '');
+});
+
+test('designed heads: a previous-token head puts every row\'s maximum on the previous token', async () => {
+  await page.selectOption('select[name="headKind"]', 'previous');
+  const argmaxes = await page.$eval('attention-explorer', (el) => {
+    const t = el.getTrace();
+    const n = t.tokens.length, w = t.heads[0].weights.data;
+    return Array.from({ length: n }, (_, i) => { const row = Array.from(w.subarray(i * n, (i + 1) * n)); return row.indexOf(Math.max(...row)); });
+  });
+  assert.deepEqual(argmaxes.slice(1), argmaxes.slice(1).map((_, i) => i));
+  assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /previous token/);
+  await page.selectOption('select[name="headKind"]', 'projected');
+});
+
+test('clicking a word masks it; padding keys get exactly 0', async () => {
+  await page.click('[data-figure="tokens"] .token[data-index="2"]');
+  assert.equal(await page.textContent('[data-figure="tokens"] .token[data-index="2"] .token-text'), '[MASK]');
+  assert.ok((await readHeatmap('attention-weights')).rowLabels.includes('[MASK]'));
+  await page.click('[data-figure="tokens"] .token[data-index="2"]');
+  assert.equal(await page.textContent('[data-figure="tokens"] .token[data-index="2"] .token-text'), 'bank');
+  await page.selectOption('select[name="mask"]', 'padding');
+  await page.fill('input[name="validLength"]', '3');
+  const { n, weights } = await page.$eval('attention-explorer', (el) => ({ n: el.getTrace().tokens.length, weights: Array.from(el.getTrace().weights.data) }));
+  for (let i = 0; i < n; i++) for (let j = 3; j < n; j++) assert.equal(weights[i * n + j], 0);
+  assert.equal(await page.$$eval('[data-figure="tokens"] .token.padding', (t) => t.length), n - 3);
+  await page.selectOption('select[name="mask"]', 'bidirectional');
+});
+
+test('the pipeline shows every step with its shape; screenshot', async () => {
+  await page.selectOption('select[name="numHeads"]', '4');
+  const steps = await page.$$eval('[data-figure="pipeline"] .step', (cards) => cards.map((c) => ({
+    title: c.querySelector('h4').textContent, caption: c.querySelector('figcaption').textContent })));
+  assert.equal(steps.length, 19);
+  assert.deepEqual(steps.find((s) => /Queries of head 1/.test(s.title)).caption, '[8, 25]');
+  assert.deepEqual(steps.find((s) => /Feed-forward hidden/.test(s.title)).caption, '[8, 400]');
+  await page.uncheck('input[name="scale"]');
+  assert.ok((await page.$$eval('[data-figure="pipeline"] h4', (h) => h.map((x) => x.textContent))).some((t) => /Not scaled/.test(t)));
+  await page.check('input[name="scale"]');
+  await page.locator('[data-figure="pipeline"]').screenshot({ path: `${OUTPUT}/pipeline.png` });
+  await page.selectOption('select[name="numHeads"]', '1');
+});
+
+test('editing the sentence outlines the weights that changed by more than 0.05', async () => {
+  await typeSentence('The river bank was muddy after the storm');
+  await page.focus('attention-explorer textarea');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' clouds');
+  assert.ok(await page.$$eval('[data-figure="attention-weights"] rect.changed', (r) => r.length) > 0);
+});
+
+test('comparison: "bank" starts at the same point in both sentences and moves; screenshot', async () => {
+  await page.click('.compare-button');
+  const points = await page.$$eval('[data-figure="projection"] .sentence', (groups) => groups.map((g) => {
+    const bank = [...g.querySelectorAll('.moved-token')].find((t) => t.dataset.token === 'bank');
+    const [from, to] = bank.querySelectorAll('circle');
+    return { from: [from.getAttribute('cx'), from.getAttribute('cy')], to: [to.getAttribute('cx'), to.getAttribute('cy')] };
+  }));
+  assert.equal(points.length, 2);
+  assert.deepEqual(points[0].from, points[1].from);
+  assert.notDeepEqual(points[0].to, points[1].to);
+  await page.locator('[data-figure="projection"]').screenshot({ path: `${OUTPUT}/projection.png` });
+  await page.click('.compare-button');
+  assert.equal(await page.$$eval('[data-figure="projection"] .sentence', (g) => g.length), 1);
 });
 
 test('no console errors and nothing loaded from another origin', () => {

@@ -23,6 +23,7 @@ struct AttentionOptions {
 };
 
 struct AttentionResult {
+  xt::xtensor<float, 2> dot_products;  // [n, m]  Q Kᵀ, before scaling and masking
   xt::xtensor<float, 2> scores;   // [n, m]  Q Kᵀ / (√d_k · τ); masked cells are −∞
   xt::xtensor<float, 2> weights;  // [n, m]  softmax of each row; rows sum to 1; masked cells 0
   xt::xtensor<float, 2> output;   // [n, d_v] weights · V

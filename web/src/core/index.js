@@ -152,8 +152,8 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * head h uses columns h·d_k … (h+1)·d_k − 1 with d_k = dModel / numHeads; output = concat(heads)·wO.
      * input [seqLen, dModel]; wQ, wK, wV, wO [dModel, dModel]. Options as attention().
      * @returns {{ weights, scores: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
-     *   heads: { queries, keys, values, output: [seqLen, d_k], scores, weights: [seqLen, seqLen],
-     *   entropy: [seqLen] (bits per query row) }[] }}
+     *   heads: { queries, keys, values, output: [seqLen, d_k], dotProducts (QKᵀ unscaled, unmasked),
+     *   scores, weights: [seqLen, seqLen], entropy: [seqLen] (bits per query row) }[] }}
      * @throws RangeError if numHeads does not divide dModel or a weight is not [dModel, dModel].
      */
     multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, ...options } = {}) {
@@ -195,7 +195,7 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * default true); maxTokens (1 … core.maxTokens); encoderBlock, project2d (default true).
      * @returns trace: { tokens: [{ text, start, end, id, oov, masked }], totalTokens, truncated, validLength,
      *   embeddings, positional, input: [seqLen, dModel], heads: [{ kind, offset, queries, keys: [seqLen, d_qk],
-     *   values, output: [seqLen, d_k], scores, weights: [seqLen, seqLen], entropy: [seqLen] }],
+     *   values, output: [seqLen, d_k], dotProducts, scores, weights: [seqLen, seqLen], entropy: [seqLen] }],
      *   scores, weights: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
      *   block: { residual1, norm1, ffnOutput, residual2, output: [seqLen, dModel], hidden: [seqLen, 4·dModel] } | null,
      *   projection: { mean: [dModel], components: [2, dModel], variance: [2],

@@ -1,13 +1,18 @@
-// <attention-explorer sentence="…">: type a sentence and watch self-attention and sinusoidal
-// positional encodings recomputed by the C++ core on every keystroke. One core call per update
-// (core.explain → trace); every figure is a pure function of the trace.
+// <attention-explorer sentence="…">: type a sentence and watch self-attention, every step of a head,
+// and sinusoidal positional encodings recomputed by the C++ core on every keystroke. One core call per
+// update (core.explain, or core.compareContexts in comparison mode) → trace; every figure is a pure
+// function of the trace.
 import { createAttentionCore } from '../core/index.js';
 import { attentionHeatmap } from '../views/attention-heatmap.js';
 import { formula } from '../views/formulas.js';
+import { headGrid } from '../views/head-grid.js';
+import { lineView } from '../views/line-view.js';
+import { pipeline } from '../views/pipeline.js';
 import { positionalHeatmap } from '../views/positional-heatmap.js';
+import { projectionView } from '../views/projection-view.js';
 import { tokenStrip } from '../views/token-strip.js';
-import { buildControls } from './controls.js';
-import { defaultState, explainOptions, withChange } from './state.js';
+import { buildControls, buildLineControls } from './controls.js';
+import { COMPARISON, defaultState, explainOptions, withChange } from './state.js';
 import './explorer.css';
 
 let sharedCore;  // every explorer on a page shares one wasm module and one embedding asset
@@ -16,10 +21,17 @@ function loadCore() {
   return sharedCore;
 }
 
-function section(title, ...children) {
-  const el = document.createElement('section');
-  const heading = el.appendChild(document.createElement('h3'));
-  heading.textContent = title;
+function element(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text) el.textContent = text;
+  return el;
+}
+
+function section(title, intro, ...children) {
+  const el = element('section');
+  el.append(element('h3', '', title));
+  if (intro) el.append(element('p', 'intro', intro));
   el.append(...children);
   return el;
 }
@@ -28,49 +40,61 @@ export class AttentionExplorer extends HTMLElement {
   connectedCallback() {
     if (this.root) return;
     this.state = withChange(defaultState(), this.hasAttribute('sentence') ? { sentence: this.getAttribute('sentence') } : {});
-    this.root = this.appendChild(document.createElement('div'));
-    this.root.className = 'ae-root';
-    this.status = document.createElement('p');
-    this.status.className = 'status';
+    this.root = this.appendChild(element('div', 'ae-root'));
+    this.status = element('p', 'status', 'Loading the attention core and 20,000 word vectors…');
     this.status.setAttribute('role', 'status');
-    this.status.textContent = 'Loading the attention core and 20,000 word vectors…';
     this.root.append(this.status);
     loadCore().then((core) => this.start(core), (error) => this.showError(`Could not load the attention core: ${error.message}`));
   }
 
   start(core) {
     this.core = core;
-    const label = document.createElement('label');
-    label.className = 'sentence-label';
-    label.textContent = 'Sentence';
-    this.input = label.appendChild(document.createElement('textarea'));
-    this.input.rows = 2;
-    this.input.spellcheck = false;
-    this.input.value = this.state.sentence;
-    this.input.addEventListener('input', () => this.change({ sentence: this.input.value }));
-
-    this.controls = buildControls(core.dModel);
-    this.controls.form.addEventListener('input', () => this.change(this.controls.read()));
-    this.controls.form.addEventListener('change', () => this.change(this.controls.read()));
-
-    this.notice = document.createElement('p');
-    this.notice.className = 'notice';
-    this.tokenSlot = document.createElement('div');
-    this.tokenSlot.addEventListener('click', (event) => this.selectToken(event.target.closest('[data-start]')));
-    this.attentionSlot = document.createElement('div');
-    this.positionalSlot = document.createElement('div');
-    this.empty = document.createElement('p');
-    this.empty.className = 'empty-state';
-    this.empty.textContent = 'Type a sentence above to see how its words attend to each other.';
-
-    this.figures = document.createElement('div');
-    this.figures.className = 'figures';
+    this.input = this.textBox('Sentence', (value) => this.change({ sentence: value }));
+    this.second = this.textBox('Compared with', (value) => this.change({ compareSentence: value }));
+    this.controls = buildControls(core.dModel, core.maxTokens);
+    this.controls.form.addEventListener('input', (event) => this.change(this.controls.read(event.target.name)));
+    this.lineControls = buildLineControls();
+    this.lineControls.form.addEventListener('input', () => this.change(this.lineControls.read()));
+    this.notice = element('p', 'notice');
+    this.slots = Object.fromEntries(['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional']
+      .map((name) => [name, element('div', `slot slot-${name}`)]));
+    this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
+    this.slots.tokens.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') this.toggleMask(event.target.closest('[data-index]'));
+    });
+    this.root.addEventListener('select-head', (event) => this.change({ head: event.detail }));
+    this.root.addEventListener('select-query', (event) => this.change({ lineQuery: event.detail }));
+    this.compareButton = element('button', 'compare-button');
+    this.compareButton.type = 'button';
+    this.compareButton.addEventListener('click', () => this.toggleComparison());
+    this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
+    const linePanel = element('div', 'line-panel');
+    linePanel.append(this.lineControls.form, this.slots.lines);
+    const pair = element('div', 'side-by-side');
+    pair.append(this.slots.attention, linePanel);
+    this.figures = element('div', 'figures');
     this.figures.append(
-      section('Self-attention', formula('attention'), this.attentionSlot),
-      section('Sinusoidal positional encoding', formula('positional'), this.positionalSlot));
+      section('Self-attention', 'All heads at a glance (click one to select it), the selected head in detail, and who attends to whom.',
+        formula('attention'), this.slots.heads, pair),
+      section('Every step of the selected head', 'From word vectors to the encoder block\'s output. Hover any cell for its value and origin.', this.slots.pipeline),
+      section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
+        'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
+      this.compareButton, this.slots.projection),
+      section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional));
     this.status.textContent = '';
-    this.root.append(label, this.controls.form, this.notice, section('Tokens', this.tokenSlot), this.empty, this.figures);
+    this.root.append(this.input.parentElement, this.second.parentElement, this.controls.form, this.notice,
+      section('Tokens', 'Click a word to replace it by [MASK] (the mean word vector), click again to restore it.', this.slots.tokens),
+      this.empty, this.figures);
     this.update();
+  }
+
+  textBox(labelText, onInput) {
+    const label = element('label', 'sentence-label', labelText);
+    const box = label.appendChild(document.createElement('textarea'));
+    box.rows = 2;
+    box.spellcheck = false;
+    box.addEventListener('input', () => onInput(box.value));
+    return box;
   }
 
   change(partial) {
@@ -78,33 +102,61 @@ export class AttentionExplorer extends HTMLElement {
     this.update();
   }
 
-  /** Recomputes the trace and redraws; on error, says why and keeps the last good figures. */
+  /** One core call for the current state; on error, says why and keeps the last good figures. */
+  compute() {
+    const { sentence, compare, compareSentence } = this.state;
+    const options = explainOptions(this.state);
+    if (!compare) {
+      const trace = this.core.explain(sentence, options);
+      return { trace, projected: { traces: [trace], projection: trace.projection } };
+    }
+    const pair = this.core.compareContexts(sentence, compareSentence, options);
+    return { trace: pair.first, projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+  }
+
   update() {
-    this.controls.sync(this.state);
-    let trace;
+    this.syncInputs();
+    let result;
     try {
-      trace = this.core.explain(this.state.sentence, explainOptions(this.state));
+      result = this.compute();
     } catch (error) {
       this.showError(error.message);
       return;
     }
     this.status.textContent = '';
     this.status.classList.remove('error');
-    this.trace = trace;
-    this.render(trace);
+    const previous = this.trace;
+    this.trace = result.trace;
+    this.render(result, previous);
   }
 
-  render(trace) {
+  syncInputs() {
+    const { sentence, compare, compareSentence } = this.state;
+    if (this.input.value !== sentence) this.input.value = sentence;
+    if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
+    this.second.parentElement.hidden = !compare;
+    this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
+    this.controls.sync(this.state);
+    this.lineControls.sync(this.state);
+  }
+
+  render({ trace, projected }, previous) {
+    const { head, lineHeads, lineThreshold } = this.state;
     const empty = trace.tokens.length === 0;
     this.empty.hidden = !empty;
     this.figures.hidden = empty;
     this.notice.textContent = trace.truncated
       ? `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`
       : '';
-    this.tokenSlot.replaceChildren(tokenStrip(trace));
+    this.slots.tokens.replaceChildren(tokenStrip(trace));
     if (empty) return;
-    this.attentionSlot.replaceChildren(attentionHeatmap(trace, { head: this.state.head }));
-    this.positionalSlot.replaceChildren(positionalHeatmap(trace));
+    const lineQuery = this.state.lineQuery !== null && this.state.lineQuery < trace.tokens.length ? this.state.lineQuery : null;
+    this.slots.heads.replaceChildren(headGrid(trace, { head }));
+    this.slots.attention.replaceChildren(attentionHeatmap(trace, { head, previous }));
+    this.slots.lines.replaceChildren(lineView(trace, { heads: lineHeads, query: lineQuery, threshold: lineThreshold }));
+    this.slots.pipeline.replaceChildren(pipeline(trace, { head }));
+    this.slots.projection.replaceChildren(projectionView(projected));
+    this.slots.positional.replaceChildren(positionalHeatmap(trace));
   }
 
   showError(message) {
@@ -112,11 +164,18 @@ export class AttentionExplorer extends HTMLElement {
     this.status.classList.add('error');
   }
 
-  /** Clicking a token selects its span in the sentence box. */
-  selectToken(item) {
+  /** Clicking a token replaces it by [MASK]; clicking again restores it. */
+  toggleMask(item) {
     if (!item) return;
-    this.input.focus();
-    this.input.setSelectionRange(Number(item.dataset.start), Number(item.dataset.end));
+    const index = Number(item.dataset.index);
+    const masked = this.state.maskedPositions;
+    this.change({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
+  }
+
+  toggleComparison() {
+    this.change(this.state.compare
+      ? { compare: false }
+      : { compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: false, projection: 'identity' });
   }
 
   /** The last trace drawn (see core.explain). */

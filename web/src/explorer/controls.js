@@ -1,9 +1,9 @@
 // The explorer's controls: a form whose values are read back into the state on every change.
-import { headCounts } from './state.js';
+import { HEAD_KINDS, headCounts } from './state.js';
 
 let nextId = 0;
 
-function field(form, labelText, control, hint) {
+function field(form, labelText, control) {
   const id = `ae-control-${nextId++}`;
   const wrapper = form.appendChild(document.createElement('div'));
   wrapper.className = 'control';
@@ -12,13 +12,7 @@ function field(form, labelText, control, hint) {
   label.textContent = labelText;
   control.id = id;
   wrapper.appendChild(control);
-  if (hint) {
-    const out = wrapper.appendChild(document.createElement('output'));
-    out.htmlFor = id;
-    out.className = 'hint';
-    return { control, out };
-  }
-  return { control };
+  return control;
 }
 
 function select(name, options) {
@@ -35,48 +29,122 @@ function input(name, attributes) {
   return el;
 }
 
+function clampInteger(value, min, max) {
+  return Math.max(min, Math.min(max, Math.trunc(Number(value) || 0)));
+}
+
+const KIND_TEXT = {
+  projected: 'projected (W_Q, W_K)', semantic: 'semantic: similar words', previous: 'previous token',
+  next: 'next token', offset: 'offset δ', first: 'first token', uniform: 'uniform',
+};
+
 /**
- * Builds the controls for a core with `dModel`-wide vectors.
- * @returns {{ form: HTMLFormElement, read: () => object, sync: (state: object) => void }}
+ * Builds the controls for a core with `dModel`-wide vectors and at most `maxTokens` tokens.
+ * @returns {{ form: HTMLFormElement, read: (changed?: string) => object, sync: (state: object) => void }}
  */
-export function buildControls(dModel) {
+export function buildControls(dModel, maxTokens) {
   const form = document.createElement('form');
   form.className = 'controls';
   form.setAttribute('aria-label', 'Attention settings');
   form.addEventListener('submit', (event) => event.preventDefault());
-  const numHeads = field(form, 'Heads', select('numHeads', headCounts(dModel).map((h) => [h, `${h} (d_k = ${dModel / h})`]))).control;
-  const head = field(form, 'Show head', select('head', [])).control;
+  const numHeads = field(form, 'Heads', select('numHeads', headCounts(dModel).map((h) => [h, `${h} (d_k = ${dModel / h})`])));
+  const head = field(form, 'Selected head', select('head', []));
+  const kind = field(form, 'Selected head is', select('headKind', HEAD_KINDS.map((k) => [k, KIND_TEXT[k]])));
+  const offset = field(form, 'δ', input('offset', { type: 'number', min: -16, max: 16, step: 1 }));
   const projection = field(form, 'Projections W_Q, W_K, W_V, W_O', select('projection', [
-    ['identity', 'identity (raw word-vector similarity)'], ['random', 'random (Glorot, seeded)']])).control;
-  const seed = field(form, 'Seed', input('seed', { type: 'number', min: 0, max: 4294967295, step: 1 })).control;
-  const temperature = field(form, 'Temperature τ', input('temperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }), true);
-  const causal = field(form, 'Causal mask', input('causal', { type: 'checkbox' })).control;
-  const positional = field(form, 'Add positional encoding', input('positionalEncoding', { type: 'checkbox' })).control;
+    ['identity', 'identity (raw word-vector similarity)'], ['random', 'random (Glorot, seeded)']]));
+  const seed = field(form, 'Seed', input('seed', { type: 'number', min: 0, max: 4294967295, step: 1 }));
+  const mask = field(form, 'Mask', select('mask', [['bidirectional', 'bidirectional (BERT)'], ['causal', 'causal (GPT)'],
+    ['padding', 'padding (valid length)']]));
+  const validLength = field(form, 'Valid length', input('validLength', { type: 'number', min: 0, max: maxTokens, step: 1 }));
+  const temperature = field(form, 'Temperature τ', input('temperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }));
+  const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
+  temperatureOut.className = 'hint';
+  const scale = field(form, 'Divide by √d_k', input('scale', { type: 'checkbox' }));
+  const positional = field(form, 'Add positional encoding', input('positionalEncoding', { type: 'checkbox' }));
 
-  const read = () => ({
-    numHeads: Number(numHeads.value),
-    head: Number(head.value),
-    projection: projection.value,
-    seed: Math.max(0, Math.min(4294967295, Math.trunc(Number(seed.value) || 0))),
-    temperature: Number(temperature.control.value),
-    causal: causal.checked,
-    positionalEncoding: positional.checked,
-  });
+  let headKinds = [];
+  /** The form's values; `changed` is the name of the control that moved (a head's kind is set only by its own select). */
+  const read = (changed) => {
+    const h = Number(head.value);
+    if (changed === 'headKind') {
+      headKinds = [...headKinds];
+      headKinds[h] = kind.value;
+    }
+    return {
+      numHeads: Number(numHeads.value),
+      head: h,
+      headKinds,
+      offset: clampInteger(offset.value, -16, 16),
+      projection: projection.value,
+      seed: clampInteger(seed.value, 0, 4294967295),
+      mask: mask.value,
+      validLength: clampInteger(validLength.value, 0, maxTokens),
+      temperature: Number(temperature.value),
+      scale: scale.checked,
+      positionalEncoding: positional.checked,
+    };
+  };
 
   const sync = (state) => {
+    headKinds = state.headKinds;
     numHeads.value = String(state.numHeads);
     if (head.options.length !== state.numHeads) {
       head.replaceChildren(...Array.from({ length: state.numHeads }, (_, h) => new Option(`head ${h + 1}`, String(h))));
     }
     head.value = String(state.head);
     head.disabled = state.numHeads === 1;
+    kind.value = state.headKinds[state.head] ?? 'projected';
+    offset.value = String(state.offset);
+    offset.disabled = kind.value !== 'offset';
     projection.value = state.projection;
     seed.value = String(state.seed);
     seed.disabled = state.projection !== 'random';
-    temperature.control.value = String(state.temperature);
-    temperature.out.value = `${Number(state.temperature).toFixed(2)}`;
-    causal.checked = state.causal;
+    mask.value = state.mask;
+    validLength.value = String(state.validLength);
+    validLength.disabled = state.mask !== 'padding';
+    temperature.value = String(state.temperature);
+    temperatureOut.value = Number(state.temperature).toFixed(2);
+    scale.checked = state.scale;
     positional.checked = state.positionalEncoding;
+  };
+  return { form, read, sync };
+}
+
+/**
+ * Controls of the line view: which heads to draw and the weight threshold.
+ * @returns {{ form: HTMLFormElement, read: () => object, sync: (state: object) => void }}
+ */
+export function buildLineControls() {
+  const form = document.createElement('form');
+  form.className = 'controls line-controls';
+  form.setAttribute('aria-label', 'Line view settings');
+  form.addEventListener('submit', (event) => event.preventDefault());
+  const threshold = field(form, 'Hide weights below', input('lineThreshold', { type: 'range', min: 0, max: 0.5, step: 0.01 }));
+  const thresholdOut = threshold.parentElement.appendChild(document.createElement('output'));
+  thresholdOut.className = 'hint';
+  const heads = form.appendChild(document.createElement('fieldset'));
+  heads.className = 'line-heads';
+  heads.appendChild(document.createElement('legend')).textContent = 'Heads drawn';
+
+  const read = () => ({
+    lineThreshold: Number(threshold.value),
+    lineHeads: [...heads.querySelectorAll('input:checked')].map((box) => Number(box.value)),
+  });
+  const sync = (state) => {
+    threshold.value = String(state.lineThreshold);
+    thresholdOut.value = state.lineThreshold.toFixed(2);
+    const boxes = heads.querySelectorAll('input');
+    if (boxes.length !== state.numHeads) {
+      heads.replaceChildren(heads.querySelector('legend'), ...Array.from({ length: state.numHeads }, (_, h) => {
+        const label = document.createElement('label');
+        const box = label.appendChild(input('lineHead', { type: 'checkbox', value: String(h) }));
+        box.dataset.head = String(h);
+        label.append(` ${h + 1}`);
+        return label;
+      }));
+    }
+    for (const box of heads.querySelectorAll('input')) box.checked = state.lineHeads.includes(Number(box.value));
   };
   return { form, read, sync };
 }

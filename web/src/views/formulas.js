@@ -1,4 +1,4 @@
-// The formulas beside the figures, typeset by KaTeX (HTML plus MathML for screen readers).
+// Formulas typeset by KaTeX (HTML plus MathML for screen readers).
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
 
@@ -8,13 +8,24 @@ const TEX = {
 };
 
 /**
+ * Typesets TeX into a new element.
+ * @param {string} tex  TeX source @param {{ display?: boolean, tag?: string }} [options]
+ * @returns {HTMLElement}
+ */
+export function math(tex, { display = false, tag = 'span' } = {}) {
+  const el = document.createElement(tag);
+  el.className = 'formula';
+  katex.render(tex, el, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+  return el;
+}
+
+/**
+ * A named display formula of the page.
  * @param {'attention' | 'positional'} name
- * @returns {HTMLElement} a <div class="formula"> holding the typeset formula
+ * @returns {HTMLElement} a <div class="formula">
  */
 export function formula(name) {
-  const div = document.createElement('div');
-  div.className = 'formula';
+  const div = math(TEX[name], { display: true, tag: 'div' });
   div.dataset.formula = name;
-  katex.render(TEX[name], div, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
   return div;
 }

@@ -1,5 +1,5 @@
-// A matrix drawn as a heatmap: cells on a canvas (thousands of cells stay fast), axes, token labels
-// and the hover outline in SVG on top, a legend and a tooltip with the exact value.
+// A matrix drawn as a heatmap: cells on a canvas (thousands of cells stay fast), axes, token labels,
+// row notes and outlines in SVG on top, a legend and a tooltip with the exact value.
 // Pure: it builds new DOM from its arguments and never changes them.
 import { axisLeft, axisTop } from 'd3-axis';
 import { scaleBand } from 'd3-scale';
@@ -7,10 +7,10 @@ import { select } from 'd3-selection';
 import { legend } from './legend.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const MASKED_FILL = '#d9d9d9';
+export const MASKED_FILL = '#d9d9d9';
 const MIN_LABEL_PX = 11;  // band width below which only every k-th label is drawn
-
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
+const NOTE_PX = 62;       // width reserved for row notes
 
 /** Every k-th index (k a round number) so labels stay at least MIN_LABEL_PX apart. */
 function labelIndices(count, band) {
@@ -21,6 +21,31 @@ function labelIndices(count, band) {
 
 function longest(labels) {
   return labels.reduce((max, label) => Math.max(max, String(label).length), 0);
+}
+
+/** Paints rows × cols cells of `values` on a 2-D canvas context (masked cells grey). */
+export function drawCells(context, { rows, cols, values, color, isMasked, cellWidth, cellHeight }, ratio = 1) {
+  context.scale(ratio, ratio);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      context.fillStyle = isMasked?.(i, j) ? MASKED_FILL : color(values[i * cols + j]);
+      // Overlap by a hair so no seams show between cells at fractional sizes.
+      context.fillRect(j * cellWidth, i * cellHeight, cellWidth + 0.5, cellHeight + 0.5);
+    }
+  }
+}
+
+/** A canvas of width × height CSS pixels, sharp on high-density screens. */
+export function cellCanvas(spec) {
+  const canvas = document.createElement('canvas');
+  const ratio = globalThis.devicePixelRatio || 1;
+  const width = spec.cols * spec.cellWidth, height = spec.rows * spec.cellHeight;
+  canvas.width = Math.max(1, Math.round(width * ratio));
+  canvas.height = Math.max(1, Math.round(height * ratio));
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  drawCells(canvas.getContext('2d'), spec, ratio);
+  return canvas;
 }
 
 /**
@@ -36,6 +61,9 @@ function longest(labels) {
  * @param {number} spec.cellWidth @param {number} spec.cellHeight  pixels
  * @param {(i: number, j: number) => boolean} [spec.isMasked]  drawn grey, not as a value
  * @param {(i: number, j: number, value: number) => string} spec.describe  tooltip text
+ * @param {string[]} [spec.rowNotes]  a short note right of each row (e.g. its entropy)
+ * @param {string} [spec.rowNotesTitle]
+ * @param {[number, number][]} [spec.highlights]  cells to outline briefly (what just changed)
  * @returns {HTMLElement} a <figure>
  */
 export function heatmap(spec) {
@@ -43,6 +71,7 @@ export function heatmap(spec) {
   const margin = {
     top: 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20,
     left: Math.max(16 + 7 * Math.min(longest(spec.rowLabels), 14), 7 * spec.rowTitle.length) + 8,
+    right: spec.rowNotes ? NOTE_PX : 8,
   };
   const width = cols * cellWidth, height = rows * cellHeight;
 
@@ -56,20 +85,16 @@ export function heatmap(spec) {
 
   const plot = figure.appendChild(document.createElement('div'));
   plot.className = 'heatmap-plot';
-  plot.style.width = `${margin.left + width + 8}px`;
+  plot.style.width = `${margin.left + width + margin.right}px`;
   plot.style.height = `${margin.top + height + 8}px`;
 
-  const canvas = plot.appendChild(document.createElement('canvas'));
-  const ratio = globalThis.devicePixelRatio || 1;
-  canvas.width = Math.max(1, Math.round(width * ratio));
-  canvas.height = Math.max(1, Math.round(height * ratio));
-  Object.assign(canvas.style, { left: `${margin.left}px`, top: `${margin.top}px`, width: `${width}px`, height: `${height}px` });
-  drawCells(canvas.getContext('2d'), spec, ratio);
+  const canvas = plot.appendChild(cellCanvas(spec));
+  Object.assign(canvas.style, { left: `${margin.left}px`, top: `${margin.top}px` });
 
   const x = scaleBand().domain(spec.colLabels.map((_, j) => j)).range([0, width]);
   const y = scaleBand().domain(spec.rowLabels.map((_, i) => i)).range([0, height]);
   const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', margin.left + width + 8).attr('height', margin.top + height + 8)
+    .attr('width', margin.left + width + margin.right).attr('height', margin.top + height + 8)
     .attr('aria-hidden', 'true');
   const frame = svg.append('g').attr('transform', `translate(${margin.left}, ${margin.top})`);
   frame.append('g').attr('class', 'axis axis-cols')
@@ -82,6 +107,17 @@ export function heatmap(spec) {
   // The row title sits in the free top-left corner, so it never outgrows a short matrix.
   svg.append('text').attr('class', 'axis-title').attr('x', margin.left - 12).attr('y', margin.top - 8)
     .attr('text-anchor', 'end').text(spec.rowTitle);
+  if (spec.rowNotes) {
+    const notes = frame.append('g').attr('class', 'row-notes');
+    notes.append('text').attr('class', 'axis-title').attr('x', width + 6).attr('y', -8).text(spec.rowNotesTitle ?? '');
+    labelIndices(rows, cellHeight).forEach((i) => {
+      notes.append('text').attr('x', width + 6).attr('y', (i + 0.5) * cellHeight).attr('dy', '0.32em').text(spec.rowNotes[i]);
+    });
+  }
+  for (const [i, j] of spec.highlights ?? []) {
+    frame.append('rect').attr('class', 'changed').attr('x', j * cellWidth).attr('y', i * cellHeight)
+      .attr('width', cellWidth).attr('height', cellHeight);
+  }
   const outline = frame.append('rect').attr('class', 'hover-outline').attr('width', cellWidth).attr('height', cellHeight)
     .attr('visibility', 'hidden');
 
@@ -96,8 +132,8 @@ export function heatmap(spec) {
     outline.attr('x', j * cellWidth).attr('y', i * cellHeight).attr('visibility', 'visible');
     tooltip.textContent = spec.describe(i, j, values[i * cols + j]);
     tooltip.hidden = false;
-    tooltip.style.left = `${margin.left + (j + 1) * cellWidth + 6}px`;
-    tooltip.style.top = `${margin.top + i * cellHeight}px`;
+    tooltip.style.left = `${margin.left + Math.min((j + 1) * cellWidth + 6, width)}px`;
+    tooltip.style.top = `${margin.top + (i + 1) * cellHeight + 4}px`;
   });
   canvas.addEventListener('pointerleave', () => {
     outline.attr('visibility', 'hidden');
@@ -106,15 +142,4 @@ export function heatmap(spec) {
 
   figure.appendChild(legend({ color: spec.color, domain: spec.domain, title: spec.legendTitle }));
   return figure;
-}
-
-function drawCells(context, { rows, cols, values, color, isMasked, cellWidth, cellHeight }, ratio) {
-  context.scale(ratio, ratio);
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      context.fillStyle = isMasked?.(i, j) ? MASKED_FILL : color(values[i * cols + j]);
-      // Overlap by a hair so no seams show between cells at fractional sizes.
-      context.fillRect(j * cellWidth, i * cellHeight, cellWidth + 0.5, cellHeight + 0.5);
-    }
-  }
 }

@@ -1,0 +1,35 @@
+// All heads side by side as small multiples; clicking one selects it (event "select-head").
+import { weightColor } from './colors.js';
+import { headKindLabel } from './attention-heatmap.js';
+import { cellCanvas } from './heatmap.js';
+
+const GRID_PX = 120;  // each small multiple's side
+
+/**
+ * @param {object} trace  core.explain() result
+ * @param {{ head: number }} options  the selected head, outlined
+ * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("select-head", { detail: h, bubbles })
+ */
+export function headGrid(trace, { head: selected }) {
+  const seqLen = trace.tokens.length;
+  const cell = Math.max(1, GRID_PX / Math.max(seqLen, 1));
+  const list = document.createElement('ol');
+  list.className = 'head-grid';
+  list.dataset.figure = 'head-grid';
+  trace.heads.forEach((head, h) => {
+    const item = list.appendChild(document.createElement('li'));
+    const button = item.appendChild(document.createElement('button'));
+    button.type = 'button';
+    button.className = h === selected ? 'head-thumb selected' : 'head-thumb';
+    button.setAttribute('aria-pressed', String(h === selected));
+    button.dataset.head = String(h);
+    button.append(cellCanvas({
+      rows: seqLen, cols: seqLen, values: head.weights.data, color: weightColor, cellWidth: cell, cellHeight: cell,
+      isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity,
+    }));
+    const label = button.appendChild(document.createElement('span'));
+    label.textContent = `head ${h + 1} · ${headKindLabel(head)}`;
+    button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('select-head', { detail: h, bubbles: true })));
+  });
+  return list;
+}

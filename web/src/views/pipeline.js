@@ -1,0 +1,127 @@
+// Every step of one update for one head, from word vectors to the encoder block's output, each a
+// labelled heatmap with its formula and shape (Vaswani et al. 2017 §3.1–3.3). Hovering a cell says
+// its value and where it came from.
+import { format } from 'd3-format';
+import { headKindLabel } from './attention-heatmap.js';
+import { divergingColor, maxAbs, weightColor } from './colors.js';
+import { math } from './formulas.js';
+import { heatmap } from './heatmap.js';
+import { tokenLabels } from './labels.js';
+
+const fmt = format('.4f');
+const WIDTH_BUDGET = 330;   // pixels for a matrix's columns
+const HEIGHT_BUDGET = 230;  // pixels for its rows
+
+const QUERY_TEX = {
+  projected: String.raw`Q_h = (X+P)\,W_Q^{(h)}`,
+  semantic: String.raw`q_i = c\,x_i / \lVert x_i \rVert`,
+  offset: String.raw`q_i = c\,R(\delta)\,p_i = c\,p_{i+\delta}`,
+  first: String.raw`q_i = c\,p_0`,
+  uniform: String.raw`q_i = 0`,
+};
+const KEY_TEX = {
+  projected: String.raw`K_h = (X+P)\,W_K^{(h)}`,
+  semantic: String.raw`k_j = c\,x_j / \lVert x_j \rVert`,
+};
+
+function indexLabels(count) {
+  return Array.from({ length: count }, (_, j) => String(j));
+}
+
+/** The steps of head `head`, in order: what each shows and how to read a cell. */
+function steps(trace, head) {
+  const labels = tokenLabels(trace);
+  const n = labels.length;
+  const dModel = trace.embeddings.shape[1];
+  const h = trace.heads[head];
+  const dQK = h.queries.shape[1], dK = h.values.shape[1];
+  const { temperature, scale: scaled } = trace.options;
+  const factor = (scaled ? 1 / Math.sqrt(dQK) : 1) / temperature;
+  const scaledScores = h.dotProducts.data.map((v) => v * factor);
+  const masked = (i, j) => h.scores.data[i * n + j] === -Infinity;
+  const dims = (t, name) => ({ tensor: t, cols: indexLabels(t.shape[1]), colTitle: `${name} →` });
+  const byToken = (t) => ({ tensor: t, cols: labels, colTitle: 'key →' });
+  const signed = (symbol) => (i, j, v) => `${symbol}[${i}, ${j}] = ${fmt(v)} ("${labels[i]}", dimension ${j})`;
+  const keyTex = KEY_TEX[h.kind] ?? String.raw`k_j = c\,p_j`;
+  const block = trace.block;
+  const list = [
+    { title: 'Word vectors', tex: 'X', ...dims(trace.embeddings, 'dimension'), describe: signed('X') },
+    { title: 'Positional encoding', tex: String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`, ...dims(trace.positional, 'dimension'), describe: signed('P') },
+    { title: trace.options.positionalEncoding ? 'Input' : 'Input (positional encoding off)', tex: trace.options.positionalEncoding ? 'X + P' : 'X', ...dims(trace.input, 'dimension'), describe: signed('x') },
+    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind], ...dims(h.queries, 'query dimension'), describe: signed('Q') },
+    { title: `Keys of head ${head + 1}`, tex: keyTex, ...dims(h.keys, 'key dimension'), describe: signed('K') },
+    { title: `Values of head ${head + 1}`, tex: String.raw`V_h = (X+P)\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },
+    { title: 'Dot products', tex: String.raw`Q_h K_h^{\top}`, ...byToken(h.dotProducts),
+      describe: (i, j, v) => `q_${i} · k_${j} = ${fmt(v)} ("${labels[i]}" · "${labels[j]}", ${dQK} dimensions)` },
+    { title: scaled ? 'Scaled' : 'Not scaled (√d_k switched off)', tex: scaled ? String.raw`\frac{Q_h K_h^{\top}}{\sqrt{d_k}\,\tau}` : String.raw`\frac{Q_h K_h^{\top}}{\tau}`,
+      ...byToken({ data: scaledScores, shape: [n, n] }),
+      describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])}${scaled ? ` / √${dQK}` : ''} / τ=${temperature} = ${fmt(v)}` },
+    { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked,
+      describe: (i, j, v) => (masked(i, j) ? `"${labels[i]}" may not see "${labels[j]}": −∞` : `score ${fmt(v)}`) },
+    { title: 'Attention weights', tex: String.raw`A_h = \mathrm{softmax}(S + M)`, ...byToken(h.weights), weights: true, isMasked: masked,
+      notes: Array.from(h.entropy.data, (b) => `${b.toFixed(2)} bits`),
+      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (row sums to 1)` },
+    { title: `Output of head ${head + 1}`, tex: String.raw`\mathrm{head}_h = A_h V_h`, ...dims(h.output, 'value dimension'),
+      describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)` },
+    { title: 'All heads, side by side', tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${trace.heads.length}})`, ...dims(trace.concat, 'dimension'),
+      describe: (i, j, v) => `concat[${i}, ${j}] = ${fmt(v)} (head ${Math.floor(j / dK) + 1}, its dimension ${j % dK})` },
+    { title: 'Multi-head output', tex: String.raw`\mathrm{MultiHead} = \mathrm{Concat}(\cdot)\,W_O`, ...dims(trace.output, 'dimension'), describe: signed('out') },
+  ];
+  if (block) {
+    list.push(
+      { title: 'Residual', tex: String.raw`R_1 = (X + P) + \mathrm{MultiHead}`, ...dims(block.residual1, 'dimension'), describe: signed('R₁') },
+      { title: 'LayerNorm', tex: String.raw`N_1 = \frac{R_1 - \mu}{\sqrt{\sigma^2 + \epsilon}},\ \epsilon = 10^{-5}`, ...dims(block.norm1, 'dimension'), describe: signed('N₁') },
+      { title: 'Feed-forward hidden layer', tex: String.raw`H = \max(0,\ N_1 W_1 + b_1)`, ...dims(block.hidden, 'hidden unit'), describe: signed('H') },
+      { title: 'Feed-forward output', tex: String.raw`F = H W_2 + b_2`, ...dims(block.ffnOutput, 'dimension'), describe: signed('F') },
+      { title: 'Residual', tex: String.raw`R_2 = N_1 + F`, ...dims(block.residual2, 'dimension'), describe: signed('R₂') },
+      { title: 'LayerNorm: the block\'s output', tex: String.raw`\mathrm{LayerNorm}(R_2)`, ...dims(block.output, 'dimension'), describe: signed('out') },
+    );
+  }
+  return list.map((step) => ({ ...step, rowLabels: labels }));
+}
+
+function stepFigure(step, index) {
+  const [rows, cols] = step.tensor.shape;
+  const limit = maxAbs(step.tensor.data);
+  const figure = heatmap({
+    name: `step-${index + 1}`,
+    caption: `[${rows}, ${cols}]`,
+    values: step.tensor.data,
+    rows,
+    cols,
+    rowLabels: step.rowLabels,
+    colLabels: step.cols,
+    rowTitle: 'token ↓',
+    colTitle: step.colTitle,
+    color: step.weights ? weightColor : divergingColor(limit),
+    domain: step.weights ? [0, 1] : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
+    legendTitle: step.weights ? 'weight' : 'value',
+    cellWidth: Math.max(1, Math.min(28, Math.floor(WIDTH_BUDGET / Math.max(cols, 1)))),
+    cellHeight: Math.max(2, Math.min(18, Math.floor(HEIGHT_BUDGET / Math.max(rows, 1)))),
+    isMasked: step.isMasked,
+    rowNotes: step.notes,
+    rowNotesTitle: step.notes ? 'entropy' : undefined,
+    describe: step.describe,
+  });
+  const card = document.createElement('li');
+  card.className = 'step';
+  const title = card.appendChild(document.createElement('h4'));
+  title.textContent = `${index + 1}. ${step.title}`;
+  card.append(math(step.tex), figure);
+  return card;
+}
+
+/**
+ * @param {object} trace  core.explain() result
+ * @param {{ head: number }} options  the head to follow (0-based)
+ * @returns {HTMLElement} an ordered list of step cards
+ */
+export function pipeline(trace, { head }) {
+  const list = document.createElement('ol');
+  list.className = 'pipeline';
+  list.dataset.figure = 'pipeline';
+  list.dataset.head = String(head);
+  list.setAttribute('aria-label', `Every step of head ${head + 1} (${headKindLabel(trace.heads[head])})`);
+  steps(trace, head).forEach((step, i) => list.appendChild(stepFigure(step, i)));
+  return list;
+}

@@ -1,0 +1,90 @@
+// Context moves meaning: each token's word vector X_i and its attention output drawn in the plane of
+// their first two principal components (PCA computed in the core), with an arrow from one to the
+// other. In a comparison, two sentences share the axes, so one word's two contexts pull it apart.
+import { format } from 'd3-format';
+import { scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { tokenLabels } from './labels.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const SIZE = 460;
+const PAD = 36;
+const COLORS = ['#3b5bdb', '#e8590c'];
+const pct = format('.0%');
+let nextId = 0;
+
+/** Points of one sentence: rows 0…n−1 of `coordinates` from `offset` are X, the next n the outputs. */
+function points(trace, coordinates, offset) {
+  const labels = tokenLabels(trace);
+  const xy = (row) => [coordinates.data[2 * row], coordinates.data[2 * row + 1]];
+  return labels.map((label, i) => ({ label, from: xy(offset + i), to: xy(offset + labels.length + i) }));
+}
+
+/**
+ * @param {{ traces: object[], projection: { coordinates, variance } | null, sentences?: string[] }} input
+ *   one trace with its own projection (trace.projection), or two traces of core.compareContexts()
+ *   with their shared projection
+ * @returns {HTMLElement} a <figure>
+ */
+export function projectionView({ traces, projection }) {
+  const figure = document.createElement('figure');
+  figure.className = 'projection-view';
+  figure.dataset.figure = 'projection';
+  const caption = figure.appendChild(document.createElement('figcaption'));
+  if (!projection) {
+    caption.textContent = 'Nothing to project yet.';
+    return figure;
+  }
+  let offset = 0;
+  const groups = traces.map((trace) => {
+    const group = points(trace, projection.coordinates, offset);
+    offset += 2 * trace.tokens.length;
+    return group;
+  });
+  const all = groups.flat().flatMap((p) => [p.from, p.to]);
+  const extent = (k) => [Math.min(...all.map((p) => p[k])), Math.max(...all.map((p) => p[k]))];
+  const [x0, x1] = extent(0), [y0, y1] = extent(1);
+  const half = Math.max(x1 - x0, y1 - y0, 1e-6) / 2 * 1.1;  // equal scales on both axes: distances stay true
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const x = scaleLinear().domain([cx - half, cx + half]).range([PAD, SIZE - PAD]);
+  const y = scaleLinear().domain([cy - half, cy + half]).range([SIZE - PAD, PAD]);
+  const [v1, v2] = projection.variance.data;
+  const total = v1 + v2;
+  caption.textContent = `Word vectors (○) and what attention made of them (●), on their two principal components ` +
+    `(PC 1 holds ${pct(v1 / (total || 1))} of the plotted variance): each arrow is how context moved a word.`;
+
+  const id = nextId++;
+  const marker = (g) => `projection-arrow-${id}-${g}`;
+  const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('width', SIZE).attr('height', SIZE).attr('role', 'img')
+    .attr('aria-label', 'Principal-component plot of word vectors and attention outputs');
+  const defs = svg.append('defs');
+  COLORS.forEach((color, g) => defs.append('marker').attr('id', marker(g)).attr('viewBox', '0 0 10 10').attr('refX', 9)
+    .attr('refY', 5).attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto')
+    .append('path').attr('d', 'M 0 0 L 10 5 L 0 10 z').attr('fill', color));
+  svg.append('text').attr('class', 'axis-title').attr('x', SIZE / 2).attr('y', SIZE - 8).attr('text-anchor', 'middle').text('PC 1 →');
+  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${SIZE / 2}) rotate(-90)`).attr('text-anchor', 'middle').text('PC 2 →');
+  groups.forEach((group, g) => {
+    const color = COLORS[g];
+    const layer = svg.append('g').attr('class', `sentence sentence-${g}`).attr('data-sentence', g);
+    for (const p of group) {
+      const item = layer.append('g').attr('class', 'moved-token').attr('data-token', p.label);
+      item.append('line').attr('x1', x(p.from[0])).attr('y1', y(p.from[1])).attr('x2', x(p.to[0])).attr('y2', y(p.to[1]))
+        .attr('stroke', color).attr('stroke-opacity', 0.7).attr('stroke-width', 1.5).attr('marker-end', `url(#${marker(g)})`);
+      item.append('circle').attr('cx', x(p.from[0])).attr('cy', y(p.from[1])).attr('r', 4).attr('fill', 'white').attr('stroke', color);
+      item.append('circle').attr('cx', x(p.to[0])).attr('cy', y(p.to[1])).attr('r', 3.5).attr('fill', color);
+      item.append('text').attr('x', x(p.from[0]) + 6).attr('y', y(p.from[1]) - 6).attr('fill', color).text(p.label);
+      item.append('title').text(`"${p.label}": word vector → attention output`);
+    }
+  });
+  if (traces.length > 1) {
+    const key = figure.appendChild(document.createElement('p'));
+    key.className = 'line-legend';
+    traces.forEach((trace, g) => {
+      const swatch = key.appendChild(document.createElement('span'));
+      swatch.style.setProperty('--swatch', COLORS[g]);
+      swatch.textContent = `“${trace.tokens.map((t) => t.text).join(' ')}”`;
+    });
+  }
+  return figure;
+}
