@@ -36,7 +36,14 @@ async function typeSentence(text) {
   await page.keyboard.type(text);
 }
 
+/** Figures off screen are drawn when they scroll in: scroll a slot into view and wait until it is fresh. */
+async function showSlot(slot) {
+  await page.locator(`.slot-${slot}`).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`.slot-${slot}:not([data-stale]) > *`);
+}
+
 async function readHeatmap(name) {
+  await showSlot(name === 'positional-encoding' ? 'positional' : 'attention');
   return page.$eval(`[data-figure="${name}"]`, (figure) => ({
     rows: Number(figure.dataset.rows),
     cols: Number(figure.dataset.cols),
@@ -87,6 +94,7 @@ test('the trace behind the figures: rows sum to 1, causal upper triangle exactly
 test('changing the number of heads offers that many heads and redraws the chosen one', async () => {
   await page.selectOption('select[name="numHeads"]', '4');
   assert.equal(await page.$$eval('select[name="head"] option', (o) => o.length), 4);
+  await showSlot('heads');
   assert.equal(await page.$$eval('[data-figure="head-grid"] .head-thumb', (b) => b.length), 4);
   await page.selectOption('select[name="projection"]', 'random');
   await page.selectOption('select[name="head"]', '2');
@@ -128,6 +136,7 @@ test('an invalid setting shows its message and keeps the last good figures', asy
 
 test('small multiples: one per head; clicking one selects it', async () => {
   await page.selectOption('select[name="numHeads"]', '5');
+  await showSlot('heads');
   assert.equal(await page.$$eval('[data-figure="head-grid"] .head-thumb', (b) => b.length), 5);
   await page.click('[data-figure="head-grid"] .head-thumb[data-head="3"]');
   assert.equal(await page.inputValue('select[name="head"]'), '3');
@@ -136,6 +145,7 @@ test('small multiples: one per head; clicking one selects it', async () => {
 });
 
 test('line view: clicking a query shows exactly its row of weights above the threshold', async () => {
+  await showSlot('lines');
   await page.click('[data-figure="line-view"] .queries text[data-index="2"]');
   const { visible, expected } = await page.evaluate(() => {
     const trace = document.querySelector('attention-explorer').getTrace();
@@ -178,14 +188,17 @@ test('clicking a word masks it; padding keys get exactly 0', async () => {
 
 test('the pipeline shows every step with its shape; screenshot', async () => {
   await page.selectOption('select[name="numHeads"]', '4');
+  await showSlot('pipeline');
   const steps = await page.$$eval('[data-figure="pipeline"] .step', (cards) => cards.map((c) => ({
     title: c.querySelector('h4').textContent, caption: c.querySelector('figcaption').textContent })));
   assert.equal(steps.length, 19);
   assert.deepEqual(steps.find((s) => /Queries of head 1/.test(s.title)).caption, '[8, 25]');
   assert.deepEqual(steps.find((s) => /Feed-forward hidden/.test(s.title)).caption, '[8, 400]');
   await page.uncheck('input[name="scale"]');
+  await showSlot('pipeline');
   assert.ok((await page.$$eval('[data-figure="pipeline"] h4', (h) => h.map((x) => x.textContent))).some((t) => /Not scaled/.test(t)));
   await page.check('input[name="scale"]');
+  await showSlot('pipeline');
   await page.locator('[data-figure="pipeline"]').screenshot({ path: `${OUTPUT}/pipeline.png` });
   await page.selectOption('select[name="numHeads"]', '1');
 });
@@ -200,6 +213,7 @@ test('editing the sentence outlines the weights that changed by more than 0.05',
 
 test('comparison: "bank" starts at the same point in both sentences and moves; screenshot', async () => {
   await page.click('.compare-button');
+  await showSlot('projection');
   const points = await page.$$eval('[data-figure="projection"] .sentence', (groups) => groups.map((g) => {
     const bank = [...g.querySelectorAll('.moved-token')].find((t) => t.dataset.token === 'bank');
     const [from, to] = bank.querySelectorAll('circle');
@@ -210,6 +224,7 @@ test('comparison: "bank" starts at the same point in both sentences and moves; s
   assert.notDeepEqual(points[0].to, points[1].to);
   await page.locator('[data-figure="projection"]').screenshot({ path: `${OUTPUT}/projection.png` });
   await page.click('.compare-button');
+  await showSlot('projection');
   assert.equal(await page.$$eval('[data-figure="projection"] .sentence', (g) => g.length), 1);
 });
 

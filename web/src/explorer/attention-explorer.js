@@ -15,6 +15,17 @@ import { buildControls, buildLineControls } from './controls.js';
 import { COMPARISON, defaultState, explainOptions, withChange } from './state.js';
 import './explorer.css';
 
+/** Every figure as a pure function of (the computed result, the previous trace, the state). */
+const FIGURES = {
+  heads: ({ trace }, _, { head }) => headGrid(trace, { head }),
+  attention: ({ trace }, previous, { head }) => attentionHeatmap(trace, { head, previous }),
+  lines: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
+    heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
+  pipeline: ({ trace }, _, { head }) => pipeline(trace, { head }),
+  projection: ({ projected }) => projectionView(projected),
+  positional: ({ trace }) => positionalHeatmap(trace),
+};
+
 let sharedCore;  // every explorer on a page shares one wasm module and one embedding asset
 function loadCore() {
   sharedCore ??= createAttentionCore();
@@ -56,8 +67,8 @@ export class AttentionExplorer extends HTMLElement {
     this.lineControls = buildLineControls();
     this.lineControls.form.addEventListener('input', () => this.change(this.lineControls.read()));
     this.notice = element('p', 'notice');
-    this.slots = Object.fromEntries(['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional']
-      .map((name) => [name, element('div', `slot slot-${name}`)]));
+    this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
+    this.watchVisibility();
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
     this.slots.tokens.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') this.toggleMask(event.target.closest('[data-index]'));
@@ -140,8 +151,8 @@ export class AttentionExplorer extends HTMLElement {
     this.lineControls.sync(this.state);
   }
 
-  render({ trace, projected }, previous) {
-    const { head, lineHeads, lineThreshold } = this.state;
+  render(result, previous) {
+    const { trace } = result;
     const empty = trace.tokens.length === 0;
     this.empty.hidden = !empty;
     this.figures.hidden = empty;
@@ -150,13 +161,37 @@ export class AttentionExplorer extends HTMLElement {
       : '';
     this.slots.tokens.replaceChildren(tokenStrip(trace));
     if (empty) return;
-    const lineQuery = this.state.lineQuery !== null && this.state.lineQuery < trace.tokens.length ? this.state.lineQuery : null;
-    this.slots.heads.replaceChildren(headGrid(trace, { head }));
-    this.slots.attention.replaceChildren(attentionHeatmap(trace, { head, previous }));
-    this.slots.lines.replaceChildren(lineView(trace, { heads: lineHeads, query: lineQuery, threshold: lineThreshold }));
-    this.slots.pipeline.replaceChildren(pipeline(trace, { head }));
-    this.slots.projection.replaceChildren(projectionView(projected));
-    this.slots.positional.replaceChildren(positionalHeatmap(trace));
+    this.drawn = { result, previous, state: this.state };
+    // Only figures on screen are redrawn now; the others are marked stale and drawn when they scroll in.
+    for (const name of Object.keys(FIGURES)) {
+      if (this.visible.has(name)) this.renderFigure(name);
+      else this.slots[name].dataset.stale = '';
+    }
+  }
+
+  renderFigure(name) {
+    const { result, previous, state } = this.drawn;
+    this.slots[name].replaceChildren(FIGURES[name](result, previous, state));
+    delete this.slots[name].dataset.stale;
+  }
+
+  watchVisibility() {
+    this.visible = new Set();
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const name = entry.target.dataset.slot;
+        if (!entry.isIntersecting) {
+          this.visible.delete(name);
+          continue;
+        }
+        this.visible.add(name);
+        if ('stale' in entry.target.dataset && this.drawn) this.renderFigure(name);
+      }
+    }, { rootMargin: '300px' });
+    for (const name of Object.keys(FIGURES)) {
+      this.slots[name].dataset.slot = name;
+      observer.observe(this.slots[name]);
+    }
   }
 
   showError(message) {

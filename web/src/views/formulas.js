@@ -15,8 +15,18 @@ const TEX = {
 export function math(tex, { display = false, tag = 'span' } = {}) {
   const el = document.createElement(tag);
   el.className = 'formula';
-  katex.render(tex, el, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+  el.innerHTML = typeset(tex, display);  // KaTeX's own markup of our fixed TeX, never user text
   return el;
+}
+
+const typesetCache = new Map();  // the same few formulas are drawn on every keystroke: typeset each once
+
+function typeset(tex, display) {
+  const key = `${display ? 'D' : 'I'}${tex}`;
+  if (!typesetCache.has(key)) {
+    typesetCache.set(key, katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' }));
+  }
+  return typesetCache.get(key);
 }
 
 /**

@@ -24,7 +24,7 @@ export function headGrid(trace, { head: selected }) {
     button.setAttribute('aria-pressed', String(h === selected));
     button.dataset.head = String(h);
     button.append(cellCanvas({
-      rows: seqLen, cols: seqLen, values: head.weights.data, color: weightColor, cellWidth: cell, cellHeight: cell,
+      rows: seqLen, cols: seqLen, values: head.weights.data, color: weightColor, domain: [0, 1], cellWidth: cell, cellHeight: cell,
       isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity,
     }));
     const label = button.appendChild(document.createElement('span'));

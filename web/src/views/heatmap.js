@@ -1,13 +1,14 @@
-// A matrix drawn as a heatmap: cells on a canvas (thousands of cells stay fast), axes, token labels,
+// A matrix drawn as a heatmap: cells as canvas pixels (tens of thousands stay fast), axes, token labels,
 // row notes and outlines in SVG on top, a legend and a tooltip with the exact value.
 // Pure: it builds new DOM from its arguments and never changes them.
 import { axisLeft, axisTop } from 'd3-axis';
+import { rgb } from 'd3-color';
 import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { legend } from './legend.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-export const MASKED_FILL = '#d9d9d9';
+const MASKED_RGBA = [217, 217, 217, 255];  // #d9d9d9
 const MIN_LABEL_PX = 11;  // band width below which only every k-th label is drawn
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62;       // width reserved for row notes
@@ -23,28 +24,51 @@ function longest(labels) {
   return labels.reduce((max, label) => Math.max(max, String(label).length), 0);
 }
 
-/** Paints rows × cols cells of `values` on a 2-D canvas context (masked cells grey). */
-export function drawCells(context, { rows, cols, values, color, isMasked, cellWidth, cellHeight }, ratio = 1) {
-  context.scale(ratio, ratio);
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      context.fillStyle = isMasked?.(i, j) ? MASKED_FILL : color(values[i * cols + j]);
-      // Overlap by a hair so no seams show between cells at fractional sizes.
-      context.fillRect(j * cellWidth, i * cellHeight, cellWidth + 0.5, cellHeight + 0.5);
-    }
+const LUT_SIZE = 256;
+const lutCache = new WeakMap();  // colour function → [domain key, RGBA table]
+
+/** RGBA bytes of `color` at LUT_SIZE evenly spaced values across `domain` (computed once per scale). */
+function colorTable(color, [d0, d1]) {
+  const key = `${d0},${d1}`;
+  const cached = lutCache.get(color);
+  if (cached?.[0] === key) return cached[1];
+  const table = new Uint8ClampedArray(LUT_SIZE * 4);
+  for (let k = 0; k < LUT_SIZE; k++) {
+    const c = rgb(color(d0 + (k / (LUT_SIZE - 1)) * (d1 - d0)));
+    table.set([c.r, c.g, c.b, 255], k * 4);
   }
+  lutCache.set(color, [key, table]);
+  return table;
 }
 
-/** A canvas of width × height CSS pixels, sharp on high-density screens. */
-export function cellCanvas(spec) {
+/**
+ * A canvas with one pixel per cell, stretched to cellWidth × cellHeight CSS pixels without
+ * smoothing: writing pixels is far faster than painting thousands of rectangles.
+ * @param {{ rows, cols, values, color, domain, isMasked?, cellWidth, cellHeight }} spec
+ */
+export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWidth, cellHeight }) {
   const canvas = document.createElement('canvas');
-  const ratio = globalThis.devicePixelRatio || 1;
-  const width = spec.cols * spec.cellWidth, height = spec.rows * spec.cellHeight;
-  canvas.width = Math.max(1, Math.round(width * ratio));
-  canvas.height = Math.max(1, Math.round(height * ratio));
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${height}px`;
-  drawCells(canvas.getContext('2d'), spec, ratio);
+  canvas.width = Math.max(1, cols);
+  canvas.height = Math.max(1, rows);
+  canvas.style.width = `${cols * cellWidth}px`;
+  canvas.style.height = `${rows * cellHeight}px`;
+  if (rows === 0 || cols === 0) return canvas;
+  const table = colorTable(color, domain);
+  const [d0, d1] = domain;
+  const scale = (LUT_SIZE - 1) / (d1 - d0 || 1);
+  const image = new ImageData(cols, rows);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const at = (i * cols + j) * 4;
+      if (isMasked?.(i, j)) {
+        image.data.set(MASKED_RGBA, at);
+        continue;
+      }
+      const k = Math.max(0, Math.min(LUT_SIZE - 1, Math.round((values[i * cols + j] - d0) * scale)));
+      image.data.set(table.subarray(k * 4, k * 4 + 4), at);
+    }
+  }
+  canvas.getContext('2d').putImageData(image, 0, 0);
   return canvas;
 }
 
