@@ -169,6 +169,7 @@ test('designed heads: a previous-token head puts every row\'s maximum on the pre
   });
   assert.deepEqual(argmaxes.slice(1), argmaxes.slice(1).map((_, i) => i));
   assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /previous token/);
+  assert.match(await page.textContent('[data-figure="attention-weights"] .head-explanation'), /1 position before it/);
   await page.selectOption('select[name="headKind"]', 'projected');
 });
 

@@ -23,6 +23,17 @@ export function headKindLabel(head) {
   return { projected: 'projected', semantic: 'semantic', first: 'first token', uniform: 'uniform' }[head.kind];
 }
 
+/** What a head of this kind does, in one sentence. */
+export function headKindExplanation(head) {
+  switch (head.kind) {
+    case 'semantic': return 'Queries and keys are the word vectors themselves (own position masked): each word attends to the words most similar in meaning.';
+    case 'offset': return `Queries are the positional encodings turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
+    case 'first': return 'Every query is the encoding of position 0, so every word attends to the first token (a common "resting place" in trained models).';
+    case 'uniform': return 'Queries are zero, so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.';
+    default: return 'Queries and keys are the input projected by W_Q and W_K: with identity projections, raw word-vector similarity; with random ones, what an untrained model does.';
+  }
+}
+
 /**
  * @param {object} trace  core.explain() result
  * @param {{ head: number, previous?: object }} options  which head (0-based); the previous trace, to
@@ -36,7 +47,7 @@ export function attentionHeatmap(trace, { head, previous }) {
   const cell = cellSize(seqLen, 440);
   const dQK = queries.shape[1];
   const maxBits = Math.log2(Math.max(seqLen, 1));
-  return heatmap({
+  const figure = heatmap({
     name: 'attention-weights',
     caption: `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
       `softmax(QKᵀ/√d_k) [seq_len, seq_len] = [${seqLen}, ${seqLen}]. Right: each row's entropy ` +
@@ -60,6 +71,11 @@ export function attentionHeatmap(trace, { head, previous }) {
     describe: (i, j, w) => (scores.data[i * seqLen + j] === -Infinity
       ? `"${labels[i]}" → "${labels[j]}": masked (weight 0)`
       : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
-        `score = q·k / √${dQK} = ${fmt(dotProducts.data[i * seqLen + j])} → ${fmt(scores.data[i * seqLen + j])}`),
+        `q·k = ${fmt(dotProducts.data[i * seqLen + j])}, scaled: ${fmt(scores.data[i * seqLen + j])}`),
   });
+  const note = document.createElement('p');
+  note.className = 'head-explanation';
+  note.textContent = headKindExplanation(trace.heads[head]);
+  figure.querySelector('figcaption').after(note);
+  return figure;
 }
