@@ -29,10 +29,20 @@ HeadInputs semantic_head(const xt::xtensor<float, 2>& x, const xt::xtensor<float
   return {unit, unit, values};
 }
 
+// Mean over frequencies of cos(ω_j): the similarity p_i·p_{i+1} / (d_qk/2) of neighbouring positions.
+double neighbour_similarity(std::size_t d_qk, double base) {
+  double sum = 0.0;
+  for (std::size_t j = 0; j < d_qk / 2; ++j) sum += std::cos(std::pow(base, -2.0 * j / static_cast<double>(d_qk)));
+  return sum / static_cast<double>(d_qk / 2);
+}
+
 HeadInputs positional_head(const HeadSpec& spec, std::size_t seq_len, std::size_t d_k,
                            const xt::xtensor<float, 2>& values, double base) {
   const std::size_t d_qk = d_k + d_k % 2;  // rotations act on (sin, cos) pairs
-  const float c = std::sqrt(2.0f * kDesignedSharpness * std::sqrt(static_cast<float>(d_qk)) / static_cast<float>(d_qk));
+  // Scale so the target's score beats its nearest neighbours' by kPositionalMargin (after ÷ √d_qk):
+  // c² · (d_qk/2) · (1 − neighbour_similarity) / √d_qk = margin.
+  const double gap = (static_cast<double>(d_qk) / 2.0) * (1.0 - neighbour_similarity(d_qk, base));
+  const float c = static_cast<float>(std::sqrt(kPositionalMargin * std::sqrt(static_cast<double>(d_qk)) / gap));
   const xt::xtensor<float, 2> p = sinusoidal_encoding(seq_len, d_qk, base);
   xt::xtensor<float, 2> queries = xt::zeros<float>({seq_len, d_qk});
   if (spec.kind == HeadKind::offset) {

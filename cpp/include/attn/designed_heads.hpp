@@ -26,17 +26,21 @@ struct HeadSpec {
   int offset = 0;  // δ for HeadKind::offset
 };
 
-// Scores of designed heads are `kDesignedSharpness` × a similarity in [−1, 1], so the intended key wins
-// the softmax clearly (e^10 ≈ 22,000 : 1 against an orthogonal key) while runners-up stay visible.
+// The semantic head's scores are kDesignedSharpness × cos(x_i, x_j): the most similar word wins the
+// softmax clearly (e^10 ≈ 22,000 : 1 against an orthogonal word) while runners-up stay visible.
 constexpr float kDesignedSharpness = 10.0f;
+// Positional heads' scores are scaled so the intended key beats its nearest neighbours by this much
+// (e^5 ≈ 150 : 1), whatever d_k and base: neighbouring encodings are very similar (cos ω_j ≈ 1 for
+// all but the fastest frequencies), so a fixed factor would leave the pattern blurred.
+constexpr double kPositionalMargin = 5.0;
 
 // Queries and keys [seq_len, d_qk] of a designed head (kind ≠ projected):
 //  - semantic:    q_i = k_i = c · x_i / ‖x_i‖ with d_qk = d_model, c² = kDesignedSharpness · √d_model,
 //                 so the scaled score is 10 · cos(x_i, x_j); the options returned mask the diagonal.
 //  - offset δ:    k_j = c · p_j, q_i = c · rotate_encoding(P, δ)_i = c · p_{i+δ}, where P is the
-//                 sinusoidal encoding of width d_qk = d_k rounded up to even and c² = 2 · 10 · √d_qk / d_qk,
-//                 so the score is 10 · p_{i+δ}·p_j / (d_qk/2), largest at j = i + δ (for δ ≠ 0 every
-//                 frequency's cosine is < 1, so the maximum is unique).
+//                 sinusoidal encoding of width d_qk = d_k rounded up to even; the score c²·p_{i+δ}·p_j/√d_qk
+//                 is largest at j = i + δ (p_a·p_b = Σ_j cos((a−b)ω_j) and cos < 1 for a ≠ b) and c is
+//                 chosen so it beats j = i + δ ± 1 by kPositionalMargin.
 //  - first_token: as offset, with q_i = c · p_0 for every i.
 //  - uniform:     q_i = 0 and k_j = p_j: every score is 0, every weight 1/seq_len.
 // word_vectors X [seq_len, d_model]. Throws std::invalid_argument for HeadKind::projected,
