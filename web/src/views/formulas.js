@@ -1,6 +1,6 @@
-// Formulas typeset by KaTeX (HTML plus MathML for screen readers).
+// Formulas typeset by KaTeX as MathML, which browsers render natively: no fonts, no inline styles, so
+// the page works under a strict Content-Security-Policy (style-src 'self').
 import katex from 'katex';
-import 'katex/dist/katex.min.css';
 
 const TEX = {
   attention: String.raw`\begin{gathered}\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}\,\tau}+M\right)V\\[2pt] Q=(X+P)\,W_Q,\quad K=(X+P)\,W_K,\quad V=(X+P)\,W_V\end{gathered}`,
@@ -24,7 +24,7 @@ const typesetCache = new Map();  // the same few formulas are drawn on every key
 function typeset(tex, display) {
   const key = `${display ? 'D' : 'I'}${tex}`;
   if (!typesetCache.has(key)) {
-    typesetCache.set(key, katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' }));
+    typesetCache.set(key, katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'mathml' }));
   }
   return typesetCache.get(key);
 }
