@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(emscripten libxtensor-dev xtl-dev libxsimd-dev catch2 cmake g++ chromium)
+DEBIAN_PACKAGES=(emscripten libxtensor-dev xtl-dev libxsimd-dev catch2 cmake g++ clang chromium)
 
 if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
   missing=()

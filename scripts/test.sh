@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds everything from a clean clone and runs every test: Catch2 natively and as wasm under Node,
-# node:test on the built module's JS API, and end to end in headless Chromium.
+# Builds everything from a clean clone and runs every test: Catch2 natively, under ASan + UBSan and
+# as wasm under Node; bounded fuzzing (FUZZ_SECONDS per target, default 20); node:test on the built
+# module's JS API; and end to end in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,6 +11,13 @@ step "native build and Catch2 tests"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$(nproc)"
 ctest --test-dir build/native --output-on-failure --no-tests=error
+
+step "the same Catch2 tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang)"
+bash scripts/build-sanitized.sh
+ctest --test-dir build/sanitize --output-on-failure --no-tests=error
+
+step "fuzzing: tokenizer, embedding asset, explain/attention (${FUZZ_SECONDS:=20} s each)"
+bash scripts/fuzz.sh "$FUZZ_SECONDS"
 
 step "wasm build and the same Catch2 tests under Node"
 bash scripts/build-wasm.sh all

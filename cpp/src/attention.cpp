@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "attn/limits.hpp"
 #include "attn/matmul.hpp"
 
 namespace attn {
@@ -24,19 +25,27 @@ void require_finite(const xt::xtensor<float, 2>& t, const char* name) {
 }  // namespace
 
 xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores) {
+  constexpr float kPosInf = std::numeric_limits<float>::infinity();
   const std::size_t n = scores.shape(0), m = scores.shape(1);
   xt::xtensor<float, 2> weights = xt::zeros<float>({n, m});
   for (std::size_t i = 0; i < n; ++i) {
     // Pass 1: the row maximum over unmasked cells, so every exp() argument is ≤ 0 (no overflow).
     float row_max = kNegInf;
+    std::size_t infinite = 0;  // cells at +∞ (scores that overflowed float32)
     for (std::size_t j = 0; j < m; ++j) {
       const float s = scores(i, j);
-      if (std::isnan(s) || s == std::numeric_limits<float>::infinity()) {
-        throw std::invalid_argument("masked_softmax: scores must be finite or −∞ (found NaN or +∞)");
+      if (std::isnan(s)) {
+        throw std::invalid_argument("masked_softmax: scores hold NaN (did the inputs overflow float32?)");
       }
+      if (s == kPosInf) ++infinite;
       if (s > row_max) row_max = s;
     }
     if (row_max == kNegInf) continue;  // every key masked: nothing to attend to, the row stays 0
+    if (infinite > 0) {
+      // The limit of softmax as those scores grow without bound: equal shares among them.
+      for (std::size_t j = 0; j < m; ++j) weights(i, j) = scores(i, j) == kPosInf ? 1.0f / infinite : 0.0f;
+      continue;
+    }
     // Pass 2: exponentials and their sum; masked cells (−∞) are skipped and stay exactly 0.
     double sum = 0.0;
     for (std::size_t j = 0; j < m; ++j) {
@@ -88,17 +97,21 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
   require_finite(queries, "queries");
   require_finite(keys, "keys");
   require_finite(values, "values");
+  check_cells(std::uint64_t{n} * m, "attention: the [" + std::to_string(n) + ", " + std::to_string(m) + "] score matrix");
+  check_cells(std::uint64_t{n} * values.shape(1), "attention: the output");
 
   AttentionResult result;
-  // Eq. 1: scores = Q Kᵀ / √d_k, then ÷ τ. d_k = 0 leaves the products 0 and the scale at 1.
-  const float sqrt_dk = options.scale ? std::sqrt(static_cast<float>(d_k > 0 ? d_k : 1)) : 1.0f;
-  const float scale = 1.0f / (sqrt_dk * options.temperature);
+  // Eq. 1: scores = Q Kᵀ / √d_k, then ÷ τ, in double: a tiny τ then gives ±∞ (→ argmax), never 0·∞ = NaN.
+  // d_k = 0 leaves the products 0 and the scale at 1.
+  const double sqrt_dk = options.scale ? std::sqrt(static_cast<double>(d_k > 0 ? d_k : 1)) : 1.0;
+  const double inv_scale = 1.0 / (sqrt_dk * static_cast<double>(options.temperature));
   result.dot_products = matmul_transposed(queries, keys);
-  result.scores = result.dot_products * scale;
+  result.scores = xt::empty<float>({n, m});
   const std::size_t valid = options.valid_length.value_or(m);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < m; ++j) {
-      if (j >= valid || (options.causal && j > i) || (options.mask_diagonal && j == i)) result.scores(i, j) = kNegInf;
+      const bool masked = j >= valid || (options.causal && j > i) || (options.mask_diagonal && j == i);
+      result.scores(i, j) = masked ? kNegInf : static_cast<float>(result.dot_products(i, j) * inv_scale);
     }
   }
   result.weights = masked_softmax(result.scores);

@@ -4,8 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <xtensor/xview.hpp>
-
 #include "attn/positional.hpp"
 
 namespace attn {
@@ -29,8 +27,8 @@ void check_options(const ExplainOptions& options, std::size_t d_model) {
 // Rows [a; b] stacked: [rows_a + rows_b, d].
 xt::xtensor<float, 2> stack_rows(const xt::xtensor<float, 2>& a, const xt::xtensor<float, 2>& b) {
   xt::xtensor<float, 2> out = xt::empty<float>({a.shape(0) + b.shape(0), a.shape(1)});
-  xt::view(out, xt::range(0, a.shape(0))) = a;
-  xt::view(out, xt::range(a.shape(0), a.shape(0) + b.shape(0))) = b;
+  std::copy_n(a.data(), a.size(), out.data());
+  std::copy_n(b.data(), b.size(), out.data() + a.size());
   return out;
 }
 
@@ -55,7 +53,7 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
   for (std::size_t position : options.masked_positions) {
     if (position >= seq_len) continue;  // the sentence got shorter since the word was masked
     masked[position] = true;
-    xt::view(trace.embeddings, position) = table.mask_vector();
+    std::copy_n(table.mask_vector().data(), d_model, trace.embeddings.data() + position * d_model);
   }
   trace.tokens.reserve(seq_len);
   for (std::size_t t = 0; t < seq_len; ++t) trace.tokens.push_back({tokens[t], ids[t], ids[t] < 0, masked[t]});

@@ -1,10 +1,10 @@
 #include "attn/multi_head.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include <xtensor/xview.hpp>
-
+#include "attn/limits.hpp"
 #include "attn/matmul.hpp"
 #include "attn/random.hpp"
 
@@ -20,9 +20,14 @@ void require_square(const xt::xtensor<float, 2>& w, std::size_t d_model, const c
   }
 }
 
-// Columns h·d_k … (h+1)·d_k − 1 of a [seq_len, d_model] matrix: head h's slice.
+// Columns h·d_k … (h+1)·d_k − 1 of a [seq_len, d_model] matrix: head h's slice. Plain loops: xtensor
+// views of empty tensors offset a null pointer (found by fuzzing with UBSan).
 xt::xtensor<float, 2> head_columns(const xt::xtensor<float, 2>& x, std::size_t h, std::size_t d_k) {
-  return xt::view(x, xt::all(), xt::range(h * d_k, (h + 1) * d_k));
+  xt::xtensor<float, 2> slice = xt::empty<float>({x.shape(0), d_k});
+  for (std::size_t i = 0; i < x.shape(0); ++i) {
+    for (std::size_t c = 0; c < d_k; ++c) slice(i, c) = x(i, h * d_k + c);
+  }
+  return slice;
 }
 
 }  // namespace
@@ -67,6 +72,8 @@ MultiHeadResult attend_heads(std::vector<HeadInputs> heads, const std::vector<At
     throw std::invalid_argument("attend_heads: need at least one head and one options entry per head");
   }
   const std::size_t n_heads = heads.size(), seq_len = heads[0].values.shape(0), d_k = heads[0].values.shape(1);
+  check_cells(std::uint64_t{n_heads} * seq_len * seq_len,
+              "multi-head attention: the weights of " + std::to_string(n_heads) + " heads × " + std::to_string(seq_len) + "² tokens");
   if (w_o.shape(0) != n_heads * d_k) {
     throw std::invalid_argument("attend_heads: W_O must have n_heads · d_k = " + std::to_string(n_heads * d_k) + " rows");
   }
@@ -80,9 +87,11 @@ MultiHeadResult attend_heads(std::vector<HeadInputs> heads, const std::vector<At
       throw std::invalid_argument("attend_heads: every head needs seq_len rows and values of width d_k");
     }
     AttentionResult attention = scaled_dot_product_attention(in.queries, in.keys, in.values, options[h]);
-    xt::view(r.scores, h) = attention.scores;
-    xt::view(r.weights, h) = attention.weights;
-    xt::view(r.concat, xt::all(), xt::range(h * d_k, (h + 1) * d_k)) = attention.output;
+    std::copy_n(attention.scores.data(), seq_len * seq_len, r.scores.data() + h * seq_len * seq_len);
+    std::copy_n(attention.weights.data(), seq_len * seq_len, r.weights.data() + h * seq_len * seq_len);
+    for (std::size_t i = 0; i < seq_len; ++i) {
+      for (std::size_t c = 0; c < d_k; ++c) r.concat(i, h * d_k + c) = attention.output(i, c);
+    }
     xt::xtensor<float, 1> entropy = row_entropy_bits(attention.weights);
     r.heads.push_back({std::move(in), std::move(attention), std::move(entropy)});
   }

@@ -4,12 +4,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "attn/limits.hpp"
+
 namespace attn {
 
 namespace {
 constexpr std::size_t kMaxDModel = 4096;
 constexpr std::size_t kMaxPositions = 65536;
-constexpr std::size_t kMaxCells = std::size_t{1} << 24;  // 64 MB of float32: refuse before allocating
 }  // namespace
 
 xt::xtensor<float, 2> sinusoidal_encoding(std::size_t seq_len, std::size_t d_model, double base) {
@@ -21,10 +22,8 @@ xt::xtensor<float, 2> sinusoidal_encoding(std::size_t seq_len, std::size_t d_mod
     throw std::out_of_range("sinusoidal_encoding: seq_len must be 0 … " + std::to_string(kMaxPositions) +
                             ", got " + std::to_string(seq_len));
   }
-  if (seq_len * d_model > kMaxCells) {
-    throw std::out_of_range("sinusoidal_encoding: seq_len × d_model must be at most " + std::to_string(kMaxCells) +
-                            " (64 MB), got " + std::to_string(seq_len) + " × " + std::to_string(d_model));
-  }
+  check_cells(std::uint64_t{seq_len} * d_model, "sinusoidal_encoding: [seq_len, d_model] = [" + std::to_string(seq_len) +
+              ", " + std::to_string(d_model) + "]");
   if (!std::isfinite(base) || base <= 1.0) {
     throw std::out_of_range("sinusoidal_encoding: base must be a finite number > 1");
   }

@@ -126,3 +126,43 @@ TEST_CASE("without 1/√d_k the scores are the raw dot products, entropy is in b
   CHECK(h(2) == 0.0f);
   CHECK(h(3) == Approx(1.0f));
 }
+
+TEST_CASE("numerical edges: huge scores, temperature near 0, d = 1, one token, denormals") {
+  // Scores beyond float32 become ±inf: weights stay finite, non-negative and sum to 1.
+  const xt::xtensor<float, 2> big = {{3e19f, 1e19f}, {-3e19f, 2e19f}};
+  const auto r = attn::scaled_dot_product_attention(big, big, xt::xtensor<float, 2>({{1, 2}, {3, 4}}));
+  for (std::size_t i = 0; i < 2; ++i) {
+    float sum = 0.0f;
+    for (std::size_t j = 0; j < 2; ++j) {
+      REQUIRE(std::isfinite(r.weights(i, j)));
+      sum += r.weights(i, j);
+    }
+    CHECK(sum == Approx(1.0f));
+  }
+  for (float x : r.output) CHECK(std::isfinite(x));
+  // τ → 0 tends to argmax; ties share the weight.
+  attn::AttentionOptions cold;
+  cold.temperature = 1e-38f;
+  const xt::xtensor<float, 2> q = {{1, 0}}, k = {{1, 0}, {0.5f, 0}, {1, 0}, {0, 0}}, v = {{1}, {2}, {3}, {4}};
+  const auto a = attn::scaled_dot_product_attention(q, k, v, cold);
+  CHECK(a.weights(0, 0) == 0.5f);
+  CHECK(a.weights(0, 1) == 0.0f);
+  CHECK(a.weights(0, 2) == 0.5f);
+  CHECK(a.weights(0, 3) == 0.0f);
+  CHECK(a.output(0, 0) == Approx(2.0f));
+  // d = 1 and a single token.
+  const xt::xtensor<float, 2> one = {{0.7f}};
+  const auto s = attn::scaled_dot_product_attention(one, one, one);
+  CHECK(s.weights(0, 0) == 1.0f);
+  CHECK(s.output(0, 0) == Approx(0.7f));
+  // Denormal inputs: no NaN, uniform weights.
+  const xt::xtensor<float, 2> tiny = {{1e-40f, 1e-41f}, {1e-42f, 1e-40f}};
+  const auto t = attn::scaled_dot_product_attention(tiny, tiny, tiny);
+  for (float w : t.weights) CHECK(w == Approx(0.5f));
+}
+
+TEST_CASE("requests above the memory budget are refused before allocating") {
+  const xt::xtensor<float, 2> q = xt::zeros<float>({std::size_t(5000), std::size_t(1)});
+  CHECK_THROWS_AS(attn::scaled_dot_product_attention(q, q, q), std::out_of_range);
+  CHECK_THROWS_WITH(attn::scaled_dot_product_attention(q, q, q), Catch::Contains("limit"));
+}

@@ -102,3 +102,8 @@ TEST_CASE("multi-head attention rejects invalid arguments") {
   CHECK_THROWS_AS(attn::multi_head_attention(x, 2, attn::identity_projections(8)), std::invalid_argument);
   CHECK_THROWS_AS(attn::identity_projections(0), std::out_of_range);
 }
+
+TEST_CASE("multi-head attention refuses n_heads × seq_len² above the budget") {
+  const auto x = random_input(1100, 16, 1);
+  CHECK_THROWS_WITH(attn::multi_head_attention(x, 16, attn::identity_projections(16)), Catch::Contains("64 MB"));
+}

@@ -31,7 +31,8 @@ struct AttentionResult {
 
 // Softmax over each row of `scores` [n, m], computed stably (the row maximum is subtracted before
 // exp). Cells equal to −∞ get weight exactly 0; a row whose cells are all −∞ becomes all zeros
-// (no key to attend to), never NaN. Throws std::invalid_argument on NaN or +∞ in scores.
+// (no key to attend to), never NaN; a row with +∞ cells (scores that overflowed) shares its weight
+// equally among them, softmax's limit. Throws std::invalid_argument on NaN in scores.
 xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores);
 
 // Shannon entropy of each row of `weights` [n, m], in bits: H_i = −Σ_j w_ij log2 w_ij (0 log 0 = 0).
@@ -42,7 +43,9 @@ xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights);
 //   queries [n, d_k], keys [m, d_k], values [m, d_v] → AttentionResult.
 // The causal mask hides keys j > i (query row i attends to keys 0…i).
 // Throws std::invalid_argument if the widths or key/value counts disagree, or an input holds NaN/∞;
-// std::out_of_range if temperature is not finite and > 0 or valid_length exceeds m.
+// std::out_of_range if temperature is not finite and > 0, valid_length exceeds m, or the scores or
+// output would exceed kMaxCells (limits.hpp). A temperature near 0 tends to argmax (ties share).
+// Scores too large for float32 become ±∞ and are handled as masked_softmax describes.
 AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries,
                                              const xt::xtensor<float, 2>& keys,
                                              const xt::xtensor<float, 2>& values,

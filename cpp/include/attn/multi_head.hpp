@@ -59,8 +59,9 @@ std::vector<HeadInputs> project_heads(const xt::xtensor<float, 2>& input, std::s
 
 // Attends every head with its own options, concatenates the head outputs and multiplies by W_O.
 //   heads: n_heads ≥ 1 inputs with the same seq_len and value width d_k; options: one per head;
-//   w_o [n_heads·d_k, d_model]. Throws what scaled_dot_product_attention throws, and
-//   std::invalid_argument if the heads or W_O disagree in shape.
+//   w_o [n_heads·d_k, d_model]. Throws what scaled_dot_product_attention throws,
+//   std::invalid_argument if the heads or W_O disagree in shape, and std::out_of_range if
+//   n_heads · seq_len² exceeds kMaxCells (limits.hpp), before allocating.
 MultiHeadResult attend_heads(std::vector<HeadInputs> heads, const std::vector<AttentionOptions>& options,
                              const xt::xtensor<float, 2>& w_o);
 
