@@ -13,8 +13,9 @@ struct Pca {
   xt::xtensor<float, 2> coordinates;  // [rows, k] (row − mean) · componentsᵀ
 };
 
-// The top k principal components of rows [n, d]: eigenvectors of the covariance matrix, found by the
-// cyclic Jacobi eigenvalue method in double precision. Each component's sign is fixed so that its
+// The top k principal components of rows [n, d]: eigenvectors of the covariance matrix (or, when
+// n < d, of the smaller Gram matrix), in double precision: the cyclic Jacobi method for matrices up
+// to 32 wide, subspace iteration with Rayleigh–Ritz above. Each component's sign is fixed so that its
 // largest-magnitude entry is positive (eigenvectors are otherwise defined only up to sign).
 // Throws std::out_of_range unless 1 ≤ k ≤ d and d ≤ 1024; std::invalid_argument on NaN/∞.
 Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k);

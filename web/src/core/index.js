@@ -81,12 +81,15 @@ function explainOptions(options, where, dModel, maxTokens) {
  *   embeddingsUrl: where to fetch the embedding asset (default: web/assets/embeddings.bin beside this
  *   package; file: URLs are read from disk in Node); embeddings: the asset's bytes, to skip loading.
  * @returns {Promise<AttentionCore>} rejects with an Error naming the file and the reason (HTTP status,
- *   wrong magic, unsupported version, truncated, checksum mismatch).
+ *   wrong magic, unsupported version, truncated, checksum mismatch; or the .wasm that failed to load).
  */
 export async function createAttentionCore(options = {}) {
   check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings']);
   const url = options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL;
-  const [wasm, bytes] = await Promise.all([createAttnModule(), options.embeddings ?? readAsset(url)]);
+  const module = createAttnModule().catch((error) => {
+    throw new Error(`WebAssembly module attn_core.wasm could not be loaded: ${error?.message ?? error}`);
+  });
+  const [wasm, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url)]);
   const loaded = wasm.loadEmbeddings(bytes);
   if (loaded.error) throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
   return makeCore(wasm, loaded.value);
