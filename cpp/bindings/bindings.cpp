@@ -173,28 +173,29 @@ val sinusoidal_encoding(double seq_len, double d_model, double base) {
   });
 }
 
+val attention_to_js(const attn::AttentionResult& r) {
+  val out = val::object();
+  out.set("dotProducts", tensor_to_js(r.dot_products));
+  out.set("scores", tensor_to_js(r.scores));
+  out.set("weights", tensor_to_js(r.weights));
+  out.set("output", tensor_to_js(r.output));
+  return out;
+}
+
 val attention(const val& args) {
   return guarded([&] {
-    const auto r = attn::scaled_dot_product_attention(matrix_from_js(args["queries"], "queries"),
-                                                      matrix_from_js(args["keys"], "keys"),
-                                                      matrix_from_js(args["values"], "values"), attention_options(args));
-    val out = val::object();
-    out.set("scores", tensor_to_js(r.scores));
-    out.set("weights", tensor_to_js(r.weights));
-    out.set("output", tensor_to_js(r.output));
-    return out;
+    return attention_to_js(attn::scaled_dot_product_attention(matrix_from_js(args["queries"], "queries"),
+                                                              matrix_from_js(args["keys"], "keys"),
+                                                              matrix_from_js(args["values"], "values"),
+                                                              attention_options(args)));
   });
 }
 
 val head_to_js(const attn::HeadResult& head) {
-  val out = val::object();
+  val out = attention_to_js(head.attention);
   out.set("queries", tensor_to_js(head.inputs.queries));
   out.set("keys", tensor_to_js(head.inputs.keys));
   out.set("values", tensor_to_js(head.inputs.values));
-  out.set("dotProducts", tensor_to_js(head.attention.dot_products));
-  out.set("scores", tensor_to_js(head.attention.scores));
-  out.set("weights", tensor_to_js(head.attention.weights));
-  out.set("output", tensor_to_js(head.attention.output));
   out.set("entropy", tensor_to_js(head.entropy));
   return out;
 }

@@ -136,7 +136,7 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * Scaled dot-product attention for one head (Vaswani et al. 2017 eq. 1):
      * scores = Q Kᵀ / (√d_k · temperature), masked cells −∞; weights = row softmax (rows sum to 1,
      * a row with every key masked is all 0); output = weights · V.
-     * queries [n, d_k], keys [m, d_k], values [m, d_v] → scores, weights [n, m], output [n, d_v].
+     * queries [n, d_k], keys [m, d_k], values [m, d_v] → dotProducts (QKᵀ), scores, weights [n, m], output [n, d_v].
      * causal hides keys j > i; validLength hides keys j ≥ validLength (padding); scale: false drops √d_k.
      */
     attention({ queries, keys, values, ...options } = {}) {
