@@ -13,9 +13,11 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "attn/attention.hpp"
+#include "attn/attention_layer.hpp"
 #include "attn/designed_heads.hpp"
 #include "attn/embeddings.hpp"
 #include "attn/explain.hpp"
@@ -29,6 +31,11 @@ using emscripten::val;
 namespace {
 
 std::unique_ptr<attn::EmbeddingTable> g_table;  // one table per module instance
+
+// Prepared layers by id. The JS wrapper releases an id when its layer object is garbage-collected.
+std::unordered_map<int, std::unique_ptr<attn::MultiHeadLayer>> g_layers;
+int g_next_layer = 1;
+std::vector<float> g_input, g_output, g_weights;  // reused across forward calls: no allocation per call
 
 val error_object(const char* name, const std::string& message) {
   val error = val::object();
@@ -310,6 +317,39 @@ val layer_norm(const val& args) {
   });
 }
 
+val prepare_layer(const val& args) {
+  return guarded([&] {
+    const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
+                              matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
+    auto layer = std::make_unique<attn::MultiHeadLayer>(args["numHeads"].as<std::size_t>(), p);
+    g_layers.emplace(g_next_layer, std::move(layer));
+    return val(g_next_layer++);
+  });
+}
+
+// One copy in (input), one copy out (output, and the weights when asked for).
+val forward_layer(int id, const val& input, double seq_len, const val& options, bool return_weights) {
+  return guarded([&] {
+    const auto found = g_layers.find(id);
+    if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
+    attn::MultiHeadLayer& layer = *found->second;
+    const std::size_t n = static_cast<std::size_t>(seq_len), d = layer.d_model();
+    g_input.resize(n * d);
+    val(emscripten::typed_memory_view(g_input.size(), g_input.data())).call<void>("set", input);
+    g_output.resize(n * d);
+    if (return_weights) g_weights.resize(layer.n_heads() * n * n);
+    layer.forward(g_input.data(), n, g_output.data(), attention_options(options), return_weights ? g_weights.data() : nullptr);
+    val out = val::object();
+    out.set("output", val::global("Float32Array").new_(emscripten::typed_memory_view(g_output.size(), g_output.data())));
+    if (return_weights) {
+      out.set("weights", val::global("Float32Array").new_(emscripten::typed_memory_view(g_weights.size(), g_weights.data())));
+    }
+    return out;
+  });
+}
+
+void release_layer(int id) { g_layers.erase(id); }
+
 // Bytes of wasm heap in use by malloc: lets tests check that repeated calls do not leak.
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -325,6 +365,9 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("explain", &explain);
   emscripten::function("compareContexts", &compare_contexts);
   emscripten::function("layerNorm", &layer_norm);
+  emscripten::function("prepareLayer", &prepare_layer);
+  emscripten::function("forwardLayer", &forward_layer);
+  emscripten::function("releaseLayer", &release_layer);
   emscripten::function("heapInUse", &heap_in_use);
   emscripten::constant("maxTokens", attn::kMaxTokens);
 }

@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "attn/kernels.hpp"
 
 namespace attn {
 
@@ -17,17 +20,8 @@ xt::xtensor<float, 2> matmul(const xt::xtensor<float, 2>& a, const xt::xtensor<f
                                 " do not chain (A's columns must equal B's rows)");
   }
   const std::size_t n = a.shape(0), k = a.shape(1), m = b.shape(1);
-  xt::xtensor<float, 2> c = xt::zeros<float>({n, m});
-  const float* pa = a.data();
-  const float* pb = b.data();
-  float* pc = c.data();
-  // i-p-j order: the inner loop walks rows of B and C contiguously (row-major, no strides).
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t p = 0; p < k; ++p) {
-      const float a_ip = pa[i * k + p];
-      for (std::size_t j = 0; j < m; ++j) pc[i * m + j] += a_ip * pb[p * m + j];
-    }
-  }
+  xt::xtensor<float, 2> c = xt::empty<float>({n, m});
+  gemm(a.data(), k, b.data(), m, c.data(), m, n, k, m);
   return c;
 }
 
@@ -37,16 +31,11 @@ xt::xtensor<float, 2> matmul_transposed(const xt::xtensor<float, 2>& a, const xt
                                 " must have the same number of columns");
   }
   const std::size_t n = a.shape(0), k = a.shape(1), m = b.shape(0);
+  std::vector<float> b_t(k * m);  // Bᵀ [k, m], so the product runs through the same kernel
+  for (std::size_t j = 0; j < m; ++j)
+    for (std::size_t p = 0; p < k; ++p) b_t[p * m + j] = b(j, p);
   xt::xtensor<float, 2> c = xt::empty<float>({n, m});
-  const float* pa = a.data();
-  const float* pb = b.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < m; ++j) {
-      float dot = 0.0f;
-      for (std::size_t p = 0; p < k; ++p) dot += pa[i * k + p] * pb[j * k + p];
-      c(i, j) = dot;
-    }
-  }
+  gemm(a.data(), k, b_t.data(), m, c.data(), m, n, k, m);
   return c;
 }
 

@@ -1,6 +1,5 @@
 #pragma once
-// Matrix products for the attention core (xtensor core has none). Plain loops for now:
-// clear and correct; a later change makes them fast.
+// Matrix products of xtensor matrices (xtensor core has none), through the kernels in kernels.hpp.
 #include <xtensor/xtensor.hpp>
 
 namespace attn {

@@ -96,6 +96,7 @@ export async function createAttentionCore(options = {}) {
 }
 
 function makeCore(wasm, { vocabSize, dModel }) {
+  const layers = new FinalizationRegistry((id) => wasm.releaseLayer(id));
   return {
     /** Vocabulary size of the loaded word vectors (20,000 for the shipped asset). */
     vocabSize,
@@ -171,6 +172,43 @@ function makeCore(wasm, { vocabSize, dModel }) {
         wO: check.matrix(wO, where, 'wO'),
         ...attentionOptions(options, where),
       }));
+    },
+
+    /**
+     * Multi-head self-attention with fixed weights, for speed: the weights are checked, copied and
+     * packed once; each forward() copies the input in and the output out, and reuses its workspace.
+     * Same mathematics as multiHeadAttention(). Nothing to free: the layer's memory is released when
+     * the returned object is garbage-collected.
+     * @param {{ numHeads: number, wQ, wK, wV, wO }} weights  each [dModel, dModel]
+     * @returns {{ numHeads: number, dModel: number, forward(input, options?): { output, weights? } }}
+     *   forward: input [seqLen, dModel] → output [seqLen, dModel]; options causal, validLength,
+     *   temperature, scale as for attention(), and returnWeights (default false) for the weights
+     *   [numHeads, seqLen, seqLen].
+     * @throws RangeError if numHeads does not divide dModel, a weight is not [dModel, dModel] or not finite.
+     */
+    multiHeadLayer({ numHeads, wQ, wK, wV, wO } = {}) {
+      const where = 'multiHeadLayer';
+      const d = check.matrix(wQ, where, 'wQ').shape[0];
+      const id = unwrap(wasm.prepareLayer({
+        numHeads: check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL),
+        wQ, wK: check.matrix(wK, where, 'wK'), wV: check.matrix(wV, where, 'wV'), wO: check.matrix(wO, where, 'wO'),
+      }));
+      const layer = {
+        numHeads,
+        dModel: d,
+        forward(input, options = {}) {
+          check.knownOptions(options, 'forward', [...ATTENTION_OPTIONS, 'returnWeights']);
+          const [n, width] = check.matrix(input, 'forward', 'input').shape;
+          if (width !== d) throw new RangeError(`forward: input must have dModel = ${d} columns, got ${width}`);
+          const returnWeights = check.boolean(options.returnWeights ?? false, 'forward', 'returnWeights');
+          const r = unwrap(wasm.forwardLayer(id, input.data, n, attentionOptions(options, 'forward'), returnWeights));
+          const result = { output: { data: r.output, shape: [n, d] } };
+          if (returnWeights) result.weights = { data: r.weights, shape: [numHeads, n, n] };
+          return result;
+        },
+      };
+      layers.register(layer, id);
+      return layer;
     },
 
     /**

@@ -1,0 +1,93 @@
+#include "attn/attention_layer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "attn/kernels.hpp"
+#include "attn/limits.hpp"
+
+namespace attn {
+
+namespace {
+
+void require_weights(const xt::xtensor<float, 2>& w, std::size_t d_model, const char* name) {
+  if (w.shape(0) != d_model || w.shape(1) != d_model) {
+    throw std::invalid_argument(std::string("MultiHeadLayer: ") + name + " must be [d_model, d_model] = [" +
+                                std::to_string(d_model) + ", " + std::to_string(d_model) + "]");
+  }
+  for (float x : w) {
+    if (!std::isfinite(x)) throw std::invalid_argument(std::string("MultiHeadLayer: ") + name + " must hold finite numbers");
+  }
+}
+
+}  // namespace
+
+MultiHeadLayer::MultiHeadLayer(std::size_t n_heads, const Projections& p)
+    : n_heads_(n_heads), d_model_(p.w_q.shape(0)), d_k_(0) {
+  if (n_heads == 0 || d_model_ == 0 || d_model_ % n_heads != 0) {
+    throw std::out_of_range("MultiHeadLayer: n_heads must be a divisor of d_model = " + std::to_string(d_model_) +
+                            ", got " + std::to_string(n_heads));
+  }
+  check_cells(std::uint64_t{3} * d_model_ * d_model_, "MultiHeadLayer: the packed weights");
+  require_weights(p.w_q, d_model_, "W_Q");
+  require_weights(p.w_k, d_model_, "W_K");
+  require_weights(p.w_v, d_model_, "W_V");
+  require_weights(p.w_o, d_model_, "W_O");
+  d_k_ = d_model_ / n_heads;
+  w_qkv_.resize(3 * d_model_ * d_model_);
+  for (std::size_t r = 0; r < d_model_; ++r) {
+    std::copy_n(p.w_q.data() + r * d_model_, d_model_, w_qkv_.data() + r * 3 * d_model_);
+    std::copy_n(p.w_k.data() + r * d_model_, d_model_, w_qkv_.data() + r * 3 * d_model_ + d_model_);
+    std::copy_n(p.w_v.data() + r * d_model_, d_model_, w_qkv_.data() + r * 3 * d_model_ + 2 * d_model_);
+  }
+  w_o_.assign(p.w_o.begin(), p.w_o.end());
+}
+
+void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, const AttentionOptions& options,
+                             float* weights) {
+  const std::size_t d = d_model_, dk = d_k_;
+  if (!std::isfinite(options.temperature) || options.temperature <= 0.0f) {
+    throw std::out_of_range("attention: temperature must be a finite number > 0");
+  }
+  if (options.valid_length && *options.valid_length > n) {
+    throw std::out_of_range("attention: valid_length must be 0 … " + std::to_string(n) + ", got " +
+                            std::to_string(*options.valid_length));
+  }
+  check_cells(std::uint64_t{3} * n * d, "MultiHeadLayer: Q, K and V");
+  check_cells(std::uint64_t{n_heads_} * n * n, "MultiHeadLayer: the weights of " + std::to_string(n_heads_) + " heads");
+  for (std::size_t i = 0; i < n * d; ++i) {
+    if (!std::isfinite(input[i])) throw std::invalid_argument("MultiHeadLayer: input must hold finite numbers");
+  }
+  qkv_.resize(3 * n * d);
+  key_t_.resize(dk * n);
+  scores_.resize(n * n);
+  concat_.resize(n * d);
+
+  gemm(input, d, w_qkv_.data(), 3 * d, qkv_.data(), 3 * d, n, d, 3 * d);  // [Q | K | V] = X [W_Q | W_K | W_V]
+  const float scale = static_cast<float>(1.0 / ((options.scale ? std::sqrt(double(dk)) : 1.0) * options.temperature));
+  const std::size_t valid = options.valid_length.value_or(n);
+  for (std::size_t h = 0; h < n_heads_; ++h) {
+    const float* q = qkv_.data() + h * dk;          // [n, dk], row stride 3d
+    const float* k = qkv_.data() + d + h * dk;      // [n, dk], row stride 3d
+    const float* v = qkv_.data() + 2 * d + h * dk;  // [n, dk], row stride 3d
+    for (std::size_t j = 0; j < n; ++j)             // Kᵀ, so scores come out of the same kernel
+      for (std::size_t c = 0; c < dk; ++c) key_t_[c * n + j] = k[j * 3 * d + c];
+    gemm(q, 3 * d, key_t_.data(), n, scores_.data(), n, n, dk, n);  // Q_h K_hᵀ [n, n]
+    for (std::size_t i = 0; i < n; ++i) {
+      float* row = scores_.data() + i * n;
+      // Causal and padding masks both keep a prefix of keys: j < min(i + 1, valid_length).
+      const std::size_t limit = std::min(valid, options.causal ? i + 1 : n);
+      for (std::size_t j = 0; j < limit; ++j) row[j] *= scale;
+      if (!softmax_prefix(row, limit, n)) {
+        throw std::invalid_argument("attention: scores hold NaN (did the inputs overflow float32?)");
+      }
+    }
+    if (weights) std::copy(scores_.begin(), scores_.end(), weights + h * n * n);
+    gemm(scores_.data(), n, v, 3 * d, concat_.data() + h * dk, d, n, n, dk);  // head_h = A_h V_h
+  }
+  gemm(concat_.data(), d, w_o_.data(), d, output, d, n, d, d);  // Concat(heads) W_O
+}
+
+}  // namespace attn

@@ -1,0 +1,168 @@
+#include "attn/kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+namespace attn {
+
+namespace {
+
+constexpr std::size_t kRows = 4;  // micro-kernel: 4 rows of C …
+constexpr std::size_t kCols = 8;  // … by 8 columns (two 4-lane vectors), 8 accumulators in registers
+
+#ifdef __wasm_simd128__
+
+// C[0..4, 0..8) (+)= A[0..4, :] · B[:, 0..8)
+void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+                  std::size_t k, bool accumulate) {
+  v128_t acc[kRows][2];
+  for (std::size_t r = 0; r < kRows; ++r) {
+    acc[r][0] = accumulate ? wasm_v128_load(c + r * ldc) : wasm_f32x4_splat(0.0f);
+    acc[r][1] = accumulate ? wasm_v128_load(c + r * ldc + 4) : wasm_f32x4_splat(0.0f);
+  }
+  for (std::size_t p = 0; p < k; ++p) {
+    const v128_t b0 = wasm_v128_load(b + p * ldb), b1 = wasm_v128_load(b + p * ldb + 4);
+    for (std::size_t r = 0; r < kRows; ++r) {
+      const v128_t ar = wasm_f32x4_splat(a[r * lda + p]);
+      acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(ar, b0));
+      acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(ar, b1));
+    }
+  }
+  for (std::size_t r = 0; r < kRows; ++r) {
+    wasm_v128_store(c + r * ldc, acc[r][0]);
+    wasm_v128_store(c + r * ldc + 4, acc[r][1]);
+  }
+}
+
+// e^x for 4 lanes (Cephes expf: x = n·ln2 + r, |r| ≤ ln2/2, degree-5 polynomial, × 2^n through the
+// exponent bits). Relative error ≈ 2e-7 for x in [−87, 88]; inputs are ≤ 0 here (max subtracted).
+v128_t exp4(v128_t x) {
+  x = wasm_f32x4_max(x, wasm_f32x4_splat(-87.0f));
+  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
+  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.3981999507e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(8.3334519073e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(4.1665795894e-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459e-1f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201e-1f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), wasm_f32x4_add(r, wasm_f32x4_splat(1.0f)));
+  const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  return wasm_f32x4_mul(p, scale);
+}
+
+#else
+
+void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+                  std::size_t k, bool accumulate) {
+  float acc[kRows][kCols];
+  for (std::size_t r = 0; r < kRows; ++r)
+    for (std::size_t j = 0; j < kCols; ++j) acc[r][j] = accumulate ? c[r * ldc + j] : 0.0f;
+  for (std::size_t p = 0; p < k; ++p) {
+    const float* brow = b + p * ldb;
+    for (std::size_t r = 0; r < kRows; ++r) {
+      const float ar = a[r * lda + p];
+      for (std::size_t j = 0; j < kCols; ++j) acc[r][j] += ar * brow[j];
+    }
+  }
+  for (std::size_t r = 0; r < kRows; ++r)
+    for (std::size_t j = 0; j < kCols; ++j) c[r * ldc + j] = acc[r][j];
+}
+
+#endif
+
+// Any block, one row and column at a time: the edges the micro-kernel does not cover.
+void edge_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+                 std::size_t rows, std::size_t k, std::size_t cols, bool accumulate) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    float* crow = c + r * ldc;
+    if (!accumulate) std::fill(crow, crow + cols, 0.0f);
+    for (std::size_t p = 0; p < k; ++p) {
+      const float ar = a[r * lda + p];
+      const float* brow = b + p * ldb;
+      for (std::size_t j = 0; j < cols; ++j) crow[j] += ar * brow[j];
+    }
+  }
+}
+
+// One cache block: C[:, 0..m) (+)= A[:, 0..k) · B[0..k, 0..m).
+void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+                std::size_t n, std::size_t k, std::size_t m, bool accumulate) {
+  const std::size_t n_main = n - n % kRows, m_main = m - m % kCols;
+  for (std::size_t i = 0; i < n_main; i += kRows) {
+    for (std::size_t j = 0; j < m_main; j += kCols) micro_kernel(a + i * lda, lda, b + j, ldb, c + i * ldc + j, ldc, k, accumulate);
+    if (m_main < m) edge_kernel(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, kRows, k, m - m_main, accumulate);
+  }
+  if (n_main < n) edge_kernel(a + n_main * lda, lda, b, ldb, c + n_main * ldc, ldc, n - n_main, k, m, accumulate);
+}
+
+}  // namespace
+
+void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc, std::size_t n,
+          std::size_t k, std::size_t m, bool accumulate) {
+  // Blocks of B (kBlockK × kBlockM floats, 128 KB) stay in cache while every row of A passes over them.
+  constexpr std::size_t kBlockK = 128, kBlockM = 256;
+  if (k == 0) {
+    if (!accumulate) for (std::size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
+    return;
+  }
+  for (std::size_t kk = 0; kk < k; kk += kBlockK) {
+    const std::size_t kc = std::min(kBlockK, k - kk);
+    for (std::size_t jj = 0; jj < m; jj += kBlockM) {
+      gemm_block(a + kk, lda, b + kk * ldb + jj, ldb, c + jj, ldc, n, kc, std::min(kBlockM, m - jj), accumulate || kk > 0);
+    }
+  }
+}
+
+bool softmax_prefix(float* row, std::size_t limit, std::size_t length) {
+  constexpr float kPosInf = std::numeric_limits<float>::infinity();
+  std::fill(row + limit, row + length, 0.0f);
+  if (limit == 0) return true;
+  float max = row[0];
+  bool nan = false;
+  for (std::size_t j = 0; j < limit; ++j) {
+    nan |= std::isnan(row[j]);
+    max = std::max(max, row[j]);
+  }
+  if (nan) return false;
+  if (max == -kPosInf) {  // every score −∞: nothing to attend to, as for fully masked rows
+    std::fill(row, row + limit, 0.0f);
+    return true;
+  }
+  if (max == kPosInf) {  // scores that overflowed to +∞: softmax's limit, equal shares among them
+    std::size_t winners = 0;
+    for (std::size_t j = 0; j < limit; ++j) winners += row[j] == max;
+    for (std::size_t j = 0; j < limit; ++j) row[j] = row[j] == max ? 1.0f / static_cast<float>(winners) : 0.0f;
+    return true;
+  }
+  float sum = 0.0f;
+  std::size_t j = 0;
+#ifdef __wasm_simd128__
+  const v128_t vmax = wasm_f32x4_splat(max);
+  v128_t vsum = wasm_f32x4_splat(0.0f);
+  for (; j + 4 <= limit; j += 4) {
+    const v128_t e = exp4(wasm_f32x4_sub(wasm_v128_load(row + j), vmax));
+    wasm_v128_store(row + j, e);
+    vsum = wasm_f32x4_add(vsum, e);
+  }
+  sum = wasm_f32x4_extract_lane(vsum, 0) + wasm_f32x4_extract_lane(vsum, 1) + wasm_f32x4_extract_lane(vsum, 2) +
+        wasm_f32x4_extract_lane(vsum, 3);
+#endif
+  for (; j < limit; ++j) {
+    row[j] = std::exp(row[j] - max);
+    sum += row[j];
+  }
+  const float inv = 1.0f / sum;  // sum ≥ 1: the maximum contributes e^0
+  for (j = 0; j < limit; ++j) row[j] *= inv;
+  return true;
+}
+
+}  // namespace attn
