@@ -1,0 +1,62 @@
+// What the benchmark measures: multi-head self-attention forward in float32 (projections, scores,
+// softmax, weights·V, concat, W_O) with fixed weights and a fresh input on every call.
+
+export const SIZES = [
+  [8, 64, 2], [16, 100, 4], [32, 128, 8], [64, 256, 8], [128, 256, 8], [256, 512, 8], [512, 512, 8],
+];
+
+/** FLOPs of one forward: 4 projections 8·n·d², scores and weights·V 4·n²·d. */
+export const flops = (n, d) => 8 * n * d * d + 4 * n * n * d;
+
+/** Deterministic uniform data in [−scale, scale) (a small LCG; benchmark data only). */
+export function randomData(size, seed, scale) {
+  const data = new Float32Array(size);
+  let state = seed >>> 0;
+  for (let i = 0; i < size; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    data[i] = (state / 2 ** 32 * 2 - 1) * scale;
+  }
+  return data;
+}
+
+/** Weights (Glorot-like scale) and a pool of inputs, so every call sees a fresh input. */
+export function makeCase(n, d, heads, causal, pool = 4) {
+  const limit = Math.sqrt(6 / (2 * d));
+  return {
+    n, d, heads, causal,
+    weights: [1, 2, 3, 4].map((s) => randomData(d * d, s * 7919 + d, limit)),
+    inputs: Array.from({ length: pool }, (_, i) => randomData(n * d, 1000 + i, 1)),
+  };
+}
+
+/** Float64 reference output, for the agreement check. */
+export function reference({ n, d, heads, causal, weights: [wq, wk, wv, wo] }, x) {
+  const dk = d / heads;
+  const matmul = (a, b, rows, inner, cols) => {
+    const c = new Float64Array(rows * cols);
+    for (let i = 0; i < rows; i++) for (let p = 0; p < inner; p++) {
+      const av = a[i * inner + p];
+      for (let j = 0; j < cols; j++) c[i * cols + j] += av * b[p * cols + j];
+    }
+    return c;
+  };
+  const [q, k, v] = [wq, wk, wv].map((w) => matmul(x, w, n, d, d));
+  const concat = new Float64Array(n * d);
+  for (let h = 0; h < heads; h++) {
+    for (let i = 0; i < n; i++) {
+      const limit = causal ? i + 1 : n;
+      const s = new Float64Array(limit);
+      let max = -Infinity;
+      for (let j = 0; j < limit; j++) {
+        let dot = 0;
+        for (let c = 0; c < dk; c++) dot += q[i * d + h * dk + c] * k[j * d + h * dk + c];
+        s[j] = dot / Math.sqrt(dk);
+        max = Math.max(max, s[j]);
+      }
+      let sum = 0;
+      for (let j = 0; j < limit; j++) sum += (s[j] = Math.exp(s[j] - max));
+      for (let j = 0; j < limit; j++) for (let c = 0; c < dk; c++) concat[i * d + h * dk + c] += (s[j] / sum) * v[j * d + h * dk + c];
+    }
+  }
+  return matmul(concat, wo, n, d, d);
+}

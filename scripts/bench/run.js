@@ -1,0 +1,76 @@
+// The benchmark loop, the same in Node and in the browser: per size, every peer is prepared, checked
+// against the float64 reference, warmed up, then timed in interleaved rounds (one call of each peer
+// per round, a fresh input each call); medians of the samples are reported.
+import { SIZES, flops, makeCase, reference } from './cases.js';
+
+const WARMUP = 5;
+const MIN_SAMPLES = 20;
+const BUDGET_MS = 4000;  // per size: more samples while they are cheap
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function maxAbsDiff(a, b) {
+  let max = 0;
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
+  return max;
+}
+
+/**
+ * @param {{ peers: object[], sizes?: number[][], log?: (line: string) => void }} options
+ * @returns {Promise<object[]>} one row per size and mask: { n, d, heads, causal, gflop, results: { [peer]: { ms, gflops, maxDiff } } }
+ */
+export async function runBench({ peers, sizes = SIZES, log = () => {} }) {
+  const rows = [];
+  for (const [n, d, heads] of sizes) {
+    for (const causal of [false, true]) {
+      const benchCase = makeCase(n, d, heads, causal);
+      const expected = reference(benchCase, benchCase.inputs[0]);
+      const runners = [];
+      for (const peer of peers) {
+        const run = await peer.prepare(benchCase);
+        const maxDiff = maxAbsDiff(await run(benchCase.inputs[0]), expected);
+        if (!(maxDiff < 1e-3)) throw new Error(`${peer.name} disagrees with the float64 reference at ${n}×${d}×${heads}: ${maxDiff}`);
+        runners.push({ peer, run, maxDiff, samples: [] });
+      }
+      for (let round = 0; round < WARMUP; round++) for (const r of runners) await r.run(benchCase.inputs[round % benchCase.inputs.length]);
+      const start = performance.now();
+      for (let round = 0; round < MIN_SAMPLES || (performance.now() - start < BUDGET_MS && round < 400); round++) {
+        for (const r of runners) {
+          const x = benchCase.inputs[round % benchCase.inputs.length];
+          const t0 = performance.now();
+          await r.run(x);
+          r.samples.push(performance.now() - t0);
+        }
+      }
+      const results = Object.fromEntries(runners.map((r) => {
+        const ms = median(r.samples);
+        return [r.peer.name, { ms, gflops: flops(n, d) / ms / 1e6, maxDiff: r.maxDiff, samples: r.samples.length }];
+      }));
+      rows.push({ n, d, heads, causal, gflop: flops(n, d) / 1e9, results });
+      log(formatRow(rows.at(-1), peers.map((p) => p.name)));
+    }
+  }
+  return rows;
+}
+
+function formatTime(ms) {
+  return ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
+}
+
+/** One table line: time, GFLOP/s and our speed-up over each peer (>1: we are faster). */
+export function formatRow({ n, d, heads, causal, results }, names) {
+  const ours = results.ours;
+  const cells = names.map((name) => {
+    const r = results[name];
+    const ratio = name === 'ours' ? '' : ` (×${(r.ms / ours.ms).toFixed(2)})`;
+    return `${formatTime(r.ms)} ${r.gflops.toFixed(1)} GF/s${ratio}`.padEnd(30);
+  });
+  return `${`${n}×${d}×${heads}${causal ? ' causal' : ''}`.padEnd(20)}${cells.join('')}`;
+}
+
+export function header(names) {
+  return `${'seq×d_model×heads'.padEnd(20)}${names.map((n) => (n === 'ours' ? n : `${n} (ours faster ×)`).padEnd(30)).join('')}`;
+}
