@@ -7,6 +7,16 @@ const WARMUP = 5;
 const MIN_SAMPLES = 20;
 const BUDGET_MS = 4000;  // per size: more samples while they are cheap
 
+const SAMPLE_MS = 2;  // browsers round performance.now() to 0.1 ms: time enough calls per sample
+
+/** Calls per sample so one sample lasts about SAMPLE_MS. */
+async function callsPerSample(run, inputs) {
+  const t0 = performance.now();
+  for (let k = 0; k < 10; k++) await run(inputs[k % inputs.length]);
+  const each = Math.max((performance.now() - t0) / 10, 0.001);
+  return Math.min(1000, Math.max(1, Math.ceil(SAMPLE_MS / each)));
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -36,18 +46,18 @@ export async function runBench({ peers, sizes = SIZES, log = () => {} }) {
         runners.push({ peer, run, maxDiff, samples: [] });
       }
       for (let round = 0; round < WARMUP; round++) for (const r of runners) await r.run(benchCase.inputs[round % benchCase.inputs.length]);
+      for (const r of runners) r.reps = await callsPerSample(r.run, benchCase.inputs);
       const start = performance.now();
       for (let round = 0; round < MIN_SAMPLES || (performance.now() - start < BUDGET_MS && round < 400); round++) {
         for (const r of runners) {
-          const x = benchCase.inputs[round % benchCase.inputs.length];
           const t0 = performance.now();
-          await r.run(x);
-          r.samples.push(performance.now() - t0);
+          for (let k = 0; k < r.reps; k++) await r.run(benchCase.inputs[(round + k) % benchCase.inputs.length]);
+          r.samples.push((performance.now() - t0) / r.reps);
         }
       }
       const results = Object.fromEntries(runners.map((r) => {
         const ms = median(r.samples);
-        return [r.peer.name, { ms, gflops: flops(n, d) / ms / 1e6, maxDiff: r.maxDiff, samples: r.samples.length }];
+        return [r.peer.name, { ms, gflops: flops(n, d) / ms / 1e6, maxDiff: r.maxDiff, samples: r.samples.length, callsPerSample: r.reps }];
       }));
       rows.push({ n, d, heads, causal, gflop: flops(n, d) / 1e9, results });
       log(formatRow(rows.at(-1), peers.map((p) => p.name)));
