@@ -12,6 +12,8 @@ namespace attn {
 
 namespace {
 
+constexpr std::size_t kQueryBlock = 64;  // query rows per block of the fused scores → softmax → weights·V
+
 void require_weights(const xt::xtensor<float, 2>& w, std::size_t d_model, const char* name) {
   if (w.shape(0) != d_model || w.shape(1) != d_model) {
     throw std::invalid_argument(std::string("MultiHeadLayer: ") + name + " must be [d_model, d_model] = [" +
@@ -74,18 +76,24 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
     const float* v = qkv_.data() + 2 * d + h * dk;  // [n, dk], row stride 3d
     for (std::size_t j = 0; j < n; ++j)             // Kᵀ, so scores come out of the same kernel
       for (std::size_t c = 0; c < dk; ++c) key_t_[c * n + j] = k[j * 3 * d + c];
-    gemm(q, 3 * d, key_t_.data(), n, scores_.data(), n, n, dk, n);  // Q_h K_hᵀ [n, n]
-    for (std::size_t i = 0; i < n; ++i) {
-      float* row = scores_.data() + i * n;
-      // Causal and padding masks both keep a prefix of keys: j < min(i + 1, valid_length).
-      const std::size_t limit = std::min(valid, options.causal ? i + 1 : n);
-      for (std::size_t j = 0; j < limit; ++j) row[j] *= scale;
-      if (!softmax_prefix(row, limit, n)) {
-        throw std::invalid_argument("attention: scores hold NaN (did the inputs overflow float32?)");
+    // Blocks of query rows: causal and padding masks keep a prefix of keys (j < min(i + 1, valid)),
+    // so each block computes scores and weights·V only over the keys its rows can see.
+    for (std::size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
+      const std::size_t i1 = std::min(n, i0 + kQueryBlock);
+      const std::size_t keys = std::min(valid, options.causal ? i1 : n);
+      float* block = scores_.data() + i0 * n;
+      gemm(q + i0 * 3 * d, 3 * d, key_t_.data(), n, block, n, i1 - i0, dk, keys);  // Q_h K_hᵀ
+      for (std::size_t i = i0; i < i1; ++i) {
+        float* row = scores_.data() + i * n;
+        const std::size_t limit = std::min(valid, options.causal ? i + 1 : n);
+        for (std::size_t j = 0; j < limit; ++j) row[j] *= scale;
+        if (!softmax_prefix(row, limit, n)) {
+          throw std::invalid_argument("attention: scores hold NaN (did the inputs overflow float32?)");
+        }
       }
+      gemm(block, n, v, 3 * d, concat_.data() + i0 * d + h * dk, d, i1 - i0, keys, dk);  // head_h = A_h V_h
     }
     if (weights) std::copy(scores_.begin(), scores_.end(), weights + h * n * n);
-    gemm(scores_.data(), n, v, 3 * d, concat_.data() + h * dk, d, n, n, dk);  // head_h = A_h V_h
   }
   gemm(concat_.data(), d, w_o_.data(), d, output, d, n, d, d);  // Concat(heads) W_O
 }

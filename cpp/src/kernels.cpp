@@ -14,12 +14,13 @@ namespace attn {
 
 namespace {
 
-constexpr std::size_t kRows = 4;  // micro-kernel: 4 rows of C …
-constexpr std::size_t kCols = 8;  // … by 8 columns (two 4-lane vectors), 8 accumulators in registers
+constexpr std::size_t kRows = 6;  // micro-kernel: 6 rows of C …
+constexpr std::size_t kCols = 8;  // … by 8 columns (two 4-lane vectors): 12 accumulators + 3 operands fit
+                                  // the 16 SIMD registers of x86-64 and ARM64 without spilling
 
 #ifdef __wasm_simd128__
 
-// C[0..4, 0..8) (+)= A[0..4, :] · B[:, 0..8)
+// C[0..6, 0..8) (+)= A[0..6, :] · B[:, 0..8)
 void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                   std::size_t k, bool accumulate) {
   v128_t acc[kRows][2];
@@ -30,7 +31,7 @@ void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t l
   for (std::size_t p = 0; p < k; ++p) {
     const v128_t b0 = wasm_v128_load(b + p * ldb), b1 = wasm_v128_load(b + p * ldb + 4);
     for (std::size_t r = 0; r < kRows; ++r) {
-      const v128_t ar = wasm_f32x4_splat(a[r * lda + p]);
+      const v128_t ar = wasm_v128_load32_splat(a + r * lda + p);
       acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(ar, b0));
       acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(ar, b1));
     }
