@@ -38,13 +38,14 @@ MultiHeadLayer::MultiHeadLayer(std::size_t n_heads, const Projections& p)
   require_weights(p.w_v, d_model_, "W_V");
   require_weights(p.w_o, d_model_, "W_O");
   d_k_ = d_model_ / n_heads;
-  w_qkv_.resize(3 * d_model_ * d_model_);
+  std::vector<float> w_qkv(3 * d_model_ * d_model_);
   for (std::size_t r = 0; r < d_model_; ++r) {
-    std::copy_n(p.w_q.data() + r * d_model_, d_model_, w_qkv_.data() + r * 3 * d_model_);
-    std::copy_n(p.w_k.data() + r * d_model_, d_model_, w_qkv_.data() + r * 3 * d_model_ + d_model_);
-    std::copy_n(p.w_v.data() + r * d_model_, d_model_, w_qkv_.data() + r * 3 * d_model_ + 2 * d_model_);
+    std::copy_n(p.w_q.data() + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_);
+    std::copy_n(p.w_k.data() + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_ + d_model_);
+    std::copy_n(p.w_v.data() + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_ + 2 * d_model_);
   }
-  w_o_.assign(p.w_o.begin(), p.w_o.end());
+  w_qkv_ = pack_panels(w_qkv.data(), 3 * d_model_, d_model_, 3 * d_model_);
+  w_o_ = pack_panels(p.w_o.data(), d_model_, d_model_, d_model_);
 }
 
 void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, const AttentionOptions& options,
@@ -67,7 +68,7 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
   scores_.resize(n * n);
   concat_.resize(n * d);
 
-  gemm(input, d, w_qkv_.data(), 3 * d, qkv_.data(), 3 * d, n, d, 3 * d);  // [Q | K | V] = X [W_Q | W_K | W_V]
+  gemm_packed(input, d, w_qkv_.data(), qkv_.data(), 3 * d, n, d, 3 * d);  // [Q | K | V] = X [W_Q | W_K | W_V]
   const float scale = static_cast<float>(1.0 / ((options.scale ? std::sqrt(double(dk)) : 1.0) * options.temperature));
   const std::size_t valid = options.valid_length.value_or(n);
   for (std::size_t h = 0; h < n_heads_; ++h) {
@@ -95,7 +96,7 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
     }
     if (weights) std::copy(scores_.begin(), scores_.end(), weights + h * n * n);
   }
-  gemm(concat_.data(), d, w_o_.data(), d, output, d, n, d, d);  // Concat(heads) W_O
+  gemm_packed(concat_.data(), d, w_o_.data(), output, d, n, d, d);  // Concat(heads) W_O
 }
 
 }  // namespace attn

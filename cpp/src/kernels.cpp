@@ -20,23 +20,24 @@ constexpr std::size_t kCols = 8;  // … by 8 columns (two 4-lane vectors): 12 a
 
 #ifdef __wasm_simd128__
 
-// C[0..6, 0..8) (+)= A[0..6, :] · B[:, 0..8)
+// C[0..R, 0..8) (+)= A[0..R, :] · B[:, 0..8), R ≤ kRows rows held in registers.
+template <std::size_t R>
 void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                   std::size_t k, bool accumulate) {
-  v128_t acc[kRows][2];
-  for (std::size_t r = 0; r < kRows; ++r) {
+  v128_t acc[R][2];
+  for (std::size_t r = 0; r < R; ++r) {
     acc[r][0] = accumulate ? wasm_v128_load(c + r * ldc) : wasm_f32x4_splat(0.0f);
     acc[r][1] = accumulate ? wasm_v128_load(c + r * ldc + 4) : wasm_f32x4_splat(0.0f);
   }
   for (std::size_t p = 0; p < k; ++p) {
     const v128_t b0 = wasm_v128_load(b + p * ldb), b1 = wasm_v128_load(b + p * ldb + 4);
-    for (std::size_t r = 0; r < kRows; ++r) {
+    for (std::size_t r = 0; r < R; ++r) {
       const v128_t ar = wasm_v128_load32_splat(a + r * lda + p);
       acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(ar, b0));
       acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(ar, b1));
     }
   }
-  for (std::size_t r = 0; r < kRows; ++r) {
+  for (std::size_t r = 0; r < R; ++r) {
     wasm_v128_store(c + r * ldc, acc[r][0]);
     wasm_v128_store(c + r * ldc + 4, acc[r][1]);
   }
@@ -62,19 +63,20 @@ v128_t exp4(v128_t x) {
 
 #else
 
+template <std::size_t R>
 void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                   std::size_t k, bool accumulate) {
-  float acc[kRows][kCols];
-  for (std::size_t r = 0; r < kRows; ++r)
+  float acc[R][kCols];
+  for (std::size_t r = 0; r < R; ++r)
     for (std::size_t j = 0; j < kCols; ++j) acc[r][j] = accumulate ? c[r * ldc + j] : 0.0f;
   for (std::size_t p = 0; p < k; ++p) {
     const float* brow = b + p * ldb;
-    for (std::size_t r = 0; r < kRows; ++r) {
+    for (std::size_t r = 0; r < R; ++r) {
       const float ar = a[r * lda + p];
       for (std::size_t j = 0; j < kCols; ++j) acc[r][j] += ar * brow[j];
     }
   }
-  for (std::size_t r = 0; r < kRows; ++r)
+  for (std::size_t r = 0; r < R; ++r)
     for (std::size_t j = 0; j < kCols; ++j) c[r * ldc + j] = acc[r][j];
 }
 
@@ -97,12 +99,23 @@ void edge_kernel(const float* a, std::size_t lda, const float* b, std::size_t ld
 // One cache block: C[:, 0..m) (+)= A[:, 0..k) · B[0..k, 0..m).
 void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                 std::size_t n, std::size_t k, std::size_t m, bool accumulate) {
-  const std::size_t n_main = n - n % kRows, m_main = m - m % kCols;
-  for (std::size_t i = 0; i < n_main; i += kRows) {
-    for (std::size_t j = 0; j < m_main; j += kCols) micro_kernel(a + i * lda, lda, b + j, ldb, c + i * ldc + j, ldc, k, accumulate);
-    if (m_main < m) edge_kernel(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, kRows, k, m - m_main, accumulate);
+  const std::size_t m_main = m - m % kCols;
+  for (std::size_t i = 0; i < n; i += kRows) {
+    const std::size_t rows = std::min(kRows, n - i);
+    for (std::size_t j = 0; j < m_main; j += kCols) {
+      const float* ai = a + i * lda;
+      float* cij = c + i * ldc + j;
+      switch (rows) {  // the last rows of C use a shorter kernel, still vectorized
+        case 6: micro_kernel<6>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+        case 5: micro_kernel<5>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+        case 4: micro_kernel<4>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+        case 3: micro_kernel<3>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+        case 2: micro_kernel<2>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+        default: micro_kernel<1>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+      }
+    }
+    if (m_main < m) edge_kernel(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
   }
-  if (n_main < n) edge_kernel(a + n_main * lda, lda, b, ldb, c + n_main * ldc, ldc, n - n_main, k, m, accumulate);
 }
 
 }  // namespace
@@ -119,6 +132,51 @@ void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, floa
     const std::size_t kc = std::min(kBlockK, k - kk);
     for (std::size_t jj = 0; jj < m; jj += kBlockM) {
       gemm_block(a + kk, lda, b + kk * ldb + jj, ldb, c + jj, ldc, n, kc, std::min(kBlockM, m - jj), accumulate || kk > 0);
+    }
+  }
+}
+
+std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m) {
+  const std::size_t panels = (m + kCols - 1) / kCols;
+  std::vector<float> packed(panels * k * kCols, 0.0f);
+  for (std::size_t q = 0; q < panels; ++q) {
+    const std::size_t cols = std::min(kCols, m - q * kCols);
+    for (std::size_t p = 0; p < k; ++p) std::copy_n(b + p * ldb + q * kCols, cols, packed.data() + (q * k + p) * kCols);
+  }
+  return packed;
+}
+
+void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
+                 std::size_t k, std::size_t m) {
+  constexpr std::size_t kBlockK = 256;  // A's block (n × kBlockK) streams past one 8-column panel in L1
+  const std::size_t panels = (m + kCols - 1) / kCols;
+  float tail[kRows * kCols];  // the last, partial panel is computed here and copied out
+  for (std::size_t kk = 0; kk < std::max<std::size_t>(k, 1); kk += kBlockK) {
+    const std::size_t kc = std::min(kBlockK, k - std::min(k, kk));
+    const bool accumulate = kk > 0;
+    for (std::size_t q = 0; q < panels; ++q) {
+      const float* panel = packed + (q * k + kk) * kCols;
+      const std::size_t cols = std::min(kCols, m - q * kCols);
+      for (std::size_t i = 0; i < n; i += kRows) {
+        const std::size_t rows = std::min(kRows, n - i);
+        float* out = cols == kCols ? c + i * ldc + q * kCols : tail;
+        const std::size_t ldo = cols == kCols ? ldc : kCols;
+        if (cols != kCols && accumulate) {
+          for (std::size_t r = 0; r < rows; ++r) std::copy_n(c + (i + r) * ldc + q * kCols, cols, tail + r * kCols);
+        }
+        const float* ai = a + i * lda + kk;
+        switch (rows) {
+          case 6: micro_kernel<6>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
+          case 5: micro_kernel<5>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
+          case 4: micro_kernel<4>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
+          case 3: micro_kernel<3>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
+          case 2: micro_kernel<2>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
+          default: micro_kernel<1>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
+        }
+        if (cols != kCols) {
+          for (std::size_t r = 0; r < rows; ++r) std::copy_n(tail + r * kCols, cols, c + (i + r) * ldc + q * kCols);
+        }
+      }
     }
   }
 }

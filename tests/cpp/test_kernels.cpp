@@ -72,3 +72,18 @@ TEST_CASE("softmax_prefix: +inf shares the weight, all −inf gives zeros, NaN i
   std::vector<float> c = {1.0f, NAN};
   CHECK_FALSE(attn::softmax_prefix(c.data(), 2, 2));
 }
+
+TEST_CASE("gemm_packed equals gemm for every edge shape") {
+  for (std::size_t n : {1, 5, 6, 13}) {
+    for (std::size_t k : {1, 9, 300}) {
+      for (std::size_t m : {1, 8, 12, 20}) {
+        const auto a = random_vector(n * k, n + k), b = random_vector(k * m, k + m);
+        std::vector<float> expected(n * m), got(n * m, 123.0f);
+        attn::gemm(a.data(), k, b.data(), m, expected.data(), m, n, k, m);
+        const auto packed = attn::pack_panels(b.data(), m, k, m);
+        attn::gemm_packed(a.data(), k, packed.data(), got.data(), m, n, k, m);
+        for (std::size_t i = 0; i < n * m; ++i) REQUIRE(got[i] == Approx(expected[i]).margin(1e-5));
+      }
+    }
+  }
+}

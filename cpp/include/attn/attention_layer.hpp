@@ -33,8 +33,8 @@ class MultiHeadLayer {
 
  private:
   std::size_t n_heads_, d_model_, d_k_;
-  std::vector<float> w_qkv_;   // [d_model, 3·d_model]  W_Q | W_K | W_V
-  std::vector<float> w_o_;     // [d_model, d_model]
+  std::vector<float> w_qkv_;   // W_Q | W_K | W_V [d_model, 3·d_model], as pack_panels() panels
+  std::vector<float> w_o_;     // W_O [d_model, d_model], as pack_panels() panels
   std::vector<float> qkv_;     // [seq_len, 3·d_model]  workspace: Q | K | V
   std::vector<float> key_t_;   // [d_k, seq_len]        one head's keys, transposed
   std::vector<float> scores_;  // [seq_len, seq_len]    one head's scores, then weights

@@ -6,12 +6,21 @@
 // Matrices are row-major float32 behind raw pointers with explicit row strides (ld*), so a head's
 // column slice of a wider matrix is used in place, without copying.
 #include <cstddef>
+#include <vector>
 
 namespace attn {
 
 // C = A · B, or C += A · B when accumulate.  A [n, k] (row stride lda), B [k, m] (ldb), C [n, m] (ldc).
 void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc, std::size_t n,
           std::size_t k, std::size_t m, bool accumulate = false);
+
+// B [k, m] (row stride ldb) rearranged for gemm_packed: column panels of 8, each k × 8 contiguous,
+// the last panel zero-padded. For matrices used many times (fixed weights): pack once, multiply often.
+std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m);
+
+// C = A · B with B given by pack_panels(B): A [n, k] (lda), C [n, m] (ldc). Reads B sequentially.
+void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
+                 std::size_t k, std::size_t m);
 
 // Softmax of row[0 … limit) in place, computed stably; row[limit … length) is set to 0 (masked keys:
 // causal and valid-length masks keep a prefix of each row). limit = 0 leaves an all-zero row. Cells at
