@@ -1,5 +1,6 @@
 // The implementations compared, each prepared once per case (weights fixed) and then called with
-// fresh inputs: prepare(benchCase) → async (input: Float32Array) → Float32Array output.
+// fresh inputs: prepare(benchCase) → async (input: Float32Array) → Float32Array output; the runner's
+// optional dispose() frees what prepare() made, so no case runs beside the leftovers of the last.
 import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
@@ -64,7 +65,9 @@ export function onnxruntime(ort) {
     async prepare(benchCase) {
       const session = await ort.InferenceSession.create(attentionModel(benchCase), { executionProviders: ['wasm'] });
       const { n, d } = benchCase;
-      return async (x) => (await session.run({ X: new ort.Tensor('float32', x, [n, d]) })).Y.data;
+      const run = async (x) => (await session.run({ X: new ort.Tensor('float32', x, [n, d]) })).Y.data;
+      run.dispose = () => session.release();
+      return run;
     },
   };
 }
@@ -77,7 +80,7 @@ export function tensorflow(tf) {
       const dk = d / heads;
       const [wq, wk, wv, wo] = weights.map((w) => tf.keep(tf.tensor2d(w, [d, d])));
       const mask = tf.keep(tf.tensor2d(Float32Array.from({ length: n * n }, (_, k) => (k % n > Math.floor(k / n) ? -1e30 : 0)), [n, n]));
-      return (x) => {
+      const run = (x) => {
         const y = tf.tidy(() => {
           const input = tf.tensor2d(x, [n, d]);
           const split = (w) => tf.transpose(tf.reshape(tf.matMul(input, w), [n, heads, dk]), [1, 0, 2]);
@@ -90,6 +93,8 @@ export function tensorflow(tf) {
         y.dispose();
         return out;
       };
+      run.dispose = () => [wq, wk, wv, wo, mask].forEach((t) => t.dispose());
+      return run;
     },
   };
 }

@@ -62,6 +62,7 @@ export async function runBench({ peers, sizes = SIZES, log = () => {} }) {
         const ms = median(r.samples);
         return [r.peer.name, { ms, gflops: flops(n, d) / ms / 1e6, maxDiff: r.maxDiff, samples: r.samples.length, callsPerSample: r.reps }];
       }));
+      for (const r of runners) await r.run.dispose?.();
       rows.push({ n, d, heads, causal, gflop: flops(n, d) / 1e9, results });
       log(formatRow(rows.at(-1), peers.map((p) => p.name)));
     }
