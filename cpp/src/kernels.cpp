@@ -148,16 +148,19 @@ std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, s
 
 void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
                  std::size_t k, std::size_t m) {
-  constexpr std::size_t kBlockK = 256;  // A's block (n × kBlockK) streams past one 8-column panel in L1
+  // A block of kBlockRows × kBlockK (96 KB) stays in L2 while every 8-column panel (kBlockK × 8,
+  // 8 KB, in L1) passes over it.
+  constexpr std::size_t kBlockK = 256, kBlockRows = 96;
   const std::size_t panels = (m + kCols - 1) / kCols;
   float tail[kRows * kCols];  // the last, partial panel is computed here and copied out
   for (std::size_t kk = 0; kk < std::max<std::size_t>(k, 1); kk += kBlockK) {
     const std::size_t kc = std::min(kBlockK, k - std::min(k, kk));
     const bool accumulate = kk > 0;
+    for (std::size_t ii = 0; ii < n; ii += kBlockRows)
     for (std::size_t q = 0; q < panels; ++q) {
       const float* panel = packed + (q * k + kk) * kCols;
       const std::size_t cols = std::min(kCols, m - q * kCols);
-      for (std::size_t i = 0; i < n; i += kRows) {
+      for (std::size_t i = ii; i < std::min(n, ii + kBlockRows); i += kRows) {
         const std::size_t rows = std::min(kRows, n - i);
         float* out = cols == kCols ? c + i * ldc + q * kCols : tail;
         const std::size_t ldo = cols == kCols ? ldc : kCols;
