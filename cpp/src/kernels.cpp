@@ -124,6 +124,7 @@ void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, floa
           std::size_t k, std::size_t m, bool accumulate) {
   // Blocks of B (kBlockK × kBlockM floats, 128 KB) stay in cache while every row of A passes over them.
   constexpr std::size_t kBlockK = 128, kBlockM = 256;
+  if (n == 0 || m == 0) return;  // nothing to write (and an empty matrix may have no storage at all)
   if (k == 0) {
     if (!accumulate) for (std::size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
     return;
@@ -148,6 +149,7 @@ std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, s
 
 void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
                  std::size_t k, std::size_t m) {
+  if (n == 0 || m == 0) return;
   // A block of kBlockRows × kBlockK (96 KB) stays in L2 while every 8-column panel (kBlockK × 8,
   // 8 KB, in L1) passes over it.
   constexpr std::size_t kBlockK = 256, kBlockRows = 96;
