@@ -125,6 +125,16 @@ attn::HeadSpec head_spec_from_js(const val& spec) {
   return out;
 }
 
+// Positional-encoding names as JS spells them (checked there).
+attn::PositionalKind positional_kind_from_js(const std::string& name) {
+  if (name == "none") return attn::PositionalKind::none;
+  if (name == "learned") return attn::PositionalKind::learned;
+  if (name == "rope") return attn::PositionalKind::rope;
+  if (name == "alibi") return attn::PositionalKind::alibi;
+  if (name == "t5") return attn::PositionalKind::t5;
+  return attn::PositionalKind::sinusoidal;
+}
+
 const char* head_kind_name(attn::HeadKind kind) {
   switch (kind) {
     case attn::HeadKind::semantic: return "semantic";
@@ -234,7 +244,7 @@ attn::ExplainOptions explain_options(const val& options) {
   o.n_heads = options["numHeads"].as<std::size_t>();
   o.projection = options["projection"].as<std::string>() == "random" ? attn::Projection::random : attn::Projection::identity;
   o.seed = options["seed"].as<std::uint32_t>();
-  o.positional_encoding = options["positionalEncoding"].as<bool>();
+  o.positional = positional_kind_from_js(options["positionalEncoding"].as<std::string>());
   o.base = options["base"].as<double>();
   o.max_tokens = options["maxTokens"].as<std::size_t>();
   o.attention = attention_options(options);

@@ -107,11 +107,16 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
   const double inv_scale = 1.0 / (sqrt_dk * static_cast<double>(options.temperature));
   result.dot_products = matmul_transposed(queries, keys);
   result.scores = xt::empty<float>({n, m});
+  const auto* bias = options.score_bias;
+  if (bias && (bias->shape(0) != n || bias->shape(1) != m)) {
+    throw std::invalid_argument("attention: score_bias must be [n, m] = [" + std::to_string(n) + ", " + std::to_string(m) + "]");
+  }
   const std::size_t valid = options.valid_length.value_or(m);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < m; ++j) {
       const bool masked = j >= valid || (options.causal && j > i) || (options.mask_diagonal && j == i);
-      result.scores(i, j) = masked ? kNegInf : static_cast<float>(result.dot_products(i, j) * inv_scale);
+      const double scaled = result.dot_products(i, j) * inv_scale + (bias ? (*bias)(i, j) : 0.0f);
+      result.scores(i, j) = masked ? kNegInf : static_cast<float>(scaled);
     }
   }
   result.weights = masked_softmax(result.scores);

@@ -58,9 +58,10 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
   trace.tokens.reserve(seq_len);
   for (std::size_t t = 0; t < seq_len; ++t) trace.tokens.push_back({tokens[t], ids[t], ids[t] < 0, masked[t]});
 
-  trace.positional = sinusoidal_encoding(seq_len, d_model, options.base);
-  trace.input = options.positional_encoding ? xt::xtensor<float, 2>(trace.embeddings + trace.positional)
-                                            : trace.embeddings;
+  const bool absolute = options.positional == PositionalKind::sinusoidal || options.positional == PositionalKind::learned;
+  trace.positional = options.positional == PositionalKind::learned ? learned_encoding(seq_len, d_model, options.seed)
+                                                                    : sinusoidal_encoding(seq_len, d_model, options.base);
+  trace.input = absolute ? xt::xtensor<float, 2>(trace.embeddings + trace.positional) : trace.embeddings;
 
   const Projections projections = options.projection == Projection::random
                                       ? random_projections(d_model, options.seed)
@@ -71,13 +72,18 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
 
   std::vector<HeadInputs> heads = project_heads(trace.input, options.n_heads, projections);
   std::vector<AttentionOptions> head_options_list;
+  std::vector<bool> projected;
   trace.heads = options.heads;
   trace.heads.resize(options.n_heads);  // missing entries: projected heads
   for (std::size_t h = 0; h < options.n_heads; ++h) {
     const HeadSpec& spec = trace.heads[h];
+    projected.push_back(spec.kind == HeadKind::projected);
     if (spec.kind != HeadKind::projected) heads[h] = designed_head(spec, trace.embeddings, heads[h].values, options.base);
     head_options_list.push_back(head_options(spec, shared));
   }
+  // RoPE turns the projected heads' queries and keys; ALiBi and T5 bias every head's scores.
+  trace.score_biases = apply_relative_position(options.positional, heads, projected, options.seed, options.base);
+  for (std::size_t h = 0; h < trace.score_biases.size(); ++h) head_options_list[h].score_bias = &trace.score_biases[h];
   trace.attention = attend_heads(std::move(heads), head_options_list, projections.w_o);
 
   if (options.encoder_block) {

@@ -27,7 +27,7 @@ TEST_CASE("explain traces every step with consistent shapes") {
 
 TEST_CASE("explain without positional encoding feeds X itself, unknown words are flagged") {
   attn::ExplainOptions options;
-  options.positional_encoding = false;
+  options.positional = attn::PositionalKind::none;
   const auto t = attn::explain("bank blorptastic", shipped_table(), options);
   CHECK(t.input == t.embeddings);
   CHECK(t.positional(0, 1) == 1.0f);  // P is still traced for the page
@@ -83,7 +83,7 @@ TEST_CASE("masking replaces a word's vector by the fixed mean vector, padding ke
 
 TEST_CASE("compare_contexts shares one PCA across two sentences") {
   attn::ExplainOptions options;
-  options.positional_encoding = false;
+  options.positional = attn::PositionalKind::none;
   const auto c = attn::compare_contexts("the river bank was muddy", "she deposited money at the bank", shipped_table(), options);
   REQUIRE(c.projection.coordinates.shape(0) == 2 * 5 + 2 * 6);
   // "bank" starts at the same point in both sentences (row 2 of the first, row 10 + 5 of the second).

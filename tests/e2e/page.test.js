@@ -204,6 +204,15 @@ test('the pipeline shows every step with its shape; screenshot', async () => {
   await page.selectOption('select[name="numHeads"]', '1');
 });
 
+test('every positional encoding can be chosen; the caption says how it is used', async () => {
+  for (const [kind, words] of [['rope', /RoPE rotates/], ['alibi', /ALiBi biases/], ['t5', /T5 buckets/], ['learned', /Learned positional table/], ['none', /no position information/], ['sinusoidal', /added to the word vectors/]]) {
+    await page.selectOption('select[name="positionalEncoding"]', kind);
+    await showSlot('positional');
+    assert.match(await page.textContent('[data-figure="positional-encoding"] figcaption'), words, kind);
+    assert.equal(await page.$eval('attention-explorer', (el) => el.getTrace().options.positionalEncoding), kind);
+  }
+});
+
 test('editing the sentence outlines the weights that changed by more than 0.05', async () => {
   await typeSentence('The river bank was muddy after the storm');
   await page.focus('attention-explorer textarea');

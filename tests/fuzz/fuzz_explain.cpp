@@ -42,7 +42,7 @@ attn::ExplainOptions options_from(const std::uint8_t* c) {
   o.n_heads = kHeads[c[0] % 12];  // 3, 7 and 0 are invalid on purpose
   o.projection = c[1] & 1 ? attn::Projection::random : attn::Projection::identity;
   o.seed = c[2];
-  o.positional_encoding = c[1] & 2;
+  o.positional = static_cast<attn::PositionalKind>((c[1] >> 1 & 1) + 2 * (c[6] % 3));  // all six kinds
   o.attention.causal = c[1] & 4;
   o.attention.scale = c[1] & 8;
   o.encoder_block = c[1] & 16;

@@ -216,6 +216,24 @@ describe('explain', () => {
     assert.equal(c.second.tokens.length, 6);
   });
 
+  test('positional encodings: none is blind to word order, the five others are not', () => {
+    const permuted = (kind) => {
+      const options = { numHeads: 4, projection: 'random', seed: 2, positionalEncoding: kind };
+      const a = core.explain('dog bites man today', options), b = core.explain('man bites dog today', options);
+      const perm = [2, 1, 0, 3];
+      let diff = 0;
+      for (let h = 0; h < 4; h++) for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
+        diff = Math.max(diff, Math.abs(b.weights.data[(h * 4 + perm[i]) * 4 + perm[j]] - a.weights.data[(h * 4 + i) * 4 + j]));
+      }
+      return diff;
+    };
+    assert.ok(permuted('none') < 1e-6);
+    assert.ok(permuted(false) < 1e-6);
+    for (const kind of ['sinusoidal', 'learned', 'rope', 'alibi', 't5']) assert.ok(permuted(kind) > 1e-3, kind);
+    assert.equal(core.explain('a b', { positionalEncoding: true }).options.positionalEncoding, 'sinusoidal');
+    assert.throws(() => core.explain('a', { positionalEncoding: 'absolute' }), { name: 'RangeError', message: /positionalEncoding/ });
+  });
+
   test('the same seed gives the same trace; another seed another', () => {
     const a = core.explain('a b c', { projection: 'random', seed: 3 });
     const b = core.explain('a b c', { projection: 'random', seed: 3 });

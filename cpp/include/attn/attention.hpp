@@ -20,6 +20,8 @@ struct AttentionOptions {
   float temperature = 1.0f;                 // τ: scores are divided by τ; must be finite and > 0
   bool scale = true;                        // divide by √d_k (Vaswani eq. 1); false shows why it matters
   bool mask_diagonal = false;               // query i never sees key i (the designed semantic head)
+  const xt::xtensor<float, 2>* score_bias = nullptr;  // [n, m] added to the scaled scores before masking
+                                                      // (ALiBi, T5); not owned, must outlive the call
 };
 
 struct AttentionResult {

@@ -14,6 +14,7 @@
 #include "attn/encoder_block.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/pca.hpp"
+#include "attn/positional_variants.hpp"
 #include "attn/tokenizer.hpp"
 
 namespace attn {
@@ -30,7 +31,7 @@ struct ExplainOptions {
   Projection projection = Projection::identity;
   std::uint64_t seed = 0;                      // random projections and the feed-forward weights
   std::vector<HeadSpec> heads;                 // per head (missing entries: projected)
-  bool positional_encoding = true;             // add P to X
+  PositionalKind positional = PositionalKind::sinusoidal;  // how tokens learn where they are
   double base = 10000.0;                       // sinusoid base
   AttentionOptions attention;                  // causal, valid_length, temperature, scale
   std::vector<std::size_t> masked_positions;   // tokens replaced by [MASK] (EmbeddingTable::mask_vector)
@@ -53,8 +54,10 @@ struct Trace {
   std::size_t valid_length;          // keys at positions ≥ valid_length are padding (= seq_len if none)
   std::vector<HeadSpec> heads;       // n_heads, as used
   xt::xtensor<float, 2> embeddings;  // X      [seq_len, d_model]
-  xt::xtensor<float, 2> positional;  // P      [seq_len, d_model]  (computed even when not added)
-  xt::xtensor<float, 2> input;       // X + P, or X without positional encoding  [seq_len, d_model]
+  xt::xtensor<float, 2> positional;  // P      [seq_len, d_model]: the table added (sinusoidal or learned),
+                                     //        else the sinusoidal encoding, traced but not added
+  xt::xtensor<float, 2> input;       // X + P for absolute encodings, else X  [seq_len, d_model]
+  std::vector<xt::xtensor<float, 2>> score_biases;  // ALiBi / T5: one [seq_len, seq_len] bias per head
   MultiHeadResult attention;         // every intermediate of multi-head self-attention
   EncoderBlockResult block;          // empty unless options.encoder_block
   Pca projection;                    // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d

@@ -33,6 +33,13 @@ const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
 const EXPLAIN_OPTIONS = ['numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
   'maxTokens', 'encoderBlock', 'project2d', ...ATTENTION_OPTIONS];
 const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
+const POSITIONAL_KINDS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+
+/** true / false stand for 'sinusoidal' / 'none'. */
+function positionalKind(value, where) {
+  if (typeof value === 'boolean') return value ? 'sinusoidal' : 'none';
+  return check.oneOf(value, where, 'positionalEncoding', POSITIONAL_KINDS);
+}
 const MAX_OFFSET = 4096;
 
 function attentionOptions(options, where) {
@@ -65,7 +72,7 @@ function explainOptions(options, where, dModel, maxTokens) {
     projection: check.oneOf(projection, where, 'projection', ['identity', 'random']),
     seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
     heads: heads.map((spec, i) => headSpec(spec, where, i)),
-    positionalEncoding: check.boolean(positionalEncoding, where, 'positionalEncoding'),
+    positionalEncoding: positionalKind(positionalEncoding, where),
     base: check.finiteIn(base, where, 'base', { above: 1 }),
     maskedPositions: maskedPositions.map((p, i) => check.integerIn(p, where, `maskedPositions[${i}]`, 0, maxTokens - 1)),
     maxTokens: check.integerIn(max, where, 'maxTokens', 1, maxTokens),
@@ -231,7 +238,11 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * Options: numHeads (divisor of dModel, default 1); projection 'identity' | 'random' (default
      * 'identity'); seed (0 … 2³²−1: random projections and feed-forward weights); heads: per head
      * 'projected' | 'semantic' | 'previous' | 'next' | 'first' | 'uniform' | { kind: 'offset', offset: δ }
-     * (missing: projected); positionalEncoding (default true); base (10000); maskedPositions (token
+     * (missing: projected); positionalEncoding: 'sinusoidal' (default, P added; Vaswani §3.5), 'none',
+     * 'learned' (seeded, untrained table added), 'rope' (projected heads' queries and keys rotated; Su et al.
+     * 2021), 'alibi' (−m_h·|i−j| added to scores, m_h = 2^(−8h/numHeads); Press et al. 2022), 't5'
+     * (seeded value per relative-position bucket added to scores; Raffel et al. 2020), or true / false for
+     * 'sinusoidal' / 'none'; base (10000); maskedPositions (token
      * indices); causal; validLength (clamped to the sentence); temperature; scale (divide by √d_k,
      * default true); maxTokens (1 … core.maxTokens); encoderBlock, project2d (default true).
      * @returns trace: { tokens: [{ text, start, end, id, oov, masked }], totalTokens, truncated, validLength,

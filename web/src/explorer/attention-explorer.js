@@ -210,7 +210,7 @@ export class AttentionExplorer extends HTMLElement {
   toggleComparison() {
     this.change(this.state.compare
       ? { compare: false }
-      : { compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: false, projection: 'identity' });
+      : { compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity' });
   }
 
   /** The last trace drawn (see core.explain). */

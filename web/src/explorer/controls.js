@@ -61,7 +61,9 @@ export function buildControls(dModel, maxTokens) {
   const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
   temperatureOut.className = 'hint';
   const scale = field(form, 'Divide by √d_k', input('scale', { type: 'checkbox' }));
-  const positional = field(form, 'Add positional encoding', input('positionalEncoding', { type: 'checkbox' }));
+  const positional = field(form, 'Position information', select('positionalEncoding', [
+    ['sinusoidal', 'sinusoidal P added (Vaswani)'], ['none', 'none'], ['learned', 'learned table (untrained)'],
+    ['rope', 'RoPE: rotate Q, K'], ['alibi', 'ALiBi: −m·|i−j| on scores'], ['t5', 'T5 relative buckets']]));
 
   let headKinds = [];
   /** The form's values; `changed` is the name of the control that moved (a head's kind is set only by its own select). */
@@ -82,7 +84,7 @@ export function buildControls(dModel, maxTokens) {
       validLength: clampInteger(validLength.value, 0, maxTokens),
       temperature: Number(temperature.value),
       scale: scale.checked,
-      positionalEncoding: positional.checked,
+      positionalEncoding: positional.value,
     };
   };
 
@@ -106,7 +108,7 @@ export function buildControls(dModel, maxTokens) {
     temperature.value = String(state.temperature);
     temperatureOut.value = Number(state.temperature).toFixed(2);
     scale.checked = state.scale;
-    positional.checked = state.positionalEncoding;
+    positional.value = state.positionalEncoding;
   };
   return { form, read, sync };
 }

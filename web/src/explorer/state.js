@@ -22,7 +22,7 @@ export function defaultState() {
     maskedPositions: [],     // tokens replaced by [MASK]
     temperature: 1,
     scale: true,             // divide scores by √d_k
-    positionalEncoding: true,
+    positionalEncoding: 'sinusoidal',  // 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5'
     lineHeads: [0],          // heads drawn in the line view
     lineQuery: null,         // pinned query of the line view
     lineThreshold: 0.05,

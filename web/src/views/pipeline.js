@@ -12,6 +12,8 @@ const fmt = format('.4f');
 const WIDTH_BUDGET = 330;   // pixels for a matrix's columns
 const HEIGHT_BUDGET = 230;  // pixels for its rows
 
+const ABSOLUTE = new Set(['sinusoidal', 'learned']);  // encodings added to the input
+
 const QUERY_TEX = {
   projected: String.raw`Q_h = (X+P)\,W_Q^{(h)}`,
   semantic: String.raw`q_i = c\,x_i / \lVert x_i \rVert`,
@@ -47,7 +49,8 @@ function steps(trace, head) {
   const list = [
     { title: 'Word vectors', tex: 'X', ...dims(trace.embeddings, 'dimension'), describe: signed('X') },
     { title: 'Positional encoding', tex: String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`, ...dims(trace.positional, 'dimension'), describe: signed('P') },
-    { title: trace.options.positionalEncoding ? 'Input' : 'Input (positional encoding off)', tex: trace.options.positionalEncoding ? 'X + P' : 'X', ...dims(trace.input, 'dimension'), describe: signed('x') },
+    { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Input' : `Input (nothing added: ${trace.options.positionalEncoding})`,
+      tex: ABSOLUTE.has(trace.options.positionalEncoding) ? 'X + P' : 'X', ...dims(trace.input, 'dimension'), describe: signed('x') },
     { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind], ...dims(h.queries, 'query dimension'), describe: signed('Q') },
     { title: `Keys of head ${head + 1}`, tex: keyTex, ...dims(h.keys, 'key dimension'), describe: signed('K') },
     { title: `Values of head ${head + 1}`, tex: String.raw`V_h = (X+P)\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },

@@ -15,12 +15,17 @@ const COLUMN_PX = 4;
  */
 export function positionalHeatmap(trace) {
   const [seqLen, dModel] = trace.positional.shape;
-  const added = trace.options.positionalEncoding;
+  const kind = trace.options.positionalEncoding;
   const base = trace.options.base;
+  const what = kind === 'learned' ? 'Learned positional table (seeded, untrained)' : 'Sinusoidal positional encoding';
+  const use = {
+    sinusoidal: 'added to the word vectors', learned: 'added to the word vectors', none: 'not used: no position information',
+    rope: 'not added: RoPE rotates queries and keys instead', alibi: 'not added: ALiBi biases the scores instead',
+    t5: 'not added: T5 buckets bias the scores instead',
+  }[kind];
   return heatmap({
     name: 'positional-encoding',
-    caption: `Sinusoidal positional encoding P [seq_len, d_model] = [${seqLen}, ${dModel}]` +
-      (added ? ', added to the word vectors' : ' — switched off: not added to the word vectors'),
+    caption: `${what} P [seq_len, d_model] = [${seqLen}, ${dModel}], ${use}`,
     values: trace.positional.data,
     rows: seqLen,
     cols: dModel,
@@ -34,6 +39,7 @@ export function positionalHeatmap(trace) {
     cellWidth: COLUMN_PX,
     cellHeight: Math.max(2, Math.min(22, Math.floor(320 / Math.max(seqLen, 1)))),
     describe: (i, j, v) => {
+      if (kind === 'learned') return `P[${i}, ${j}] = ${fmt(v)} (random, untrained)`;
       const pair = j - (j % 2);
       return `P[${i}, ${j}] = ${j % 2 ? 'cos' : 'sin'}(${i} / ${base}^(${pair}/${dModel})) = ${fmt(v)}`;
     },
