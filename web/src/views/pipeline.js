@@ -15,14 +15,14 @@ const HEIGHT_BUDGET = 230;  // pixels for its rows
 const ABSOLUTE = new Set(['sinusoidal', 'learned']);  // encodings added to the input
 
 const QUERY_TEX = {
-  projected: String.raw`Q_h = (X+P)\,W_Q^{(h)}`,
+  projected: String.raw`Q_h = X_{\mathrm{in}}\,W_Q^{(h)}`,
   semantic: String.raw`q_i = c\,x_i / \lVert x_i \rVert`,
   offset: String.raw`q_i = c\,R(\delta)\,p_i = c\,p_{i+\delta}`,
   first: String.raw`q_i = c\,p_0`,
   uniform: String.raw`q_i = 0`,
 };
 const KEY_TEX = {
-  projected: String.raw`K_h = (X+P)\,W_K^{(h)}`,
+  projected: String.raw`K_h = X_{\mathrm{in}}\,W_K^{(h)}`,
   semantic: String.raw`k_j = c\,x_j / \lVert x_j \rVert`,
 };
 
@@ -45,15 +45,20 @@ function steps(trace, head) {
   const byToken = (t) => ({ tensor: t, cols: labels, colTitle: 'key →' });
   const signed = (symbol) => (i, j, v) => `${symbol}[${i}, ${j}] = ${fmt(v)} ("${labels[i]}", dimension ${j})`;
   const keyTex = KEY_TEX[h.kind] ?? String.raw`k_j = c\,p_j`;
+  // RoPE turns each projected query and key by its position: q_i ← R(iθ) q_i.
+  const rope = trace.options.positionalEncoding === 'rope' && h.kind === 'projected' ? String.raw`,\ \text{then } R(i\theta)` : '';
   const block = trace.block;
   const list = [
     { title: 'Word vectors', tex: 'X', ...dims(trace.embeddings, 'dimension'), describe: signed('X') },
-    { title: 'Positional encoding', tex: String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`, ...dims(trace.positional, 'dimension'), describe: signed('P') },
+    { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Positional encoding' : 'Positional encoding (shown, not added)',
+      tex: trace.options.positionalEncoding === 'learned' ? String.raw`P = \text{learned table (untrained)}`
+        : String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`, ...dims(trace.positional, 'dimension'), describe: signed('P') },
     { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Input' : `Input (nothing added: ${trace.options.positionalEncoding})`,
-      tex: ABSOLUTE.has(trace.options.positionalEncoding) ? 'X + P' : 'X', ...dims(trace.input, 'dimension'), describe: signed('x') },
-    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind], ...dims(h.queries, 'query dimension'), describe: signed('Q') },
-    { title: `Keys of head ${head + 1}`, tex: keyTex, ...dims(h.keys, 'key dimension'), describe: signed('K') },
-    { title: `Values of head ${head + 1}`, tex: String.raw`V_h = (X+P)\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },
+      tex: ABSOLUTE.has(trace.options.positionalEncoding) ? String.raw`X_{\mathrm{in}} = X + P` : String.raw`X_{\mathrm{in}} = X`,
+      ...dims(trace.input, 'dimension'), describe: signed('x') },
+    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind] + rope, ...dims(h.queries, 'query dimension'), describe: signed('Q') },
+    { title: `Keys of head ${head + 1}`, tex: keyTex + rope, ...dims(h.keys, 'key dimension'), describe: signed('K') },
+    { title: `Values of head ${head + 1}`, tex: String.raw`V_h = X_{\mathrm{in}}\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },
     { title: 'Dot products', tex: String.raw`Q_h K_h^{\top}`, ...byToken(h.dotProducts),
       describe: (i, j, v) => `q_${i} · k_${j} = ${fmt(v)} ("${labels[i]}" · "${labels[j]}", ${dQK} dimensions)` },
     { title: scaled ? 'Scaled' : 'Not scaled (√d_k switched off)', tex: scaled ? String.raw`\frac{Q_h K_h^{\top}}{\sqrt{d_k}\,\tau}` : String.raw`\frac{Q_h K_h^{\top}}{\tau}`,
@@ -72,7 +77,7 @@ function steps(trace, head) {
   ];
   if (block) {
     list.push(
-      { title: 'Residual', tex: String.raw`R_1 = (X + P) + \mathrm{MultiHead}`, ...dims(block.residual1, 'dimension'), describe: signed('R₁') },
+      { title: 'Residual', tex: String.raw`R_1 = X_{\mathrm{in}} + \mathrm{MultiHead}`, ...dims(block.residual1, 'dimension'), describe: signed('R₁') },
       { title: 'LayerNorm', tex: String.raw`N_1 = \frac{R_1 - \mu}{\sqrt{\sigma^2 + \epsilon}},\ \epsilon = 10^{-5}`, ...dims(block.norm1, 'dimension'), describe: signed('N₁') },
       { title: 'Feed-forward hidden layer', tex: String.raw`H = \max(0,\ N_1 W_1 + b_1)`, ...dims(block.hidden, 'hidden unit'), describe: signed('H') },
       { title: 'Feed-forward output', tex: String.raw`F = H W_2 + b_2`, ...dims(block.ffnOutput, 'dimension'), describe: signed('F') },
