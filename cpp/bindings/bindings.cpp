@@ -36,6 +36,7 @@ std::unique_ptr<attn::EmbeddingTable> g_table;  // one table per module instance
 std::unordered_map<int, std::unique_ptr<attn::MultiHeadLayer>> g_layers;
 int g_next_layer = 1;
 std::vector<float> g_input, g_output, g_weights;  // reused across forward calls: no allocation per call
+std::unique_ptr<attn::ModelWeights> g_model;  // explain()'s weights, rebuilt only when projection or seed change
 
 val error_object(const char* name, const std::string& message) {
   val error = val::object();
@@ -307,7 +308,13 @@ val trace_to_js(const attn::Trace& trace) {
 }
 
 val explain(const std::string& text, const val& options) {
-  return guarded([&] { return trace_to_js(attn::explain(text, table(), explain_options(options))); });
+  return guarded([&] {
+    const attn::ExplainOptions o = explain_options(options);
+    if (!g_model || g_model->d_model != table().dim() || g_model->projection != o.projection || g_model->seed != o.seed) {
+      g_model = std::make_unique<attn::ModelWeights>(attn::model_weights(table().dim(), o.projection, o.seed));
+    }
+    return trace_to_js(attn::explain(text, table(), o, *g_model));
+  });
 }
 
 val compare_contexts(const std::string& first, const std::string& second, const val& options) {

@@ -37,9 +37,24 @@ xt::xtensor<float, 2> moved_rows(const Trace& t) { return stack_rows(t.embedding
 
 }  // namespace
 
+ModelWeights model_weights(std::size_t d_model, Projection projection, std::uint64_t seed) {
+  return {d_model, projection, seed,
+          projection == Projection::random ? random_projections(d_model, seed) : identity_projections(d_model),
+          random_feed_forward(d_model, 4 * d_model, seed)};
+}
+
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options) {
+  return explain(text, table, options, model_weights(table.dim(), options.projection, options.seed));
+}
+
+Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,
+              const ModelWeights& weights) {
   const std::size_t d_model = table.dim();
   check_options(options, d_model);
+  if (weights.d_model != d_model || weights.projection != options.projection || weights.seed != options.seed) {
+    throw std::invalid_argument("explain: the prepared weights belong to another configuration");
+  }
+  const Projections& projections = weights.projections;
   Trace trace;
   std::vector<Token> tokens = tokenize(text);
   trace.total_tokens = tokens.size();
@@ -63,9 +78,6 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
                                                                     : sinusoidal_encoding(seq_len, d_model, options.base);
   trace.input = absolute ? xt::xtensor<float, 2>(trace.embeddings + trace.positional) : trace.embeddings;
 
-  const Projections projections = options.projection == Projection::random
-                                      ? random_projections(d_model, options.seed)
-                                      : identity_projections(d_model);
   AttentionOptions shared = options.attention;
   trace.valid_length = std::min(shared.valid_length.value_or(seq_len), seq_len);
   shared.valid_length = trace.valid_length;
@@ -87,8 +99,7 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
   trace.attention = attend_heads(std::move(heads), head_options_list, projections.w_o);
 
   if (options.encoder_block) {
-    trace.block = encoder_block_after_attention(trace.input, trace.attention.output,
-                                                random_feed_forward(d_model, 4 * d_model, options.seed), kLayerNormEpsilon);
+    trace.block = encoder_block_after_attention(trace.input, trace.attention.output, weights.ffn, kLayerNormEpsilon);
   }
   if (options.project_2d && seq_len > 0) trace.projection = pca(moved_rows(trace), 2);
   return trace;
@@ -97,7 +108,8 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
 ContextComparison compare_contexts(const std::string& first, const std::string& second, const EmbeddingTable& table,
                                    ExplainOptions options) {
   options.project_2d = false;
-  ContextComparison comparison{explain(first, table, options), explain(second, table, options), {}};
+  const ModelWeights weights = model_weights(table.dim(), options.projection, options.seed);
+  ContextComparison comparison{explain(first, table, options, weights), explain(second, table, options, weights), {}};
   const xt::xtensor<float, 2> rows = stack_rows(moved_rows(comparison.first), moved_rows(comparison.second));
   if (rows.shape(0) > 0) comparison.projection = pca(rows, 2);
   return comparison;

@@ -91,3 +91,15 @@ TEST_CASE("compare_contexts shares one PCA across two sentences") {
   CHECK(c.projection.coordinates(2, 1) == Approx(c.projection.coordinates(10 + 5, 1)).margin(1e-5));
   CHECK(c.first.projection.coordinates.size() == 0);
 }
+
+TEST_CASE("explain with prepared weights equals explain without, and refuses weights of another configuration") {
+  attn::ExplainOptions options;
+  options.projection = attn::Projection::random;
+  options.seed = 5;
+  const auto weights = attn::model_weights(100, attn::Projection::random, 5);
+  const auto a = attn::explain("the river bank", shipped_table(), options);
+  const auto b = attn::explain("the river bank", shipped_table(), options, weights);
+  CHECK(a.block.output == b.block.output);
+  options.seed = 6;
+  CHECK_THROWS_WITH(attn::explain("the river bank", shipped_table(), options, weights), Catch::Contains("another configuration"));
+}

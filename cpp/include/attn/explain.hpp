@@ -63,11 +63,27 @@ struct Trace {
   Pca projection;                    // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d
 };
 
+// The seeded weights of one configuration — projections W_Q, W_K, W_V, W_O and the feed-forward
+// network (d_ff = 4·d_model) — built once and reused while only the text changes.
+struct ModelWeights {
+  std::size_t d_model;
+  Projection projection;
+  std::uint64_t seed;
+  Projections projections;
+  FeedForward ffn;
+};
+ModelWeights model_weights(std::size_t d_model, Projection projection, std::uint64_t seed);
+
 // A valid_length above the (cut) token count is clamped to it and masked positions beyond it are
 // ignored, since the sentence changes on every keystroke. Throws std::out_of_range for n_heads not
 // dividing d_model, more head specs than heads, max_tokens outside 1 … kMaxTokens, and the ranges of
 // sinusoidal_encoding, designed_head and scaled_dot_product_attention.
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options);
+
+// The same with prepared weights (model_weights of the table's width, options.projection and
+// options.seed); throws std::invalid_argument if they were built for another configuration.
+Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,
+              const ModelWeights& weights);
 
 // Two sentences traced with the same options, and one PCA over both so their 2-D views share axes:
 // projection.coordinates stacks [X_a; output_a; X_b; output_b] rows ([2·n_a + 2·n_b, 2]).

@@ -9,7 +9,7 @@ import { tokenLabels } from './labels.js';
 const fmt = format('.4f');
 
 /** Pixels per cell: large for short sentences, small enough that 256 tokens fit. */
-export function cellSize(seqLen, budget) {
+function cellSize(seqLen, budget) {
   return Math.max(2, Math.min(40, Math.floor(budget / Math.max(seqLen, 1))));
 }
 
@@ -24,7 +24,7 @@ export function headKindLabel(head) {
 }
 
 /** What a head of this kind does, in one sentence. */
-export function headKindExplanation(head) {
+function headKindExplanation(head) {
   switch (head.kind) {
     case 'semantic': return 'Queries and keys are the word vectors themselves (own position masked): each word attends to the words most similar in meaning.';
     case 'offset': return `Queries are the positional encodings turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;

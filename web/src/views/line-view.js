@@ -11,7 +11,7 @@ const TEXT_PX = 110;  // room for a token label on each side
 const GAP_PX = 220;   // between the two columns
 const MAX_STROKE = 7;
 
-export const headColor = (h) => schemeTableau10[h % schemeTableau10.length];
+const headColor = (h) => schemeTableau10[h % schemeTableau10.length];
 
 /**
  * @param {object} trace  core.explain() result
