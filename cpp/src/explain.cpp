@@ -1,6 +1,7 @@
 #include "attn/explain.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,11 @@ void check_options(const ExplainOptions& options, std::size_t d_model) {
     throw std::out_of_range("explain: numHeads must divide d_model = " + std::to_string(d_model) + ", got " +
                             std::to_string(options.n_heads));
   }
+  const auto in_range = [](float scale, bool zero_allowed) {
+    return std::isfinite(scale) && scale <= 100.0f && (scale > 0.0f || (zero_allowed && scale == 0.0f));
+  };
+  if (!in_range(options.embedding_scale, false)) throw std::out_of_range("explain: embeddingScale must be in (0, 100]");
+  if (!in_range(options.positional_scale, true)) throw std::out_of_range("explain: positionalScale must be in [0, 100]");
   if (options.heads.size() > options.n_heads) {
     throw std::out_of_range("explain: heads lists " + std::to_string(options.heads.size()) + " kinds for " +
                             std::to_string(options.n_heads) + " heads");
@@ -47,13 +53,28 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
   return explain(text, table, options, model_weights(table.dim(), options.projection, options.seed));
 }
 
-Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,
-              const ModelWeights& weights) {
+namespace {
+
+bool is_absolute(PositionalKind kind) { return kind == PositionalKind::sinusoidal || kind == PositionalKind::learned; }
+
+// Moves token k of the sentence to position order[k]'s place: row k ← row order[k].
+template <typename T>
+std::vector<T> reordered(const std::vector<T>& items, const std::vector<std::size_t>& order) {
+  std::vector<T> out;
+  for (std::size_t k : order) out.push_back(items[k]);
+  return out;
+}
+
+xt::xtensor<float, 2> reordered_rows(const xt::xtensor<float, 2>& m, const std::vector<std::size_t>& order) {
+  xt::xtensor<float, 2> out = xt::empty<float>(m.shape());
+  for (std::size_t k = 0; k < order.size(); ++k) std::copy_n(&m(order[k], 0), m.shape(1), &out(k, 0));
+  return out;
+}
+
+// The whole trace, with the (cut) tokens placed in `order` when one is given.
+Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,
+                     const ModelWeights& weights, const std::vector<std::size_t>* order) {
   const std::size_t d_model = table.dim();
-  check_options(options, d_model);
-  if (weights.d_model != d_model || weights.projection != options.projection || weights.seed != options.seed) {
-    throw std::invalid_argument("explain: the prepared weights belong to another configuration");
-  }
   const Projections& projections = weights.projections;
   Trace trace;
   std::vector<Token> tokens = tokenize(text);
@@ -72,11 +93,16 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
   }
   trace.tokens.reserve(seq_len);
   for (std::size_t t = 0; t < seq_len; ++t) trace.tokens.push_back({tokens[t], ids[t], ids[t] < 0, masked[t]});
+  if (order) {
+    trace.tokens = reordered(trace.tokens, *order);
+    trace.embeddings = reordered_rows(trace.embeddings, *order);
+  }
+  if (options.embedding_scale != 1.0f) trace.embeddings *= options.embedding_scale;
 
-  const bool absolute = options.positional == PositionalKind::sinusoidal || options.positional == PositionalKind::learned;
   trace.positional = options.positional == PositionalKind::learned ? learned_encoding(seq_len, d_model, options.seed)
                                                                     : sinusoidal_encoding(seq_len, d_model, options.base);
-  trace.input = absolute ? xt::xtensor<float, 2>(trace.embeddings + trace.positional) : trace.embeddings;
+  if (options.positional_scale != 1.0f) trace.positional *= options.positional_scale;
+  trace.input = is_absolute(options.positional) ? xt::xtensor<float, 2>(trace.embeddings + trace.positional) : trace.embeddings;
 
   AttentionOptions shared = options.attention;
   trace.valid_length = std::min(shared.valid_length.value_or(seq_len), seq_len);
@@ -102,6 +128,47 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
     trace.block = encoder_block_after_attention(trace.input, trace.attention.output, weights.ffn, kLayerNormEpsilon);
   }
   if (options.project_2d && seq_len > 0) trace.projection = pca(moved_rows(trace), 2);
+  return trace;
+}
+
+// Score terms, the same word twice, the shuffled sentence, and the norms (position_checks.hpp).
+PositionChecks position_checks(const Trace& trace, const std::string& text, const EmbeddingTable& table,
+                               const ExplainOptions& options, const ModelWeights& weights) {
+  PositionChecks checks;
+  const std::size_t seq_len = trace.tokens.size();
+  if (is_absolute(options.positional)) {
+    const std::size_t d_k = table.dim() / options.n_heads;
+    const AttentionOptions& a = options.attention;
+    const float factor = static_cast<float>(1.0 / ((a.scale ? std::sqrt(static_cast<double>(d_k)) : 1.0) * a.temperature));
+    checks.score_terms = score_terms(trace.embeddings, trace.positional, weights.projections, options.n_heads, factor);
+    for (std::size_t h = 0; h < options.n_heads; ++h) {
+      if (trace.heads[h].kind != HeadKind::projected) checks.score_terms[h] = {};
+    }
+  }
+  std::vector<std::string> keys;
+  for (const TracedToken& t : trace.tokens) keys.push_back(t.masked ? "[MASK]" : t.token.key);
+  checks.repeated = repeated_words(keys, trace.attention);
+
+  ExplainOptions plain = options;  // only the attention is compared
+  plain.encoder_block = plain.project_2d = plain.position_checks = false;
+  const std::vector<std::size_t> order = shuffled_order(seq_len, options.shuffle_seed);
+  const Trace shuffled = trace_sentence(text, table, plain, weights, &order);
+  checks.shuffle = compare_shuffled(trace.attention, shuffled.attention, order);
+  checks.embedding_norms = row_norms(trace.embeddings);
+  checks.positional_norms = row_norms(trace.positional);
+  return checks;
+}
+
+}  // namespace
+
+Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,
+              const ModelWeights& weights) {
+  check_options(options, table.dim());
+  if (weights.d_model != table.dim() || weights.projection != options.projection || weights.seed != options.seed) {
+    throw std::invalid_argument("explain: the prepared weights belong to another configuration");
+  }
+  Trace trace = trace_sentence(text, table, options, weights, nullptr);
+  if (options.position_checks) trace.checks = position_checks(trace, text, table, options, weights);
   return trace;
 }
 

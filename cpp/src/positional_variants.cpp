@@ -7,6 +7,7 @@
 #include <string>
 
 #include "attn/limits.hpp"
+#include "attn/positional.hpp"
 #include "attn/random.hpp"
 
 namespace attn {
@@ -105,6 +106,20 @@ std::vector<xt::xtensor<float, 2>> apply_relative_position(PositionalKind kind, 
     for (std::size_t h = 0; h < heads.size(); ++h) biases.push_back(t5_bias(seq_len, t5_bucket_values(h, seed)));
   }
   return biases;
+}
+
+MultiHeadResult multi_head_attention(const xt::xtensor<float, 2>& input, std::size_t n_heads,
+                                     const Projections& projections, const AttentionOptions& options,
+                                     PositionalKind kind, std::uint64_t seed, double base) {
+  const std::size_t seq_len = input.shape(0), d_model = input.shape(1);
+  xt::xtensor<float, 2> positioned = input;
+  if (kind == PositionalKind::sinusoidal) positioned += sinusoidal_encoding(seq_len, d_model, base);
+  if (kind == PositionalKind::learned) positioned += learned_encoding(seq_len, d_model, seed);
+  std::vector<HeadInputs> heads = project_heads(positioned, n_heads, projections);
+  const auto biases = apply_relative_position(kind, heads, std::vector<bool>(n_heads, true), seed, base);
+  std::vector<AttentionOptions> head_options(n_heads, options);
+  for (std::size_t h = 0; h < biases.size(); ++h) head_options[h].score_bias = &biases[h];
+  return attend_heads(std::move(heads), head_options, projections.w_o);
 }
 
 }  // namespace attn

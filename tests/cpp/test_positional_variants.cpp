@@ -99,3 +99,19 @@ TEST_CASE("explain with every kind: without position, permuting words permutes t
     if (kind == attn::PositionalKind::alibi || kind == attn::PositionalKind::t5) CHECK(a.score_biases.size() == 4);
   }
 }
+
+TEST_CASE("multi_head_attention with a positional kind agrees with explain's heads") {
+  attn::ExplainOptions options;
+  options.n_heads = 4;
+  options.projection = attn::Projection::random;
+  options.seed = 2;
+  for (auto kind : {attn::PositionalKind::none, attn::PositionalKind::sinusoidal, attn::PositionalKind::learned,
+                    attn::PositionalKind::rope, attn::PositionalKind::alibi, attn::PositionalKind::t5}) {
+    options.positional = kind;
+    const auto t = attn::explain("the cat sat on the mat", shipped_table(), options);
+    const auto r = attn::multi_head_attention(t.embeddings, 4, attn::random_projections(100, 2), options.attention, kind, 2);
+    INFO("kind " << int(kind));
+    CHECK(xt::amax(xt::abs(r.weights - t.attention.weights))() < 1e-6f);
+    CHECK(xt::amax(xt::abs(r.output - t.attention.output))() < 1e-5f);
+  }
+}

@@ -14,6 +14,7 @@
 #include "attn/encoder_block.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/pca.hpp"
+#include "attn/position_checks.hpp"
 #include "attn/positional_variants.hpp"
 #include "attn/tokenizer.hpp"
 
@@ -35,6 +36,10 @@ struct ExplainOptions {
   double base = 10000.0;                       // sinusoid base
   AttentionOptions attention;                  // causal, valid_length, temperature, scale
   std::vector<std::size_t> masked_positions;   // tokens replaced by [MASK] (EmbeddingTable::mask_vector)
+  float embedding_scale = 1.0f;                // word vectors × this (√d_model = 10 is the paper's §3.4), 0 … 100
+  float positional_scale = 1.0f;               // P × this before it is added, 0 … 100
+  bool position_checks = false;                // also trace PositionChecks (a second, shuffled pass)
+  std::uint64_t shuffle_seed = 0;              // the shuffled order of PositionChecks::shuffle
   std::size_t max_tokens = kMaxTokens;         // 1 … kMaxTokens
   bool encoder_block = true;                   // also trace residual, LayerNorm, FFN (d_ff = 4·d_model)
   bool project_2d = true;                      // also trace the 2-D PCA of X and the attention output
@@ -47,20 +52,31 @@ struct TracedToken {
   bool masked;      // replaced by [MASK]
 };
 
+// What position information does to this sentence (position_checks.hpp).
+struct PositionChecks {
+  std::vector<ScoreTerms> score_terms;   // per head; empty unless P is added (sinusoidal, learned), and
+                                         // empty ScoreTerms for designed heads
+  std::vector<RepeatedWord> repeated;    // words that occur twice
+  ShuffleCheck shuffle;                  // the sentence in shuffled_order(seq_len, shuffle_seed)
+  xt::xtensor<float, 1> embedding_norms;   // ‖x_i‖ of the word vectors as used  [seq_len]
+  xt::xtensor<float, 1> positional_norms;  // ‖p_i‖ of the encoding as added     [seq_len]
+};
+
 struct Trace {
   std::vector<TracedToken> tokens;   // seq_len tokens
   std::size_t total_tokens;          // tokens in the text before cutting
   bool truncated;                    // total_tokens > max_tokens
   std::size_t valid_length;          // keys at positions ≥ valid_length are padding (= seq_len if none)
   std::vector<HeadSpec> heads;       // n_heads, as used
-  xt::xtensor<float, 2> embeddings;  // X      [seq_len, d_model]
-  xt::xtensor<float, 2> positional;  // P      [seq_len, d_model]: the table added (sinusoidal or learned),
-                                     //        else the sinusoidal encoding, traced but not added
+  xt::xtensor<float, 2> embeddings;  // X      [seq_len, d_model], × embedding_scale
+  xt::xtensor<float, 2> positional;  // P      [seq_len, d_model], × positional_scale: the table added
+                                     //        (sinusoidal or learned), else the sinusoidal encoding, traced but not added
   xt::xtensor<float, 2> input;       // X + P for absolute encodings, else X  [seq_len, d_model]
   std::vector<xt::xtensor<float, 2>> score_biases;  // ALiBi / T5: one [seq_len, seq_len] bias per head
   MultiHeadResult attention;         // every intermediate of multi-head self-attention
   EncoderBlockResult block;          // empty unless options.encoder_block
   Pca projection;                    // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d
+  PositionChecks checks;             // empty unless position_checks
 };
 
 // The seeded weights of one configuration — projections W_Q, W_K, W_V, W_O and the feed-forward
@@ -76,7 +92,8 @@ ModelWeights model_weights(std::size_t d_model, Projection projection, std::uint
 
 // A valid_length above the (cut) token count is clamped to it and masked positions beyond it are
 // ignored, since the sentence changes on every keystroke. Throws std::out_of_range for n_heads not
-// dividing d_model, more head specs than heads, max_tokens outside 1 … kMaxTokens, and the ranges of
+// dividing d_model, more head specs than heads, max_tokens outside 1 … kMaxTokens, a scale outside
+// 0 … 100 (embedding_scale above 0), and the ranges of
 // sinusoidal_encoding, designed_head and scaled_dot_product_attention.
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options);
 

@@ -54,4 +54,12 @@ std::vector<xt::xtensor<float, 2>> apply_relative_position(PositionalKind kind, 
                                                            const std::vector<bool>& rotate, std::uint64_t seed,
                                                            double base = 10000.0);
 
+// Multi-head self-attention (multi_head.hpp) with the position information of `kind`: the sinusoidal
+// (base) or learned (seed) table added to input [seq_len, d_model], RoPE (base) on every head's
+// queries and keys, or ALiBi / T5 (seed) biases on every head's scores. Throws as
+// multi_head_attention and the functions above.
+MultiHeadResult multi_head_attention(const xt::xtensor<float, 2>& input, std::size_t n_heads,
+                                     const Projections& projections, const AttentionOptions& options,
+                                     PositionalKind kind, std::uint64_t seed = 0, double base = 10000.0);
+
 }  // namespace attn
