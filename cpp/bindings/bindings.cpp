@@ -24,6 +24,8 @@
 #include "attn/layer_norm.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/positional.hpp"
+#include "attn/positional_lab.hpp"
+#include "attn/positional_variants.hpp"
 #include "attn/tokenizer.hpp"
 
 using emscripten::val;
@@ -233,7 +235,9 @@ val multi_head_attention(const val& args) {
     const auto input = matrix_from_js(args["input"], "input");
     const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
                               matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
-    const auto r = attn::multi_head_attention(input, args["numHeads"].as<std::size_t>(), p, attention_options(args));
+    const auto r = attn::multi_head_attention(input, args["numHeads"].as<std::size_t>(), p, attention_options(args),
+                                              positional_kind_from_js(args["positionalEncoding"].as<std::string>()),
+                                              args["seed"].as<std::uint32_t>(), args["base"].as<double>());
     val out = val::object();
     set_attention_steps(out, r);
     return out;
@@ -254,6 +258,10 @@ attn::ExplainOptions explain_options(const val& options) {
   o.masked_positions = vector_from_js<std::size_t>(options["maskedPositions"]);
   o.encoder_block = options["encoderBlock"].as<bool>();
   o.project_2d = options["project2d"].as<bool>();
+  o.embedding_scale = options["embeddingScale"].as<float>();
+  o.positional_scale = options["positionalScale"].as<float>();
+  o.position_checks = options["positionChecks"].as<bool>();
+  o.shuffle_seed = options["shuffleSeed"].as<std::uint32_t>();
   return o;
 }
 
@@ -279,7 +287,54 @@ val block_to_js(const attn::EncoderBlockResult& b) {
   return out;
 }
 
-val trace_to_js(const attn::Trace& trace) {
+template <typename T>
+val array_to_js(const std::vector<T>& items) {
+  val out = val::array();
+  for (const T& item : items) out.call<void>("push", item);
+  return out;
+}
+
+val score_terms_to_js(const attn::ScoreTerms& t) {
+  if (t.content_content.size() == 0 && t.content_position.size() == 0) return val::null();
+  val out = val::object();
+  out.set("contentContent", tensor_to_js(t.content_content));
+  out.set("contentPosition", tensor_to_js(t.content_position));
+  out.set("positionContent", tensor_to_js(t.position_content));
+  out.set("positionPosition", tensor_to_js(t.position_position));
+  return out;
+}
+
+val checks_to_js(const attn::PositionChecks& c) {
+  val out = val::object();
+  val terms = val::array();
+  for (const auto& t : c.score_terms) terms.call<void>("push", score_terms_to_js(t));
+  out.set("scoreTerms", terms);
+  val repeated = val::array();
+  for (const auto& r : c.repeated) {
+    val word = val::object();
+    word.set("key", r.key);
+    word.set("first", r.first);
+    word.set("second", r.second);
+    val difference = val::object();
+    difference.set("queries", r.queries);
+    difference.set("keys", r.keys);
+    difference.set("values", r.values);
+    word.set("maxDifference", difference);
+    repeated.call<void>("push", word);
+  }
+  out.set("repeated", repeated);
+  val shuffle = val::object();
+  shuffle.set("order", array_to_js(c.shuffle.order));
+  shuffle.set("weights", tensor_to_js(c.shuffle.weights));
+  shuffle.set("maxWeightDifference", c.shuffle.max_weight_difference);
+  shuffle.set("maxOutputDifference", c.shuffle.max_output_difference);
+  out.set("shuffle", shuffle);
+  out.set("embeddingNorms", tensor_to_js(c.embedding_norms));
+  out.set("positionalNorms", tensor_to_js(c.positional_norms));
+  return out;
+}
+
+val trace_to_js(const attn::Trace& trace, bool with_checks) {
   val tokens = val::array();
   for (const auto& t : trace.tokens) {
     val token = token_to_js(t.token);
@@ -304,6 +359,7 @@ val trace_to_js(const attn::Trace& trace) {
   }
   out.set("block", block_to_js(trace.block));
   out.set("projection", pca_to_js(trace.projection));
+  out.set("positionChecks", with_checks ? checks_to_js(trace.checks) : val::null());
   return out;
 }
 
@@ -313,17 +369,54 @@ val explain(const std::string& text, const val& options) {
     if (!g_model || g_model->d_model != table().dim() || g_model->projection != o.projection || g_model->seed != o.seed) {
       g_model = std::make_unique<attn::ModelWeights>(attn::model_weights(table().dim(), o.projection, o.seed));
     }
-    return trace_to_js(attn::explain(text, table(), o, *g_model));
+    return trace_to_js(attn::explain(text, table(), o, *g_model), o.position_checks);
   });
 }
 
 val compare_contexts(const std::string& first, const std::string& second, const val& options) {
   return guarded([&] {
-    const auto c = attn::compare_contexts(first, second, table(), explain_options(options));
+    const attn::ExplainOptions o = explain_options(options);
+    const auto c = attn::compare_contexts(first, second, table(), o);
     val out = val::object();
-    out.set("first", trace_to_js(c.first));
-    out.set("second", trace_to_js(c.second));
+    out.set("first", trace_to_js(c.first, o.position_checks));
+    out.set("second", trace_to_js(c.second, o.position_checks));
     out.set("projection", pca_to_js(c.projection));
+    return out;
+  });
+}
+
+val rotation_to_js(const attn::RotationCheck& r) {
+  val out = val::object();
+  out.set("angles", tensor_to_js(r.angles));
+  out.set("from", tensor_to_js(r.from));
+  out.set("rotated", tensor_to_js(r.rotated));
+  out.set("target", tensor_to_js(r.target));
+  out.set("maxError", r.max_error);
+  return out;
+}
+
+val positional_encoding_lab(const val& args) {
+  return guarded([&] {
+    const std::size_t n = args["positions"].as<std::size_t>(), d = args["dModel"].as<std::size_t>();
+    const std::size_t position = args["position"].as<std::size_t>(), error_positions = args["errorPositions"].as<std::size_t>();
+    const double base = args["base"].as<double>();
+    const long delta = args["delta"].as<long>();
+    const auto p = attn::sinusoidal_encoding(n, d, base);
+    const auto w = attn::wavelengths(d, base);
+    val out = val::object();
+    out.set("encoding", tensor_to_js(p));
+    out.set("wavelengths", array_to_js(std::vector<double>(w.begin(), w.end())));
+    out.set("bits", tensor_to_js(attn::binary_positions(n)));
+    out.set("similarity", tensor_to_js(attn::position_similarity(p)));
+    out.set("cosineSimilarity", tensor_to_js(attn::position_similarity(p, true)));
+    val rotation = val::object();
+    rotation.set("float64Angles", rotation_to_js(attn::rotation_check(position, delta, d, base, attn::AnglePrecision::float64)));
+    rotation.set("float32Angles", rotation_to_js(attn::rotation_check(position, delta, d, base, attn::AnglePrecision::float32)));
+    out.set("rotation", rotation);
+    val errors = val::object();
+    errors.set("float64Angles", tensor_to_js(attn::rotation_error_by_position(error_positions, delta, d, base, attn::AnglePrecision::float64)));
+    errors.set("float32Angles", tensor_to_js(attn::rotation_error_by_position(error_positions, delta, d, base, attn::AnglePrecision::float32)));
+    out.set("rotationErrorByPosition", errors);
     return out;
   });
 }
@@ -382,6 +475,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("explain", &explain);
   emscripten::function("compareContexts", &compare_contexts);
   emscripten::function("layerNorm", &layer_norm);
+  emscripten::function("positionalEncodingLab", &positional_encoding_lab);
   emscripten::function("prepareLayer", &prepare_layer);
   emscripten::function("forwardLayer", &forward_layer);
   emscripten::function("releaseLayer", &release_layer);

@@ -149,7 +149,7 @@ xt::xtensor<float, 1> rotation_error_by_position(std::size_t n, long delta, std:
                                                  AnglePrecision precision) {
   check_even(d_model, "rotation_error_by_position");
   if (n == 0) return xt::zeros<float>({std::size_t{0}});
-  shifted(n - 1, delta);
+  if (delta > 0) shifted(n - 1, delta);
   const std::size_t rows = std::max<long>(static_cast<long>(n) + std::max(delta, 0L), 1L);
   const xt::xtensor<float, 2> p = sinusoidal_encoding_at(rows, d_model, base, precision);
   const Rotation r = rotation(delta, d_model, base, precision);

@@ -10,10 +10,13 @@ export function integerIn(value, where, name, min, max) {
   return value;
 }
 
-export function finiteIn(value, where, name, { above = -Infinity, max = Infinity } = {}) {
+/** A finite number > above (or ≥ min when given) and ≤ max. */
+export function finiteIn(value, where, name, { above = -Infinity, min, max = Infinity } = {}) {
   if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
-  if (!Number.isFinite(value) || value <= above || value > max) {
-    throw new RangeError(`${where}: ${name} must be a finite number above ${above}${max < Infinity ? ` and at most ${max}` : ''}, got ${value}`);
+  const low = min === undefined ? value > above : value >= min;
+  if (!Number.isFinite(value) || !low || value > max) {
+    const lower = min === undefined ? `above ${above}` : `at least ${min}`;
+    throw new RangeError(`${where}: ${name} must be a finite number ${lower}${max < Infinity ? ` and at most ${max}` : ''}, got ${value}`);
   }
   return value;
 }

@@ -31,7 +31,11 @@ async function readAsset(url) {
 
 const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
 const EXPLAIN_OPTIONS = ['numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
-  'maxTokens', 'encoderBlock', 'project2d', ...ATTENTION_OPTIONS];
+  'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
+  ...ATTENTION_OPTIONS];
+const MAX_SCALE = 100;
+const MAX_LAB_POSITIONS = 2048;
+const MAX_LAB_D_MODEL = 1024;
 const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
 const POSITIONAL_KINDS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
 
@@ -64,7 +68,8 @@ function headSpec(spec, where, index) {
 function explainOptions(options, where, dModel, maxTokens) {
   check.knownOptions(options, where, EXPLAIN_OPTIONS);
   const { numHeads = 1, projection = 'identity', seed = 0, heads = [], positionalEncoding = true, base = 10000,
-    maskedPositions = [], maxTokens: max = maxTokens, encoderBlock = true, project2d = true } = options;
+    maskedPositions = [], maxTokens: max = maxTokens, encoderBlock = true, project2d = true, embeddingScale = 1,
+    positionalScale = 1, positionChecks = false, shuffleSeed = 0 } = options;
   if (!Array.isArray(heads)) throw new TypeError(`${where}: heads must be an array of head kinds`);
   if (!Array.isArray(maskedPositions)) throw new TypeError(`${where}: maskedPositions must be an array of token positions`);
   return {
@@ -78,6 +83,10 @@ function explainOptions(options, where, dModel, maxTokens) {
     maxTokens: check.integerIn(max, where, 'maxTokens', 1, maxTokens),
     encoderBlock: check.boolean(encoderBlock, where, 'encoderBlock'),
     project2d: check.boolean(project2d, where, 'project2d'),
+    embeddingScale: check.finiteIn(embeddingScale, where, 'embeddingScale', { above: 0, max: MAX_SCALE }),
+    positionalScale: check.finiteIn(positionalScale, where, 'positionalScale', { min: 0, max: MAX_SCALE }),
+    positionChecks: check.boolean(positionChecks, where, 'positionChecks'),
+    shuffleSeed: check.integerIn(shuffleSeed, where, 'shuffleSeed', 0, MAX_SEED),
     ...attentionOptions(options, where),
   };
 }
@@ -161,7 +170,12 @@ function makeCore(wasm, { vocabSize, dModel }) {
     /**
      * Multi-head self-attention (Vaswani et al. 2017 §3.2.2): Q = input·wQ, K = input·wK, V = input·wV;
      * head h uses columns h·d_k … (h+1)·d_k − 1 with d_k = dModel / numHeads; output = concat(heads)·wO.
-     * input [seqLen, dModel]; wQ, wK, wV, wO [dModel, dModel]. Options as attention().
+     * input [seqLen, dModel]; wQ, wK, wV, wO [dModel, dModel]. Options as attention(), and
+     * positionalEncoding: 'none' (default: the input as given), 'sinusoidal' (P added, Vaswani §3.5),
+     * 'learned' (seeded untrained table added), 'rope' (every head's queries and keys rotated; Su et al.
+     * 2021), 'alibi' (−m_h·|i−j| on the scores; Press et al. 2022), 't5' (seeded bucket values on the
+     * scores; Raffel et al. 2020); seed (0 … 2³²−1, for 'learned' and 't5'); base (10000, for
+     * 'sinusoidal' and 'rope').
      * @returns {{ weights, scores: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
      *   heads: { queries, keys, values, output: [seqLen, d_k], dotProducts (QKᵀ unscaled, unmasked),
      *   scores, weights: [seqLen, seqLen], entropy: [seqLen] (bits per query row) }[] }}
@@ -169,7 +183,8 @@ function makeCore(wasm, { vocabSize, dModel }) {
      */
     multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, ...options } = {}) {
       const where = 'multiHeadAttention';
-      check.knownOptions(options, where, ATTENTION_OPTIONS);
+      check.knownOptions(options, where, [...ATTENTION_OPTIONS, 'positionalEncoding', 'seed', 'base']);
+      const { positionalEncoding = 'none', seed = 0, base = 10000 } = options;
       return unwrap(wasm.multiHeadAttention({
         input: check.matrix(input, where, 'input'),
         numHeads: check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL),
@@ -177,6 +192,9 @@ function makeCore(wasm, { vocabSize, dModel }) {
         wK: check.matrix(wK, where, 'wK'),
         wV: check.matrix(wV, where, 'wV'),
         wO: check.matrix(wO, where, 'wO'),
+        positionalEncoding: positionalKind(positionalEncoding, where),
+        seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
+        base: check.finiteIn(base, where, 'base', { above: 1 }),
         ...attentionOptions(options, where),
       }));
     },
@@ -219,6 +237,37 @@ function makeCore(wasm, { vocabSize, dModel }) {
     },
 
     /**
+     * The sinusoidal encoding examined (Vaswani et al. 2017 §3.5; d2l.ai §11.6.3), independent of the
+     * word vectors. Options: positions (1 … 2048), dModel (even, 2 … 1024, default 100), base (> 1,
+     * default 10000), and a pair of positions for the rotation: position (default 0) and delta (default 1),
+     * both position and position + delta in 0 … positions − 1; errorPositions (1 … 4096, default 1024).
+     * @returns {{ encoding: [positions, dModel] (P), wavelengths: number[dModel] (2π·base^(2j/dModel), in
+     *   positions), bits: [positions, nBits] (bit b of i, least significant first, 0 or 1),
+     *   similarity: [positions, positions] (P Pᵀ), cosineSimilarity: [positions, positions],
+     *   rotation: { float64Angles, float32Angles: { angles: [dModel/2] (δ·ω_j, radians), from (p_i),
+     *     rotated (R(δ)p_i in float32), target (p_{i+δ}): [dModel], maxError } },
+     *   rotationErrorByPosition: { float64Angles, float32Angles: [errorPositions] } }}
+     *   float64Angles: angles i·ω formed in double as the core does; float32Angles: formed in float32, as a
+     *   float32 framework computing position · div_term does, whose error grows with the position.
+     * @throws RangeError for values outside those ranges.
+     */
+    positionalEncodingLab(options = {}) {
+      const where = 'positionalEncodingLab';
+      check.knownOptions(options, where, ['positions', 'dModel', 'base', 'position', 'delta', 'errorPositions']);
+      const { positions, dModel: width = 100, base = 10000, position = 0, delta = 1, errorPositions = 1024 } = options;
+      const n = check.integerIn(positions, where, 'positions', 1, MAX_LAB_POSITIONS);
+      const d = check.integerIn(width, where, 'dModel', 2, MAX_LAB_D_MODEL);
+      if (d % 2 !== 0) throw new RangeError(`${where}: dModel must be even (each frequency is a sine–cosine pair), got ${d}`);
+      const i = check.integerIn(position, where, 'position', 0, n - 1);
+      return unwrap(wasm.positionalEncodingLab({
+        positions: n, dModel: d, position: i,
+        base: check.finiteIn(base, where, 'base', { above: 1 }),
+        delta: check.integerIn(delta, where, 'delta', -i, n - 1 - i),
+        errorPositions: check.integerIn(errorPositions, where, 'errorPositions', 1, 4096),
+      }));
+    },
+
+    /**
      * Layer normalization (Ba et al. 2016) of each row, γ = 1, β = 0:
      * y[i, :] = (x[i, :] − mean_i) / √(var_i + epsilon). x [rows, d] → [rows, d].
      * @throws RangeError unless epsilon is finite and > 0, or on non-finite x.
@@ -244,7 +293,11 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * (seeded value per relative-position bucket added to scores; Raffel et al. 2020), or true / false for
      * 'sinusoidal' / 'none'; base (10000); maskedPositions (token
      * indices); causal; validLength (clamped to the sentence); temperature; scale (divide by √d_k,
-     * default true); maxTokens (1 … core.maxTokens); encoderBlock, project2d (default true).
+     * default true); maxTokens (1 … core.maxTokens); encoderBlock, project2d (default true);
+     * embeddingScale (0 < s ≤ 100, default 1; √dModel = 10 is the paper's §3.4 scaling) multiplies the word
+     * vectors and positionalScale (0 … 100, default 1) the encoding before they are added;
+     * positionChecks (default false) adds trace.positionChecks, with shuffleSeed (0 … 2³²−1) choosing
+     * the shuffled order.
      * @returns trace: { tokens: [{ text, start, end, id, oov, masked }], totalTokens, truncated, validLength,
      *   embeddings, positional, input: [seqLen, dModel], heads: [{ kind, offset, queries, keys: [seqLen, d_qk],
      *   values, output: [seqLen, d_k], dotProducts, scores, weights: [seqLen, seqLen], entropy: [seqLen] }],
@@ -252,6 +305,15 @@ function makeCore(wasm, { vocabSize, dModel }) {
      *   block: { residual1, norm1, ffnOutput, residual2, output: [seqLen, dModel], hidden: [seqLen, 4·dModel] } | null,
      *   projection: { mean: [dModel], components: [2, dModel], variance: [2],
      *     coordinates: [2·seqLen, 2] (rows of X, then of the attention output) } | null,
+     *   positionChecks: { scoreTerms: per head { contentContent, contentPosition, positionContent,
+     *       positionPosition: [seqLen, seqLen] } | null (they sum to the head's scores before masking and
+     *       biases; [] unless P is added, null for designed heads),
+     *     repeated: [{ key, first, second, maxDifference: { queries, keys, values } }] (the first two
+     *       occurrences of a word; max |difference| of their rows over all heads),
+     *     shuffle: { order: number[seqLen] (shuffled position k holds token order[k]), weights: [numHeads,
+     *       seqLen, seqLen] (the shuffled sentence's, in its order), maxWeightDifference,
+     *       maxOutputDifference (after un-shuffling: 0 up to float32 rounding without position information) },
+     *     embeddingNorms, positionalNorms: [seqLen] (‖x_i‖, ‖p_i‖ as used) } | null,
      *   options: the options used }
      */
     explain(text, options = {}) {
