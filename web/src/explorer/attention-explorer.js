@@ -4,15 +4,25 @@
 // function of the trace.
 import { createAttentionCore } from '../core/index.js';
 import { attentionHeatmap } from '../views/attention-heatmap.js';
+import { binaryPositions } from '../views/binary-positions.js';
+import { encodingCurves } from '../views/encoding-curves.js';
 import { formula } from '../views/formulas.js';
 import { headGrid } from '../views/head-grid.js';
+import { labEncoding } from '../views/lab-encoding.js';
 import { lineView } from '../views/line-view.js';
+import { normBars } from '../views/norm-bars.js';
 import { pipeline } from '../views/pipeline.js';
+import { positionSimilarity } from '../views/position-similarity.js';
 import { positionalHeatmap } from '../views/positional-heatmap.js';
 import { projectionView } from '../views/projection-view.js';
+import { repeatedWord } from '../views/repeated-word.js';
+import { rotationView } from '../views/rotation-view.js';
+import { scoreTerms } from '../views/score-terms.js';
+import { shuffleCheck } from '../views/shuffle-check.js';
 import { tokenStrip } from '../views/token-strip.js';
 import { buildControls, buildLineControls } from './controls.js';
-import { COMPARISON, defaultState, explainOptions, withChange } from './state.js';
+import { buildLabControls } from './lab-controls.js';
+import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, rotationPair, withChange } from './state.js';
 import './explorer.css';
 
 /** Every figure as a pure function of (the computed result, the previous trace, the state). */
@@ -24,6 +34,15 @@ const FIGURES = {
   pipeline: ({ trace }, _, { head }) => pipeline(trace, { head }),
   projection: ({ projected }) => projectionView(projected),
   positional: ({ trace }) => positionalHeatmap(trace),
+  labEncoding: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase }),
+  binaryPositions: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }),
+  encodingCurves: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }),
+  positionSimilarity: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }),
+  rotation: ({ trace, lab }, _, state) => rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }),
+  shuffle: ({ trace }, _, { head }) => shuffleCheck(trace, { head }),
+  repeated: ({ trace }, _, { head }) => repeatedWord(trace, { head }),
+  scoreTerms: ({ trace }, _, { head }) => scoreTerms(trace, { head }),
+  norms: ({ trace }) => normBars(trace),
 };
 
 let sharedCore;  // every explorer on a page shares one wasm module and one embedding asset
@@ -66,6 +85,11 @@ export class AttentionExplorer extends HTMLElement {
     this.controls.form.addEventListener('input', (event) => this.change(this.controls.read(event.target.name)));
     this.lineControls = buildLineControls();
     this.lineControls.form.addEventListener('input', () => this.change(this.lineControls.read()));
+    this.labControls = buildLabControls();
+    for (const form of [this.labControls.encoding, this.labControls.rotation, this.labControls.input]) {
+      form.addEventListener('input', () => this.change(this.labControls.read()));
+      form.addEventListener('click', (event) => this.labAction(event.target.closest('button')?.dataset.action));
+    }
     this.notice = element('p', 'notice');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
     this.watchVisibility();
@@ -91,12 +115,50 @@ export class AttentionExplorer extends HTMLElement {
       section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
         'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
       this.compareButton, this.slots.projection),
-      section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional));
+      section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional),
+      this.positionalLab());
     this.status.textContent = '';
     this.root.append(this.input.parentElement, this.second.parentElement, this.controls.form, this.notice,
       section('Tokens', 'Click a word to replace it by [MASK] (the mean word vector), click again to restore it.', this.slots.tokens),
       this.empty, this.figures);
     this.update();
+  }
+
+  /** The positional-encoding lab: the encoding itself, relative position, and why it matters for attention. */
+  positionalLab() {
+    const lab = element('section', 'positional-lab');
+    lab.append(element('h2', '', 'Positional-encoding lab'));
+    const pair = (...names) => {
+      const row = element('div', 'side-by-side');
+      row.append(...names.map((name) => this.slots[name]));
+      return row;
+    };
+    lab.append(
+      section('1. The encoding itself', 'Its own d_model, base and number of positions (independent of the 100-d word vectors). ' +
+        'Each row is a position; fast columns on the left, slow ones on the right — like the low and high bits of a binary counter.',
+      this.labControls.encoding, pair('labEncoding', 'binaryPositions'), this.slots.encodingCurves),
+      section('2. Relative position', 'Positions close together have similar encodings, and moving by δ is the same rotation wherever you start.',
+        this.slots.positionSimilarity, this.labControls.rotation, this.slots.rotation),
+      section('3. Why it matters for attention', 'The sentence above, through the selected head. Switch the position information, shuffle the words, ' +
+        'and change how loud P is against the word vectors.',
+      this.labControls.input, this.slots.shuffle, this.slots.repeated, this.slots.scoreTerms, this.slots.norms));
+    return lab;
+  }
+
+  labAction(action) {
+    if (action === 'd2l-preset') this.change(D2L_PRESET);
+    else if (action === 'shuffle') this.change({ shuffleSeed: this.state.shuffleSeed + 1 });
+  }
+
+  /** The lab's encoding study for a sentence of seqLen tokens, recomputed only when its inputs change. */
+  labFor(seqLen) {
+    const options = labOptions(this.state, seqLen);
+    const key = JSON.stringify(options);
+    if (this.labKey !== key) {
+      this.labResult = this.core.positionalEncodingLab(options);
+      this.labKey = key;
+    }
+    return this.labResult;
   }
 
   textBox(labelText, onInput) {
@@ -119,10 +181,10 @@ export class AttentionExplorer extends HTMLElement {
     const options = explainOptions(this.state);
     if (!compare) {
       const trace = this.core.explain(sentence, options);
-      return { trace, projected: { traces: [trace], projection: trace.projection } };
+      return { trace, lab: this.labFor(trace.tokens.length), projected: { traces: [trace], projection: trace.projection } };
     }
     const pair = this.core.compareContexts(sentence, compareSentence, options);
-    return { trace: pair.first, projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+    return { trace: pair.first, lab: this.labFor(pair.first.tokens.length), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
   }
 
   update() {
@@ -138,6 +200,7 @@ export class AttentionExplorer extends HTMLElement {
     this.status.classList.remove('error');
     const previous = this.trace;
     this.trace = result.trace;
+    this.syncLabControls();
     this.render(result, previous);
   }
 
@@ -149,6 +212,11 @@ export class AttentionExplorer extends HTMLElement {
     this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
     this.controls.sync(this.state);
     this.lineControls.sync(this.state);
+  }
+
+  /** The lab's token selects follow the sentence, so they are synced after each trace. */
+  syncLabControls() {
+    this.labControls.sync(this.state, this.trace.tokens);
   }
 
   render(result, previous) {

@@ -3,7 +3,7 @@ import { HEAD_KINDS, headCounts } from './state.js';
 
 let nextId = 0;
 
-function field(form, labelText, control) {
+export function field(form, labelText, control) {
   const id = `ae-control-${nextId++}`;
   const wrapper = form.appendChild(document.createElement('div'));
   wrapper.className = 'control';
@@ -15,23 +15,27 @@ function field(form, labelText, control) {
   return control;
 }
 
-function select(name, options) {
+export function select(name, options) {
   const el = document.createElement('select');
   el.name = name;
   for (const [value, text] of options) el.add(new Option(text, String(value)));
   return el;
 }
 
-function input(name, attributes) {
+export function input(name, attributes) {
   const el = document.createElement('input');
   el.name = name;
   Object.assign(el, attributes);
   return el;
 }
 
-function clampInteger(value, min, max) {
+export function clampInteger(value, min, max) {
   return Math.max(min, Math.min(max, Math.trunc(Number(value) || 0)));
 }
+
+export const POSITIONAL_OPTIONS = [
+  ['sinusoidal', 'sinusoidal P added (Vaswani)'], ['none', 'none'], ['learned', 'learned table (untrained)'],
+  ['rope', 'RoPE: rotate Q, K'], ['alibi', 'ALiBi: −m·|i−j| on scores'], ['t5', 'T5 relative buckets']];
 
 const KIND_TEXT = {
   projected: 'projected (W_Q, W_K)', semantic: 'semantic: similar words', previous: 'previous token',
@@ -61,9 +65,7 @@ export function buildControls(dModel, maxTokens) {
   const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
   temperatureOut.className = 'hint';
   const scale = field(form, 'Divide by √d_k', input('scale', { type: 'checkbox' }));
-  const positional = field(form, 'Position information', select('positionalEncoding', [
-    ['sinusoidal', 'sinusoidal P added (Vaswani)'], ['none', 'none'], ['learned', 'learned table (untrained)'],
-    ['rope', 'RoPE: rotate Q, K'], ['alibi', 'ALiBi: −m·|i−j| on scores'], ['t5', 'T5 relative buckets']]));
+  const positional = field(form, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
 
   let headKinds = [];
   /** The form's values; `changed` is the name of the control that moved (a head's kind is set only by its own select). */

@@ -5,6 +5,11 @@ export const DEFAULT_SENTENCE = 'The river bank was muddy after the storm';
 /** The one-click comparison: "bank" by a river and "bank" with money (issue: context moves meaning). */
 export const COMPARISON = ['the river bank was muddy', 'she deposited money at the bank'];
 
+export const LAB_MAX_POSITIONS = 1024;
+export const LAB_MAX_D_MODEL = 512;
+/** d2l.ai's figure of the encoding's columns (§11.6.2). */
+export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };
+
 export const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
 
 /** @returns {object} the default state */
@@ -28,6 +33,16 @@ export function defaultState() {
     lineThreshold: 0.05,
     compare: false,          // show this sentence and compareSentence on shared PCA axes
     compareSentence: COMPARISON[1],
+    positionalScale: 1,      // P × this before it is added
+    embeddingScale: 1,       // word vectors × this (10 = √d_model, Vaswani §3.4)
+    shuffleSeed: 1,          // the shuffled order of the shuffle check
+    labDModel: 100,          // the lab's encoding: its own width, base and positions
+    labBase: 10000,
+    labPositions: null,      // null: as many as the sentence has tokens
+    labFirstColumn: 6,       // curves of columns labFirstColumn … + 3
+    labCosine: false,        // position similarity as cosine instead of P Pᵀ
+    rotationFrom: 1,         // token pair of the rotation check
+    rotationTo: 4,
   };
 }
 
@@ -52,11 +67,30 @@ function headSpec(kind, offset) {
 
 /** The options core.explain() takes for this state. */
 export function explainOptions(state) {
-  const { numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions } = state;
+  const { numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions, positionalScale,
+    embeddingScale, shuffleSeed } = state;
   return {
-    numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions,
+    numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions, positionalScale, embeddingScale,
+    shuffleSeed, positionChecks: true,
     heads: state.headKinds.slice(0, numHeads).map((kind) => headSpec(kind ?? 'projected', state.offset)),
     causal: state.mask === 'causal',
     validLength: state.mask === 'padding' ? state.validLength : undefined,
   };
+}
+
+/** Positions the lab shows: at least the sentence, more when asked (up to LAB_MAX_POSITIONS). */
+export function labPositions(state, seqLen) {
+  return Math.min(LAB_MAX_POSITIONS, Math.max(1, seqLen, state.labPositions ?? 0));
+}
+
+/** The token pair of the rotation, clamped to the sentence. */
+export function rotationPair(state, seqLen) {
+  const last = Math.max(0, seqLen - 1);
+  return { from: Math.min(state.rotationFrom, last), to: Math.min(state.rotationTo, last) };
+}
+
+/** The options core.positionalEncodingLab() takes for this state and a sentence of seqLen tokens. */
+export function labOptions(state, seqLen) {
+  const { from, to } = rotationPair(state, seqLen);
+  return { positions: labPositions(state, seqLen), dModel: state.labDModel, base: state.labBase, position: from, delta: to - from };
 }

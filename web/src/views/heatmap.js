@@ -88,12 +88,13 @@ export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWi
  * @param {string[]} [spec.rowNotes]  a short note right of each row (e.g. its entropy)
  * @param {string} [spec.rowNotesTitle]
  * @param {[number, number][]} [spec.highlights]  cells to outline briefly (what just changed)
+ * @param {number} [spec.top]  room above the cells, pixels (to align the rows of figures side by side)
  * @returns {HTMLElement} a <figure>
  */
 export function heatmap(spec) {
   const { rows, cols, values, cellWidth, cellHeight } = spec;
   const margin = {
-    top: 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20,
+    top: spec.top ?? 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20,
     left: Math.max(16 + 7 * Math.min(longest(spec.rowLabels), 14), 7 * spec.rowTitle.length) + 8,
     right: spec.rowNotes ? NOTE_PX : 8,
   };

@@ -1,0 +1,46 @@
+// The positional-encoding lab's P: positions × dimensions for the lab's own d_model and base,
+// the sentence's tokens on the first rows and bare positions beyond them.
+import { format } from 'd3-format';
+import { divergingColor } from './colors.js';
+import { heatmap } from './heatmap.js';
+
+const fmt = format('.4f');
+const color = divergingColor(1);
+export const LAB_TOP_PX = 58;  // shared with the bits beside it, so their rows line up
+
+/** Pixel height of one position row for n positions (the bits use the same). */
+export function positionRowPx(n) {
+  return Math.max(1, Math.min(18, Math.floor(420 / Math.max(n, 1))));
+}
+
+/** Row labels: "i token" for the sentence's positions, "i" beyond it. */
+export function positionLabels(n, tokens) {
+  return Array.from({ length: n }, (_, i) => (i < tokens.length ? `${i} ${tokens[i].text}` : String(i)));
+}
+
+/**
+ * @param {object} lab  core.positionalEncodingLab() result
+ * @param {{ tokens: object[], base: number }} options  the sentence's tokens, the lab's base
+ * @returns {HTMLElement}
+ */
+export function labEncoding(lab, { tokens, base }) {
+  const [n, d] = lab.encoding.shape;
+  return heatmap({
+    name: 'lab-encoding',
+    caption: `P for d_model = ${d}, base = ${format(',')(base)}: ${n} positions (${Math.min(n, tokens.length)} in the sentence)`,
+    values: lab.encoding.data,
+    rows: n,
+    cols: d,
+    rowLabels: positionLabels(n, tokens),
+    colLabels: Array.from({ length: d }, (_, j) => String(j)),
+    rowTitle: 'position ↓',
+    colTitle: 'dimension → (fast … slow)',
+    color,
+    domain: [-1, 1],
+    legendTitle: 'P[i, dimension]',
+    cellWidth: Math.max(1, Math.min(8, Math.floor(520 / d))),
+    cellHeight: positionRowPx(n),
+    top: LAB_TOP_PX,
+    describe: (i, j, v) => `P[${i}, ${j}] = ${j % 2 ? 'cos' : 'sin'}(${i} / ${base}^(${j - (j % 2)}/${d})) = ${fmt(v)}`,
+  });
+}

@@ -1,0 +1,87 @@
+// Curves over positions (or any integer axis): one SVG path per series, axes, a legend, an optional
+// threshold line, and a hover rule reading every series at the pointer. Pure: new DOM from its arguments.
+import { axisBottom, axisLeft } from 'd3-axis';
+import { format } from 'd3-format';
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { pointer, select } from 'd3-selection';
+import { line } from 'd3-shape';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const MARGIN = { top: 12, right: 16, bottom: 40, left: 64 };
+const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the floor
+
+/**
+ * @param {object} spec
+ * @param {string} spec.name      data-figure name
+ * @param {string} spec.caption
+ * @param {{ label: string, values: ArrayLike<number>, color: string }[]} spec.series  y at x = 0, 1, …
+ * @param {string} spec.xTitle @param {string} spec.yTitle
+ * @param {boolean} [spec.log]    logarithmic y axis (values below LOG_FLOOR drawn at it)
+ * @param {[number, number]} [spec.yDomain]
+ * @param {{ value: number, label: string }} [spec.threshold]  a dashed horizontal line
+ * @param {number} [spec.width] @param {number} [spec.height]  of the plot area, pixels
+ * @returns {HTMLElement} a <figure>
+ */
+export function lineChart({ name, caption, series, xTitle, yTitle, log = false, yDomain, threshold, width = 520, height = 200 }) {
+  const figure = document.createElement('figure');
+  figure.className = 'line-chart';
+  figure.dataset.figure = name;
+  figure.appendChild(document.createElement('figcaption')).textContent = caption;
+  const count = Math.max(1, ...series.map((s) => s.values.length));
+  const x = scaleLinear().domain([0, Math.max(1, count - 1)]).range([0, width]);
+  const clampY = (v) => (log ? Math.max(v, LOG_FLOOR) : v);
+  const all = series.flatMap((s) => Array.from(s.values, clampY));
+  const domain = yDomain ?? [Math.min(...all, threshold?.value ?? Infinity), Math.max(...all, threshold?.value ?? -Infinity)];
+  const y = (log ? scaleLog() : scaleLinear()).domain(domain).range([height, 0]).nice();
+
+  const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('width', MARGIN.left + width + MARGIN.right).attr('height', MARGIN.top + height + MARGIN.bottom)
+    .attr('role', 'img').attr('aria-label', `${caption} (${series.map((s) => s.label).join(', ')})`);
+  const plot = svg.append('g').attr('transform', `translate(${MARGIN.left}, ${MARGIN.top})`);
+  plot.append('g').attr('class', 'axis').attr('transform', `translate(0, ${height})`).call(axisBottom(x).tickValues(x.ticks(8).filter(Number.isInteger)).tickFormat(format('d')));
+  plot.append('g').attr('class', 'axis').call(axisLeft(y).ticks(log ? 6 : 5, log ? '.0e' : undefined));
+  svg.append('text').attr('class', 'axis-title').attr('x', MARGIN.left + width / 2).attr('y', MARGIN.top + height + 34)
+    .attr('text-anchor', 'middle').text(xTitle);
+  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${MARGIN.top + height / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle').text(yTitle);
+  if (threshold) {
+    plot.append('line').attr('class', 'threshold').attr('x1', 0).attr('x2', width)
+      .attr('y1', y(threshold.value)).attr('y2', y(threshold.value));
+    plot.append('text').attr('class', 'threshold-label').attr('x', width - 4).attr('y', y(threshold.value) - 4)
+      .attr('text-anchor', 'end').text(threshold.label);
+  }
+  const path = line().x((_, i) => x(i)).y((v) => y(clampY(v)));
+  for (const s of series) {
+    plot.append('path').attr('class', 'series').attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', 1.6)
+      .attr('d', path(Array.from(s.values))).attr('data-series', s.label);
+  }
+  addReadout(figure, plot, { series, x, width, height });
+
+  const key = figure.appendChild(document.createElement('ul'));
+  key.className = 'chart-key';
+  for (const s of series) {
+    const item = key.appendChild(document.createElement('li'));
+    item.appendChild(document.createElement('span')).style.background = s.color;
+    item.append(s.label);
+  }
+  return figure;
+}
+
+const readoutFormat = format('.3~g');
+
+/** A vertical rule following the pointer and a line of text with every series' value there. */
+function addReadout(figure, plot, { series, x, width, height }) {
+  const rule = plot.append('line').attr('class', 'hover-rule').attr('y1', 0).attr('y2', height).attr('visibility', 'hidden');
+  const readout = figure.appendChild(document.createElement('p'));
+  readout.className = 'chart-readout';
+  readout.setAttribute('aria-live', 'polite');
+  readout.textContent = 'Hover the plot to read the values.';
+  plot.append('rect').attr('width', width).attr('height', height).attr('fill', 'transparent')
+    .on('pointermove', (event) => {
+      const [px] = pointer(event, plot.node());
+      const i = Math.max(0, Math.min(Math.round(x.invert(px)), Math.max(...series.map((s) => s.values.length)) - 1));
+      rule.attr('x1', x(i)).attr('x2', x(i)).attr('visibility', 'visible');
+      readout.textContent = `position ${i}: ` + series.map((s) => `${s.label} ${readoutFormat(s.values[i] ?? NaN)}`).join(' · ');
+    })
+    .on('pointerleave', () => rule.attr('visibility', 'hidden'));
+}
