@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <xtensor/xview.hpp>
+
 #include "attn/explain.hpp"
 
 namespace {
@@ -59,6 +61,11 @@ attn::ExplainOptions options_from(const std::uint8_t* c) {
     o.heads.push_back(spec);
   }
   if (c[9] & 1) o.masked_positions = {c[10], static_cast<std::size_t>(c[10]) + 1};
+  const float scales[] = {1.0f, 0.0f, 10.0f, 100.0f, 101.0f, -1.0f};  // the last two are invalid
+  o.positional_scale = scales[c[9] / 2 % 6];
+  o.embedding_scale = scales[c[9] / 16 % 6] == 0.0f ? 0.5f : scales[c[9] / 16 % 6];
+  o.position_checks = c[2] & 128;
+  o.shuffle_seed = c[2];
   return o;
 }
 
@@ -91,6 +98,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const attn::Trace trace = attn::explain(text, table(), options);
     for (const auto& head : trace.attention.heads) check_weights(head.attention.weights);
     for (float x : trace.attention.output) if (!std::isfinite(x)) __builtin_trap();
+    const auto& shuffled = trace.checks.shuffle.weights;
+    for (std::size_t h = 0; h < shuffled.shape(0); ++h) check_weights(xt::view(shuffled, h, xt::all(), xt::all()));
+    if (!std::isfinite(trace.checks.shuffle.max_weight_difference)) __builtin_trap();
   } catch (const std::out_of_range&) {
   } catch (const std::invalid_argument&) {
   }

@@ -1,0 +1,129 @@
+// The positional-encoding lab end to end in headless Chromium: sliders, the shuffle check, the same
+// word twice, the score decomposition, the rotation and the norms, read back from the page.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { launchBrowser, serveDist } from './browser.js';
+
+const OUTPUT = 'test-output';
+let server, browser, page;
+const consoleErrors = [];
+
+before(async () => {
+  mkdirSync(OUTPUT, { recursive: true });
+  server = await serveDist();
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await page.goto(server.url);
+  await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
+  await page.fill('attention-explorer textarea', 'the dog chased the cat');
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const lab = (selector) => `.positional-lab ${selector}`;
+
+async function showSlot(slot) {
+  await page.locator(`.slot-${slot}`).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`.slot-${slot}:not([data-stale]) > *`);
+}
+
+async function figureShape(name) {
+  return page.$eval(`[data-figure="${name}"]`, (f) => [Number(f.dataset.rows), Number(f.dataset.cols)]);
+}
+
+async function setPositional(kind) {
+  await page.selectOption(lab('select[name="positionalEncoding"]'), kind);
+}
+
+test('the sliders and the d2l preset redraw the encoding, the bits and the curves', async () => {
+  await showSlot('labEncoding');
+  assert.deepEqual(await figureShape('lab-encoding'), [5, 100]);
+  assert.deepEqual(await figureShape('binary-positions'), [5, 3]);
+  await page.fill(lab('input[name="labDModel"]'), '16');
+  assert.deepEqual(await figureShape('lab-encoding'), [5, 16]);
+  await page.fill(lab('input[name="labPositions"]'), '300');
+  assert.deepEqual(await figureShape('lab-encoding'), [300, 16]);
+  assert.deepEqual(await figureShape('binary-positions'), [300, 9]);
+  const before = await page.$eval('[data-figure="lab-encoding"] canvas', (c) => c.toDataURL());
+  await page.fill(lab('input[name="labBase"]'), '2');
+  assert.match(await page.textContent('[data-figure="lab-encoding"] figcaption'), /base = 100\b/);
+  assert.notEqual(await page.$eval('[data-figure="lab-encoding"] canvas', (c) => c.toDataURL()), before);
+  await page.click(lab('button[data-action="d2l-preset"]'));
+  assert.deepEqual(await figureShape('lab-encoding'), [60, 32]);
+  await showSlot('encodingCurves');
+  const series = await page.$$eval('[data-figure="encoding-curves"] path.series', (paths) => paths.map((p) => p.dataset.series));
+  assert.equal(series.length, 4);
+  assert.match(series[0], /^column 6: sin, wavelength 2π·10000\^\(6\/32\) = 35\.3/);
+  assert.match(series[3], /^column 9: cos/);
+});
+
+test('P Pᵀ is drawn over the positions and the rotation error is below 1e-5', async () => {
+  await showSlot('positionSimilarity');
+  assert.deepEqual(await figureShape('position-similarity'), [60, 60]);
+  await showSlot('rotation');
+  await page.selectOption(lab('select[name="rotationFrom"]'), '0');
+  await page.selectOption(lab('select[name="rotationTo"]'), '4');
+  assert.match(await page.textContent('[data-figure="rotation"] figcaption'), /“the” \(position 0\) to “cat” \(position 4\)/);
+  const maxError = Number(await page.getAttribute('[data-figure="rotation"]', 'data-max-error'));
+  assert.ok(maxError < 1e-5, `rotation error ${maxError}`);
+  assert.match(await page.textContent('[data-figure="rotation-error"] figcaption'), /float32 angles the error reaches 1e-5 at position \d+/);
+});
+
+test('shuffle check: 0 after un-shuffling without position information, not with it', async () => {
+  await showSlot('shuffle');
+  await setPositional('none');
+  const none = Number(await page.getAttribute('[data-figure="shuffle-check"]', 'data-max-weight-difference'));
+  assert.ok(none < 1e-6, `none: ${none}`);
+  assert.match(await page.textContent('[data-figure="shuffle-check"] .verdict'), /^Equal/);
+  const order = await page.textContent('.shuffled-sentence');
+  await page.click(lab('button[data-action="shuffle"]'));
+  assert.notEqual(await page.textContent('.shuffled-sentence'), order);
+  await setPositional('sinusoidal');
+  const sinusoidal = Number(await page.getAttribute('[data-figure="shuffle-check"]', 'data-max-weight-difference'));
+  assert.ok(sinusoidal > 1e-3, `sinusoidal: ${sinusoidal}`);
+  assert.match(await page.textContent('[data-figure="shuffle-check"] .verdict'), /^Different/);
+});
+
+test('the same word twice: identical q, k, v without encoding, different with it', async () => {
+  await showSlot('repeated');
+  const verdict = () => page.textContent('[data-figure="repeated-word"] .verdict[data-word="the"]');
+  assert.match(await verdict(), /different/);
+  await setPositional('none');
+  assert.match(await verdict(), /queries 0\.0e\+0, keys 0\.0e\+0, values 0\.0e\+0 — identical/);
+  await setPositional('sinusoidal');
+});
+
+test('score decomposition: four terms and their sum for the selected head; a message for RoPE', async () => {
+  await showSlot('scoreTerms');
+  const names = await page.$$eval('[data-figure="score-terms"] figure', (figures) => figures.map((f) => f.dataset.figure));
+  assert.deepEqual(names, ['score-contentContent', 'score-contentPosition', 'score-positionContent', 'score-positionPosition', 'score-sum']);
+  assert.deepEqual(await figureShape('score-sum'), [5, 5]);
+  await setPositional('rope');
+  assert.match(await page.textContent('[data-figure="score-terms"]'), /applies when P is added/);
+  await setPositional('sinusoidal');
+});
+
+test('norm bars follow the P multiplier and √d_model scaling', async () => {
+  await showSlot('norms');
+  await page.fill(lab('input[name="positionalScale"]'), '2');
+  await page.check(lab('input[name="embeddingScale"]'));
+  const trace = await page.$eval('attention-explorer', (el) => {
+    const t = el.getTrace();
+    return { p: [...t.positionChecks.positionalNorms.data], options: t.options };
+  });
+  assert.equal(trace.options.positionalScale, 2);
+  assert.equal(trace.options.embeddingScale, 10);
+  for (const norm of trace.p) assert.ok(Math.abs(norm - 2 * Math.sqrt(50)) < 1e-4);
+  assert.equal(await page.$$eval('[data-figure="norm-bars"] [data-kind="position"] rect', (r) => r.length), 5);
+  await page.locator('.positional-lab').screenshot({ path: `${OUTPUT}/positional-lab.png` });
+});
+
+test('no console errors in the lab', () => {
+  assert.deepEqual(consoleErrors, []);
+});
