@@ -130,7 +130,7 @@ TEST_CASE("shuffled words: attention un-shuffles exactly only without position i
   CHECK_THROWS_AS(attn::compare_shuffled(t.attention, t.attention, {0, 1, 2, 3, 4, 5, 6, 7, 7}), std::invalid_argument);
 }
 
-TEST_CASE("norms: ‖p_i‖ = √(d_model/2)·scale for the sinusoidal encoding; scales reach the attention") {
+TEST_CASE("norms: ‖p_i‖ = √(d_model/2)·scale for the sinusoidal encoding, and the scales reach the attention") {
   auto options = checked(attn::PositionalKind::sinusoidal);
   options.positional_scale = 0.5f;
   options.embedding_scale = 10.0f;
