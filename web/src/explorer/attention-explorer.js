@@ -45,6 +45,10 @@ const FIGURES = {
   norms: ({ trace }) => normBars(trace),
 };
 
+/** Figures that need more than the plain trace: their data is computed only while one of them is on screen. */
+const NEEDS_CHECKS = ['shuffle', 'repeated', 'scoreTerms', 'norms'];
+const NEEDS_LAB = ['labEncoding', 'binaryPositions', 'encodingCurves', 'positionSimilarity', 'rotation'];
+
 let sharedCore;  // every explorer on a page shares one wasm module and one embedding asset
 function loadCore() {
   sharedCore ??= createAttentionCore();
@@ -178,13 +182,26 @@ export class AttentionExplorer extends HTMLElement {
   /** One core call for the current state; on error, says why and keeps the last good figures. */
   compute() {
     const { sentence, compare, compareSentence } = this.state;
-    const options = explainOptions(this.state);
+    const options = { ...explainOptions(this.state), positionChecks: this.wants(NEEDS_CHECKS) };
+    const lab = (trace) => (this.wants(NEEDS_LAB) ? this.labFor(trace.tokens.length) : null);
     if (!compare) {
       const trace = this.core.explain(sentence, options);
-      return { trace, lab: this.labFor(trace.tokens.length), projected: { traces: [trace], projection: trace.projection } };
+      return { trace, lab: lab(trace), projected: { traces: [trace], projection: trace.projection } };
     }
     const pair = this.core.compareContexts(sentence, compareSentence, options);
-    return { trace: pair.first, lab: this.labFor(pair.first.tokens.length), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+    return { trace: pair.first, lab: lab(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+  }
+
+  /** Whether any of these figures is on screen. */
+  wants(names) {
+    return names.some((name) => this.visible.has(name));
+  }
+
+  /** Whether a result has the data figure `name` draws from. */
+  static hasDataFor(result, name) {
+    if (NEEDS_CHECKS.includes(name)) return result.trace.positionChecks !== null;
+    if (NEEDS_LAB.includes(name)) return result.lab !== null;
+    return true;
   }
 
   update() {
@@ -214,9 +231,10 @@ export class AttentionExplorer extends HTMLElement {
     this.lineControls.sync(this.state);
   }
 
-  /** The lab's token selects follow the sentence, so they are synced after each trace. */
+  /** The lab's token selects follow the sentence: synced after each trace while the lab is on screen
+   * (rebuilding hundreds of options per keystroke off screen would cost the frame). */
   syncLabControls() {
-    this.labControls.sync(this.state, this.trace.tokens);
+    if (this.wants([...NEEDS_LAB, ...NEEDS_CHECKS])) this.labControls.sync(this.state, this.trace.tokens);
   }
 
   render(result, previous) {
@@ -239,6 +257,10 @@ export class AttentionExplorer extends HTMLElement {
 
   renderFigure(name) {
     const { result, previous, state } = this.drawn;
+    if (!AttentionExplorer.hasDataFor(result, name)) {
+      this.update();  // it scrolled in: compute its data now
+      return;
+    }
     this.slots[name].replaceChildren(FIGURES[name](result, previous, state));
     delete this.slots[name].dataset.stale;
   }
@@ -247,13 +269,12 @@ export class AttentionExplorer extends HTMLElement {
     this.visible = new Set();
     const observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
+        if (entry.isIntersecting) this.visible.add(entry.target.dataset.slot);
+        else this.visible.delete(entry.target.dataset.slot);
+      }
+      for (const entry of entries) {
         const name = entry.target.dataset.slot;
-        if (!entry.isIntersecting) {
-          this.visible.delete(name);
-          continue;
-        }
-        this.visible.add(name);
-        if ('stale' in entry.target.dataset && this.drawn) this.renderFigure(name);
+        if (entry.isIntersecting && 'stale' in entry.target.dataset && this.drawn) this.renderFigure(name);
       }
     }, { rootMargin: '300px' });
     for (const name of Object.keys(FIGURES)) {

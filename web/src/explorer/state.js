@@ -71,7 +71,7 @@ export function explainOptions(state) {
     embeddingScale, shuffleSeed } = state;
   return {
     numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions, positionalScale, embeddingScale,
-    shuffleSeed, positionChecks: true,
+    shuffleSeed,
     heads: state.headKinds.slice(0, numHeads).map((kind) => headSpec(kind ?? 'projected', state.offset)),
     causal: state.mask === 'causal',
     validLength: state.mask === 'padding' ? state.validLength : undefined,
