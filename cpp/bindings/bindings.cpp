@@ -388,6 +388,8 @@ val compare_contexts(const std::string& first, const std::string& second, const 
 val rotation_to_js(const attn::RotationCheck& r) {
   val out = val::object();
   out.set("angles", tensor_to_js(r.angles));
+  out.set("cosines", tensor_to_js(r.cosines));
+  out.set("sines", tensor_to_js(r.sines));
   out.set("from", tensor_to_js(r.from));
   out.set("rotated", tensor_to_js(r.rotated));
   out.set("target", tensor_to_js(r.target));

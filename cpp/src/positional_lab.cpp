@@ -138,7 +138,7 @@ RotationCheck rotation_check(std::size_t position, long delta, std::size_t d_mod
   const std::size_t rows = std::max(position, target_position) + 1;
   const xt::xtensor<float, 2> p = sinusoidal_encoding_at(rows, d_model, base, precision);
   const Rotation r = rotation(delta, d_model, base, precision);
-  RotationCheck check{r.angles, xt::view(p, position, xt::all()), xt::empty<float>({d_model}),
+  RotationCheck check{r.angles, r.cos_a, r.sin_a, xt::view(p, position, xt::all()), xt::empty<float>({d_model}),
                       xt::view(p, target_position, xt::all()), 0.0f};
   check.max_error = rotate_row(check.from.data(), check.target.data(), r.cos_a.data(), r.sin_a.data(), d_model,
                                check.rotated.data());

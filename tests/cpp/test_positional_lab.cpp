@@ -100,6 +100,8 @@ TEST_CASE("rotation check: R(δω_j) turns p_i into p_{i+δ}") {
   REQUIRE(check.angles.shape(0) == 8);
   CHECK(check.angles(0) == Approx(5.0f));
   CHECK(check.angles(1) == Approx(5.0 * std::pow(10000.0, -2.0 / 16.0)));
+  CHECK(check.cosines(1) == Approx(std::cos(5.0 * std::pow(10000.0, -2.0 / 16.0))));
+  CHECK(check.sines(0) == Approx(std::sin(5.0)));
   const auto p = attn::sinusoidal_encoding(9, 16);
   for (std::size_t c = 0; c < 16; ++c) {
     CHECK(check.from(c) == p(3, c));

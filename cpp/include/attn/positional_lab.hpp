@@ -40,6 +40,8 @@ xt::xtensor<float, 2> sinusoidal_encoding_at(std::size_t n, std::size_t d_model,
 // (p_i[2j], p_i[2j+1]) and the result is compared with p_{i+δ}.
 struct RotationCheck {
   xt::xtensor<float, 1> angles;   // δ·ω_j in radians [d_model / 2]
+  xt::xtensor<float, 1> cosines;  // cos δω_j: R(δω_j) = [[cos, sin], [−sin, cos]]  [d_model / 2]
+  xt::xtensor<float, 1> sines;    // sin δω_j                                          [d_model / 2]
   xt::xtensor<float, 1> from;     // p_i          [d_model]
   xt::xtensor<float, 1> rotated;  // R(δ) p_i     [d_model]
   xt::xtensor<float, 1> target;   // p_{i+δ}      [d_model]

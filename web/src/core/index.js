@@ -244,7 +244,8 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * @returns {{ encoding: [positions, dModel] (P), wavelengths: number[dModel] (2π·base^(2j/dModel), in
      *   positions), bits: [positions, nBits] (bit b of i, least significant first, 0 or 1),
      *   similarity: [positions, positions] (P Pᵀ), cosineSimilarity: [positions, positions],
-     *   rotation: { float64Angles, float32Angles: { angles: [dModel/2] (δ·ω_j, radians), from (p_i),
+     *   rotation: { float64Angles, float32Angles: { angles, cosines, sines: [dModel/2] (δ·ω_j in radians,
+     *     its cosine and sine: R(δω_j) = [[cos, sin], [−sin, cos]]), from (p_i),
      *     rotated (R(δ)p_i in float32), target (p_{i+δ}): [dModel], maxError } },
      *   rotationErrorByPosition: { float64Angles, float32Angles: [errorPositions] } }}
      *   float64Angles: angles i·ω formed in double as the core does; float32Angles: formed in float32, as a

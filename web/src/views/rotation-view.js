@@ -26,13 +26,15 @@ function rotationTable(check, { from, to, wavelengths }) {
   const table = document.createElement('table');
   table.className = 'rotation-table';
   table.createCaption().textContent = `R(δω_j) applied to p_${from}, compared with p_${to} (δ = ${to - from})`;
-  table.appendChild(cellRow(['j', 'wavelength', 'angle δω_j (rad)', `p_${from} (sin, cos)`, 'R(δω_j) · p_i', `p_${to} (sin, cos)`, '|error|'], true));
+  table.appendChild(cellRow(['j', 'wavelength', 'angle δω_j (rad)', 'R(δω_j) = [cos sin; −sin cos]', `p_${from} (sin, cos)`,
+    'R(δω_j) · p_i', `p_${to} (sin, cos)`, '|error|'], true));
   const pair = (t, j) => `(${fmt(t.data[2 * j])}, ${fmt(t.data[2 * j + 1])})`;
   for (const j of shownPairs(check.angles.shape[0])) {
     const error = Math.max(Math.abs(check.rotated.data[2 * j] - check.target.data[2 * j]),
       Math.abs(check.rotated.data[2 * j + 1] - check.target.data[2 * j + 1]));
+    const [c, s] = [check.cosines.data[j], check.sines.data[j]];
     table.appendChild(cellRow([String(j), format('.4~g')(wavelengths[2 * j]), fmt(check.angles.data[j]),
-      pair(check.from, j), pair(check.rotated, j), pair(check.target, j), sci(error)]));
+      `[${fmt(c)} ${fmt(s)}; ${fmt(-s)} ${fmt(c)}]`, pair(check.from, j), pair(check.rotated, j), pair(check.target, j), sci(error)]));
   }
   return table;
 }
