@@ -34,3 +34,18 @@ export async function serveDist() {
   });
   return { url: server.resolvedUrls.local[0], close: () => server.close() };
 }
+
+/**
+ * Serves dist/, opens the explorer in a fresh Chromium and waits for its first figure.
+ * @returns {Promise<{ server, browser, page, consoleErrors: string[] }>} consoleErrors collects
+ *   console errors and uncaught exceptions from then on.
+ */
+export async function openExplorer() {
+  const server = await serveDist();
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  const consoleErrors = [];
+  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  return { server, browser, page, consoleErrors };
+}

@@ -2,20 +2,15 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveDist } from './browser.js';
+import { openExplorer } from './browser.js';
 
 const OUTPUT = 'test-output';
-let server, browser, page;
-const consoleErrors = [];
+let server, browser, page, consoleErrors;
 const foreignRequests = [];
 
 before(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  server = await serveDist();
-  browser = await launchBrowser();
-  page = await browser.context.newPage();
-  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  ({ server, browser, page, consoleErrors } = await openExplorer());
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== new URL(server.url).origin) foreignRequests.push(request.url());

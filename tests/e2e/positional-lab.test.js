@@ -3,19 +3,14 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveDist } from './browser.js';
+import { openExplorer } from './browser.js';
 
 const OUTPUT = 'test-output';
-let server, browser, page;
-const consoleErrors = [];
+let server, browser, page, consoleErrors;
 
 before(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  server = await serveDist();
-  browser = await launchBrowser();
-  page = await browser.context.newPage();
-  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  ({ server, browser, page, consoleErrors } = await openExplorer());
   await page.goto(server.url);
   await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
   await page.fill('attention-explorer textarea', 'the dog chased the cat');

@@ -10,10 +10,7 @@ before(async () => {
   core = await createAttentionCore();
 });
 
-function near(actual, expected, tolerance, what) {
-  const diff = ref.maxAbsDiff(actual, expected);
-  assert.ok(diff <= tolerance, `${what}: max abs difference ${diff} > ${tolerance}`);
-}
+const near = ref.assertNear;
 
 describe('loading', () => {
   test('the shipped asset: 20,000 words of 100 dimensions', () => {

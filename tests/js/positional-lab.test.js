@@ -10,10 +10,7 @@ before(async () => {
   core = await createAttentionCore();
 });
 
-function near(actual, expected, tolerance, what) {
-  const diff = ref.maxAbsDiff(actual, expected);
-  assert.ok(diff <= tolerance, `${what}: max abs difference ${diff} > ${tolerance}`);
-}
+const near = ref.assertNear;
 
 const identity = (d) => ({ data: Float32Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0)), shape: [d, d] });
 

@@ -43,6 +43,12 @@ export function matmul(a, b, n, k, m) {
 }
 
 /** Largest |a[i] − b[i]|. */
+/** Asserts max |actual − expected| ≤ tolerance, naming `what` and the difference when it is not. */
+export function assertNear(actual, expected, tolerance, what) {
+  const diff = maxAbsDiff(actual, expected);
+  if (!(diff <= tolerance)) throw new Error(`${what}: max abs difference ${diff} > ${tolerance}`);
+}
+
 export function maxAbsDiff(a, b) {
   if (a.length !== b.length) throw new Error(`length ${a.length} ≠ ${b.length}`);
   let max = 0;
