@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything from a clean clone and runs every test: Catch2 natively, under ASan + UBSan and
 # as wasm under Node; bounded fuzzing (FUZZ_SECONDS per target, default 20); node:test on the built
-# module's JS API; and end to end in headless Chromium.
+# module's JS API, the npm tarball and the TypeScript declarations; and end to end in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -23,8 +23,9 @@ step "wasm build and the same Catch2 tests under Node"
 bash scripts/build-wasm.sh all
 ctest --test-dir build/wasm --output-on-failure --no-tests=error
 
-step "JS API tests (node:test)"
+step "JS API tests (node:test, including npm pack → install → import) and the TypeScript declarations"
 node --test tests/js/
+node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext tests/js/types-usage.ts
 
 step "static site (dist/) and end-to-end tests in headless Chromium"
 node_modules/.bin/vite build web --outDir ../dist --emptyOutDir --base ./ --logLevel warn

@@ -1,0 +1,26 @@
+// A typed use of the core, checked (not run) by `tsc --noEmit` in npm test against
+// web/src/core/index.d.ts. The @ts-expect-error lines must stay errors: they prove the types reject them.
+import { createAttentionCore, type Matrix, type Trace } from 'attention-explorer/core';
+
+const core = await createAttentionCore({ embeddingsUrl: new URL('file:///tmp/embeddings.bin') });
+const x: Matrix = core.embed('the river bank');
+const [seqLen, dModel] = x.shape;
+const identity: Matrix = { data: new Float32Array(dModel * dModel), shape: [dModel, dModel] };
+const result = core.multiHeadAttention({ input: x, numHeads: 4, wQ: identity, wK: identity, wV: identity, wO: identity,
+  causal: true, positionalEncoding: 'rope' });
+const firstWeight: number = result.heads[0].weights.data[0];
+const trace: Trace = core.explain('the dog chased the cat', { numHeads: 2, positionChecks: true, heads: ['previous', { kind: 'offset', offset: 2 }] });
+const repeated = trace.positionChecks?.repeated[0]?.maxDifference.queries ?? 0;
+const lab = core.positionalEncodingLab({ positions: seqLen + 10, dModel: 32 });
+const error: number = lab.rotation.float64Angles.maxError;
+const layer = core.multiHeadLayer({ numHeads: 2, wQ: identity, wK: identity, wV: identity, wO: identity });
+const out: Matrix = layer.forward(x, { returnWeights: true }).output;
+
+// @ts-expect-error positionalEncoding names are a fixed set
+core.explain('a', { positionalEncoding: 'relative' });
+// @ts-expect-error tensors are Float32Array, not number[]
+core.layerNorm({ data: [1, 2], shape: [1, 2] });
+// @ts-expect-error unknown option
+core.attention({ queries: x, keys: x, values: x, mask: 'causal' });
+
+export const used = [firstWeight, repeated, error, out, trace.tokens[0].oov];

@@ -1,0 +1,218 @@
+// Hand-written types of the attention core's JS API (web/src/core/index.js). Shapes are given in
+// the comments; every tensor is float32, row-major: element [i, j] of a [rows, cols] tensor is
+// data[i * cols + j], and [h, i, j] of [heads, rows, cols] is data[(h * rows + i) * cols + j].
+// Invalid arguments throw TypeError (wrong type) or RangeError (out of range, shape mismatch).
+
+/** A tensor: `data.length` is the product of `shape`. */
+export interface Tensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/** A [rows, cols] tensor. */
+export interface Matrix extends Tensor {
+  shape: [number, number];
+}
+
+export interface Token {
+  text: string;
+  /** UTF-16 offsets: text.slice(start, end) is the token. */
+  start: number;
+  end: number;
+  /** Out of vocabulary: the word gets a deterministic hashed vector. */
+  oov: boolean;
+}
+
+/** How attention learns where tokens are (see README, "Positional encodings"). */
+export type PositionalEncoding = 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
+
+export interface AttentionOptions {
+  /** Hide keys j > i (default false). */
+  causal?: boolean;
+  /** Hide keys j ≥ validLength (padding). */
+  validLength?: number;
+  /** Scores are divided by τ > 0 (default 1). */
+  temperature?: number;
+  /** Divide scores by √d_k (default true; Vaswani et al. 2017 eq. 1). */
+  scale?: boolean;
+}
+
+/** One head's result: scores, weights [n, m]; output [n, d_v]. */
+export interface AttentionResult {
+  /** QKᵀ before scaling and masking [n, m]. */
+  dotProducts: Matrix;
+  /** QKᵀ / (√d_k·τ), masked cells −Infinity [n, m]. */
+  scores: Matrix;
+  /** Row softmax of the scores; rows sum to 1 (or are 0 when every key is masked) [n, m]. */
+  weights: Matrix;
+  /** weights · V [n, d_v]. */
+  output: Matrix;
+}
+
+export interface HeadResult extends AttentionResult {
+  queries: Matrix;
+  keys: Matrix;
+  values: Matrix;
+  /** Bits per query row [seqLen]. */
+  entropy: Tensor;
+}
+
+export interface MultiHeadResult {
+  /** [numHeads, seqLen, seqLen] */
+  weights: Tensor;
+  /** [numHeads, seqLen, seqLen], masked cells −Infinity */
+  scores: Tensor;
+  /** Head outputs side by side [seqLen, dModel]. */
+  concat: Matrix;
+  /** concat · W_O [seqLen, dModel]. */
+  output: Matrix;
+  heads: HeadResult[];
+}
+
+export interface MultiHeadWeights {
+  numHeads: number;
+  /** Each [dModel, dModel]; Q = input · wQ, head h uses columns h·d_k … (h+1)·d_k − 1. */
+  wQ: Matrix;
+  wK: Matrix;
+  wV: Matrix;
+  wO: Matrix;
+}
+
+export interface MultiHeadLayer {
+  numHeads: number;
+  dModel: number;
+  /** input [seqLen, dModel] → output [seqLen, dModel], weights [numHeads, seqLen, seqLen] if asked for. */
+  forward(input: Matrix, options?: AttentionOptions & { returnWeights?: boolean }): { output: Matrix; weights?: Tensor };
+}
+
+export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'first' | 'uniform' | 'offset';
+
+export interface ExplainOptions extends AttentionOptions {
+  /** A divisor of dModel (default 1). */
+  numHeads?: number;
+  projection?: 'identity' | 'random';
+  /** 0 … 2³²−1: random projections, feed-forward weights, learned table, T5 buckets. */
+  seed?: number;
+  /** Per head; missing heads are 'projected'. */
+  heads?: (HeadKind | { kind: 'offset'; offset: number })[];
+  /** Default 'sinusoidal'; true / false stand for 'sinusoidal' / 'none'. */
+  positionalEncoding?: PositionalEncoding | boolean;
+  /** Sinusoid base (default 10000). */
+  base?: number;
+  /** Token positions replaced by [MASK] (the mean word vector). */
+  maskedPositions?: number[];
+  /** 1 … core.maxTokens. */
+  maxTokens?: number;
+  /** Trace the residual, LayerNorm and feed-forward steps (default true). */
+  encoderBlock?: boolean;
+  /** Trace a 2-D PCA of X and the attention output (default true). */
+  project2d?: boolean;
+  /** Word vectors × this, 0 < s ≤ 100 (default 1; 10 = √d_model, §3.4). */
+  embeddingScale?: number;
+  /** P × this before it is added, 0 … 100 (default 1). */
+  positionalScale?: number;
+  /** Add trace.positionChecks (default false). */
+  positionChecks?: boolean;
+  /** The shuffled order of positionChecks.shuffle. */
+  shuffleSeed?: number;
+}
+
+export interface TracedToken extends Token {
+  /** Vocabulary row, or −1. */
+  id: number;
+  masked: boolean;
+}
+
+export interface TracedHead extends HeadResult {
+  kind: 'projected' | 'semantic' | 'offset' | 'first' | 'uniform';
+  offset: number;
+}
+
+export interface PositionChecks {
+  /** Per head, each [seqLen, seqLen], summing to the head's scores; [] unless P is added, null for designed heads. */
+  scoreTerms: ({ contentContent: Matrix; contentPosition: Matrix; positionContent: Matrix; positionPosition: Matrix } | null)[];
+  /** First two occurrences of each repeated word and the max |difference| of their rows over all heads. */
+  repeated: { key: string; first: number; second: number; maxDifference: { queries: number; keys: number; values: number } }[];
+  /** The sentence shuffled (position k holds token order[k]), compared after un-shuffling. */
+  shuffle: { order: number[]; weights: Tensor; maxWeightDifference: number; maxOutputDifference: number };
+  /** ‖x_i‖, ‖p_i‖ as used [seqLen]. */
+  embeddingNorms: Tensor;
+  positionalNorms: Tensor;
+}
+
+export interface Trace extends MultiHeadResult {
+  tokens: TracedToken[];
+  totalTokens: number;
+  truncated: boolean;
+  validLength: number;
+  /** X, P, X + P (or X) [seqLen, dModel]. */
+  embeddings: Matrix;
+  positional: Matrix;
+  input: Matrix;
+  heads: TracedHead[];
+  block: { residual1: Matrix; norm1: Matrix; hidden: Matrix; ffnOutput: Matrix; residual2: Matrix; output: Matrix } | null;
+  /** coordinates [2·seqLen, 2]: rows of X, then of the attention output. */
+  projection: { mean: Tensor; components: Matrix; variance: Tensor; coordinates: Matrix } | null;
+  positionChecks: PositionChecks | null;
+  /** The options used, normalized. */
+  options: Required<Omit<ExplainOptions, 'validLength'>> & { validLength?: number; positionalEncoding: PositionalEncoding };
+}
+
+export interface RotationCheck {
+  /** δ·ω_j (radians), cos, sin [dModel/2]. */
+  angles: Tensor;
+  cosines: Tensor;
+  sines: Tensor;
+  /** p_i, R(δ)·p_i, p_{i+δ} [dModel]. */
+  from: Tensor;
+  rotated: Tensor;
+  target: Tensor;
+  maxError: number;
+}
+
+export interface PositionalEncodingLab {
+  /** P [positions, dModel]. */
+  encoding: Matrix;
+  /** 2π·base^(2j/dModel) per column, in positions. */
+  wavelengths: number[];
+  /** Bit b of position i, least significant first [positions, nBits]. */
+  bits: Matrix;
+  /** P Pᵀ and its cosine version [positions, positions]. */
+  similarity: Matrix;
+  cosineSimilarity: Matrix;
+  rotation: { float64Angles: RotationCheck; float32Angles: RotationCheck };
+  /** maxError at every start position [errorPositions]. */
+  rotationErrorByPosition: { float64Angles: Tensor; float32Angles: Tensor };
+}
+
+export interface AttentionCore {
+  /** 20,000 for the shipped asset. */
+  readonly vocabSize: number;
+  /** 100 for the shipped GloVe-derived vectors. */
+  readonly dModel: number;
+  /** 256: longer text is cut by explain(). */
+  readonly maxTokens: number;
+  tokenize(text: string): Token[];
+  /** X [seqLen, dModel]. */
+  embed(text: string): Matrix;
+  /** P [seqLen, dModel] (Vaswani et al. 2017 §3.5). */
+  sinusoidalEncoding(seqLen: number, dModel: number, options?: { base?: number }): Matrix;
+  /** queries [n, d_k], keys [m, d_k], values [m, d_v] (Vaswani et al. 2017 eq. 1). */
+  attention(args: { queries: Matrix; keys: Matrix; values: Matrix } & AttentionOptions): AttentionResult;
+  /** input [seqLen, dModel] (Vaswani et al. 2017 §3.2.2). */
+  multiHeadAttention(args: { input: Matrix } & MultiHeadWeights & AttentionOptions &
+    { positionalEncoding?: PositionalEncoding | boolean; seed?: number; base?: number }): MultiHeadResult;
+  multiHeadLayer(weights: MultiHeadWeights): MultiHeadLayer;
+  /** Each row normalized (Ba et al. 2016), γ = 1, β = 0. */
+  layerNorm(x: Matrix, options?: { epsilon?: number }): Matrix;
+  positionalEncodingLab(options: { positions: number; dModel?: number; base?: number; position?: number; delta?: number;
+    errorPositions?: number }): PositionalEncodingLab;
+  explain(text: string, options?: ExplainOptions): Trace;
+  compareContexts(first: string, second: string, options?: ExplainOptions):
+    { first: Trace; second: Trace; projection: Trace['projection'] };
+  /** Bytes allocated on the wasm heap (for leak checks). */
+  heapInUse(): number;
+}
+
+/** Loads the .wasm and the word vectors; rejects naming the file and the reason. */
+export function createAttentionCore(options?: { embeddingsUrl?: string | URL; embeddings?: Uint8Array }): Promise<AttentionCore>;
