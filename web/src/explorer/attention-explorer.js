@@ -1,7 +1,7 @@
-// <attention-explorer sentence="…">: type a sentence and watch self-attention, every step of a head,
+// <attention-explorer sentence="…" url-state>: type a sentence and watch self-attention, every step of a head,
 // and sinusoidal positional encodings recomputed by the C++ core on every keystroke. One core call per
 // update (core.explain, or core.compareContexts in comparison mode) → trace; every figure is a pure
-// function of the trace.
+// function of the trace. With url-state, the whole state lives in the URL hash (a shareable link).
 import { createAttentionCore } from '../core/index.js';
 import { attentionHeatmap } from '../views/attention-heatmap.js';
 import { binaryPositions } from '../views/binary-positions.js';
@@ -23,6 +23,7 @@ import { tokenStrip } from '../views/token-strip.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { buildLabControls } from './lab-controls.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, rotationPair, withChange } from './state.js';
+import { stateFromHash, stateToHash } from './url-state.js';
 import './explorer.css';
 
 /** Every figure as a pure function of (the computed result, the previous trace, the state). */
@@ -73,7 +74,17 @@ function section(title, intro, ...children) {
 export class AttentionExplorer extends HTMLElement {
   connectedCallback() {
     if (this.root) return;
-    this.state = withChange(defaultState(), this.hasAttribute('sentence') ? { sentence: this.getAttribute('sentence') } : {});
+    // The state's defaults: the built-in ones and the attributes. With url-state, the URL hash holds
+    // what differs from them, so the view can be shared as a link.
+    this.defaults = withChange(defaultState(), this.hasAttribute('sentence') ? { sentence: this.getAttribute('sentence') } : {});
+    this.state = this.withHash(this.defaults);
+    if (this.hasAttribute('url-state')) {
+      window.addEventListener('hashchange', () => {
+        if (location.hash.slice(1) === stateToHash(this.state, this.defaults)) return;
+        this.state = this.withHash(this.defaults);
+        if (this.core) this.update();
+      });
+    }
     this.root = this.appendChild(element('div', 'ae-root'));
     this.status = element('p', 'status', 'Loading the attention core and 20,000 word vectors…');
     this.status.setAttribute('role', 'status');
@@ -103,6 +114,10 @@ export class AttentionExplorer extends HTMLElement {
     });
     this.root.addEventListener('select-head', (event) => this.change({ head: event.detail }));
     this.root.addEventListener('select-query', (event) => this.change({ lineQuery: event.detail }));
+    this.linkButton = element('button', 'link-button', 'Copy link to this view');
+    this.linkButton.type = 'button';
+    this.linkButton.hidden = !this.hasAttribute('url-state');
+    this.linkButton.addEventListener('click', () => this.copyLink());
     this.compareButton = element('button', 'compare-button');
     this.compareButton.type = 'button';
     this.compareButton.addEventListener('click', () => this.toggleComparison());
@@ -122,7 +137,7 @@ export class AttentionExplorer extends HTMLElement {
       section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional),
       this.positionalLab());
     this.status.textContent = '';
-    this.root.append(this.input.parentElement, this.second.parentElement, this.controls.form, this.notice,
+    this.root.append(this.input.parentElement, this.second.parentElement, this.controls.form, this.linkButton, this.notice,
       section('Tokens', 'Click a word to replace it by [MASK] (the mean word vector), click again to restore it.', this.slots.tokens),
       this.empty, this.figures);
     this.update();
@@ -177,6 +192,19 @@ export class AttentionExplorer extends HTMLElement {
   change(partial) {
     this.state = withChange(this.state, partial);
     this.update();
+    if (this.hasAttribute('url-state')) history.replaceState(null, '', `#${stateToHash(this.state, this.defaults)}`);
+  }
+
+  /** `state` with what the URL hash sets (only with the url-state attribute). */
+  withHash(state) {
+    return this.hasAttribute('url-state') ? withChange(state, stateFromHash(location.hash, this.defaults)) : state;
+  }
+
+  /** Copies the link of the current view; if the clipboard is not available, shows the link instead. */
+  copyLink() {
+    navigator.clipboard.writeText(location.href).then(
+      () => { this.status.textContent = 'Link to this view copied.'; },
+      () => { this.status.textContent = `Link to this view: ${location.href}`; });
   }
 
   /** One core call for the current state; on error, says why and keeps the last good figures. */

@@ -1,0 +1,56 @@
+// The demo page's state in the URL: changes are written to the hash, and a link restores the view.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openExplorer } from './browser.js';
+
+let server, browser, page, consoleErrors;
+
+before(async () => {
+  ({ server, browser, page, consoleErrors } = await openExplorer());
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(url) {
+  await page.goto(url);
+  await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
+}
+
+const view = () => page.$eval('attention-explorer', (el) => ({
+  sentence: el.querySelector('textarea').value,
+  shape: el.getTrace().weights.shape,
+  positionalEncoding: el.getTrace().options.positionalEncoding,
+  temperature: el.getTrace().options.temperature,
+}));
+
+test('a changed view is in the hash, and opening that link restores it', async () => {
+  await open(server.url);
+  assert.equal(new URL(page.url()).hash, '');
+  await page.fill('attention-explorer textarea', 'the cat sat on the mat & more');
+  await page.selectOption('select[name="numHeads"]', '4');
+  await page.selectOption('select[name="positionalEncoding"] >> nth=0', 'rope');
+  await page.fill('input[name="temperature"]', '0.5');
+  const link = page.url();
+  assert.match(new URL(link).hash, /numHeads=4/);
+  const expected = await view();
+  await open(server.url);  // a fresh view, then the link
+  assert.notDeepEqual(await view(), expected);
+  await open(link);
+  await page.reload();
+  await page.waitForSelector('[data-figure="attention-weights"]');
+  assert.deepEqual(await view(), expected);
+  assert.deepEqual(expected, { sentence: 'the cat sat on the mat & more', shape: [4, 8, 8], positionalEncoding: 'rope', temperature: 0.5 });
+});
+
+test('a hand-edited link: unknown keys and bad values are ignored, the rest applies', async () => {
+  await open(`${server.url}#sentence=hello%20world&numHeads=lots&bogus=1`);
+  assert.deepEqual((await view()).shape, [1, 2, 2]);
+  assert.equal((await view()).sentence, 'hello world');
+});
+
+test('no console errors', () => {
+  assert.deepEqual(consoleErrors, []);
+});

@@ -1,0 +1,46 @@
+// The explorer's state in the URL hash (#sentence=…&numHeads=4&…), so a view can be shared as a link.
+// Only what differs from the defaults is written, so links stay short; reading keeps only known keys
+// whose values parse as the default's type (anything else in a hand-edited link is ignored).
+
+/** Text of one value: lists as comma-separated items, null as the empty string. */
+function encode(value) {
+  if (value === null) return '';
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** Parses `text` as the type of `template` (the default value); undefined when it does not parse. */
+function decode(text, template) {
+  if (Array.isArray(template)) {
+    // Lists of integers (positions, heads) or of names (head kinds, where an empty item is unset).
+    const items = text === '' ? [] : text.split(',');
+    if (items.length > 0 && items.every((item) => /^-?\d+$/.test(item))) return items.map(Number);
+    return items.map((item) => (item === '' ? undefined : item));
+  }
+  if (typeof template === 'boolean') return text === 'true' ? true : text === 'false' ? false : undefined;
+  if (typeof template === 'number' || template === null) {
+    if (text === '' && template === null) return null;
+    const number = Number(text);
+    return text !== '' && Number.isFinite(number) ? number : undefined;
+  }
+  return text;
+}
+
+/** @returns {string} the hash (without '#') for `state`, relative to `defaults` */
+export function stateToHash(state, defaults) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(state)) {
+    if (key in defaults && encode(value) !== encode(defaults[key])) params.set(key, encode(value));
+  }
+  return params.toString();
+}
+
+/** @returns {object} the state entries a hash sets (known keys with values of the right type) */
+export function stateFromHash(hash, defaults) {
+  const change = {};
+  for (const [key, text] of new URLSearchParams(hash.replace(/^#/, ''))) {
+    if (!(key in defaults)) continue;
+    const value = decode(text, defaults[key]);
+    if (value !== undefined) change[key] = value;
+  }
+  return change;
+}
