@@ -23,4 +23,6 @@ core.layerNorm({ data: [1, 2], shape: [1, 2] });
 // @ts-expect-error unknown option
 core.attention({ queries: x, keys: x, values: x, mask: 'causal' });
 
-export const used = [firstWeight, repeated, error, out, trace.tokens[0].oov];
+const firstOffset: number = trace.options.heads[0].offset;
+
+export const used = [firstWeight, repeated, error, out, trace.tokens[0].oov, firstOffset];

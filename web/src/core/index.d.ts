@@ -154,8 +154,13 @@ export interface Trace extends MultiHeadResult {
   /** coordinates [2·seqLen, 2]: rows of X, then of the attention output. */
   projection: { mean: Tensor; components: Matrix; variance: Tensor; coordinates: Matrix } | null;
   positionChecks: PositionChecks | null;
-  /** The options used, normalized. */
-  options: Required<Omit<ExplainOptions, 'validLength'>> & { validLength?: number; positionalEncoding: PositionalEncoding };
+  /** The options used, normalized: defaults filled in, head names as { kind, offset } ('previous' / 'next'
+   * become offsets −1 / +1), positionalEncoding as a name. */
+  options: Required<Omit<ExplainOptions, 'validLength' | 'heads' | 'positionalEncoding'>> & {
+    validLength?: number;
+    heads: { kind: Exclude<HeadKind, 'previous' | 'next'>; offset: number }[];
+    positionalEncoding: PositionalEncoding;
+  };
 }
 
 export interface RotationCheck {
