@@ -57,7 +57,7 @@ namespace {
 
 bool is_absolute(PositionalKind kind) { return kind == PositionalKind::sinusoidal || kind == PositionalKind::learned; }
 
-// Moves token k of the sentence to position order[k]'s place: row k ← row order[k].
+// Position k gets item order[k] (row k ← row order[k]).
 template <typename T>
 std::vector<T> reordered(const std::vector<T>& items, const std::vector<std::size_t>& order) {
   std::vector<T> out;
