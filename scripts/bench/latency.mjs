@@ -26,7 +26,7 @@ try {
 
   for (const tokens of [8, 32, 128, 256]) {
     results.keystrokes[tokens] = await page.evaluate(async (tokens) => {
-      const box = document.querySelector('attention-explorer textarea');
+      const box = document.querySelector('attention-explorer').shadowRoot.querySelector('textarea');
       const words = 'the river bank was muddy after the storm'.split(' ');
       const base = Array.from({ length: tokens - 1 }, (_, i) => words[i % words.length]).join(' ');
       const times = [];

@@ -126,7 +126,7 @@ test('soak: 10,000 random edits and control changes, no errors, no growth', asyn
         el.change({ sentence: text });
       }
     }
-    return el.querySelector('.status').textContent;
+    return el.shadowRoot.querySelector('.status').textContent;
   }, count);
   await run(500);  // warm up: caches, pools and the largest shapes
   const start = await settle();

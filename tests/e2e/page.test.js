@@ -146,7 +146,7 @@ test('line view: clicking a query shows exactly its row of weights above the thr
     const trace = document.querySelector('attention-explorer').getTrace();
     const n = trace.tokens.length;
     const row = Array.from(trace.heads[0].weights.data.subarray(2 * n, 3 * n));
-    const lines = [...document.querySelectorAll('[data-figure="line-view"] line')].filter((l) => l.getAttribute('display') !== 'none');
+    const lines = [...document.querySelector('attention-explorer').shadowRoot.querySelectorAll('[data-figure="line-view"] line')].filter((l) => l.getAttribute('display') !== 'none');
     return { visible: lines.map((l) => [Number(l.dataset.query), Number(l.dataset.key)]), expected: row.map((w, j) => [w, j]).filter(([w]) => w >= 0.05).map(([, j]) => [2, j]) };
   });
   assert.deepEqual(visible, expected);

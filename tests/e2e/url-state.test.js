@@ -20,7 +20,7 @@ async function open(url) {
 }
 
 const view = () => page.$eval('attention-explorer', (el) => ({
-  sentence: el.querySelector('textarea').value,
+  sentence: el.shadowRoot.querySelector('textarea').value,
   shape: el.getTrace().weights.shape,
   positionalEncoding: el.getTrace().options.positionalEncoding,
   temperature: el.getTrace().options.temperature,

@@ -28,6 +28,13 @@ describe('loading', () => {
     await assert.rejects(createAttentionCore({ embeddings: new TextEncoder().encode('<!doctype html> not found') }), /magic/);
     await assert.rejects(createAttentionCore({ embeddingsUrl: new URL('file:///nonexistent/embeddings.bin') }), /ENOENT/);
   });
+
+  test('the .wasm can be hosted elsewhere (wasmUrl); a missing one is named', async () => {
+    const elsewhere = await createAttentionCore({ wasmUrl: new URL('../../build/wasm/attn_core.wasm', import.meta.url) });
+    assert.equal(elsewhere.dModel, 100);
+    await assert.rejects(createAttentionCore({ wasmUrl: new URL('file:///nonexistent/attn_core.wasm') }),
+      /WebAssembly module attn_core.wasm could not be loaded: .*ENOENT/);
+  });
 });
 
 describe('tokenize and embed', () => {

@@ -219,5 +219,10 @@ export interface AttentionCore {
   heapInUse(): number;
 }
 
-/** Loads the .wasm and the word vectors; rejects naming the file and the reason. */
-export function createAttentionCore(options?: { embeddingsUrl?: string | URL; embeddings?: Uint8Array }): Promise<AttentionCore>;
+/**
+ * Loads the .wasm and the word vectors; rejects naming the file and the reason.
+ * embeddingsUrl / wasmUrl: where the embedding asset / attn_core.wasm are hosted (default: in the package);
+ * embeddings: the asset's bytes, to skip loading it.
+ */
+export function createAttentionCore(options?: { embeddingsUrl?: string | URL; embeddings?: Uint8Array; wasmUrl?: string | URL }):
+  Promise<AttentionCore>;

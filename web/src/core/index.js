@@ -18,15 +18,28 @@ function unwrap(result) {
   throw new ErrorClass(result.error.message);
 }
 
-async function readAsset(url) {
-  const href = url instanceof URL ? url : new URL(url, globalThis.location?.href);
+function absolute(url) {
+  return url instanceof URL ? url : new URL(url, globalThis.location?.href);
+}
+
+/** The bytes at `url`: fetched, or read from disk for file: URLs (Node). `what` names it in errors. */
+async function readAsset(url, what) {
+  const href = absolute(url);
   if (href.protocol === 'file:') {
     const fs = globalThis.process.getBuiltinModule('fs');
     return new Uint8Array(await fs.promises.readFile(href));
   }
   const response = await fetch(href);
-  if (!response.ok) throw new Error(`embeddings asset ${href}: HTTP ${response.status} ${response.statusText}`);
+  if (!response.ok) throw new Error(`${what} ${href}: HTTP ${response.status} ${response.statusText}`);
   return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Starts the wasm module: from the .wasm beside attn_core.mjs, or from `wasmUrl` when given. */
+async function startModule(wasmUrl) {
+  if (wasmUrl === undefined) return createAttnModule();
+  const href = absolute(wasmUrl);
+  if (href.protocol === 'file:') return createAttnModule({ wasmBinary: await readAsset(href, 'WebAssembly module') });
+  return createAttnModule({ locateFile: () => href.href });
 }
 
 const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
@@ -93,19 +106,20 @@ function explainOptions(options, where, dModel, maxTokens) {
 
 /**
  * Loads the wasm module and the word vectors.
- * @param {{ embeddingsUrl?: string | URL, embeddings?: Uint8Array }} [options]
+ * @param {{ embeddingsUrl?: string | URL, embeddings?: Uint8Array, wasmUrl?: string | URL }} [options]
  *   embeddingsUrl: where to fetch the embedding asset (default: web/assets/embeddings.bin beside this
- *   package; file: URLs are read from disk in Node); embeddings: the asset's bytes, to skip loading.
+ *   package; file: URLs are read from disk in Node); embeddings: the asset's bytes, to skip loading;
+ *   wasmUrl: where to fetch attn_core.wasm (default: beside attn_core.mjs), for assets hosted elsewhere.
  * @returns {Promise<AttentionCore>} rejects with an Error naming the file and the reason (HTTP status,
  *   wrong magic, unsupported version, truncated, checksum mismatch; or the .wasm that failed to load).
  */
 export async function createAttentionCore(options = {}) {
-  check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings']);
+  check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings', 'wasmUrl']);
   const url = options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL;
-  const module = createAttnModule().catch((error) => {
+  const module = startModule(options.wasmUrl).catch((error) => {
     throw new Error(`WebAssembly module attn_core.wasm could not be loaded: ${error?.message ?? error}`);
   });
-  const [wasm, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url)]);
+  const [wasm, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url, 'embeddings asset')]);
   const loaded = wasm.loadEmbeddings(bytes);
   if (loaded.error) throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
   return makeCore(wasm, loaded.value);

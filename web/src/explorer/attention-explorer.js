@@ -1,111 +1,115 @@
-// <attention-explorer sentence="…" url-state>: type a sentence and watch self-attention, every step of a head,
-// and sinusoidal positional encodings recomputed by the C++ core on every keystroke. One core call per
-// update (core.explain, or core.compareContexts in comparison mode) → trace; every figure is a pure
-// function of the trace. With url-state, the whole state lives in the URL hash (a shareable link).
-import { createAttentionCore } from '../core/index.js';
-import { attentionHeatmap } from '../views/attention-heatmap.js';
-import { binaryPositions } from '../views/binary-positions.js';
-import { encodingCurves } from '../views/encoding-curves.js';
-import { formula } from '../views/formulas.js';
-import { headGrid } from '../views/head-grid.js';
-import { labEncoding } from '../views/lab-encoding.js';
-import { lineView } from '../views/line-view.js';
-import { normBars } from '../views/norm-bars.js';
-import { pipeline } from '../views/pipeline.js';
-import { positionSimilarity } from '../views/position-similarity.js';
-import { positionalHeatmap } from '../views/positional-heatmap.js';
-import { projectionView } from '../views/projection-view.js';
-import { repeatedWord } from '../views/repeated-word.js';
-import { rotationView } from '../views/rotation-view.js';
-import { scoreTerms } from '../views/score-terms.js';
-import { shuffleCheck } from '../views/shuffle-check.js';
-import { tokenStrip } from '../views/token-strip.js';
+// <attention-explorer sentence="…" heads="4" views="attention,positional" …>: type a sentence and watch
+// self-attention, every step of a head, and positional encodings recomputed by the C++ core on every
+// keystroke. One core call per update (core.explain, or core.compareContexts in comparison mode) → trace;
+// every figure is a pure function of the trace. Its own Shadow DOM: no CSS leaks in or out. Attributes
+// preset it (see attributes.js); with url-state, the whole state also lives in the URL hash.
+import { OBSERVED_ATTRIBUTES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
+import { FIGURES, NEEDS_CHECKS, NEEDS_LAB, hasDataFor } from './figures.js';
+import { addExportMenus, exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
-import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, rotationPair, withChange } from './state.js';
+import { element, row, section, showChosen } from './layout.js';
+import { sharedCore } from './shared-core.js';
+import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, withChange } from './state.js';
 import { stateFromHash, stateToHash } from './url-state.js';
-import './explorer.css';
+import { formula } from '../views/formulas.js';
+import { tokenStrip } from '../views/token-strip.js';
+import styles from './explorer.css?inline';
+import heatmapStyles from '../views/heatmap.css?inline';
 
-/** Every figure as a pure function of (the computed result, the previous trace, the state). */
-const FIGURES = {
-  heads: ({ trace }, _, { head }) => headGrid(trace, { head }),
-  attention: ({ trace }, previous, { head }) => attentionHeatmap(trace, { head, previous }),
-  lines: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
-    heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
-  pipeline: ({ trace }, _, { head }) => pipeline(trace, { head }),
-  projection: ({ projected }) => projectionView(projected),
-  positional: ({ trace }) => positionalHeatmap(trace),
-  labEncoding: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase }),
-  binaryPositions: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }),
-  encodingCurves: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }),
-  positionSimilarity: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }),
-  rotation: ({ trace, lab }, _, state) => rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }),
-  shuffle: ({ trace }, _, { head }) => shuffleCheck(trace, { head }),
-  repeated: ({ trace }, _, { head }) => repeatedWord(trace, { head }),
-  scoreTerms: ({ trace }, _, { head }) => scoreTerms(trace, { head }),
-  norms: ({ trace }) => normBars(trace),
-};
-
-/** Figures that need more than the plain trace: their data is computed only while one of them is on screen. */
-const NEEDS_CHECKS = ['shuffle', 'repeated', 'scoreTerms', 'norms'];
-const NEEDS_LAB = ['labEncoding', 'binaryPositions', 'encodingCurves', 'positionSimilarity', 'rotation'];
-
-let sharedCore;  // every explorer on a page shares one wasm module and one embedding asset
-function loadCore() {
-  sharedCore ??= createAttentionCore();
-  return sharedCore;
-}
-
-function element(tag, className, text) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  if (text) el.textContent = text;
-  return el;
-}
-
-function section(title, intro, ...children) {
-  const el = element('section');
-  el.append(element('h3', '', title));
-  if (intro) el.append(element('p', 'intro', intro));
-  el.append(...children);
-  return el;
+let sheet;  // one stylesheet object shared by every explorer's shadow root
+function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(`${styles}\n${heatmapStyles}`);
+  }
+  return sheet;
 }
 
 export class AttentionExplorer extends HTMLElement {
+  static get observedAttributes() {
+    return OBSERVED_ATTRIBUTES;
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [styleSheet()];
+  }
+
   connectedCallback() {
     if (this.root) return;
-    // The state's defaults: the built-in ones and the attributes. With url-state, the URL hash holds
-    // what differs from them, so the view can be shared as a link.
-    this.defaults = withChange(defaultState(), this.hasAttribute('sentence') ? { sentence: this.getAttribute('sentence') } : {});
-    this.state = this.withHash(this.defaults);
-    if (this.hasAttribute('url-state')) {
-      window.addEventListener('hashchange', () => {
-        if (location.hash.slice(1) === stateToHash(this.state, this.defaults)) return;
-        this.state = this.withHash(this.defaults);
-        if (this.core) this.update();
-      });
-    }
-    this.root = this.appendChild(element('div', 'ae-root'));
-    this.status = element('p', 'status', 'Loading the attention core and 20,000 word vectors…');
+    this.root = this.shadowRoot.appendChild(element('div', 'ae-root'));
+    this.status = element('p', 'status', 'Loading the attention core and word vectors…');
     this.status.setAttribute('role', 'status');
     this.root.append(this.status);
-    loadCore().then((core) => this.start(core), (error) => this.showError(`Could not load the attention core: ${error.message}`));
+    window.addEventListener('hashchange', () => this.followHash());
+    sharedCore(this.getAttribute('assets-base') ?? '').then(
+      (core) => this.start(core),
+      (error) => this.showError(`Could not load the attention core: ${error.message}`));
+  }
+
+  attributeChangedCallback(name, _, value) {
+    if (!this.core) return;  // start() reads every attribute
+    const { change } = readAttributes((n) => (n === name ? value : null), this.core.dModel);
+    this.showConfigErrors(this.readConfiguration());
+    if (Object.keys(change).length) this.change(change);
+    else this.applyConfiguration();
+  }
+
+  /** The sentence shown; setting it recomputes everything. */
+  get sentence() {
+    return this.state?.sentence ?? this.getAttribute('sentence') ?? defaultState().sentence;
+  }
+
+  set sentence(text) {
+    if (this.core) this.change({ sentence: String(text) });
+    else this.setAttribute('sentence', String(text));
+  }
+
+  /** A copy of the current state (the same object the `change` event carries). */
+  get state() {
+    return this.current && structuredClone(this.current);
+  }
+
+  /** The last trace drawn (see core.explain); undefined before the first one. */
+  getTrace() {
+    return this.trace;
+  }
+
+  /** Reads the attributes: the defaults they set (url-state links store only what differs), views and controls. */
+  readConfiguration() {
+    const { change, views, controls, errors } = readAttributes((name) => this.getAttribute(name), this.core.dModel);
+    this.defaults = withChange(defaultState(), change);
+    this.chosen = { views, controls };
+    return errors;
   }
 
   start(core) {
     this.core = core;
-    this.input = this.textBox('Sentence', (value) => this.change({ sentence: value }));
-    this.second = this.textBox('Compared with', (value) => this.change({ compareSentence: value }));
-    this.controls = buildControls(core.dModel, core.maxTokens);
-    this.controls.form.addEventListener('input', (event) => this.change(this.controls.read(event.target.name)));
+    const errors = this.readConfiguration();
+    this.current = this.withHash(this.defaults);
+    this.build();
+    this.status.textContent = '';
+    this.showConfigErrors(errors);
+    this.update();
+  }
+
+  build() {
+    this.input = this.textBox('Sentence', (value) => this.edit({ sentence: value }));
+    this.second = this.textBox('Compared with', (value) => this.edit({ compareSentence: value }));
+    this.controls = buildControls(this.core.dModel, this.core.maxTokens);
+    this.controls.form.addEventListener('input', (event) => this.edit(this.controls.read(event.target.name)));
     this.lineControls = buildLineControls();
-    this.lineControls.form.addEventListener('input', () => this.change(this.lineControls.read()));
+    this.lineControls.form.addEventListener('input', () => this.edit(this.lineControls.read()));
     this.labControls = buildLabControls();
-    for (const form of [this.labControls.encoding, this.labControls.rotation, this.labControls.input]) {
-      form.addEventListener('input', () => this.change(this.labControls.read()));
+    const labForms = [this.labControls.encoding, this.labControls.rotation, this.labControls.input];
+    for (const form of labForms) {
+      form.addEventListener('input', () => this.edit(this.labControls.read()));
       form.addEventListener('click', (event) => this.labAction(event.target.closest('button')?.dataset.action));
     }
     this.notice = element('p', 'notice');
+    this.configErrors = element('p', 'status error config-errors');
+    this.configErrors.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
     this.watchVisibility();
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
@@ -114,48 +118,90 @@ export class AttentionExplorer extends HTMLElement {
     });
     this.root.addEventListener('select-head', (event) => this.change({ head: event.detail }));
     this.root.addEventListener('select-query', (event) => this.change({ lineQuery: event.detail }));
-    this.linkButton = element('button', 'link-button', 'Copy link to this view');
-    this.linkButton.type = 'button';
-    this.linkButton.hidden = !this.hasAttribute('url-state');
-    this.linkButton.addEventListener('click', () => this.copyLink());
+    this.root.addEventListener('click', (event) => {
+      const button = event.target.closest('[data-export]');
+      if (button) exportFigure(button.closest('figure'), button.dataset.export, this.current);
+    });
+    this.share = this.shareBar();
     this.compareButton = element('button', 'compare-button');
     this.compareButton.type = 'button';
     this.compareButton.addEventListener('click', () => this.toggleComparison());
     this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
     const linePanel = element('div', 'line-panel');
     linePanel.append(this.lineControls.form, this.slots.lines);
-    const pair = element('div', 'side-by-side');
-    pair.append(this.slots.attention, linePanel);
+    const tokens = section('Tokens', 'Click a word to replace it by [MASK] (the mean word vector), click again to restore it.', this.slots.tokens);
+    const attention = section('Self-attention', 'All heads at a glance (click one to select it), the selected head in detail, and who attends to whom.',
+      formula('attention'), this.slots.heads, row(this.slots.attention, linePanel));
+    const steps = section('Every step of the selected head', 'From word vectors to the encoder block\'s output. Hover any cell for its value and origin.', this.slots.pipeline);
+    const context = section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
+      'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
+    this.compareButton, this.slots.projection);
+    const positional = section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional);
+    const lab = this.positionalLab();
     this.figures = element('div', 'figures');
-    this.figures.append(
-      section('Self-attention', 'All heads at a glance (click one to select it), the selected head in detail, and who attends to whom.',
-        formula('attention'), this.slots.heads, pair),
-      section('Every step of the selected head', 'From word vectors to the encoder block\'s output. Hover any cell for its value and origin.', this.slots.pipeline),
-      section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
-        'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
-      this.compareButton, this.slots.projection),
-      section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional),
-      this.positionalLab());
-    this.status.textContent = '';
-    this.root.append(this.input.parentElement, this.second.parentElement, this.controls.form, this.linkButton, this.notice,
-      section('Tokens', 'Click a word to replace it by [MASK] (the mean word vector), click again to restore it.', this.slots.tokens),
-      this.empty, this.figures);
-    this.update();
+    this.figures.append(attention, steps, context, positional, lab);
+    this.parts = {
+      views: { tokens: [tokens], heads: [this.slots.heads], attention: [this.slots.attention], lines: [linePanel],
+        pipeline: [steps], projection: [context], positional: [positional], lab: [lab] },
+      groups: [attention],
+      controls: this.controls.form,
+      sentence: [this.input.parentElement],
+      share: this.share,
+      figureControls: [this.lineControls.form, ...labForms],
+    };
+    for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
+    this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, this.controls.form, this.share, this.notice,
+      tokens, this.empty, this.figures);
+    this.applyConfiguration();
+  }
+
+  /** "Copy link" (with url-state) and "Copy embed code", with the code shown for copying by hand. */
+  shareBar() {
+    const bar = element('div', 'share');
+    const button = (text, onClick) => {
+      const el = bar.appendChild(element('button', 'share-button', text));
+      el.type = 'button';
+      el.addEventListener('click', onClick);
+      return el;
+    };
+    this.linkButton = button('Copy link to this view', () => this.copy(location.href, 'Link to this view'));
+    button('Copy embed code', () => this.copy(this.embedCode(), 'Embed code'));
+    this.embedOutput = bar.appendChild(element('pre', 'embed-code'));
+    this.embedOutput.hidden = true;
+    return bar;
+  }
+
+  /** The <attention-explorer> tag that reproduces this view. */
+  embedCode() {
+    return embedCode(this.current, this.core.dModel, { views: this.getAttribute('views'), controls: this.getAttribute('controls') });
+  }
+
+  /** Views, controls, height and readonly from the attributes. */
+  applyConfiguration() {
+    showChosen(this.parts, this.chosen);
+    this.linkButton.hidden = !this.hasAttribute('url-state');
+    const height = this.getAttribute('height');
+    this.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
+    this.root.classList.toggle('fixed-height', Boolean(height));
+    const readonly = this.hasAttribute('readonly');
+    this.input.readOnly = readonly;
+    this.second.readOnly = readonly;
+    for (const form of [this.controls.form, ...this.parts.figureControls]) {
+      for (const control of form.elements) control.disabled = readonly;
+    }
+    this.compareButton.disabled = readonly;
+    if (!readonly) this.syncInputs();  // re-applies the controls' own enabled states
   }
 
   /** The positional-encoding lab: the encoding itself, relative position, and why it matters for attention. */
   positionalLab() {
     const lab = element('section', 'positional-lab');
     lab.append(element('h2', '', 'Positional-encoding lab'));
-    const pair = (...names) => {
-      const row = element('div', 'side-by-side');
-      row.append(...names.map((name) => this.slots[name]));
-      return row;
-    };
+    const slots = (...names) => row(...names.map((name) => this.slots[name]));
     lab.append(
       section('1. The encoding itself', 'Its own d_model, base and number of positions (independent of the 100-d word vectors). ' +
         'Each row is a position; fast columns on the left, slow ones on the right — like the low and high bits of a binary counter.',
-      this.labControls.encoding, pair('labEncoding', 'binaryPositions'), this.slots.encodingCurves),
+      this.labControls.encoding, slots('labEncoding', 'binaryPositions'), this.slots.encodingCurves),
       section('2. Relative position', 'Positions close together have similar encodings, and moving by δ is the same rotation wherever you start.',
         this.slots.positionSimilarity, this.labControls.rotation, this.slots.rotation),
       section('3. Why it matters for attention', 'The sentence above, through the selected head. Switch the position information, shuffle the words, ' +
@@ -165,13 +211,14 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   labAction(action) {
+    if (this.hasAttribute('readonly')) return;
     if (action === 'd2l-preset') this.change(D2L_PRESET);
-    else if (action === 'shuffle') this.change({ shuffleSeed: this.state.shuffleSeed + 1 });
+    else if (action === 'shuffle') this.change({ shuffleSeed: this.current.shuffleSeed + 1 });
   }
 
   /** The lab's encoding study for a sentence of seqLen tokens, recomputed only when its inputs change. */
   labFor(seqLen) {
-    const options = labOptions(this.state, seqLen);
+    const options = labOptions(this.current, seqLen);
     const key = JSON.stringify(options);
     if (this.labKey !== key) {
       this.labResult = this.core.positionalEncodingLab(options);
@@ -189,10 +236,17 @@ export class AttentionExplorer extends HTMLElement {
     return box;
   }
 
+  /** A change made in the explorer's own controls (none when readonly). */
+  edit(partial) {
+    if (!this.hasAttribute('readonly')) this.change(partial);
+  }
+
+  /** Applies a change, redraws, mirrors it in the URL (url-state) and tells listeners (`change` event). */
   change(partial) {
-    this.state = withChange(this.state, partial);
+    this.current = withChange(this.current, partial);
     this.update();
-    if (this.hasAttribute('url-state')) history.replaceState(null, '', `#${stateToHash(this.state, this.defaults)}`);
+    if (this.hasAttribute('url-state')) history.replaceState(null, '', `#${stateToHash(this.current, this.defaults)}`);
+    this.dispatchEvent(new CustomEvent('change', { detail: this.state }));
   }
 
   /** `state` with what the URL hash sets (only with the url-state attribute). */
@@ -200,17 +254,28 @@ export class AttentionExplorer extends HTMLElement {
     return this.hasAttribute('url-state') ? withChange(state, stateFromHash(location.hash, this.defaults)) : state;
   }
 
-  /** Copies the link of the current view; if the clipboard is not available, shows the link instead. */
-  copyLink() {
-    navigator.clipboard.writeText(location.href).then(
-      () => { this.status.textContent = 'Link to this view copied.'; },
-      () => { this.status.textContent = `Link to this view: ${location.href}`; });
+  /** A link edited by hand (or history navigation) changes the view. */
+  followHash() {
+    if (!this.core || !this.hasAttribute('url-state')) return;
+    if (location.hash.slice(1) === stateToHash(this.current, this.defaults)) return;
+    this.current = this.withHash(this.defaults);
+    this.update();
+  }
+
+  /** Copies `text`; shows it too (the embed code always, the link when the clipboard is refused). */
+  copy(text, what) {
+    const isCode = what === 'Embed code';
+    this.embedOutput.hidden = !isCode;
+    if (isCode) this.embedOutput.textContent = text;
+    navigator.clipboard.writeText(text).then(
+      () => { this.status.textContent = `${what} copied.`; },
+      () => { this.status.textContent = isCode ? `${what}: select it below.` : `${what}: ${text}`; });
   }
 
   /** One core call for the current state; on error, says why and keeps the last good figures. */
   compute() {
-    const { sentence, compare, compareSentence } = this.state;
-    const options = { ...explainOptions(this.state), positionChecks: this.wants(NEEDS_CHECKS) };
+    const { sentence, compare, compareSentence } = this.current;
+    const options = { ...explainOptions(this.current), positionChecks: this.wants(NEEDS_CHECKS) };
     const lab = (trace) => (this.wants(NEEDS_LAB) ? this.labFor(trace.tokens.length) : null);
     if (!compare) {
       const trace = this.core.explain(sentence, options);
@@ -223,13 +288,6 @@ export class AttentionExplorer extends HTMLElement {
   /** Whether any of these figures is on screen. */
   wants(names) {
     return names.some((name) => this.visible.has(name));
-  }
-
-  /** Whether a result has the data figure `name` draws from. */
-  static hasDataFor(result, name) {
-    if (NEEDS_CHECKS.includes(name)) return result.trace.positionChecks !== null;
-    if (NEEDS_LAB.includes(name)) return result.lab !== null;
-    return true;
   }
 
   update() {
@@ -250,19 +308,20 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   syncInputs() {
-    const { sentence, compare, compareSentence } = this.state;
+    const { sentence, compare, compareSentence } = this.current;
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
-    this.second.parentElement.hidden = !compare;
+    this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
     this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
-    this.controls.sync(this.state);
-    this.lineControls.sync(this.state);
+    if (this.hasAttribute('readonly')) return;
+    this.controls.sync(this.current);
+    this.lineControls.sync(this.current);
   }
 
   /** The lab's token selects follow the sentence: synced after each trace while the lab is on screen
    * (rebuilding hundreds of options per keystroke off screen would cost the frame). */
   syncLabControls() {
-    if (this.wants([...NEEDS_LAB, ...NEEDS_CHECKS])) this.labControls.sync(this.state, this.trace.tokens);
+    if (this.wants([...NEEDS_LAB, ...NEEDS_CHECKS])) this.labControls.sync(this.current, this.trace.tokens);
   }
 
   render(result, previous) {
@@ -275,7 +334,7 @@ export class AttentionExplorer extends HTMLElement {
       : '';
     this.slots.tokens.replaceChildren(tokenStrip(trace));
     if (empty) return;
-    this.drawn = { result, previous, state: this.state };
+    this.drawn = { result, previous, state: this.current };
     // Only figures on screen are redrawn now; the others are marked stale and drawn when they scroll in.
     for (const name of Object.keys(FIGURES)) {
       if (this.visible.has(name)) this.renderFigure(name);
@@ -285,11 +344,12 @@ export class AttentionExplorer extends HTMLElement {
 
   renderFigure(name) {
     const { result, previous, state } = this.drawn;
-    if (!AttentionExplorer.hasDataFor(result, name)) {
+    if (!hasDataFor(result, name)) {
       this.update();  // it scrolled in: compute its data now
       return;
     }
     this.slots[name].replaceChildren(FIGURES[name](result, previous, state));
+    addExportMenus(this.slots[name]);
     delete this.slots[name].dataset.stale;
   }
 
@@ -311,6 +371,11 @@ export class AttentionExplorer extends HTMLElement {
     }
   }
 
+  /** Bad attributes are named (they set nothing) until they are fixed. */
+  showConfigErrors(errors) {
+    this.configErrors.textContent = errors.map((error) => `Attribute ${error}.`).join(' ');
+  }
+
   showError(message) {
     this.status.textContent = message;
     this.status.classList.add('error');
@@ -318,21 +383,16 @@ export class AttentionExplorer extends HTMLElement {
 
   /** Clicking a token replaces it by [MASK]; clicking again restores it. */
   toggleMask(item) {
-    if (!item) return;
+    if (!item || this.hasAttribute('readonly')) return;
     const index = Number(item.dataset.index);
-    const masked = this.state.maskedPositions;
+    const masked = this.current.maskedPositions;
     this.change({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
   }
 
   toggleComparison() {
-    this.change(this.state.compare
+    this.edit(this.current.compare
       ? { compare: false }
       : { compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity' });
-  }
-
-  /** The last trace drawn (see core.explain). */
-  getTrace() {
-    return this.trace;
   }
 }
 

@@ -66,6 +66,7 @@ export function buildControls(dModel, maxTokens) {
   temperatureOut.className = 'hint';
   const scale = field(form, 'Divide by √d_k', input('scale', { type: 'checkbox' }));
   const positional = field(form, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
+  const colorMap = field(form, 'Colour map', select('colorMap', [['viridis', 'viridis'], ['cividis', 'cividis']]));
 
   let headKinds = [];
   /** The form's values; `changed` is the name of the control that moved (a head's kind is set only by its own select). */
@@ -87,6 +88,7 @@ export function buildControls(dModel, maxTokens) {
       temperature: Number(temperature.value),
       scale: scale.checked,
       positionalEncoding: positional.value,
+      colorMap: colorMap.value,
     };
   };
 
@@ -111,6 +113,7 @@ export function buildControls(dModel, maxTokens) {
     temperatureOut.value = Number(state.temperature).toFixed(2);
     scale.checked = state.scale;
     positional.value = state.positionalEncoding;
+    colorMap.value = state.colorMap;
   };
   return { form, read, sync };
 }

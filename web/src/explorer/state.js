@@ -43,6 +43,7 @@ export function defaultState() {
     labCosine: false,        // position similarity as cosine instead of P Pᵀ
     rotationFrom: 1,         // token pair of the rotation check
     rotationTo: 4,
+    colorMap: 'viridis',     // attention weights' colour map: 'viridis' | 'cividis' (both colour-blind safe)
   };
 }
 

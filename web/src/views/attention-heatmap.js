@@ -2,7 +2,7 @@
 // Beside each row, its entropy in bits (0 = all weight on one key, log2 n = uniform).
 import { format } from 'd3-format';
 import { changedCells } from './changes.js';
-import { weightColor } from './colors.js';
+import { weightColorMap } from './colors.js';
 import { heatmap } from './heatmap.js';
 import { tokenLabels } from './labels.js';
 
@@ -36,11 +36,12 @@ function headKindExplanation(head) {
 
 /**
  * @param {object} trace  core.explain() result
- * @param {{ head: number, previous?: object }} options  which head (0-based); the previous trace, to
- *   outline weights that moved by more than 0.05
+ * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis' }} options  which head
+ *   (0-based); the previous trace, to outline weights that moved by more than 0.05; the weights' colour
+ *   map (default 'viridis', see WEIGHT_COLOR_MAPS)
  * @returns {HTMLElement}
  */
-export function attentionHeatmap(trace, { head, previous }) {
+export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis' }) {
   const numHeads = trace.heads.length, seqLen = trace.tokens.length;
   const { weights, scores, dotProducts, entropy, queries } = trace.heads[head];
   const labels = tokenLabels(trace);
@@ -59,7 +60,7 @@ export function attentionHeatmap(trace, { head, previous }) {
     colLabels: labels,
     rowTitle: 'query ↓',
     colTitle: 'key (attended to) →',
-    color: weightColor,
+    color: weightColorMap(colorMap),
     domain: [0, 1],
     legendTitle: 'attention weight',
     cellWidth: cell,

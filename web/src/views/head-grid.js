@@ -1,5 +1,5 @@
 // All heads side by side as small multiples; clicking one selects it (event "select-head").
-import { weightColor } from './colors.js';
+import { weightColorMap } from './colors.js';
 import { headKindLabel } from './attention-heatmap.js';
 import { cellCanvas } from './heatmap.js';
 
@@ -7,11 +7,13 @@ const GRID_PX = 120;  // each small multiple's side
 
 /**
  * @param {object} trace  core.explain() result
- * @param {{ head: number }} options  the selected head, outlined
+ * @param {{ head: number, colorMap?: 'viridis' | 'cividis' }} options  the selected head, outlined; the
+ *   weights' colour map (default 'viridis')
  * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("select-head", { detail: h, bubbles })
  */
-export function headGrid(trace, { head: selected }) {
+export function headGrid(trace, { head: selected, colorMap = 'viridis' }) {
   const seqLen = trace.tokens.length;
+  const color = weightColorMap(colorMap);
   const cell = Math.max(1, GRID_PX / Math.max(seqLen, 1));
   const list = document.createElement('ol');
   list.className = 'head-grid';
@@ -24,7 +26,7 @@ export function headGrid(trace, { head: selected }) {
     button.setAttribute('aria-pressed', String(h === selected));
     button.dataset.head = String(h);
     button.append(cellCanvas({
-      rows: seqLen, cols: seqLen, values: head.weights.data, color: weightColor, domain: [0, 1], cellWidth: cell, cellHeight: cell,
+      rows: seqLen, cols: seqLen, values: head.weights.data, color, domain: [0, 1], cellWidth: cell, cellHeight: cell,
       isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity,
     }));
     const label = button.appendChild(document.createElement('span'));

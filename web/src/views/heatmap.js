@@ -1,8 +1,11 @@
 // A matrix drawn as a heatmap: cells as canvas pixels (tens of thousands stay fast), axes, token labels,
-// row notes and outlines in SVG on top, a legend and a tooltip with the exact value.
+// row notes and outlines in SVG on top, a legend and a tooltip with the exact value. The canvas is
+// focusable: arrow keys move a current cell whose description a live region reads out. Under the
+// legend, a table of the values, built only when opened. Styles: heatmap.css.
 // Pure: it builds new DOM from its arguments and never changes them.
 import { axisLeft, axisTop } from 'd3-axis';
 import { rgb } from 'd3-color';
+import { format } from 'd3-format';
 import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { legend } from './legend.js';
@@ -12,6 +15,20 @@ const MASKED_RGBA = [217, 217, 217, 255];  // #d9d9d9
 const MIN_LABEL_PX = 11;  // band width below which only every k-th label is drawn
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62;       // width reserved for row notes
+const TABLE_MAX = 100;    // rows and columns in the table of values (the CSV export has them all)
+const tableValue = format('.3g');
+
+/** Keys that move the current cell: (i, j, rows, cols) → the next [i, j], clamped by the caller. */
+const MOVES = {
+  ArrowUp: (i, j) => [i - 1, j],
+  ArrowDown: (i, j) => [i + 1, j],
+  ArrowLeft: (i, j) => [i, j - 1],
+  ArrowRight: (i, j) => [i, j + 1],
+  Home: (i) => [i, 0],
+  End: (i, j, rows, cols) => [i, cols - 1],
+  PageUp: (i, j) => [0, j],
+  PageDown: (i, j, rows) => [rows - 1, j],
+};
 
 /** Every k-th index (k a round number) so labels stay at least MIN_LABEL_PX apart. */
 function labelIndices(count, band) {
@@ -89,7 +106,14 @@ export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWi
  * @param {string} [spec.rowNotesTitle]
  * @param {[number, number][]} [spec.highlights]  cells to outline briefly (what just changed)
  * @param {number} [spec.top]  room above the cells, pixels (to align the rows of figures side by side)
- * @returns {HTMLElement} a <figure>
+ * @returns {HTMLElement} a <figure>. Its canvas is focusable (role img, roledescription "heatmap"):
+ *   arrow keys move a current cell, Home/End to the row's first/last column, PageUp/PageDown to the
+ *   first/last row, Escape hides; the cell is outlined and spec.describe's text shown and announced.
+ *   Under the legend, <details class="data-table">: a table of the first 100 × 100 values, built when
+ *   first opened. `figure.exportData` (for CSV/JSON export; arrays shared with spec, do not change them):
+ *   { name, caption, rowTitle, colTitle, rowLabels, colLabels, shape: [rows, cols],
+ *     values: Float32Array (value of [i, j] = values[i * cols + j]),
+ *     masked?: Uint8Array [rows * cols], 1 where spec.isMasked (only when spec.isMasked is given) }
  */
 export function heatmap(spec) {
   const { rows, cols, values, cellWidth, cellHeight } = spec;
@@ -148,23 +172,146 @@ export function heatmap(spec) {
 
   const tooltip = plot.appendChild(document.createElement('div'));
   tooltip.className = 'tooltip';
-  tooltip.setAttribute('role', 'status');
+  tooltip.setAttribute('aria-hidden', 'true');  // drawn for the eyes; `live` below says the same
   tooltip.hidden = true;
-  canvas.addEventListener('pointermove', (event) => {
-    const j = Math.min(cols - 1, Math.floor(event.offsetX / cellWidth));
-    const i = Math.min(rows - 1, Math.floor(event.offsetY / cellHeight));
-    if (i < 0 || j < 0) return;
+  // A live region must exist before its text changes to be announced: the tooltip comes and goes.
+  const live = plot.appendChild(document.createElement('p'));
+  live.setAttribute('role', 'status');
+  visuallyHidden(live);
+
+  canvas.tabIndex = 0;
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-roledescription', 'heatmap');
+  canvas.setAttribute('aria-label', `${spec.caption} — arrow keys move between cells`);
+  const showCell = (i, j) => {
+    const text = spec.describe(i, j, values[i * cols + j]);
     outline.attr('x', j * cellWidth).attr('y', i * cellHeight).attr('visibility', 'visible');
-    tooltip.textContent = spec.describe(i, j, values[i * cols + j]);
+    tooltip.textContent = text;
     tooltip.hidden = false;
     tooltip.style.left = `${margin.left + Math.min((j + 1) * cellWidth + 6, width)}px`;
     tooltip.style.top = `${margin.top + (i + 1) * cellHeight + 4}px`;
-  });
-  canvas.addEventListener('pointerleave', () => {
+    live.textContent = text;
+  };
+  const hideCell = () => {
     outline.attr('visibility', 'hidden');
     tooltip.hidden = true;
-  });
+    live.textContent = '';
+  };
+  followCurrentCell(canvas, spec, showCell, hideCell);
 
   figure.appendChild(legend({ color: spec.color, domain: spec.domain, title: spec.legendTitle }));
+  figure.appendChild(dataTableDetails(spec));
+  figure.exportData = exportData(spec);
   return figure;
+}
+
+/** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */
+function visuallyHidden(element) {
+  Object.assign(element.style, {
+    position: 'absolute', width: '1px', height: '1px', margin: '0', overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap',
+  });
+}
+
+/**
+ * One current cell for pointer and keyboard: hovering sets it, keys move it from there (from 0, 0 on
+ * first focus). show(i, j) runs only when the cell changes or was hidden, so a screen reader does
+ * not repeat the same text.
+ */
+function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, hide) {
+  let current = null;  // [i, j]
+  let shown = false;
+  const moveTo = (i, j) => {
+    if (shown && current[0] === i && current[1] === j) return;
+    current = [i, j];
+    shown = true;
+    show(i, j);
+  };
+  const clear = () => {
+    shown = false;
+    hide();
+  };
+  canvas.addEventListener('pointermove', (event) => {
+    const j = Math.min(cols - 1, Math.floor(event.offsetX / cellWidth));
+    const i = Math.min(rows - 1, Math.floor(event.offsetY / cellHeight));
+    if (i >= 0 && j >= 0) moveTo(i, j);
+  });
+  canvas.addEventListener('pointerleave', clear);
+  canvas.addEventListener('blur', clear);
+  canvas.addEventListener('focus', () => {
+    if (rows > 0 && cols > 0) moveTo(...(current ?? [0, 0]));
+  });
+  canvas.addEventListener('keydown', (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || rows === 0 || cols === 0) return;  // browser shortcuts
+    if (event.key === 'Escape' && shown) {
+      clear();
+    } else if (Object.hasOwn(MOVES, event.key)) {
+      const [i, j] = MOVES[event.key](...(current ?? [0, 0]), rows, cols);
+      moveTo(Math.max(0, Math.min(rows - 1, i)), Math.max(0, Math.min(cols - 1, j)));
+    } else {
+      return;
+    }
+    event.preventDefault();  // the page must not scroll under the cell
+  });
+}
+
+/** "Table of values", whose table is built when first opened: never at render time, which runs per keystroke. */
+function dataTableDetails(spec) {
+  const details = document.createElement('details');
+  details.className = 'data-table';
+  details.appendChild(document.createElement('summary')).textContent = 'Table of values';
+  let built = false;
+  details.addEventListener('toggle', () => {
+    if (!details.open || built) return;
+    built = true;
+    details.append(...dataTable(spec));
+  });
+  return details;
+}
+
+/** The values as a table of at most TABLE_MAX rows and columns (3 significant digits), and a note if cut. */
+function dataTable({ caption, values, rows, cols, rowLabels, colLabels, rowTitle, isMasked }) {
+  const shownRows = Math.min(rows, TABLE_MAX), shownCols = Math.min(cols, TABLE_MAX);
+  const table = document.createElement('table');
+  table.createCaption().textContent = caption;
+  const header = table.createTHead().insertRow();
+  headerCell(header, 'col', rowTitle);
+  for (let j = 0; j < shownCols; j++) headerCell(header, 'col', colLabels[j]);
+  const body = table.createTBody();
+  for (let i = 0; i < shownRows; i++) {
+    const row = body.insertRow();
+    headerCell(row, 'row', rowLabels[i]);
+    for (let j = 0; j < shownCols; j++) {
+      row.insertCell().textContent = isMasked?.(i, j) ? 'masked' : tableValue(values[i * cols + j]);
+    }
+  }
+  // Focusable, so keyboard users can scroll a wide table.
+  const scroller = document.createElement('div');
+  scroller.className = 'data-table-scroll';
+  scroller.tabIndex = 0;
+  scroller.setAttribute('role', 'region');
+  scroller.setAttribute('aria-label', 'Table of values, scrollable');
+  scroller.append(table);
+  const cut = [rows > TABLE_MAX && `${TABLE_MAX} of ${rows} rows`, cols > TABLE_MAX && `${TABLE_MAX} of ${cols} columns`].filter(Boolean);
+  if (cut.length === 0) return [scroller];
+  const note = document.createElement('p');
+  note.className = 'data-table-note';
+  note.textContent = `Showing the first ${cut.join(' and the first ')}; download the CSV for all.`;
+  return [scroller, note];
+}
+
+function headerCell(row, scope, text) {
+  const cell = row.appendChild(document.createElement('th'));
+  cell.scope = scope;
+  cell.textContent = text;
+}
+
+/** What an exporter needs; `masked` (1 = masked, row-major) is computed on first read. */
+function exportData({ name, caption, rowTitle, colTitle, rowLabels, colLabels, rows, cols, values, isMasked }) {
+  const data = { name, caption, rowTitle, colTitle, rowLabels, colLabels, shape: [rows, cols], values };
+  if (!isMasked) return data;
+  let masked;
+  return Object.defineProperty(data, 'masked', {
+    enumerable: true,
+    get: () => (masked ??= Uint8Array.from({ length: rows * cols }, (_, k) => (isMasked(Math.floor(k / cols), k % cols) ? 1 : 0))),
+  });
 }

@@ -3,7 +3,7 @@
 // its value and where it came from.
 import { format } from 'd3-format';
 import { headKindLabel } from './attention-heatmap.js';
-import { divergingColor, maxAbs, weightColor } from './colors.js';
+import { divergingColor, maxAbs, weightColorMap } from './colors.js';
 import { math } from './formulas.js';
 import { heatmap } from './heatmap.js';
 import { tokenLabels } from './labels.js';
@@ -88,7 +88,8 @@ function steps(trace, head) {
   return list.map((step) => ({ ...step, rowLabels: labels }));
 }
 
-function stepFigure(step, index) {
+/** One step's card; `weightColor` colours the attention-weight step, the others are diverging. */
+function stepFigure(step, index, weightColor) {
   const [rows, cols] = step.tensor.shape;
   const limit = maxAbs(step.tensor.data);
   const figure = heatmap({
@@ -121,15 +122,17 @@ function stepFigure(step, index) {
 
 /**
  * @param {object} trace  core.explain() result
- * @param {{ head: number }} options  the head to follow (0-based)
+ * @param {{ head: number, colorMap?: 'viridis' | 'cividis' }} options  the head to follow (0-based);
+ *   the attention weights' colour map (default 'viridis')
  * @returns {HTMLElement} an ordered list of step cards
  */
-export function pipeline(trace, { head }) {
+export function pipeline(trace, { head, colorMap = 'viridis' }) {
   const list = document.createElement('ol');
   list.className = 'pipeline';
   list.dataset.figure = 'pipeline';
   list.dataset.head = String(head);
   list.setAttribute('aria-label', `Every step of head ${head + 1} (${headKindLabel(trace.heads[head])})`);
-  steps(trace, head).forEach((step, i) => list.appendChild(stepFigure(step, i)));
+  const weightColor = weightColorMap(colorMap);
+  steps(trace, head).forEach((step, i) => list.appendChild(stepFigure(step, i, weightColor)));
   return list;
 }

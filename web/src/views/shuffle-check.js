@@ -2,7 +2,7 @@
 // equivariant, so a shuffled sentence gets exactly the permuted weights and outputs. The core
 // shuffles, attends and un-shuffles; the view shows the shuffled attention and the difference.
 import { format } from 'd3-format';
-import { weightColor } from './colors.js';
+import { weightColorMap } from './colors.js';
 import { heatmap } from './heatmap.js';
 import { tokenLabels } from './labels.js';
 
@@ -28,10 +28,11 @@ function verdict(trace, shuffle) {
 
 /**
  * @param {object} trace  core.explain() result with positionChecks
- * @param {{ head: number }} options
+ * @param {{ head: number, colorMap?: 'viridis' | 'cividis' }} options  the head; the weights' colour
+ *   map (default 'viridis')
  * @returns {HTMLElement}
  */
-export function shuffleCheck(trace, { head }) {
+export function shuffleCheck(trace, { head, colorMap = 'viridis' }) {
   const { shuffle } = trace.positionChecks;
   const n = trace.tokens.length;
   const labels = tokenLabels(trace);
@@ -54,7 +55,7 @@ export function shuffleCheck(trace, { head }) {
     colLabels: shuffled,
     rowTitle: 'query ↓',
     colTitle: 'key →',
-    color: weightColor,
+    color: weightColorMap(colorMap),
     domain: [0, 1],
     legendTitle: 'attention weight',
     cellWidth: cell,

@@ -1,0 +1,59 @@
+// The element's attributes: parsing, clear messages for bad values, and the embed code's round trip.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
+import { defaultState, withChange } from '../../web/src/explorer/state.js';
+
+const D_MODEL = 100;
+const reader = (attributes) => (name) => attributes[name] ?? null;
+
+/** The attributes of a tag, unescaped (the way a browser parses them). */
+function parseTag(tag) {
+  const attributes = {};
+  for (const [, name, value] of tag.matchAll(/ ([a-z-]+)="([^"]*)"/g)) {
+    attributes[name] = value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+  }
+  return attributes;
+}
+
+test('named attributes set the state; views and controls are lists', () => {
+  const { change, views, controls, errors } = readAttributes(reader({
+    sentence: 'the cat sat', heads: 'previous,semantic', projection: 'random', seed: '7', mask: 'causal',
+    'positional-encoding': 'rope', temperature: '0.5', views: 'attention, positional', controls: 'none',
+  }), D_MODEL);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(change, { sentence: 'the cat sat', numHeads: 2, headKinds: ['previous', 'semantic'], projection: 'random',
+    seed: 7, mask: 'causal', positionalEncoding: 'rope', temperature: 0.5 });
+  assert.deepEqual([...views], ['attention', 'positional']);
+  assert.equal(controls.size, 0);
+  const all = readAttributes(reader({}), D_MODEL);
+  assert.ok(all.views.has('lab') && all.controls.has('sentence'), 'absent lists mean all');
+});
+
+test('a bad attribute is named with what is allowed, and sets nothing', () => {
+  const { change, errors } = readAttributes(reader({ heads: '3', temperature: '0', mask: 'sideways', seed: '-1', views: 'attention,bogus' }), D_MODEL);
+  assert.deepEqual(change, {});
+  assert.equal(errors.length, 5);
+  assert.match(errors[0], /^heads="3": the number of heads must divide d_model = 100: one of 1, 2, 4, 5, 10, 20, 25, 50, 100$/);
+  assert.match(errors.join('\n'), /mask="sideways": must be one of bidirectional, causal, padding/);
+  assert.match(errors.join('\n'), /temperature="0": must be a number from 0.05 to 5/);
+  assert.match(errors.join('\n'), /views="attention,bogus": unknown bogus/);
+});
+
+test('the embed code reproduces the state through the attributes, and is empty for the defaults', () => {
+  const defaults = defaultState();
+  assert.equal(embedCode(defaults, D_MODEL), '<attention-explorer></attention-explorer>');
+  const state = withChange(defaults, {
+    sentence: 'she said "a < b & c"', numHeads: 4, headKinds: [undefined, 'semantic'], head: 1, projection: 'random', seed: 9,
+    mask: 'padding', validLength: 3, temperature: 0.35, positionalEncoding: 'alibi', colorMap: 'cividis', lineThreshold: 0.2,
+    labDModel: 32,
+  });
+  const tag = embedCode(state, D_MODEL, { views: 'attention,lines', controls: null });
+  assert.match(tag, /^<attention-explorer sentence="she said &quot;a &lt; b &amp; c&quot;" heads="projected,semantic,projected,projected" /);
+  const attributes = parseTag(tag);
+  assert.equal(attributes.views, 'attention,lines');
+  assert.ok(!('controls' in attributes));
+  const { change, errors } = readAttributes(reader(attributes), D_MODEL);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(withChange(defaults, change), state);
+});

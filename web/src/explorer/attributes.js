@@ -1,0 +1,134 @@
+// The element's attributes: how a course author presets an explorer in a page, and the tag that
+// reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
+import { POSITIONAL_OPTIONS } from './controls.js';
+import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
+import { stateFromHash, stateToHash } from './url-state.js';
+
+/** Figures (groups of figures) the `views` attribute can list, in page order. */
+export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional', 'lab'];
+/** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
+export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'positional-encoding', 'color-map',
+  'share', 'figures'];
+export const COLOR_MAPS = ['viridis', 'cividis'];
+const MASKS = ['bidirectional', 'causal', 'padding'];
+const PROJECTIONS = ['identity', 'random'];
+const MAX_SEED = 2 ** 32 - 1;
+const POSITIONAL_KINDS = POSITIONAL_OPTIONS.map(([kind]) => kind);
+export const TEMPERATURE_RANGE = [0.05, 5];
+
+/** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
+const STATE_ATTRIBUTES = {
+  sentence: (text) => ({ sentence: text }),
+  heads: (text, dModel) => parseHeads(text, headCounts(dModel)),
+  projection: (text) => ({ projection: oneOf(text, PROJECTIONS) }),
+  seed: (text) => ({ seed: integerIn(text, 0, MAX_SEED) }),
+  mask: (text) => ({ mask: oneOf(text, MASKS) }),
+  'valid-length': (text) => ({ validLength: integerIn(text, 0, 4096) }),
+  'positional-encoding': (text) => ({ positionalEncoding: oneOf(text, POSITIONAL_KINDS) }),
+  temperature: (text) => ({ temperature: numberIn(text, ...TEMPERATURE_RANGE) }),
+  'color-map': (text) => ({ colorMap: oneOf(text, COLOR_MAPS) }),
+  state: (text) => stateFromHash(text, defaultState()),
+};
+
+/** Every attribute the element observes. */
+export const OBSERVED_ATTRIBUTES = [...Object.keys(STATE_ATTRIBUTES), 'views', 'controls', 'height', 'readonly', 'url-state',
+  'assets-base'];
+
+function oneOf(text, allowed) {
+  if (!allowed.includes(text)) throw new RangeError(`must be one of ${allowed.join(', ')}`);
+  return text;
+}
+
+function integerIn(text, min, max) {
+  const value = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) throw new RangeError(`must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function numberIn(text, min, max) {
+  const value = Number(text);
+  if (text.trim() === '' || !(value >= min && value <= max)) throw new RangeError(`must be a number from ${min} to ${max}`);
+  return value;
+}
+
+/** `heads="4"`: four projected heads; `heads="previous,semantic"`: one head of each kind. */
+function parseHeads(text, counts) {
+  const kinds = /^\s*\d+\s*$/.test(text) ? null : text.split(',').map((kind) => kind.trim());
+  for (const kind of kinds ?? []) oneOf(kind, HEAD_KINDS);
+  const numHeads = kinds ? kinds.length : Number(text);
+  if (!counts.includes(numHeads)) {
+    throw new RangeError(`the number of heads must divide d_model = ${counts.at(-1)}: one of ${counts.join(', ')}`);
+  }
+  return { numHeads, headKinds: kinds ?? [] };
+}
+
+/** A list attribute: its items (each one of `allowed`), or all of `allowed` when absent. */
+function listOf(text, allowed, errors, name) {
+  if (text === null) return new Set(allowed);
+  if (text.trim() === 'none') return new Set();
+  const items = text.split(',').map((item) => item.trim()).filter(Boolean);
+  const unknown = items.filter((item) => !allowed.includes(item));
+  if (unknown.length) errors.push(`${name}="${text}": unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
+  return new Set(items.filter((item) => allowed.includes(item)));
+}
+
+/**
+ * Reads the attributes.
+ * @param {(name: string) => string | null} get  the element's getAttribute
+ * @param {number} dModel  the core's d_model (the head count must divide it)
+ * @returns {{ change: object, views: Set<string>, controls: Set<string>, errors: string[] }} change: the state
+ *   entries the attributes set (a bad attribute sets nothing and adds a message to errors)
+ */
+export function readAttributes(get, dModel) {
+  const errors = [];
+  let change = {};
+  for (const [name, parse] of Object.entries(STATE_ATTRIBUTES)) {
+    const text = get(name);
+    if (text === null) continue;
+    try {
+      change = { ...change, ...parse(text, dModel) };
+    } catch (error) {
+      errors.push(`${name}="${text}": ${error.message}`);
+    }
+  }
+  return { change, views: listOf(get('views'), VIEWS, errors, 'views'), controls: listOf(get('controls'), CONTROLS, errors, 'controls'), errors };
+}
+
+/** The heads attribute for a state: a count, or the kinds when any head is designed. */
+function headsText({ numHeads, headKinds }) {
+  const kinds = Array.from({ length: numHeads }, (_, h) => headKinds[h] ?? 'projected');
+  return kinds.every((kind) => kind === 'projected') ? String(numHeads) : kinds.join(',');
+}
+
+/** The named attributes' text for a state. */
+function namedAttributes(state) {
+  return {
+    sentence: state.sentence, heads: headsText(state), projection: state.projection, seed: String(state.seed), mask: state.mask,
+    'valid-length': String(state.validLength), 'positional-encoding': state.positionalEncoding,
+    temperature: String(state.temperature), 'color-map': state.colorMap,
+  };
+}
+
+function escapeAttribute(text) {
+  return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * The tag that reproduces `state`: the named attributes for what differs from the defaults, and
+ * `state="…"` (the URL-hash syntax) for the rest.
+ * @param {object} state @param {number} dModel  the core's d_model
+ * @param {{ views?: string | null, controls?: string | null }} [extra]  attributes to copy as they are
+ * @returns {string} `<attention-explorer …></attention-explorer>`
+ */
+export function embedCode(state, dModel, extra = {}) {
+  const defaults = defaultState();
+  const usual = namedAttributes(defaults);
+  const attributes = Object.entries(namedAttributes(state)).filter(([name, value]) => value !== usual[name]);
+  // Everything else that differs from the defaults is written in the hash syntax.
+  const given = attributes.reduce((sum, [name, value]) => withChange(sum, STATE_ATTRIBUTES[name](value, dModel)), defaults);
+  const rest = stateToHash(state, given);
+  if (rest) attributes.push(['state', rest]);
+  for (const [name, value] of Object.entries(extra)) if (value !== null && value !== undefined) attributes.push([name, value]);
+  const text = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
+  return `<attention-explorer${text}></attention-explorer>`;
+}

@@ -1,0 +1,47 @@
+// Every figure of the explorer as a pure function of (the computed result, the previous trace, the state).
+import { attentionHeatmap } from '../views/attention-heatmap.js';
+import { binaryPositions } from '../views/binary-positions.js';
+import { encodingCurves } from '../views/encoding-curves.js';
+import { headGrid } from '../views/head-grid.js';
+import { labEncoding } from '../views/lab-encoding.js';
+import { lineView } from '../views/line-view.js';
+import { normBars } from '../views/norm-bars.js';
+import { pipeline } from '../views/pipeline.js';
+import { positionSimilarity } from '../views/position-similarity.js';
+import { positionalHeatmap } from '../views/positional-heatmap.js';
+import { projectionView } from '../views/projection-view.js';
+import { repeatedWord } from '../views/repeated-word.js';
+import { rotationView } from '../views/rotation-view.js';
+import { scoreTerms } from '../views/score-terms.js';
+import { shuffleCheck } from '../views/shuffle-check.js';
+import { rotationPair } from './state.js';
+
+export const FIGURES = {
+  heads: ({ trace }, _, { head, colorMap }) => headGrid(trace, { head, colorMap }),
+  attention: ({ trace }, previous, { head, colorMap }) => attentionHeatmap(trace, { head, previous, colorMap }),
+  lines: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
+    heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
+  pipeline: ({ trace }, _, { head, colorMap }) => pipeline(trace, { head, colorMap }),
+  projection: ({ projected }) => projectionView(projected),
+  positional: ({ trace }) => positionalHeatmap(trace),
+  labEncoding: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase }),
+  binaryPositions: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }),
+  encodingCurves: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }),
+  positionSimilarity: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }),
+  rotation: ({ trace, lab }, _, state) => rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }),
+  shuffle: ({ trace }, _, { head, colorMap }) => shuffleCheck(trace, { head, colorMap }),
+  repeated: ({ trace }, _, { head }) => repeatedWord(trace, { head }),
+  scoreTerms: ({ trace }, _, { head }) => scoreTerms(trace, { head }),
+  norms: ({ trace }) => normBars(trace),
+};
+
+/** Figures that need more than the plain trace: their data is computed only while one of them is on screen. */
+export const NEEDS_CHECKS = ['shuffle', 'repeated', 'scoreTerms', 'norms'];
+export const NEEDS_LAB = ['labEncoding', 'binaryPositions', 'encodingCurves', 'positionSimilarity', 'rotation'];
+
+/** Whether a result has the data figure `name` draws from. */
+export function hasDataFor(result, name) {
+  if (NEEDS_CHECKS.includes(name)) return result.trace.positionChecks !== null;
+  if (NEEDS_LAB.includes(name)) return result.lab !== null;
+  return true;
+}

@@ -1,0 +1,52 @@
+// The explorer's page inside its shadow root: sections of figures, and which of them (and which
+// controls) an element shows, from its `views` and `controls` attributes.
+
+export function element(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text) el.textContent = text;
+  return el;
+}
+
+export function section(title, intro, ...children) {
+  const el = element('section');
+  el.append(element('h3', '', title));
+  if (intro) el.append(element('p', 'intro', intro));
+  el.append(...children);
+  return el;
+}
+
+export function row(...children) {
+  const el = element('div', 'side-by-side');
+  el.append(...children);
+  return el;
+}
+
+/** Form controls of each name the `controls` attribute takes. */
+const CONTROL_FIELDS = {
+  heads: ['numHeads', 'head', 'headKind', 'offset'],
+  projection: ['projection', 'seed'],
+  mask: ['mask', 'validLength'],
+  temperature: ['temperature', 'scale'],
+  'positional-encoding': ['positionalEncoding'],
+  'color-map': ['colorMap'],
+};
+
+/**
+ * Shows the chosen views and controls, hides the rest (hidden figures are never drawn).
+ * @param {{ views: Record<string, HTMLElement[]>, groups: HTMLElement[], controls: HTMLFormElement,
+ *   sentence: HTMLElement[], share: HTMLElement, figureControls: HTMLElement[] }} parts
+ * @param {{ views: Set<string>, controls: Set<string> }} chosen
+ */
+export function showChosen(parts, { views, controls }) {
+  for (const [name, elements] of Object.entries(parts.views)) for (const el of elements) el.hidden = !views.has(name);
+  // A section whose every figure is hidden goes too.
+  for (const group of parts.groups) group.hidden = [...group.querySelectorAll('[data-view]')].every((el) => el.hidden);
+  for (const [name, fields] of Object.entries(CONTROL_FIELDS)) {
+    for (const field of fields) parts.controls.elements.namedItem(field).closest('.control').hidden = !controls.has(name);
+  }
+  parts.controls.hidden = Object.keys(CONTROL_FIELDS).every((name) => !controls.has(name));
+  for (const el of parts.sentence) el.hidden = !controls.has('sentence');
+  parts.share.hidden = !controls.has('share');
+  for (const el of parts.figureControls) el.hidden = !controls.has('figures');
+}
