@@ -23,10 +23,12 @@ step "wasm build and the same Catch2 tests under Node"
 bash scripts/build-wasm.sh all
 ctest --test-dir build/wasm --output-on-failure --no-tests=error
 
+step "dist/: the site, the embeddable element bundle and the single-file variant"
+node scripts/build-web.mjs
+
 step "JS API tests (node:test, including npm pack → install → import) and the TypeScript declarations"
 node --test tests/js/
 node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext tests/js/types-usage.ts
 
-step "static site (dist/) and end-to-end tests in headless Chromium"
-node_modules/.bin/vite build web --outDir ../dist --emptyOutDir --base ./ --logLevel warn
+step "end-to-end tests in headless Chromium (the site, embedding, export, accessibility)"
 node --test tests/e2e/

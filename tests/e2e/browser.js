@@ -2,7 +2,7 @@
 // served by Vite's preview server on 127.0.0.1.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
 
@@ -26,10 +26,15 @@ export async function launchBrowser() {
 }
 
 /** Serves dist/ (built by `npm run build`) on 127.0.0.1; returns { url, close }. */
-export async function serveDist() {
+export function serveDist() {
+  return serveFolder('dist');
+}
+
+/** A static server of `folder` (nothing else) on 127.0.0.1; returns { url, close }. */
+export async function serveFolder(folder) {
   const server = await preview({
-    root: 'web', logLevel: 'warn',
-    build: { outDir: '../dist' },
+    root: dirname(resolve(folder)), logLevel: 'warn', configFile: false,
+    build: { outDir: basename(folder) },
     preview: { host: '127.0.0.1', port: 4173, strictPort: false },
   });
   return { url: server.resolvedUrls.local[0], close: () => server.close() };

@@ -55,5 +55,8 @@ test('the embed code reproduces the state through the attributes, and is empty f
   assert.ok(!('controls' in attributes));
   const { change, errors } = readAttributes(reader(attributes), D_MODEL);
   assert.deepEqual(errors, []);
-  assert.deepEqual(withChange(defaults, change), state);
+  const kinds = (s) => Array.from({ length: s.numHeads }, (_, h) => s.headKinds[h] ?? 'projected');
+  const reproduced = withChange(defaults, change);
+  assert.deepEqual(kinds(reproduced), kinds(state));
+  assert.deepEqual({ ...reproduced, headKinds: null }, { ...state, headKinds: null });
 });

@@ -26,3 +26,19 @@ core.attention({ queries: x, keys: x, values: x, mask: 'causal' });
 const firstOffset: number = trace.options.heads[0].offset;
 
 export const used = [firstWeight, repeated, error, out, trace.tokens[0].oov, firstOffset];
+
+// The element (types only: it needs a browser).
+import type { AttentionExplorer, ExplorerState } from 'attention-explorer/element';
+
+export function configure(el: AttentionExplorer): number {
+  el.sentence = 'the cat sat';
+  el.addEventListener('change', (event) => {
+    const state: ExplorerState = event.detail;
+    console.log(state.temperature.toFixed(2), state.positionalEncoding);
+  });
+  el.change({ numHeads: 4, mask: 'causal' });
+  // @ts-expect-error mask names are a fixed set
+  el.change({ mask: 'sideways' });
+  const explorer = document.querySelector('attention-explorer');
+  return (explorer?.getTrace()?.tokens.length ?? 0) + (el.state?.numHeads ?? 0);
+}

@@ -94,10 +94,15 @@ export function readAttributes(get, dModel) {
   return { change, views: listOf(get('views'), VIEWS, errors, 'views'), controls: listOf(get('controls'), CONTROLS, errors, 'controls'), errors };
 }
 
+/** Each head's kind (an unset one is 'projected'). */
+function kindsOf({ numHeads, headKinds }) {
+  return Array.from({ length: numHeads }, (_, h) => headKinds[h] ?? 'projected');
+}
+
 /** The heads attribute for a state: a count, or the kinds when any head is designed. */
-function headsText({ numHeads, headKinds }) {
-  const kinds = Array.from({ length: numHeads }, (_, h) => headKinds[h] ?? 'projected');
-  return kinds.every((kind) => kind === 'projected') ? String(numHeads) : kinds.join(',');
+function headsText(state) {
+  const kinds = kindsOf(state);
+  return kinds.every((kind) => kind === 'projected') ? String(state.numHeads) : kinds.join(',');
 }
 
 /** The named attributes' text for a state. */
@@ -126,7 +131,7 @@ export function embedCode(state, dModel, extra = {}) {
   const attributes = Object.entries(namedAttributes(state)).filter(([name, value]) => value !== usual[name]);
   // Everything else that differs from the defaults is written in the hash syntax.
   const given = attributes.reduce((sum, [name, value]) => withChange(sum, STATE_ATTRIBUTES[name](value, dModel)), defaults);
-  const rest = stateToHash(state, given);
+  const rest = stateToHash({ ...state, headKinds: kindsOf(state) }, { ...given, headKinds: kindsOf(given) });
   if (rest) attributes.push(['state', rest]);
   for (const [name, value] of Object.entries(extra)) if (value !== null && value !== undefined) attributes.push([name, value]);
   const text = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Builds dist/ for every host (the wasm module must be built first: scripts/build-wasm.sh):
+//   dist/index.html, dist/assets/   the demo site
+//   dist/element/                   the embeddable element: attention-explorer.js (one ES module),
+//                                   attn_core.wasm, embeddings.bin (found beside the module, or at assets-base)
+//   dist/single/attention-explorer.js  the single-file variant: the wasm and the 5,000 most frequent
+//                                   words' vectors inlined (for hosts that accept only one file)
+//   dist/embed.html                 three configured elements side by side, using dist/element/
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { build } from 'vite';
+import { firstWords } from './embedding-asset.mjs';
+
+const SINGLE_FILE_WORDS = 5000;
+const SUBSET = 'build/embeddings-5000.bin';
+const ENTRY = 'web/src/explorer/attention-explorer.js';
+const quiet = { configFile: false, logLevel: 'warn' };
+
+/** The element as one ES module in `outDir`; `inline`: every asset inlined as a data: URL. */
+function elementBuild(outDir, inline, plugins = []) {
+  return {
+    ...quiet, root: 'web', base: './', publicDir: false, plugins,
+    build: {
+      outDir: `../${outDir}`, emptyOutDir: true, chunkSizeWarningLimit: 5000,
+      assetsInlineLimit: inline ? () => true : 0,
+      rollupOptions: {
+        input: ENTRY,
+        preserveEntrySignatures: 'exports-only',
+        output: { entryFileNames: 'attention-explorer.js', assetFileNames: '[name][extname]', codeSplitting: false },
+      },
+    },
+  };
+}
+
+/** Points the core's default embedding asset at the subset (the single file carries only that one). */
+const subsetEmbeddings = {
+  name: 'subset-embeddings',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('/web/src/core/index.js')) return null;
+    const from = "new URL('../../assets/embeddings.bin', import.meta.url)";
+    if (!code.includes(from)) throw new Error(`subset-embeddings: ${from} not found in ${id}`);
+    return code.replace(from, `new URL('../../../${SUBSET}', import.meta.url)`);
+  },
+};
+
+await build({ ...quiet, root: 'web', base: './', build: { outDir: '../dist', emptyOutDir: true } });
+await build(elementBuild('dist/element', false));
+mkdirSync('build', { recursive: true });
+writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
+await build(elementBuild('dist/single', true, [subsetEmbeddings]));
+copyFileSync('web/embed.html', 'dist/embed.html');
+console.log('built dist/ (site), dist/element/ (embeddable bundle), dist/single/attention-explorer.js (single file), dist/embed.html');

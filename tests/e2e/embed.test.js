@@ -1,0 +1,152 @@
+// Embedding end to end in headless Chromium: dist/embed.html's three configured elements, attributes,
+// the element's API and events, the embed code, and the single-file variant served alone.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { launchBrowser, serveDist, serveFolder } from './browser.js';
+
+let server, browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens `url`, records console errors and requested URLs, and waits until `count` explorers have a trace. */
+async function open(url, count) {
+  const page = await browser.context.newPage();
+  const errors = [], requests = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(url);
+  await page.waitForFunction((n) => [...document.querySelectorAll('attention-explorer')].filter((el) => el.getTrace()).length === n,
+    count, { timeout: 30000 });
+  return { page, errors, requests };
+}
+
+const tokensOf = (page, selector) => page.$eval(selector, (el) => el.getTrace().tokens.map((t) => t.text));
+
+test('three differently configured elements render their own sentence, share one module, and change alone', async () => {
+  const { page, errors, requests } = await open(`${server.url}embed.html`, 3);
+  assert.deepEqual(await tokensOf(page, '#lesson-heads attention-explorer'), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
+  assert.equal((await tokensOf(page, '#lesson-positions attention-explorer')).length, 8);
+  assert.equal((await tokensOf(page, '#lesson-attention attention-explorer'))[1], 'animal');
+  // One .wasm and one embedding asset for all three.
+  assert.equal(requests.filter((url) => url.endsWith('.wasm')).length, 1);
+  assert.equal(requests.filter((url) => url.endsWith('embeddings.bin')).length, 1);
+
+  // Attributes became state: designed heads with a causal mask; cividis; the chosen views only.
+  const heads = await page.$eval('#lesson-heads attention-explorer', (el) => {
+    const t = el.getTrace();
+    return { kinds: t.heads.map((h) => [h.kind, h.offset]), causal: t.options.causal, upper: t.heads[1].weights.data[1] };
+  });
+  assert.deepEqual(heads, { kinds: [['offset', -1], ['semantic', 0]], causal: true, upper: 0 });
+  const shown = (selector, inner) => page.$eval(selector, (el, inner) => {
+    const target = el.shadowRoot.querySelector(inner);
+    return Boolean(target) && target.checkVisibility();
+  }, inner);
+  assert.equal(await shown('#lesson-heads attention-explorer', '[data-figure="head-grid"]'), true);
+  assert.equal(await shown('#lesson-heads attention-explorer', 'textarea'), false, 'controls="none" hides the sentence box');
+  assert.equal(await shown('#lesson-heads attention-explorer', '.slot-pipeline'), false, 'views leave out the pipeline');
+  assert.equal(await shown('#lesson-attention attention-explorer', 'select[name="numHeads"]'), false);
+  assert.equal(await shown('#lesson-attention attention-explorer', 'input[name="temperature"]'), true);
+  assert.equal(await shown('#lesson-positions attention-explorer', '[data-figure="positional-encoding"]'), true);
+
+  // Typing into one explorer changes it and leaves the others.
+  const before = await tokensOf(page, '#lesson-heads attention-explorer');
+  const box = page.locator('#lesson-positions attention-explorer textarea').first();
+  await box.fill('alpha beta gamma');
+  assert.deepEqual(await tokensOf(page, '#lesson-positions attention-explorer'), ['alpha', 'beta', 'gamma']);
+  assert.deepEqual(await tokensOf(page, '#lesson-heads attention-explorer'), before);
+  assert.equal((await tokensOf(page, '#lesson-attention attention-explorer'))[1], 'animal');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('el.sentence, attribute changes and the change event', async () => {
+  const { page, errors } = await open(`${server.url}embed.html`, 3);
+  const result = await page.$eval('#lesson-attention attention-explorer', async (el) => {
+    const events = [];
+    el.addEventListener('change', (event) => events.push(event.detail));
+    el.sentence = 'dogs chase cats';
+    const afterSentence = el.getTrace().tokens.map((t) => t.text);
+    el.setAttribute('temperature', '0.5');
+    el.setAttribute('heads', '4');
+    const trace = el.getTrace();
+    el.setAttribute('heads', '3');  // not a divisor of d_model: named, and nothing changes
+    const error = el.shadowRoot.querySelector('.config-errors').textContent;
+    return { afterSentence, events: events.map((e) => [e.sentence, e.temperature, e.numHeads]), temperature: trace.options.temperature,
+      numHeads: trace.heads.length, headsAfterBad: el.getTrace().heads.length, error, property: el.sentence };
+  });
+  assert.deepEqual(result.afterSentence, ['dogs', 'chase', 'cats']);
+  assert.deepEqual(result.events, [['dogs chase cats', 1, 1], ['dogs chase cats', 0.5, 1], ['dogs chase cats', 0.5, 4]]);
+  assert.equal(result.temperature, 0.5);
+  assert.equal(result.numHeads, 4);
+  assert.equal(result.headsAfterBad, 4);
+  assert.match(result.error, /Attribute heads="3": the number of heads must divide d_model = 100/);
+  assert.equal(result.property, 'dogs chase cats');
+
+  // views re-render on change; readonly blocks edits from inside.
+  await page.$eval('#lesson-attention attention-explorer', (el) => el.setAttribute('views', 'positional'));
+  await page.waitForSelector('#lesson-attention attention-explorer [data-figure="positional-encoding"]');
+  const readonly = await page.$eval('#lesson-heads attention-explorer', (el) => {
+    el.setAttribute('controls', 'sentence');
+    const box = el.shadowRoot.querySelector('textarea');
+    return { readOnly: box.readOnly, visible: box.checkVisibility() };
+  });
+  assert.deepEqual(readonly, { readOnly: true, visible: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('"Copy embed code" gives a tag that reproduces the view', async () => {
+  const { page, errors } = await open(server.url, 1);
+  await page.$eval('attention-explorer', (el) => el.change({ sentence: 'the quick brown fox', numHeads: 4, headKinds: [undefined, 'next'],
+    temperature: 0.5, positionalEncoding: 'rope', projection: 'random', seed: 11, mask: 'causal', lineThreshold: 0.2 }));
+  await page.click('attention-explorer .share-button:has-text("Copy embed code")');
+  const code = await page.textContent('attention-explorer .embed-code');
+  assert.match(code, /^<attention-explorer sentence="the quick brown fox" heads="projected,next,projected,projected" projection="random" seed="11" mask="causal" positional-encoding="rope" temperature="0.5" state="lineThreshold=0.2"><\/attention-explorer>$/);
+  const same = await page.evaluate(async (code) => {
+    const host = document.createElement('div');
+    host.innerHTML = code;
+    document.body.append(host);
+    const copy = host.firstElementChild;
+    while (!copy.getTrace()) await new Promise((resolve) => setTimeout(resolve, 20));
+    const original = document.querySelector('attention-explorer');
+    const a = original.getTrace(), b = copy.getTrace();
+    const options = (t) => JSON.stringify({ ...t.options, heads: t.heads.map((h) => [h.kind, h.offset]) });
+    return options(a) === options(b) &&
+      a.heads.every((h, k) => h.weights.data.every((w, i) => w === b.heads[k].weights.data[i])) &&
+      JSON.stringify({ ...copy.state, headKinds: 0 }) === JSON.stringify({ ...original.state, headKinds: 0 });
+  }, code);
+  assert.equal(same, true, 'same options, weights and state');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the single-file variant works from a static server with no other files beside it', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'ae-single-'));
+  copyFileSync('dist/single/attention-explorer.js', join(folder, 'attention-explorer.js'));
+  writeFileSync(join(folder, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
+    '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head>' +
+    '<body><attention-explorer sentence="the cat sat on the mat" views="attention"></attention-explorer></body></html>');
+  const alone = await serveFolder(folder);
+  try {
+    const { page, errors, requests } = await open(alone.url, 1);
+    assert.deepEqual(await tokensOf(page, 'attention-explorer'), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
+    assert.equal(await page.$eval('attention-explorer', (el) => el.core.vocabSize), 5000);
+    const fetched = requests.filter((url) => url.startsWith('http')).map((url) => new URL(url).pathname).sort();
+    assert.deepEqual(fetched, ['/', '/attention-explorer.js']);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await alone.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,67 @@
+// Types of the <attention-explorer> custom element (package export "./element": the built bundle
+// dist/element/attention-explorer.js, which defines the element when imported).
+import type { AttentionCore, Trace } from '../core/index.js';
+
+/** A head's kind: 'projected' uses W_Q, W_K; the others are designed (see the README). */
+export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'offset' | 'first' | 'uniform';
+
+/** Everything the learner has chosen; the element's `state` and the `change` event's detail. */
+export interface ExplorerState {
+  sentence: string;
+  numHeads: number;
+  /** Selected head, 0-based. */
+  head: number;
+  projection: 'identity' | 'random';
+  seed: number;
+  /** Per head, its kind (a missing entry is 'projected'). */
+  headKinds: (HeadKind | undefined)[];
+  /** δ of 'offset' heads. */
+  offset: number;
+  mask: 'bidirectional' | 'causal' | 'padding';
+  /** With mask 'padding': keys at positions ≥ validLength are padding. */
+  validLength: number;
+  /** Token positions replaced by [MASK]. */
+  maskedPositions: number[];
+  /** τ: scores are divided by it (0.05 – 5). */
+  temperature: number;
+  /** Divide scores by √d_k. */
+  scale: boolean;
+  positionalEncoding: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
+  colorMap: 'viridis' | 'cividis';
+  compare: boolean;
+  compareSentence: string;
+  /** Further fields: line view, lab and check settings (see web/src/explorer/state.js). */
+  [more: string]: unknown;
+}
+
+/**
+ * <attention-explorer>: attributes sentence, heads ("4" or kinds "previous,semantic"), projection, seed,
+ * mask, valid-length, positional-encoding, temperature, color-map, state (URL-hash syntax), views,
+ * controls ("none" or a list), height, readonly, url-state, assets-base. Attribute changes re-render.
+ * Fires `change` (CustomEvent<ExplorerState>) after every change of its state.
+ */
+export class AttentionExplorer extends HTMLElement {
+  /** The sentence shown; setting it recomputes every figure. */
+  sentence: string;
+  /** A copy of the current state (undefined until the core has loaded). */
+  readonly state: ExplorerState | undefined;
+  /** The loaded core this element shares with the others on the page (undefined until loaded). */
+  readonly core: AttentionCore | undefined;
+  /** The last trace drawn (see AttentionCore.explain); undefined before the first one. */
+  getTrace(): Trace | undefined;
+  /** Applies a partial state change (as the controls do) and redraws. */
+  change(partial: Partial<ExplorerState>): void;
+  addEventListener<K extends keyof AttentionExplorerEventMap>(type: K,
+    listener: (this: AttentionExplorer, event: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+export interface AttentionExplorerEventMap extends HTMLElementEventMap {
+  change: CustomEvent<ExplorerState>;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-explorer': AttentionExplorer;
+  }
+}
