@@ -8,7 +8,7 @@ import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, NEEDS_CHECKS, NEEDS_LAB, hasDataFor } from './figures.js';
 import { addExportMenus, exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
-import { element, row, section, showChosen } from './layout.js';
+import { element, row, section, showChosen, subsection } from './layout.js';
 import { sharedCore } from './shared-core.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, withChange } from './state.js';
 import { stateFromHash, stateToHash } from './url-state.js';
@@ -199,12 +199,12 @@ export class AttentionExplorer extends HTMLElement {
     lab.append(element('h2', '', 'Positional-encoding lab'));
     const slots = (...names) => row(...names.map((name) => this.slots[name]));
     lab.append(
-      section('1. The encoding itself', 'Its own d_model, base and number of positions (independent of the 100-d word vectors). ' +
+      subsection('1. The encoding itself', 'Its own d_model, base and number of positions (independent of the 100-d word vectors). ' +
         'Each row is a position; fast columns on the left, slow ones on the right — like the low and high bits of a binary counter.',
       this.labControls.encoding, slots('labEncoding', 'binaryPositions'), this.slots.encodingCurves),
-      section('2. Relative position', 'Positions close together have similar encodings, and moving by δ is the same rotation wherever you start.',
+      subsection('2. Relative position', 'Positions close together have similar encodings, and moving by δ is the same rotation wherever you start.',
         this.slots.positionSimilarity, this.labControls.rotation, this.slots.rotation),
-      section('3. Why it matters for attention', 'The sentence above, through the selected head. Switch the position information, shuffle the words, ' +
+      subsection('3. Why it matters for attention', 'The sentence above, through the selected head. Switch the position information, shuffle the words, ' +
         'and change how loud P is against the word vectors.',
       this.labControls.input, this.slots.shuffle, this.slots.repeated, this.slots.scoreTerms, this.slots.norms));
     return lab;

@@ -18,7 +18,9 @@ export function addExportMenus(slot) {
     menu.className = 'export-menu';
     menu.appendChild(document.createElement('summary')).textContent = 'Download';
     menu.addEventListener('toggle', () => fillMenu(menu, figure), { once: true });
-    figure.querySelector(':scope > figcaption')?.after(menu) ?? figure.prepend(menu);
+    const caption = figure.querySelector(':scope > figcaption');
+    if (caption) caption.after(menu);
+    else figure.prepend(menu);
   }
 }
 
@@ -58,35 +60,50 @@ function drawn(el) {
   return el.getClientRects().length > 0 && !el.closest('details:not([open])');
 }
 
+const CAPTION_LINE_PX = 18;
+const CAPTION_CHAR_PX = 7.5;  // average width of a caption character at 13 px
+
+/** Words of `text` in lines of at most `chars` characters. */
+function wrap(text, chars) {
+  const lines = [];
+  for (const word of text.split(/\s+/)) {
+    if (lines.length && lines.at(-1).length + word.length < chars) lines[lines.length - 1] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 /**
- * The figure as it is drawn, as a standalone SVG document: its caption, its canvases (as cells) and its
- * SVG parts, each at its place in the figure.
+ * The figure as it is drawn, as a standalone SVG document: its caption (wrapped to the figure's width),
+ * then its canvases (as cells) and SVG parts, placed as on the page.
  * @param {HTMLElement} figure @returns {string}
  */
 export function figureSvg(figure) {
   const box = figure.getBoundingClientRect();
+  const parts = [...figure.querySelectorAll('canvas, svg')].filter((el) => !el.parentElement.closest('svg') && drawn(el))
+    .map((el) => ({ el, r: el.getBoundingClientRect() }));
+  const left = Math.min(...parts.map(({ r }) => r.left - box.left), 0);
+  const top = Math.min(...parts.map(({ r }) => r.top));
+  const width = Math.ceil(Math.max(...parts.map(({ r }) => r.right - box.left - left), 360));
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('xmlns', SVG_NS);
   const background = svg.appendChild(document.createElementNS(SVG_NS, 'rect'));
   background.setAttribute('fill', backgroundOf(figure));
   const caption = figure.querySelector('figcaption');
-  let height = 0, width = 0;
-  if (caption) {
+  const lines = caption ? wrap(caption.textContent, Math.floor(width / CAPTION_CHAR_PX)) : [];
+  lines.forEach((line, k) => {
     const text = svg.appendChild(styledClone(caption, document.createElementNS(SVG_NS, 'text')));
-    text.textContent = caption.textContent;
+    text.textContent = line;
     text.setAttribute('x', '0');
-    text.setAttribute('y', '14');
-    height = 20;
-  }
-  const parts = [...figure.querySelectorAll('canvas, svg')].filter((el) => !el.parentElement.closest('svg') && drawn(el));
-  for (const part of parts) {
-    const r = part.getBoundingClientRect();
-    const x = r.left - box.left, y = r.top - box.top;
-    svg.appendChild(part instanceof HTMLCanvasElement ? cells(part, x, y, r) : inlined(part, x, y, r));
-    width = Math.max(width, x + r.width);
+    text.setAttribute('y', String(14 + k * CAPTION_LINE_PX));
+  });
+  const below = lines.length * CAPTION_LINE_PX + 6;
+  let height = below;
+  for (const { el, r } of parts) {
+    const x = r.left - box.left - left, y = below + r.top - top;
+    svg.appendChild(el instanceof HTMLCanvasElement ? cells(el, x, y, r) : inlined(el, x, y, r));
     height = Math.max(height, y + r.height);
   }
-  width = Math.ceil(Math.max(width, box.width));
   height = Math.ceil(height + 4);
   for (const [key, value] of [['width', width], ['height', height], ['viewBox', `0 0 ${width} ${height}`]]) svg.setAttribute(key, String(value));
   background.setAttribute('width', String(width));

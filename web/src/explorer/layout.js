@@ -8,9 +8,18 @@ export function element(tag, className, text) {
   return el;
 }
 
+/** A titled section of the explorer (h2); a subsection (h3) is one inside the lab. */
 export function section(title, intro, ...children) {
+  return titled(2, title, intro, children);
+}
+
+export function subsection(title, intro, ...children) {
+  return titled(3, title, intro, children);
+}
+
+function titled(level, title, intro, children) {
   const el = element('section');
-  el.append(element('h3', '', title));
+  el.append(element(`h${level}`, '', title));
   if (intro) el.append(element('p', 'intro', intro));
   el.append(...children);
   return el;

@@ -37,5 +37,6 @@ function typeset(tex, display) {
 export function formula(name) {
   const div = math(TEX[name], { display: true, tag: 'div' });
   div.dataset.formula = name;
+  div.tabIndex = 0;  // it scrolls sideways in a narrow explorer: keyboard users must reach it too
   return div;
 }

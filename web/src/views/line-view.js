@@ -35,7 +35,7 @@ export function lineView(trace, { heads, query, threshold }) {
     (query === null ? 'hover a query on the left, click to pin it.' : `pinned: query "${labels[query]}" (click it again to unpin).`);
 
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', width).attr('height', height).attr('role', 'img')
+    .attr('width', width).attr('height', height).attr('role', 'group')
     .attr('aria-label', `Line view of ${shown.length} head(s) over ${n} tokens`);
   const lines = svg.append('g').attr('class', 'lines');
   for (const h of shown) {
