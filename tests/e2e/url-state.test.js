@@ -51,6 +51,19 @@ test('a hand-edited link: unknown keys and bad values are ignored, the rest appl
   assert.equal((await view()).sentence, 'hello world');
 });
 
+test('for iframes, the query sets the element\'s attributes and chrome=none drops the page header', async () => {
+  await page.goto(`${server.url}?views=positional&controls=sentence&chrome=none&heads=previous,semantic#sentence=one%20two%20three`);
+  await page.waitForSelector('[data-figure="positional-encoding"]', { timeout: 20000 });
+  const shown = await page.$eval('attention-explorer', (el) => ({
+    tokens: el.getTrace().tokens.map((t) => t.text),
+    kinds: el.getTrace().heads.map((h) => h.kind),
+    attention: el.shadowRoot.querySelector('.slot-attention').checkVisibility(),
+    heads: el.shadowRoot.querySelector('select[name="numHeads"]').checkVisibility(),
+    header: document.querySelector('header').checkVisibility(),
+  }));
+  assert.deepEqual(shown, { tokens: ['one', 'two', 'three'], kinds: ['offset', 'semantic'], attention: false, heads: false, header: false });
+});
+
 test('no console errors', () => {
   assert.deepEqual(consoleErrors, []);
 });
