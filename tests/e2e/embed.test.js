@@ -1,7 +1,7 @@
 // Embedding end to end in headless Chromium: dist/embed.html's three configured elements, attributes,
 // the element's API and events, the embed code, and the single-file variant served alone.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -128,6 +128,29 @@ test('"Copy embed code" gives a tag that reproduces the view', async () => {
   assert.equal(same, true, 'same options, weights and state');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('assets-base: the bundle alone in one folder, its .wasm and word vectors in another', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'ae-assets-'));
+  mkdirSync(join(folder, 'lesson'));
+  mkdirSync(join(folder, 'shared-assets'));
+  copyFileSync('dist/element/attention-explorer.js', join(folder, 'lesson/attention-explorer.js'));
+  for (const asset of ['attn_core.wasm', 'embeddings.bin']) copyFileSync(`dist/element/${asset}`, join(folder, 'shared-assets', asset));
+  writeFileSync(join(folder, 'lesson/index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>assets-base</title>' +
+    '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head>' +
+    '<body><attention-explorer sentence="a lesson page" assets-base="../shared-assets/"></attention-explorer></body></html>');
+  const host = await serveFolder(folder);
+  try {
+    const { page, errors, requests } = await open(`${host.url}lesson/`, 1);
+    assert.deepEqual(await tokensOf(page, 'attention-explorer'), ['a', 'lesson', 'page']);
+    const fetched = requests.map((url) => new URL(url).pathname);
+    assert.ok(fetched.includes('/shared-assets/attn_core.wasm') && fetched.includes('/shared-assets/embeddings.bin'), fetched.join(' '));
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await host.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('the single-file variant works from a static server with no other files beside it', async () => {
