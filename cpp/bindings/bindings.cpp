@@ -23,6 +23,7 @@
 #include "attn/explain.hpp"
 #include "attn/layer_norm.hpp"
 #include "attn/multi_head.hpp"
+#include "attn/normalizers.hpp"
 #include "attn/positional.hpp"
 #include "attn/positional_lab.hpp"
 #include "attn/positional_variants.hpp"
@@ -187,6 +188,13 @@ val layer_norm(const val& args) {
   });
 }
 
+val normalize(const val& args) {
+  return guarded([&] {
+    return tensor_to_js(attn::normalize(matrix_from_js(args["scores"], "scores"),
+                                        normalizer_from_js(args["method"].as<std::string>()), args["temperature"].as<float>()));
+  });
+}
+
 val prepare_layer(const val& args) {
   return guarded([&] {
     const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
@@ -235,6 +243,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("explain", &explain);
   emscripten::function("compareContexts", &compare_contexts);
   emscripten::function("layerNorm", &layer_norm);
+  emscripten::function("normalize", &normalize);
   emscripten::function("positionalEncodingLab", &positional_encoding_lab);
   emscripten::function("prepareLayer", &prepare_layer);
   emscripten::function("forwardLayer", &forward_layer);

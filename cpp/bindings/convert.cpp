@@ -125,6 +125,14 @@ attn::PositionalKind positional_kind_from_js(const std::string& name) {
   return attn::PositionalKind::sinusoidal;
 }
 
+attn::Normalizer normalizer_from_js(const std::string& name) {
+  if (name == "softmax") return attn::Normalizer::softmax;
+  if (name == "sparsemax") return attn::Normalizer::sparsemax;
+  if (name == "entmax15") return attn::Normalizer::entmax15;
+  if (name == "hardmax") return attn::Normalizer::hardmax;
+  throw std::invalid_argument("normalize: method must be one of 'softmax', 'sparsemax', 'entmax15', 'hardmax', got '" + name + "'");
+}
+
 val token_to_js(const attn::Token& token) {
   val t = val::object();
   t.set("text", token.text);

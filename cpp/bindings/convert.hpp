@@ -14,6 +14,7 @@
 #include "attn/designed_heads.hpp"
 #include "attn/explain.hpp"
 #include "attn/multi_head.hpp"
+#include "attn/normalizers.hpp"
 #include "attn/positional_lab.hpp"
 #include "attn/positional_variants.hpp"
 #include "attn/tokenizer.hpp"
@@ -53,6 +54,8 @@ val array_to_js(const std::vector<T>& items) {
 xt::xtensor<float, 2> matrix_from_js(const val& tensor, const std::string& name);
 attn::AttentionOptions attention_options(const val& options);
 attn::PositionalKind positional_kind_from_js(const std::string& name);
+// 'softmax', 'sparsemax', 'entmax15', 'hardmax' (checked in JS); std::invalid_argument otherwise.
+attn::Normalizer normalizer_from_js(const std::string& name);
 attn::ExplainOptions explain_options(const val& options);
 
 val token_to_js(const attn::Token& token);

@@ -15,6 +15,7 @@ const lab = core.positionalEncodingLab({ positions: seqLen + 10, dModel: 32 });
 const error: number = lab.rotation.float64Angles.maxError;
 const layer = core.multiHeadLayer({ numHeads: 2, wQ: identity, wK: identity, wV: identity, wO: identity });
 const out: Matrix = layer.forward(x, { returnWeights: true }).output;
+const sparse: Matrix = core.normalize(x, { method: 'sparsemax', temperature: 0.5 });
 
 // @ts-expect-error positionalEncoding names are a fixed set
 core.explain('a', { positionalEncoding: 'relative' });
@@ -22,10 +23,12 @@ core.explain('a', { positionalEncoding: 'relative' });
 core.layerNorm({ data: [1, 2], shape: [1, 2] });
 // @ts-expect-error unknown option
 core.attention({ queries: x, keys: x, values: x, mask: 'causal' });
+// @ts-expect-error normalizer names are a fixed set
+core.normalize(x, { method: 'entmax' });
 
 const firstOffset: number = trace.options.heads[0].offset;
 
-export const used = [firstWeight, repeated, error, out, trace.tokens[0].oov, firstOffset];
+export const used = [firstWeight, repeated, error, out, sparse, trace.tokens[0].oov, firstOffset];
 
 // The element (types only: it needs a browser).
 import type { AttentionExplorer, ExplorerState } from 'attention-explorer/element';

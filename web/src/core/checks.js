@@ -50,9 +50,10 @@ export function knownOptions(options, where, allowed) {
 
 /**
  * Checks a tensor { data: Float32Array, shape: [rows, cols] }: types, integer sizes, data length
- * equal to the product of the shape, and finite numbers.
+ * equal to the product of the shape, and finite numbers (or −Infinity too, for masked scores, when
+ * allowMasked is true).
  */
-export function matrix(tensor, where, name) {
+export function matrix(tensor, where, name, { allowMasked = false } = {}) {
   if (tensor === null || typeof tensor !== 'object' || !(tensor.data instanceof Float32Array) || !Array.isArray(tensor.shape)) {
     throw new TypeError(`${where}: ${name} must be { data: Float32Array, shape: [rows, cols] }`);
   }
@@ -62,7 +63,10 @@ export function matrix(tensor, where, name) {
     throw new RangeError(`${where}: ${name}.data has ${tensor.data.length} numbers but shape [${rows}, ${cols}] needs ${rows * cols}`);
   }
   for (let i = 0; i < tensor.data.length; i++) {
-    if (!Number.isFinite(tensor.data[i])) throw new RangeError(`${where}: ${name}.data[${i}] is ${tensor.data[i]}; numbers must be finite`);
+    const x = tensor.data[i];
+    if (!Number.isFinite(x) && !(allowMasked && x === -Infinity)) {
+      throw new RangeError(`${where}: ${name}.data[${i}] is ${x}; numbers must be finite${allowMasked ? ' or -Infinity (masked)' : ''}`);
+    }
   }
   return tensor;
 }

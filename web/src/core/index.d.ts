@@ -26,6 +26,13 @@ export interface Token {
 /** How attention learns where tokens are (see README, "Positional encodings"). */
 export type PositionalEncoding = 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
 
+/**
+ * How a row of scores becomes attention weights (argmax over the simplex of ⟨p, s⟩ − Ω(p)): 'softmax'
+ * (dense), 'sparsemax' (Martins & Astudillo 2016), 'entmax15' (α = 1.5, Peters et al. 2019), 'hardmax'
+ * (one-hot; ties share equally).
+ */
+export type Normalizer = 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax';
+
 export interface AttentionOptions {
   /** Hide keys j > i (default false). */
   causal?: boolean;
@@ -210,6 +217,11 @@ export interface AttentionCore {
   multiHeadLayer(weights: MultiHeadWeights): MultiHeadLayer;
   /** Each row normalized (Ba et al. 2016), γ = 1, β = 0. */
   layerNorm(x: Matrix, options?: { epsilon?: number }): Matrix;
+  /**
+   * Attention weights from scores [rows, cols] → [rows, cols], each row on the simplex (all 0 when every
+   * cell is −Infinity, the mask). Scores are divided by temperature > 0 (default 1); method default 'softmax'.
+   */
+  normalize(scores: Matrix, options?: { method?: Normalizer; temperature?: number }): Matrix;
   positionalEncodingLab(options: { positions: number; dModel?: number; base?: number; position?: number; delta?: number;
     errorPositions?: number }): PositionalEncodingLab;
   explain(text: string, options?: ExplainOptions): Trace;

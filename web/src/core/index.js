@@ -51,6 +51,7 @@ const MAX_LAB_POSITIONS = 2048;
 const MAX_LAB_D_MODEL = 1024;
 const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
 const POSITIONAL_KINDS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+const NORMALIZERS = ['softmax', 'sparsemax', 'entmax15', 'hardmax'];
 
 /** true / false stand for 'sinusoidal' / 'none'. */
 function positionalKind(value, where) {
@@ -292,6 +293,35 @@ function makeCore(wasm, { vocabSize, dModel }) {
       check.knownOptions(options, where, ['epsilon']);
       const { epsilon = 1e-5 } = options;
       return unwrap(wasm.layerNorm({ x: check.matrix(x, where, 'x'), epsilon: check.finiteIn(epsilon, where, 'epsilon', { above: 0 }) }));
+    },
+
+    /**
+     * Attention weights from scores, row by row: p = argmax over the probability simplex of
+     * ⟨p, s/temperature⟩ − Ω(p) (Blondel, Martins & Niculae 2020). method:
+     *   'softmax'   Ω = negative Shannon entropy: p_j = exp(z_j) / Σ_k exp(z_k), z = s / temperature;
+     *   'sparsemax' Ω = ½‖p‖²: p_j = max(z_j − τ, 0) (Martins & Astudillo 2016, Algorithm 1);
+     *   'entmax15'  Ω = Tsallis 1.5-entropy: p_j = max(z_j/2 − τ, 0)² (Peters, Niculae & Martins
+     *               2019, Algorithm 2);
+     *   'hardmax'   Ω = 0: one-hot at the row maximum; ties share the weight equally;
+     * τ is the threshold that makes the row sum to 1. sparsemax and entmax15 give exact zeros.
+     * scores [rows, cols], row-major (cell [i, j] is data[i * cols + j]); −Infinity marks a masked cell:
+     * it gets weight exactly 0 and takes no part; a row with every cell masked comes back all 0.
+     * @param {{ data: Float32Array, shape: [number, number] }} scores
+     * @param {{ method?: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax', temperature?: number }} [options]
+     *   method (default 'softmax'); temperature > 0 (default 1): scores are divided by it first.
+     * @returns {{ data: Float32Array, shape: [rows, cols] }} weights ≥ 0, each row summing to 1 (or all 0).
+     * @throws TypeError if scores is not { data: Float32Array, shape }; RangeError for a shape that does
+     *   not match the data, NaN or +Infinity in scores, an unknown method, or temperature not finite and > 0.
+     */
+    normalize(scores, options = {}) {
+      const where = 'normalize';
+      check.knownOptions(options, where, ['method', 'temperature']);
+      const { method = 'softmax', temperature = 1 } = options;
+      return unwrap(wasm.normalize({
+        scores: check.matrix(scores, where, 'scores', { allowMasked: true }),
+        method: check.oneOf(method, where, 'method', NORMALIZERS),
+        temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
+      }));
     },
 
     /**
