@@ -112,6 +112,7 @@ attn::AttentionOptions attention_options(const val& options) {
   o.temperature = options["temperature"].as<float>();
   o.scale = options["scale"].as<bool>();
   if (!options["validLength"].isUndefined()) o.valid_length = options["validLength"].as<std::size_t>();
+  if (!options["normalizer"].isUndefined()) o.normalizer = normalizer_from_js(options["normalizer"].as<std::string>());
   return o;
 }
 

@@ -119,7 +119,8 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
       result.scores(i, j) = masked ? kNegInf : static_cast<float>(scaled);
     }
   }
-  result.weights = masked_softmax(result.scores);
+  result.weights = options.normalizer == Normalizer::softmax ? masked_softmax(result.scores)
+                                                             : normalize(result.scores, options.normalizer);
   result.output = matmul(result.weights, values);
   return result;
 }

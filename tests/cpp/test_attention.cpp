@@ -166,3 +166,28 @@ TEST_CASE("requests above the memory budget are refused before allocating") {
   CHECK_THROWS_AS(attn::scaled_dot_product_attention(q, q, q), std::out_of_range);
   CHECK_THROWS_WITH(attn::scaled_dot_product_attention(q, q, q), Catch::Contains("limit"));
 }
+
+TEST_CASE("attention with another normalizer: sparse weights are exact zeros, as normalize gives them") {
+  attn::SplitMix64 rng(17);
+  xt::xtensor<float, 2> q = xt::empty<float>({std::size_t(6), std::size_t(8)}), k = q, v = q;
+  for (auto* m : {&q, &k, &v}) for (float& x : *m) x = 3.0f * (rng.uniform() - 0.5f);
+  for (const auto method : {attn::Normalizer::sparsemax, attn::Normalizer::entmax15, attn::Normalizer::hardmax}) {
+    attn::AttentionOptions options;
+    options.causal = true;
+    options.normalizer = method;
+    const auto r = attn::scaled_dot_product_attention(q, k, v, options);
+    const auto expected = attn::normalize(r.scores, method);
+    REQUIRE(r.weights == expected);
+    std::size_t zeros = 0;
+    for (std::size_t i = 0; i < 6; ++i) {
+      float sum = 0;
+      for (std::size_t j = 0; j < 6; ++j) {
+        sum += r.weights(i, j);
+        if (j > i) CHECK(r.weights(i, j) == 0.0f);  // causal
+        else if (r.weights(i, j) == 0.0f) ++zeros;
+      }
+      CHECK(sum == Approx(1.0f));
+    }
+    CHECK(zeros > 0);  // visible keys with exactly zero weight: what softmax never gives
+  }
+}

@@ -237,3 +237,18 @@ test('no console errors and nothing loaded from another origin', () => {
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(foreignRequests, []);
 });
+
+test('the normalizer control: sparsemax gives exact zeros in the drawn weights and names itself', async () => {
+  await showSlot('attention');
+  await page.selectOption('select[name="normalizer"]', 'sparsemax');
+  const { normalizer, zeros, sums } = await page.$eval('attention-explorer', (el) => {
+    const t = el.getTrace(), n = t.tokens.length, w = t.heads[0].weights.data;
+    const rows = Array.from({ length: n }, (_, i) => Array.from(w.subarray(i * n, (i + 1) * n)));
+    return { normalizer: t.options.normalizer, zeros: w.filter((x) => x === 0).length, sums: rows.map((r) => r.reduce((a, b) => a + b, 0)) };
+  });
+  assert.equal(normalizer, 'sparsemax');
+  assert.ok(zeros > 0, 'sparse weights are exactly 0');
+  for (const sum of sums) assert.ok(Math.abs(sum - 1) < 1e-5);
+  assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /sparsemax\(QKᵀ\/√d_k\)/);
+  await page.selectOption('select[name="normalizer"]', 'softmax');
+});

@@ -146,3 +146,27 @@ describe('normalize', () => {
     assert.equal(core.heapInUse() - before, 0, 'bytes still allocated after 1,000 calls');
   });
 });
+
+describe('explain and attention with another normalizer', () => {
+  for (const normalizer of ['sparsemax', 'entmax15', 'hardmax']) {
+    test(`${normalizer}: every head's weights are the reference ${normalizer} of its scores, with exact zeros`, () => {
+      const trace = core.explain('the river bank was muddy after the storm', { numHeads: 4, projection: 'random', seed: 3, causal: true,
+        temperature: 0.5, normalizer });
+      assert.equal(trace.options.normalizer, normalizer);
+      let zeros = 0;
+      for (const head of trace.heads) {
+        near(head.weights.data, byRow(head.scores, 1, reference[normalizer]), 1e-6, `${normalizer} weights`);
+        const n = head.weights.shape[0];
+        for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) if (head.weights.data[i * n + j] === 0) zeros++;
+      }
+      assert.ok(zeros > 0, 'some visible keys get exactly 0');
+    });
+  }
+
+  test('attention({ normalizer }) and a bad name', () => {
+    const m = (data, rows, cols) => ({ data: Float32Array.from(data), shape: [rows, cols] });
+    const r = core.attention({ queries: m([2, 0], 1, 2), keys: m([2, 0, 0, 2, 1, 1], 3, 2), values: m([1, 2, 3], 3, 1), normalizer: 'sparsemax', scale: false });
+    near(r.weights.data, reference.sparsemax([4, 0, 2]), 1e-6, 'sparsemax([4, 0, 2]) = [1, 0, 0]');
+    assert.throws(() => core.explain('a b', { normalizer: 'argmax' }), /normalizer must be one of 'softmax', 'sparsemax', 'entmax15', 'hardmax'/);
+  });
+});

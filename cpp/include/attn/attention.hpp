@@ -11,6 +11,8 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "attn/normalizers.hpp"
+
 namespace attn {
 
 // Masks and sharpness shared by single- and multi-head attention.
@@ -22,6 +24,8 @@ struct AttentionOptions {
   bool mask_diagonal = false;               // query i never sees key i (the designed semantic head)
   const xt::xtensor<float, 2>* score_bias = nullptr;  // [n, m] added to the scaled scores before masking
                                                       // (ALiBi, T5); not owned, must outlive the call
+  Normalizer normalizer = Normalizer::softmax;  // how scores become weights (normalizers.hpp): softmax is
+                                                // eq. 1; sparsemax / entmax15 give exact zeros; hardmax one-hot
 };
 
 struct AttentionResult {

@@ -95,6 +95,8 @@ export interface MultiHeadLayer {
 export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'first' | 'uniform' | 'offset';
 
 export interface ExplainOptions extends AttentionOptions {
+  /** How scores become weights (default 'softmax'); sparsemax / entmax15 give exact zeros. */
+  normalizer?: Normalizer;
   /** A divisor of dModel (default 1). */
   numHeads?: number;
   projection?: 'identity' | 'random';
@@ -210,7 +212,7 @@ export interface AttentionCore {
   /** P [seqLen, dModel] (Vaswani et al. 2017 §3.5). */
   sinusoidalEncoding(seqLen: number, dModel: number, options?: { base?: number }): Matrix;
   /** queries [n, d_k], keys [m, d_k], values [m, d_v] (Vaswani et al. 2017 eq. 1). */
-  attention(args: { queries: Matrix; keys: Matrix; values: Matrix } & AttentionOptions): AttentionResult;
+  attention(args: { queries: Matrix; keys: Matrix; values: Matrix; normalizer?: Normalizer } & AttentionOptions): AttentionResult;
   /** input [seqLen, dModel] (Vaswani et al. 2017 §3.2.2). */
   multiHeadAttention(args: { input: Matrix } & MultiHeadWeights & AttentionOptions &
     { positionalEncoding?: PositionalEncoding | boolean; seed?: number; base?: number }): MultiHeadResult;

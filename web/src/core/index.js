@@ -43,7 +43,7 @@ async function startModule(wasmUrl) {
 }
 
 const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
-const EXPLAIN_OPTIONS = ['numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
+const EXPLAIN_OPTIONS = ['normalizer', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
   'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
   ...ATTENTION_OPTIONS];
 const MAX_SCALE = 100;
@@ -83,7 +83,7 @@ function explainOptions(options, where, dModel, maxTokens) {
   check.knownOptions(options, where, EXPLAIN_OPTIONS);
   const { numHeads = 1, projection = 'identity', seed = 0, heads = [], positionalEncoding = true, base = 10000,
     maskedPositions = [], maxTokens: max = maxTokens, encoderBlock = true, project2d = true, embeddingScale = 1,
-    positionalScale = 1, positionChecks = false, shuffleSeed = 0 } = options;
+    positionalScale = 1, positionChecks = false, shuffleSeed = 0, normalizer = 'softmax' } = options;
   if (!Array.isArray(heads)) throw new TypeError(`${where}: heads must be an array of head kinds`);
   if (!Array.isArray(maskedPositions)) throw new TypeError(`${where}: maskedPositions must be an array of token positions`);
   return {
@@ -101,6 +101,7 @@ function explainOptions(options, where, dModel, maxTokens) {
     positionalScale: check.finiteIn(positionalScale, where, 'positionalScale', { min: 0, max: MAX_SCALE }),
     positionChecks: check.boolean(positionChecks, where, 'positionChecks'),
     shuffleSeed: check.integerIn(shuffleSeed, where, 'shuffleSeed', 0, MAX_SEED),
+    normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
     ...attentionOptions(options, where),
   };
 }
@@ -169,16 +170,19 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * scores = Q Kᵀ / (√d_k · temperature), masked cells −∞; weights = row softmax (rows sum to 1,
      * a row with every key masked is all 0); output = weights · V.
      * queries [n, d_k], keys [m, d_k], values [m, d_v] → dotProducts (QKᵀ), scores, weights [n, m], output [n, d_v].
-     * causal hides keys j > i; validLength hides keys j ≥ validLength (padding); scale: false drops √d_k.
+     * causal hides keys j > i; validLength hides keys j ≥ validLength (padding); scale: false drops √d_k;
+     * normalizer: 'softmax' (eq. 1, default), 'sparsemax', 'entmax15' or 'hardmax' (see normalize()).
      */
     attention({ queries, keys, values, ...options } = {}) {
       const where = 'attention';
-      check.knownOptions(options, where, ATTENTION_OPTIONS);
+      const { normalizer = 'softmax', ...rest } = options;
+      check.knownOptions(rest, where, ATTENTION_OPTIONS);
       return unwrap(wasm.attention({
+        normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
         queries: check.matrix(queries, where, 'queries'),
         keys: check.matrix(keys, where, 'keys'),
         values: check.matrix(values, where, 'values'),
-        ...attentionOptions(options, where),
+        ...attentionOptions(rest, where),
       }));
     },
 

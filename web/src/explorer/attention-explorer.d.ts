@@ -24,6 +24,8 @@ export interface ExplorerState {
   maskedPositions: number[];
   /** τ: scores are divided by it (0.05 – 5). */
   temperature: number;
+  /** How scores become weights; sparsemax / entmax15 give exact zeros. */
+  normalizer: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax';
   /** Divide scores by √d_k. */
   scale: boolean;
   positionalEncoding: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';

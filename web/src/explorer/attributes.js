@@ -1,19 +1,20 @@
 // The element's attributes: how a course author presets an explorer in a page, and the tag that
 // reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
-import { POSITIONAL_OPTIONS } from './controls.js';
+import { NORMALIZER_OPTIONS, POSITIONAL_OPTIONS } from './controls.js';
 import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
 export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional', 'lab'];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
-export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'positional-encoding', 'color-map',
+export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
 export const COLOR_MAPS = ['viridis', 'cividis'];
 const MASKS = ['bidirectional', 'causal', 'padding'];
 const PROJECTIONS = ['identity', 'random'];
 const MAX_SEED = 2 ** 32 - 1;
 const POSITIONAL_KINDS = POSITIONAL_OPTIONS.map(([kind]) => kind);
+const NORMALIZERS = NORMALIZER_OPTIONS.map(([name]) => name);
 export const TEMPERATURE_RANGE = [0.05, 5];
 
 /** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
@@ -26,6 +27,7 @@ const STATE_ATTRIBUTES = {
   'valid-length': (text) => ({ validLength: integerIn(text, 0, 4096) }),
   'positional-encoding': (text) => ({ positionalEncoding: oneOf(text, POSITIONAL_KINDS) }),
   temperature: (text) => ({ temperature: numberIn(text, ...TEMPERATURE_RANGE) }),
+  normalizer: (text) => ({ normalizer: oneOf(text, NORMALIZERS) }),
   'color-map': (text) => ({ colorMap: oneOf(text, COLOR_MAPS) }),
   state: (text) => stateFromHash(text, defaultState()),
 };
@@ -110,7 +112,7 @@ function namedAttributes(state) {
   return {
     sentence: state.sentence, heads: headsText(state), projection: state.projection, seed: String(state.seed), mask: state.mask,
     'valid-length': String(state.validLength), 'positional-encoding': state.positionalEncoding,
-    temperature: String(state.temperature), 'color-map': state.colorMap,
+    temperature: String(state.temperature), normalizer: state.normalizer, 'color-map': state.colorMap,
   };
 }
 

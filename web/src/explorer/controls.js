@@ -37,6 +37,10 @@ export const POSITIONAL_OPTIONS = [
   ['sinusoidal', 'sinusoidal P added (Vaswani)'], ['none', 'none'], ['learned', 'learned table (untrained)'],
   ['rope', 'RoPE: rotate Q, K'], ['alibi', 'ALiBi: −m·|i−j| on scores'], ['t5', 'T5 relative buckets']];
 
+/** How scores become weights (core normalizers; sparse ones give exact zeros). */
+export const NORMALIZER_OPTIONS = [['softmax', 'softmax (dense)'], ['sparsemax', 'sparsemax (sparse)'],
+  ['entmax15', '1.5-entmax (sparse)'], ['hardmax', 'hardmax (one-hot)']];
+
 const KIND_TEXT = {
   projected: 'projected (W_Q, W_K)', semantic: 'semantic: similar words', previous: 'previous token',
   next: 'next token', offset: 'offset δ', first: 'first token', uniform: 'uniform',
@@ -65,6 +69,7 @@ export function buildControls(dModel, maxTokens) {
   const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
   temperatureOut.className = 'hint';
   const scale = field(form, 'Divide by √d_k', input('scale', { type: 'checkbox' }));
+  const normalizer = field(form, 'Normalizer', select('normalizer', NORMALIZER_OPTIONS));
   const positional = field(form, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
   const colorMap = field(form, 'Colour map', select('colorMap', [['viridis', 'viridis'], ['cividis', 'cividis']]));
 
@@ -89,6 +94,7 @@ export function buildControls(dModel, maxTokens) {
       scale: scale.checked,
       positionalEncoding: positional.value,
       colorMap: colorMap.value,
+      normalizer: normalizer.value,
     };
   };
 
@@ -114,6 +120,7 @@ export function buildControls(dModel, maxTokens) {
     scale.checked = state.scale;
     positional.value = state.positionalEncoding;
     colorMap.value = state.colorMap;
+    normalizer.value = state.normalizer;
   };
   return { form, read, sync };
 }

@@ -37,6 +37,7 @@ const CONTROL_FIELDS = {
   projection: ['projection', 'seed'],
   mask: ['mask', 'validLength'],
   temperature: ['temperature', 'scale'],
+  normalizer: ['normalizer'],
   'positional-encoding': ['positionalEncoding'],
   'color-map': ['colorMap'],
 };

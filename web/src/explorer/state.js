@@ -26,6 +26,7 @@ export function defaultState() {
     validLength: 4,          // keys at positions ≥ validLength are padding when mask = 'padding'
     maskedPositions: [],     // tokens replaced by [MASK]
     temperature: 1,
+    normalizer: 'softmax',   // how scores become weights: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax'
     scale: true,             // divide scores by √d_k
     positionalEncoding: 'sinusoidal',  // 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5'
     lineHeads: [0],          // heads drawn in the line view
@@ -69,10 +70,10 @@ function headSpec(kind, offset) {
 /** The options core.explain() takes for this state. */
 export function explainOptions(state) {
   const { numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions, positionalScale,
-    embeddingScale, shuffleSeed } = state;
+    embeddingScale, shuffleSeed, normalizer } = state;
   return {
     numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions, positionalScale, embeddingScale,
-    shuffleSeed,
+    shuffleSeed, normalizer,
     heads: state.headKinds.slice(0, numHeads).map((kind) => headSpec(kind ?? 'projected', state.offset)),
     causal: state.mask === 'causal',
     validLength: state.mask === 'padding' ? state.validLength : undefined,

@@ -51,7 +51,7 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis' }
   const figure = heatmap({
     name: 'attention-weights',
     caption: `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
-      `softmax(QKᵀ/√d_k) [seq_len, seq_len] = [${seqLen}, ${seqLen}]. Right: each row's entropy ` +
+      `${trace.options.normalizer ?? 'softmax'}(QKᵀ/√d_k) [seq_len, seq_len] = [${seqLen}, ${seqLen}]. Right: each row's entropy ` +
       `(0 bits = all on one key, ${maxBits.toFixed(2)} = uniform).`,
     values: weights.data,
     rows: seqLen,

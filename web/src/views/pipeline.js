@@ -37,7 +37,7 @@ function steps(trace, head) {
   const dModel = trace.embeddings.shape[1];
   const h = trace.heads[head];
   const dQK = h.queries.shape[1], dK = h.values.shape[1];
-  const { temperature, scale: scaled } = trace.options;
+  const { temperature, scale: scaled, normalizer = 'softmax' } = trace.options;
   const factor = (scaled ? 1 / Math.sqrt(dQK) : 1) / temperature;
   const scaledScores = h.dotProducts.data.map((v) => v * factor);
   const masked = (i, j) => h.scores.data[i * n + j] === -Infinity;
@@ -66,7 +66,7 @@ function steps(trace, head) {
       describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])}${scaled ? ` / √${dQK}` : ''} / τ=${temperature} = ${fmt(v)}` },
     { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked,
       describe: (i, j, v) => (masked(i, j) ? `"${labels[i]}" may not see "${labels[j]}": −∞` : `score ${fmt(v)}`) },
-    { title: 'Attention weights', tex: String.raw`A_h = \mathrm{softmax}(S + M)`, ...byToken(h.weights), weights: true, isMasked: masked,
+    { title: 'Attention weights', tex: String.raw`A_h = \mathrm{${normalizer}}(S + M)`, ...byToken(h.weights), weights: true, isMasked: masked,
       notes: Array.from(h.entropy.data, (b) => `${b.toFixed(2)} bits`),
       describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (row sums to 1)` },
     { title: `Output of head ${head + 1}`, tex: String.raw`\mathrm{head}_h = A_h V_h`, ...dims(h.output, 'value dimension'),
