@@ -1,5 +1,6 @@
 // The element's attributes: how a course author presets an explorer in a page, and the tag that
 // reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
+import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { NORMALIZER_OPTIONS, POSITIONAL_OPTIONS } from './controls.js';
 import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
 import { stateFromHash, stateToHash } from './url-state.js';
@@ -9,13 +10,12 @@ export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'proj
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
 export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
-export const COLOR_MAPS = ['viridis', 'cividis'];
 const MASKS = ['bidirectional', 'causal', 'padding'];
 const PROJECTIONS = ['identity', 'random'];
 const MAX_SEED = 2 ** 32 - 1;
 const POSITIONAL_KINDS = POSITIONAL_OPTIONS.map(([kind]) => kind);
 const NORMALIZERS = NORMALIZER_OPTIONS.map(([name]) => name);
-export const TEMPERATURE_RANGE = [0.05, 5];
+const TEMPERATURE_RANGE = [0.05, 5];
 
 /** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
 const STATE_ATTRIBUTES = {
@@ -28,7 +28,7 @@ const STATE_ATTRIBUTES = {
   'positional-encoding': (text) => ({ positionalEncoding: oneOf(text, POSITIONAL_KINDS) }),
   temperature: (text) => ({ temperature: numberIn(text, ...TEMPERATURE_RANGE) }),
   normalizer: (text) => ({ normalizer: oneOf(text, NORMALIZERS) }),
-  'color-map': (text) => ({ colorMap: oneOf(text, COLOR_MAPS) }),
+  'color-map': (text) => ({ colorMap: oneOf(text, WEIGHT_COLOR_MAPS) }),
   state: (text) => stateFromHash(text, defaultState()),
 };
 

@@ -1,4 +1,5 @@
 // The explorer's controls: a form whose values are read back into the state on every change.
+import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { HEAD_KINDS, headCounts } from './state.js';
 
 let nextId = 0;
@@ -71,7 +72,7 @@ export function buildControls(dModel, maxTokens) {
   const scale = field(form, 'Divide by √d_k', input('scale', { type: 'checkbox' }));
   const normalizer = field(form, 'Normalizer', select('normalizer', NORMALIZER_OPTIONS));
   const positional = field(form, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
-  const colorMap = field(form, 'Colour map', select('colorMap', [['viridis', 'viridis'], ['cividis', 'cividis']]));
+  const colorMap = field(form, 'Colour map', select('colorMap', WEIGHT_COLOR_MAPS.map((name) => [name, name])));
 
   let headKinds = [];
   /** The form's values; `changed` is the name of the control that moved (a head's kind is set only by its own select). */
