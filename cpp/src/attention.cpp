@@ -79,7 +79,7 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
                                              const xt::xtensor<float, 2>& values,
                                              const AttentionOptions& options) {
   const std::size_t n = queries.shape(0), d_k = queries.shape(1), m = keys.shape(0);
-  if (keys.shape(1) != d_k) {
+  if (!options.additive && keys.shape(1) != d_k) {
     throw std::invalid_argument("attention: keys must have d_k = " + std::to_string(d_k) +
                                 " columns like queries, got " + std::to_string(keys.shape(1)));
   }
@@ -102,10 +102,11 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
 
   AttentionResult result;
   // Eq. 1: scores = Q Kᵀ / √d_k, then ÷ τ, in double: a tiny τ then gives ±∞ (→ argmax), never 0·∞ = NaN.
-  // d_k = 0 leaves the products 0 and the scale at 1.
-  const double sqrt_dk = options.scale ? std::sqrt(static_cast<double>(d_k > 0 ? d_k : 1)) : 1.0;
+  // d_k = 0 leaves the products 0 and the scale at 1. Additive scores are never scaled: tanh bounds them.
+  const bool scaled = options.scale && !options.additive;
+  const double sqrt_dk = scaled ? std::sqrt(static_cast<double>(d_k > 0 ? d_k : 1)) : 1.0;
   const double inv_scale = 1.0 / (sqrt_dk * static_cast<double>(options.temperature));
-  result.dot_products = matmul_transposed(queries, keys);
+  result.dot_products = options.additive ? additive_scores(queries, keys, *options.additive) : matmul_transposed(queries, keys);
   result.scores = xt::empty<float>({n, m});
   const auto* bias = options.score_bias;
   if (bias && (bias->shape(0) != n || bias->shape(1) != m)) {
@@ -115,8 +116,8 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < m; ++j) {
       const bool masked = j >= valid || (options.causal && j > i) || (options.mask_diagonal && j == i);
-      const double scaled = result.dot_products(i, j) * inv_scale + (bias ? (*bias)(i, j) : 0.0f);
-      result.scores(i, j) = masked ? kNegInf : static_cast<float>(scaled);
+      const double score = result.dot_products(i, j) * inv_scale + (bias ? (*bias)(i, j) : 0.0f);
+      result.scores(i, j) = masked ? kNegInf : static_cast<float>(score);
     }
   }
   result.weights = options.normalizer == Normalizer::softmax ? masked_softmax(result.scores)

@@ -24,6 +24,9 @@ void check_options(const ExplainOptions& options, std::size_t d_model) {
   };
   if (!in_range(options.embedding_scale, false)) throw std::out_of_range("explain: embeddingScale must be in (0, 100]");
   if (!in_range(options.positional_scale, true)) throw std::out_of_range("explain: positionalScale must be in [0, 100]");
+  if (options.additive_hidden > kMaxAdditiveHidden) {
+    throw std::out_of_range("explain: additiveHidden must be 0 … " + std::to_string(kMaxAdditiveHidden));
+  }
   if (options.heads.size() > options.n_heads) {
     throw std::out_of_range("explain: heads lists " + std::to_string(options.heads.size()) + " kinds for " +
                             std::to_string(options.n_heads) + " heads");
@@ -54,6 +57,15 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
 }
 
 namespace {
+
+// One seeded scorer per head, for its query and key widths.
+std::vector<AdditiveScorer> additive_scorers(const std::vector<HeadInputs>& heads, std::size_t hidden, std::uint64_t seed) {
+  std::vector<AdditiveScorer> scorers;
+  for (std::size_t h = 0; h < heads.size(); ++h) {
+    scorers.push_back(additive_scorer(heads[h].queries.shape(1), heads[h].keys.shape(1), hidden, (seed << 16) + h));
+  }
+  return scorers;
+}
 
 bool is_absolute(PositionalKind kind) { return kind == PositionalKind::sinusoidal || kind == PositionalKind::learned; }
 
@@ -122,6 +134,12 @@ Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const
   // RoPE turns the projected heads' queries and keys; ALiBi and T5 bias every head's scores.
   trace.score_biases = apply_relative_position(options.positional, heads, projected, options.seed, options.base);
   for (std::size_t h = 0; h < trace.score_biases.size(); ++h) head_options_list[h].score_bias = &trace.score_biases[h];
+  if (options.additive_hidden > 0) {
+    trace.additive = additive_scorers(heads, options.additive_hidden, options.seed);
+    for (std::size_t h = 0; h < options.n_heads; ++h) {
+      if (projected[h]) head_options_list[h].additive = &trace.additive[h];
+    }
+  }
   trace.attention = attend_heads(std::move(heads), head_options_list, projections.w_o);
 
   if (options.encoder_block) {
@@ -136,7 +154,7 @@ PositionChecks position_checks(const Trace& trace, const std::string& text, cons
                                const ExplainOptions& options, const ModelWeights& weights) {
   PositionChecks checks;
   const std::size_t seq_len = trace.tokens.size();
-  if (is_absolute(options.positional)) {
+  if (is_absolute(options.positional) && options.additive_hidden == 0) {  // the split needs dot products
     const std::size_t d_k = table.dim() / options.n_heads;
     const AttentionOptions& a = options.attention;
     const float factor = static_cast<float>(1.0 / ((a.scale ? std::sqrt(static_cast<double>(d_k)) : 1.0) * a.temperature));

@@ -71,25 +71,27 @@ MultiHeadResult attend_heads(std::vector<HeadInputs> heads, const std::vector<At
   if (heads.empty() || options.size() != heads.size()) {
     throw std::invalid_argument("attend_heads: need at least one head and one options entry per head");
   }
-  const std::size_t n_heads = heads.size(), seq_len = heads[0].values.shape(0), d_k = heads[0].values.shape(1);
-  check_cells(std::uint64_t{n_heads} * seq_len * seq_len,
-              "multi-head attention: the weights of " + std::to_string(n_heads) + " heads × " + std::to_string(seq_len) + "² tokens");
+  const std::size_t n_heads = heads.size(), n = heads[0].queries.shape(0), m = heads[0].values.shape(0),
+                    d_k = heads[0].values.shape(1);
+  check_cells(std::uint64_t{n_heads} * n * m,
+              "multi-head attention: the weights of " + std::to_string(n_heads) + " heads × " + std::to_string(n) + " × " +
+                  std::to_string(m) + " tokens");
   if (w_o.shape(0) != n_heads * d_k) {
     throw std::invalid_argument("attend_heads: W_O must have n_heads · d_k = " + std::to_string(n_heads * d_k) + " rows");
   }
   MultiHeadResult r;
-  r.scores = xt::empty<float>({n_heads, seq_len, seq_len});
-  r.weights = xt::empty<float>({n_heads, seq_len, seq_len});
-  r.concat = xt::empty<float>({seq_len, n_heads * d_k});
+  r.scores = xt::empty<float>({n_heads, n, m});
+  r.weights = xt::empty<float>({n_heads, n, m});
+  r.concat = xt::empty<float>({n, n_heads * d_k});
   for (std::size_t h = 0; h < n_heads; ++h) {
     HeadInputs& in = heads[h];
-    if (in.values.shape(0) != seq_len || in.values.shape(1) != d_k || in.queries.shape(0) != seq_len) {
-      throw std::invalid_argument("attend_heads: every head needs seq_len rows and values of width d_k");
+    if (in.queries.shape(0) != n || in.values.shape(0) != m || in.values.shape(1) != d_k) {
+      throw std::invalid_argument("attend_heads: every head needs the same n queries, m keys and values of width d_k");
     }
     AttentionResult attention = scaled_dot_product_attention(in.queries, in.keys, in.values, options[h]);
-    std::copy_n(attention.scores.data(), seq_len * seq_len, r.scores.data() + h * seq_len * seq_len);
-    std::copy_n(attention.weights.data(), seq_len * seq_len, r.weights.data() + h * seq_len * seq_len);
-    for (std::size_t i = 0; i < seq_len; ++i) {
+    std::copy_n(attention.scores.data(), n * m, r.scores.data() + h * n * m);
+    std::copy_n(attention.weights.data(), n * m, r.weights.data() + h * n * m);
+    for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t c = 0; c < d_k; ++c) r.concat(i, h * d_k + c) = attention.output(i, c);
     }
     xt::xtensor<float, 1> entropy = row_entropy_bits(attention.weights);

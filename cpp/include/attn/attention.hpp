@@ -12,6 +12,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "attn/normalizers.hpp"
+#include "attn/score_functions.hpp"
 
 namespace attn {
 
@@ -26,11 +27,14 @@ struct AttentionOptions {
                                                       // (ALiBi, T5); not owned, must outlive the call
   Normalizer normalizer = Normalizer::softmax;  // how scores become weights (normalizers.hpp): softmax is
                                                 // eq. 1; sparsemax / entmax15 give exact zeros; hardmax one-hot
+  const AdditiveScorer* additive = nullptr;     // set: additive scores vᵀ tanh(W_q q + W_k k) (score_functions.hpp)
+                                                // instead of Q Kᵀ, never ÷ √d_k; not owned, must outlive the call
 };
 
 struct AttentionResult {
-  xt::xtensor<float, 2> dot_products;  // [n, m]  Q Kᵀ, before scaling and masking
-  xt::xtensor<float, 2> scores;   // [n, m]  Q Kᵀ / (√d_k · τ); masked cells are −∞
+  xt::xtensor<float, 2> dot_products;  // [n, m]  the raw scores a(q_i, k_j) before scaling and masking: Q Kᵀ, or
+                                       //         the additive scores when options.additive is set
+  xt::xtensor<float, 2> scores;   // [n, m]  Q Kᵀ / (√d_k · τ) (or additive / τ); masked cells are −∞
   xt::xtensor<float, 2> weights;  // [n, m]  softmax of each row; rows sum to 1; masked cells 0
   xt::xtensor<float, 2> output;   // [n, d_v] weights · V
 };
@@ -46,9 +50,11 @@ xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores);
 xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights);
 
 // attention(Q, K, V) = softmax(mask(Q Kᵀ / (√d_k · τ))) V.
-//   queries [n, d_k], keys [m, d_k], values [m, d_v] → AttentionResult.
+//   queries [n, d_k], keys [m, d_k], values [m, d_v] → AttentionResult. With options.additive the
+//   scores are additive_scores(Q, K) / τ and queries and keys may differ in width (the scorer's).
 // The causal mask hides keys j > i (query row i attends to keys 0…i).
-// Throws std::invalid_argument if the widths or key/value counts disagree, or an input holds NaN/∞;
+// Throws std::invalid_argument if the widths or key/value counts disagree, or an input holds NaN/∞
+// (and what additive_scores throws);
 // std::out_of_range if temperature is not finite and > 0, valid_length exceeds m, or the scores or
 // output would exceed kMaxCells (limits.hpp). A temperature near 0 tends to argmax (ties share).
 // Scores too large for float32 become ±∞ and are handled as masked_softmax describes.

@@ -34,7 +34,9 @@ struct ExplainOptions {
   std::vector<HeadSpec> heads;                 // per head (missing entries: projected)
   PositionalKind positional = PositionalKind::sinusoidal;  // how tokens learn where they are
   double base = 10000.0;                       // sinusoid base
-  AttentionOptions attention;                  // causal, valid_length, temperature, scale
+  AttentionOptions attention;                  // causal, valid_length, temperature, scale, normalizer
+  std::size_t additive_hidden = 0;             // > 0: projected heads score additively (Bahdanau) with this many
+                                               // hidden units, head h's scorer seeded (seed << 16) + h; 0: Q Kᵀ
   std::vector<std::size_t> masked_positions;   // tokens replaced by [MASK] (EmbeddingTable::mask_vector)
   float embedding_scale = 1.0f;                // word vectors × this (√d_model = 10 is the paper's §3.4), 0 … 100
   float positional_scale = 1.0f;               // P × this before it is added, 0 … 100
@@ -54,7 +56,7 @@ struct TracedToken {
 
 // What position information does to this sentence (position_checks.hpp).
 struct PositionChecks {
-  std::vector<ScoreTerms> score_terms;   // per head; empty unless P is added (sinusoidal, learned), and
+  std::vector<ScoreTerms> score_terms;   // per head; empty unless P is added (sinusoidal, learned) to dot-product scores, and
                                          // empty ScoreTerms for designed heads
   std::vector<RepeatedWord> repeated;    // words that occur twice
   ShuffleCheck shuffle;                  // the sentence in shuffled_order(seq_len, shuffle_seed)
@@ -73,6 +75,7 @@ struct Trace {
                                      //        (sinusoidal or learned), else the sinusoidal encoding, traced but not added
   xt::xtensor<float, 2> input;       // X + P for absolute encodings, else X  [seq_len, d_model]
   std::vector<xt::xtensor<float, 2>> score_biases;  // ALiBi / T5: one [seq_len, seq_len] bias per head
+  std::vector<AdditiveScorer> additive;  // per head with additive_hidden > 0 (designed heads keep their dot products)
   MultiHeadResult attention;         // every intermediate of multi-head self-attention
   EncoderBlockResult block;          // empty unless options.encoder_block
   Pca projection;                    // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d
@@ -93,7 +96,7 @@ ModelWeights model_weights(std::size_t d_model, Projection projection, std::uint
 // A valid_length above the (cut) token count is clamped to it and masked positions beyond it are
 // ignored, since the sentence changes on every keystroke. Throws std::out_of_range for n_heads not
 // dividing d_model, more head specs than heads, max_tokens outside 1 … kMaxTokens, a scale outside
-// 0 … 100 (embedding_scale above 0), and the ranges of
+// 0 … 100 (embedding_scale above 0), additive_hidden above kMaxAdditiveHidden, and the ranges of
 // sinusoidal_encoding, designed_head and scaled_dot_product_attention.
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options);
 

@@ -29,25 +29,27 @@ Projections identity_projections(std::size_t d_model);
 // Throws std::out_of_range if d_model is 0.
 Projections random_projections(std::size_t d_model, std::uint64_t seed);
 
-// What one head attends with.
+// What one head attends with. Self-attention: n = m = seq_len; cross-attention (cross_attention.hpp):
+// n target queries, m source keys and values.
 struct HeadInputs {
-  xt::xtensor<float, 2> queries;  // [seq_len, d_qk]
-  xt::xtensor<float, 2> keys;     // [seq_len, d_qk]
-  xt::xtensor<float, 2> values;   // [seq_len, d_k]
+  xt::xtensor<float, 2> queries;  // [n, d_qk]
+  xt::xtensor<float, 2> keys;     // [m, d_qk]
+  xt::xtensor<float, 2> values;   // [m, d_k]
 };
 
 struct HeadResult {
   HeadInputs inputs;               // queries, keys, values as attended
-  AttentionResult attention;       // scores, weights [seq_len, seq_len]; output [seq_len, d_k]
-  xt::xtensor<float, 1> entropy;   // [seq_len] bits per query row (row_entropy_bits)
+  AttentionResult attention;       // scores, weights [n, m]; output [n, d_k]
+  xt::xtensor<float, 1> entropy;   // [n] bits per query row (row_entropy_bits)
 };
 
+// Shapes for n queries and m keys (self-attention: n = m = seq_len).
 struct MultiHeadResult {
   std::vector<HeadResult> heads;   // n_heads
-  xt::xtensor<float, 3> scores;    // [n_heads, seq_len, seq_len]  every head's scores, masked cells −∞
-  xt::xtensor<float, 3> weights;   // [n_heads, seq_len, seq_len]  rows sum to 1 (or are 0)
-  xt::xtensor<float, 2> concat;    // [seq_len, d_model]           head outputs side by side
-  xt::xtensor<float, 2> output;    // [seq_len, d_model]           concat · W_O
+  xt::xtensor<float, 3> scores;    // [n_heads, n, m]    every head's scores, masked cells −∞
+  xt::xtensor<float, 3> weights;   // [n_heads, n, m]    rows sum to 1 (or are 0)
+  xt::xtensor<float, 2> concat;    // [n, d_model]       head outputs side by side
+  xt::xtensor<float, 2> output;    // [n, d_model]       concat · W_O
 };
 
 // X W_Q, X W_K, X W_V split into n_heads column slices: head h gets columns h·d_k … (h+1)·d_k − 1.
@@ -58,10 +60,10 @@ std::vector<HeadInputs> project_heads(const xt::xtensor<float, 2>& input, std::s
                                       const Projections& projections);
 
 // Attends every head with its own options, concatenates the head outputs and multiplies by W_O.
-//   heads: n_heads ≥ 1 inputs with the same seq_len and value width d_k; options: one per head;
-//   w_o [n_heads·d_k, d_model]. Throws what scaled_dot_product_attention throws,
+//   heads: n_heads ≥ 1 inputs with the same n queries, m keys and value width d_k; options: one per
+//   head; w_o [n_heads·d_k, d_model]. Throws what scaled_dot_product_attention throws,
 //   std::invalid_argument if the heads or W_O disagree in shape, and std::out_of_range if
-//   n_heads · seq_len² exceeds kMaxCells (limits.hpp), before allocating.
+//   n_heads · n · m exceeds kMaxCells (limits.hpp), before allocating.
 MultiHeadResult attend_heads(std::vector<HeadInputs> heads, const std::vector<AttentionOptions>& options,
                              const xt::xtensor<float, 2>& w_o);
 
