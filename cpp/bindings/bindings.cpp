@@ -19,6 +19,7 @@
 
 #include "attn/attention.hpp"
 #include "attn/attention_layer.hpp"
+#include "attn/cross_attention.hpp"
 #include "attn/embeddings.hpp"
 #include "attn/explain.hpp"
 #include "attn/layer_norm.hpp"
@@ -27,6 +28,8 @@
 #include "attn/positional.hpp"
 #include "attn/positional_lab.hpp"
 #include "attn/positional_variants.hpp"
+#include "attn/score_functions.hpp"
+#include "attn/simplex.hpp"
 #include "attn/tokenizer.hpp"
 #include "convert.hpp"
 
@@ -156,6 +159,57 @@ val compare_contexts(const std::string& first, const std::string& second, const 
   });
 }
 
+val explain_cross(const std::string& source, const std::string& target, const val& options) {
+  return guarded([&] {
+    const attn::ExplainOptions o = explain_options(options);
+    const auto r = attn::explain_cross(source, target, table(), o);
+    val out = val::object();
+    out.set("source", trace_to_js(r.source, false));
+    out.set("target", trace_to_js(r.target, false));
+    out.set("memory", tensor_to_js(r.memory));
+    if (r.cross.heads.empty()) {
+      out.set("queriesInput", val::null());
+      out.set("cross", val::null());
+    } else {
+      out.set("queriesInput", tensor_to_js(r.queries_input));
+      val cross = val::object();
+      set_attention_steps(cross, r.cross);
+      for (std::size_t h = 0; h < r.additive.size(); ++h) cross["heads"][h].set("additiveScorer", scorer_to_js(r.additive[h]));
+      out.set("cross", cross);
+    }
+    return out;
+  });
+}
+
+val simplex_objective(const val& args) {
+  return guarded([&] {
+    const std::vector<float> scores = vector_from_js<float>(args["scores"]);
+    xt::xtensor<float, 1> s = xt::empty<float>({scores.size()});
+    std::copy(scores.begin(), scores.end(), s.begin());
+    return tensor_to_js(attn::simplex_objective(matrix_from_js(args["points"], "points"), s,
+                                                normalizer_from_js(args["method"].as<std::string>()),
+                                                args["temperature"].as<float>()));
+  });
+}
+
+val score_cost(const val& args) {
+  return guarded([&] {
+    const std::string name = args["scoreFunction"].as<std::string>();
+    const attn::ScoreFunction f = name == "dot" ? attn::ScoreFunction::dot
+                                  : name == "additive" ? attn::ScoreFunction::additive
+                                                       : attn::ScoreFunction::scaled_dot;
+    const auto c = attn::score_cost(f, args["queries"].as<std::size_t>(), args["keys"].as<std::size_t>(),
+                                    args["dK"].as<std::size_t>(), args["hidden"].as<std::size_t>());
+    val out = val::object();
+    out.set("multiplyAdds", c.multiply_adds);
+    out.set("additions", c.additions);
+    out.set("divisions", c.divisions);
+    out.set("tanh", c.tanh);
+    out.set("total", c.total());
+    return out;
+  });
+}
+
 val positional_encoding_lab(const val& args) {
   return guarded([&] {
     const std::size_t n = args["positions"].as<std::size_t>(), d = args["dModel"].as<std::size_t>();
@@ -242,6 +296,9 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("multiHeadAttention", &multi_head_attention);
   emscripten::function("explain", &explain);
   emscripten::function("compareContexts", &compare_contexts);
+  emscripten::function("explainCross", &explain_cross);
+  emscripten::function("simplexObjective", &simplex_objective);
+  emscripten::function("scoreCost", &score_cost);
   emscripten::function("layerNorm", &layer_norm);
   emscripten::function("normalize", &normalize);
   emscripten::function("positionalEncodingLab", &positional_encoding_lab);

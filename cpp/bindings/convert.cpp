@@ -179,6 +179,7 @@ attn::ExplainOptions explain_options(const val& options) {
   o.positional_scale = options["positionalScale"].as<float>();
   o.position_checks = options["positionChecks"].as<bool>();
   o.shuffle_seed = options["shuffleSeed"].as<std::uint32_t>();
+  o.additive_hidden = options["additiveHidden"].as<std::size_t>();
   return o;
 }
 
@@ -204,10 +205,20 @@ val trace_to_js(const attn::Trace& trace, bool with_checks) {
     val head = out["heads"][h];
     head.set("kind", head_kind_name(trace.heads[h].kind));
     head.set("offset", trace.heads[h].offset);
+    const bool additive = !trace.additive.empty() && trace.heads[h].kind == attn::HeadKind::projected;
+    head.set("additiveScorer", additive ? scorer_to_js(trace.additive[h]) : val::null());
   }
   out.set("block", block_to_js(trace.block));
   out.set("projection", pca_to_js(trace.projection));
   out.set("positionChecks", with_checks ? checks_to_js(trace.checks) : val::null());
+  return out;
+}
+
+val scorer_to_js(const attn::AdditiveScorer& s) {
+  val out = val::object();
+  out.set("wQ", tensor_to_js(s.w_q));
+  out.set("wK", tensor_to_js(s.w_k));
+  out.set("v", tensor_to_js(s.v));
   return out;
 }
 

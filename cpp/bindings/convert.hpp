@@ -64,6 +64,8 @@ val attention_to_js(const attn::AttentionResult& r);
 void set_attention_steps(val& out, const attn::MultiHeadResult& r);
 // The whole trace as core.explain() returns it; positionChecks only when they were asked for.
 val trace_to_js(const attn::Trace& trace, bool with_checks);
+// An additive scorer as { wQ [d_q, hidden], wK [d_k, hidden], v [hidden] }.
+val scorer_to_js(const attn::AdditiveScorer& s);
 val rotation_to_js(const attn::RotationCheck& r);
 // { mean, components, variance, coordinates }, or null for an empty PCA.
 val pca_to_js(const attn::Pca& p);

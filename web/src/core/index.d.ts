@@ -33,6 +33,9 @@ export type PositionalEncoding = 'none' | 'sinusoidal' | 'learned' | 'rope' | 'a
  */
 export type Normalizer = 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax';
 
+/** How a query and a key become a score (d2l.ai §11.3): Q Kᵀ, Q Kᵀ / √d_k (Vaswani eq. 1), or vᵀ tanh(W_q q + W_k k) (Bahdanau et al. 2014). */
+export type ScoreFunction = 'scaledDot' | 'dot' | 'additive';
+
 export interface AttentionOptions {
   /** Hide keys j > i (default false). */
   causal?: boolean;
@@ -46,7 +49,7 @@ export interface AttentionOptions {
 
 /** One head's result: scores, weights [n, m]; output [n, d_v]. */
 export interface AttentionResult {
-  /** QKᵀ before scaling and masking [n, m]. */
+  /** QKᵀ before scaling and masking [n, m] (the additive scores, with scoreFunction 'additive'). */
   dotProducts: Matrix;
   /** QKᵀ / (√d_k·τ), masked cells −Infinity [n, m]. */
   scores: Matrix;
@@ -97,6 +100,10 @@ export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'first' 
 export interface ExplainOptions extends AttentionOptions {
   /** How scores become weights (default 'softmax'); sparsemax / entmax15 give exact zeros. */
   normalizer?: Normalizer;
+  /** Default 'scaledDot' ('dot' when scale is false); decides scale when given. Designed heads keep dot products. */
+  scoreFunction?: ScoreFunction;
+  /** Hidden units of the additive score, 1 … 1024 (default 16). */
+  additiveHidden?: number;
   /** A divisor of dModel (default 1). */
   numHeads?: number;
   projection?: 'identity' | 'random';
@@ -135,6 +142,8 @@ export interface TracedToken extends Token {
 export interface TracedHead extends HeadResult {
   kind: 'projected' | 'semantic' | 'offset' | 'first' | 'uniform';
   offset: number;
+  /** With scoreFunction 'additive' (projected heads): W_q [d_k, hidden], W_k [d_k, hidden], v [hidden]. */
+  additiveScorer?: { wQ: Matrix; wK: Matrix; v: Tensor } | null;
 }
 
 export interface PositionChecks {
@@ -170,6 +179,20 @@ export interface Trace extends MultiHeadResult {
     heads: { kind: Exclude<HeadKind, 'previous' | 'next'>; offset: number }[];
     positionalEncoding: PositionalEncoding;
   };
+}
+
+export interface CrossAttentionTrace {
+  /** The source through one encoder block (bidirectional). */
+  source: Trace;
+  /** The target's causal self-attention (step 1). */
+  target: Trace;
+  /** [s, dModel]: the source's encoder-block output, the keys' and values' input. */
+  memory: Matrix;
+  /** [t, dModel]: LayerNorm(target input + its self-attention output), the queries' input; null when a sentence is empty. */
+  queriesInput: Matrix | null;
+  /** Step 2: weights [numHeads, t, s]; null when either sentence has no tokens. */
+  cross: MultiHeadResult | null;
+  options: Trace['options'];
 }
 
 export interface RotationCheck {
@@ -229,6 +252,13 @@ export interface AttentionCore {
   explain(text: string, options?: ExplainOptions): Trace;
   compareContexts(first: string, second: string, options?: ExplainOptions):
     { first: Trace; second: Trace; projection: Trace['projection'] };
+  /** The decoder block's two attention steps: causal self-attention on the target, then its queries on the source's encoder output. */
+  explainCross(source: string, target: string, options?: ExplainOptions): CrossAttentionTrace;
+  /** f(p) = ⟨p, scores⟩ / temperature − Ω(p) at each row of points [N, m] (on the simplex) → [N]. */
+  simplexObjective(points: Matrix, scores: number[], options?: { method?: Normalizer; temperature?: number }): Tensor;
+  /** Operations for an [queries, keys] score matrix of width dK. */
+  scoreCost(args: { scoreFunction: ScoreFunction; queries: number; keys: number; dK: number; hidden?: number }):
+    { multiplyAdds: number; additions: number; divisions: number; tanh: number; total: number };
   /** Bytes allocated on the wasm heap (for leak checks). */
   heapInUse(): number;
 }

@@ -43,7 +43,7 @@ async function startModule(wasmUrl) {
 }
 
 const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
-const EXPLAIN_OPTIONS = ['normalizer', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
+const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
   'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
   ...ATTENTION_OPTIONS];
 const MAX_SCALE = 100;
@@ -52,6 +52,17 @@ const MAX_LAB_D_MODEL = 1024;
 const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
 const POSITIONAL_KINDS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
 const NORMALIZERS = ['softmax', 'sparsemax', 'entmax15', 'hardmax'];
+const SCORE_FUNCTIONS = ['scaledDot', 'dot', 'additive'];
+const MAX_ADDITIVE_HIDDEN = 1024;
+const MAX_SIMPLEX_POINTS = 1 << 20;
+
+/** scoreFunction, when given, decides scale too: 'dot' is scale false, 'scaledDot' scale true. */
+function scoreOptions(options, where) {
+  const { scoreFunction = options.scale === false ? 'dot' : 'scaledDot', additiveHidden = 16 } = options;
+  check.oneOf(scoreFunction, where, 'scoreFunction', SCORE_FUNCTIONS);
+  const hidden = check.integerIn(additiveHidden, where, 'additiveHidden', 1, MAX_ADDITIVE_HIDDEN);
+  return { scoreFunction, scale: scoreFunction === 'scaledDot', additiveHidden: scoreFunction === 'additive' ? hidden : 0 };
+}
 
 /** true / false stand for 'sinusoidal' / 'none'. */
 function positionalKind(value, where) {
@@ -103,6 +114,7 @@ function explainOptions(options, where, dModel, maxTokens) {
     shuffleSeed: check.integerIn(shuffleSeed, where, 'shuffleSeed', 0, MAX_SEED),
     normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
     ...attentionOptions(options, where),
+    ...scoreOptions(options, where),
   };
 }
 
@@ -342,7 +354,10 @@ function makeCore(wasm, { vocabSize, dModel }) {
      * (seeded value per relative-position bucket added to scores; Raffel et al. 2020), or true / false for
      * 'sinusoidal' / 'none'; base (10000); maskedPositions (token
      * indices); causal; validLength (clamped to the sentence); temperature; scale (divide by √d_k,
-     * default true); maxTokens (1 … core.maxTokens); encoderBlock, project2d (default true);
+     * default true); scoreFunction: 'scaledDot' (default; Vaswani eq. 1), 'dot' (Q Kᵀ, the same as scale:
+     * false) or 'additive' (vᵀ tanh(W_q q + W_k k), Bahdanau et al. 2014, with additiveHidden hidden units,
+     * 1 … 1024, default 16; seeded per head; designed heads keep their dot products), and the trace's
+     * heads' dotProducts then hold the additive scores; maxTokens (1 … core.maxTokens); encoderBlock, project2d (default true);
      * embeddingScale (0 < s ≤ 100, default 1; √dModel = 10 is the paper's §3.4 scaling) multiplies the word
      * vectors and positionalScale (0 … 100, default 1) the encoding before they are added;
      * positionChecks (default false) adds trace.positionChecks, with shuffleSeed (0 … 2³²−1) choosing
@@ -380,6 +395,82 @@ function makeCore(wasm, { vocabSize, dModel }) {
       const normalized = explainOptions(options, 'compareContexts', dModel, wasm.maxTokens);
       const result = unwrap(wasm.compareContexts(check.text(first, 'compareContexts'), check.text(second, 'compareContexts'), normalized));
       return { first: { ...result.first, options: normalized }, second: { ...result.second, options: normalized }, projection: result.projection };
+    },
+
+    /**
+     * Cross-attention, the decoder block's two attention steps (Vaswani et al. 2017 §3.1, §3.2.3; d2l.ai
+     * §11.7): the source goes through one encoder block (bidirectional self-attention, Add & Norm, FFN,
+     * Add & Norm) whose output is the memory; the target through causal self-attention, then
+     * Y = LayerNorm(X_t + P_t + self-attention output); then the target's queries (from Y) attend to the
+     * source's keys and values (from the memory).
+     * Options as explain(). causal is ignored (the source is bidirectional, the target always causal);
+     * maskedPositions and validLength apply to the source (padding keys are masked in step 2 too);
+     * heads (designed kinds) apply to the target's self-attention only; step 2 uses numHeads projected
+     * heads with its own projections (identity, or random from seed + 1), the same temperature,
+     * scoreFunction and normalizer, and no relative-position bias. Unknown words (a translation's, often)
+     * get hashed vectors and tokens[i].oov = true.
+     * @param {string} source @param {string} target @param {object} [options]
+     * @returns {{ source: trace, target: trace (explain()'s, without positionChecks; the target's weights
+     *   are causal), memory: [s, dModel], queriesInput: [t, dModel] | null (Y), cross: { heads: [{ queries:
+     *   [t, d_k], keys, values: [s, d_k], output: [t, d_k], dotProducts, scores, weights: [t, s],
+     *   entropy: [t] }], scores, weights: [numHeads, t, s], concat, output: [t, dModel] } | null (null
+     *   when either sentence has no tokens), options }}
+     * @throws RangeError / TypeError as explain().
+     */
+    explainCross(source, target, options = {}) {
+      const where = 'explainCross';
+      const normalized = explainOptions(options, where, dModel, wasm.maxTokens);
+      const r = unwrap(wasm.explainCross(check.text(source, where), check.text(target, where), normalized));
+      return { ...r, source: { ...r.source, options: normalized }, target: { ...r.target, options: normalized }, options: normalized };
+    },
+
+    /**
+     * The objective each normalizer maximizes over the probability simplex (Blondel, Martins & Niculae
+     * 2020, §2): f(p) = ⟨p, scores⟩ / temperature − Ω(p), with Ω(p) = Σ p ln p (softmax), ½(‖p‖² − 1)
+     * (sparsemax), (Σ p^1.5 − 1) / 0.75 (entmax15) or 0 (hardmax); normalize() returns its maximizer.
+     * @param {{ data: Float32Array, shape: [number, number] }} points  [N, m] weight vectors on the
+     *   simplex (each ≥ 0, summing to 1 within 1e-4); N·m ≤ 2²⁰
+     * @param {number[]} scores  m finite scores
+     * @param {{ method?: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax', temperature?: number }} [options]
+     * @returns {{ data: Float32Array, shape: [N] }} f at each point (unitless; nats for softmax's Ω)
+     * @throws RangeError for a point off the simplex, scores of another length or not finite, an unknown
+     *   method or a temperature not finite and > 0.
+     */
+    simplexObjective(points, scores, options = {}) {
+      const where = 'simplexObjective';
+      check.knownOptions(options, where, ['method', 'temperature']);
+      const { method = 'softmax', temperature = 1 } = options;
+      check.matrix(points, where, 'points');
+      if (points.data.length > MAX_SIMPLEX_POINTS) throw new RangeError(`${where}: at most ${MAX_SIMPLEX_POINTS} point coordinates`);
+      if (!Array.isArray(scores) || scores.some((s) => typeof s !== 'number' || !Number.isFinite(s))) {
+        throw new RangeError(`${where}: scores must be an array of finite numbers`);
+      }
+      return unwrap(wasm.simplexObjective({
+        points, scores,
+        method: check.oneOf(method, where, 'method', NORMALIZERS),
+        temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
+      }));
+    },
+
+    /**
+     * Operations to compute an [n, m] score matrix for queries and keys of width dK (d2l.ai §11.3):
+     * 'dot' n·m·dK multiply-adds; 'scaledDot' the same + n·m divisions by √d_k; 'additive'
+     * (n + m)·dK·hidden multiply-adds for W_q q and W_k k, then per pair hidden additions, tanh and
+     * multiply-adds with v (Bahdanau et al. 2014).
+     * @param {{ scoreFunction: 'scaledDot' | 'dot' | 'additive', queries: number, keys: number, dK: number,
+     *   hidden?: number }} args  counts ≥ 0 (queries, keys ≤ 65536; dK ≤ 4096; hidden 1 … 1024, default 16)
+     * @returns {{ multiplyAdds: number, additions: number, divisions: number, tanh: number, total: number }}
+     * @throws RangeError for an unknown score function or counts out of range.
+     */
+    scoreCost({ scoreFunction, queries, keys, dK, hidden = 16 } = {}) {
+      const where = 'scoreCost';
+      return unwrap(wasm.scoreCost({
+        scoreFunction: check.oneOf(scoreFunction, where, 'scoreFunction', SCORE_FUNCTIONS),
+        queries: check.integerIn(queries, where, 'queries', 0, MAX_SEQ_LEN),
+        keys: check.integerIn(keys, where, 'keys', 0, MAX_SEQ_LEN),
+        dK: check.integerIn(dK, where, 'dK', 0, MAX_D_MODEL),
+        hidden: check.integerIn(hidden, where, 'hidden', 1, MAX_ADDITIVE_HIDDEN),
+      }));
     },
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */
