@@ -6,11 +6,14 @@
 import { OBSERVED_ATTRIBUTES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, NEEDS_CHECKS, NEEDS_LAB, hasDataFor } from './figures.js';
+import { enableScoreDrag } from './score-drag.js';
+import { buildSimplexControls } from './simplex-controls.js';
+import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { addExportMenus, exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
 import { element, row, section, showChosen, subsection } from './layout.js';
 import { sharedCore } from './shared-core.js';
-import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, withChange } from './state.js';
+import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, scoreCosts, withChange } from './state.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 import { formula } from '../views/formulas.js';
 import { tokenStrip } from '../views/token-strip.js';
@@ -97,6 +100,9 @@ export class AttentionExplorer extends HTMLElement {
   build() {
     this.input = this.textBox('Sentence', (value) => this.edit({ sentence: value }));
     this.second = this.textBox('Compared with', (value) => this.edit({ compareSentence: value }));
+    this.target = this.textBox('Target sentence (e.g. a translation)', (value) => this.edit({ crossTarget: value }));
+    this.simplexControls = buildSimplexControls();
+    this.simplexControls.form.addEventListener('input', () => this.edit(this.simplexControls.read()));
     this.controls = buildControls(this.core.dModel, this.core.maxTokens);
     this.controls.form.addEventListener('input', (event) => this.edit(this.controls.read(event.target.name)));
     this.lineControls = buildLineControls();
@@ -112,6 +118,11 @@ export class AttentionExplorer extends HTMLElement {
     this.configErrors.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
     this.watchVisibility();
+    enableScoreDrag(this.slots.simplex, SCORE_RANGE, (index, score) => {
+      const scores = [...simplexInputs(this.current).scores];
+      scores[index] = score;
+      this.edit({ simplexScores: scores });
+    });
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
     this.slots.tokens.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') this.toggleMask(event.target.closest('[data-index]'));
@@ -131,23 +142,29 @@ export class AttentionExplorer extends HTMLElement {
     linePanel.append(this.lineControls.form, this.slots.lines);
     const tokens = section('Tokens', 'Click a word to replace it by [MASK] (the mean word vector), click again to restore it.', this.slots.tokens);
     const attention = section('Self-attention', 'All heads at a glance (click one to select it), the selected head in detail, and who attends to whom.',
-      formula('attention'), this.slots.heads, row(this.slots.attention, linePanel));
+      formula('attention'), this.slots.scoreFunction, this.slots.heads, row(this.slots.attention, linePanel));
     const steps = section('Every step of the selected head', 'From word vectors to the encoder block\'s output. Hover any cell for its value and origin.', this.slots.pipeline);
     const context = section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
       'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
     this.compareButton, this.slots.projection);
     const positional = section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional);
     const lab = this.positionalLab();
+    const simplex = section('Normalizers: softmax is one choice', 'Attention weights are the point p of the simplex (all weight vectors) that ' +
+      'maximizes ⟨p, s⟩/τ − Ω(p): Shannon entropy for Ω gives softmax, the squared norm sparsemax, Tsallis entropy 1.5-entmax, ' +
+      'no Ω hardmax. Here for three keys.', this.simplexControls.form, this.slots.simplex);
+    const cross = section('Cross-attention: the decoder reads the source', 'In an encoder–decoder Transformer the target (here a ' +
+      'translation of your sentence) first attends to itself causally, then its queries attend to the source\'s keys and values. ' +
+      'Your sentence above is the source.', this.target.parentElement, this.slots.cross);
     this.figures = element('div', 'figures');
-    this.figures.append(attention, steps, context, positional, lab);
+    this.figures.append(attention, steps, context, positional, lab, simplex, cross);
     this.parts = {
       views: { tokens: [tokens], heads: [this.slots.heads], attention: [this.slots.attention], lines: [linePanel],
-        pipeline: [steps], projection: [context], positional: [positional], lab: [lab] },
+        pipeline: [steps], projection: [context], positional: [positional], lab: [lab], simplex: [simplex], cross: [cross] },
       groups: [attention],
       controls: this.controls.form,
-      sentence: [this.input.parentElement],
+      sentence: [this.input.parentElement, this.target.parentElement],
       share: this.share,
-      figureControls: [this.lineControls.form, ...labForms],
+      figureControls: [this.lineControls.form, ...labForms, this.simplexControls.form],
     };
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
     this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, this.controls.form, this.share, this.notice,
@@ -184,8 +201,7 @@ export class AttentionExplorer extends HTMLElement {
     this.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
     this.root.classList.toggle('fixed-height', Boolean(height));
     const readonly = this.hasAttribute('readonly');
-    this.input.readOnly = readonly;
-    this.second.readOnly = readonly;
+    for (const box of [this.input, this.second, this.target]) box.readOnly = readonly;
     for (const form of [this.controls.form, ...this.parts.figureControls]) {
       for (const control of form.elements) control.disabled = readonly;
     }
@@ -276,13 +292,29 @@ export class AttentionExplorer extends HTMLElement {
   compute() {
     const { sentence, compare, compareSentence } = this.current;
     const options = { ...explainOptions(this.current), positionChecks: this.wants(NEEDS_CHECKS) };
-    const lab = (trace) => (this.wants(NEEDS_LAB) ? this.labFor(trace.tokens.length) : null);
+    const lenses = (trace) => ({
+      lab: this.wants(NEEDS_LAB) ? this.labFor(trace.tokens.length) : null,
+      scoreCosts: scoreCosts(this.core, this.current, trace.tokens.length),
+      simplex: this.wants(['simplex']) ? this.simplexFor() : null,
+      cross: this.wants(['cross']) ? this.core.explainCross(sentence, this.current.crossTarget, explainOptions(this.current)) : null,
+    });
     if (!compare) {
       const trace = this.core.explain(sentence, options);
-      return { trace, lab: lab(trace), projected: { traces: [trace], projection: trace.projection } };
+      return { trace, ...lenses(trace), projected: { traces: [trace], projection: trace.projection } };
     }
     const pair = this.core.compareContexts(sentence, compareSentence, options);
-    return { trace: pair.first, lab: lab(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+    return { trace: pair.first, ...lenses(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+  }
+
+  /** The simplex figure's data, recomputed only when its own inputs change. */
+  simplexFor() {
+    const inputs = simplexInputs(this.current);
+    const key = JSON.stringify(inputs);
+    if (this.simplexKey !== key) {
+      this.simplexResult = simplexData(this.core, inputs);
+      this.simplexKey = key;
+    }
+    return this.simplexResult;
   }
 
   /** Whether any of these figures is on screen. */
@@ -311,11 +343,13 @@ export class AttentionExplorer extends HTMLElement {
     const { sentence, compare, compareSentence } = this.current;
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
+    if (this.target.value !== this.current.crossTarget) this.target.value = this.current.crossTarget;
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
     this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
     if (this.hasAttribute('readonly')) return;
     this.controls.sync(this.current);
     this.lineControls.sync(this.current);
+    this.simplexControls.sync(simplexInputs(this.current));
   }
 
   /** The lab's token selects follow the sentence: synced after each trace while the lab is on screen

@@ -1,20 +1,21 @@
 // The element's attributes: how a course author presets an explorer in a page, and the tag that
 // reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
-import { NORMALIZER_OPTIONS, POSITIONAL_OPTIONS } from './controls.js';
+import { NORMALIZER_OPTIONS, POSITIONAL_OPTIONS, SCORE_FUNCTION_OPTIONS } from './controls.js';
 import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
-export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional', 'lab'];
+export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional', 'lab', 'simplex', 'cross'];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
-export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'normalizer', 'positional-encoding', 'color-map',
+export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
 const MASKS = ['bidirectional', 'causal', 'padding'];
 const PROJECTIONS = ['identity', 'random'];
 const MAX_SEED = 2 ** 32 - 1;
 const POSITIONAL_KINDS = POSITIONAL_OPTIONS.map(([kind]) => kind);
 const NORMALIZERS = NORMALIZER_OPTIONS.map(([name]) => name);
+const SCORE_FUNCTIONS = SCORE_FUNCTION_OPTIONS.map(([name]) => name);
 const TEMPERATURE_RANGE = [0.05, 5];
 
 /** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
@@ -28,6 +29,8 @@ const STATE_ATTRIBUTES = {
   'positional-encoding': (text) => ({ positionalEncoding: oneOf(text, POSITIONAL_KINDS) }),
   temperature: (text) => ({ temperature: numberIn(text, ...TEMPERATURE_RANGE) }),
   normalizer: (text) => ({ normalizer: oneOf(text, NORMALIZERS) }),
+  'score-function': (text) => ({ scoreFunction: oneOf(text, SCORE_FUNCTIONS) }),
+  'target-sentence': (text) => ({ crossTarget: text }),
   'color-map': (text) => ({ colorMap: oneOf(text, WEIGHT_COLOR_MAPS) }),
   state: (text) => stateFromHash(text, defaultState()),
 };
@@ -112,7 +115,8 @@ function namedAttributes(state) {
   return {
     sentence: state.sentence, heads: headsText(state), projection: state.projection, seed: String(state.seed), mask: state.mask,
     'valid-length': String(state.validLength), 'positional-encoding': state.positionalEncoding,
-    temperature: String(state.temperature), normalizer: state.normalizer, 'color-map': state.colorMap,
+    temperature: String(state.temperature), normalizer: state.normalizer, 'score-function': state.scoreFunction,
+    'target-sentence': state.crossTarget, 'color-map': state.colorMap,
   };
 }
 

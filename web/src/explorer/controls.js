@@ -38,6 +38,11 @@ export const POSITIONAL_OPTIONS = [
   ['sinusoidal', 'sinusoidal P added (Vaswani)'], ['none', 'none'], ['learned', 'learned table (untrained)'],
   ['rope', 'RoPE: rotate Q, K'], ['alibi', 'ALiBi: −m·|i−j| on scores'], ['t5', 'T5 relative buckets']];
 
+/** How a query and a key become a score (d2l.ai §11.3). */
+export const SCORE_FUNCTION_OPTIONS = [['scaledDot', 'scaled dot product (Vaswani)'], ['dot', 'dot product'],
+  ['additive', 'additive (Bahdanau)']];
+export const ADDITIVE_HIDDEN_SIZES = [4, 8, 16, 32, 64];
+
 /** How scores become weights (core normalizers; sparse ones give exact zeros). */
 export const NORMALIZER_OPTIONS = [['softmax', 'softmax (dense)'], ['sparsemax', 'sparsemax (sparse)'],
   ['entmax15', '1.5-entmax (sparse)'], ['hardmax', 'hardmax (one-hot)']];
@@ -69,7 +74,8 @@ export function buildControls(dModel, maxTokens) {
   const temperature = field(form, 'Temperature τ', input('temperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }));
   const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
   temperatureOut.className = 'hint';
-  const scale = field(form, 'Divide by √d_k', input('scale', { type: 'checkbox' }));
+  const scoreFunction = field(form, 'Score function', select('scoreFunction', SCORE_FUNCTION_OPTIONS));
+  const additiveHidden = field(form, 'Additive hidden units', select('additiveHidden', ADDITIVE_HIDDEN_SIZES.map((h) => [h, String(h)])));
   const normalizer = field(form, 'Normalizer', select('normalizer', NORMALIZER_OPTIONS));
   const positional = field(form, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
   const colorMap = field(form, 'Colour map', select('colorMap', WEIGHT_COLOR_MAPS.map((name) => [name, name])));
@@ -92,7 +98,8 @@ export function buildControls(dModel, maxTokens) {
       mask: mask.value,
       validLength: clampInteger(validLength.value, 0, maxTokens),
       temperature: Number(temperature.value),
-      scale: scale.checked,
+      scoreFunction: scoreFunction.value,
+      additiveHidden: Number(additiveHidden.value),
       positionalEncoding: positional.value,
       colorMap: colorMap.value,
       normalizer: normalizer.value,
@@ -118,7 +125,9 @@ export function buildControls(dModel, maxTokens) {
     validLength.disabled = state.mask !== 'padding';
     temperature.value = String(state.temperature);
     temperatureOut.value = Number(state.temperature).toFixed(2);
-    scale.checked = state.scale;
+    scoreFunction.value = state.scoreFunction;
+    additiveHidden.value = String(state.additiveHidden);
+    additiveHidden.disabled = state.scoreFunction !== 'additive';
     positional.value = state.positionalEncoding;
     colorMap.value = state.colorMap;
     normalizer.value = state.normalizer;

@@ -1,5 +1,6 @@
 // Every figure of the explorer as a pure function of (the computed result, the previous trace, the state).
 import { attentionHeatmap } from '../views/attention-heatmap.js';
+import { crossAttentionView } from '../views/cross-attention.js';
 import { binaryPositions } from '../views/binary-positions.js';
 import { encodingCurves } from '../views/encoding-curves.js';
 import { headGrid } from '../views/head-grid.js';
@@ -12,8 +13,11 @@ import { positionalHeatmap } from '../views/positional-heatmap.js';
 import { projectionView } from '../views/projection-view.js';
 import { repeatedWord } from '../views/repeated-word.js';
 import { rotationView } from '../views/rotation-view.js';
+import { scoreFunctionView } from '../views/score-function.js';
 import { scoreTerms } from '../views/score-terms.js';
 import { shuffleCheck } from '../views/shuffle-check.js';
+import { simplexView } from '../views/simplex-view.js';
+import { SCORE_RANGE } from './simplex-data.js';
 import { rotationPair } from './state.js';
 
 export const FIGURES = {
@@ -33,14 +37,21 @@ export const FIGURES = {
   repeated: ({ trace }, _, { head }) => repeatedWord(trace, { head }),
   scoreTerms: ({ trace }, _, { head }) => scoreTerms(trace, { head }),
   norms: ({ trace }) => normBars(trace),
+  scoreFunction: ({ scoreCosts }) => scoreFunctionView(scoreCosts),
+  simplex: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }),
+  cross: ({ cross }, _, { head, colorMap }) => crossAttentionView(cross, { head, colorMap }),
 };
 
 /** Figures that need more than the plain trace: their data is computed only while one of them is on screen. */
 export const NEEDS_CHECKS = ['shuffle', 'repeated', 'scoreTerms', 'norms'];
 export const NEEDS_LAB = ['labEncoding', 'binaryPositions', 'encodingCurves', 'positionSimilarity', 'rotation'];
 
+/** Figures whose data is computed only while they are on screen, by the result's key of the same name. */
+export const NEEDS_OWN_DATA = ['simplex', 'cross'];
+
 /** Whether a result has the data figure `name` draws from. */
 export function hasDataFor(result, name) {
+  if (NEEDS_OWN_DATA.includes(name)) return result[name] !== null;
   if (NEEDS_CHECKS.includes(name)) return result.trace.positionChecks !== null;
   if (NEEDS_LAB.includes(name)) return result.lab !== null;
   return true;

@@ -5,6 +5,9 @@ export const DEFAULT_SENTENCE = 'The river bank was muddy after the storm';
 /** The one-click comparison: "bank" by a river and "bank" with money (issue: context moves meaning). */
 export const COMPARISON = ['the river bank was muddy', 'she deposited money at the bank'];
 
+/** The default sentence in German: the target of cross-attention (most of its words are not in the English vectors). */
+export const DEFAULT_TRANSLATION = 'Das Flussufer war nach dem Sturm schlammig';
+
 export const LAB_MAX_POSITIONS = 1024;
 export const LAB_MAX_D_MODEL = 512;
 /** d2l.ai's figure of the encoding's columns (§11.6.2). */
@@ -27,7 +30,8 @@ export function defaultState() {
     maskedPositions: [],     // tokens replaced by [MASK]
     temperature: 1,
     normalizer: 'softmax',   // how scores become weights: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax'
-    scale: true,             // divide scores by √d_k
+    scoreFunction: 'scaledDot',  // 'scaledDot' (Q Kᵀ / √d_k) | 'dot' | 'additive' (Bahdanau)
+    additiveHidden: 16,      // hidden units of the additive score
     positionalEncoding: 'sinusoidal',  // 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5'
     lineHeads: [0],          // heads drawn in the line view
     lineQuery: null,         // pinned query of the line view
@@ -45,6 +49,10 @@ export function defaultState() {
     rotationFrom: 1,         // token pair of the rotation check
     rotationTo: 4,
     colorMap: 'viridis',     // attention weights' colour map: 'viridis' | 'cividis' (both colour-blind safe)
+    simplexScores: [1, 0.5, -0.5],  // the simplex figure's three scores
+    simplexTemperature: 1,
+    simplexLevelSets: 'softmax',    // whose objective's level sets are drawn
+    crossTarget: DEFAULT_TRANSLATION,  // the target sentence of cross-attention (the source is `sentence`)
   };
 }
 
@@ -69,15 +77,24 @@ function headSpec(kind, offset) {
 
 /** The options core.explain() takes for this state. */
 export function explainOptions(state) {
-  const { numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions, positionalScale,
-    embeddingScale, shuffleSeed, normalizer } = state;
+  const { numHeads, projection, seed, temperature, scoreFunction, additiveHidden, positionalEncoding, maskedPositions,
+    positionalScale, embeddingScale, shuffleSeed, normalizer } = state;
   return {
-    numHeads, projection, seed, temperature, scale, positionalEncoding, maskedPositions, positionalScale, embeddingScale,
-    shuffleSeed, normalizer,
+    numHeads, projection, seed, temperature, scoreFunction, additiveHidden, positionalEncoding, maskedPositions, positionalScale,
+    embeddingScale, shuffleSeed, normalizer,
     heads: state.headKinds.slice(0, numHeads).map((kind) => headSpec(kind ?? 'projected', state.offset)),
     causal: state.mask === 'causal',
     validLength: state.mask === 'padding' ? state.validLength : undefined,
   };
+}
+
+/** The score function's formula and cost data (core.scoreCost for each function, one head's [seqLen, seqLen] scores). */
+export function scoreCosts(core, state, seqLen) {
+  const { numHeads, scoreFunction, additiveHidden: hidden } = state;
+  const dK = core.dModel / numHeads;
+  const costs = Object.fromEntries(['scaledDot', 'dot', 'additive'].map((name) =>
+    [name, core.scoreCost({ scoreFunction: name, queries: seqLen, keys: seqLen, dK, hidden })]));
+  return { scoreFunction, costs, seqLen, dK, hidden, numHeads };
 }
 
 /** Positions the lab shows: at least the sentence, more when asked (up to LAB_MAX_POSITIONS). */

@@ -11,8 +11,13 @@ function encode(value) {
 /** Parses `text` as the type of `template` (the default value); undefined when it does not parse. */
 function decode(text, template) {
   if (Array.isArray(template)) {
-    // Lists of integers (positions, heads) or of names (head kinds, where an empty item is unset).
     const items = text === '' ? [] : text.split(',');
+    // Lists of real numbers (scores) when the default holds one; else of integers (positions, heads) or
+    // of names (head kinds, where an empty item is unset).
+    if (template.some((x) => typeof x === 'number' && !Number.isInteger(x))) {
+      const numbers = items.map((item) => (item.trim() === '' ? NaN : Number(item)));
+      return numbers.every(Number.isFinite) ? numbers : undefined;
+    }
     if (items.length > 0 && items.every((item) => /^-?\d+$/.test(item))) return items.map(Number);
     return items.map((item) => (item === '' ? undefined : item));
   }

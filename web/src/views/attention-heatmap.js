@@ -5,6 +5,7 @@ import { changedCells } from './changes.js';
 import { weightColorMap } from './colors.js';
 import { heatmap } from './heatmap.js';
 import { tokenLabels } from './labels.js';
+import { scoreText } from './score-function.js';
 
 const fmt = format('.4f');
 
@@ -51,7 +52,7 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis' }
   const figure = heatmap({
     name: 'attention-weights',
     caption: `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
-      `${trace.options.normalizer ?? 'softmax'}(QKᵀ/√d_k) [seq_len, seq_len] = [${seqLen}, ${seqLen}]. Right: each row's entropy ` +
+      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}) [seq_len, seq_len] = [${seqLen}, ${seqLen}]. Right: each row's entropy ` +
       `(0 bits = all on one key, ${maxBits.toFixed(2)} = uniform).`,
     values: weights.data,
     rows: seqLen,
@@ -72,7 +73,8 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis' }
     describe: (i, j, w) => (scores.data[i * seqLen + j] === -Infinity
       ? `"${labels[i]}" → "${labels[j]}": masked (weight 0)`
       : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
-        `q·k = ${fmt(dotProducts.data[i * seqLen + j])}, scaled: ${fmt(scores.data[i * seqLen + j])}`),
+        `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
+        `score: ${fmt(scores.data[i * seqLen + j])}`),
   });
   const note = document.createElement('p');
   note.className = 'head-explanation';

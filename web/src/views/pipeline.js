@@ -30,6 +30,30 @@ function indexLabels(count) {
   return Array.from({ length: count }, (_, j) => String(j));
 }
 
+/** The raw scores and their scaling, by score function (additive: Bahdanau et al. 2014; designed heads keep Q Kᵀ). */
+function scoreSteps(h, { temperature, scale, additive }, labels, dQK) {
+  const n = labels.length;
+  const byToken = (data) => ({ tensor: { data, shape: [n, n] }, cols: labels, colTitle: 'key →' });
+  const divide = (data, by) => data.map((v) => v / by);
+  if (additive) {
+    const hidden = h.additiveScorer.v.shape[0];
+    return [
+      { title: 'Additive scores', tex: String.raw`e_{ij} = v^{\top}\tanh(W_q\,q_i + W_k\,k_j)`, ...byToken(h.dotProducts.data),
+        describe: (i, j, v) => `vᵀ tanh(W_q q_${i} + W_k k_${j}) = ${fmt(v)} ("${labels[i]}", "${labels[j]}", ${hidden} hidden units)` },
+      { title: 'Divided by τ (tanh keeps them bounded: no √d_k)', tex: String.raw`S = E / \tau`, ...byToken(divide(h.dotProducts.data, temperature)),
+        describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])} / τ=${temperature} = ${fmt(v)}` },
+    ];
+  }
+  const factor = (scale ? Math.sqrt(dQK) : 1) * temperature;
+  return [
+    { title: 'Dot products', tex: String.raw`Q_h K_h^{\top}`, ...byToken(h.dotProducts.data),
+      describe: (i, j, v) => `q_${i} · k_${j} = ${fmt(v)} ("${labels[i]}" · "${labels[j]}", ${dQK} dimensions)` },
+    { title: scale ? 'Scaled' : 'Not scaled (plain dot product)', tex: scale ? String.raw`\frac{Q_h K_h^{\top}}{\sqrt{d_k}\,\tau}` : String.raw`\frac{Q_h K_h^{\top}}{\tau}`,
+      ...byToken(divide(h.dotProducts.data, factor)),
+      describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])}${scale ? ` / √${dQK}` : ''} / τ=${temperature} = ${fmt(v)}` },
+  ];
+}
+
 /** The steps of head `head`, in order: what each shows and how to read a cell. */
 function steps(trace, head) {
   const labels = tokenLabels(trace);
@@ -37,9 +61,7 @@ function steps(trace, head) {
   const dModel = trace.embeddings.shape[1];
   const h = trace.heads[head];
   const dQK = h.queries.shape[1], dK = h.values.shape[1];
-  const { temperature, scale: scaled, normalizer = 'softmax' } = trace.options;
-  const factor = (scaled ? 1 / Math.sqrt(dQK) : 1) / temperature;
-  const scaledScores = h.dotProducts.data.map((v) => v * factor);
+  const { temperature, scale, normalizer = 'softmax' } = trace.options;
   const masked = (i, j) => h.scores.data[i * n + j] === -Infinity;
   const dims = (t, name) => ({ tensor: t, cols: indexLabels(t.shape[1]), colTitle: `${name} →` });
   const byToken = (t) => ({ tensor: t, cols: labels, colTitle: 'key →' });
@@ -59,11 +81,7 @@ function steps(trace, head) {
     { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind] + rope, ...dims(h.queries, 'query dimension'), describe: signed('Q') },
     { title: `Keys of head ${head + 1}`, tex: keyTex + rope, ...dims(h.keys, 'key dimension'), describe: signed('K') },
     { title: `Values of head ${head + 1}`, tex: String.raw`V_h = X_{\mathrm{in}}\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },
-    { title: 'Dot products', tex: String.raw`Q_h K_h^{\top}`, ...byToken(h.dotProducts),
-      describe: (i, j, v) => `q_${i} · k_${j} = ${fmt(v)} ("${labels[i]}" · "${labels[j]}", ${dQK} dimensions)` },
-    { title: scaled ? 'Scaled' : 'Not scaled (√d_k switched off)', tex: scaled ? String.raw`\frac{Q_h K_h^{\top}}{\sqrt{d_k}\,\tau}` : String.raw`\frac{Q_h K_h^{\top}}{\tau}`,
-      ...byToken({ data: scaledScores, shape: [n, n] }),
-      describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])}${scaled ? ` / √${dQK}` : ''} / τ=${temperature} = ${fmt(v)}` },
+    ...scoreSteps(h, { temperature, scale, additive: Boolean(h.additiveScorer) }, labels, dQK),
     { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked,
       describe: (i, j, v) => (masked(i, j) ? `"${labels[i]}" may not see "${labels[j]}": −∞` : `score ${fmt(v)}`) },
     { title: 'Attention weights', tex: String.raw`A_h = \mathrm{${normalizer}}(S + M)`, ...byToken(h.weights), weights: true, isMasked: masked,

@@ -1,0 +1,66 @@
+// Cross-attention, the decoder's two attention steps for the selected head (Vaswani et al. 2017 §3.2.3):
+// the target's causal self-attention [t, t], then the target's queries on the source's keys [t, s].
+// Target words without a pretrained vector (a translation's, often) are starred: their vectors are hashed.
+import { format } from 'd3-format';
+import { weightColorMap } from './colors.js';
+import { heatmap } from './heatmap.js';
+import { tokenLabels } from './labels.js';
+
+const fmt = format('.4f');
+const CELL_BUDGET = 360;
+
+function starred(trace) {
+  return tokenLabels(trace).map((label, i) => (trace.tokens[i].oov ? `${label}*` : label));
+}
+
+function weightsMap({ name, caption, weights, rows, cols, rowLabels, colLabels, colTitle, color, head, masked }) {
+  const cell = Math.max(3, Math.min(34, Math.floor(CELL_BUDGET / Math.max(rows, cols, 1))));
+  const offset = head * rows * cols;
+  const values = weights.data.subarray(offset, offset + rows * cols);
+  return heatmap({
+    name, caption, values, rows, cols, rowLabels, colLabels, rowTitle: 'target query ↓', colTitle, color,
+    domain: [0, 1], legendTitle: 'attention weight', cellWidth: cell, cellHeight: cell, isMasked: masked,
+    describe: (i, j, w) => (masked?.(i, j) ? `"${rowLabels[i]}" may not see "${colLabels[j]}" (causal): weight 0`
+      : `"${rowLabels[i]}" → "${colLabels[j]}": weight ${fmt(w)}`),
+  });
+}
+
+/**
+ * @param {object} cross  core.explainCross() result
+ * @param {{ head: number, colorMap?: string }} options  the head (0-based, clamped) and the weights' colour map
+ * @returns {HTMLElement}
+ */
+export function crossAttentionView(cross, { head, colorMap = 'viridis' }) {
+  const wrapper = document.createElement('div');
+  wrapper.className = 'cross-attention';
+  const { source, target } = cross;
+  const t = target.tokens.length, s = source.tokens.length;
+  if (!cross.cross) {
+    wrapper.append(Object.assign(document.createElement('p'), {
+      className: 'empty-state', textContent: t === 0 ? 'Type a target sentence to see it attend to the source.' : 'The source sentence is empty.' }));
+    return wrapper;
+  }
+  const h = Math.min(head, target.heads.length - 1);
+  const numHeads = target.heads.length;
+  const color = weightColorMap(colorMap);
+  const targetLabels = starred(target), sourceLabels = starred(source);
+  const row = wrapper.appendChild(document.createElement('div'));
+  row.className = 'side-by-side';
+  row.append(
+    weightsMap({ name: 'cross-self-attention', weights: target.weights, rows: t, cols: t, rowLabels: targetLabels,
+      colLabels: targetLabels, colTitle: 'target key →', color, head: h, masked: (i, j) => j > i,
+      caption: `Step 1, masked self-attention on the target, head ${h + 1} of ${numHeads}: [t, t] = [${t}, ${t}]. ` +
+        'Each target word sees only itself and the words before it (the causal mask), as when the translation is written word by word.' }),
+    weightsMap({ name: 'cross-attention', weights: cross.cross.weights, rows: t, cols: s, rowLabels: targetLabels,
+      colLabels: sourceLabels, colTitle: 'source key (encoder output) →', color, head: h,
+      caption: `Step 2, cross-attention, head ${h + 1} of ${numHeads}: [t, s] = [${t}, ${s}]. Queries from the target ` +
+        '(after step 1 and Add & Norm), keys and values from the source\'s encoder output: each row says where that target word reads the source.' }),
+  );
+  const unknown = target.tokens.filter((token) => token.oov).length + source.tokens.filter((token) => token.oov).length;
+  if (unknown) {
+    wrapper.append(Object.assign(document.createElement('p'), { className: 'hint oov-note',
+      textContent: `* ${unknown} word${unknown === 1 ? ' has' : 's have'} no pretrained (English) vector: a deterministic hashed vector stands in, ` +
+        'so their weights reflect no meaning. The weights are untrained: they show the mechanics, not a real translation\'s alignment.' }));
+  }
+  return wrapper;
+}
