@@ -109,8 +109,9 @@ test('soak: 10,000 random edits and control changes, no errors, no growth', asyn
       () => ({ mask: ['bidirectional', 'causal', 'padding'][random(3)], validLength: random(12) }),
       () => ({ temperature: 0.05 + random(100) / 20 }),
       () => ({ headKinds: [['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'][random(7)]] }),
-      () => ({ positionalEncoding: ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'][random(6)], scale: !!random(2) }),
+      () => ({ positionalEncoding: ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'][random(6)], scoreFunction: ['scaledDot', 'dot', 'additive'][random(3)] }),
       () => ({ maskedPositions: random(3) ? [] : [random(10)] }),
+      () => ({ simplexScores: [random(9) - 4, random(9) - 4, random(9) - 4], crossTarget: words.slice(random(12)).join(' ') }),
     ];
     let text = el.state.sentence;
     for (let k = 0; k < count; k++) {

@@ -190,10 +190,10 @@ test('the pipeline shows every step with its shape; screenshot', async () => {
   assert.equal(steps.length, 19);
   assert.deepEqual(steps.find((s) => /Queries of head 1/.test(s.title)).caption, '[8, 25]');
   assert.deepEqual(steps.find((s) => /Feed-forward hidden/.test(s.title)).caption, '[8, 400]');
-  await page.uncheck('input[name="scale"]');
+  await page.selectOption('select[name="scoreFunction"]', 'dot');
   await showSlot('pipeline');
   assert.ok((await page.$$eval('[data-figure="pipeline"] h4', (h) => h.map((x) => x.textContent))).some((t) => /Not scaled/.test(t)));
-  await page.check('input[name="scale"]');
+  await page.selectOption('select[name="scoreFunction"]', 'scaledDot');
   await showSlot('pipeline');
   await page.locator('[data-figure="pipeline"]').screenshot({ path: `${OUTPUT}/pipeline.png` });
   await page.selectOption('select[name="numHeads"]', '1');

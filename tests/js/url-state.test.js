@@ -10,7 +10,7 @@ test('a changed state survives the round trip through the hash; the defaults giv
   assert.equal(stateToHash(defaults, defaults), '');
   const state = withChange(defaults, {
     sentence: 'the cat, & the “dog” = 2 #tags', numHeads: 4, head: 2, headKinds: [undefined, 'semantic', 'offset'],
-    maskedPositions: [1, 3], temperature: 0.35, scale: false, positionalEncoding: 'rope', lineQuery: 2, labPositions: 60,
+    maskedPositions: [1, 3], temperature: 0.35, scoreFunction: 'additive', simplexScores: [2.5, -1, 0.25], positionalEncoding: 'rope', lineQuery: 2, labPositions: 60,
     compare: true, embeddingScale: 10,
   });
   const hash = stateToHash(state, defaults);
@@ -19,6 +19,6 @@ test('a changed state survives the round trip through the hash; the defaults giv
 });
 
 test('unknown keys and values of the wrong type are ignored', () => {
-  const change = stateFromHash('#numHeads=four&scale=maybe&bogus=1&sentence=hi&maskedPositions=&labPositions=', defaults);
+  const change = stateFromHash('#numHeads=four&scale=maybe&bogus=1&sentence=hi&maskedPositions=&labPositions=&simplexScores=1,x', defaults);
   assert.deepEqual(change, { sentence: 'hi', maskedPositions: [], labPositions: null });
 });
