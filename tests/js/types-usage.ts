@@ -16,6 +16,12 @@ const error: number = lab.rotation.float64Angles.maxError;
 const layer = core.multiHeadLayer({ numHeads: 2, wQ: identity, wK: identity, wV: identity, wO: identity });
 const out: Matrix = layer.forward(x, { returnWeights: true }).output;
 const sparse: Matrix = core.normalize(x, { method: 'sparsemax', temperature: 0.5 });
+const decoder = core.explainCross('the cat sat', 'die Katze', { numHeads: 2, scoreFunction: 'additive', additiveHidden: 8 });
+const crossWeight: number = decoder.cross?.weights.data[0] ?? 0;
+const f = core.simplexObjective({ data: Float32Array.of(1, 0, 0), shape: [1, 3] }, [1, 0.5, -0.5], { method: 'entmax15' });
+const additions: number = core.scoreCost({ scoreFunction: 'additive', queries: 8, keys: 8, dK: 25 }).additions;
+// @ts-expect-error score functions are a fixed set
+core.explain('a', { scoreFunction: 'cosine' });
 
 // @ts-expect-error positionalEncoding names are a fixed set
 core.explain('a', { positionalEncoding: 'relative' });
@@ -28,7 +34,7 @@ core.normalize(x, { method: 'entmax' });
 
 const firstOffset: number = trace.options.heads[0].offset;
 
-export const used = [firstWeight, repeated, error, out, sparse, trace.tokens[0].oov, firstOffset];
+export const used = [firstWeight, repeated, error, out, sparse, trace.tokens[0].oov, firstOffset, crossWeight, f, additions];
 
 // The element (types only: it needs a browser).
 import type { AttentionExplorer, ExplorerState } from 'attention-explorer/element';

@@ -26,8 +26,16 @@ export interface ExplorerState {
   temperature: number;
   /** How scores become weights; sparsemax / entmax15 give exact zeros. */
   normalizer: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax';
-  /** Divide scores by √d_k. */
-  scale: boolean;
+  /** How a query and a key become a score: q·k/√d_k, q·k, or vᵀ tanh(W_q q + W_k k) (Bahdanau). */
+  scoreFunction: 'scaledDot' | 'dot' | 'additive';
+  /** Hidden units of the additive score. */
+  additiveHidden: number;
+  /** The simplex figure's three scores, its temperature and whose level sets it draws. */
+  simplexScores: [number, number, number];
+  simplexTemperature: number;
+  simplexLevelSets: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax';
+  /** The target sentence of the cross-attention section (the source is `sentence`). */
+  crossTarget: string;
   positionalEncoding: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
   colorMap: 'viridis' | 'cividis';
   compare: boolean;
@@ -38,7 +46,8 @@ export interface ExplorerState {
 
 /**
  * <attention-explorer>: attributes sentence, heads ("4" or kinds "previous,semantic"), projection, seed,
- * mask, valid-length, positional-encoding, temperature, color-map, state (URL-hash syntax), views,
+ * mask, valid-length, positional-encoding, temperature, normalizer, score-function, target-sentence, color-map,
+ * state (URL-hash syntax), views,
  * controls ("none" or a list), height, readonly, url-state, assets-base. Attribute changes re-render.
  * Fires `change` (CustomEvent<ExplorerState>) after every change of its state.
  */
