@@ -16,6 +16,11 @@ const error: number = lab.rotation.float64Angles.maxError;
 const layer = core.multiHeadLayer({ numHeads: 2, wQ: identity, wK: identity, wV: identity, wO: identity });
 const out: Matrix = layer.forward(x, { returnWeights: true }).output;
 const sparse: Matrix = core.normalize(x, { method: 'sparsemax', temperature: 0.5 });
+const lookup = core.softLookup('Luk', { keys: ['Luke', 'Puke'], values: ['Sprangers', 'Skywalker'], temperature: 0.1,
+  similarity: 'wordVectors', normalizer: 'entmax15' });
+const luke: number = lookup.mixture[lookup.valueIndex[0]];
+const costs = core.layerCosts({ n: seqLen, kernelSize: 3, curveN: [1, 10, 100] });
+const cheaper: boolean = costs.selfAttention.operations < costs.recurrent.operations;
 
 // @ts-expect-error positionalEncoding names are a fixed set
 core.explain('a', { positionalEncoding: 'relative' });
@@ -25,6 +30,8 @@ core.layerNorm({ data: [1, 2], shape: [1, 2] });
 core.attention({ queries: x, keys: x, values: x, mask: 'causal' });
 // @ts-expect-error normalizer names are a fixed set
 core.normalize(x, { method: 'entmax' });
+// @ts-expect-error similarity names are a fixed set
+core.softLookup('a', { keys: ['a'], values: ['b'], similarity: 'glove' });
 
 const firstOffset: number = trace.options.heads[0].offset;
 
