@@ -8,6 +8,8 @@ import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, NEEDS_CHECKS, NEEDS_LAB, hasDataFor } from './figures.js';
 import { addExportMenus, exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
+import { costSection } from './cost-section.js';
+import { lookupSection } from './lookup-section.js';
 import { element, row, section, showChosen, subsection } from './layout.js';
 import { sharedCore } from './shared-core.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, withChange } from './state.js';
@@ -138,16 +140,19 @@ export class AttentionExplorer extends HTMLElement {
     this.compareButton, this.slots.projection);
     const positional = section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional);
     const lab = this.positionalLab();
+    this.lookup = lookupSection(this.core, (change) => this.edit(change));
+    this.cost = costSection(this.core, (change) => this.edit(change));
     this.figures = element('div', 'figures');
-    this.figures.append(attention, steps, context, positional, lab);
+    this.figures.append(attention, steps, context, positional, lab, this.lookup.element, this.cost.element);
     this.parts = {
       views: { tokens: [tokens], heads: [this.slots.heads], attention: [this.slots.attention], lines: [linePanel],
-        pipeline: [steps], projection: [context], positional: [positional], lab: [lab] },
+        pipeline: [steps], projection: [context], positional: [positional], lab: [lab], lookup: [this.lookup.element],
+        cost: [this.cost.element] },
       groups: [attention],
       controls: this.controls.form,
       sentence: [this.input.parentElement],
       share: this.share,
-      figureControls: [this.lineControls.form, ...labForms],
+      figureControls: [this.lineControls.form, ...labForms, ...this.lookup.forms, ...this.cost.forms],
     };
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
     this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, this.controls.form, this.share, this.notice,
@@ -334,6 +339,9 @@ export class AttentionExplorer extends HTMLElement {
       : '';
     this.slots.tokens.replaceChildren(tokenStrip(trace));
     if (empty) return;
+    const readonly = this.hasAttribute('readonly');
+    this.lookup.update(this.current, readonly);
+    this.cost.update(this.current, trace.totalTokens, readonly);
     this.drawn = { result, previous, state: this.current };
     // Only figures on screen are redrawn now; the others are marked stale and drawn when they scroll in.
     for (const name of Object.keys(FIGURES)) {

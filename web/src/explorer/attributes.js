@@ -6,7 +6,7 @@ import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
-export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional', 'lab'];
+export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional', 'lab', 'lookup', 'cost'];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
 export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
