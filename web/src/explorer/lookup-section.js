@@ -69,7 +69,8 @@ export function lookupSection(core, onChange) {
   const table = tableForm.appendChild(element('table', 'lookup-table'));
   table.appendChild(element('caption', '', 'The table: keys → values'));
   const head = table.appendChild(element('thead')).appendChild(element('tr'));
-  for (const text of ['#', 'key k', 'value v', '']) head.appendChild(element('th', '', text)).scope = 'col';
+  for (const text of ['#', 'key k', 'value v']) head.appendChild(element('th', '', text)).scope = 'col';
+  head.appendChild(element('td'));  // above the remove buttons: no header
   const body = table.appendChild(element('tbody'));
   const addButton = tableForm.appendChild(element('button', 'lookup-add', 'Add row'));
   addButton.type = 'button';
