@@ -22,6 +22,7 @@
 #include "attn/cross_attention.hpp"
 #include "attn/embeddings.hpp"
 #include "attn/explain.hpp"
+#include "attn/layer_costs.hpp"
 #include "attn/layer_norm.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/normalizers.hpp"
@@ -30,6 +31,7 @@
 #include "attn/positional_variants.hpp"
 #include "attn/score_functions.hpp"
 #include "attn/simplex.hpp"
+#include "attn/soft_lookup.hpp"
 #include "attn/tokenizer.hpp"
 #include "convert.hpp"
 
@@ -282,6 +284,79 @@ val forward_layer(int id, const val& input, double seq_len, const val& options, 
 
 void release_layer(int id) { g_layers.erase(id); }
 
+// A copy of a 1-D float tensor as a plain Float32Array.
+val floats_to_js(const xt::xtensor<float, 1>& x) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(x.size(), x.data()));
+}
+
+// Soft key–value lookup (soft_lookup.hpp): every array of the result in one call.
+val soft_lookup(const val& args) {
+  return guarded([&] {
+    attn::SoftLookupOptions o;
+    o.similarity = args["similarity"].as<std::string>() == "wordVectors" ? attn::LookupSimilarity::word_vectors
+                                                                         : attn::LookupSimilarity::letters;
+    o.temperature = args["temperature"].as<double>();
+    o.normalizer = normalizer_from_js(args["normalizer"].as<std::string>());
+    const auto r = attn::soft_lookup(args["query"].as<std::string>(), vector_from_js<std::string>(args["keys"]),
+                                     vector_from_js<std::string>(args["values"]), o,
+                                     o.similarity == attn::LookupSimilarity::word_vectors ? &table() : nullptr);
+    val out = val::object();
+    out.set("similarities", floats_to_js(r.similarities));
+    out.set("scores", floats_to_js(r.scores));
+    out.set("weights", floats_to_js(r.weights));
+    out.set("exact", floats_to_js(r.exact));
+    out.set("distinctValues", array_to_js(r.values));
+    out.set("valueIndex", array_to_js(std::vector<double>(r.value_index.begin(), r.value_index.end())));
+    out.set("mixture", floats_to_js(r.mixture));
+    out.set("exactMixture", floats_to_js(r.exact_mixture));
+    val shared = val::array();
+    for (const auto& list : r.shared_bigrams) shared.call<void>("push", array_to_js(list));
+    out.set("sharedBigrams", shared);
+    val oov = val::array();
+    for (const bool flag : r.key_oov) oov.call<void>("push", flag);
+    out.set("keyOov", oov);
+    out.set("queryOov", r.query_oov);
+    return out;
+  });
+}
+
+val layer_cost_to_js(const attn::LayerCost& c) {
+  val out = val::object();
+  out.set("operations", c.operations);
+  out.set("sequentialOperations", c.sequential);
+  out.set("maxPathLength", c.max_path_length);
+  return out;
+}
+
+// Layer costs (layer_costs.hpp): the table for n, the crossings and the curves over curveN, in one call.
+val layer_costs(const val& args) {
+  return guarded([&] {
+    const double n = args["n"].as<double>(), d = args["dModel"].as<double>(), k = args["kernelSize"].as<double>();
+    const auto c = attn::layer_costs(n, d, k);
+    const auto x = attn::cost_crossings(d, k);
+    const std::vector<double> ns = vector_from_js<double>(args["curveN"]);
+    const auto curves = attn::layer_cost_curves(ns, d, k);
+    val out = val::object();
+    out.set("convolution", layer_cost_to_js(c.convolution));
+    out.set("recurrent", layer_cost_to_js(c.recurrent));
+    out.set("selfAttention", layer_cost_to_js(c.self_attention));
+    val crossings = val::object();
+    crossings.set("selfAttentionRecurrent", x.self_attention_recurrent);
+    crossings.set("selfAttentionConvolution", x.self_attention_convolution);
+    out.set("crossings", crossings);
+    const auto row = [&](std::size_t r) {
+      return val::global("Float64Array").new_(emscripten::typed_memory_view(ns.size(), &curves(r, 0)));
+    };
+    val curve = val::object();
+    curve.set("n", val::global("Float64Array").new_(emscripten::typed_memory_view(ns.size(), ns.data())));
+    curve.set("convolution", ns.empty() ? val::global("Float64Array").new_(0) : row(0));
+    curve.set("recurrent", ns.empty() ? val::global("Float64Array").new_(0) : row(1));
+    curve.set("selfAttention", ns.empty() ? val::global("Float64Array").new_(0) : row(2));
+    out.set("curves", curve);
+    return out;
+  });
+}
+
 // Bytes of wasm heap in use by malloc: lets tests check that repeated calls do not leak.
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -305,6 +380,10 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("prepareLayer", &prepare_layer);
   emscripten::function("forwardLayer", &forward_layer);
   emscripten::function("releaseLayer", &release_layer);
+  emscripten::function("softLookup", &soft_lookup);
+  emscripten::function("layerCosts", &layer_costs);
   emscripten::function("heapInUse", &heap_in_use);
   emscripten::constant("maxTokens", attn::kMaxTokens);
+  emscripten::constant("maxLookupRows", attn::kMaxLookupRows);
+  emscripten::constant("maxLookupText", attn::kMaxLookupText);
 }

@@ -75,6 +75,10 @@ CharClass classify(char32_t c) {
   return CharClass::word;
 }
 
+std::size_t utf16_units(char32_t c) { return c >= 0x10000 ? 2 : 1; }
+
+}  // namespace
+
 // The vocabulary is lower case and writes quotes and apostrophes in ASCII.
 char32_t lookup_form(char32_t c) {
   if (in(c, 'A', 'Z') || (in(c, 0xC0, 0xDE) && c != 0xD7)) return c + 0x20;
@@ -83,9 +87,21 @@ char32_t lookup_form(char32_t c) {
   return c;
 }
 
-std::size_t utf16_units(char32_t c) { return c >= 0x10000 ? 2 : 1; }
+std::u32string utf8_code_points(const std::string& text) {
+  std::u32string out;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const CodePoint cp = decode(text, pos);
+    out += cp.value;
+    pos += cp.bytes;
+  }
+  return out;
+}
 
-}  // namespace
+std::string to_utf8(const std::u32string& points) {
+  std::string out;
+  for (const char32_t c : points) encode(c, out);
+  return out;
+}
 
 std::vector<Token> tokenize(const std::string& text) {
   std::vector<Token> tokens;

@@ -22,6 +22,11 @@ const f = core.simplexObjective({ data: Float32Array.of(1, 0, 0), shape: [1, 3] 
 const additions: number = core.scoreCost({ scoreFunction: 'additive', queries: 8, keys: 8, dK: 25 }).additions;
 // @ts-expect-error score functions are a fixed set
 core.explain('a', { scoreFunction: 'cosine' });
+const lookup = core.softLookup('Luk', { keys: ['Luke', 'Puke'], values: ['Sprangers', 'Skywalker'], temperature: 0.1,
+  similarity: 'wordVectors', normalizer: 'entmax15' });
+const luke: number = lookup.mixture[lookup.valueIndex[0]];
+const costs = core.layerCosts({ n: seqLen, kernelSize: 3, curveN: [1, 10, 100] });
+const cheaper: boolean = costs.selfAttention.operations < costs.recurrent.operations;
 
 // @ts-expect-error positionalEncoding names are a fixed set
 core.explain('a', { positionalEncoding: 'relative' });
@@ -31,6 +36,8 @@ core.layerNorm({ data: [1, 2], shape: [1, 2] });
 core.attention({ queries: x, keys: x, values: x, mask: 'causal' });
 // @ts-expect-error normalizer names are a fixed set
 core.normalize(x, { method: 'entmax' });
+// @ts-expect-error similarity names are a fixed set
+core.softLookup('a', { keys: ['a'], values: ['b'], similarity: 'glove' });
 
 const firstOffset: number = trace.options.heads[0].offset;
 

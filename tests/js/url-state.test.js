@@ -22,3 +22,13 @@ test('unknown keys and values of the wrong type are ignored', () => {
   const change = stateFromHash('#numHeads=four&scale=maybe&bogus=1&sentence=hi&maskedPositions=&labPositions=&simplexScores=1,x', defaults);
   assert.deepEqual(change, { sentence: 'hi', maskedPositions: [], labPositions: null });
 });
+
+test('lists of free text (the lookup table) survive the hash: commas, percent signs, numbers and blanks stay text', () => {
+  const state = withChange(defaults, {
+    lookupKeys: ['Luke, Jr.', '100%', '42', '', 'é €'], lookupValues: ['a,b', '%2C', '7', '', 'x'], lookupQuery: 'Luk, 2',
+    lookupTemperature: 0.05, lookupSimilarity: 'wordVectors', costKernel: 5,
+  });
+  const hash = stateToHash(state, defaults);
+  assert.deepEqual(withChange(defaults, stateFromHash(`#${hash}`, defaults)), state);
+  assert.deepEqual(stateFromHash('#lookupKeys=1,2', defaults).lookupKeys, ['1', '2'], 'numbers in a text list stay strings');
+});

@@ -27,4 +27,13 @@ struct Token {
 // valid UTF-8, so spans match String.slice there. Never throws.
 std::vector<Token> tokenize(const std::string& text);
 
+// The decoder and lower-casing tokenize uses, for other code that compares strings as the vocabulary
+// does. utf8_code_points: the code points of UTF-8 text; each byte that does not start a valid UTF-8
+// sequence becomes one U+FFFD. to_utf8: the inverse (valid UTF-8 for any code point ≤ U+10FFFF).
+// lookup_form: a code point as Token::key spells it (ASCII and Latin-1 capitals lower-cased, curly
+// quotes and apostrophes made ASCII). None of them throws.
+std::u32string utf8_code_points(const std::string& text);
+std::string to_utf8(const std::u32string& points);
+char32_t lookup_form(char32_t c);
+
 }  // namespace attn

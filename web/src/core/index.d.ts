@@ -222,6 +222,57 @@ export interface PositionalEncodingLab {
   rotationErrorByPosition: { float64Angles: Tensor; float32Angles: Tensor };
 }
 
+/** How softLookup() measures the query's similarity to a key (both cosine, in [−1, 1]). */
+export type LookupSimilarity = 'letters' | 'wordVectors';
+
+/**
+ * softLookup()'s result for m rows (d2l.ai §11.1): exact lookup Σ_j δ(q, k_j) v_j beside attention
+ * Σ_j α_j v_j, α = normalizer(similarities / temperature).
+ */
+export interface SoftLookupResult {
+  /** Cosine of the query's and each key's features [m]. */
+  similarities: Float32Array;
+  /** similarities / τ [m]. */
+  scores: Float32Array;
+  /** α ≥ 0, sums to 1 [m]. */
+  weights: Float32Array;
+  /** Kronecker delta δ(q, k_j): 1 where the trimmed, lower-cased key equals the query, else 0 [m]. */
+  exact: Float32Array;
+  /** The distinct values (trimmed), in order of first appearance [distinct]. */
+  distinctValues: string[];
+  /** Row j holds distinctValues[valueIndex[j]] [m]. */
+  valueIndex: number[];
+  /** The returned value as a distribution: the total weight of each distinct value; sums to 1 [distinct]. */
+  mixture: Float32Array;
+  /** The exact lookup's: Σ δ_j v_j / Σ δ_j, all 0 when no key equals the query [distinct]. */
+  exactMixture: Float32Array;
+  /** 'letters': the bigrams each key shares with the query (^ and $ mark the ends, ␣ a space) [m][…]. */
+  sharedBigrams: string[][];
+  /** 'wordVectors': a token of key j has no pretrained vector (it got a hashed one) [m]. */
+  keyOov: boolean[];
+  queryOov: boolean;
+}
+
+/** One layer kind's row of d2l.ai §11.6.2 / Vaswani et al. 2017 Table 1 (leading terms, no constants). */
+export interface LayerCost {
+  operations: number;
+  sequentialOperations: number;
+  maxPathLength: number;
+}
+
+export interface LayerCosts {
+  /** k·n·d², 1, ⌈(n−1)/(k−1)⌉. */
+  convolution: LayerCost;
+  /** n·d², n, n − 1. */
+  recurrent: LayerCost;
+  /** n²·d, 1, 1 (0 path length for n = 1). */
+  selfAttention: LayerCost;
+  /** Self-attention is cheaper while n < d (recurrence) and n < k·d (convolution). */
+  crossings: { selfAttentionRecurrent: number; selfAttentionConvolution: number };
+  /** Operations at each requested n [curveN.length]. */
+  curves: { n: Float64Array; convolution: Float64Array; recurrent: Float64Array; selfAttention: Float64Array };
+}
+
 export interface AttentionCore {
   /** 20,000 for the shipped asset. */
   readonly vocabSize: number;
@@ -259,6 +310,20 @@ export interface AttentionCore {
   /** Operations for an [queries, keys] score matrix of width dK. */
   scoreCost(args: { scoreFunction: ScoreFunction; queries: number; keys: number; dK: number; hidden?: number }):
     { multiplyAdds: number; additions: number; divisions: number; tanh: number; total: number };
+  /** 32: most rows softLookup() takes. */
+  readonly maxLookupRows: number;
+  /**
+   * Soft key–value lookup of query (≤ 64 characters, may be empty) in keys → values (1 … 32 non-empty strings
+   * each, equal lengths). temperature 0.0001 … 10000 (default 1); similarity default 'letters'; normalizer
+   * default 'softmax'.
+   */
+  softLookup(query: string, table: { keys: string[]; values: string[]; temperature?: number; similarity?: LookupSimilarity;
+    normalizer?: Normalizer }): SoftLookupResult;
+  /**
+   * Layer costs for n tokens (1 … 10⁸) of width dModel (1 … 10⁵, default core.dModel), kernelSize 2 … 10⁴
+   * (default 3), and the operation counts at each n of curveN (≤ 4096 values, default []).
+   */
+  layerCosts(options: { n: number; dModel?: number; kernelSize?: number; curveN?: number[] }): LayerCosts;
   /** Bytes allocated on the wasm heap (for leak checks). */
   heapInUse(): number;
 }

@@ -63,6 +63,12 @@ function scoreOptions(options, where) {
   const hidden = check.integerIn(additiveHidden, where, 'additiveHidden', 1, MAX_ADDITIVE_HIDDEN);
   return { scoreFunction, scale: scoreFunction === 'scaledDot', additiveHidden: scoreFunction === 'additive' ? hidden : 0 };
 }
+const LOOKUP_SIMILARITIES = ['letters', 'wordVectors'];
+const LOOKUP_TEMPERATURE = { min: 1e-4, max: 1e4 };
+const MAX_COST_TOKENS = 1e8;
+const MAX_COST_WIDTH = 1e5;
+const MAX_COST_KERNEL = 1e4;
+const MAX_COST_POINTS = 4096;
 
 /** true / false stand for 'sinusoidal' / 'none'. */
 function positionalKind(value, where) {
@@ -470,6 +476,91 @@ function makeCore(wasm, { vocabSize, dModel }) {
         keys: check.integerIn(keys, where, 'keys', 0, MAX_SEQ_LEN),
         dK: check.integerIn(dK, where, 'dK', 0, MAX_D_MODEL),
         hidden: check.integerIn(hidden, where, 'hidden', 1, MAX_ADDITIVE_HIDDEN),
+      }));
+    },
+
+    /**
+     * Attention as a soft key–value lookup (d2l.ai §11.1; Graves et al. 2014 §3.3.1, content addressing).
+     * An exact lookup returns Σ_j δ(q, k_j) v_j (δ: the Kronecker delta); attention returns Σ_j α_j v_j with
+     * α = normalizer(sim(q, k_j) / temperature). sim is a cosine in [−1, 1]:
+     *   'letters'      of character-bigram counts of "^" + text + "$" ("luke" → ^l lu uk ke e$; luke·puke = 3/5);
+     *   'wordVectors'  of the mean word vector of the text's tokens (words without a vector get a hashed one: keyOov, queryOov).
+     * Texts are compared trimmed and lower-cased (ASCII and Latin-1), as the vocabulary is keyed. Values are
+     * words, so the returned value is a distribution over the distinct values: each v_j is one-hot, and
+     * mixture[i] = Σ_{j : v_j = distinctValues[i]} α_j.
+     * @param {string} query  0 … maxLookupText (64) characters; empty: no exact match, all similarities 0
+     * @param {{ keys: string[], values: string[], temperature?: number,
+     *   similarity?: 'letters' | 'wordVectors', normalizer?: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax' }} table
+     *   keys and values: 1 … maxLookupRows (32) non-empty strings each, of equal length, each ≤ 64 characters;
+     *   temperature τ from 0.0001 to 10000 (default 1); similarity (default 'letters'); normalizer (default 'softmax').
+     * @returns {{ similarities, scores, weights, exact: Float32Array (m = keys.length; scores = similarities / τ;
+     *   weights ≥ 0 sum to 1; exact = δ(q, k_j), 0 or 1), distinctValues: string[] (trimmed, in order of first
+     *   appearance), valueIndex: number[m] (row j's value is distinctValues[valueIndex[j]]), mixture: Float32Array
+     *   (per distinct value, sums to 1), exactMixture: Float32Array (the exact lookup's: Σ δ_j v_j / Σ δ_j, all 0
+     *   when no key equals the query), sharedBigrams: string[][] (letters: the bigrams each key shares with the query,
+     *   ^ and $ marking the ends, ␣ a space), keyOov: boolean[m], queryOov: boolean }}
+     * @throws TypeError if query is not a string or keys/values are not arrays of strings; RangeError (naming the
+     *   argument and the allowed range) for an empty or over-long table, keys and values of different lengths, an
+     *   empty key or value, a text over 64 characters, or temperature out of range.
+     */
+    softLookup(query, table = {}) {
+      const where = 'softLookup';
+      check.knownOptions(table, where, ['keys', 'values', 'temperature', 'similarity', 'normalizer']);
+      const { keys, values, temperature = 1, similarity = 'letters', normalizer = 'softmax' } = table;
+      for (const [name, list] of [['keys', keys], ['values', values]]) {
+        if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) {
+          throw new TypeError(`${where}: ${name} must be an array of strings`);
+        }
+      }
+      if (keys.length !== values.length) {
+        throw new RangeError(`${where}: keys and values must have the same length, got ${keys.length} keys and ${values.length} values`);
+      }
+      if (keys.length === 0) throw new RangeError(`${where}: the table is empty; give at least 1 key and its value`);
+      if (keys.length > wasm.maxLookupRows) {
+        throw new RangeError(`${where}: the table has ${keys.length} rows; at most ${wasm.maxLookupRows} are allowed`);
+      }
+      return unwrap(wasm.softLookup({
+        query: check.text(query, where),
+        keys: keys.map((key) => check.text(key, where)),
+        values: values.map((value) => check.text(value, where)),
+        temperature: check.finiteIn(temperature, where, 'temperature', LOOKUP_TEMPERATURE),
+        similarity: check.oneOf(similarity, where, 'similarity', LOOKUP_SIMILARITIES),
+        normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
+      }));
+    },
+
+    /** Most rows softLookup() takes (32). */
+    maxLookupRows: wasm.maxLookupRows,
+
+    /**
+     * What one layer costs on n tokens of width dModel (d2l.ai §11.6.2 "Comparing CNNs, RNNs, and
+     * Self-Attention"; Vaswani et al. 2017 Table 1), as leading multiply–add counts without constants:
+     *   convolution (kernel k):  operations k·n·d², sequential operations 1, maximum path length ⌈(n−1)/(k−1)⌉
+     *     (layers until the receptive field 1 + L(k−1) covers all n tokens; d2l's O(n/k));
+     *   recurrent:               n·d², n, n − 1;
+     *   self-attention:          n²·d, 1, 1.
+     * A single token has path lengths 0. Self-attention is cheaper than recurrence while n < d and than
+     * convolution while n < k·d (the crossings, where the counts are equal); convolution costs k times recurrence.
+     * @param {{ n: number, dModel: number, kernelSize?: number, curveN?: number[] }} options
+     *   n: whole number 1 … 10⁸; dModel: 1 … 10⁵; kernelSize: 2 … 10⁴ (default 3);
+     *   curveN: up to 4096 values of n (each 1 … 10⁸) at which to evaluate the three operation counts (default []).
+     * @returns {{ convolution, recurrent, selfAttention: { operations: number, sequentialOperations: number,
+     *   maxPathLength: number }, crossings: { selfAttentionRecurrent: number (= d), selfAttentionConvolution: number
+     *   (= k·d) }, curves: { n, convolution, recurrent, selfAttention: Float64Array[curveN.length] (operations) } }}
+     * @throws TypeError for non-numbers or a curveN that is not an array; RangeError (naming the argument and its
+     *   range) for values out of range or not whole.
+     */
+    layerCosts(options = {}) {
+      const where = 'layerCosts';
+      check.knownOptions(options, where, ['n', 'dModel', 'kernelSize', 'curveN']);
+      const { n, dModel: width = dModel, kernelSize = 3, curveN = [] } = options;
+      if (!Array.isArray(curveN)) throw new TypeError(`${where}: curveN must be an array of token counts`);
+      if (curveN.length > MAX_COST_POINTS) throw new RangeError(`${where}: curveN has ${curveN.length} values; at most ${MAX_COST_POINTS} are allowed`);
+      return unwrap(wasm.layerCosts({
+        n: check.integerIn(n, where, 'n', 1, MAX_COST_TOKENS),
+        dModel: check.integerIn(width, where, 'dModel', 1, MAX_COST_WIDTH),
+        kernelSize: check.integerIn(kernelSize, where, 'kernelSize', 2, MAX_COST_KERNEL),
+        curveN: curveN.map((value, i) => check.integerIn(value, where, `curveN[${i}]`, 1, MAX_COST_TOKENS)),
       }));
     },
 

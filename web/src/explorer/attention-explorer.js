@@ -11,6 +11,8 @@ import { buildSimplexControls } from './simplex-controls.js';
 import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { addExportMenus, exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
+import { costSection } from './cost-section.js';
+import { lookupSection } from './lookup-section.js';
 import { element, row, section, showChosen, subsection } from './layout.js';
 import { sharedCore } from './shared-core.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, scoreCosts, withChange } from './state.js';
@@ -155,16 +157,19 @@ export class AttentionExplorer extends HTMLElement {
     const cross = section('Cross-attention: the decoder reads the source', 'In an encoder–decoder Transformer the target (here a ' +
       'translation of your sentence) first attends to itself causally, then its queries attend to the source\'s keys and values. ' +
       'Your sentence above is the source.', this.target.parentElement, this.slots.cross);
+    this.lookup = lookupSection(this.core, (change) => this.edit(change));
+    this.cost = costSection(this.core, (change) => this.edit(change));
     this.figures = element('div', 'figures');
-    this.figures.append(attention, steps, context, positional, lab, simplex, cross);
+    this.figures.append(attention, steps, context, positional, lab, simplex, this.lookup.element, cross, this.cost.element);
     this.parts = {
       views: { tokens: [tokens], heads: [this.slots.heads], attention: [this.slots.attention], lines: [linePanel],
-        pipeline: [steps], projection: [context], positional: [positional], lab: [lab], simplex: [simplex], cross: [cross] },
+        pipeline: [steps], projection: [context], positional: [positional], lab: [lab], simplex: [simplex],
+        lookup: [this.lookup.element], cross: [cross], cost: [this.cost.element] },
       groups: [attention],
       controls: this.controls.form,
       sentence: [this.input.parentElement, this.target.parentElement],
       share: this.share,
-      figureControls: [this.lineControls.form, ...labForms, this.simplexControls.form],
+      figureControls: [this.lineControls.form, ...labForms, this.simplexControls.form, ...this.lookup.forms, ...this.cost.forms],
     };
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
     this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, this.controls.form, this.share, this.notice,
@@ -368,6 +373,9 @@ export class AttentionExplorer extends HTMLElement {
       : '';
     this.slots.tokens.replaceChildren(tokenStrip(trace));
     if (empty) return;
+    const readonly = this.hasAttribute('readonly');
+    this.lookup.update(this.current, readonly);
+    this.cost.update(this.current, trace.totalTokens, readonly);
     this.drawn = { result, previous, state: this.current };
     // Only figures on screen are redrawn now; the others are marked stale and drawn when they scroll in.
     for (const name of Object.keys(FIGURES)) {

@@ -13,6 +13,15 @@ export const LAB_MAX_D_MODEL = 512;
 /** d2l.ai's figure of the encoding's columns (§11.6.2). */
 export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };
 
+/** The soft lookup's default table (the classic names-to-surnames example), query and settings. */
+export const LOOKUP_DEFAULTS = {
+  lookupKeys: ['Luke', 'Puke', 'Leia', 'Han', 'John'],
+  lookupValues: ['Sprangers', 'Skywalker', 'Organa', 'Solo', 'Lennon'],
+  lookupQuery: 'Luk',
+  lookupTemperature: 0.2,      // τ of the lookup, 0.01 … 10 on its slider
+  lookupSimilarity: 'letters', // 'letters' (character bigrams) | 'wordVectors'
+};
+
 export const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
 
 /** @returns {object} the default state */
@@ -53,6 +62,8 @@ export function defaultState() {
     simplexTemperature: 1,
     simplexLevelSets: 'softmax',    // whose objective's level sets are drawn
     crossTarget: DEFAULT_TRANSLATION,  // the target sentence of cross-attention (the source is `sentence`)
+    ...LOOKUP_DEFAULTS,      // the soft-lookup section's table, query, τ and similarity
+    costKernel: 3,           // the cost section's convolution kernel size k
   };
 }
 

@@ -2,22 +2,29 @@
 // Only what differs from the defaults is written, so links stay short; reading keeps only known keys
 // whose values parse as the default's type (anything else in a hand-edited link is ignored).
 
-/** Text of one value: lists as comma-separated items, null as the empty string. */
+/** Text of one value: lists as comma-separated items (',' and '%' inside an item written %2C, %25), null as ''. */
 function encode(value) {
   if (value === null) return '';
-  return Array.isArray(value) ? value.join(',') : String(value);
+  return Array.isArray(value) ? value.map((item) => String(item ?? '').replace(/%/g, '%25').replace(/,/g, '%2C')).join(',') : String(value);
+}
+
+/** An item of a list of free text (the inverse of encode's escaping). */
+function unescapeItem(item) {
+  return item.replace(/%(2C|25)/gi, (_, code) => (code === '25' ? '%' : ','));
 }
 
 /** Parses `text` as the type of `template` (the default value); undefined when it does not parse. */
 function decode(text, template) {
   if (Array.isArray(template)) {
     const items = text === '' ? [] : text.split(',');
-    // Lists of real numbers (scores) when the default holds one; else of integers (positions, heads) or
-    // of names (head kinds, where an empty item is unset).
+    // Lists of real numbers (scores) when the default holds one.
     if (template.some((x) => typeof x === 'number' && !Number.isInteger(x))) {
       const numbers = items.map((item) => (item.trim() === '' ? NaN : Number(item)));
       return numbers.every(Number.isFinite) ? numbers : undefined;
     }
+    // Lists of free text (the lookup's keys and values): strings, even when they look like numbers.
+    if (typeof template[0] === 'string') return items.map(unescapeItem);
+    // Lists of integers (positions, heads) or of names (head kinds, where an empty item is unset).
     if (items.length > 0 && items.every((item) => /^-?\d+$/.test(item))) return items.map(Number);
     return items.map((item) => (item === '' ? undefined : item));
   }

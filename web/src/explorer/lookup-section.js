@@ -1,0 +1,171 @@
+// The section "Attention as a soft lookup" (issue 8 §3; d2l.ai §11.1): an editable table of keys and
+// values, a typed query, τ on a log slider and the similarity, and the figure of the weights per key
+// beside the exact lookup's Kronecker delta. Its inputs live in the explorer's state (lookupKeys,
+// lookupValues, lookupQuery, lookupTemperature, lookupSimilarity; the page's normalizer), so links and
+// embed code carry them. One core.softLookup() call per change of those inputs; a table the core
+// refuses shows why and keeps the last good figure.
+import { addExportMenus } from './figure-export.js';
+import { field, input, select } from './controls.js';
+import { element, section } from './layout.js';
+import { math } from '../views/formulas.js';
+import { lookupBars } from '../views/lookup-bars.js';
+
+const TEX = String.raw`\underbrace{\textstyle\sum_j \delta(q, k_j)\, v_j}_{\text{exact lookup}}\;\longrightarrow\;` +
+  String.raw`\underbrace{\textstyle\sum_j \alpha(q, k_j)\, v_j}_{\text{attention}},\qquad` +
+  String.raw`\alpha(q, k_j) = \mathrm{softmax}_j\!\left(\frac{\cos(\phi(q), \phi(k_j))}{\tau}\right)`;
+const TEMPERATURE_LOG_RANGE = [-2, 1];  // the slider: τ = 10^x, 0.01 … 10
+const MAX_TEXT = 64;
+const SIMILARITY_OPTIONS = [['letters', 'letters: character bigrams (^lu, uk, …)'], ['wordVectors', 'word vectors: mean GloVe vector']];
+
+/** τ from the slider's position, to 2 significant digits. */
+function temperatureAt(position) {
+  return Number((10 ** Number(position)).toPrecision(2));
+}
+
+/** The rows the core sees: blank rows (no key, no value) are left out; `rows` maps back to the table's rows. */
+export function lookupTable(state) {
+  const count = Math.max(state.lookupKeys.length, state.lookupValues.length);
+  const keys = [], values = [], rows = [];
+  for (let i = 0; i < count; i++) {
+    const key = state.lookupKeys[i] ?? '', value = state.lookupValues[i] ?? '';
+    if (key.trim() === '' && value.trim() === '') continue;
+    keys.push(key);
+    values.push(value);
+    rows.push(i);
+  }
+  return { keys, values, rows };
+}
+
+/** The core's message, with keys[i] / values[i] named by the table's row as the learner sees it. */
+function friendly(message, rows) {
+  const text = message.replace(/^soft_?[lL]ookup: /, '').replace(/(keys|values)\[(\d+)\]/g,
+    (_, what, i) => `the ${what === 'keys' ? 'key' : 'value'} in row ${rows[Number(i)] + 1}`);
+  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+/**
+ * @param {object} core  the attention core (core.softLookup)
+ * @param {(change: object) => void} onChange  applies a state change (the explorer's edit)
+ * @returns {{ element: HTMLElement, forms: HTMLFormElement[], update: (state: object, readonly: boolean) => void }}
+ */
+export function lookupSection(core, onChange) {
+  const form = element('form', 'controls lab-controls lookup-controls');
+  form.setAttribute('aria-label', 'Soft lookup: query and temperature');
+  form.addEventListener('submit', (event) => event.preventDefault());
+  const query = field(form, 'Query q', input('lookupQuery', { type: 'text', maxLength: MAX_TEXT, spellcheck: false, autocomplete: 'off' }));
+  const [low, high] = TEMPERATURE_LOG_RANGE;
+  const temperature = field(form, 'Temperature τ (log scale)', input('lookupTemperature', { type: 'range', min: low, max: high, step: 0.05 }));
+  const temperatureOut = temperature.parentElement.appendChild(element('output', 'hint'));
+  const similarity = field(form, 'Similarity', select('lookupSimilarity', SIMILARITY_OPTIONS));
+  form.addEventListener('input', (event) => {
+    if (event.target === query) onChange({ lookupQuery: query.value });
+    else if (event.target === temperature) onChange({ lookupTemperature: temperatureAt(temperature.value) });
+    else if (event.target === similarity) onChange({ lookupSimilarity: similarity.value });
+  });
+
+  const tableForm = element('form', 'lookup-table-form');
+  tableForm.setAttribute('aria-label', 'Soft lookup: the table of keys and values');
+  tableForm.addEventListener('submit', (event) => event.preventDefault());
+  const table = tableForm.appendChild(element('table', 'lookup-table'));
+  table.appendChild(element('caption', '', 'The table: keys → values'));
+  const head = table.appendChild(element('thead')).appendChild(element('tr'));
+  for (const text of ['#', 'key k', 'value v']) head.appendChild(element('th', '', text)).scope = 'col';
+  head.appendChild(element('td'));  // above the remove buttons: no header
+  const body = table.appendChild(element('tbody'));
+  const addButton = tableForm.appendChild(element('button', 'lookup-add', 'Add row'));
+  addButton.type = 'button';
+  addButton.dataset.action = 'lookup-add';
+  let current = null;  // the state last synced
+  const edited = () => {
+    const cells = [...body.querySelectorAll('tr')];
+    onChange({ lookupKeys: cells.map((tr) => tr.querySelector('[name="lookupKey"]').value),
+      lookupValues: cells.map((tr) => tr.querySelector('[name="lookupValue"]').value) });
+  };
+  tableForm.addEventListener('input', edited);
+  tableForm.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    if (!button || !current) return;
+    const { lookupKeys: keys, lookupValues: values } = current;
+    if (button.dataset.action === 'lookup-add') {
+      onChange({ lookupKeys: [...keys, ''], lookupValues: [...values, ''] });
+      body.querySelector('tr:last-child [name="lookupKey"]')?.focus();
+    } else if (button.dataset.action === 'lookup-remove') {
+      const row = Number(button.dataset.row);
+      onChange({ lookupKeys: keys.filter((_, i) => i !== row), lookupValues: values.filter((_, i) => i !== row) });
+    }
+  });
+
+  const message = element('p', 'status error lookup-message');
+  message.setAttribute('role', 'alert');
+  const slot = element('div', 'slot slot-lookup');
+  const formula = math(TEX, { display: true, tag: 'div' });
+  formula.dataset.formula = 'lookup';
+  formula.tabIndex = 0;  // it may scroll sideways: keyboard users must reach it too
+  const controls = element('div', 'lookup-inputs');
+  controls.append(tableForm, form);
+  const el = section('Attention as a soft lookup',
+    'A dictionary returns the value of the key that equals the query, or fails. Attention compares the query with every key, ' +
+    'turns the similarities into weights, and returns the weighted mix of the values. Edit the table and type a query.',
+    formula, controls, message, slot);
+  el.classList.add('lens-section', 'lookup-section');
+  el.appendChild(element('p', 'intro lookup-notice',
+    'Notice: a small τ puts all the weight on the most similar key — the exact lookup when the query is a key; ' +
+    'a large τ spreads it evenly, so the answer becomes the average of all values.'));
+
+  /** Rebuilds the table's rows only when their number changes (typing keeps its focus); sets their text. */
+  const syncTable = (state, readonly) => {
+    const count = Math.max(state.lookupKeys.length, state.lookupValues.length);
+    if (body.children.length !== count) {
+      body.replaceChildren(...Array.from({ length: count }, (_, i) => {
+        const tr = element('tr');
+        tr.appendChild(element('th', 'row-number', String(i + 1))).scope = 'row';
+        for (const [name, label] of [['lookupKey', 'Key'], ['lookupValue', 'Value']]) {
+          const box = tr.appendChild(element('td')).appendChild(input(name, { type: 'text', maxLength: MAX_TEXT, spellcheck: false, autocomplete: 'off' }));
+          box.setAttribute('aria-label', `${label} in row ${i + 1}`);
+        }
+        const remove = tr.appendChild(element('td')).appendChild(element('button', 'lookup-remove', '×'));
+        remove.type = 'button';
+        remove.dataset.action = 'lookup-remove';
+        remove.dataset.row = String(i);
+        remove.setAttribute('aria-label', `Remove row ${i + 1}`);
+        return tr;
+      }));
+    }
+    [...body.children].forEach((tr, i) => {
+      const key = tr.querySelector('[name="lookupKey"]'), value = tr.querySelector('[name="lookupValue"]');
+      if (key.value !== (state.lookupKeys[i] ?? '')) key.value = state.lookupKeys[i] ?? '';
+      if (value.value !== (state.lookupValues[i] ?? '')) value.value = state.lookupValues[i] ?? '';
+    });
+    for (const control of [...tableForm.elements, ...form.elements]) control.disabled = readonly;
+    addButton.disabled = readonly || count >= core.maxLookupRows;
+  };
+
+  let drawnKey = null;
+  const update = (state, readonly) => {
+    current = state;
+    syncTable(state, readonly);
+    if (query.value !== state.lookupQuery) query.value = state.lookupQuery;
+    temperature.value = String(Math.log10(state.lookupTemperature));
+    temperatureOut.value = `τ = ${state.lookupTemperature}`;
+    similarity.value = state.lookupSimilarity;
+    const { keys, values, rows } = lookupTable(state);
+    const args = { keys, values, temperature: state.lookupTemperature, similarity: state.lookupSimilarity, normalizer: state.normalizer };
+    const key = JSON.stringify([state.lookupQuery, args]);
+    if (key === drawnKey) {
+      message.textContent = '';
+      return;
+    }
+    let result;
+    try {
+      result = core.softLookup(state.lookupQuery, args);
+    } catch (error) {
+      message.textContent = friendly(error.message, rows) + (drawnKey === null ? '' : ' The figure shows the last table that worked.');
+      return;
+    }
+    message.textContent = '';
+    drawnKey = key;
+    slot.replaceChildren(lookupBars(result, { ...args, query: state.lookupQuery }));
+    addExportMenus(slot);
+  };
+  return { element: el, forms: [form, tableForm], update };
+}
