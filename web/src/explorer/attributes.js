@@ -3,6 +3,7 @@
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { NORMALIZER_OPTIONS, POSITIONAL_OPTIONS } from './controls.js';
 import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
+import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
@@ -29,6 +30,7 @@ const STATE_ATTRIBUTES = {
   temperature: (text) => ({ temperature: numberIn(text, ...TEMPERATURE_RANGE) }),
   normalizer: (text) => ({ normalizer: oneOf(text, NORMALIZERS) }),
   'color-map': (text) => ({ colorMap: oneOf(text, WEIGHT_COLOR_MAPS) }),
+  tour: (text) => ({ tour: tourStepId(text) }),
   state: (text) => stateFromHash(text, defaultState()),
 };
 
@@ -112,7 +114,7 @@ function namedAttributes(state) {
   return {
     sentence: state.sentence, heads: headsText(state), projection: state.projection, seed: String(state.seed), mask: state.mask,
     'valid-length': String(state.validLength), 'positional-encoding': state.positionalEncoding,
-    temperature: String(state.temperature), normalizer: state.normalizer, 'color-map': state.colorMap,
+    temperature: String(state.temperature), normalizer: state.normalizer, 'color-map': state.colorMap, tour: state.tour,
   };
 }
 

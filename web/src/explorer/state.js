@@ -45,6 +45,7 @@ export function defaultState() {
     rotationFrom: 1,         // token pair of the rotation check
     rotationTo: 4,
     colorMap: 'viridis',     // attention weights' colour map: 'viridis' | 'cividis' (both colour-blind safe)
+    tour: '',                // id of the guided tour's step shown (tour-steps.js); '' when the tour is closed
   };
 }
 
