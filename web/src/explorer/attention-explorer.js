@@ -196,6 +196,7 @@ export class AttentionExplorer extends HTMLElement {
       return el;
     };
     this.tourButton = button('Take the guided tour', () => this.startTour());
+    this.tourButton.classList.add('tour-start');
     this.linkButton = button('Copy link to this view', () => this.copy(location.href, 'Link to this view'));
     button('Copy embed code', () => this.copy(this.embedCode(), 'Embed code'));
     this.embedOutput = bar.appendChild(element('pre', 'embed-code'));
@@ -251,9 +252,11 @@ export class AttentionExplorer extends HTMLElement {
     else this.revealStep(step);
   }
 
-  revealStep(step) {
+  /** Scrolls to the step's section; `atStart`: only the page's own explorer (url-state) may move the page on load. */
+  revealStep(step, { atStart = false } = {}) {
     const anchor = step.figure ? this.slots[step.figure] : this.parts.views[step.view][0];
-    reveal(anchor.closest('section'), this.root.classList.contains('fixed-height') ? this.root : null);
+    const scroller = this.root.classList.contains('fixed-height') ? this.root : null;
+    this.holdReveal = reveal(anchor.closest('section'), scroller, { page: !atStart || this.hasAttribute('url-state') });
   }
 
   /** The "Take the guided tour" button: the first step, with focus on it for screen readers. */
@@ -451,8 +454,9 @@ export class AttentionExplorer extends HTMLElement {
         const name = entry.target.dataset.slot;
         if (entry.isIntersecting && 'stale' in entry.target.dataset && this.drawn) this.renderFigure(name);
       }
+      this.holdReveal?.();
       if (this.pendingReveal) {
-        this.revealStep(this.pendingReveal);
+        this.revealStep(this.pendingReveal, { atStart: true });
         this.pendingReveal = null;
       }
     }, { rootMargin: '300px' });

@@ -83,16 +83,38 @@ export function buildTourPanel({ go, close }) {
   return { panel, sync, focus: () => title.focus() };
 }
 
+/** How long after a jump the revealed section is held in place while the figures around it are drawn. */
+const HOLD_MS = 2000;
+
 /**
  * Scrolls `target` to the top of the view, unless its top is already in the upper half (so the
  * controls above stay in sight when they can).
  * @param {HTMLElement} target
  * @param {HTMLElement | null} scroller  the explorer's own scrolling box (with a `height`), else null for the page
+ * @param {{ page?: boolean }} [options]  page: false leaves the page where it is (an embedded element
+ *   opening at a step must not scroll its host page on load); the explorer's own box still scrolls
+ * @returns {() => void} to call after figures are drawn: for a short while, it scrolls by however far
+ *   drawing moved the target (figures above it are drawn only when they come near the view, so a jump
+ *   can push the target away); movement the reader scrolled is left alone
  */
-export function reveal(target, scroller) {
+export function reveal(target, scroller, { page = true } = {}) {
   const box = scroller ? scroller.getBoundingClientRect() : { top: 0, height: window.innerHeight };
   const top = target.getBoundingClientRect().top - box.top;
-  if (top >= 0 && top < box.height / 2) return;
   // A jump, not a smooth scroll: passing over off-screen figures would draw them and move the target.
-  target.scrollIntoView({ block: 'start', behavior: 'instant' });
+  // In its own box, scrollTop: scrollIntoView would scroll the host page as well.
+  const margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
+  const inView = top >= 0 && top < box.height / 2;
+  if (!inView && scroller) scroller.scrollTop += top - margin;
+  else if (!inView && page) target.scrollIntoView({ block: 'start', behavior: 'instant' });
+  if (!scroller && !page) return () => {};
+  const until = performance.now() + HOLD_MS;
+  const position = () => ({ top: target.getBoundingClientRect().top, scrolled: scroller ? scroller.scrollTop : window.scrollY });
+  let last = position();
+  return () => {
+    if (performance.now() > until) return;
+    const now = position();
+    const shift = now.top - last.top + (now.scrolled - last.scrolled);  // the part not due to scrolling
+    if (Math.abs(shift) >= 1) (scroller ?? window).scrollBy({ top: shift, behavior: 'instant' });
+    last = position();
+  };
 }
