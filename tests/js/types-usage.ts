@@ -53,6 +53,10 @@ export function configure(el: AttentionExplorer): number {
     console.log(state.temperature.toFixed(2), state.positionalEncoding);
   });
   el.change({ numHeads: 4, mask: 'causal' });
+  el.tour = 3;  // the guided tour at step 3 (or a step id); reading it gives the step's id
+  const step: string = el.tour;
+  el.tour = null;
+  console.log(step.length);
   // @ts-expect-error mask names are a fixed set
   el.change({ mask: 'sideways' });
   const explorer = document.querySelector('attention-explorer');

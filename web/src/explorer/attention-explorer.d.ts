@@ -40,6 +40,8 @@ export interface ExplorerState {
   colorMap: 'viridis' | 'cividis';
   compare: boolean;
   compareSentence: string;
+  /** The guided tour's step shown (a step id, as in `#tour=<id>` links); '' when the tour is closed. */
+  tour: string;
   /** Further fields: line view, lab and check settings (see web/src/explorer/state.js). */
   [more: string]: unknown;
 }
@@ -47,13 +49,19 @@ export interface ExplorerState {
 /**
  * <attention-explorer>: attributes sentence, heads ("4" or kinds "previous,semantic"), projection, seed,
  * mask, valid-length, positional-encoding, temperature, normalizer, score-function, target-sentence, color-map,
- * state (URL-hash syntax), views,
+ * tour (empty, a step number from 1 or a step id: opens the guided tour there), state (URL-hash syntax), views,
  * controls ("none" or a list), height, readonly, url-state, assets-base. Attribute changes re-render.
  * Fires `change` (CustomEvent<ExplorerState>) after every change of its state.
  */
 export class AttentionExplorer extends HTMLElement {
   /** The sentence shown; setting it recomputes every figure. */
   sentence: string;
+  /**
+   * The guided tour's step shown (its id), '' when closed. Setting a step number (from 1) or id shows that
+   * step (its state, its section scrolled into view); '' or null closes the tour. A bad value throws RangeError.
+   */
+  get tour(): string;
+  set tour(value: string | number | null);
   /** A copy of the current state (undefined until the core has loaded). */
   readonly state: ExplorerState | undefined;
   /** The loaded core this element shares with the others on the page (undefined until loaded). */

@@ -3,6 +3,7 @@
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { NORMALIZER_OPTIONS, POSITIONAL_OPTIONS, SCORE_FUNCTION_OPTIONS } from './controls.js';
 import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
+import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
@@ -33,6 +34,7 @@ const STATE_ATTRIBUTES = {
   'score-function': (text) => ({ scoreFunction: oneOf(text, SCORE_FUNCTIONS) }),
   'target-sentence': (text) => ({ crossTarget: text }),
   'color-map': (text) => ({ colorMap: oneOf(text, WEIGHT_COLOR_MAPS) }),
+  tour: (text) => ({ tour: tourStepId(text) }),
   state: (text) => stateFromHash(text, defaultState()),
 };
 
@@ -117,7 +119,7 @@ function namedAttributes(state) {
     sentence: state.sentence, heads: headsText(state), projection: state.projection, seed: String(state.seed), mask: state.mask,
     'valid-length': String(state.validLength), 'positional-encoding': state.positionalEncoding,
     temperature: String(state.temperature), normalizer: state.normalizer, 'score-function': state.scoreFunction,
-    'target-sentence': state.crossTarget, 'color-map': state.colorMap,
+    'target-sentence': state.crossTarget, 'color-map': state.colorMap, tour: state.tour,
   };
 }
 

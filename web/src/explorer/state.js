@@ -64,6 +64,7 @@ export function defaultState() {
     crossTarget: DEFAULT_TRANSLATION,  // the target sentence of cross-attention (the source is `sentence`)
     ...LOOKUP_DEFAULTS,      // the soft-lookup section's table, query, τ and similarity
     costKernel: 3,           // the cost section's convolution kernel size k
+    tour: '',                // id of the guided tour's step shown (tour-steps.js); '' when the tour is closed
   };
 }
 

@@ -28,7 +28,8 @@ export function scoreFunctionView({ scoreFunction, costs, seqLen, dK, hidden, nu
   figure.appendChild(document.createElement('figcaption')).textContent =
     `Score function: ${NAMES[scoreFunction]}. Operations for one head's [${seqLen}, ${seqLen}] scores (d_k = ${dK}` +
     `${scoreFunction === 'additive' ? `, ${hidden} hidden units` : ''}); × ${numHeads} head${numHeads === 1 ? '' : 's'} for the layer.`;
-  figure.append(math(SCORE_TEX[scoreFunction], { display: true, tag: 'div' }));
+  const formula = figure.appendChild(math(SCORE_TEX[scoreFunction], { display: true, tag: 'div' }));
+  formula.tabIndex = 0;  // it scrolls sideways in a narrow explorer: keyboard users must reach it too
   const table = figure.appendChild(document.createElement('table'));
   table.className = 'cost-table';
   const head = table.createTHead().insertRow();

@@ -1,0 +1,113 @@
+// The guided tour's steps as data: every step's state is a valid state the core computes, every view
+// exists, ids are unique and usable in links; and the `tour` attribute's parsing.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { createAttentionCore } from 'attention-explorer/core';
+import { VIEWS, embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
+import { FIGURES } from '../../web/src/explorer/figures.js';
+import { defaultState, explainOptions, withChange } from '../../web/src/explorer/state.js';
+import { stepState } from '../../web/src/explorer/tour.js';
+import { TOUR_STEPS, tourStepId } from '../../web/src/explorer/tour-steps.js';
+import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
+
+const D_MODEL = 100;
+const reader = (attributes) => (name) => attributes[name] ?? null;
+const defaults = defaultState();
+let core;
+before(async () => {
+  core = await createAttentionCore();
+});
+
+/** The attributes of a tag, unescaped (the way a browser parses them). */
+function parseTag(tag) {
+  const attributes = {};
+  for (const [, name, value] of tag.matchAll(/ ([a-z-]+)="([^"]*)"/g)) {
+    attributes[name] = value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+  }
+  return attributes;
+}
+
+test('steps: 10–15, unique link-safe ids, a title, two or three sentences, a known view and figure', () => {
+  assert.ok(TOUR_STEPS.length >= 10 && TOUR_STEPS.length <= 15, `${TOUR_STEPS.length} steps`);
+  const ids = TOUR_STEPS.map((step) => step.id);
+  assert.equal(new Set(ids).size, ids.length, 'unique ids');
+  for (const step of TOUR_STEPS) {
+    assert.deepEqual(Object.keys(step).filter((key) => !['id', 'title', 'text', 'state', 'view', 'figure'].includes(key)), [], step.id);
+    assert.match(step.id, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, 'lowercase-with-dashes (no escaping in a URL)');
+    assert.ok(step.title.trim().length > 0 && step.title.length <= 60, `${step.id}: title`);
+    const sentences = step.text.split(/(?<=[.!?])\s+(?=[A-Z“"])/).length;
+    assert.ok(sentences >= 2 && sentences <= 4, `${step.id}: ${sentences} sentences`);
+    assert.ok(VIEWS.includes(step.view), `${step.id}: view ${step.view} is one of ${VIEWS.join(', ')}`);
+    if ('figure' in step) assert.ok(step.figure in FIGURES, `${step.id}: figure ${step.figure}`);
+  }
+});
+
+test('every step\'s state names only state fields, with values of the defaults\' types', () => {
+  for (const step of TOUR_STEPS) {
+    for (const [key, value] of Object.entries(step.state)) {
+      assert.ok(key in defaults && key !== 'tour', `${step.id}: ${key} is a state field`);
+      const type = (v) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
+      assert.ok(type(value) === type(defaults[key]) || defaults[key] === null, `${step.id}: ${key} is a ${type(defaults[key])}`);
+    }
+    const state = withChange(defaults, step.state);
+    assert.deepEqual(withChange(state, {}), state, `${step.id}: consistent (heads exist)`);
+  }
+});
+
+test('every step\'s state passes the attribute parsers (through its embed code) and survives a link', () => {
+  for (const step of TOUR_STEPS) {
+    const state = stepState(step, defaults, defaults);
+    assert.equal(state.tour, step.id);
+    const { change, errors } = readAttributes(reader(parseTag(embedCode(state, D_MODEL))), D_MODEL);
+    assert.deepEqual(errors, [], step.id);
+    const kinds = (s) => Array.from({ length: s.numHeads }, (_, h) => s.headKinds[h] ?? 'projected');
+    const reproduced = withChange(defaults, change);
+    assert.deepEqual({ ...reproduced, headKinds: kinds(reproduced) }, { ...state, headKinds: kinds(state) }, step.id);
+    const linked = withChange(defaults, stateFromHash(`#${stateToHash(state, defaults)}`, defaults));
+    assert.deepEqual(linked, state, `${step.id}: through the URL hash`);
+    assert.match(stateToHash(state, defaults), new RegExp(`(^|&)tour=${step.id}($|&)`));
+  }
+});
+
+test('the core computes every step\'s state', () => {
+  for (const step of TOUR_STEPS) {
+    const state = stepState(step, defaults, defaults);
+    const options = { ...explainOptions(state), positionChecks: true };
+    const trace = state.compare ? core.compareContexts(state.sentence, state.compareSentence, options).first : core.explain(state.sentence, options);
+    assert.ok(trace.tokens.length > 1, step.id);
+    assert.ok(trace.weights.data.every(Number.isFinite), `${step.id}: finite weights`);
+  }
+});
+
+test('a step keeps the learner\'s colour map and replaces everything else by the defaults plus the step', () => {
+  const current = withChange(defaults, { colorMap: 'cividis', temperature: 0.2, numHeads: 5, sentence: 'something else' });
+  const step = TOUR_STEPS.find((s) => s.id === 'heads');
+  const state = stepState(step, defaults, current);
+  assert.equal(state.colorMap, 'cividis');
+  assert.equal(state.temperature, defaults.temperature);
+  assert.equal(state.numHeads, 4);
+  assert.equal(state.sentence, defaults.sentence);
+});
+
+test('the tour attribute: empty is the first step, a number counts from 1, or a step id', () => {
+  const parse = (text) => readAttributes(reader({ tour: text }), D_MODEL);
+  assert.deepEqual(parse('').change, { tour: TOUR_STEPS[0].id });
+  assert.deepEqual(parse('3').change, { tour: TOUR_STEPS[2].id });
+  assert.deepEqual(parse(` ${TOUR_STEPS.length} `).change, { tour: TOUR_STEPS.at(-1).id });
+  assert.deepEqual(parse('causal-mask').change, { tour: 'causal-mask' });
+  assert.equal(tourStepId('pipeline'), 'pipeline');
+  for (const bad of ['0', String(TOUR_STEPS.length + 1), 'bogus', '2.5', '-1']) {
+    const { change, errors } = parse(bad);
+    assert.deepEqual(change, {}, `tour="${bad}" sets nothing`);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0], new RegExp(`^tour="${bad.replace('.', '\\.')}": must be empty, a step number from 1 to ${TOUR_STEPS.length}, or a step id: attention-weights, `));
+  }
+});
+
+test('the embed code of a view inside the tour names the step', () => {
+  const state = stepState(TOUR_STEPS[5], defaults, defaults);
+  const tag = embedCode(state, D_MODEL);
+  assert.match(tag, new RegExp(` tour="${TOUR_STEPS[5].id}"`));
+  assert.ok(!tag.includes('state="tour'), 'a named attribute, not in the state attribute');
+  assert.equal(embedCode(defaults, D_MODEL), '<attention-explorer></attention-explorer>', 'no tour: no attribute');
+});

@@ -1,0 +1,120 @@
+// The guided tour's panel: "Step k of N", the step's title and text, Previous / Next and a close
+// button, docked at the bottom of the explorer while its figures scroll. Keys while focus is in the
+// panel: ← / PageUp previous, → / PageDown next, Escape closes. The panel only reports what the
+// learner asks for; the element applies the step (tour-steps.js) and keeps the panel in sync.
+import { element } from './layout.js';
+
+/** State the tour leaves as the learner set it: preferences, not concepts. */
+const KEPT = ['colorMap'];
+
+/**
+ * The whole state a step shows: the explorer's defaults, the learner's preferences, then the step.
+ * @param {{ id: string, state: object }} step  one of TOUR_STEPS
+ * @param {object} defaults  the explorer's defaults (defaultState() with its attributes)
+ * @param {object} current  the state now (only its KEPT preferences are used)
+ * @returns {object} a full state, with `tour` = the step's id
+ */
+export function stepState(step, defaults, current) {
+  const kept = Object.fromEntries(KEPT.map((key) => [key, current[key]]));
+  return { ...defaults, ...kept, ...step.state, tour: step.id };
+}
+
+function button(className, text, onClick) {
+  const el = element('button', className, text);
+  el.type = 'button';
+  el.addEventListener('click', onClick);
+  return el;
+}
+
+/**
+ * Builds the (hidden) tour panel.
+ * @param {{ go: (id: string) => void, close: () => void }} actions  called when the learner moves to a step or closes
+ * @returns {{ panel: HTMLElement, sync: (steps: object[], id: string) => void, focus: () => void }}
+ *   sync shows step `id` of `steps` (hides the panel when `id` is not one of them); focus moves
+ *   focus to the step's title, so a screen reader reads the step
+ */
+export function buildTourPanel({ go, close }) {
+  const panel = element('section', 'tour');
+  panel.setAttribute('aria-label', 'Guided tour');
+  panel.hidden = true;
+  // Announced on every move, so Previous / Next keep focus and the new step is still read out.
+  const main = panel.appendChild(element('div', 'tour-main'));
+  main.setAttribute('aria-live', 'polite');
+  const head = main.appendChild(element('div', 'tour-head'));
+  head.append(element('h2', '', 'Guided tour'));
+  const count = head.appendChild(element('span', 'tour-count'));
+  const title = main.appendChild(element('h3', 'tour-title'));
+  title.tabIndex = -1;
+  const text = main.appendChild(element('p', 'tour-text'));
+  const side = panel.appendChild(element('div', 'tour-side'));
+  const nav = side.appendChild(element('div', 'tour-nav'));
+  side.append(element('span', 'tour-keys', 'Keys: ← → move, Esc closes'));
+  const closeButton = panel.appendChild(button('tour-close', '×', () => close()));
+  closeButton.setAttribute('aria-label', 'Close the guided tour');
+  closeButton.title = 'Close the guided tour (Escape)';
+  let steps = [], index = -1;
+  const move = (by) => {
+    if (index + by >= 0 && index + by < steps.length) go(steps[index + by].id);
+    else if (index + by === steps.length) close();  // "Finish" on the last step
+  };
+  const previous = nav.appendChild(button('tour-previous', '← Previous', () => move(-1)));
+  const next = nav.appendChild(button('tour-next', 'Next →', () => move(1)));
+  panel.addEventListener('keydown', (event) => {
+    const by = { ArrowLeft: -1, PageUp: -1, ArrowRight: 1, PageDown: 1 }[event.key];
+    if (event.key === 'Escape') close();
+    else if (by && !(by > 0 && index === steps.length - 1)) move(by);  // keys never finish the tour by accident
+    else return;
+    event.preventDefault();
+  });
+
+  const sync = (available, id) => {
+    steps = available;
+    index = steps.findIndex((step) => step.id === id);
+    panel.hidden = index < 0;
+    if (index < 0) return;
+    const step = steps[index];
+    count.textContent = `Step ${index + 1} of ${steps.length}`;
+    title.textContent = step.title;
+    text.textContent = step.text;
+    // aria-disabled, not disabled: the focused button must stay focused at either end.
+    previous.setAttribute('aria-disabled', String(index === 0));
+    next.textContent = index === steps.length - 1 ? 'Finish' : 'Next →';
+  };
+  return { panel, sync, focus: () => title.focus() };
+}
+
+/** How long after a jump the revealed section is held in place while the figures around it are drawn. */
+const HOLD_MS = 2000;
+
+/**
+ * Scrolls `target` to the top of the view, unless its top is already in the upper half (so the
+ * controls above stay in sight when they can).
+ * @param {HTMLElement} target
+ * @param {HTMLElement | null} scroller  the explorer's own scrolling box (with a `height`), else null for the page
+ * @param {{ page?: boolean }} [options]  page: false leaves the page where it is (an embedded element
+ *   opening at a step must not scroll its host page on load); the explorer's own box still scrolls
+ * @returns {() => void} to call after figures are drawn: for a short while, it scrolls by however far
+ *   drawing moved the target (figures above it are drawn only when they come near the view, so a jump
+ *   can push the target away); movement the reader scrolled is left alone
+ */
+export function reveal(target, scroller, { page = true } = {}) {
+  const box = scroller ? scroller.getBoundingClientRect() : { top: 0, height: window.innerHeight };
+  const top = target.getBoundingClientRect().top - box.top;
+  // A jump, not a smooth scroll: passing over off-screen figures would draw them and move the target.
+  // In its own box, scrollTop: scrollIntoView would scroll the host page as well.
+  const margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
+  const inView = top >= 0 && top < box.height / 2;
+  if (!inView && scroller) scroller.scrollTop += top - margin;
+  else if (!inView && page) target.scrollIntoView({ block: 'start', behavior: 'instant' });
+  if (!scroller && !page) return () => {};
+  const until = performance.now() + HOLD_MS;
+  const position = () => ({ top: target.getBoundingClientRect().top, scrolled: scroller ? scroller.scrollTop : window.scrollY });
+  let last = position();
+  return () => {
+    if (performance.now() > until) return;
+    const now = position();
+    const shift = now.top - last.top + (now.scrolled - last.scrolled);  // the part not due to scrolling
+    if (Math.abs(shift) >= 1) (scroller ?? window).scrollBy({ top: shift, behavior: 'instant' });
+    last = position();
+  };
+}
