@@ -75,7 +75,7 @@ TEST_CASE("cross-attention: step 2 equals softmax((Y W_Q)(memory W_K)ᵀ / √d_
   }
 }
 
-TEST_CASE("cross-attention: padded source keys get no weight; an empty sentence gives no step 2") {
+TEST_CASE("cross-attention: padded source keys get no weight, an empty sentence gives no step 2") {
   attn::ExplainOptions options;
   options.attention.valid_length = 3;
   const auto r = attn::explain_cross(kSource, kTarget, shipped_table(), options);
