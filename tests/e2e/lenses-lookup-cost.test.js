@@ -112,15 +112,21 @@ test('removing every row shows a message, keeps the last figure, and adding rows
   assert.deepEqual((await weights()).map((r) => r.soft), [1]);
 });
 
+/** The cost table for n tokens, once drawn: figures off screen wait, as a learner's would, until they scroll in. */
+async function costTableFor(n) {
+  await page.locator('.cost-section').scrollIntoViewIfNeeded();
+  await page.waitForSelector(`[data-figure="cost-table"][data-n="${n}"]`, { timeout: 5000 });
+}
+
 test('the cost table follows the typed sentence\'s token count', async () => {
   const rows = () => page.$$eval('[data-figure="cost-table"] tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, Number(tr.dataset.operations)]));
   await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('views', 'tokens,lookup,cost'));
   await page.fill('attention-explorer textarea', 'the dog chased the cat');
-  assert.equal(await page.getAttribute('[data-figure="cost-table"]', 'data-n'), '5');
+  await costTableFor(5);
   assert.deepEqual(await rows(), [['convolution', 3 * 5 * 100 ** 2], ['recurrent', 5 * 100 ** 2], ['selfAttention', 25 * 100]]);
   assert.match(await page.textContent('[data-figure="cost-table"] tr.cheapest'), /Self-attention/);
   await page.fill('attention-explorer textarea', 'the dog chased the cat across the garden and over the wall');
-  assert.equal(await page.getAttribute('[data-figure="cost-table"]', 'data-n'), '12');
+  await costTableFor(12);
   assert.equal(await page.getAttribute('[data-figure="cost-plot"] .current-n', 'data-n'), '12');
   assert.match(await page.textContent('[data-figure="cost-table"] tr[data-kind="recurrent"]'), / = 12[\s\S]* = 11$/);
   await page.fill('.cost-section input[name="costKernel"]', '5');

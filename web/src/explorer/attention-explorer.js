@@ -6,17 +6,17 @@
 // tour (tour-steps.js, tour.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
-import { FIGURES, NEEDS_CHECKS, NEEDS_LAB, hasDataFor } from './figures.js';
+import { DATA_ONLY, FIGURES, NEEDS_CHECKS, NEEDS_LAB, OWN_DATA, hasDataFor } from './figures.js';
 import { enableScoreDrag } from './score-drag.js';
 import { buildSimplexControls } from './simplex-controls.js';
 import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { addExportMenus, exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
-import { costSection } from './cost-section.js';
-import { lookupSection } from './lookup-section.js';
+import { costData, costInputs, costSection } from './cost-section.js';
+import { lookupData, lookupInputs, lookupSection } from './lookup-section.js';
 import { element, row, section, showChosen, subsection } from './layout.js';
 import { sharedCore } from './shared-core.js';
-import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, scoreCosts, withChange } from './state.js';
+import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, scoreCostInputs, scoreCosts, withChange } from './state.js';
 import { buildTourPanel, reveal, stepState } from './tour.js';
 import { TOUR_STEPS, tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
@@ -24,6 +24,8 @@ import { formula } from '../views/formulas.js';
 import { tokenStrip } from '../views/token-strip.js';
 import styles from './explorer.css?inline';
 import heatmapStyles from '../views/heatmap.css?inline';
+
+const NOTHING = Object.freeze({});  // the data of a lens that failed before it ever worked: its figures draw nothing
 
 let sheet;  // one stylesheet object shared by every explorer's shadow root
 function styleSheet() {
@@ -148,6 +150,8 @@ export class AttentionExplorer extends HTMLElement {
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
+    this.memos = new Map();      // lens name → { key: its inputs as JSON, value: its data }
+    this.drawnFrom = new Map();  // figure name → the data its slot shows (DATA_ONLY figures)
     this.watchVisibility();
     enableScoreDrag(this.slots.simplex, SCORE_RANGE, (index, score) => {
       const scores = [...simplexInputs(this.current).scores];
@@ -186,8 +190,8 @@ export class AttentionExplorer extends HTMLElement {
     const cross = section('Cross-attention: the decoder reads the source', 'In an encoder–decoder Transformer the target (here a ' +
       'translation of your sentence) first attends to itself causally, then its queries attend to the source\'s keys and values. ' +
       'Your sentence above is the source.', this.target.parentElement, this.slots.cross);
-    this.lookup = lookupSection(this.core, (change) => this.edit(change));
-    this.cost = costSection(this.core, (change) => this.edit(change));
+    this.lookup = lookupSection(this.core, (change) => this.edit(change), this.slots.lookup);
+    this.cost = costSection((change) => this.edit(change), [this.slots.costTable, this.slots.costPlot]);
     this.figures = element('div', 'figures');
     this.figures.append(attention, steps, context, positional, lab, simplex, this.lookup.element, cross, this.cost.element);
     this.parts = {
@@ -324,17 +328,6 @@ export class AttentionExplorer extends HTMLElement {
     else if (action === 'shuffle') this.change({ shuffleSeed: this.current.shuffleSeed + 1 });
   }
 
-  /** The lab's encoding study for a sentence of seqLen tokens, recomputed only when its inputs change. */
-  labFor(seqLen) {
-    const options = labOptions(this.current, seqLen);
-    const key = JSON.stringify(options);
-    if (this.labKey !== key) {
-      this.labResult = this.core.positionalEncodingLab(options);
-      this.labKey = key;
-    }
-    return this.labResult;
-  }
-
   textBox(labelText, onInput) {
     const label = element('label', 'sentence-label', labelText);
     const box = label.appendChild(document.createElement('textarea'));
@@ -382,33 +375,56 @@ export class AttentionExplorer extends HTMLElement {
       () => { this.status.textContent = isCode ? `${what}: select it below.` : `${what}: ${text}`; });
   }
 
-  /** One core call for the current state; on error, says why and keeps the last good figures. */
+  /** One core call for the current state (and the lenses on screen); on error, says why and keeps the last good figures. */
   compute() {
     const { sentence, compare, compareSentence } = this.current;
     const options = { ...explainOptions(this.current), positionChecks: this.wants(NEEDS_CHECKS) };
-    const lenses = (trace) => ({
-      lab: this.wants(NEEDS_LAB) ? this.labFor(trace.tokens.length) : null,
-      scoreCosts: scoreCosts(this.core, this.current, trace.tokens.length),
-      simplex: this.wants(['simplex']) ? this.simplexFor() : null,
-      cross: this.wants(['cross']) ? this.core.explainCross(sentence, this.current.crossTarget, explainOptions(this.current)) : null,
-    });
     if (!compare) {
       const trace = this.core.explain(sentence, options);
-      return { trace, ...lenses(trace), projected: { traces: [trace], projection: trace.projection } };
+      return { trace, ...this.lenses(trace), projected: { traces: [trace], projection: trace.projection } };
     }
     const pair = this.core.compareContexts(sentence, compareSentence, options);
-    return { trace: pair.first, ...lenses(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+    return { trace: pair.first, ...this.lenses(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
   }
 
-  /** The simplex figure's data, recomputed only when its own inputs change. */
-  simplexFor() {
-    const inputs = simplexInputs(this.current);
+  /** The data of the figures that need more than the trace: for those on screen, null for the others. */
+  lenses(trace) {
+    const state = this.current, core = this.core, n = trace.tokens.length;
+    const when = (names, compute) => (this.wants(names) ? compute() : null);
+    return {
+      lab: when(NEEDS_LAB, () => this.memo('lab', labOptions(state, n), (options) => core.positionalEncodingLab(options))),
+      scoreCosts: when(['scoreFunction'], () => this.memo('scoreCosts', scoreCostInputs(state, n, core.dModel), (inputs) => scoreCosts(core, inputs))),
+      simplex: when(['simplex'], () => this.memo('simplex', simplexInputs(state), (inputs) => simplexData(core, inputs))),
+      lookup: when(['lookup'], () => this.sectionData('lookup', lookupInputs(state), (inputs) => lookupData(core, inputs),
+        this.lookup.message, 'The figure shows the last table that worked.')),
+      cross: when(['cross'], () => this.memo('cross', [state.sentence, state.crossTarget, explainOptions(state)],
+        ([source, target, options]) => core.explainCross(source, target, options))),
+      cost: when(['costTable', 'costPlot'], () => this.sectionData('cost', costInputs(state, trace.totalTokens, core.dModel),
+        (sizes) => costData(core, sizes), this.cost.message, 'The figures show the last sizes that worked.')),
+    };
+  }
+
+  /** compute(inputs), again only when the inputs differ from the last call's: most keystrokes leave a lens's inputs alone. */
+  memo(name, inputs, compute) {
     const key = JSON.stringify(inputs);
-    if (this.simplexKey !== key) {
-      this.simplexResult = simplexData(this.core, inputs);
-      this.simplexKey = key;
+    const last = this.memos.get(name);
+    if (last?.key === key) return last.value;
+    const value = compute(inputs);
+    this.memos.set(name, { key, value });
+    return value;
+  }
+
+  /** memo() for a section with its own message: a failure is said there, and its figures keep the last good data (or draw nothing). */
+  sectionData(name, inputs, compute, message, kept) {
+    try {
+      const value = this.memo(name, inputs, compute);
+      message.textContent = '';
+      return value;
+    } catch (error) {
+      const last = this.memos.get(name)?.value;
+      message.textContent = last ? `${error.message} ${kept}` : error.message;
+      return last ?? NOTHING;
     }
-    return this.simplexResult;
   }
 
   /** Whether any of these figures is on screen. */
@@ -439,6 +455,8 @@ export class AttentionExplorer extends HTMLElement {
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
     if (this.target.value !== this.current.crossTarget) this.target.value = this.current.crossTarget;
+    this.lookup.sync(this.current, this.hasAttribute('readonly'));
+    this.cost.sync(this.current, this.hasAttribute('readonly'));
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
     this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
     if (this.hasAttribute('readonly')) return;
@@ -463,9 +481,6 @@ export class AttentionExplorer extends HTMLElement {
       : '';
     this.slots.tokens.replaceChildren(tokenStrip(trace));
     if (empty) return;
-    const readonly = this.hasAttribute('readonly');
-    this.lookup.update(this.current, readonly);
-    this.cost.update(this.current, trace.totalTokens, readonly);
     this.drawn = { result, previous, state: this.current };
     // Only figures on screen are redrawn now; the others are marked stale and drawn when they scroll in.
     for (const name of Object.keys(FIGURES)) {
@@ -480,9 +495,14 @@ export class AttentionExplorer extends HTMLElement {
       this.update();  // it scrolled in: compute its data now
       return;
     }
-    this.slots[name].replaceChildren(FIGURES[name](result, previous, state));
-    addExportMenus(this.slots[name]);
-    delete this.slots[name].dataset.stale;
+    const slot = this.slots[name], data = result[OWN_DATA[name]];
+    if (!DATA_ONLY.includes(name) || this.drawnFrom.get(name) !== data) {
+      if (data === NOTHING) slot.replaceChildren();
+      else slot.replaceChildren(FIGURES[name](result, previous, state));
+      addExportMenus(slot);
+      this.drawnFrom.set(name, data);
+    }
+    delete slot.dataset.stale;
   }
 
   watchVisibility() {

@@ -1,12 +1,10 @@
 // The section "Cost: self-attention vs. convolution vs. recurrence" (issue 8 §5; d2l.ai §11.6.2; Vaswani
 // et al. 2017 Table 1): the three layers' operations, sequential operations and maximum path length for
 // the current sentence (n = its token count, d = d_model), a kernel-size control (state.costKernel), and
-// operations against n on log–log axes with the crossings. One core.layerCosts() call per change of n or k.
-import { addExportMenus } from './figure-export.js';
+// operations against n on log–log axes with the crossings. Its figures (costTable, costPlot) are drawn by
+// the explorer from costData(), computed while they are on screen and only when n or k changes.
 import { field, input } from './controls.js';
 import { element, section } from './layout.js';
-import { costPlot } from '../views/cost-plot.js';
-import { costTable } from '../views/cost-table.js';
 
 export const COST_KERNEL_RANGE = [2, 50];
 const POINTS_PER_DECADE = 20;
@@ -20,13 +18,28 @@ export function logSpacedN(last) {
   return [...ns].sort((a, b) => a - b);
 }
 
+/** The figures' sizes: n is the sentence's token count (all of it, also past what explain() traces). */
+export function costInputs(state, n, dModel) {
+  return { n: Math.max(1, n), dModel, kernelSize: state.costKernel };
+}
+
 /**
- * @param {object} core  the attention core (core.layerCosts, core.dModel)
- * @param {(change: object) => void} onChange  applies a state change (the explorer's edit)
- * @returns {{ element: HTMLElement, forms: HTMLFormElement[], update: (state: object, n: number, readonly: boolean) => void }}
- *   update: n is the sentence's token count (all of it, also past what explain() traces)
+ * One core.layerCosts() call: the costs at these sizes, and the curves from n = 1 to a power of ten past
+ * both crossings (n = d and n = k·d). Throws the core's message.
+ * @returns {{ costs: object, sizes: { n, dModel, kernelSize } }}
  */
-export function costSection(core, onChange) {
+export function costData(core, sizes) {
+  const last = 10 ** Math.max(4, Math.ceil(Math.log10(Math.max(sizes.n, 2 * sizes.kernelSize * sizes.dModel))));
+  return { costs: core.layerCosts({ ...sizes, curveN: logSpacedN(last) }), sizes };
+}
+
+/**
+ * @param {(change: object) => void} onChange  applies a state change (the explorer's edit)
+ * @param {HTMLElement[]} slots  where the explorer draws the table and the plot
+ * @returns {{ element: HTMLElement, forms: HTMLFormElement[], message: HTMLElement,
+ *   sync: (state: object, readonly: boolean) => void }}  message: why the last change drew nothing new
+ */
+export function costSection(onChange, slots) {
   const form = element('form', 'controls lab-controls cost-controls');
   form.setAttribute('aria-label', 'Cost: kernel size');
   form.addEventListener('submit', (event) => event.preventDefault());
@@ -38,36 +51,16 @@ export function costSection(core, onChange) {
   });
   const message = element('p', 'status error cost-message');
   message.setAttribute('role', 'alert');
-  const tableSlot = element('div', 'slot slot-cost-table');
-  const plotSlot = element('div', 'slot slot-cost-plot');
   const el = section('Cost: self-attention vs. convolution vs. recurrence',
     'What one layer costs on this sentence (d2l.ai §11.6.2; Vaswani et al. 2017, Table 1). Operations are the leading ' +
     'multiply–add counts without constant factors; sequential operations must wait for each other; the maximum path length ' +
     'is how many layers or steps separate the farthest two tokens. Type a longer sentence and watch n move.',
-    form, message, tableSlot, plotSlot);
+    form, message, ...slots);
   el.classList.add('lens-section', 'cost-section');
 
-  let drawnKey = null;
-  const update = (state, n, readonly) => {
+  const sync = (state, readonly) => {
     if (!kernel.matches(':focus') && Number(kernel.value) !== state.costKernel) kernel.value = String(state.costKernel);
     kernel.disabled = readonly;
-    const sizes = { n: Math.max(1, n), dModel: core.dModel, kernelSize: state.costKernel };
-    const key = JSON.stringify(sizes);
-    if (key === drawnKey) return;
-    const last = 10 ** Math.max(4, Math.ceil(Math.log10(Math.max(sizes.n, 2 * sizes.kernelSize * sizes.dModel))));
-    let costs;
-    try {
-      costs = core.layerCosts({ ...sizes, curveN: logSpacedN(last) });
-    } catch (error) {
-      message.textContent = error.message;
-      return;
-    }
-    message.textContent = '';
-    drawnKey = key;
-    tableSlot.replaceChildren(costTable(costs, sizes));
-    plotSlot.replaceChildren(costPlot(costs, sizes));
-    addExportMenus(tableSlot);
-    addExportMenus(plotSlot);
   };
-  return { element: el, forms: [form], update };
+  return { element: el, forms: [form], message, sync };
 }

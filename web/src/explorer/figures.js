@@ -1,11 +1,14 @@
 // Every figure of the explorer as a pure function of (the computed result, the previous trace, the state).
 import { attentionHeatmap } from '../views/attention-heatmap.js';
 import { crossAttentionView } from '../views/cross-attention.js';
+import { costPlot } from '../views/cost-plot.js';
+import { costTable } from '../views/cost-table.js';
 import { binaryPositions } from '../views/binary-positions.js';
 import { encodingCurves } from '../views/encoding-curves.js';
 import { headGrid } from '../views/head-grid.js';
 import { labEncoding } from '../views/lab-encoding.js';
 import { lineView } from '../views/line-view.js';
+import { lookupBars } from '../views/lookup-bars.js';
 import { normBars } from '../views/norm-bars.js';
 import { pipeline } from '../views/pipeline.js';
 import { positionSimilarity } from '../views/position-similarity.js';
@@ -39,19 +42,25 @@ export const FIGURES = {
   norms: ({ trace }) => normBars(trace),
   scoreFunction: ({ scoreCosts }) => scoreFunctionView(scoreCosts),
   simplex: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }),
+  lookup: ({ lookup }) => (lookup.result ? lookupBars(lookup.result, lookup.options) : document.createElement('div')),
   cross: ({ cross }, _, { head, colorMap }) => crossAttentionView(cross, { head, colorMap }),
+  costTable: ({ cost }) => costTable(cost.costs, cost.sizes),
+  costPlot: ({ cost }) => costPlot(cost.costs, cost.sizes),
 };
 
 /** Figures that need more than the plain trace: their data is computed only while one of them is on screen. */
 export const NEEDS_CHECKS = ['shuffle', 'repeated', 'scoreTerms', 'norms'];
 export const NEEDS_LAB = ['labEncoding', 'binaryPositions', 'encodingCurves', 'positionSimilarity', 'rotation'];
 
-/** Figures whose data is computed only while they are on screen, by the result's key of the same name. */
-export const NEEDS_OWN_DATA = ['simplex', 'cross'];
+/** Figures whose data is computed only while one of them is on screen: figure → the result's key. */
+export const OWN_DATA = { scoreFunction: 'scoreCosts', simplex: 'simplex', lookup: 'lookup', cross: 'cross', costTable: 'cost', costPlot: 'cost' };
+
+/** Figures drawn from their own data alone (no other state): redrawn only when that data is new. */
+export const DATA_ONLY = ['scoreFunction', 'simplex', 'lookup', 'costTable', 'costPlot'];
 
 /** Whether a result has the data figure `name` draws from. */
 export function hasDataFor(result, name) {
-  if (NEEDS_OWN_DATA.includes(name)) return result[name] !== null;
+  if (name in OWN_DATA) return result[OWN_DATA[name]] !== null;
   if (NEEDS_CHECKS.includes(name)) return result.trace.positionChecks !== null;
   if (NEEDS_LAB.includes(name)) return result.lab !== null;
   return true;

@@ -2,13 +2,11 @@
 // values, a typed query, τ on a log slider and the similarity, and the figure of the weights per key
 // beside the exact lookup's Kronecker delta. Its inputs live in the explorer's state (lookupKeys,
 // lookupValues, lookupQuery, lookupTemperature, lookupSimilarity; the page's normalizer), so links and
-// embed code carry them. One core.softLookup() call per change of those inputs; a table the core
-// refuses shows why and keeps the last good figure.
-import { addExportMenus } from './figure-export.js';
+// embed code carry them. The explorer draws its figure (lookup) from lookupData(): one core.softLookup()
+// call per change of those inputs while it is on screen; a table the core refuses shows why.
 import { field, input, select } from './controls.js';
 import { element, section } from './layout.js';
 import { math } from '../views/formulas.js';
-import { lookupBars } from '../views/lookup-bars.js';
 
 const TEX = String.raw`\underbrace{\textstyle\sum_j \delta(q, k_j)\, v_j}_{\text{exact lookup}}\;\longrightarrow\;` +
   String.raw`\underbrace{\textstyle\sum_j \alpha(q, k_j)\, v_j}_{\text{attention}},\qquad` +
@@ -43,12 +41,34 @@ function friendly(message, rows) {
   return `${text[0].toUpperCase()}${text.slice(1)}.`;
 }
 
+/** The lookup's inputs from the state: the table without blank rows (`rows` maps back to the table's rows), query, options. */
+export function lookupInputs(state) {
+  const { keys, values, rows } = lookupTable(state);
+  return { query: state.lookupQuery, keys, values, rows, temperature: state.lookupTemperature,
+    similarity: state.lookupSimilarity, normalizer: state.normalizer };
+}
+
 /**
- * @param {object} core  the attention core (core.softLookup)
- * @param {(change: object) => void} onChange  applies a state change (the explorer's edit)
- * @returns {{ element: HTMLElement, forms: HTMLFormElement[], update: (state: object, readonly: boolean) => void }}
+ * One core.softLookup() call.
+ * @returns {{ result: object, options: { keys, values, query, temperature, similarity, normalizer } }}
+ * @throws {Error} the core's message, naming the table's rows as the learner sees them
  */
-export function lookupSection(core, onChange) {
+export function lookupData(core, { query, rows, ...options }) {
+  try {
+    return { result: core.softLookup(query, options), options: { ...options, query } };
+  } catch (error) {
+    throw new Error(friendly(error.message, rows));
+  }
+}
+
+/**
+ * @param {object} core  the attention core (core.maxLookupRows)
+ * @param {(change: object) => void} onChange  applies a state change (the explorer's edit)
+ * @param {HTMLElement} slot  where the explorer draws the figure
+ * @returns {{ element: HTMLElement, forms: HTMLFormElement[], message: HTMLElement,
+ *   sync: (state: object, readonly: boolean) => void }}  message: why the table drew nothing new
+ */
+export function lookupSection(core, onChange, slot) {
   const form = element('form', 'controls lab-controls lookup-controls');
   form.setAttribute('aria-label', 'Soft lookup: query and temperature');
   form.addEventListener('submit', (event) => event.preventDefault());
@@ -97,7 +117,6 @@ export function lookupSection(core, onChange) {
 
   const message = element('p', 'status error lookup-message');
   message.setAttribute('role', 'alert');
-  const slot = element('div', 'slot slot-lookup');
   const formula = math(TEX, { display: true, tag: 'div' });
   formula.dataset.formula = 'lookup';
   formula.tabIndex = 0;  // it may scroll sideways: keyboard users must reach it too
@@ -140,32 +159,13 @@ export function lookupSection(core, onChange) {
     addButton.disabled = readonly || count >= core.maxLookupRows;
   };
 
-  let drawnKey = null;
-  const update = (state, readonly) => {
+  const sync = (state, readonly) => {
     current = state;
     syncTable(state, readonly);
     if (query.value !== state.lookupQuery) query.value = state.lookupQuery;
     temperature.value = String(Math.log10(state.lookupTemperature));
     temperatureOut.value = `τ = ${state.lookupTemperature}`;
     similarity.value = state.lookupSimilarity;
-    const { keys, values, rows } = lookupTable(state);
-    const args = { keys, values, temperature: state.lookupTemperature, similarity: state.lookupSimilarity, normalizer: state.normalizer };
-    const key = JSON.stringify([state.lookupQuery, args]);
-    if (key === drawnKey) {
-      message.textContent = '';
-      return;
-    }
-    let result;
-    try {
-      result = core.softLookup(state.lookupQuery, args);
-    } catch (error) {
-      message.textContent = friendly(error.message, rows) + (drawnKey === null ? '' : ' The figure shows the last table that worked.');
-      return;
-    }
-    message.textContent = '';
-    drawnKey = key;
-    slot.replaceChildren(lookupBars(result, { ...args, query: state.lookupQuery }));
-    addExportMenus(slot);
   };
-  return { element: el, forms: [form, tableForm], update };
+  return { element: el, forms: [form, tableForm], message, sync };
 }

@@ -100,13 +100,18 @@ export function explainOptions(state) {
   };
 }
 
-/** The score function's formula and cost data (core.scoreCost for each function, one head's [seqLen, seqLen] scores). */
-export function scoreCosts(core, state, seqLen) {
+/** What the score-function figure depends on: the function in use and one head's sizes for a sentence of seqLen tokens. */
+export function scoreCostInputs(state, seqLen, dModel) {
   const { numHeads, scoreFunction, additiveHidden: hidden } = state;
-  const dK = core.dModel / numHeads;
+  return { scoreFunction, seqLen, dK: dModel / numHeads, hidden, numHeads };
+}
+
+/** The score-function figure's data: core.scoreCost for each function, one head's [seqLen, seqLen] scores. */
+export function scoreCosts(core, inputs) {
+  const { seqLen, dK, hidden } = inputs;
   const costs = Object.fromEntries(['scaledDot', 'dot', 'additive'].map((name) =>
     [name, core.scoreCost({ scoreFunction: name, queries: seqLen, keys: seqLen, dK, hidden })]));
-  return { scoreFunction, costs, seqLen, dK, hidden, numHeads };
+  return { ...inputs, costs };
 }
 
 /** Positions the lab shows: at least the sentence, more when asked (up to LAB_MAX_POSITIONS). */
