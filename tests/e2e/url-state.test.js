@@ -45,6 +45,18 @@ test('a changed view is in the hash, and opening that link restores it', async (
   assert.deepEqual(expected, { sentence: 'the cat sat on the mat & more', shape: [4, 8, 8], positionalEncoding: 'rope', temperature: 0.5 });
 });
 
+test('typing: the hash follows once the keystrokes pause; "Copy link" gives the sentence typed just now', async () => {
+  await open(server.url);
+  await page.focus('attention-explorer textarea');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' again', { delay: 20 });
+  const sentence = () => new URLSearchParams(location.hash.slice(1)).get('sentence');
+  await page.waitForFunction(`(${sentence})()?.endsWith('storm again')`, null, { timeout: 2000 });
+  await page.keyboard.type(' and again');
+  await page.click('text=Copy link to this view');
+  assert.match(await page.evaluate(sentence), /storm again and again$/);
+});
+
 test('a hand-edited link: unknown keys and bad values are ignored, the rest applies', async () => {
   await open(`${server.url}#sentence=hello%20world&numHeads=lots&bogus=1`);
   assert.deepEqual((await view()).shape, [1, 2, 2]);

@@ -25,6 +25,7 @@ import { tokenStrip } from '../views/token-strip.js';
 import styles from './explorer.css?inline';
 import heatmapStyles from '../views/heatmap.css?inline';
 
+const HASH_DELAY_MS = 300;  // typing: the URL follows once the keystrokes pause this long
 const NOTHING = Object.freeze({});  // the data of a lens that failed before it ever worked: its figures draw nothing
 
 let sheet;  // one stylesheet object shared by every explorer's shadow root
@@ -131,9 +132,9 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   build() {
-    this.input = this.textBox('Sentence', (value) => this.edit({ sentence: value }));
-    this.second = this.textBox('Compared with', (value) => this.edit({ compareSentence: value }));
-    this.target = this.textBox('Target sentence (e.g. a translation)', (value) => this.edit({ crossTarget: value }));
+    this.input = this.textBox('Sentence', (value) => this.edit({ sentence: value }, { typing: true }));
+    this.second = this.textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
+    this.target = this.textBox('Target sentence (e.g. a translation)', (value) => this.edit({ crossTarget: value }, { typing: true }));
     this.simplexControls = buildSimplexControls();
     this.simplexControls.form.addEventListener('input', () => this.edit(this.simplexControls.read()));
     this.controls = buildControls(this.core.dModel, this.core.maxTokens);
@@ -223,7 +224,10 @@ export class AttentionExplorer extends HTMLElement {
     };
     this.tourButton = button('Take the guided tour', () => this.startTour());
     this.tourButton.classList.add('tour-start');
-    this.linkButton = button('Copy link to this view', () => this.copy(location.href, 'Link to this view'));
+    this.linkButton = button('Copy link to this view', () => {
+      this.writeHash();
+      this.copy(location.href, 'Link to this view');
+    });
     button('Copy embed code', () => this.copy(this.embedCode(), 'Embed code'));
     this.embedOutput = bar.appendChild(element('pre', 'embed-code'));
     this.embedOutput.hidden = true;
@@ -337,17 +341,31 @@ export class AttentionExplorer extends HTMLElement {
     return box;
   }
 
-  /** A change made in the explorer's own controls (none when readonly). */
-  edit(partial) {
-    if (!this.hasAttribute('readonly')) this.change(partial);
+  /** A change made in the explorer's own controls (none when readonly); `typing`: see change(). */
+  edit(partial, options) {
+    if (!this.hasAttribute('readonly')) this.change(partial, options);
   }
 
-  /** Applies a change, redraws, mirrors it in the URL (url-state) and tells listeners (`change` event). */
-  change(partial) {
+  /**
+   * Applies a change, redraws, mirrors it in the URL (url-state) and tells listeners (`change` event).
+   * @param {{ typing?: boolean }} [options]  typing: a keystroke in a text box, whose URL is written once the
+   *   keystrokes pause (history.replaceState costs a keystroke ~3 ms of its frame in Chromium)
+   */
+  change(partial, { typing = false } = {}) {
     this.current = withChange(this.current, partial);
     this.update();
-    if (this.hasAttribute('url-state')) history.replaceState(null, '', `#${stateToHash(this.current, this.defaults)}`);
+    if (this.hasAttribute('url-state')) {
+      clearTimeout(this.hashTimer);
+      if (typing) this.hashTimer = setTimeout(() => this.writeHash(), HASH_DELAY_MS);
+      else this.writeHash();
+    }
     this.dispatchEvent(new CustomEvent('change', { detail: this.state }));
+  }
+
+  /** The URL hash (url-state) says the current state now. */
+  writeHash() {
+    clearTimeout(this.hashTimer);
+    if (this.hasAttribute('url-state')) history.replaceState(null, '', `#${stateToHash(this.current, this.defaults)}`);
   }
 
   /** `state` with what the URL hash sets (only with the url-state attribute). */
@@ -358,6 +376,7 @@ export class AttentionExplorer extends HTMLElement {
   /** A link edited by hand (or history navigation) changes the view. */
   followHash() {
     if (!this.core || !this.hasAttribute('url-state')) return;
+    clearTimeout(this.hashTimer);  // the link wins over a keystroke's pending write
     if (location.hash.slice(1) === stateToHash(this.current, this.defaults)) return;
     const tour = this.current.tour;
     this.current = this.withHash(this.defaults);
