@@ -9,14 +9,15 @@ import { buildControls, buildLineControls } from './controls.js';
 import { DATA_ONLY, FIGURES, NEEDS_CHECKS, NEEDS_LAB, OWN_DATA, hasDataFor } from './figures.js';
 import { enableScoreDrag } from './score-drag.js';
 import { buildSimplexControls } from './simplex-controls.js';
-import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
+import { SCORE_RANGE, simplexInputs } from './simplex-data.js';
 import { addExportMenus, exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
-import { costData, costInputs, costSection } from './cost-section.js';
-import { lookupData, lookupInputs, lookupSection } from './lookup-section.js';
+import { costSection } from './cost-section.js';
+import { LensData, NOTHING } from './lens-data.js';
+import { lookupSection } from './lookup-section.js';
 import { element, row, section, showChosen, subsection } from './layout.js';
 import { sharedCore } from './shared-core.js';
-import { COMPARISON, D2L_PRESET, defaultState, explainOptions, labOptions, scoreCostInputs, scoreCosts, withChange } from './state.js';
+import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
 import { buildTourPanel, reveal, stepState } from './tour.js';
 import { TOUR_STEPS, tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
@@ -26,7 +27,6 @@ import styles from './explorer.css?inline';
 import heatmapStyles from '../views/heatmap.css?inline';
 
 const HASH_DELAY_MS = 300;  // typing: the URL follows once the keystrokes pause this long
-const NOTHING = Object.freeze({});  // the data of a lens that failed before it ever worked: its figures draw nothing
 
 let sheet;  // one stylesheet object shared by every explorer's shadow root
 function styleSheet() {
@@ -151,7 +151,6 @@ export class AttentionExplorer extends HTMLElement {
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
-    this.memos = new Map();      // lens name → { key: its inputs as JSON, value: its data }
     this.drawnFrom = new Map();  // figure name → the data its slot shows (DATA_ONLY figures)
     this.watchVisibility();
     enableScoreDrag(this.slots.simplex, SCORE_RANGE, (index, score) => {
@@ -193,6 +192,7 @@ export class AttentionExplorer extends HTMLElement {
       'Your sentence above is the source.', this.target.parentElement, this.slots.cross);
     this.lookup = lookupSection(this.core, (change) => this.edit(change), this.slots.lookup);
     this.cost = costSection((change) => this.edit(change), [this.slots.costTable, this.slots.costPlot]);
+    this.lensData = new LensData(this.core, { lookup: this.lookup.message, cost: this.cost.message });
     this.figures = element('div', 'figures');
     this.figures.append(attention, steps, context, positional, lab, simplex, this.lookup.element, cross, this.cost.element);
     this.parts = {
@@ -400,50 +400,15 @@ export class AttentionExplorer extends HTMLElement {
     const options = { ...explainOptions(this.current), positionChecks: this.wants(NEEDS_CHECKS) };
     if (!compare) {
       const trace = this.core.explain(sentence, options);
-      return { trace, ...this.lenses(trace), projected: { traces: [trace], projection: trace.projection } };
+      return { trace, ...this.lensesFor(trace), projected: { traces: [trace], projection: trace.projection } };
     }
     const pair = this.core.compareContexts(sentence, compareSentence, options);
-    return { trace: pair.first, ...this.lenses(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
+    return { trace: pair.first, ...this.lensesFor(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
   }
 
-  /** The data of the figures that need more than the trace: for those on screen, null for the others. */
-  lenses(trace) {
-    const state = this.current, core = this.core, n = trace.tokens.length;
-    const when = (names, compute) => (this.wants(names) ? compute() : null);
-    return {
-      lab: when(NEEDS_LAB, () => this.memo('lab', labOptions(state, n), (options) => core.positionalEncodingLab(options))),
-      scoreCosts: when(['scoreFunction'], () => this.memo('scoreCosts', scoreCostInputs(state, n, core.dModel), (inputs) => scoreCosts(core, inputs))),
-      simplex: when(['simplex'], () => this.memo('simplex', simplexInputs(state), (inputs) => simplexData(core, inputs))),
-      lookup: when(['lookup'], () => this.sectionData('lookup', lookupInputs(state), (inputs) => lookupData(core, inputs),
-        this.lookup.message, 'The figure shows the last table that worked.')),
-      cross: when(['cross'], () => this.memo('cross', [state.sentence, state.crossTarget, explainOptions(state)],
-        ([source, target, options]) => core.explainCross(source, target, options))),
-      cost: when(['costTable', 'costPlot'], () => this.sectionData('cost', costInputs(state, trace.totalTokens, core.dModel),
-        (sizes) => costData(core, sizes), this.cost.message, 'The figures show the last sizes that worked.')),
-    };
-  }
-
-  /** compute(inputs), again only when the inputs differ from the last call's: most keystrokes leave a lens's inputs alone. */
-  memo(name, inputs, compute) {
-    const key = JSON.stringify(inputs);
-    const last = this.memos.get(name);
-    if (last?.key === key) return last.value;
-    const value = compute(inputs);
-    this.memos.set(name, { key, value });
-    return value;
-  }
-
-  /** memo() for a section with its own message: a failure is said there, and its figures keep the last good data (or draw nothing). */
-  sectionData(name, inputs, compute, message, kept) {
-    try {
-      const value = this.memo(name, inputs, compute);
-      message.textContent = '';
-      return value;
-    } catch (error) {
-      const last = this.memos.get(name)?.value;
-      message.textContent = last ? `${error.message} ${kept}` : error.message;
-      return last ?? NOTHING;
-    }
+  /** The lenses' data for this trace: for the figures on screen (see LensData). */
+  lensesFor(trace) {
+    return this.lensData.forTrace(trace, this.current, (figures) => this.wants(figures));
   }
 
   /** Whether any of these figures is on screen. */
