@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "attn/attention.hpp"
@@ -24,6 +25,7 @@
 #include "attn/explain.hpp"
 #include "attn/layer_costs.hpp"
 #include "attn/layer_norm.hpp"
+#include "attn/limits.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/normalizers.hpp"
 #include "attn/positional.hpp"
@@ -57,20 +59,30 @@ val error_object(const char* name, const std::string& message) {
   return result;
 }
 
+// The JS error class and message for the exception being handled (call only inside a catch block).
+std::pair<const char*, std::string> current_error() {
+  try {
+    throw;
+  } catch (const std::out_of_range& e) {
+    return {"RangeError", e.what()};
+  } catch (const std::invalid_argument& e) {
+    return {"RangeError", e.what()};
+  } catch (const std::bad_alloc&) {
+    return {"RangeError", "not enough memory for this request"};
+  } catch (const std::exception& e) {
+    return {"Error", e.what()};
+  }
+}
+
 template <typename F>
 val guarded(F&& body) {
   try {
     val result = val::object();
     result.set("value", body());
     return result;
-  } catch (const std::out_of_range& e) {
-    return error_object("RangeError", e.what());
-  } catch (const std::invalid_argument& e) {
-    return error_object("RangeError", e.what());
-  } catch (const std::bad_alloc&) {
-    return error_object("RangeError", "not enough memory for this request");
-  } catch (const std::exception& e) {
-    return error_object("Error", e.what());
+  } catch (const std::exception&) {
+    const auto [name, message] = current_error();
+    return error_object(name, message);
   }
 }
 
@@ -261,26 +273,61 @@ val prepare_layer(const val& args) {
   });
 }
 
-// One copy in (input), one copy out (output, and the weights when asked for).
-val forward_layer(int id, const val& input, double seq_len, const val& options, bool return_weights) {
-  return guarded([&] {
-    const auto found = g_layers.find(id);
-    if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
-    attn::MultiHeadLayer& layer = *found->second;
-    const std::size_t n = static_cast<std::size_t>(seq_len), d = layer.d_model();
-    g_input.resize(n * d);
-    val(emscripten::typed_memory_view(g_input.size(), g_input.data())).call<void>("set", input);
-    g_output.resize(n * d);
-    if (return_weights) g_weights.resize(layer.n_heads() * n * n);
-    layer.forward(g_input.data(), n, g_output.data(), attention_options(options), return_weights ? g_weights.data() : nullptr);
-    val out = val::object();
-    out.set("output", val::global("Float32Array").new_(emscripten::typed_memory_view(g_output.size(), g_output.data())));
-    if (return_weights) {
-      out.set("weights", val::global("Float32Array").new_(emscripten::typed_memory_view(g_weights.size(), g_weights.data())));
-    }
-    return out;
+// multiHeadLayer().forward, the fast path: JS copies the input straight into wasm memory at the
+// address layerInput() returns, calls forwardLayer() with plain numbers, and copies the output (and
+// the weights) out of memory at the addresses returned. No JS object crosses per call: embind's val
+// conversions cost more than the arithmetic at 8 tokens. An address of 0 means an error, which
+// lastLayerError() returns as { error }.
+std::pair<const char*, std::string> g_layer_error;
+
+template <typename F>
+double address_or_error(F&& body) {
+  try {
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(body()));
+  } catch (const std::exception&) {
+    g_layer_error = current_error();
+    return 0;
+  }
+}
+
+attn::MultiHeadLayer& layer_by_id(int id) {
+  const auto found = g_layers.find(id);
+  if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
+  return *found->second;
+}
+
+// The input buffer [seq_len, d_model] of layer id, to be filled before forwardLayer.
+double layer_input(int id, double seq_len) {
+  return address_or_error([&] {
+    const attn::MultiHeadLayer& layer = layer_by_id(id);
+    attn::check_cells(static_cast<std::uint64_t>(seq_len) * layer.d_model(), "multiHeadLayer: the input");
+    g_input.resize(static_cast<std::size_t>(seq_len) * layer.d_model());
+    return g_input.data();
   });
 }
+
+// Runs layer id on the input buffer; valid_length < 0 means none. Returns the output's address; the
+// weights [n_heads, seq_len, seq_len], when asked for, are at layerWeights().
+double forward_layer(int id, double seq_len, bool causal, double valid_length, double temperature, bool scale,
+                     bool return_weights) {
+  return address_or_error([&] {
+    attn::MultiHeadLayer& layer = layer_by_id(id);
+    const std::size_t n = static_cast<std::size_t>(seq_len);
+    attn::AttentionOptions o;
+    o.causal = causal;
+    o.temperature = static_cast<float>(temperature);
+    o.scale = scale;
+    if (valid_length >= 0) o.valid_length = static_cast<std::size_t>(valid_length);
+    g_output.resize(n * layer.d_model());
+    if (return_weights) g_weights.resize(layer.n_heads() * n * n);
+    layer.forward(g_input.data(), n, g_output.data(), o, return_weights ? g_weights.data() : nullptr);
+    return g_output.data();
+  });
+}
+
+double layer_weights() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(g_weights.data())); }
+
+val last_layer_error() { return error_object(g_layer_error.first, g_layer_error.second); }
 
 void release_layer(int id) { g_layers.erase(id); }
 
@@ -378,7 +425,10 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("normalize", &normalize);
   emscripten::function("positionalEncodingLab", &positional_encoding_lab);
   emscripten::function("prepareLayer", &prepare_layer);
+  emscripten::function("layerInput", &layer_input);
   emscripten::function("forwardLayer", &forward_layer);
+  emscripten::function("layerWeights", &layer_weights);
+  emscripten::function("lastLayerError", &last_layer_error);
   emscripten::function("releaseLayer", &release_layer);
   emscripten::function("softLookup", &soft_lookup);
   emscripten::function("layerCosts", &layer_costs);

@@ -61,10 +61,14 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
   check_cells(std::uint64_t{3} * n * d, "MultiHeadLayer: Q, K and V");
   check_cells(std::uint64_t{n_heads_} * n * n, "MultiHeadLayer: the weights of " + std::to_string(n_heads_) + " heads");
   for (std::size_t i = 0; i < n * d; ++i) {
-    if (!std::isfinite(input[i])) throw std::invalid_argument("MultiHeadLayer: input must hold finite numbers");
+    if (!std::isfinite(input[i])) {
+      throw std::invalid_argument("MultiHeadLayer: input[" + std::to_string(i / d) + ", " + std::to_string(i % d) + "] is " +
+                                  (std::isnan(input[i]) ? "NaN" : "infinite") + "; numbers must be finite");
+    }
   }
   qkv_.resize(3 * n * d);
-  key_t_.resize(dk * n);
+  keys_.resize(packed_size(dk, n));
+  values_.resize(packed_size(n, dk));
   scores_.resize(n * n);
   concat_.resize(n * d);
 
@@ -72,27 +76,23 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
   const float scale = static_cast<float>(1.0 / ((options.scale ? std::sqrt(double(dk)) : 1.0) * options.temperature));
   const std::size_t valid = options.valid_length.value_or(n);
   for (std::size_t h = 0; h < n_heads_; ++h) {
-    const float* q = qkv_.data() + h * dk;          // [n, dk], row stride 3d
-    const float* k = qkv_.data() + d + h * dk;      // [n, dk], row stride 3d
-    const float* v = qkv_.data() + 2 * d + h * dk;  // [n, dk], row stride 3d
-    for (std::size_t j = 0; j < n; ++j)             // Kᵀ, so scores come out of the same kernel
-      for (std::size_t c = 0; c < dk; ++c) key_t_[c * n + j] = k[j * 3 * d + c];
+    const float* q = qkv_.data() + h * dk;  // [n, dk], row stride 3d
+    pack_panels_into(qkv_.data() + d + h * dk, 3 * d, dk, n, keys_.data(), true);  // K_hᵀ [dk, n]
+    pack_panels_into(qkv_.data() + 2 * d + h * dk, 3 * d, n, dk, values_.data());   // V_h [n, dk]
     // Blocks of query rows: causal and padding masks keep a prefix of keys (j < min(i + 1, valid)),
     // so each block computes scores and weights·V only over the keys its rows can see.
     for (std::size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
       const std::size_t i1 = std::min(n, i0 + kQueryBlock);
       const std::size_t keys = std::min(valid, options.causal ? i1 : n);
       float* block = scores_.data() + i0 * n;
-      gemm(q + i0 * 3 * d, 3 * d, key_t_.data(), n, block, n, i1 - i0, dk, keys);  // Q_h K_hᵀ
+      gemm_packed(q + i0 * 3 * d, 3 * d, keys_.data(), block, n, i1 - i0, dk, keys);  // Q_h K_hᵀ
       for (std::size_t i = i0; i < i1; ++i) {
-        float* row = scores_.data() + i * n;
         const std::size_t limit = std::min(valid, options.causal ? i + 1 : n);
-        for (std::size_t j = 0; j < limit; ++j) row[j] *= scale;
-        if (!softmax_prefix(row, limit, n)) {
+        if (!softmax_prefix(scores_.data() + i * n, limit, n, scale)) {
           throw std::invalid_argument("attention: scores hold NaN (did the inputs overflow float32?)");
         }
       }
-      gemm(block, n, v, 3 * d, concat_.data() + i0 * d + h * dk, d, i1 - i0, keys, dk);  // head_h = A_h V_h
+      gemm_packed(block, n, values_.data(), concat_.data() + i0 * d + h * dk, d, i1 - i0, keys, dk, n);  // head_h = A_h V_h
     }
     if (weights) std::copy(scores_.begin(), scores_.end(), weights + h * n * n);
   }

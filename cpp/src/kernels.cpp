@@ -44,10 +44,16 @@ void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t l
 }
 
 // e^x for 4 lanes (Cephes expf: x = n·ln2 + r, |r| ≤ ln2/2, degree-5 polynomial, × 2^n through the
-// exponent bits). Relative error ≈ 2e-7 for x in [−87, 88]; inputs are ≤ 0 here (max subtracted).
+// exponent bits). Relative error ≈ 2e-7 for x in [−87, 88]; inputs are ≤ 0 here (max subtracted), not NaN.
+// Below −87 the result is 0, as float32's e^x leaves the normal range there (denormals are slow on x86).
+// Rounding uses the 1.5·2²³ trick (the sum's low mantissa bits hold n), one add where nearest and
+// trunc_sat cost several instructions each on x86.
 v128_t exp4(v128_t x) {
-  x = wasm_f32x4_max(x, wasm_f32x4_splat(-87.0f));
-  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
+  constexpr float kRound = 12582912.0f;  // 1.5 · 2^23
+  const v128_t in_range = wasm_f32x4_ge(x, wasm_f32x4_splat(-87.0f));
+  x = wasm_f32x4_pmax(wasm_f32x4_splat(-87.0f), x);
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(kRound));
+  const v128_t n = wasm_f32x4_sub(t, wasm_f32x4_splat(kRound));
   v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
   v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
@@ -57,8 +63,9 @@ v128_t exp4(v128_t x) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459e-1f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201e-1f));
   p = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), wasm_f32x4_add(r, wasm_f32x4_splat(1.0f)));
-  const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  return wasm_f32x4_mul(p, scale);
+  // t's bits are those of kRound plus n: n + 127 is the biased exponent of 2^n
+  const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4B400000)), 23);
+  return wasm_v128_and(wasm_f32x4_mul(p, scale), in_range);
 }
 
 #else
@@ -137,19 +144,28 @@ void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, floa
   }
 }
 
-std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m) {
-  const std::size_t panels = (m + kCols - 1) / kCols;
-  std::vector<float> packed(panels * k * kCols, 0.0f);
-  for (std::size_t q = 0; q < panels; ++q) {
-    const std::size_t cols = std::min(kCols, m - q * kCols);
-    for (std::size_t p = 0; p < k; ++p) std::copy_n(b + p * ldb + q * kCols, cols, packed.data() + (q * k + p) * kCols);
+std::size_t packed_size(std::size_t k, std::size_t m) { return (m + kCols - 1) / kCols * kCols * k; }
+
+void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed) {
+  for (std::size_t q = 0; q < m; q += kCols) {
+    const std::size_t cols = std::min(kCols, m - q);
+    for (std::size_t p = 0; p < k; ++p, out += kCols) {
+      for (std::size_t j = 0; j < cols; ++j) out[j] = transposed ? b[(q + j) * ldb + p] : b[p * ldb + q + j];
+      std::fill(out + cols, out + kCols, 0.0f);
+    }
   }
+}
+
+std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m) {
+  std::vector<float> packed(packed_size(k, m));
+  pack_panels_into(b, ldb, k, m, packed.data());
   return packed;
 }
 
 void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
-                 std::size_t k, std::size_t m) {
+                 std::size_t k, std::size_t m, std::size_t panel_k) {
   if (n == 0 || m == 0) return;
+  if (panel_k == 0) panel_k = k;
   // A block of kBlockRows × kBlockK (96 KB) stays in L2 while every 8-column panel (kBlockK × 8,
   // 8 KB, in L1) passes over it.
   constexpr std::size_t kBlockK = 256, kBlockRows = 96;
@@ -160,7 +176,7 @@ void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c,
     const bool accumulate = kk > 0;
     for (std::size_t ii = 0; ii < n; ii += kBlockRows)
     for (std::size_t q = 0; q < panels; ++q) {
-      const float* panel = packed + (q * k + kk) * kCols;
+      const float* panel = packed + (q * panel_k + kk) * kCols;
       const std::size_t cols = std::min(kCols, m - q * kCols);
       for (std::size_t i = ii; i < std::min(n, ii + kBlockRows); i += kRows) {
         const std::size_t rows = std::min(kRows, n - i);
@@ -186,46 +202,82 @@ void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c,
   }
 }
 
-bool softmax_prefix(float* row, std::size_t limit, std::size_t length) {
-  constexpr float kPosInf = std::numeric_limits<float>::infinity();
-  std::fill(row + limit, row + length, 0.0f);
-  if (limit == 0) return true;
-  float max = row[0];
+namespace {
+
+// max of row[0 … limit), NaN if any cell is NaN.
+float row_max(const float* row, std::size_t limit) {
+  std::size_t j = 0;
+  float max = -std::numeric_limits<float>::infinity();
   bool nan = false;
-  for (std::size_t j = 0; j < limit; ++j) {
+#ifdef __wasm_simd128__
+  // pmax is one instruction (maxps); NaN is tracked apart, since pmax may drop it
+  v128_t vmax = wasm_f32x4_splat(max), vnan = wasm_i32x4_splat(0);
+  for (; j + 4 <= limit; j += 4) {
+    const v128_t x = wasm_v128_load(row + j);
+    vmax = wasm_f32x4_pmax(vmax, x);
+    vnan = wasm_v128_or(vnan, wasm_f32x4_ne(x, x));
+  }
+  nan = wasm_v128_any_true(vnan);
+  max = std::max(std::max(wasm_f32x4_extract_lane(vmax, 0), wasm_f32x4_extract_lane(vmax, 1)),
+                 std::max(wasm_f32x4_extract_lane(vmax, 2), wasm_f32x4_extract_lane(vmax, 3)));
+#endif
+  for (; j < limit; ++j) {
     nan |= std::isnan(row[j]);
     max = std::max(max, row[j]);
   }
-  if (nan) return false;
-  if (max == -kPosInf) {  // every score −∞: nothing to attend to, as for fully masked rows
-    std::fill(row, row + limit, 0.0f);
-    return true;
-  }
-  if (max == kPosInf) {  // scores that overflowed to +∞: softmax's limit, equal shares among them
-    std::size_t winners = 0;
-    for (std::size_t j = 0; j < limit; ++j) winners += row[j] == max;
-    for (std::size_t j = 0; j < limit; ++j) row[j] = row[j] == max ? 1.0f / static_cast<float>(winners) : 0.0f;
-    return true;
-  }
+  return nan ? std::numeric_limits<float>::quiet_NaN() : max;
+}
+
+// row[j] = e^((row[j] − max) · scale) for j < limit; returns their sum. The exponent is ≤ 0: scaling
+// after the subtraction cannot overflow.
+float exp_shifted(float* row, std::size_t limit, float max, float scale) {
   float sum = 0.0f;
   std::size_t j = 0;
 #ifdef __wasm_simd128__
-  const v128_t vmax = wasm_f32x4_splat(max);
+  const v128_t vmax = wasm_f32x4_splat(max), vscale = wasm_f32x4_splat(scale);
   v128_t vsum = wasm_f32x4_splat(0.0f);
   for (; j + 4 <= limit; j += 4) {
-    const v128_t e = exp4(wasm_f32x4_sub(wasm_v128_load(row + j), vmax));
+    const v128_t e = exp4(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(row + j), vmax), vscale));
     wasm_v128_store(row + j, e);
     vsum = wasm_f32x4_add(vsum, e);
   }
-  sum = wasm_f32x4_extract_lane(vsum, 0) + wasm_f32x4_extract_lane(vsum, 1) + wasm_f32x4_extract_lane(vsum, 2) +
-        wasm_f32x4_extract_lane(vsum, 3);
+  if (j < limit) {  // the last 1–3 cells, through the same exp4 (padding lanes are discarded)
+    float tail[4] = {max, max, max, max};
+    std::copy(row + j, row + limit, tail);
+    wasm_v128_store(tail, exp4(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(tail), vmax), vscale)));
+    for (std::size_t r = 0; j < limit; ++j, ++r) {
+      row[j] = tail[r];
+      sum += tail[r];
+    }
+  }
+  sum += wasm_f32x4_extract_lane(vsum, 0) + wasm_f32x4_extract_lane(vsum, 1) + wasm_f32x4_extract_lane(vsum, 2) +
+         wasm_f32x4_extract_lane(vsum, 3);
 #endif
   for (; j < limit; ++j) {
-    row[j] = std::exp(row[j] - max);
+    row[j] = std::exp((row[j] - max) * scale);
     sum += row[j];
   }
-  const float inv = 1.0f / sum;  // sum ≥ 1: the maximum contributes e^0
-  for (j = 0; j < limit; ++j) row[j] *= inv;
+  return sum;
+}
+
+}  // namespace
+
+bool softmax_prefix(float* row, std::size_t limit, std::size_t length, float scale) {
+  std::fill(row + limit, row + length, 0.0f);
+  if (limit == 0) return true;
+  const float max = row_max(row, limit);
+  if (std::isnan(max)) return false;
+  if (max == -std::numeric_limits<float>::infinity()) {  // every score −∞: nothing to attend to, as for masked rows
+    std::fill(row, row + limit, 0.0f);
+    return true;
+  }
+  if (max == std::numeric_limits<float>::infinity()) {  // scores that overflowed to +∞: softmax's limit, equal shares
+    const auto winners = static_cast<float>(std::count(row, row + limit, max));
+    for (std::size_t j = 0; j < limit; ++j) row[j] = row[j] == max ? 1.0f / winners : 0.0f;
+    return true;
+  }
+  const float inv = 1.0f / exp_shifted(row, limit, max, scale);  // the sum is ≥ 1: the maximum contributes e^0
+  std::transform(row, row + limit, row, [inv](float e) { return e * inv; });
   return true;
 }
 

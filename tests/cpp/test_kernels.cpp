@@ -87,3 +87,55 @@ TEST_CASE("gemm_packed equals gemm for every edge shape") {
     }
   }
 }
+
+TEST_CASE("gemm_packed uses the first k rows of longer panels, and panels pack from Bᵀ alike") {
+  for (std::size_t n : {1, 7}) {
+    for (std::size_t panel_k : {5, 40}) {
+      for (std::size_t m : {3, 8, 19}) {
+        const std::size_t ldb = m + 2, ldbt = panel_k + 3;  // strided sources
+        const auto a = random_vector(n * panel_k, n + m), b = random_vector(panel_k * ldb, panel_k + m);
+        std::vector<float> bt(m * ldbt);
+        for (std::size_t p = 0; p < panel_k; ++p)
+          for (std::size_t j = 0; j < m; ++j) bt[j * ldbt + p] = b[p * ldb + j];
+        std::vector<float> packed(attn::packed_size(panel_k, m), 7.0f), packed_t(packed.size(), 7.0f);
+        attn::pack_panels_into(b.data(), ldb, panel_k, m, packed.data());
+        attn::pack_panels_into(bt.data(), ldbt, panel_k, m, packed_t.data(), true);
+        REQUIRE(packed == packed_t);
+        REQUIRE(packed == attn::pack_panels(b.data(), ldb, panel_k, m));
+        for (std::size_t k = 0; k <= panel_k; k += std::max<std::size_t>(1, panel_k / 3)) {
+          std::vector<float> got(n * m, 123.0f);
+          attn::gemm_packed(a.data(), panel_k, packed.data(), got.data(), m, n, k, m, panel_k);
+          for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t j = 0; j < m; ++j) {
+              double ref = 0.0;
+              for (std::size_t p = 0; p < k; ++p) ref += double(a[i * panel_k + p]) * b[p * ldb + j];
+              REQUIRE(got[i * m + j] == Approx(ref).margin(1e-5));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("softmax_prefix with a scale is the softmax of the scaled row, without overflow") {
+  for (float scale : {0.125f, 1.0f, 3.0f}) {
+    for (std::size_t limit : {1, 2, 3, 5, 8, 13}) {
+      auto row = random_vector(limit + 2, limit * 7 + 1);
+      for (auto& x : row) x *= 20.0f;
+      const auto original = row;
+      REQUIRE(attn::softmax_prefix(row.data(), limit, row.size(), scale));
+      double max = -1e300, sum = 0.0;
+      for (std::size_t j = 0; j < limit; ++j) max = std::max(max, double(scale) * original[j]);
+      for (std::size_t j = 0; j < limit; ++j) sum += std::exp(double(scale) * original[j] - max);
+      for (std::size_t j = 0; j < row.size(); ++j) {
+        const double ref = j < limit ? std::exp(double(scale) * original[j] - max) / sum : 0.0;
+        REQUIRE(row[j] == Approx(ref).margin(1e-6));
+      }
+    }
+  }
+  // scale · x overflows float32 here (1e30 · 1e10), the shifted form does not: the larger score wins
+  std::vector<float> big = {1e10f, 2e10f, -1e10f};
+  REQUIRE(attn::softmax_prefix(big.data(), 3, 3, 1e30f));
+  CHECK(big == std::vector<float>{0.0f, 1.0f, 0.0f});
+}

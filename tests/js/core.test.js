@@ -122,7 +122,6 @@ describe('attention', () => {
 
 describe('multiHeadAttention', () => {
   const [seqLen, dModel, numHeads] = [6, 8, 2];
-  const dK = dModel / numHeads;
   const input = ref.randomMatrix(seqLen, dModel, 10);
   const [wQ, wK, wV, wO] = [11, 12, 13, 14].map((s) => ref.randomMatrix(dModel, dModel, s, 0.5));
 
@@ -130,15 +129,11 @@ describe('multiHeadAttention', () => {
     const r = core.multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, causal: true });
     assert.deepEqual(r.weights.shape, [numHeads, seqLen, seqLen]);
     assert.deepEqual(r.output.shape, [seqLen, dModel]);
-    const [q, k, v] = [wQ, wK, wV].map((w) => ref.matmul(input.data, w.data, seqLen, dModel, dModel));
-    const concat = new Float64Array(seqLen * dModel);
+    const expected = ref.multiHead(input.data, [wQ, wK, wV, wO].map((w) => w.data), seqLen, dModel, numHeads, { causal: true });
     for (let h = 0; h < numHeads; h++) {
-      const slice = (x) => Float64Array.from({ length: seqLen * dK }, (_, idx) => x[Math.floor(idx / dK) * dModel + h * dK + (idx % dK)]);
-      const head = ref.attention(slice(q), slice(k), slice(v), seqLen, seqLen, dK, dK, { causal: true });
-      near(r.weights.data.subarray(h * seqLen * seqLen, (h + 1) * seqLen * seqLen), head.weights, 1e-5, `weights of head ${h}`);
-      for (let i = 0; i < seqLen; i++) for (let c = 0; c < dK; c++) concat[i * dModel + h * dK + c] = head.output[i * dK + c];
+      near(r.weights.data.subarray(h * seqLen * seqLen, (h + 1) * seqLen * seqLen), expected.weights[h], 1e-5, `weights of head ${h}`);
     }
-    near(r.output.data, ref.matmul(concat, wO.data, seqLen, dModel, dModel), 1e-5, 'output');
+    near(r.output.data, expected.output, 1e-5, 'output');
   });
 
   test('numHeads must divide dModel; weights must be [dModel, dModel]', () => {

@@ -35,6 +35,24 @@ export function attention(q, k, v, n, m, d, dv, { causal = false, validLength = 
   return { weights, output };
 }
 
+/**
+ * Multi-head self-attention in float64 (Vaswani et al. §3.2.2): project X [n, d] by W_Q, W_K, W_V,
+ * attend per head on d/h-column slices, concatenate, project by W_O. Returns the output [n, d] and
+ * each head's weights [n, n].
+ */
+export function multiHead(x, [wQ, wK, wV, wO], n, d, heads, options = {}) {
+  const dK = d / heads;
+  const [q, k, v] = [wQ, wK, wV].map((w) => matmul(x, w, n, d, d));
+  const concat = new Float64Array(n * d), weights = [];
+  for (let h = 0; h < heads; h++) {
+    const slice = (m) => Float64Array.from({ length: n * dK }, (_, idx) => m[Math.floor(idx / dK) * d + h * dK + (idx % dK)]);
+    const head = attention(slice(q), slice(k), slice(v), n, n, dK, dK, options);
+    weights.push(head.weights);
+    for (let i = 0; i < n; i++) for (let c = 0; c < dK; c++) concat[i * d + h * dK + c] = head.output[i * dK + c];
+  }
+  return { output: matmul(concat, wO, n, d, d), weights };
+}
+
 /** A [n, k] · B [k, m], row-major. */
 export function matmul(a, b, n, k, m) {
   const c = new Float64Array(n * m);

@@ -36,7 +36,8 @@ class MultiHeadLayer {
   std::vector<float> w_qkv_;   // W_Q | W_K | W_V [d_model, 3·d_model], as pack_panels() panels
   std::vector<float> w_o_;     // W_O [d_model, d_model], as pack_panels() panels
   std::vector<float> qkv_;     // [seq_len, 3·d_model]  workspace: Q | K | V
-  std::vector<float> key_t_;   // [d_k, seq_len]        one head's keys, transposed
+  std::vector<float> keys_;    // K_hᵀ [d_k, seq_len]   one head's keys, as pack_panels() panels
+  std::vector<float> values_;  // V_h [seq_len, d_k]    one head's values, as pack_panels() panels
   std::vector<float> scores_;  // [seq_len, seq_len]    one head's scores, then weights
   std::vector<float> concat_;  // [seq_len, d_model]
 };

@@ -18,13 +18,20 @@ void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, floa
 // the last panel zero-padded. For matrices used many times (fixed weights): pack once, multiply often.
 std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m);
 
-// C = A · B with B given by pack_panels(B): A [n, k] (lda), C [n, m] (ldc). Reads B sequentially.
-void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
-                 std::size_t k, std::size_t m);
+// The same panels written to out (packed_size(k, m) floats), for workspaces reused across calls.
+// transposed: B is given as Bᵀ [m, k] (row stride ldb), e.g. keys for Q Kᵀ, packed without a transposed copy.
+std::size_t packed_size(std::size_t k, std::size_t m);
+void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed = false);
 
-// Softmax of row[0 … limit) in place, computed stably; row[limit … length) is set to 0 (masked keys:
-// causal and valid-length masks keep a prefix of each row). limit = 0 leaves an all-zero row. Cells at
-// +∞ share the weight equally. Returns false if the row holds NaN (the caller reports it).
-bool softmax_prefix(float* row, std::size_t limit, std::size_t length);
+// C = A · B with B given by pack_panels(B) for B [panel_k, m]: A [n, k] (lda), C [n, m] (ldc), using
+// the first k ≤ panel_k rows of B (panel_k = 0 means k). Reads B sequentially.
+void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
+                 std::size_t k, std::size_t m, std::size_t panel_k = 0);
+
+// Softmax of scale · row[0 … limit) in place (scale > 0, e.g. 1/√d_k), computed stably; row[limit …
+// length) is set to 0 (masked keys: causal and valid-length masks keep a prefix of each row). limit = 0
+// leaves an all-zero row. Cells at +∞ share the weight equally. Returns false if the row holds NaN
+// (the caller reports it).
+bool softmax_prefix(float* row, std::size_t limit, std::size_t length, float scale = 1.0f);
 
 }  // namespace attn

@@ -51,9 +51,9 @@ export function knownOptions(options, where, allowed) {
 /**
  * Checks a tensor { data: Float32Array, shape: [rows, cols] }: types, integer sizes, data length
  * equal to the product of the shape, and finite numbers (or −Infinity too, for masked scores, when
- * allowMasked is true).
+ * allowMasked is true; none of this when values is false, for callers whose core checks them).
  */
-export function matrix(tensor, where, name, { allowMasked = false } = {}) {
+export function matrix(tensor, where, name, { allowMasked = false, values = true } = {}) {
   if (tensor === null || typeof tensor !== 'object' || !(tensor.data instanceof Float32Array) || !Array.isArray(tensor.shape)) {
     throw new TypeError(`${where}: ${name} must be { data: Float32Array, shape: [rows, cols] }`);
   }
@@ -62,7 +62,7 @@ export function matrix(tensor, where, name, { allowMasked = false } = {}) {
   if (rows * cols !== tensor.data.length) {
     throw new RangeError(`${where}: ${name}.data has ${tensor.data.length} numbers but shape [${rows}, ${cols}] needs ${rows * cols}`);
   }
-  for (let i = 0; i < tensor.data.length; i++) {
+  for (let i = 0; values && i < tensor.data.length; i++) {
     const x = tensor.data[i];
     if (!Number.isFinite(x) && !(allowMasked && x === -Infinity)) {
       throw new RangeError(`${where}: ${name}.data[${i}] is ${x}; numbers must be finite${allowMasked ? ' or -Infinity (masked)' : ''}`);

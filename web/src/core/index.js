@@ -146,6 +146,8 @@ export async function createAttentionCore(options = {}) {
 }
 
 function makeCore(wasm, { vocabSize, dModel }) {
+  /** A float index into wasm.HEAPF32 from a byte address the core returned; 0 means an error, thrown here. */
+  const fromMemory = (address) => (address === 0 ? unwrap(wasm.lastLayerError()) : address / 4);
   const layers = new FinalizationRegistry((id) => wasm.releaseLayer(id));
   return {
     /** Vocabulary size of the loaded word vectors (20,000 for the shipped asset). */
@@ -260,12 +262,20 @@ function makeCore(wasm, { vocabSize, dModel }) {
         dModel: d,
         forward(input, options = {}) {
           check.knownOptions(options, 'forward', [...ATTENTION_OPTIONS, 'returnWeights']);
-          const [n, width] = check.matrix(input, 'forward', 'input').shape;
+          // the core checks the values (finite), naming the first bad cell
+          const [n, width] = check.matrix(input, 'forward', 'input', { values: false }).shape;
           if (width !== d) throw new RangeError(`forward: input must have dModel = ${d} columns, got ${width}`);
           const returnWeights = check.boolean(options.returnWeights ?? false, 'forward', 'returnWeights');
-          const r = unwrap(wasm.forwardLayer(id, input.data, n, attentionOptions(options, 'forward'), returnWeights));
-          const result = { output: { data: r.output, shape: [n, d] } };
-          if (returnWeights) result.weights = { data: r.weights, shape: [numHeads, n, n] };
+          const { causal, validLength, temperature, scale } = attentionOptions(options, 'forward');
+          // One copy in, one out, through wasm memory (re-read after each call: memory may grow)
+          const at = fromMemory(wasm.layerInput(id, n));
+          wasm.HEAPF32.set(input.data, at);
+          const out = fromMemory(wasm.forwardLayer(id, n, causal, validLength ?? -1, temperature, scale, returnWeights));
+          const result = { output: { data: wasm.HEAPF32.slice(out, out + n * d), shape: [n, d] } };
+          if (returnWeights) {
+            const w = wasm.layerWeights() / 4;
+            result.weights = { data: wasm.HEAPF32.slice(w, w + numHeads * n * n), shape: [numHeads, n, n] };
+          }
           return result;
         },
       };
