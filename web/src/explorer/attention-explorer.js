@@ -3,7 +3,7 @@
 // keystroke. One core call per update (core.explain, or core.compareContexts in comparison mode) → trace;
 // every figure is a pure function of the trace. Its own Shadow DOM: no CSS leaks in or out. Attributes
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
-// tour (tour-steps.js, tour.js) walks the concepts, each step setting the state.
+// tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { DATA_ONLY, FIGURES, NEEDS_CHECKS, NEEDS_LAB, OWN_DATA, hasDataFor } from './figures.js';
@@ -18,8 +18,8 @@ import { lookupSection } from './lookup-section.js';
 import { element, row, section, showChosen, subsection } from './layout.js';
 import { sharedCore } from './shared-core.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
-import { buildTourPanel, reveal, stepState } from './tour.js';
-import { TOUR_STEPS, tourStepId } from './tour-steps.js';
+import { TourGuide } from './tour-guide.js';
+import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 import { formula } from '../views/formulas.js';
 import { tokenStrip } from '../views/token-strip.js';
@@ -64,8 +64,8 @@ export class AttentionExplorer extends HTMLElement {
     const { change } = readAttributes((n) => (n === name ? value : null), this.core.dModel);
     this.showConfigErrors(this.readConfiguration());
     if (name === 'tour') {
-      if (value === null) this.closeTour();
-      else if (change.tour) this.showStep(change.tour);  // a bad value is named and changes nothing
+      if (value === null) this.guide.close();
+      else if (change.tour) this.guide.show(change.tour);  // a bad value is named and changes nothing
     } else if (Object.keys(change).length) this.change(change);
     else this.applyConfiguration();
   }
@@ -89,8 +89,8 @@ export class AttentionExplorer extends HTMLElement {
     if (!this.core) {
       if (value === null || value === '') this.removeAttribute('tour');
       else this.setAttribute('tour', String(value));
-    } else if (value === null || value === '') this.closeTour();
-    else this.showStep(tourStepId(String(value)));
+    } else if (value === null || value === '') this.guide.close();
+    else this.guide.show(tourStepId(String(value)));
   }
 
   /** A copy of the current state (the same object the `change` event carries). */
@@ -119,16 +119,7 @@ export class AttentionExplorer extends HTMLElement {
     this.status.textContent = '';
     this.showConfigErrors(errors);
     this.update();
-    this.resumeTour();
-  }
-
-  /** At start: a link's tour step shows as the link has it; a `tour` attribute's step is applied. */
-  resumeTour() {
-    if (!this.current.tour) return;
-    const fromLink = this.hasAttribute('url-state') && 'tour' in stateFromHash(location.hash, this.defaults);
-    // Scrolled after the first figures are drawn, when the layout has its real heights.
-    if (fromLink) this.pendingReveal = this.stepById(this.current.tour);
-    else this.showStep(this.current.tour, { later: true });
+    this.guide.resume(this.hasAttribute('url-state') && 'tour' in stateFromHash(location.hash, this.defaults));
   }
 
   build() {
@@ -206,10 +197,9 @@ export class AttentionExplorer extends HTMLElement {
       figureControls: [this.lineControls.form, ...labForms, this.simplexControls.form, ...this.lookup.forms, ...this.cost.forms],
     };
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
-    this.tourPanel = buildTourPanel({ go: (id) => this.showStep(id), close: () => this.closeTour() });
     // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
     this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, this.controls.form, this.share, this.notice,
-      tokens, this.empty, this.figures, this.tourPanel.panel);
+      tokens, this.empty, this.figures, this.guide.panel.panel);
     this.applyConfiguration();
   }
 
@@ -222,8 +212,7 @@ export class AttentionExplorer extends HTMLElement {
       el.addEventListener('click', onClick);
       return el;
     };
-    this.tourButton = button('Take the guided tour', () => this.startTour());
-    this.tourButton.classList.add('tour-start');
+    this.guide = new TourGuide(this, button);
     this.linkButton = button('Copy link to this view', () => {
       this.writeHash();
       this.copy(location.href, 'Link to this view');
@@ -253,60 +242,7 @@ export class AttentionExplorer extends HTMLElement {
     }
     this.compareButton.disabled = readonly;
     if (!readonly) this.syncInputs();  // re-applies the controls' own enabled states
-    this.syncTour();
-  }
-
-  /** The tour's steps whose section this element shows (`views`). */
-  tourSteps() {
-    return TOUR_STEPS.filter((step) => this.chosen.views.has(step.view));
-  }
-
-  stepById(id) {
-    return this.tourSteps().find((step) => step.id === id);
-  }
-
-  /**
-   * Shows a step: its state on top of the defaults (through change(), so URL and `change` follow) and its section.
-   * A step whose section is hidden gives way to the next shown one.
-   * @param {string} id  a TOUR_STEPS id
-   * @param {{ later?: boolean }} [options]  later: scroll once the first figures are drawn (at start)
-   */
-  showStep(id, { later = false } = {}) {
-    const from = TOUR_STEPS.findIndex((step) => step.id === id);
-    const steps = this.tourSteps();
-    const step = steps.find((s) => TOUR_STEPS.indexOf(s) >= from) ?? steps[0];
-    if (!step) return;
-    this.change(stepState(step, this.defaults, this.current));
-    if (later) this.pendingReveal = step;
-    else this.revealStep(step);
-  }
-
-  /** Scrolls to the step's section; `atStart`: only the page's own explorer (url-state) may move the page on load. */
-  revealStep(step, { atStart = false } = {}) {
-    const anchor = step.figure ? this.slots[step.figure] : this.parts.views[step.view][0];
-    const scroller = this.root.classList.contains('fixed-height') ? this.root : null;
-    this.holdReveal = reveal(anchor.closest('section'), scroller, { page: !atStart || this.hasAttribute('url-state') });
-  }
-
-  /** The "Take the guided tour" button: the first step, with focus on it for screen readers. */
-  startTour() {
-    this.showStep(TOUR_STEPS[0].id);
-    this.tourPanel.focus();
-  }
-
-  closeTour() {
-    if (!this.current.tour) return;
-    const hadFocus = this.tourPanel.panel.contains(this.shadowRoot.activeElement);
-    this.change({ tour: '' });
-    if (hadFocus && !this.tourButton.closest('[hidden]')) this.tourButton.focus();
-  }
-
-  /** The panel follows the state (steps, links, history); an unknown or hidden step closes the tour. */
-  syncTour() {
-    const steps = this.tourSteps();
-    if (this.current.tour && !steps.some((step) => step.id === this.current.tour)) this.current = { ...this.current, tour: '' };
-    this.tourPanel.sync(steps, this.current.tour);
-    this.tourButton.hidden = Boolean(this.current.tour) || steps.length === 0;
+    this.guide.sync();
   }
 
   /** The positional-encoding lab: the encoding itself, relative position, and why it matters for attention. */
@@ -381,7 +317,7 @@ export class AttentionExplorer extends HTMLElement {
     const tour = this.current.tour;
     this.current = this.withHash(this.defaults);
     this.update();
-    if (this.current.tour && this.current.tour !== tour) this.revealStep(this.stepById(this.current.tour));
+    if (this.current.tour && this.current.tour !== tour) this.guide.reveal(this.guide.stepById(this.current.tour));
   }
 
   /** Copies `text`; shows it too (the embed code always, the link when the clipboard is refused). */
@@ -418,7 +354,7 @@ export class AttentionExplorer extends HTMLElement {
 
   update() {
     this.syncInputs();
-    this.syncTour();
+    this.guide.sync();
     let result;
     try {
       result = this.compute();
@@ -500,11 +436,7 @@ export class AttentionExplorer extends HTMLElement {
         const name = entry.target.dataset.slot;
         if (entry.isIntersecting && 'stale' in entry.target.dataset && this.drawn) this.renderFigure(name);
       }
-      this.holdReveal?.();
-      if (this.pendingReveal) {
-        this.revealStep(this.pendingReveal, { atStart: true });
-        this.pendingReveal = null;
-      }
+      this.guide.afterDraw();
     }, { rootMargin: '300px' });
     for (const name of Object.keys(FIGURES)) {
       this.slots[name].dataset.slot = name;
