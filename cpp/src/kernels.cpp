@@ -108,6 +108,10 @@ void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t l
 
 #endif
 
+// Rows of the register tile that starts with `left` rows to go: kRows, except that 7 or 8 rows left
+// split 4 + 3 or 4 + 4, since a 1- or 2-row tile loads B for too little arithmetic (8 tokens: 6 + 2).
+std::size_t tile_rows(std::size_t left) { return left == 7 || left == 8 ? 4 : std::min(kRows, left); }
+
 // Any block, one row and column at a time: the edges the micro-kernel does not cover.
 void edge_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                  std::size_t rows, std::size_t k, std::size_t cols, bool accumulate) {
@@ -126,8 +130,8 @@ void edge_kernel(const float* a, std::size_t lda, const float* b, std::size_t ld
 void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                 std::size_t n, std::size_t k, std::size_t m, bool accumulate) {
   const std::size_t m_main = m - m % kCols;
-  for (std::size_t i = 0; i < n; i += kRows) {
-    const std::size_t rows = std::min(kRows, n - i);
+  for (std::size_t i = 0, rows = 0; i < n; i += rows) {
+    rows = tile_rows(n - i);
     for (std::size_t j = 0; j < m_main; j += kCols) {
       const float* ai = a + i * lda;
       float* cij = c + i * ldc + j;
@@ -197,8 +201,9 @@ void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c,
     for (std::size_t q = 0; q < panels; ++q) {
       const float* panel = packed + (q * panel_k + kk) * kCols;
       const std::size_t cols = std::min(kCols, m - q * kCols);
-      for (std::size_t i = ii; i < std::min(n, ii + kBlockRows); i += kRows) {
-        const std::size_t rows = std::min(kRows, n - i);
+      const std::size_t end = std::min(n, ii + kBlockRows);
+      for (std::size_t i = ii, rows = 0; i < end; i += rows) {
+        rows = tile_rows(end - i);
         float* out = cols == kCols ? c + i * ldc + q * kCols : tail;
         const std::size_t ldo = cols == kCols ? ldc : kCols;
         if (cols != kCols && accumulate) {

@@ -1,5 +1,6 @@
 // multiHeadLayer(): the fast path (fixed weights, input and output through wasm memory) against a
-// float64 reference, across the kernels' edges: query blocks of 64 rows, panels of 8 columns, masks.
+// float64 reference, across the kernels' edges: query blocks, register tiles of 6, 4 and 3 rows,
+// panels of 8 columns, masks.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
@@ -17,7 +18,8 @@ function setup(n, d, heads, seed) {
 }
 
 describe('multiHeadLayer', () => {
-  // 70 rows cross a query block (64); d_k = 10 and 70 keys leave partial panels of 8
+  // 70 rows cross a query block (36); 8 and 7 rows are tiles of 4 + 4 and 4 + 3; d_k = 10 and 70 keys
+  // leave partial panels of 8
   for (const [n, d, heads, options] of [
     [6, 8, 2, {}],
     [6, 8, 2, { causal: true }],
@@ -25,6 +27,8 @@ describe('multiHeadLayer', () => {
     [70, 40, 4, { causal: true, temperature: 0.5 }],
     [70, 40, 4, { validLength: 33, scale: false, temperature: 4 }],
     [9, 16, 1, { causal: true, validLength: 5 }],
+    [8, 16, 2, { causal: true }],
+    [7, 24, 3, {}],
   ]) {
     test(`${n}×${d}×${heads} ${JSON.stringify(options)} equals the float64 reference to 1e-5`, () => {
       const { layer, weights, input } = setup(n, d, heads, n + d);
