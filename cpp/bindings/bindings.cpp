@@ -290,6 +290,13 @@ double address_or_error(F&& body) {
   }
 }
 
+// A reused buffer resized; its address is never 0 (capacity ≥ 1), since 0 means an error.
+float* buffer(std::vector<float>& v, std::size_t size) {
+  v.reserve(1);
+  v.resize(size);
+  return v.data();
+}
+
 attn::MultiHeadLayer& layer_by_id(int id) {
   const auto found = g_layers.find(id);
   if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
@@ -301,8 +308,7 @@ double layer_input(int id, double seq_len) {
   return address_or_error([&] {
     const attn::MultiHeadLayer& layer = layer_by_id(id);
     attn::check_cells(static_cast<std::uint64_t>(seq_len) * layer.d_model(), "multiHeadLayer: the input");
-    g_input.resize(static_cast<std::size_t>(seq_len) * layer.d_model());
-    return g_input.data();
+    return buffer(g_input, static_cast<std::size_t>(seq_len) * layer.d_model());
   });
 }
 
@@ -313,15 +319,16 @@ double forward_layer(int id, double seq_len, bool causal, double valid_length, d
   return address_or_error([&] {
     attn::MultiHeadLayer& layer = layer_by_id(id);
     const std::size_t n = static_cast<std::size_t>(seq_len);
+    if (g_input.size() != n * layer.d_model()) throw std::logic_error("forwardLayer: call layerInput(id, seq_len) first");
     attn::AttentionOptions o;
     o.causal = causal;
     o.temperature = static_cast<float>(temperature);
     o.scale = scale;
     if (valid_length >= 0) o.valid_length = static_cast<std::size_t>(valid_length);
-    g_output.resize(n * layer.d_model());
-    if (return_weights) g_weights.resize(layer.n_heads() * n * n);
-    layer.forward(g_input.data(), n, g_output.data(), o, return_weights ? g_weights.data() : nullptr);
-    return g_output.data();
+    float* output = buffer(g_output, n * layer.d_model());
+    float* weights = return_weights ? buffer(g_weights, layer.n_heads() * n * n) : nullptr;
+    layer.forward(g_input.data(), n, output, o, weights);
+    return output;
   });
 }
 

@@ -70,8 +70,10 @@ describe('multiHeadLayer', () => {
     assert.deepEqual(layer.forward(input).output.data, good);
   });
 
-  test('an empty sequence gives an empty output', () => {
-    const { layer } = setup(1, 8, 2, 1);
+  test('an empty sequence gives an empty output, also as the first call of a fresh module', async () => {
+    const fresh = await createAttentionCore();
+    const identity = { data: Float32Array.from({ length: 64 }, (_, i) => (i % 9 === 0 ? 1 : 0)), shape: [8, 8] };
+    const layer = fresh.multiHeadLayer({ numHeads: 2, wQ: identity, wK: identity, wV: identity, wO: identity });
     const r = layer.forward({ data: new Float32Array(0), shape: [0, 8] }, { returnWeights: true });
     assert.deepEqual([r.output.data.length, r.weights.data.length], [0, 0]);
   });

@@ -248,7 +248,9 @@ function makeCore(wasm, { vocabSize, dModel }) {
      *   forward: input [seqLen, dModel] → output [seqLen, dModel]; options causal, validLength,
      *   temperature, scale as for attention(), and returnWeights (default false) for the weights
      *   [numHeads, seqLen, seqLen].
-     * @throws RangeError if numHeads does not divide dModel, a weight is not [dModel, dModel] or not finite.
+     * @throws RangeError if numHeads does not divide dModel, a weight is not [dModel, dModel] or not finite;
+     *   forward: if the input is not [seqLen, dModel], holds NaN or ±∞ (the first such cell is named:
+     *   "input[i, j] is NaN"), or an option is out of range.
      */
     multiHeadLayer({ numHeads, wQ, wK, wV, wO } = {}) {
       const where = 'multiHeadLayer';
