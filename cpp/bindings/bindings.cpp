@@ -1,10 +1,7 @@
-// embind glue: with convert.hpp/.cpp (typed arrays ⇄ xtensor), the only code that sees <emscripten/…>.
-// It binds the core's functions and turns C++ exceptions into returned error objects; web/src/core/
-// throws them as JS errors once the C++ frames have unwound (a C++ throw that unwinds into JS leaks
-// wasm stack, TOOLCHAIN.md).
-//
-// Every function returns { value } on success or { error: { name, message } } on failure, where
-// name is "RangeError" for invalid arguments and "Error" otherwise.
+// embind glue: with convert.hpp/.cpp (typed arrays ⇄ xtensor), guarded.hpp (errors) and
+// layer_bindings.cpp (multiHeadLayer), the only code that sees <emscripten/…>. It binds the core's
+// functions; every one returns { value } on success or { error: { name, message } } on failure
+// (guarded.hpp), which web/src/core/ throws as a JS error once the C++ frames have unwound.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
@@ -14,18 +11,14 @@
 #include <new>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "attn/attention.hpp"
-#include "attn/attention_layer.hpp"
 #include "attn/cross_attention.hpp"
 #include "attn/embeddings.hpp"
 #include "attn/explain.hpp"
 #include "attn/layer_costs.hpp"
 #include "attn/layer_norm.hpp"
-#include "attn/limits.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/normalizers.hpp"
 #include "attn/positional.hpp"
@@ -36,6 +29,7 @@
 #include "attn/soft_lookup.hpp"
 #include "attn/tokenizer.hpp"
 #include "convert.hpp"
+#include "guarded.hpp"
 
 using emscripten::val;
 using namespace bindings;
@@ -44,47 +38,7 @@ namespace {
 
 std::unique_ptr<attn::EmbeddingTable> g_table;  // one table per module instance
 
-// Prepared layers by id. The JS wrapper releases an id when its layer object is garbage-collected.
-std::unordered_map<int, std::unique_ptr<attn::MultiHeadLayer>> g_layers;
-int g_next_layer = 1;
-std::vector<float> g_input, g_output, g_weights;  // reused across forward calls: no allocation per call
 std::unique_ptr<attn::ModelWeights> g_model;  // explain()'s weights, rebuilt only when projection or seed change
-
-val error_object(const char* name, const std::string& message) {
-  val error = val::object();
-  error.set("name", name);
-  error.set("message", message);
-  val result = val::object();
-  result.set("error", error);
-  return result;
-}
-
-// The JS error class and message for the exception being handled (call only inside a catch block).
-std::pair<const char*, std::string> current_error() {
-  try {
-    throw;
-  } catch (const std::out_of_range& e) {
-    return {"RangeError", e.what()};
-  } catch (const std::invalid_argument& e) {
-    return {"RangeError", e.what()};
-  } catch (const std::bad_alloc&) {
-    return {"RangeError", "not enough memory for this request"};
-  } catch (const std::exception& e) {
-    return {"Error", e.what()};
-  }
-}
-
-template <typename F>
-val guarded(F&& body) {
-  try {
-    val result = val::object();
-    result.set("value", body());
-    return result;
-  } catch (const std::exception&) {
-    const auto [name, message] = current_error();
-    return error_object(name, message);
-  }
-}
 
 const attn::EmbeddingTable& table() {
   if (!g_table) throw std::logic_error("no embeddings loaded: call loadEmbeddings first");
@@ -263,81 +217,6 @@ val normalize(const val& args) {
   });
 }
 
-val prepare_layer(const val& args) {
-  return guarded([&] {
-    const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
-                              matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
-    auto layer = std::make_unique<attn::MultiHeadLayer>(args["numHeads"].as<std::size_t>(), p);
-    g_layers.emplace(g_next_layer, std::move(layer));
-    return val(g_next_layer++);
-  });
-}
-
-// multiHeadLayer().forward, the fast path: JS copies the input straight into wasm memory at the
-// address layerInput() returns, calls forwardLayer() with plain numbers, and copies the output (and
-// the weights) out of memory at the addresses returned. No JS object crosses per call: embind's val
-// conversions cost more than the arithmetic at 8 tokens. An address of 0 means an error, which
-// lastLayerError() returns as { error }.
-std::pair<const char*, std::string> g_layer_error;
-
-template <typename F>
-double address_or_error(F&& body) {
-  try {
-    return static_cast<double>(reinterpret_cast<std::uintptr_t>(body()));
-  } catch (const std::exception&) {
-    g_layer_error = current_error();
-    return 0;
-  }
-}
-
-// A reused buffer resized; its address is never 0 (capacity ≥ 1), since 0 means an error.
-float* buffer(std::vector<float>& v, std::size_t size) {
-  v.reserve(1);
-  v.resize(size);
-  return v.data();
-}
-
-attn::MultiHeadLayer& layer_by_id(int id) {
-  const auto found = g_layers.find(id);
-  if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
-  return *found->second;
-}
-
-// The input buffer [seq_len, d_model] of layer id, to be filled before forwardLayer.
-double layer_input(int id, double seq_len) {
-  return address_or_error([&] {
-    const attn::MultiHeadLayer& layer = layer_by_id(id);
-    attn::check_cells(static_cast<std::uint64_t>(seq_len) * layer.d_model(), "multiHeadLayer: the input");
-    return buffer(g_input, static_cast<std::size_t>(seq_len) * layer.d_model());
-  });
-}
-
-// Runs layer id on the input buffer; valid_length < 0 means none. Returns the output's address; the
-// weights [n_heads, seq_len, seq_len], when asked for, are at layerWeights().
-double forward_layer(int id, double seq_len, bool causal, double valid_length, double temperature, bool scale,
-                     bool return_weights) {
-  return address_or_error([&] {
-    attn::MultiHeadLayer& layer = layer_by_id(id);
-    const std::size_t n = static_cast<std::size_t>(seq_len);
-    if (g_input.size() != n * layer.d_model()) throw std::logic_error("forwardLayer: call layerInput(id, seq_len) first");
-    attn::AttentionOptions o;
-    o.causal = causal;
-    o.temperature = static_cast<float>(temperature);
-    o.scale = scale;
-    if (valid_length >= 0) o.valid_length = static_cast<std::size_t>(valid_length);
-    float* output = buffer(g_output, n * layer.d_model());
-    float* weights = return_weights ? buffer(g_weights, layer.n_heads() * n * n) : nullptr;
-    layer.forward(g_input.data(), n, output, o, weights);
-    return output;
-  });
-}
-
-double layer_weights() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(g_weights.data())); }
-
-val last_layer_error() { return error_object(g_layer_error.first, g_layer_error.second); }
-
-void release_layer(int id) { g_layers.erase(id); }
-
 // A copy of a 1-D float tensor as a plain Float32Array.
 val floats_to_js(const xt::xtensor<float, 1>& x) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(x.size(), x.data()));
@@ -431,12 +310,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("layerNorm", &layer_norm);
   emscripten::function("normalize", &normalize);
   emscripten::function("positionalEncodingLab", &positional_encoding_lab);
-  emscripten::function("prepareLayer", &prepare_layer);
-  emscripten::function("layerInput", &layer_input);
-  emscripten::function("forwardLayer", &forward_layer);
-  emscripten::function("layerWeights", &layer_weights);
-  emscripten::function("lastLayerError", &last_layer_error);
-  emscripten::function("releaseLayer", &release_layer);
   emscripten::function("softLookup", &soft_lookup);
   emscripten::function("layerCosts", &layer_costs);
   emscripten::function("heapInUse", &heap_in_use);

@@ -1,0 +1,115 @@
+// embind glue for core.multiHeadLayer(): layers prepared once (weights checked and packed), then
+// forward calls through wasm memory. prepareLayer returns { value: id } or { error } (guarded.hpp);
+// the fast path returns byte addresses, 0 for an error, which lastLayerError() returns as { error }.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "attn/attention_layer.hpp"
+#include "attn/limits.hpp"
+#include "attn/multi_head.hpp"
+#include "convert.hpp"
+#include "guarded.hpp"
+
+using emscripten::val;
+using namespace bindings;
+
+namespace {
+
+// Prepared layers by id. The JS wrapper releases an id when its layer object is garbage-collected.
+std::unordered_map<int, std::unique_ptr<attn::MultiHeadLayer>> g_layers;
+int g_next_layer = 1;
+std::vector<float> g_input, g_output, g_weights;  // reused across forward calls: no allocation per call
+
+val prepare_layer(const val& args) {
+  return guarded([&] {
+    const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
+                              matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
+    auto layer = std::make_unique<attn::MultiHeadLayer>(args["numHeads"].as<std::size_t>(), p);
+    g_layers.emplace(g_next_layer, std::move(layer));
+    return val(g_next_layer++);
+  });
+}
+
+// multiHeadLayer().forward, the fast path: JS copies the input straight into wasm memory at the
+// address layerInput() returns, calls forwardLayer() with plain numbers, and copies the output (and
+// the weights) out of memory at the addresses returned. No JS object crosses per call: embind's val
+// conversions cost more than the arithmetic at 8 tokens. An address of 0 means an error, which
+// lastLayerError() returns as { error }.
+std::pair<const char*, std::string> g_layer_error;
+
+template <typename F>
+double address_or_error(F&& body) {
+  try {
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(body()));
+  } catch (const std::exception&) {
+    g_layer_error = current_error();
+    return 0;
+  }
+}
+
+// A reused buffer resized; its address is never 0 (capacity ≥ 1), since 0 means an error.
+float* buffer(std::vector<float>& v, std::size_t size) {
+  v.reserve(1);
+  v.resize(size);
+  return v.data();
+}
+
+attn::MultiHeadLayer& layer_by_id(int id) {
+  const auto found = g_layers.find(id);
+  if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
+  return *found->second;
+}
+
+// The input buffer [seq_len, d_model] of layer id, to be filled before forwardLayer.
+double layer_input(int id, double seq_len) {
+  return address_or_error([&] {
+    const attn::MultiHeadLayer& layer = layer_by_id(id);
+    attn::check_cells(static_cast<std::uint64_t>(seq_len) * layer.d_model(), "multiHeadLayer: the input");
+    return buffer(g_input, static_cast<std::size_t>(seq_len) * layer.d_model());
+  });
+}
+
+// Runs layer id on the input buffer; valid_length < 0 means none. Returns the output's address; the
+// weights [n_heads, seq_len, seq_len], when asked for, are at layerWeights().
+double forward_layer(int id, double seq_len, bool causal, double valid_length, double temperature, bool scale,
+                     bool return_weights) {
+  return address_or_error([&] {
+    attn::MultiHeadLayer& layer = layer_by_id(id);
+    const std::size_t n = static_cast<std::size_t>(seq_len);
+    if (g_input.size() != n * layer.d_model()) throw std::logic_error("forwardLayer: call layerInput(id, seq_len) first");
+    attn::AttentionOptions o;
+    o.causal = causal;
+    o.temperature = static_cast<float>(temperature);
+    o.scale = scale;
+    if (valid_length >= 0) o.valid_length = static_cast<std::size_t>(valid_length);
+    float* output = buffer(g_output, n * layer.d_model());
+    float* weights = return_weights ? buffer(g_weights, layer.n_heads() * n * n) : nullptr;
+    layer.forward(g_input.data(), n, output, o, weights);
+    return output;
+  });
+}
+
+double layer_weights() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(g_weights.data())); }
+
+val last_layer_error() { return error_object(g_layer_error.first, g_layer_error.second); }
+
+void release_layer(int id) { g_layers.erase(id); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(multi_head_layer) {
+  emscripten::function("prepareLayer", &prepare_layer);
+  emscripten::function("layerInput", &layer_input);
+  emscripten::function("forwardLayer", &forward_layer);
+  emscripten::function("layerWeights", &layer_weights);
+  emscripten::function("lastLayerError", &last_layer_error);
+  emscripten::function("releaseLayer", &release_layer);
+}
