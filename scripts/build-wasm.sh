@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the wasm ES module (build/wasm/attn_core.mjs + .wasm); with "all", the wasm Catch2 tests too.
+# Builds the wasm ES module (build/wasm/attn_core.mjs + .wasm, and attn_core.relaxed.wasm: the kernels with
+# relaxed SIMD); with "all", the wasm Catch2 tests too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emscripten 3.1.6 needs its bundled node modules (acorn) at -O2 and above.
@@ -10,5 +11,5 @@ fi
 if [ "${1:-}" = all ]; then
   cmake --build build/wasm -j"$(nproc)"
 else
-  cmake --build build/wasm --target attn_module -j"$(nproc)"
+  cmake --build build/wasm --target attn_module attn_module_relaxed -j"$(nproc)"
 fi

@@ -2,8 +2,9 @@
 // Builds dist/ for every host (the wasm module must be built first: scripts/build-wasm.sh):
 //   dist/index.html, dist/assets/   the demo site
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module),
-//                                   attn_core.wasm, embeddings.bin (found beside the module, or at assets-base)
-//   dist/single/attention-explorer.js  the single-file variant: the wasm and the 5,000 most frequent
+//                                   attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin (found beside
+//                                   the module, or at assets-base)
+//   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the 5,000 most frequent
 //                                   words' vectors inlined (for hosts that accept only one file)
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,22 +32,31 @@ function elementBuild(outDir, inline, plugins = []) {
   };
 }
 
+/** A Vite plugin that replaces `from` (which must be there) by `to` in the source file ending in `file`. */
+function replaceIn(name, file, from, to) {
+  return {
+    name,
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith(file)) return null;
+      if (!code.includes(from)) throw new Error(`${name}: ${from} not found in ${id}`);
+      return code.replace(from, to);
+    },
+  };
+}
+
 /** Points the core's default embedding asset at the subset (the single file carries only that one). */
-const subsetEmbeddings = {
-  name: 'subset-embeddings',
-  enforce: 'pre',
-  transform(code, id) {
-    if (!id.endsWith('/web/src/core/index.js')) return null;
-    const from = "new URL('../../assets/embeddings.bin', import.meta.url)";
-    if (!code.includes(from)) throw new Error(`subset-embeddings: ${from} not found in ${id}`);
-    return code.replace(from, `new URL('../../../${SUBSET}', import.meta.url)`);
-  },
-};
+const subsetEmbeddings = replaceIn('subset-embeddings', '/web/src/core/index.js',
+  "new URL('../../assets/embeddings.bin', import.meta.url)", `new URL('../../../${SUBSET}', import.meta.url)`);
+
+/** The single file inlines attn_core.wasm only (the relaxed-SIMD build would add 500 KB of base64): kernels 'auto' runs simd128. */
+const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
+  "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
 
 await build({ ...quiet, root: 'web', base: './', build: { outDir: '../dist', emptyOutDir: true } });
 await build(elementBuild('dist/element', false));
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
-await build(elementBuild('dist/single', true, [subsetEmbeddings]));
+await build(elementBuild('dist/single', true, [subsetEmbeddings, simd128Only]));
 copyFileSync('web/embed.html', 'dist/embed.html');
 console.log('built dist/ (site), dist/element/ (embeddable bundle), dist/single/attention-explorer.js (single file), dist/embed.html');

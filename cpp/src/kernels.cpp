@@ -30,6 +30,20 @@ constexpr std::size_t kCols = 8;  // … by 8 columns (two 4-lane vectors): 12 a
 
 #ifdef __wasm_simd128__
 
+// acc + a·b. With relaxed SIMD (-mrelaxed-simd: the attn_core.relaxed.wasm build) one fused multiply-add
+// where the CPU has one (x86 FMA3, ARM64), twice the arithmetic per instruction; else a multiply and an add.
+v128_t madd(v128_t a, v128_t b, v128_t acc) {
+#if defined(__wasm_relaxed_simd__) && __has_builtin(__builtin_wasm_relaxed_madd_f32x4)
+  return __builtin_wasm_relaxed_madd_f32x4(a, b, acc);  // f32x4.relaxed_madd: a·b + c (LLVM ≥ 16)
+#elif defined(__wasm_relaxed_simd__)
+  // LLVM 14–15 name it fma and emit the proposal's early opcode, renumbered after the link to the
+  // standard relaxed_madd (scripts/renumber-relaxed-simd.mjs): operands are in relaxed_madd's order.
+  return __builtin_wasm_fma_f32x4(a, b, acc);
+#else
+  return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b));
+#endif
+}
+
 // C[0..R, 0..8) (+)= A[0..R, :] · B[:, 0..8), R ≤ kRows rows held in registers.
 template <std::size_t R>
 void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
@@ -43,8 +57,8 @@ void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t l
     const v128_t b0 = wasm_v128_load(b + p * ldb), b1 = wasm_v128_load(b + p * ldb + 4);
     for (std::size_t r = 0; r < R; ++r) {
       const v128_t ar = wasm_v128_load32_splat(a + r * lda + p);
-      acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(ar, b0));
-      acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(ar, b1));
+      acc[r][0] = madd(ar, b0, acc[r][0]);
+      acc[r][1] = madd(ar, b1, acc[r][1]);
     }
   }
   for (std::size_t r = 0; r < R; ++r) {

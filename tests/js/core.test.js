@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
+import { relaxedSimd } from 'wasm-feature-detect';
 import { createAttentionCore } from 'attention-explorer/core';
 import * as ref from './reference.js';
 
@@ -34,6 +35,17 @@ describe('loading', () => {
     assert.equal(elsewhere.dModel, 100);
     await assert.rejects(createAttentionCore({ wasmUrl: new URL('file:///nonexistent/attn_core.wasm') }),
       /WebAssembly module attn_core.wasm could not be loaded: .*ENOENT/);
+    assert.equal(elsewhere.kernels, 'simd128', 'a wasmUrl alone: only attn_core.wasm is hosted');
+  });
+
+  test('kernels picks the build: simd128 anywhere, relaxed-simd only where the engine runs it', async () => {
+    assert.equal((await createAttentionCore({ kernels: 'simd128' })).kernels, 'simd128');
+    const relaxed = createAttentionCore({ kernels: 'relaxed-simd' });
+    if (await relaxedSimd()) assert.equal((await relaxed).kernels, 'relaxed-simd');
+    else await assert.rejects(relaxed, /kernels "relaxed-simd": this engine does not run relaxed SIMD/);
+    await assert.rejects(createAttentionCore({ kernels: 'avx' }), RangeError);
+    await assert.rejects(createAttentionCore({ kernels: 'simd128', relaxedWasmUrl: 'file:///nonexistent/x.wasm', wasmUrl: 'file:///nonexistent/attn_core.wasm' }),
+      /attn_core.wasm could not be loaded/);
   });
 });
 

@@ -3,6 +3,7 @@
 // panels of 8 columns, masks.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { relaxedSimd } from 'wasm-feature-detect';
 import { createAttentionCore } from 'attention-explorer/core';
 import * as ref from './reference.js';
 
@@ -18,6 +19,11 @@ function setup(n, d, heads, seed) {
 }
 
 describe('multiHeadLayer', () => {
+  // tests/js/relaxed-simd.test.js runs this file again with relaxed SIMD switched on in Node 20
+  test('runs the relaxed-SIMD build where the engine supports it, else the SIMD128 one', async () => {
+    assert.equal(core.kernels, await relaxedSimd() ? 'relaxed-simd' : 'simd128');
+  });
+
   // 70 rows cross a query block (36); 8 and 7 rows are tiles of 4 + 4 and 4 + 3; d_k = 10 and 70 keys
   // leave partial panels of 8
   for (const [n, d, heads, options] of [

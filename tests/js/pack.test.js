@@ -15,8 +15,9 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
   try {
     const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], process.cwd()));
     const files = packed.files.map((f) => f.path);
-    for (const needed of ['web/src/core/index.js', 'web/src/core/index.d.ts', 'build/wasm/attn_core.wasm', 'web/assets/embeddings.bin',
-      'dist/element/attention-explorer.js', 'dist/element/attn_core.wasm', 'dist/element/embeddings.bin',
+    for (const needed of ['web/src/core/index.js', 'web/src/core/index.d.ts', 'build/wasm/attn_core.wasm', 'build/wasm/attn_core.relaxed.wasm',
+      'web/assets/embeddings.bin', 'dist/element/attention-explorer.js', 'dist/element/attn_core.wasm',
+      'dist/element/attn_core.relaxed.wasm', 'dist/element/embeddings.bin',
       'dist/single/attention-explorer.js', 'web/src/explorer/attention-explorer.d.ts']) {
       assert.ok(files.includes(needed), `${needed} is in the tarball`);
     }

@@ -280,6 +280,8 @@ export interface AttentionCore {
   readonly dModel: number;
   /** 256: longer text is cut by explain(). */
   readonly maxTokens: number;
+  /** The build running: 'relaxed-simd' (fused multiply-add kernels) or 'simd128' (see createAttentionCore's kernels). */
+  readonly kernels: 'relaxed-simd' | 'simd128';
   tokenize(text: string): Token[];
   /** X [seqLen, dModel]. */
   embed(text: string): Matrix;
@@ -330,8 +332,12 @@ export interface AttentionCore {
 
 /**
  * Loads the .wasm and the word vectors; rejects naming the file and the reason.
- * embeddingsUrl / wasmUrl: where the embedding asset / attn_core.wasm are hosted (default: in the package);
- * embeddings: the asset's bytes, to skip loading it.
+ * embeddingsUrl: where the embedding asset is hosted (default: in the package); embeddings: its bytes, to
+ * skip loading it. kernels: which build of the core runs: 'auto' (default) attn_core.relaxed.wasm, whose
+ * kernels use relaxed SIMD's fused multiply-add, where the engine runs relaxed SIMD, else attn_core.wasm
+ * ('simd128'); asking for 'relaxed-simd' where it does not run rejects. wasmUrl / relaxedWasmUrl: where those
+ * two files are hosted (default: in the package; a wasmUrl alone means only attn_core.wasm is hosted).
  */
-export function createAttentionCore(options?: { embeddingsUrl?: string | URL; embeddings?: Uint8Array; wasmUrl?: string | URL }):
+export function createAttentionCore(options?: { embeddingsUrl?: string | URL; embeddings?: Uint8Array;
+  kernels?: 'auto' | 'relaxed-simd' | 'simd128'; wasmUrl?: string | URL; relaxedWasmUrl?: string | URL }):
   Promise<AttentionCore>;

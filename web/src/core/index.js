@@ -3,8 +3,9 @@
 // element [i, j] of a [rows, cols] tensor is data[i * cols + j]. Outputs are copies the caller owns;
 // there is nothing to free. Invalid arguments throw TypeError (wrong type) or RangeError (value out
 // of range, shape mismatch), with a message naming the argument and the allowed values.
-import createAttnModule from '../../../build/wasm/attn_core.mjs';
+import { readAsset } from './assets.js';
 import * as check from './checks.js';
+import { KERNELS, startModule } from './wasm-module.js';
 
 const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);
 const MAX_SEQ_LEN = 65536;
@@ -16,30 +17,6 @@ function unwrap(result) {
   if (!result.error) return result.value;
   const ErrorClass = result.error.name === 'RangeError' ? RangeError : Error;
   throw new ErrorClass(result.error.message);
-}
-
-function absolute(url) {
-  return url instanceof URL ? url : new URL(url, globalThis.location?.href);
-}
-
-/** The bytes at `url`: fetched, or read from disk for file: URLs (Node). `what` names it in errors. */
-async function readAsset(url, what) {
-  const href = absolute(url);
-  if (href.protocol === 'file:') {
-    const fs = globalThis.process.getBuiltinModule('fs');
-    return new Uint8Array(await fs.promises.readFile(href));
-  }
-  const response = await fetch(href);
-  if (!response.ok) throw new Error(`${what} ${href}: HTTP ${response.status} ${response.statusText}`);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-/** Starts the wasm module: from the .wasm beside attn_core.mjs, or from `wasmUrl` when given. */
-async function startModule(wasmUrl) {
-  if (wasmUrl === undefined) return createAttnModule();
-  const href = absolute(wasmUrl);
-  if (href.protocol === 'file:') return createAttnModule({ wasmBinary: await readAsset(href, 'WebAssembly module') });
-  return createAttnModule({ locateFile: () => href.href });
 }
 
 const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
@@ -126,26 +103,30 @@ function explainOptions(options, where, dModel, maxTokens) {
 
 /**
  * Loads the wasm module and the word vectors.
- * @param {{ embeddingsUrl?: string | URL, embeddings?: Uint8Array, wasmUrl?: string | URL }} [options]
+ * @param {{ embeddingsUrl?: string | URL, embeddings?: Uint8Array, kernels?: 'auto' | 'relaxed-simd' | 'simd128',
+ *   wasmUrl?: string | URL, relaxedWasmUrl?: string | URL }} [options]
  *   embeddingsUrl: where to fetch the embedding asset (default: web/assets/embeddings.bin beside this
  *   package; file: URLs are read from disk in Node); embeddings: the asset's bytes, to skip loading;
- *   wasmUrl: where to fetch attn_core.wasm (default: beside attn_core.mjs), for assets hosted elsewhere.
+ *   kernels: which build of the core to run (wasm-module.js): 'auto' (default) the relaxed-SIMD one where
+ *   the engine runs it, else 'simd128'; wasmUrl / relaxedWasmUrl: where attn_core.wasm /
+ *   attn_core.relaxed.wasm are hosted (default: beside attn_core.mjs), for assets hosted elsewhere (a
+ *   wasmUrl alone: auto uses it everywhere).
  * @returns {Promise<AttentionCore>} rejects with an Error naming the file and the reason (HTTP status,
- *   wrong magic, unsupported version, truncated, checksum mismatch; or the .wasm that failed to load).
+ *   wrong magic, unsupported version, truncated, checksum mismatch; the .wasm that failed to load; kernels
+ *   'relaxed-simd' on an engine without relaxed SIMD).
  */
 export async function createAttentionCore(options = {}) {
-  check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings', 'wasmUrl']);
+  check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings', 'kernels', 'wasmUrl', 'relaxedWasmUrl']);
+  const { kernels = 'auto', wasmUrl, relaxedWasmUrl } = options;
   const url = options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL;
-  const module = startModule(options.wasmUrl).catch((error) => {
-    throw new Error(`WebAssembly module attn_core.wasm could not be loaded: ${error?.message ?? error}`);
-  });
-  const [wasm, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url, 'embeddings asset')]);
-  const loaded = wasm.loadEmbeddings(bytes);
+  const module = startModule({ kernels: check.oneOf(kernels, 'createAttentionCore', 'kernels', KERNELS), wasmUrl, relaxedWasmUrl });
+  const [started, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url, 'embeddings asset')]);
+  const loaded = started.wasm.loadEmbeddings(bytes);
   if (loaded.error) throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
-  return makeCore(wasm, loaded.value);
+  return makeCore(started, loaded.value);
 }
 
-function makeCore(wasm, { vocabSize, dModel }) {
+function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
   /** A float index into wasm.HEAPF32 from a byte address the core returned; 0 means an error, thrown here. */
   const fromMemory = (address) => (address === 0 ? unwrap(wasm.lastLayerError()) : address / 4);
   const layers = new FinalizationRegistry((id) => wasm.releaseLayer(id));
@@ -156,6 +137,8 @@ function makeCore(wasm, { vocabSize, dModel }) {
     dModel,
     /** Longest token sequence explain() traces; longer text is cut (trace.truncated). */
     maxTokens: wasm.maxTokens,
+    /** The build running: 'relaxed-simd' (fused multiply-add kernels) or 'simd128' (createAttentionCore's kernels). */
+    kernels,
 
     /**
      * Words and punctuation of `text`. start/end are UTF-16 offsets: text.slice(start, end) is the

@@ -5,8 +5,8 @@ import { createAttentionCore } from '../core/index.js';
 const cores = new Map();  // assets base ('' = bundled) → Promise<AttentionCore>
 
 /**
- * The page's core for assets at `assetsBase` (a folder URL holding attn_core.wasm and embeddings.bin,
- * resolved against the page), or the bundled assets when it is empty.
+ * The page's core for assets at `assetsBase` (a folder URL holding attn_core.wasm, attn_core.relaxed.wasm
+ * and embeddings.bin, resolved against the page), or the bundled assets when it is empty.
  * @param {string} [assetsBase]
  * @returns {Promise<import('../core/index.js').AttentionCore>}
  */
@@ -14,7 +14,8 @@ export function sharedCore(assetsBase = '') {
   if (!cores.has(assetsBase)) {
     const base = assetsBase && new URL(assetsBase.endsWith('/') ? assetsBase : `${assetsBase}/`, document.baseURI);
     cores.set(assetsBase, createAttentionCore(base
-      ? { wasmUrl: new URL('attn_core.wasm', base), embeddingsUrl: new URL('embeddings.bin', base) }
+      ? { wasmUrl: new URL('attn_core.wasm', base), relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base),
+        embeddingsUrl: new URL('embeddings.bin', base) }
       : {}));
   }
   return cores.get(assetsBase);
