@@ -87,15 +87,15 @@ ExpConstants exp_constants() {
 v128_t exp4(v128_t x, const ExpConstants& c) {
   const v128_t in_range = wasm_f32x4_ge(x, c.lowest);
   x = wasm_f32x4_pmax(c.lowest, x);
-  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, c.log2e), c.round);
+  const v128_t t = madd(x, c.log2e, c.round);
   const v128_t n = wasm_f32x4_sub(t, c.round);
   const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(x, wasm_f32x4_mul(n, c.ln2_hi)), wasm_f32x4_mul(n, c.ln2_lo));
-  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(c.p0, r), c.p1);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), c.p2);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), c.p3);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), c.p4);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), c.p5);
-  p = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), wasm_f32x4_add(r, c.one));
+  v128_t p = madd(c.p0, r, c.p1);
+  p = madd(p, r, c.p2);
+  p = madd(p, r, c.p3);
+  p = madd(p, r, c.p4);
+  p = madd(p, r, c.p5);
+  p = madd(wasm_f32x4_mul(p, r), r, wasm_f32x4_add(r, c.one));
   // t's bits are those of 1.5·2²³ plus n: n + 127 is the biased exponent of 2^n
   const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4B400000)), 23);
   return wasm_v128_and(wasm_f32x4_mul(p, scale), in_range);

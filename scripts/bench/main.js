@@ -7,7 +7,7 @@ import tfjsWasm from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?
 import tfjsWasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import tfjsWasmThreaded from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import { createAttentionCore } from '../../web/src/core/index.js';
-import { onnxruntime, ours, plainJs, tensorflow } from './peers.js';
+import { onnxruntime, ourBuilds, plainJs, tensorflow } from './peers.js';
 import { header, runBench } from './run.js';
 
 const out = document.getElementById('out');
@@ -25,12 +25,12 @@ async function main() {
   });
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   await tf.setBackend('wasm');
-  const core = await createAttentionCore();
-  const peers = [ours(core), onnxruntime(ort), tensorflow(tf), plainJs()];
+  const { kernels, peers: builds } = await ourBuilds(createAttentionCore);
+  const peers = [...builds, onnxruntime(ort), tensorflow(tf), plainJs()];
   const sizes = new URLSearchParams(location.search).get('sizes');
-  out.textContent = `${navigator.userAgent}\n${header(peers.map((p) => p.name))}`;
+  out.textContent = `${navigator.userAgent}, ours = the ${kernels} build\n${header(peers.map((p) => p.name))}`;
   const rows = await runBench({ peers, sizes: sizes ? JSON.parse(sizes) : undefined, log });
-  window.benchResult = { runtime: navigator.userAgent, rows };
+  window.benchResult = { runtime: navigator.userAgent, kernels, rows };
 }
 
 main().catch((error) => {

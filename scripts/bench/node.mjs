@@ -7,7 +7,7 @@ import * as ort from 'onnxruntime-web';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createAttentionCore } from 'attention-explorer/core';
-import { plainJs, onnxruntime, ours, tensorflow } from './peers.js';
+import { plainJs, onnxruntime, ourBuilds, tensorflow } from './peers.js';
 import { header, runBench } from './run.js';
 
 const require = createRequire(import.meta.url);
@@ -17,11 +17,11 @@ tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
 await tf.setBackend('wasm');
 await tf.ready();
 
-const core = await createAttentionCore();
-const peers = [ours(core), onnxruntime(ort), tensorflow(tf), plainJs()];
+const { kernels, peers: builds } = await ourBuilds(createAttentionCore);
+const peers = [...builds, onnxruntime(ort), tensorflow(tf), plainJs()];
 const sizes = process.argv[2] ? JSON.parse(process.argv[2]) : undefined;
-console.log(`Node ${process.version}, ${tf.getBackend()} backend for TF.js, onnxruntime-web ${ort.env.versions?.web ?? ''}`);
+console.log(`Node ${process.version}, ours = the ${kernels} build, ${tf.getBackend()} backend for TF.js, onnxruntime-web ${ort.env.versions?.web ?? ''}`);
 console.log(header(peers.map((p) => p.name)));
 const rows = await runBench({ peers, sizes, log: console.log });
 mkdirSync('bench-output', { recursive: true });
-writeFileSync(join('bench-output', 'bench-node.json'), JSON.stringify({ runtime: `node ${process.version}`, rows }, null, 2));
+writeFileSync(join('bench-output', 'bench-node.json'), JSON.stringify({ runtime: `node ${process.version}`, kernels, rows }, null, 2));

@@ -6,15 +6,27 @@ import onnxProto from 'onnx-proto';
 const { onnx } = onnxProto;
 
 /** Ours: the C++ core's MultiHeadLayer through its JS API. */
-export function ours(core) {
+export function ours(core, name = 'ours') {
   return {
-    name: 'ours',
+    name,
     prepare({ n, d, heads, causal, weights }) {
       const tensor = (data) => ({ data, shape: [d, d] });
       const layer = core.multiHeadLayer({ numHeads: heads, wQ: tensor(weights[0]), wK: tensor(weights[1]), wV: tensor(weights[2]), wO: tensor(weights[3]) });
       return (x) => layer.forward({ data: x, shape: [n, d] }, { causal }).output.data;
     },
   };
+}
+
+/**
+ * Ours as users get it (createAttentionCore's default: the relaxed-SIMD build where the engine runs it)
+ * and, where that is the relaxed build, the SIMD128 build too, as "ours simd128", to show what FMA gives.
+ * @returns {Promise<{ kernels: string, peers: object[] }>} kernels: the default build's
+ */
+export async function ourBuilds(createAttentionCore) {
+  const core = await createAttentionCore();
+  const peers = [ours(core)];
+  if (core.kernels !== 'simd128') peers.push(ours(await createAttentionCore({ kernels: 'simd128' }), 'ours simd128'));
+  return { kernels: core.kernels, peers };
 }
 
 /** The same computation as an ONNX graph of standard operators (opset 17), built here. */

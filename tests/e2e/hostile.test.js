@@ -60,7 +60,7 @@ test('a missing, truncated, corrupted or wrong-version asset, or a missing .wasm
     'truncated embeddings': [/embeddings.*\.bin/, async (r) => r.fulfill({ body: (await (await r.fetch()).body()).subarray(0, 1000) }), /truncated/],
     'corrupted embeddings': [/embeddings.*\.bin/, async (r) => { const b = Buffer.from(await (await r.fetch()).body()); b[5000] ^= 1; return r.fulfill({ body: b }); }, /checksum/],
     'wrong-version embeddings': [/embeddings.*\.bin/, async (r) => { const b = Buffer.from(await (await r.fetch()).body()); b[4] = 2; return r.fulfill({ body: b }); }, /version 2/],
-    'missing wasm': [/\.wasm$/, (r) => r.fulfill({ status: 404, body: 'not found' }), /attn_core\.wasm/],
+    'missing wasm': [/\.wasm$/, (r) => r.fulfill({ status: 404, body: 'not found' }), /attn_core(\.relaxed)?\.wasm/],
   };
   for (const [name, [pattern, answer, reason]] of Object.entries(faults)) {
     const { page } = await openPage({

@@ -143,7 +143,7 @@ test('the iframe query ?tour=3 starts the demo at step 3', async () => {
 
 test('embedded: tour="3" starts at step 3 inside a scrolling element; a bad value is named; views limit the steps', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'ae-tour-'));
-  for (const file of ['attention-explorer.js', 'attn_core.wasm', 'embeddings.bin']) copyFileSync(`dist/element/${file}`, join(folder, file));
+  for (const file of ['attention-explorer.js', 'attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin']) copyFileSync(`dist/element/${file}`, join(folder, file));
   writeFileSync(join(folder, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tour</title>' +
     '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head><body><main>' +
     '<h1>A lesson</h1><attention-explorer id="full" tour="3" height="700"></attention-explorer>' +
