@@ -23,6 +23,7 @@ try {
   await page.goto(server.url);
   await page.waitForSelector('[data-figure="attention-weights"]');
   results.firstRenderMs = await page.evaluate(() => performance.now());
+  results.kernels = await page.evaluate(() => document.querySelector('attention-explorer').core.kernels);
 
   for (const tokens of [8, 32, 128, 256]) {
     results.keystrokes[tokens] = await page.evaluate(async (tokens) => {
@@ -57,7 +58,7 @@ try {
   await server.close();
 }
 
-console.log(`first interactive render (cold cache, localhost): ${results.firstRenderMs.toFixed(0)} ms`);
+console.log(`first interactive render (cold cache, localhost): ${results.firstRenderMs.toFixed(0)} ms; the page runs the ${results.kernels} build`);
 for (const [name, { bytes, gzip }] of Object.entries(results.sizes)) console.log(`${name.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KB, gzip ${(gzip / 1024).toFixed(0).padStart(6)} KB`);
 for (const [tokens, times] of Object.entries(results.keystrokes)) {
   console.log(`keystroke at ${String(tokens).padStart(3)} tokens: median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);

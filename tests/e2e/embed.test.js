@@ -146,6 +146,8 @@ test('assets-base: the bundle alone in one folder, its .wasm and word vectors in
     const fetched = requests.map((url) => new URL(url).pathname);
     // Chromium runs relaxed SIMD: the element picks that build
     assert.ok(fetched.includes('/shared-assets/attn_core.relaxed.wasm') && fetched.includes('/shared-assets/embeddings.bin'), fetched.join(' '));
+    assert.ok(!fetched.includes('/shared-assets/attn_core.wasm'), 'one .wasm is fetched');
+    assert.equal(await page.$eval('attention-explorer', (el) => el.core.kernels), 'relaxed-simd');
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -165,6 +167,7 @@ test('the single-file variant works from a static server with no other files bes
     const { page, errors, requests } = await open(alone.url, 1);
     assert.deepEqual(await tokensOf(page, 'attention-explorer'), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
     assert.equal(await page.$eval('attention-explorer', (el) => el.core.vocabSize), 5000);
+    assert.equal(await page.$eval('attention-explorer', (el) => el.core.kernels), 'simd128', 'it inlines only attn_core.wasm');
     const fetched = requests.filter((url) => url.startsWith('http')).map((url) => new URL(url).pathname).sort();
     assert.deepEqual(fetched, ['/', '/attention-explorer.js']);
     assert.deepEqual(errors, []);

@@ -1,7 +1,8 @@
 #pragma once
 // The inner loops of attention, written for speed: a register-blocked matrix product and a row
-// softmax. With WebAssembly SIMD (-msimd128) they use wasm_simd128.h intrinsics; elsewhere a portable
-// path that compilers auto-vectorize. Both agree with a float64 reference to 1e-5 (tests).
+// softmax. With WebAssembly SIMD (-msimd128) they use wasm_simd128.h intrinsics, and with relaxed SIMD
+// as well (-mrelaxed-simd) fused multiply-adds; elsewhere a portable path that compilers
+// auto-vectorize. All agree with a float64 reference to 1e-5 (tests).
 //
 // Matrices are row-major float32 behind raw pointers with explicit row strides (ld*), so a head's
 // column slice of a wider matrix is used in place, without copying.
