@@ -213,6 +213,8 @@ test('editing the sentence outlines the weights that changed by more than 0.05',
   await page.focus('attention-explorer textarea');
   await page.keyboard.press('End');
   await page.keyboard.type(' clouds');
+  // a figure that was scrolled out of view is drawn when the IntersectionObserver reports it: wait for it
+  await page.waitForSelector('[data-figure="attention-weights"] rect.changed', { timeout: 5000 });
   assert.ok(await page.$$eval('[data-figure="attention-weights"] rect.changed', (r) => r.length) > 0);
 });
 
