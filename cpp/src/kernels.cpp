@@ -17,7 +17,7 @@ namespace attn {
 // literal inside the loop on every use, and these 12 cost more than the arithmetic (softmax measured
 // 2.1 → 1.5 ns per score in Chromium 156). Not const, and visible outside this file, so the compiler
 // cannot turn the loads back into literals.
-float exp_constants_data[] = {-87.0f, 1.44269504088896341f, 12582912.0f /* 1.5 · 2^23 */, 0.693359375f, -2.12194440e-4f,
+float exp_constants_data[] = {-87.0f, 1.44269504088896341f, 12582912.0f /* 1.5 · 2^23 */, -0.693359375f, 2.12194440e-4f /* −ln 2, in two parts */,
                               1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
                               5.0000001201e-1f, 1.0f};
 #endif
@@ -68,7 +68,7 @@ void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t l
 }
 
 struct ExpConstants {
-  v128_t lowest, log2e, round, ln2_hi, ln2_lo, p0, p1, p2, p3, p4, p5, one;
+  v128_t lowest, log2e, round, neg_ln2_hi, neg_ln2_lo, p0, p1, p2, p3, p4, p5, one;
 };
 
 ExpConstants exp_constants() {
@@ -89,7 +89,8 @@ v128_t exp4(v128_t x, const ExpConstants& c) {
   x = wasm_f32x4_pmax(c.lowest, x);
   const v128_t t = madd(x, c.log2e, c.round);
   const v128_t n = wasm_f32x4_sub(t, c.round);
-  const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(x, wasm_f32x4_mul(n, c.ln2_hi)), wasm_f32x4_mul(n, c.ln2_lo));
+  // r = x − n·ln2: n·ln2_hi is exact (ln2_hi has 9 significant bits), so fused or not, as madd may be
+  const v128_t r = madd(n, c.neg_ln2_lo, madd(n, c.neg_ln2_hi, x));
   v128_t p = madd(c.p0, r, c.p1);
   p = madd(p, r, c.p2);
   p = madd(p, r, c.p3);
@@ -183,12 +184,55 @@ void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, floa
 
 std::size_t packed_size(std::size_t k, std::size_t m) { return (m + kCols - 1) / kCols * kCols * k; }
 
-void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed) {
-  for (std::size_t q = 0; q < m; q += kCols) {
-    const std::size_t cols = std::min(kCols, m - q);
+namespace {
+
+// One full panel (8 columns): out[p·8 + j] = B[p, q + j], or Bᵀ's [q + j, p] when transposed.
+void pack_full_panel(const float* b, std::size_t ldb, std::size_t k, float* out, bool transposed) {
+#ifdef __wasm_simd128__
+  if (!transposed) {
     for (std::size_t p = 0; p < k; ++p, out += kCols) {
-      for (std::size_t j = 0; j < cols; ++j) out[j] = transposed ? b[(q + j) * ldb + p] : b[p * ldb + q + j];
-      std::fill(out + cols, out + kCols, 0.0f);
+      wasm_v128_store(out, wasm_v128_load(b + p * ldb));
+      wasm_v128_store(out + 4, wasm_v128_load(b + p * ldb + 4));
+    }
+    return;
+  }
+  // Transposed: 4 × 4 blocks of Bᵀ turned in registers (the keys of Q Kᵀ, packed for every head and call).
+  std::size_t p = 0;
+  for (; p + 4 <= k; p += 4, out += 4 * kCols) {
+    for (std::size_t half = 0; half < 2; ++half) {
+      const float* rows = b + 4 * half * ldb + p;
+      const v128_t r0 = wasm_v128_load(rows), r1 = wasm_v128_load(rows + ldb);
+      const v128_t r2 = wasm_v128_load(rows + 2 * ldb), r3 = wasm_v128_load(rows + 3 * ldb);
+      const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
+      const v128_t t2 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+      wasm_v128_store(out + 4 * half, wasm_i64x2_shuffle(t0, t1, 0, 2));
+      wasm_v128_store(out + kCols + 4 * half, wasm_i64x2_shuffle(t0, t1, 1, 3));
+      wasm_v128_store(out + 2 * kCols + 4 * half, wasm_i64x2_shuffle(t2, t3, 0, 2));
+      wasm_v128_store(out + 3 * kCols + 4 * half, wasm_i64x2_shuffle(t2, t3, 1, 3));
+    }
+  }
+  for (; p < k; ++p, out += kCols)
+    for (std::size_t j = 0; j < kCols; ++j) out[j] = b[j * ldb + p];
+#else
+  for (std::size_t p = 0; p < k; ++p, out += kCols)
+    for (std::size_t j = 0; j < kCols; ++j) out[j] = transposed ? b[j * ldb + p] : b[p * ldb + j];
+#endif
+}
+
+}  // namespace
+
+void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed) {
+  for (std::size_t q = 0; q < m; q += kCols, out += k * kCols) {
+    const float* panel = transposed ? b + q * ldb : b + q;
+    const std::size_t cols = std::min(kCols, m - q);
+    if (cols == kCols) {
+      pack_full_panel(panel, ldb, k, out, transposed);
+      continue;
+    }
+    for (std::size_t p = 0; p < k; ++p) {  // the last panel, zero-padded
+      float* row = out + p * kCols;
+      for (std::size_t j = 0; j < cols; ++j) row[j] = transposed ? panel[j * ldb + p] : panel[p * ldb + j];
+      std::fill(row + cols, row + kCols, 0.0f);
     }
   }
 }
