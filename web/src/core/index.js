@@ -4,22 +4,14 @@
 // there is nothing to free. Invalid arguments throw TypeError (wrong type) or RangeError (value out
 // of range, shape mismatch), with a message naming the argument and the allowed values.
 import { readAsset } from './assets.js';
+import { ATTENTION_OPTIONS, MAX_D_MODEL, MAX_SEQ_LEN, attentionOptions } from './attention-options.js';
 import * as check from './checks.js';
-import { KERNELS, startModule } from './wasm-module.js';
+import { layerFactory } from './layer.js';
+import { KERNELS, startModule, unwrap } from './wasm-module.js';
 
 const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);
-const MAX_SEQ_LEN = 65536;
-const MAX_D_MODEL = 4096;
 const MAX_SEED = 2 ** 32 - 1;
 
-/** Unwraps a binding result: { value } or { error: { name, message } } (the core never throws across wasm). */
-function unwrap(result) {
-  if (!result.error) return result.value;
-  const ErrorClass = result.error.name === 'RangeError' ? RangeError : Error;
-  throw new ErrorClass(result.error.message);
-}
-
-const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
 const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
   'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
   ...ATTENTION_OPTIONS];
@@ -54,15 +46,6 @@ function positionalKind(value, where) {
 }
 const MAX_OFFSET = 4096;
 
-function attentionOptions(options, where) {
-  const { causal = false, validLength, temperature = 1, scale = true } = options;
-  return {
-    causal: check.boolean(causal, where, 'causal'),
-    validLength: validLength === undefined ? undefined : check.integerIn(validLength, where, 'validLength', 0, MAX_SEQ_LEN),
-    temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
-    scale: check.boolean(scale, where, 'scale'),
-  };
-}
 
 /** A head spec: a kind name, or { kind: 'offset', offset: δ }; 'previous'/'next' are offsets −1/+1. */
 function headSpec(spec, where, index) {
@@ -127,9 +110,6 @@ export async function createAttentionCore(options = {}) {
 }
 
 function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
-  /** A float index into wasm.HEAPF32 from a byte address the core returned; 0 means an error, thrown here. */
-  const fromMemory = (address) => (address === 0 ? unwrap(wasm.lastLayerError()) : address / 4);
-  const layers = new FinalizationRegistry((id) => wasm.releaseLayer(id));
   return {
     /** Vocabulary size of the loaded word vectors (20,000 for the shipped asset). */
     vocabSize,
@@ -221,52 +201,8 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
       }));
     },
 
-    /**
-     * Multi-head self-attention with fixed weights, for speed: the weights are checked, copied and
-     * packed once; each forward() copies the input in and the output out, and reuses its workspace.
-     * Same mathematics as multiHeadAttention(). Nothing to free: the layer's memory is released when
-     * the returned object is garbage-collected.
-     * @param {{ numHeads: number, wQ, wK, wV, wO }} weights  each [dModel, dModel]
-     * @returns {{ numHeads: number, dModel: number, forward(input, options?): { output, weights? } }}
-     *   forward: input [seqLen, dModel] → output [seqLen, dModel]; options causal, validLength,
-     *   temperature, scale as for attention(), and returnWeights (default false) for the weights
-     *   [numHeads, seqLen, seqLen].
-     * @throws RangeError if numHeads does not divide dModel, a weight is not [dModel, dModel] or not finite;
-     *   forward: if the input is not [seqLen, dModel], holds NaN or ±∞ (the first such cell is named:
-     *   "input[i, j] is NaN"), or an option is out of range.
-     */
-    multiHeadLayer({ numHeads, wQ, wK, wV, wO } = {}) {
-      const where = 'multiHeadLayer';
-      const d = check.matrix(wQ, where, 'wQ').shape[0];
-      const id = unwrap(wasm.prepareLayer({
-        numHeads: check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL),
-        wQ, wK: check.matrix(wK, where, 'wK'), wV: check.matrix(wV, where, 'wV'), wO: check.matrix(wO, where, 'wO'),
-      }));
-      const layer = {
-        numHeads,
-        dModel: d,
-        forward(input, options = {}) {
-          check.knownOptions(options, 'forward', [...ATTENTION_OPTIONS, 'returnWeights']);
-          // the core checks the values (finite), naming the first bad cell
-          const [n, width] = check.matrix(input, 'forward', 'input', { values: false }).shape;
-          if (width !== d) throw new RangeError(`forward: input must have dModel = ${d} columns, got ${width}`);
-          const returnWeights = check.boolean(options.returnWeights ?? false, 'forward', 'returnWeights');
-          const { causal, validLength, temperature, scale } = attentionOptions(options, 'forward');
-          // One copy in, one out, through wasm memory (re-read after each call: memory may grow)
-          const at = fromMemory(wasm.layerInput(id, n));
-          wasm.HEAPF32.set(input.data, at);
-          const out = fromMemory(wasm.forwardLayer(id, n, causal, validLength ?? -1, temperature, scale, returnWeights));
-          const result = { output: { data: wasm.HEAPF32.slice(out, out + n * d), shape: [n, d] } };
-          if (returnWeights) {
-            const w = wasm.layerWeights() / 4;
-            result.weights = { data: wasm.HEAPF32.slice(w, w + numHeads * n * n), shape: [numHeads, n, n] };
-          }
-          return result;
-        },
-      };
-      layers.register(layer, id);
-      return layer;
-    },
+    /** Multi-head self-attention with fixed weights, the fast path: see layer.js. */
+    multiHeadLayer: layerFactory(wasm),
 
     /**
      * The sinusoidal encoding examined (Vaswani et al. 2017 §3.5; d2l.ai §11.6.3), independent of the

@@ -55,3 +55,10 @@ export async function startModule({ kernels, wasmUrl, relaxedWasmUrl }) {
     throw new Error(`WebAssembly module ${chosen.file} could not be loaded: ${error?.message ?? error}`);
   }
 }
+
+/** Unwraps a binding result: { value } or { error: { name, message } } (the core never throws across wasm). */
+export function unwrap(result) {
+  if (!result.error) return result.value;
+  const ErrorClass = result.error.name === 'RangeError' ? RangeError : Error;
+  throw new ErrorClass(result.error.message);
+}
