@@ -17,7 +17,8 @@ namespace attn {
 // literal inside the loop on every use, and these 12 cost more than the arithmetic (softmax measured
 // 2.1 → 1.5 ns per score in Chromium 156). Not const, and visible outside this file, so the compiler
 // cannot turn the loads back into literals.
-float exp_constants_data[] = {-87.0f, 1.44269504088896341f, 12582912.0f /* 1.5 · 2^23 */, -0.693359375f, 2.12194440e-4f /* −ln 2, in two parts */,
+float exp_constants_data[] = {-87.0f, 1.44269504088896341f, 12582912.0f /* 1.5 · 2^23 */,
+                              -0.693359375f, 2.12194440e-4f /* −ln 2 in two parts */,
                               1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
                               5.0000001201e-1f, 1.0f};
 #endif
@@ -89,7 +90,8 @@ v128_t exp4(v128_t x, const ExpConstants& c) {
   x = wasm_f32x4_pmax(c.lowest, x);
   const v128_t t = madd(x, c.log2e, c.round);
   const v128_t n = wasm_f32x4_sub(t, c.round);
-  // r = x − n·ln2: n·ln2_hi is exact (ln2_hi has 9 significant bits), so fused or not, as madd may be
+  // r = x − n·ln2, in two parts: n·ln2_hi is exact (ln2_hi has 9 significant bits), so the first madd
+  // rounds once whether it is fused or not
   const v128_t r = madd(n, c.neg_ln2_lo, madd(n, c.neg_ln2_hi, x));
   v128_t p = madd(c.p0, r, c.p1);
   p = madd(p, r, c.p2);
