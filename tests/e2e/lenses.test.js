@@ -48,7 +48,7 @@ test('score functions: additive scores the heads, the pipeline and the cost tabl
   const total = await page.$eval('[data-figure="score-function"] tr.current td:last-child', (cell) => cell.textContent);
   assert.equal(total, (12800 + 512 + 512 + 512).toLocaleString('en-US'));
   await showSlot('pipeline');
-  const titles = await page.$$eval('[data-figure="pipeline"] h4', (h) => h.map((x) => x.textContent));
+  const titles = await page.$$eval('[data-figure="pipeline"] h3', (h) => h.map((x) => x.textContent));
   assert.ok(titles.some((t) => /Additive scores/.test(t)), titles.join(' | '));
   await page.selectOption('select[name="scoreFunction"]', 'scaledDot');
   assert.equal(await page.$eval('attention-explorer', (el) => el.getTrace().heads[0].additiveScorer), null);

@@ -186,13 +186,13 @@ test('the pipeline shows every step with its shape; screenshot', async () => {
   await page.selectOption('select[name="numHeads"]', '4');
   await showSlot('pipeline');
   const steps = await page.$$eval('[data-figure="pipeline"] .step', (cards) => cards.map((c) => ({
-    title: c.querySelector('h4').textContent, caption: c.querySelector('figcaption').textContent })));
+    title: c.querySelector('h3').textContent, caption: c.querySelector('figcaption').textContent })));
   assert.equal(steps.length, 19);
   assert.deepEqual(steps.find((s) => /Queries of head 1/.test(s.title)).caption, '[8, 25]');
   assert.deepEqual(steps.find((s) => /Feed-forward hidden/.test(s.title)).caption, '[8, 400]');
   await page.selectOption('select[name="scoreFunction"]', 'dot');
   await showSlot('pipeline');
-  assert.ok((await page.$$eval('[data-figure="pipeline"] h4', (h) => h.map((x) => x.textContent))).some((t) => /Not scaled/.test(t)));
+  assert.ok((await page.$$eval('[data-figure="pipeline"] h3', (h) => h.map((x) => x.textContent))).some((t) => /Not scaled/.test(t)));
   await page.selectOption('select[name="scoreFunction"]', 'scaledDot');
   await showSlot('pipeline');
   await page.locator('[data-figure="pipeline"]').screenshot({ path: `${OUTPUT}/pipeline.png` });

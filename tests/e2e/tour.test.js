@@ -190,7 +190,7 @@ test('embedded: tour="3" starts at step 3 inside a scrolling element; a bad valu
   }
 });
 
-test('axe-core: the open tour adds no serious or critical violation (light and dark)', async () => {
+test('axe-core: no violations with the tour open (light and dark)', async () => {
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });
     await open(`${server.url}#tour=heads&numHeads=4&projection=random`);
@@ -198,7 +198,7 @@ test('axe-core: the open tour adds no serious or critical violation (light and d
     const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
       .map((v) => ({ id: v.id, impact: v.impact, count: v.nodes.length, target: v.nodes[0]?.target })));
     console.log(`axe (${colorScheme}, tour open): ${violations.map((v) => `${v.impact} ${v.id} (${v.count}) ${JSON.stringify(v.target)}`).join(', ') || 'no violations'}`);
-    assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), []);
+    assert.deepEqual(violations, []);
     assert.equal((await shown(page)).tour, 'heads');
     if (colorScheme === 'dark') await page.screenshot({ path: `${OUTPUT}/tour-dark.png` });
   }

@@ -132,7 +132,7 @@ function stepFigure(step, index, weightColor) {
   });
   const card = document.createElement('li');
   card.className = 'step';
-  const title = card.appendChild(document.createElement('h4'));
+  const title = card.appendChild(document.createElement('h3'));
   title.textContent = `${index + 1}. ${step.title}`;
   card.append(math(step.tex), figure);
   return card;
