@@ -1,5 +1,5 @@
-// The options every attention function takes (attention, multiHeadAttention, multiHeadLayer's
-// forward, explain), checked the same way everywhere, and the size limits they share.
+// The options the attention functions take (attention, multiHeadAttention, multiHeadLayer's forward,
+// explain, the lessons), checked the same way everywhere, and the size limits they share.
 import * as check from './checks.js';
 
 /** Longest sequence a function takes (seq_len), and widest d_model. */
@@ -7,6 +7,12 @@ export const MAX_SEQ_LEN = 65536;
 export const MAX_D_MODEL = 4096;
 
 export const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
+
+/** The weights' normalizers (normalizer / method options) and the score functions (scoreFunction). */
+export const NORMALIZERS = ['softmax', 'sparsemax', 'entmax15', 'hardmax'];
+export const SCORE_FUNCTIONS = ['scaledDot', 'dot', 'additive'];
+/** Widest hidden layer of the additive score function. */
+export const MAX_ADDITIVE_HIDDEN = 1024;
 
 /**
  * causal (default false), validLength (0 … MAX_SEQ_LEN, default none), temperature (> 0, default 1),
