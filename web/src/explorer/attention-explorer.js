@@ -6,21 +6,23 @@
 // tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
-import { DATA_ONLY, FIGURES, NEEDS_CHECKS, NEEDS_LAB, OWN_DATA, hasDataFor } from './figures.js';
+import { FIGURES, NEEDS_CHECKS, NEEDS_LAB } from './figures.js';
 import { enableScoreDrag } from './score-drag.js';
 import { buildSimplexControls } from './simplex-controls.js';
 import { SCORE_RANGE, simplexInputs } from './simplex-data.js';
-import { addExportMenus, exportFigure } from './figure-export.js';
+import { exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
+import { labSection } from './lab-section.js';
 import { costSection } from './cost-section.js';
-import { LensData, NOTHING } from './lens-data.js';
+import { LensData } from './lens-data.js';
 import { lookupSection } from './lookup-section.js';
-import { element, row, section, showChosen, subsection } from './layout.js';
+import { element, row, section, showChosen, textBox } from './layout.js';
 import { sharedCore } from './shared-core.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
 import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
+import { VisibleFigures } from './visible-figures.js';
 import { formula } from '../views/formulas.js';
 import { tokenStrip } from '../views/token-strip.js';
 import styles from './explorer.css?inline';
@@ -123,9 +125,9 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   build() {
-    this.input = this.textBox('Sentence', (value) => this.edit({ sentence: value }, { typing: true }));
-    this.second = this.textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
-    this.target = this.textBox('Target sentence (e.g. a translation)', (value) => this.edit({ crossTarget: value }, { typing: true }));
+    this.input = textBox('Sentence', (value) => this.edit({ sentence: value }, { typing: true }));
+    this.second = textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
+    this.target = textBox('Target sentence (e.g. a translation)', (value) => this.edit({ crossTarget: value }, { typing: true }));
     this.simplexControls = buildSimplexControls();
     this.simplexControls.form.addEventListener('input', () => this.edit(this.simplexControls.read()));
     this.controls = buildControls(this.core.dModel, this.core.maxTokens);
@@ -142,8 +144,7 @@ export class AttentionExplorer extends HTMLElement {
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
-    this.drawnFrom = new Map();  // figure name → the data its slot shows (DATA_ONLY figures)
-    this.watchVisibility();
+    this.visibleFigures = new VisibleFigures(this.slots, { needData: () => this.update(), afterDraw: () => this.guide.afterDraw() });
     enableScoreDrag(this.slots.simplex, SCORE_RANGE, (index, score) => {
       const scores = [...simplexInputs(this.current).scores];
       scores[index] = score;
@@ -174,7 +175,7 @@ export class AttentionExplorer extends HTMLElement {
       'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
     this.compareButton, this.slots.projection);
     const positional = section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional);
-    const lab = this.positionalLab();
+    const lab = labSection(this.slots, this.labControls);
     const simplex = section('Normalizers: softmax is one choice', 'Attention weights are the point p of the simplex (all weight vectors) that ' +
       'maximizes ⟨p, s⟩/τ − Ω(p): Shannon entropy for Ω gives softmax, the squared norm sparsemax, Tsallis entropy 1.5-entmax, ' +
       'no Ω hardmax. Here for three keys.', this.simplexControls.form, this.slots.simplex);
@@ -245,36 +246,10 @@ export class AttentionExplorer extends HTMLElement {
     this.guide.sync();
   }
 
-  /** The positional-encoding lab: the encoding itself, relative position, and why it matters for attention. */
-  positionalLab() {
-    const lab = element('section', 'positional-lab');
-    lab.append(element('h2', '', 'Positional-encoding lab'));
-    const slots = (...names) => row(...names.map((name) => this.slots[name]));
-    lab.append(
-      subsection('1. The encoding itself', 'Its own d_model, base and number of positions (independent of the 100-d word vectors). ' +
-        'Each row is a position; fast columns on the left, slow ones on the right — like the low and high bits of a binary counter.',
-      this.labControls.encoding, slots('labEncoding', 'binaryPositions'), this.slots.encodingCurves),
-      subsection('2. Relative position', 'Positions close together have similar encodings, and moving by δ is the same rotation wherever you start.',
-        this.slots.positionSimilarity, this.labControls.rotation, this.slots.rotation),
-      subsection('3. Why it matters for attention', 'The sentence above, through the selected head. Switch the position information, shuffle the words, ' +
-        'and change how loud P is against the word vectors.',
-      this.labControls.input, this.slots.shuffle, this.slots.repeated, this.slots.scoreTerms, this.slots.norms));
-    return lab;
-  }
-
   labAction(action) {
     if (this.hasAttribute('readonly')) return;
     if (action === 'd2l-preset') this.change(D2L_PRESET);
     else if (action === 'shuffle') this.change({ shuffleSeed: this.current.shuffleSeed + 1 });
-  }
-
-  textBox(labelText, onInput) {
-    const label = element('label', 'sentence-label', labelText);
-    const box = label.appendChild(document.createElement('textarea'));
-    box.rows = 2;
-    box.spellcheck = false;
-    box.addEventListener('input', () => onInput(box.value));
-    return box;
   }
 
   /** A change made in the explorer's own controls (none when readonly); `typing`: see change(). */
@@ -349,7 +324,7 @@ export class AttentionExplorer extends HTMLElement {
 
   /** Whether any of these figures is on screen. */
   wants(names) {
-    return names.some((name) => this.visible.has(name));
+    return this.visibleFigures.wants(names);
   }
 
   update() {
@@ -401,47 +376,7 @@ export class AttentionExplorer extends HTMLElement {
       : '';
     this.slots.tokens.replaceChildren(tokenStrip(trace));
     if (empty) return;
-    this.drawn = { result, previous, state: this.current };
-    // Only figures on screen are redrawn now; the others are marked stale and drawn when they scroll in.
-    for (const name of Object.keys(FIGURES)) {
-      if (this.visible.has(name)) this.renderFigure(name);
-      else this.slots[name].dataset.stale = '';
-    }
-  }
-
-  renderFigure(name) {
-    const { result, previous, state } = this.drawn;
-    if (!hasDataFor(result, name)) {
-      this.update();  // it scrolled in: compute its data now
-      return;
-    }
-    const slot = this.slots[name], data = result[OWN_DATA[name]];
-    if (!DATA_ONLY.includes(name) || this.drawnFrom.get(name) !== data) {
-      if (data === NOTHING) slot.replaceChildren();
-      else slot.replaceChildren(FIGURES[name](result, previous, state));
-      addExportMenus(slot);
-      this.drawnFrom.set(name, data);
-    }
-    delete slot.dataset.stale;
-  }
-
-  watchVisibility() {
-    this.visible = new Set();
-    const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (entry.isIntersecting) this.visible.add(entry.target.dataset.slot);
-        else this.visible.delete(entry.target.dataset.slot);
-      }
-      for (const entry of entries) {
-        const name = entry.target.dataset.slot;
-        if (entry.isIntersecting && 'stale' in entry.target.dataset && this.drawn) this.renderFigure(name);
-      }
-      this.guide.afterDraw();
-    }, { rootMargin: '300px' });
-    for (const name of Object.keys(FIGURES)) {
-      this.slots[name].dataset.slot = name;
-      observer.observe(this.slots[name]);
-    }
+    this.visibleFigures.draw(result, previous, this.current);
   }
 
   /** Bad attributes are named (they set nothing) until they are fixed. */

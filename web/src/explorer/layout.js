@@ -25,6 +25,16 @@ function titled(level, title, intro, children) {
   return el;
 }
 
+/** A labelled text box (textarea, 2 rows); onInput(value) on every edit. */
+export function textBox(labelText, onInput) {
+  const label = element('label', 'sentence-label', labelText);
+  const box = label.appendChild(document.createElement('textarea'));
+  box.rows = 2;
+  box.spellcheck = false;
+  box.addEventListener('input', () => onInput(box.value));
+  return box;
+}
+
 export function row(...children) {
   const el = element('div', 'side-by-side');
   el.append(...children);
