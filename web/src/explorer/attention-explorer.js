@@ -18,6 +18,7 @@ import { LensData } from './lens-data.js';
 import { lookupSection } from './lookup-section.js';
 import { element, row, section, showChosen, textBox } from './layout.js';
 import { sharedCore } from './shared-core.js';
+import { styleSheet } from './style-sheet.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
 import { tourStepId } from './tour-steps.js';
@@ -25,19 +26,8 @@ import { stateFromHash, stateToHash } from './url-state.js';
 import { VisibleFigures } from './visible-figures.js';
 import { formula } from '../views/formulas.js';
 import { tokenStrip } from '../views/token-strip.js';
-import styles from './explorer.css?inline';
-import heatmapStyles from '../views/heatmap.css?inline';
 
 const HASH_DELAY_MS = 300;  // typing: the URL follows once the keystrokes pause this long
-
-let sheet;  // one stylesheet object shared by every explorer's shadow root
-function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(`${styles}\n${heatmapStyles}`);
-  }
-  return sheet;
-}
 
 export class AttentionExplorer extends HTMLElement {
   static get observedAttributes() {
