@@ -1,32 +1,37 @@
 #!/usr/bin/env node
 // Builds dist/ for every host (the wasm module must be built first: scripts/build-wasm.sh):
 //   dist/index.html, dist/assets/   the demo site
-//   dist/element/                   the embeddable element: attention-explorer.js (one ES module),
-//                                   attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin (found beside
-//                                   the module, or at assets-base)
+//   dist/core/                      the core for any page or Node: index.js (one self-contained ES module,
+//                                   no bare imports), attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin
+//                                   (found beside it by relative URL), index.d.ts
+//   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
+//                                   imports ../core/index.js, so the core's files ship once), its .d.ts
 //   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the 5,000 most frequent
 //                                   words' vectors inlined (for hosts that accept only one file)
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { build } from 'vite';
 import { firstWords } from './embedding-asset.mjs';
 
 const SINGLE_FILE_WORDS = 5000;
 const SUBSET = 'build/embeddings-5000.bin';
 const ENTRY = 'web/src/explorer/attention-explorer.js';
+const CORE = resolve('web/src/core/index.js');
 const quiet = { configFile: false, logLevel: 'warn' };
 
-/** The element as one ES module in `outDir`; `inline`: every asset inlined as a data: URL. */
-function elementBuild(outDir, inline, plugins = []) {
+/** `input` as one ES module `entry` in `outDir`, its assets beside it under their own names; `inline`: every asset inlined as a data: URL. */
+function moduleBuild(input, entry, outDir, { inline = false, plugins = [], paths } = {}) {
   return {
     ...quiet, root: 'web', base: './', publicDir: false, plugins,
     build: {
       outDir: `../${outDir}`, emptyOutDir: true, chunkSizeWarningLimit: 5000,
       assetsInlineLimit: inline ? () => true : 0,
       rollupOptions: {
-        input: ENTRY,
+        input,
         preserveEntrySignatures: 'exports-only',
-        output: { entryFileNames: 'attention-explorer.js', assetFileNames: '[name][extname]', codeSplitting: false },
+        external: paths ? Object.keys(paths) : [],
+        output: { entryFileNames: entry, assetFileNames: '[name][extname]', codeSplitting: false, paths },
       },
     },
   };
@@ -54,9 +59,13 @@ const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
   "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
 
 await build({ ...quiet, root: 'web', base: './', build: { outDir: '../dist', emptyOutDir: true } });
-await build(elementBuild('dist/element', false));
+await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core'));
+copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
+// The element leaves the core out (external) and imports the built one beside it: ../core/index.js.
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths: { [CORE]: '../core/index.js' } }));
+copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
-await build(elementBuild('dist/single', true, [subsetEmbeddings, simd128Only]));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only] }));
 copyFileSync('web/embed.html', 'dist/embed.html');
-console.log('built dist/ (site), dist/element/ (embeddable bundle), dist/single/attention-explorer.js (single file), dist/embed.html');
+console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');

@@ -98,7 +98,8 @@ val multi_head_attention(const val& args) {
                               matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
     const auto r = attn::multi_head_attention(input, args["numHeads"].as<std::size_t>(), p, attention_options(args),
                                               positional_kind_from_js(args["positionalEncoding"].as<std::string>()),
-                                              args["seed"].as<std::uint32_t>(), args["base"].as<double>());
+                                              args["seed"].as<std::uint32_t>(), args["base"].as<double>(),
+                                              alibi_slopes_from_js(args["alibiSlopes"].as<std::string>()));
     val out = val::object();
     set_attention_steps(out, r);
     return out;

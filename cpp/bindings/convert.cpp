@@ -1,5 +1,7 @@
 #include "convert.hpp"
 
+#include <iterator>
+
 namespace bindings {
 
 namespace {
@@ -126,6 +128,15 @@ attn::PositionalKind positional_kind_from_js(const std::string& name) {
   return attn::PositionalKind::sinusoidal;
 }
 
+attn::AlibiSlopes alibi_slopes_from_js(const std::string& name) {
+  std::string allowed;
+  for (std::size_t i = 0; i < std::size(attn::kAlibiSlopesNames); ++i) {
+    if (name == attn::kAlibiSlopesNames[i]) return static_cast<attn::AlibiSlopes>(i);
+    allowed += (i ? ", '" : "'") + std::string(attn::kAlibiSlopesNames[i]) + "'";
+  }
+  throw std::out_of_range("alibiSlopes must be one of " + allowed + ", got '" + name + "'");
+}
+
 attn::Normalizer normalizer_from_js(const std::string& name) {
   if (name == "softmax") return attn::Normalizer::softmax;
   if (name == "sparsemax") return attn::Normalizer::sparsemax;
@@ -168,6 +179,7 @@ attn::ExplainOptions explain_options(const val& options) {
   o.seed = options["seed"].as<std::uint32_t>();
   o.positional = positional_kind_from_js(options["positionalEncoding"].as<std::string>());
   o.base = options["base"].as<double>();
+  o.alibi_slopes = alibi_slopes_from_js(options["alibiSlopes"].as<std::string>());
   o.max_tokens = options["maxTokens"].as<std::size_t>();
   o.attention = attention_options(options);
   const val heads = options["heads"];

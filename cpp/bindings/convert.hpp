@@ -56,6 +56,8 @@ attn::AttentionOptions attention_options(const val& options);
 attn::PositionalKind positional_kind_from_js(const std::string& name);
 // 'softmax', 'sparsemax', 'entmax15', 'hardmax' (checked in JS); std::invalid_argument otherwise.
 attn::Normalizer normalizer_from_js(const std::string& name);
+// The rule named `name` (kAlibiSlopesNames); throws std::out_of_range naming the allowed values otherwise.
+attn::AlibiSlopes alibi_slopes_from_js(const std::string& name);
 attn::ExplainOptions explain_options(const val& options);
 
 val token_to_js(const attn::Token& token);

@@ -132,7 +132,8 @@ Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const
     head_options_list.push_back(head_options(spec, shared));
   }
   // RoPE turns the projected heads' queries and keys; ALiBi and T5 bias every head's scores.
-  trace.score_biases = apply_relative_position(options.positional, heads, projected, options.seed, options.base);
+  trace.score_biases = apply_relative_position(options.positional, heads, projected, options.seed, options.base,
+                                                options.alibi_slopes);
   for (std::size_t h = 0; h < trace.score_biases.size(); ++h) head_options_list[h].score_bias = &trace.score_biases[h];
   if (options.additive_hidden > 0) {
     trace.additive = additive_scorers(heads, options.additive_hidden, options.seed);

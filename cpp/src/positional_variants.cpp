@@ -44,10 +44,19 @@ xt::xtensor<float, 2> apply_rope(const xt::xtensor<float, 2>& x, double base) {
   return out;
 }
 
-xt::xtensor<float, 1> alibi_slopes(std::size_t n_heads) {
+xt::xtensor<float, 1> alibi_slopes(std::size_t n_heads, AlibiSlopes rule) {
   if (n_heads == 0) throw std::out_of_range("alibi_slopes: n_heads must be at least 1");
   xt::xtensor<float, 1> m = xt::empty<float>({n_heads});
-  for (std::size_t h = 1; h <= n_heads; ++h) m(h - 1) = static_cast<float>(std::exp2(-8.0 * h / n_heads));
+  if (rule == AlibiSlopes::paper) {
+    for (std::size_t h = 1; h <= n_heads; ++h) m(h - 1) = static_cast<float>(std::exp2(-8.0 * h / n_heads));
+    return m;
+  }
+  // get_slopes(n) = power_of_2(c) + get_slopes(2c)[0::2][:n − c], c the largest power of 2 ≤ n; the
+  // inner get_slopes(2c) is a power of 2, so its every other slope is 2^(−8(2k+1)/(2c)).
+  std::size_t c = 1;
+  while (2 * c <= n_heads) c *= 2;
+  for (std::size_t h = 1; h <= c; ++h) m(h - 1) = static_cast<float>(std::exp2(-8.0 * h / c));
+  for (std::size_t k = 0; c + k < n_heads; ++k) m(c + k) = static_cast<float>(std::exp2(-4.0 * (2 * k + 1) / c));
   return m;
 }
 
@@ -89,7 +98,7 @@ xt::xtensor<float, 1> t5_bucket_values(std::size_t head, std::uint64_t seed) {
 
 std::vector<xt::xtensor<float, 2>> apply_relative_position(PositionalKind kind, std::vector<HeadInputs>& heads,
                                                            const std::vector<bool>& rotate, std::uint64_t seed,
-                                                           double base) {
+                                                           double base, AlibiSlopes alibi) {
   std::vector<xt::xtensor<float, 2>> biases;
   if (heads.empty()) return biases;
   const std::size_t seq_len = heads[0].values.shape(0);
@@ -100,7 +109,7 @@ std::vector<xt::xtensor<float, 2>> apply_relative_position(PositionalKind kind, 
       heads[h].keys = apply_rope(heads[h].keys, base);
     }
   } else if (kind == PositionalKind::alibi) {
-    const auto slopes = alibi_slopes(heads.size());
+    const auto slopes = alibi_slopes(heads.size(), alibi);
     for (std::size_t h = 0; h < heads.size(); ++h) biases.push_back(alibi_bias(seq_len, slopes(h)));
   } else if (kind == PositionalKind::t5) {
     for (std::size_t h = 0; h < heads.size(); ++h) biases.push_back(t5_bias(seq_len, t5_bucket_values(h, seed)));
@@ -110,13 +119,13 @@ std::vector<xt::xtensor<float, 2>> apply_relative_position(PositionalKind kind, 
 
 MultiHeadResult multi_head_attention(const xt::xtensor<float, 2>& input, std::size_t n_heads,
                                      const Projections& projections, const AttentionOptions& options,
-                                     PositionalKind kind, std::uint64_t seed, double base) {
+                                     PositionalKind kind, std::uint64_t seed, double base, AlibiSlopes alibi) {
   const std::size_t seq_len = input.shape(0), d_model = input.shape(1);
   xt::xtensor<float, 2> positioned = input;
   if (kind == PositionalKind::sinusoidal) positioned += sinusoidal_encoding(seq_len, d_model, base);
   if (kind == PositionalKind::learned) positioned += learned_encoding(seq_len, d_model, seed);
   std::vector<HeadInputs> heads = project_heads(positioned, n_heads, projections);
-  const auto biases = apply_relative_position(kind, heads, std::vector<bool>(n_heads, true), seed, base);
+  const auto biases = apply_relative_position(kind, heads, std::vector<bool>(n_heads, true), seed, base, alibi);
   std::vector<AttentionOptions> head_options(n_heads, options);
   for (std::size_t h = 0; h < biases.size(); ++h) head_options[h].score_bias = &biases[h];
   return attend_heads(std::move(heads), head_options, projections.w_o);

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
+#include <vector>
 
 #include "asset.hpp"
 #include "attn/explain.hpp"
@@ -48,6 +50,44 @@ TEST_CASE("ALiBi: slopes 2^(−8h/n) and bias −m·|i − j|") {
   CHECK(bias(1, 4) == -1.5f);
   CHECK(bias(4, 1) == -1.5f);
   CHECK_THROWS_AS(attn::alibi_slopes(0), std::out_of_range);
+}
+
+TEST_CASE("ALiBi 'reference' slopes: the authors' get_slopes(), equal to the paper's rule for powers of 2") {
+  // get_slopes(5) worked by hand: get_slopes_power_of_2(4) = 2^-2, 2^-4, 2^-6, 2^-8, then
+  // get_slopes(8)[0::2][:1] = 2^-1.
+  const auto m5 = attn::alibi_slopes(5, attn::AlibiSlopes::reference);
+  const double expected5[] = {0.25, 1.0 / 16, 1.0 / 64, 1.0 / 256, 0.5};
+  for (std::size_t h = 0; h < 5; ++h) CHECK(m5(h) == Approx(expected5[h]).epsilon(1e-7));
+  // n = 12: c = 8 → 2^-1 … 2^-8, then get_slopes(16)[0::2][:4] = 2^(-0.5·(2k+1)): 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5.
+  const auto m12 = attn::alibi_slopes(12, attn::AlibiSlopes::reference);
+  for (std::size_t h = 1; h <= 8; ++h) CHECK(m12(h - 1) == Approx(std::pow(2.0, -double(h))).epsilon(1e-7));
+  for (std::size_t k = 0; k < 4; ++k) CHECK(m12(8 + k) == Approx(std::pow(2.0, -0.5 * double(2 * k + 1))).epsilon(1e-7));
+  // The paper's rule differs there: 2^(−8/5) for the first of five heads.
+  CHECK(attn::alibi_slopes(5)(0) == Approx(std::pow(2.0, -1.6)).epsilon(1e-7));
+  for (std::size_t n : {1, 2, 4, 8, 16, 32}) {
+    const auto paper = attn::alibi_slopes(n, attn::AlibiSlopes::paper), reference = attn::alibi_slopes(n, attn::AlibiSlopes::reference);
+    for (std::size_t h = 0; h < n; ++h) CHECK(paper(h) == reference(h));
+  }
+  // The closed form against the recursion itself, for every n up to 64.
+  std::function<std::vector<double>(std::size_t)> get_slopes = [&](std::size_t n) {
+    auto power_of_2 = [](std::size_t p) {
+      std::vector<double> s;
+      const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(p)) - 3)));
+      for (std::size_t i = 0; i < p; ++i) s.push_back(start * std::pow(start, double(i)));
+      return s;
+    };
+    const std::size_t c = std::size_t(1) << static_cast<int>(std::floor(std::log2(double(n))));
+    if (c == n) return power_of_2(n);
+    std::vector<double> s = power_of_2(c);
+    const auto next = get_slopes(2 * c);
+    for (std::size_t i = 0; s.size() < n; i += 2) s.push_back(next[i]);
+    return s;
+  };
+  for (std::size_t n = 1; n <= 64; ++n) {
+    const auto ours = attn::alibi_slopes(n, attn::AlibiSlopes::reference);
+    const auto expected = get_slopes(n);
+    for (std::size_t h = 0; h < n; ++h) CHECK(ours(h) == Approx(expected[h]).epsilon(1e-6));
+  }
 }
 
 TEST_CASE("T5 buckets against worked examples (32 buckets, max distance 128, bidirectional)") {

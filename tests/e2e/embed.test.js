@@ -130,14 +130,14 @@ test('"Copy embed code" gives a tag that reproduces the view', async () => {
   await page.close();
 });
 
-test('assets-base: the bundle alone in one folder, its .wasm and word vectors in another', async () => {
+test('assets-base: the element and core modules in one folder, the .wasm and word vectors in another', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'ae-assets-'));
-  mkdirSync(join(folder, 'lesson'));
-  mkdirSync(join(folder, 'shared-assets'));
-  copyFileSync('dist/element/attention-explorer.js', join(folder, 'lesson/attention-explorer.js'));
-  for (const asset of ['attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin']) copyFileSync(`dist/element/${asset}`, join(folder, 'shared-assets', asset));
+  for (const sub of ['lesson/element', 'lesson/core', 'shared-assets']) mkdirSync(join(folder, sub), { recursive: true });
+  copyFileSync('dist/element/attention-explorer.js', join(folder, 'lesson/element/attention-explorer.js'));
+  copyFileSync('dist/core/index.js', join(folder, 'lesson/core/index.js'));
+  for (const asset of ['attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin']) copyFileSync(`dist/core/${asset}`, join(folder, 'shared-assets', asset));
   writeFileSync(join(folder, 'lesson/index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>assets-base</title>' +
-    '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head>' +
+    '<link rel="icon" href="data:,"><script type="module" src="element/attention-explorer.js"></script></head>' +
     '<body><attention-explorer sentence="a lesson page" assets-base="../shared-assets/"></attention-explorer></body></html>');
   const host = await serveFolder(folder);
   try {

@@ -88,7 +88,10 @@ test('works under a strict Content-Security-Policy', async () => {
   await page.close();
 });
 
-test('soak: 10,000 random edits and control changes, no errors, no growth', async () => {
+// npm test soaks 1,000 updates; `npm run soak` the full 10,000 (SOAK_UPDATES), with the same checks.
+const SOAK_UPDATES = Number(process.env.SOAK_UPDATES ?? 1000);
+
+test(`soak: ${SOAK_UPDATES.toLocaleString('en')} random edits and control changes, no errors, no growth`, async () => {
   const { page, problems } = await openPage();
   await waitForFigures(page);
   const cdp = await page.context().newCDPSession(page);
@@ -142,7 +145,7 @@ test('soak: 10,000 random edits and control changes, no errors, no growth', asyn
   };
   await run(500);  // warm up: caches, pools and the largest shapes
   const start = await settle();
-  const status = await run(10000);
+  const status = await run(SOAK_UPDATES);
   const end = await settle();
   console.log(`soak: wasm heap in use ${start.heap} → ${end.heap} bytes, DOM nodes ${start.nodes} → ${end.nodes}`);
   assert.equal(status, '', 'no error message after the soak');

@@ -68,9 +68,16 @@ test('the simplex figure: dragging a score moves it and every normalizer\'s poin
   assert.deepEqual(before.points.hardmax, [1, 0, 0]);
 
   const handle = page.locator('[data-figure="simplex"] .score-handle[data-score-index="2"]');
-  await handle.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(200);  // figures that scrolled in are drawn: let the layout settle
-  await handle.scrollIntoViewIfNeeded();
+  // Figures that scroll in are drawn then and may shift the layout: wait until the handle stays put for two frames
+  const settled = async () => {
+    await handle.scrollIntoViewIfNeeded();
+    return handle.evaluate((el) => new Promise((done) => {
+      const top = () => el.getBoundingClientRect().top;
+      const first = top();
+      requestAnimationFrame(() => requestAnimationFrame(() => done(top() === first)));
+    }));
+  };
+  for (let tries = 0; !(await settled()) && tries < 50; tries++);
   const box = await handle.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();

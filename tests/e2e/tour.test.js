@@ -2,7 +2,7 @@
 // scrolled section, URL), a step's link in a fresh page, the `tour` attribute in an embedded element,
 // an axe-core audit with the tour open, screenshots, and no console errors throughout.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,9 +143,9 @@ test('the iframe query ?tour=3 starts the demo at step 3', async () => {
 
 test('embedded: tour="3" starts at step 3 inside a scrolling element; a bad value is named; views limit the steps', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'ae-tour-'));
-  for (const file of ['attention-explorer.js', 'attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin']) copyFileSync(`dist/element/${file}`, join(folder, file));
+  for (const dir of ['element', 'core']) cpSync(`dist/${dir}`, join(folder, dir), { recursive: true });
   writeFileSync(join(folder, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tour</title>' +
-    '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head><body><main>' +
+    '<link rel="icon" href="data:,"><script type="module" src="element/attention-explorer.js"></script></head><body><main>' +
     '<h1>A lesson</h1><attention-explorer id="full" tour="3" height="700"></attention-explorer>' +
     '<attention-explorer id="some" views="heads,attention" tour></attention-explorer></main></body></html>');
   const host = await serveFolder(folder);
@@ -157,7 +157,8 @@ test('embedded: tour="3" starts at step 3 inside a scrolling element; a bad valu
     await embedded.setViewportSize({ width: 1100, height: 900 });
     await embedded.goto(host.url);
     await embedded.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((el) => el.getTrace()), null, { timeout: 30000 });
-    await embedded.waitForTimeout(300);  // the first figures drawn, then the scroll
+    // the first figures drawn, then step 3's section scrolled into the element's own box
+    await embedded.waitForFunction(() => document.querySelector('#full').shadowRoot.querySelector('.fixed-height')?.scrollTop > 0, null, { timeout: 10000 });
     assertStep(await shown(embedded, '#full'), 2, { hash: false });
     assert.equal(await embedded.evaluate(() => location.hash), '', 'without url-state the page URL is left alone');
     assert.equal(await embedded.evaluate(() => scrollY), 0, 'opening at a step scrolls the element\'s own box, not the host page');

@@ -1,6 +1,9 @@
 // The built module through its public JS API (package export "./core"), in Node.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { relaxedSimd } from 'wasm-feature-detect';
 import { createAttentionCore } from 'attention-explorer/core';
@@ -27,7 +30,17 @@ describe('loading', () => {
     await assert.rejects(createAttentionCore({ embeddings: corrupted }), /checksum/);
     await assert.rejects(createAttentionCore({ embeddings: good.subarray(0, 5000) }), /truncated/);
     await assert.rejects(createAttentionCore({ embeddings: new TextEncoder().encode('<!doctype html> not found') }), /magic/);
-    await assert.rejects(createAttentionCore({ embeddingsUrl: new URL('file:///nonexistent/embeddings.bin') }), /ENOENT/);
+    await assert.rejects(createAttentionCore({ embeddingsUrl: new URL('file:///nonexistent/embeddings.bin') }),
+      { message: 'embeddings asset /nonexistent/embeddings.bin: no such file (ENOENT)' });
+  });
+
+  test('in Node, embeddingsUrl may be a plain file path (absolute or relative to the working directory)', async () => {
+    const asset = fileURLToPath(new URL('../../web/assets/embeddings.bin', import.meta.url));
+    assert.equal((await createAttentionCore({ embeddingsUrl: asset })).vocabSize, 20000);
+    assert.equal((await createAttentionCore({ embeddingsUrl: relative(process.cwd(), asset) })).vocabSize, 20000);
+    await assert.rejects(createAttentionCore({ embeddingsUrl: '/nonexistent/words.bin' }),
+      { message: 'embeddings asset /nonexistent/words.bin: no such file (ENOENT)' });
+    await assert.rejects(createAttentionCore({ embeddingsUrl: tmpdir() }), { message: `embeddings asset ${tmpdir()}: is a directory, not a file (EISDIR)` });
   });
 
   test('the .wasm can be hosted elsewhere (wasmUrl); a missing one is named', async () => {

@@ -1,31 +1,43 @@
 // The npm package as a user gets it: `npm pack`, install the tarball into an empty project, import
 // ./core from Node and compute an attention (the built .wasm and the word vectors must be inside);
-// ./element resolves to the built element bundle.
+// ./element resolves to the built element bundle. The package has no runtime dependencies (the core
+// is one bundled module), so `npm install --offline` of the tarball needs nothing from any npm cache:
+// the test passes on a machine that never installed anything.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+// The tarball's bytes (gzip): the word vectors (2.2 MB), two .wasm builds (~0.37 MB each), the
+// single-file variant (1.7 MB) and the JS, each once. A second copy of the vectors would pass 4 MB.
+const MAX_TARBALL_BYTES = 3.5 * 2 ** 20;
+
+const npm = (args, cwd, env = process.env) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 test('npm pack → install in a fresh project → import ./core in Node → attention', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ae-pack-'));
   try {
     const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], process.cwd()));
     const files = packed.files.map((f) => f.path);
-    for (const needed of ['web/src/core/index.js', 'web/src/core/index.d.ts', 'build/wasm/attn_core.wasm', 'build/wasm/attn_core.relaxed.wasm',
-      'web/assets/embeddings.bin', 'dist/element/attention-explorer.js', 'dist/element/attn_core.wasm',
-      'dist/element/attn_core.relaxed.wasm', 'dist/element/embeddings.bin',
-      'dist/single/attention-explorer.js', 'web/src/explorer/attention-explorer.d.ts']) {
+    for (const needed of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/attn_core.wasm', 'dist/core/attn_core.relaxed.wasm',
+      'dist/core/embeddings.bin', 'dist/element/attention-explorer.js', 'dist/element/attention-explorer.d.ts',
+      'dist/single/attention-explorer.js', 'package.json', 'README.md', 'LICENSE']) {
       assert.ok(files.includes(needed), `${needed} is in the tarball`);
     }
-    assert.ok(!files.some((f) => f.startsWith('cpp/') || f.startsWith('tests/')), 'sources and tests stay out');
+    assert.ok(files.every((f) => f.startsWith('dist/core/') || f.startsWith('dist/element/') || f.startsWith('dist/single/') ||
+      ['package.json', 'README.md', 'LICENSE'].includes(f)), `only the built package: ${files.join(', ')}`);
+    for (const asset of ['attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin']) {
+      assert.deepEqual(files.filter((f) => f.endsWith(`/${asset}`)), [`dist/core/${asset}`], `${asset} ships once`);
+    }
+    assert.ok(packed.size < MAX_TARBALL_BYTES, `tarball ${packed.size} bytes < ${MAX_TARBALL_BYTES}`);
+    assert.equal(JSON.parse(readFileSync('package.json', 'utf8')).dependencies, undefined, 'no runtime dependencies');
     const project = join(dir, 'project');
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-    npm(['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], project);
+    // An empty npm cache, as on a machine that never installed anything: --offline then fails on any dependency
+    npm(['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], project, { ...process.env, npm_config_cache: join(dir, 'empty-cache') });
     const script = `
       import { createAttentionCore } from 'attention-explorer/core';
       const core = await createAttentionCore();

@@ -118,6 +118,26 @@ describe('multiHeadAttention: positionalEncoding', () => {
     }
   });
 
+  test("alibiSlopes: 'paper' (default) 2^(−8h/n), 'reference' the authors' get_slopes(); unknown names are named", () => {
+    // One token pair at distance 1 per head, no content (zero input): head h's scores are [0, −m_h] on row 0
+    // after the scale, so softmax gives w[0, 1] = 1 / (1 + e^{m_h}).
+    const n = 2, d = 10, heads = 5;
+    const input = { data: new Float32Array(n * d), shape: [n, d] };
+    const w = identity(d);
+    const slopesOf = (r) => Array.from({ length: heads }, (_, h) => -r.scores.data[h * n * n + 1]);
+    const paper = slopesOf(core.multiHeadAttention({ input, numHeads: heads, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'alibi' }));
+    near(paper, [1, 2, 3, 4, 5].map((h) => 2 ** (-8 * h / heads)), 1e-6, 'paper');
+    const reference = slopesOf(core.multiHeadAttention({ input, numHeads: heads, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'alibi', alibiSlopes: 'reference' }));
+    near(reference, [1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2], 1e-7, 'reference');
+    const traced = core.explain('the cat sat on the mat', { numHeads: 5, positionalEncoding: 'alibi', alibiSlopes: 'reference', encoderBlock: false, project2d: false });
+    const api = core.multiHeadAttention({ input: core.embed('the cat sat on the mat'), numHeads: 5, wQ: identity(100), wK: identity(100), wV: identity(100),
+      wO: identity(100), positionalEncoding: 'alibi', alibiSlopes: 'reference' });
+    near(api.weights.data, traced.weights.data, 1e-6, 'explain and multiHeadAttention agree');
+    assert.throws(() => core.multiHeadAttention({ input, numHeads: heads, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'alibi', alibiSlopes: 'bloom' }),
+      { name: 'RangeError', message: "alibiSlopes must be one of 'paper', 'reference', got 'bloom'" });
+    assert.throws(() => core.explain('a b', { alibiSlopes: 2 }), { name: 'TypeError', message: /alibiSlopes must be a string/ });
+  });
+
   test('sinusoidal equals adding P to the input; default none leaves it', () => {
     const input = ref.randomMatrix(5, 8, 3);
     const w = identity(8);

@@ -34,6 +34,7 @@ struct ExplainOptions {
   std::vector<HeadSpec> heads;                 // per head (missing entries: projected)
   PositionalKind positional = PositionalKind::sinusoidal;  // how tokens learn where they are
   double base = 10000.0;                       // sinusoid base
+  AlibiSlopes alibi_slopes = AlibiSlopes::paper;  // ALiBi's per-head slopes (positional = alibi)
   AttentionOptions attention;                  // causal, valid_length, temperature, scale, normalizer
   std::size_t additive_hidden = 0;             // > 0: projected heads score additively (Bahdanau) with this many
                                                // hidden units, head h's scorer seeded (seed << 16) + h; 0: Q Kᵀ

@@ -22,6 +22,17 @@ enum class PositionalKind {
   t5,          // a learned scalar per relative-position bucket added to the scores (Raffel et al. 2020)
 };
 
+// How ALiBi's per-head slopes are chosen (Press et al. 2022). The two agree when n_heads is a power of 2.
+enum class AlibiSlopes {
+  paper,      // m_h = 2^(−8h/n) for h = 1 … n, every n: the paper's §3 rule ("the geometric sequence that starts
+              // at 2^(−8/n) and uses that same value as its ratio")
+  reference,  // the authors' released get_slopes(): for n not a power of 2, the 2^⌊log2 n⌋ power-of-2 slopes,
+              // then every other slope of the 2·2^⌊log2 n⌋ sequence (as BLOOM, MPT and fairseq's ALiBi use)
+};
+
+// The names JS uses for AlibiSlopes, in enum order.
+inline constexpr const char* kAlibiSlopesNames[] = {"paper", "reference"};
+
 // Learned absolute table [seq_len, d_model], untrained: row i uniform in [−0.5, 0.5), from
 // SplitMix64 seeded by (seed, i) so a row depends only on its position. Throws as sinusoidal_encoding.
 xt::xtensor<float, 2> learned_encoding(std::size_t seq_len, std::size_t d_model, std::uint64_t seed);
@@ -30,8 +41,10 @@ xt::xtensor<float, 2> learned_encoding(std::size_t seq_len, std::size_t d_model,
 // θ_j = base^(−2j/d); an odd last column stays as it is. Then q_i·k_j depends on i − j only.
 xt::xtensor<float, 2> apply_rope(const xt::xtensor<float, 2>& x, double base = 10000.0);
 
-// ALiBi slopes m_h = 2^(−8h/n_heads) for heads h = 1 … n_heads → [n_heads]. Throws std::out_of_range for 0.
-xt::xtensor<float, 1> alibi_slopes(std::size_t n_heads);
+// ALiBi slopes [n_heads], head h = 1 … n_heads at index h − 1. paper: m_h = 2^(−8h/n). reference, with
+// c = 2^⌊log2 n⌋: m_h = 2^(−8h/c) for h ≤ c, then m_{c+k+1} = 2^(−4(2k+1)/c) for k = 0 … n − c − 1
+// (e.g. n = 5: 1/4, 1/16, 1/64, 1/256, 1/2). Throws std::out_of_range for n_heads = 0.
+xt::xtensor<float, 1> alibi_slopes(std::size_t n_heads, AlibiSlopes rule = AlibiSlopes::paper);
 
 // ALiBi bias [seq_len, seq_len]: bias[i, j] = −slope·|i − j|.
 xt::xtensor<float, 2> alibi_bias(std::size_t seq_len, float slope);
@@ -49,17 +62,18 @@ xt::xtensor<float, 2> t5_bias(std::size_t seq_len, const xt::xtensor<float, 1>& 
 xt::xtensor<float, 1> t5_bucket_values(std::size_t head, std::uint64_t seed);
 
 // The per-head part of `kind`: RoPE rotates the queries and keys of the heads marked `rotate`; ALiBi
-// and T5 return one score bias [seq_len, seq_len] per head (empty for the other kinds).
+// (slopes by `alibi`) and T5 return one score bias [seq_len, seq_len] per head (empty for the other kinds).
 std::vector<xt::xtensor<float, 2>> apply_relative_position(PositionalKind kind, std::vector<HeadInputs>& heads,
                                                            const std::vector<bool>& rotate, std::uint64_t seed,
-                                                           double base = 10000.0);
+                                                           double base = 10000.0, AlibiSlopes alibi = AlibiSlopes::paper);
 
 // Multi-head self-attention (multi_head.hpp) with the position information of `kind`: the sinusoidal
 // (base) or learned (seed) table added to input [seq_len, d_model], RoPE (base) on every head's
-// queries and keys, or ALiBi / T5 (seed) biases on every head's scores. Throws as
+// queries and keys, or ALiBi (alibi slopes) / T5 (seed) biases on every head's scores. Throws as
 // multi_head_attention and the functions above.
 MultiHeadResult multi_head_attention(const xt::xtensor<float, 2>& input, std::size_t n_heads,
                                      const Projections& projections, const AttentionOptions& options,
-                                     PositionalKind kind, std::uint64_t seed = 0, double base = 10000.0);
+                                     PositionalKind kind, std::uint64_t seed = 0, double base = 10000.0,
+                                     AlibiSlopes alibi = AlibiSlopes::paper);
 
 }  // namespace attn

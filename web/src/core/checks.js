@@ -33,6 +33,12 @@ export function oneOf(value, where, name, allowed) {
   return value;
 }
 
+/** A string naming one of a list the core holds (it checks the name and lists the allowed ones). */
+export function name(value, where, what) {
+  if (typeof value !== 'string') throw new TypeError(`${where}: ${what} must be a string, got ${typeof value}`);
+  return value;
+}
+
 export function text(value, where) {
   if (typeof value !== 'string') throw new TypeError(`${where}: text must be a string, got ${typeof value}`);
   // Lone surrogates become U+FFFD (same UTF-16 length), so token spans still index the original.

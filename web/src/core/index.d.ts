@@ -27,6 +27,13 @@ export interface Token {
 export type PositionalEncoding = 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
 
 /**
+ * ALiBi's per-head slopes (Press et al. 2022): 'paper' m_h = 2^(−8h/n) for heads h = 1 … n, every n (§3);
+ * 'reference' the authors' released get_slopes(), which for n not a power of 2 takes the 2^⌊log2 n⌋
+ * power-of-2 slopes, then every other slope of the next power of 2 (n = 5: 1/4, 1/16, 1/64, 1/256, 1/2).
+ */
+export type AlibiSlopes = 'paper' | 'reference';
+
+/**
  * How a row of scores becomes attention weights (argmax over the simplex of ⟨p, s⟩ − Ω(p)): 'softmax'
  * (dense), 'sparsemax' (Martins & Astudillo 2016), 'entmax15' (α = 1.5, Peters et al. 2019), 'hardmax'
  * (one-hot; ties share equally).
@@ -115,6 +122,8 @@ export interface ExplainOptions extends AttentionOptions {
   positionalEncoding?: PositionalEncoding | boolean;
   /** Sinusoid base (default 10000). */
   base?: number;
+  /** ALiBi's slopes (positionalEncoding 'alibi'), default 'paper'. */
+  alibiSlopes?: AlibiSlopes;
   /** Token positions replaced by [MASK] (the mean word vector). */
   maskedPositions?: number[];
   /** 1 … core.maxTokens. */
@@ -291,7 +300,7 @@ export interface AttentionCore {
   attention(args: { queries: Matrix; keys: Matrix; values: Matrix; normalizer?: Normalizer } & AttentionOptions): AttentionResult;
   /** input [seqLen, dModel] (Vaswani et al. 2017 §3.2.2). */
   multiHeadAttention(args: { input: Matrix } & MultiHeadWeights & AttentionOptions &
-    { positionalEncoding?: PositionalEncoding | boolean; seed?: number; base?: number }): MultiHeadResult;
+    { positionalEncoding?: PositionalEncoding | boolean; seed?: number; base?: number; alibiSlopes?: AlibiSlopes }): MultiHeadResult;
   multiHeadLayer(weights: MultiHeadWeights): MultiHeadLayer;
   /** Each row normalized (Ba et al. 2016), γ = 1, β = 0. */
   layerNorm(x: Matrix, options?: { epsilon?: number }): Matrix;

@@ -15,7 +15,7 @@ import { KERNELS, startModule, unwrap } from './wasm-module.js';
 const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);
 const MAX_SEED = 2 ** 32 - 1;
 
-const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'maskedPositions',
+const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'alibiSlopes', 'maskedPositions',
   'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
   ...ATTENTION_OPTIONS];
 const MAX_SCALE = 100;
@@ -48,7 +48,7 @@ function headSpec(spec, where, index) {
 
 function explainOptions(options, where, dModel, maxTokens) {
   check.knownOptions(options, where, EXPLAIN_OPTIONS);
-  const { numHeads = 1, projection = 'identity', seed = 0, heads = [], positionalEncoding = true, base = 10000,
+  const { numHeads = 1, projection = 'identity', seed = 0, heads = [], positionalEncoding = true, base = 10000, alibiSlopes = 'paper',
     maskedPositions = [], maxTokens: max = maxTokens, encoderBlock = true, project2d = true, embeddingScale = 1,
     positionalScale = 1, positionChecks = false, shuffleSeed = 0, normalizer = 'softmax' } = options;
   if (!Array.isArray(heads)) throw new TypeError(`${where}: heads must be an array of head kinds`);
@@ -60,6 +60,7 @@ function explainOptions(options, where, dModel, maxTokens) {
     heads: heads.map((spec, i) => headSpec(spec, where, i)),
     positionalEncoding: positionalKind(positionalEncoding, where),
     base: check.finiteIn(base, where, 'base', { above: 1 }),
+    alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),
     maskedPositions: maskedPositions.map((p, i) => check.integerIn(p, where, `maskedPositions[${i}]`, 0, maxTokens - 1)),
     maxTokens: check.integerIn(max, where, 'maxTokens', 1, maxTokens),
     encoderBlock: check.boolean(encoderBlock, where, 'encoderBlock'),
@@ -100,6 +101,7 @@ export async function createAttentionCore(options = {}) {
 }
 
 function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
+  const layer = layerFactory(wasm);
   return {
     /** Vocabulary size of the loaded word vectors (20,000 for the shipped asset). */
     vocabSize,
@@ -167,17 +169,24 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
      * 'learned' (seeded untrained table added), 'rope' (every head's queries and keys rotated; Su et al.
      * 2021), 'alibi' (−m_h·|i−j| on the scores; Press et al. 2022), 't5' (seeded bucket values on the
      * scores; Raffel et al. 2020); seed (0 … 2³²−1, for 'learned' and 't5'); base (10000, for
-     * 'sinusoidal' and 'rope').
+     * 'sinusoidal' and 'rope'); alibiSlopes (for 'alibi'): 'paper' (default, m_h = 2^(−8h/numHeads) for
+     * every head count, the paper's §3) or 'reference' (the authors' released get_slopes(), which differs
+     * when numHeads is not a power of 2; see the README's conventions).
+     * Without position information (the default) output is computed on the fast path (multiHeadLayer's
+     * packed kernels) and the rest of the result when first read: weights, scores, concat and heads are
+     * getters that run the full trace once, on copies of the inputs taken at the call (so later changes
+     * to the caller's arrays do not show); they agree with output to float32 rounding (~1e-6).
      * @returns {{ weights, scores: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
      *   heads: { queries, keys, values, output: [seqLen, d_k], dotProducts (QKᵀ unscaled, unmasked),
      *   scores, weights: [seqLen, seqLen], entropy: [seqLen] (bits per query row) }[] }}
-     * @throws RangeError if numHeads does not divide dModel or a weight is not [dModel, dModel].
+     * @throws RangeError if numHeads does not divide dModel or a weight is not [dModel, dModel], an input or
+     *   weight is not finite, or alibiSlopes is not one of the names above.
      */
     multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, ...options } = {}) {
       const where = 'multiHeadAttention';
-      check.knownOptions(options, where, [...ATTENTION_OPTIONS, 'positionalEncoding', 'seed', 'base']);
-      const { positionalEncoding = 'none', seed = 0, base = 10000 } = options;
-      return unwrap(wasm.multiHeadAttention({
+      check.knownOptions(options, where, [...ATTENTION_OPTIONS, 'positionalEncoding', 'seed', 'base', 'alibiSlopes']);
+      const { positionalEncoding = 'none', seed = 0, base = 10000, alibiSlopes = 'paper' } = options;
+      const args = {
         input: check.matrix(input, where, 'input'),
         numHeads: check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL),
         wQ: check.matrix(wQ, where, 'wQ'),
@@ -187,12 +196,31 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
         positionalEncoding: positionalKind(positionalEncoding, where),
         seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
         base: check.finiteIn(base, where, 'base', { above: 1 }),
+        alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),
         ...attentionOptions(options, where),
-      }));
+      };
+      if (args.positionalEncoding !== 'none') return unwrap(wasm.multiHeadAttention(args));
+      const d = args.input.shape[1];
+      for (const [name, w] of [['W_Q', wQ], ['W_K', wK], ['W_V', wV], ['W_O', wO]]) {
+        if (w.shape[0] !== d || w.shape[1] !== d) throw new RangeError(`${where}: ${name} must be [d_model, d_model] = [${d}, ${d}], got [${w.shape}]`);
+      }
+      const { causal, validLength, temperature, scale } = args;
+      const { output } = layer.forwardOnce(args, args.input, { causal, validLength, temperature, scale }, where);
+      const copy = (t) => ({ data: t.data.slice(), shape: [...t.shape] });
+      const saved = { ...args, input: copy(args.input), wQ: copy(wQ), wK: copy(wK), wV: copy(wV), wO: copy(wO) };
+      let trace;
+      const full = () => (trace ??= unwrap(wasm.multiHeadAttention(saved)));
+      return {
+        output,
+        get weights() { return full().weights; },
+        get scores() { return full().scores; },
+        get concat() { return full().concat; },
+        get heads() { return full().heads; },
+      };
     },
 
     /** Multi-head self-attention with fixed weights, the fast path: see layer.js. */
-    multiHeadLayer: layerFactory(wasm),
+    multiHeadLayer: layer.multiHeadLayer,
 
     /**
      * Layer normalization (Ba et al. 2016) of each row, γ = 1, β = 0:
