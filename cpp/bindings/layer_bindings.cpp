@@ -1,9 +1,12 @@
-// embind glue for core.multiHeadLayer(): layers prepared once (weights checked and packed), then
-// forward calls through wasm memory. prepareLayer returns { value: id } or { error } (guarded.hpp);
-// the fast path returns byte addresses, 0 for an error, which lastLayerError() returns as { error }.
+// embind glue for the fast paths through wasm memory: core.multiHeadLayer() (layers prepared once,
+// weights checked and packed, then forward calls) and the one head of core.attention(). prepareLayer
+// returns { value: id } or { error } (guarded.hpp); the fast calls return byte addresses, 0 for an
+// error, which lastLayerError() returns as { error }.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -12,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "attn/attention_head.hpp"
 #include "attn/attention_layer.hpp"
 #include "attn/limits.hpp"
 #include "attn/multi_head.hpp"
@@ -97,6 +101,45 @@ double forward_layer(int id, double seq_len, bool causal, double valid_length, d
   });
 }
 
+// attention()'s fast path, one head: JS copies queries [n, d_k], keys [m, d_k] and values [m, d_v], one
+// after the other, to the address headInput() returns, then attentionHead() returns the output's
+// [n, d_v]. The JS wrapper falls back to the reference attention() on any error (it names the argument).
+attn::HeadWorkspace g_head;
+
+double head_input(double n, double m, double d_k, double d_v) {
+  return address_or_error([&] {
+    const auto cells = static_cast<std::uint64_t>(n) * d_k + static_cast<std::uint64_t>(m) * (d_k + d_v);
+    attn::check_cells(cells, "attention: queries, keys and values");
+    attn::check_cells(static_cast<std::uint64_t>(n) * m, "attention: the scores");
+    return buffer(g_input, static_cast<std::size_t>(cells));
+  });
+}
+
+double attention_head(double n_, double m_, double d_k_, double d_v_, bool causal, double valid_length,
+                      double temperature, bool scale) {
+  return address_or_error([&] {
+    const auto n = static_cast<std::size_t>(n_), m = static_cast<std::size_t>(m_), d_k = static_cast<std::size_t>(d_k_),
+               d_v = static_cast<std::size_t>(d_v_);
+    if (g_input.size() != n * d_k + m * (d_k + d_v)) throw std::logic_error("attentionHead: call headInput() first");
+    const double factor = 1.0 / ((scale ? std::sqrt(static_cast<double>(d_k)) : 1.0) * temperature);
+    if (!(std::isfinite(factor) && factor > 0 && std::isfinite(static_cast<float>(factor)) && static_cast<float>(factor) > 0)) {
+      throw std::out_of_range("attention: the score scale 1/(√d_k·τ) is outside float32");
+    }
+    if (valid_length > static_cast<double>(m)) throw std::out_of_range("attention: valid_length must be 0 … m");
+    const attn::PrefixMask mask{causal, valid_length >= 0 ? static_cast<std::size_t>(valid_length) : m};
+    const float* q = g_input.data();
+    if (!std::all_of(q, q + g_input.size(), [](float x) { return std::isfinite(x); })) {
+      throw std::invalid_argument("attention: inputs must be finite");
+    }
+    float* output = buffer(g_output, n * d_v);
+    if (!attn::attend_head(q, d_k, q + n * d_k, d_k, q + n * d_k + m * d_k, d_v, n, m, d_k, d_v, static_cast<float>(factor),
+                           mask, output, d_v, g_head)) {
+      throw std::invalid_argument("attention: scores hold NaN");
+    }
+    return output;
+  });
+}
+
 double layer_weights() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(g_weights.data())); }
 
 val last_layer_error() { return error_object(g_layer_error.first, g_layer_error.second); }
@@ -112,4 +155,6 @@ EMSCRIPTEN_BINDINGS(multi_head_layer) {
   emscripten::function("layerWeights", &layer_weights);
   emscripten::function("lastLayerError", &last_layer_error);
   emscripten::function("releaseLayer", &release_layer);
+  emscripten::function("headInput", &head_input);
+  emscripten::function("attentionHead", &attention_head);
 }

@@ -5,15 +5,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "attn/attention_head.hpp"
 #include "attn/kernels.hpp"
 #include "attn/limits.hpp"
 
 namespace attn {
 
 namespace {
-
-constexpr std::size_t kQueryBlock = 36;  // query rows per block of scores → softmax → weights·V: a multiple of
-                                         // the 6-row tile; smaller blocks skip more of a causal mask (A/B: 24, 36, 64, 128)
 
 void require_weights(const xt::xtensor<float, 2>& w, std::size_t d_model, const char* name) {
   if (w.shape(0) != d_model || w.shape(1) != d_model) {
@@ -68,34 +66,17 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
     }
   }
   qkv_.resize(3 * n * d);
-  keys_.resize(packed_size(dk, n));
-  values_.resize(packed_size(n, dk));
-  scores_.resize(n * n);
   concat_.resize(n * d);
 
   gemm_packed(input, d, w_qkv_.data(), qkv_.data(), 3 * d, n, d, 3 * d);  // [Q | K | V] = X [W_Q | W_K | W_V]
   const float scale = static_cast<float>(1.0 / ((options.scale ? std::sqrt(double(dk)) : 1.0) * options.temperature));
-  const std::size_t valid = options.valid_length.value_or(n);
+  const PrefixMask mask{options.causal, options.valid_length.value_or(n)};
   for (std::size_t h = 0; h < n_heads_; ++h) {
-    const float* q = qkv_.data() + h * dk;  // [n, dk], row stride 3d
-    pack_panels_into(qkv_.data() + d + h * dk, 3 * d, dk, n, keys_.data(), true);  // K_hᵀ [dk, n]
-    pack_panels_into(qkv_.data() + 2 * d + h * dk, 3 * d, n, dk, values_.data());   // V_h [n, dk]
-    // Blocks of query rows: causal and padding masks keep a prefix of keys (j < min(i + 1, valid)),
-    // so each block computes scores and weights·V only over the keys its rows can see.
-    for (std::size_t i0 = 0; i0 < n; i0 += kQueryBlock) {
-      const std::size_t i1 = std::min(n, i0 + kQueryBlock);
-      const std::size_t keys = std::min(valid, options.causal ? i1 : n);
-      float* block = scores_.data() + i0 * n;
-      gemm_packed(q + i0 * 3 * d, 3 * d, keys_.data(), block, n, i1 - i0, dk, keys);  // Q_h K_hᵀ
-      for (std::size_t i = i0; i < i1; ++i) {
-        const std::size_t limit = std::min(valid, options.causal ? i + 1 : n);
-        if (!softmax_prefix(scores_.data() + i * n, limit, n, scale)) {
-          throw std::invalid_argument("attention: scores hold NaN (did the inputs overflow float32?)");
-        }
-      }
-      gemm_packed(block, n, values_.data(), concat_.data() + i0 * d + h * dk, d, i1 - i0, keys, dk, n);  // head_h = A_h V_h
+    // Head h's columns of Q, K, V (row stride 3d) into its columns of the concatenation
+    if (!attend_head(qkv_.data() + h * dk, 3 * d, qkv_.data() + d + h * dk, 3 * d, qkv_.data() + 2 * d + h * dk, 3 * d,
+                     n, n, dk, dk, scale, mask, concat_.data() + h * dk, d, head_, weights ? weights + h * n * n : nullptr)) {
+      throw std::invalid_argument("attention: scores hold NaN (did the inputs overflow float32?)");
     }
-    if (weights) std::copy(scores_.begin(), scores_.end(), weights + h * n * n);
   }
   gemm_packed(concat_.data(), d, w_o_.data(), output, d, n, d, d);  // Concat(heads) W_O
 }

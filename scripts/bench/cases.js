@@ -1,5 +1,8 @@
-// What the benchmark measures: multi-head self-attention forward in float32 (projections, scores,
-// softmax, weights·V, concat, W_O) with fixed weights and a fresh input on every call.
+// What the benchmark measures, in float32 with a fresh input on every call:
+//   MULTI_HEAD  multi-head self-attention forward (projections, scores, softmax, weights·V, concat, W_O)
+//               with fixed weights;
+//   ONE_HEAD    one head of scaled dot-product attention, softmax(Q Kᵀ / √d_k) V, with fresh queries,
+//               keys and values [n, d_k] (d_k = d_model / heads of the same size).
 
 export const SIZES = [
   [8, 64, 2], [16, 100, 4], [32, 128, 8], [64, 256, 8], [128, 256, 8], [256, 512, 8], [512, 512, 8],
@@ -60,3 +63,36 @@ export function reference({ n, d, heads, causal, weights: [wq, wk, wv, wo] }, x)
   }
   return matmul(concat, wo, n, d, d);
 }
+
+/** One head: queries, keys and values [n, d_k] for each input of the pool, as one array [3, n, d_k]. */
+export function makeHeadCase(n, d, heads, causal, pool = 4) {
+  const dk = d / heads;
+  return { n, d, heads, dk, causal, inputs: Array.from({ length: pool }, (_, i) => randomData(3 * n * dk, 2000 + i, 1)) };
+}
+
+/** Float64 reference of one head on the packed input [Q; K; V]. */
+export function headReference({ n, dk, causal }, qkv) {
+  const out = new Float64Array(n * dk);
+  for (let i = 0; i < n; i++) {
+    const limit = causal ? i + 1 : n;
+    const s = new Float64Array(limit);
+    let max = -Infinity;
+    for (let j = 0; j < limit; j++) {
+      let dot = 0;
+      for (let c = 0; c < dk; c++) dot += qkv[i * dk + c] * qkv[(n + j) * dk + c];
+      s[j] = dot / Math.sqrt(dk);
+      max = Math.max(max, s[j]);
+    }
+    let sum = 0;
+    for (let j = 0; j < limit; j++) sum += (s[j] = Math.exp(s[j] - max));
+    for (let j = 0; j < limit; j++) for (let c = 0; c < dk; c++) out[i * dk + c] += (s[j] / sum) * qkv[(2 * n + j) * dk + c];
+  }
+  return out;
+}
+
+/** The two computations: how a case is made, its float64 reference and its FLOPs. */
+export const MULTI_HEAD = { name: 'multi-head self-attention', makeCase, reference, flops };
+export const ONE_HEAD = {
+  name: 'one head (attention())', makeCase: makeHeadCase, reference: headReference,
+  flops: (n, d, heads) => 4 * n * n * (d / heads),
+};

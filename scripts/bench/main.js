@@ -7,7 +7,8 @@ import tfjsWasm from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?
 import tfjsWasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import tfjsWasmThreaded from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import { createAttentionCore } from '../../web/src/core/index.js';
-import { onnxruntime, ourBuilds, plainJs, tensorflow } from './peers.js';
+import { ONE_HEAD } from './cases.js';
+import { onnxruntime, onnxruntimeHead, ourBuilds, oursAttention, plainJs, tensorflow } from './peers.js';
 import { header, runBench } from './run.js';
 
 const out = document.getElementById('out');
@@ -25,12 +26,17 @@ async function main() {
   });
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   await tf.setBackend('wasm');
-  const { kernels, peers: builds } = await ourBuilds(createAttentionCore);
+  const { kernels, core, peers: builds } = await ourBuilds(createAttentionCore);
   const peers = [...builds, onnxruntime(ort), tensorflow(tf), plainJs()];
-  const sizes = new URLSearchParams(location.search).get('sizes');
-  out.textContent = `${navigator.userAgent}, ours = the ${kernels} build\n${header(peers.map((p) => p.name))}`;
-  const rows = await runBench({ peers, sizes: sizes ? JSON.parse(sizes) : undefined, log });
-  window.benchResult = { runtime: navigator.userAgent, kernels, rows };
+  const query = new URLSearchParams(location.search).get('sizes');
+  const sizes = query ? JSON.parse(query) : undefined;
+  out.textContent = `${navigator.userAgent}, ours = the ${kernels} build (multiHeadLayer)\n${header(peers.map((p) => p.name))}`;
+  const rows = await runBench({ peers, sizes, log });
+  const headPeers = [oursAttention(core), onnxruntimeHead(ort)];
+  log(`\n${ONE_HEAD.name}: n × d_model × heads, one head of d_k = d_model / heads`);
+  log(header(headPeers.map((p) => p.name)));
+  const headRows = await runBench({ peers: headPeers, computation: ONE_HEAD, sizes, log });
+  window.benchResult = { runtime: navigator.userAgent, kernels, rows, headRows };
 }
 
 main().catch((error) => {

@@ -17,16 +17,40 @@ export function ours(core, name = 'ours') {
   };
 }
 
+/** Ours through the everyday call, core.multiHeadAttention() with default options (weights packed per call). */
+export function oursMultiHeadAttention(core) {
+  return {
+    name: 'ours multiHeadAttention',
+    prepare({ n, d, heads, causal, weights }) {
+      const [wQ, wK, wV, wO] = weights.map((data) => ({ data, shape: [d, d] }));
+      return (x) => core.multiHeadAttention({ input: { data: x, shape: [n, d] }, numHeads: heads, wQ, wK, wV, wO, causal }).output.data;
+    },
+  };
+}
+
+/** Ours for one head (cases.js ONE_HEAD): core.attention() with default options. */
+export function oursAttention(core) {
+  return {
+    name: 'ours attention',
+    prepare({ n, dk, causal }) {
+      const part = (qkv, k) => ({ data: qkv.subarray(k * n * dk, (k + 1) * n * dk), shape: [n, dk] });
+      return (qkv) => core.attention({ queries: part(qkv, 0), keys: part(qkv, 1), values: part(qkv, 2), causal }).output.data;
+    },
+  };
+}
+
 /**
  * Ours as users get it (createAttentionCore's default: the relaxed-SIMD build where the engine runs it)
  * and, where that is the relaxed build, the SIMD128 build too, as "ours simd128", to show what FMA gives.
- * @returns {Promise<{ kernels: string, peers: object[] }>} kernels: the default build's
+ * Then the everyday call, multiHeadAttention(), on the default build.
+ * @returns {Promise<{ kernels: string, core: object, peers: object[] }>} kernels: the default build's; core: that core
  */
 export async function ourBuilds(createAttentionCore) {
   const core = await createAttentionCore();
   const peers = [ours(core)];
   if (core.kernels !== 'simd128') peers.push(ours(await createAttentionCore({ kernels: 'simd128' }), 'ours simd128'));
-  return { kernels: core.kernels, peers };
+  peers.push(oursMultiHeadAttention(core));
+  return { kernels: core.kernels, core, peers };
 }
 
 /** The same computation as an ONNX graph of standard operators (opset 17), built here. */
@@ -68,6 +92,49 @@ function attentionModel({ n, d, heads, causal, weights }) {
     },
   });
   return onnx.ModelProto.encode(model).finish();
+}
+
+/** One head as an ONNX graph (opset 17): Softmax(Q · Transpose(K) · 1/√d_k (+ causal mask)) · V, all three inputs. */
+function headModel({ n, dk, causal }) {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const floats = (name, dims, data) => ({ name, dims, dataType: FLOAT, rawData: new Uint8Array(Float32Array.from(data).buffer) });
+  const node = (opType, input, output, attribute = []) => ({ opType, input, output, attribute });
+  const mask = new Float32Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) mask[i * n + j] = -1e30;
+  const valueInfo = (name) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [n, dk].map((dimValue) => ({ dimValue })) } } } });
+  const model = onnx.ModelProto.create({
+    irVersion: 8,
+    opsetImport: [{ domain: '', version: 17 }],
+    graph: {
+      name: 'one_head_attention',
+      node: [
+        node('Transpose', ['K'], ['Kt'], [{ name: 'perm', type: onnx.AttributeProto.AttributeType.INTS, ints: [1, 0] }]),
+        node('MatMul', ['Q', 'Kt'], ['S']), node('Mul', ['S', 'scale'], ['Ss']),
+        ...(causal ? [node('Add', ['Ss', 'mask'], ['Sm'])] : []),
+        node('Softmax', [causal ? 'Sm' : 'Ss'], ['A'], [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }]),
+        node('MatMul', ['A', 'V'], ['Y']),
+      ],
+      initializer: [floats('scale', [1], [1 / Math.sqrt(dk)]), ...(causal ? [floats('mask', [n, n], mask)] : [])],
+      input: [valueInfo('Q'), valueInfo('K'), valueInfo('V')],
+      output: [valueInfo('Y')],
+    },
+  });
+  return onnx.ModelProto.encode(model).finish();
+}
+
+/** onnxruntime-web on one head (cases.js ONE_HEAD), WebAssembly backend (SIMD), one thread. */
+export function onnxruntimeHead(ort) {
+  return {
+    name: 'onnxruntime-web',
+    async prepare(benchCase) {
+      const session = await ort.InferenceSession.create(headModel(benchCase), { executionProviders: ['wasm'] });
+      const { n, dk } = benchCase;
+      const tensor = (qkv, k) => new ort.Tensor('float32', qkv.subarray(k * n * dk, (k + 1) * n * dk), [n, dk]);
+      const run = async (qkv) => (await session.run({ Q: tensor(qkv, 0), K: tensor(qkv, 1), V: tensor(qkv, 2) })).Y.data;
+      run.dispose = () => session.release();
+      return run;
+    },
+  };
 }
 
 /** onnxruntime-web, WebAssembly backend (SIMD), one thread. */

@@ -1,7 +1,7 @@
 // The benchmark loop, the same in Node and in the browser: per size, every peer is prepared, checked
 // against the float64 reference, warmed up, then timed in interleaved rounds (one call of each peer
 // per round, a fresh input each call); medians of the samples are reported.
-import { SIZES, flops, makeCase, reference } from './cases.js';
+import { MULTI_HEAD, SIZES } from './cases.js';
 
 const WARMUP = 3;
 const MIN_SAMPLES = 20;
@@ -32,10 +32,12 @@ function maxAbsDiff(a, b) {
 }
 
 /**
- * @param {{ peers: object[], sizes?: number[][], log?: (line: string) => void }} options
+ * @param {{ peers: object[], computation?: object, sizes?: number[][], log?: (line: string) => void }} options
+ *   computation: cases.js's MULTI_HEAD (default) or ONE_HEAD; each peer's prepare() takes its cases
  * @returns {Promise<object[]>} one row per size and mask: { n, d, heads, causal, gflop, results: { [peer]: { ms, gflops, maxDiff } } }
  */
-export async function runBench({ peers, sizes = SIZES, log = () => {} }) {
+export async function runBench({ peers, computation = MULTI_HEAD, sizes = SIZES, log = () => {} }) {
+  const { makeCase, reference, flops } = computation;
   const rows = [];
   for (const [n, d, heads] of sizes) {
     for (const causal of [false, true]) {
@@ -60,10 +62,10 @@ export async function runBench({ peers, sizes = SIZES, log = () => {} }) {
       }
       const results = Object.fromEntries(runners.map((r) => {
         const ms = median(r.samples);
-        return [r.peer.name, { ms, gflops: flops(n, d) / ms / 1e6, maxDiff: r.maxDiff, samples: r.samples.length, callsPerSample: r.reps }];
+        return [r.peer.name, { ms, gflops: flops(n, d, heads) / ms / 1e6, maxDiff: r.maxDiff, samples: r.samples.length, callsPerSample: r.reps }];
       }));
       for (const r of runners) await r.run.dispose?.();
-      rows.push({ n, d, heads, causal, gflop: flops(n, d) / 1e9, results });
+      rows.push({ n, d, heads, causal, gflop: flops(n, d, heads) / 1e9, results });
       log(formatRow(rows.at(-1), peers.map((p) => p.name)));
     }
   }
@@ -74,17 +76,24 @@ function formatTime(ms) {
   return ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
 }
 
-/** One table line: time, GFLOP/s and our speed-up over each peer (>1: we are faster). */
+const PEER = 'onnxruntime-web';
+
+/**
+ * One table line: time and GFLOP/s; for each of our calls its speed-up over onnxruntime-web, for
+ * each other peer our default call's speed-up over it (>1: we are faster).
+ */
 export function formatRow({ n, d, heads, causal, results }, names) {
-  const ours = results.ours;
+  const ours = results[names[0]];
   const cells = names.map((name) => {
     const r = results[name];
-    const ratio = name === 'ours' ? '' : ` (×${(r.ms / ours.ms).toFixed(2)})`;
-    return `${formatTime(r.ms)} ${r.gflops.toFixed(1)} GF/s${ratio}`.padEnd(30);
+    const ratio = name === PEER ? ` (×${(r.ms / ours.ms).toFixed(2)})`
+      : name.startsWith('ours') ? (results[PEER] ? ` (vs ORT ×${(results[PEER].ms / r.ms).toFixed(2)})` : '')
+        : ` (×${(r.ms / ours.ms).toFixed(2)})`;
+    return `${formatTime(r.ms)} ${r.gflops.toFixed(1)} GF/s${ratio}`.padEnd(36);
   });
   return `${`${n}×${d}×${heads}${causal ? ' causal' : ''}`.padEnd(20)}${cells.join('')}`;
 }
 
 export function header(names) {
-  return `${'seq×d_model×heads'.padEnd(20)}${names.map((n) => (n === 'ours' ? n : `${n} (ours faster ×)`).padEnd(30)).join('')}`;
+  return `${'seq×d_model×heads'.padEnd(20)}${names.map((n, i) => (i === 0 || n.startsWith('ours') ? n : `${n} (${names[0]} faster ×)`).padEnd(36)).join('')}`;
 }

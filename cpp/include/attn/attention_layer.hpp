@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attn/attention.hpp"
+#include "attn/attention_head.hpp"
 #include "attn/multi_head.hpp"
 
 namespace attn {
@@ -36,9 +37,7 @@ class MultiHeadLayer {
   std::vector<float> w_qkv_;   // W_Q | W_K | W_V [d_model, 3·d_model], as pack_panels() panels
   std::vector<float> w_o_;     // W_O [d_model, d_model], as pack_panels() panels
   std::vector<float> qkv_;     // [seq_len, 3·d_model]  workspace: Q | K | V
-  std::vector<float> keys_;    // K_hᵀ [d_k, seq_len]   one head's keys, as pack_panels() panels
-  std::vector<float> values_;  // V_h [seq_len, d_k]    one head's values, as pack_panels() panels
-  std::vector<float> scores_;  // [seq_len, seq_len]    one head's scores, then weights
+  HeadWorkspace head_;         // one head's packed keys and values, scores and weights (attention_head.hpp)
   std::vector<float> concat_;  // [seq_len, d_model]
 };
 

@@ -76,3 +76,9 @@ export function matrix(tensor, where, name, { allowMasked = false, values = true
   }
   return tensor;
 }
+
+/** `args` after checking that its tensors `names` hold finite numbers (as matrix() does), naming the first that does not. */
+export function finiteTensors(args, where, names) {
+  for (const name of names) matrix(args[name], where, name);
+  return args;
+}

@@ -8,7 +8,7 @@ import {
   ATTENTION_OPTIONS, MAX_ADDITIVE_HIDDEN, MAX_D_MODEL, MAX_SEQ_LEN, NORMALIZERS, SCORE_FUNCTIONS, attentionOptions,
 } from './attention-options.js';
 import * as check from './checks.js';
-import { layerFactory } from './layer.js';
+import { copyTensors, fastPaths, lazyTrace } from './fast-paths.js';
 import { lessonFunctions } from './lessons.js';
 import { KERNELS, startModule, unwrap } from './wasm-module.js';
 
@@ -101,7 +101,7 @@ export async function createAttentionCore(options = {}) {
 }
 
 function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
-  const layer = layerFactory(wasm);
+  const fast = fastPaths(wasm);
   return {
     /** Vocabulary size of the loaded word vectors (20,000 for the shipped asset). */
     vocabSize,
@@ -152,13 +152,18 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
       const where = 'attention';
       const { normalizer = 'softmax', ...rest } = options;
       check.knownOptions(rest, where, ATTENTION_OPTIONS);
-      return unwrap(wasm.attention({
+      const args = {
         normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
-        queries: check.matrix(queries, where, 'queries'),
-        keys: check.matrix(keys, where, 'keys'),
-        values: check.matrix(values, where, 'values'),
+        // values (finite) are checked by the fast path's core, or below before the reference runs
+        queries: check.matrix(queries, where, 'queries', { values: false }),
+        keys: check.matrix(keys, where, 'keys', { values: false }),
+        values: check.matrix(values, where, 'values', { values: false }),
         ...attentionOptions(rest, where),
-      }));
+      };
+      const output = args.normalizer === 'softmax' ? fast.attentionHead(args) : null;
+      if (!output) return unwrap(wasm.attention(check.finiteTensors(args, where, ['queries', 'keys', 'values'])));
+      const saved = copyTensors(args, ['queries', 'keys', 'values']);
+      return lazyTrace({ output }, () => unwrap(wasm.attention(saved)), ['dotProducts', 'scores', 'weights']);
     },
 
     /**
@@ -187,12 +192,13 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
       check.knownOptions(options, where, [...ATTENTION_OPTIONS, 'positionalEncoding', 'seed', 'base', 'alibiSlopes']);
       const { positionalEncoding = 'none', seed = 0, base = 10000, alibiSlopes = 'paper' } = options;
       const args = {
-        input: check.matrix(input, where, 'input'),
+        // values (finite) are checked by the fast path's core, or below before the reference runs
+        input: check.matrix(input, where, 'input', { values: false }),
         numHeads: check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL),
-        wQ: check.matrix(wQ, where, 'wQ'),
-        wK: check.matrix(wK, where, 'wK'),
-        wV: check.matrix(wV, where, 'wV'),
-        wO: check.matrix(wO, where, 'wO'),
+        wQ: check.matrix(wQ, where, 'wQ', { values: false }),
+        wK: check.matrix(wK, where, 'wK', { values: false }),
+        wV: check.matrix(wV, where, 'wV', { values: false }),
+        wO: check.matrix(wO, where, 'wO', { values: false }),
         positionalEncoding: positionalKind(positionalEncoding, where),
         seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
         base: check.finiteIn(base, where, 'base', { above: 1 }),
@@ -200,27 +206,14 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
         ...attentionOptions(options, where),
       };
       if (args.positionalEncoding !== 'none') return unwrap(wasm.multiHeadAttention(args));
-      const d = args.input.shape[1];
-      for (const [name, w] of [['W_Q', wQ], ['W_K', wK], ['W_V', wV], ['W_O', wO]]) {
-        if (w.shape[0] !== d || w.shape[1] !== d) throw new RangeError(`${where}: ${name} must be [d_model, d_model] = [${d}, ${d}], got [${w.shape}]`);
-      }
-      const { causal, validLength, temperature, scale } = args;
-      const { output } = layer.forwardOnce(args, args.input, { causal, validLength, temperature, scale }, where);
-      const copy = (t) => ({ data: t.data.slice(), shape: [...t.shape] });
-      const saved = { ...args, input: copy(args.input), wQ: copy(wQ), wK: copy(wK), wV: copy(wV), wO: copy(wO) };
-      let trace;
-      const full = () => (trace ??= unwrap(wasm.multiHeadAttention(saved)));
-      return {
-        output,
-        get weights() { return full().weights; },
-        get scores() { return full().scores; },
-        get concat() { return full().concat; },
-        get heads() { return full().heads; },
-      };
+      const output = args.positionalEncoding === 'none' ? fast.multiHeadAttention(args) : null;
+      if (!output) return unwrap(wasm.multiHeadAttention(check.finiteTensors(args, where, ['input', 'wQ', 'wK', 'wV', 'wO'])));
+      const saved = copyTensors(args, ['input', 'wQ', 'wK', 'wV', 'wO']);
+      return lazyTrace({ output }, () => unwrap(wasm.multiHeadAttention(saved)), ['weights', 'scores', 'concat', 'heads']);
     },
 
     /** Multi-head self-attention with fixed weights, the fast path: see layer.js. */
-    multiHeadLayer: layer.multiHeadLayer,
+    multiHeadLayer: fast.multiHeadLayer,
 
     /**
      * Layer normalization (Ba et al. 2016) of each row, γ = 1, β = 0:
