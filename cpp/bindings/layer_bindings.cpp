@@ -1,7 +1,7 @@
 // embind glue for the fast paths through wasm memory: core.multiHeadLayer() (layers prepared once,
-// weights checked and packed, then forward calls) and the one head of core.attention(). prepareLayer
-// returns { value: id } or { error } (guarded.hpp); the fast calls return byte addresses, 0 for an
-// error, which lastLayerError() returns as { error }.
+// weights checked and packed, then forward calls) and the one head of core.attention(). The calls take
+// and return plain numbers (byte addresses, ids); 0 means an error, which lastLayerError() returns as
+// { error } (guarded.hpp).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -32,16 +32,6 @@ std::unordered_map<int, std::unique_ptr<attn::MultiHeadLayer>> g_layers;
 int g_next_layer = 1;
 std::vector<float> g_input, g_output, g_weights;  // reused across forward calls: no allocation per call
 
-val prepare_layer(const val& args) {
-  return guarded([&] {
-    const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
-                              matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
-    auto layer = std::make_unique<attn::MultiHeadLayer>(args["numHeads"].as<std::size_t>(), p);
-    g_layers.emplace(g_next_layer, std::move(layer));
-    return val(g_next_layer++);
-  });
-}
-
 // multiHeadLayer().forward, the fast path: JS copies the input straight into wasm memory at the
 // address layerInput() returns, calls forwardLayer() with plain numbers, and copies the output (and
 // the weights) out of memory at the addresses returned. No JS object crosses per call: embind's val
@@ -70,6 +60,107 @@ attn::MultiHeadLayer& layer_by_id(int id) {
   const auto found = g_layers.find(id);
   if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
   return *found->second;
+}
+
+// Layers are prepared through memory too (embind's val conversions of four matrices cost more than
+// packing them at d_model = 64): JS writes W_Q, W_K, W_V, W_O [d_model, d_model] one after the other at
+// the address layerWeightsInput() returns, then prepareLayer() returns the new layer's id (0: error).
+std::vector<float> g_layer_weights;
+
+double layer_weights_input(double d_model) {
+  return address_or_error([&] {
+    attn::check_cells(std::uint64_t{4} * static_cast<std::uint64_t>(d_model) * static_cast<std::uint64_t>(d_model),
+                      "multiHeadLayer: the weights");
+    return buffer(g_layer_weights, 4 * static_cast<std::size_t>(d_model) * static_cast<std::size_t>(d_model));
+  });
+}
+
+// A layer packed from the weights at layerWeightsInput(); throws as MultiHeadLayer's constructor.
+std::unique_ptr<attn::MultiHeadLayer> layer_from_memory(double n_heads, double d_model) {
+  const auto d = static_cast<std::size_t>(d_model), cells = d * d;
+  if (g_layer_weights.size() != 4 * cells) throw std::logic_error("prepareLayer: call layerWeightsInput(d_model) first");
+  const float* w = g_layer_weights.data();
+  return std::make_unique<attn::MultiHeadLayer>(static_cast<std::size_t>(n_heads), d, w, w + cells, w + 2 * cells, w + 3 * cells);
+}
+
+double prepare_layer(double n_heads, double d_model) {
+  try {
+    g_layers.emplace(g_next_layer, layer_from_memory(n_heads, d_model));
+    return g_next_layer++;
+  } catch (const std::exception&) {
+    g_layer_error = current_error();
+    return 0;
+  }
+}
+
+// multiHeadAttention() passes its weights on every call, usually the same ones. Its layer is kept with the
+// weights it was packed from, and reused while the weights written by layerWeightsInput() are the same
+// (comparing reads them once; packing costs more). Any other weights replace it. The layer lives in
+// g_layers under kCachedLayer and is never released by JS. The weights it was packed from are a snapshot:
+// a result's lazy trace (web/src/core/fast-paths.js) holds the snapshot's id and computes from it when
+// first read, so nothing is copied per call; JS releases an id when no result holds it.
+constexpr int kCachedLayer = -1;
+std::unordered_map<int, std::shared_ptr<const std::vector<float>>> g_snapshots;
+std::shared_ptr<const std::vector<float>> g_cached_weights;
+std::size_t g_cached_heads = 0;
+int g_cached_snapshot = 0, g_next_snapshot = 1;
+
+// a == b element by element, without an early exit inside a block so the loop vectorizes.
+bool same_values(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size()) return false;
+  constexpr std::size_t kBlock = 256;
+  for (std::size_t i = 0; i < a.size(); i += kBlock) {
+    bool differ = false;
+    for (std::size_t j = i, end = std::min(a.size(), i + kBlock); j < end; ++j) differ |= a[j] != b[j];
+    if (differ) return false;
+  }
+  return true;
+}
+
+// The cached layer for the weights at layerWeightsInput() (returns kCachedLayer, 0 for an error); its
+// snapshot's id is then at cachedSnapshot().
+double prepare_cached_layer(double n_heads, double d_model) {
+  const auto heads = static_cast<std::size_t>(n_heads);
+  if (heads == g_cached_heads && g_cached_weights && same_values(g_layer_weights, *g_cached_weights)) return kCachedLayer;
+  g_layers.erase(kCachedLayer);
+  g_cached_heads = 0;
+  g_cached_weights.reset();
+  try {
+    g_layers.emplace(kCachedLayer, layer_from_memory(n_heads, d_model));
+  } catch (const std::exception&) {
+    g_layer_error = current_error();
+    return 0;
+  }
+  g_cached_weights = std::make_shared<const std::vector<float>>(g_layer_weights);
+  g_cached_heads = heads;
+  g_cached_snapshot = g_next_snapshot++;
+  g_snapshots.emplace(g_cached_snapshot, g_cached_weights);
+  return kCachedLayer;
+}
+
+int cached_snapshot() { return g_cached_snapshot; }
+
+void release_snapshot(int id) { g_snapshots.erase(id); }
+
+// multiHeadAttention's full result (bindings.cpp's multiHeadAttention, no position information) for
+// args.input and the weights of snapshot args.snapshot.
+val multi_head_attention_snapshot(const val& args) {
+  return guarded([&] {
+    const auto found = g_snapshots.find(args["snapshot"].as<int>());
+    if (found == g_snapshots.end()) throw std::logic_error("multiHeadAttention: the weights' snapshot was released");
+    const std::vector<float>& w = *found->second;
+    const std::size_t d = static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(w.size() / 4)))), cells = d * d;
+    auto weights = [&](std::size_t k) {
+      xt::xtensor<float, 2> m = xt::empty<float>({d, d});
+      std::copy_n(w.data() + k * cells, cells, m.data());
+      return m;
+    };
+    const attn::Projections p{weights(0), weights(1), weights(2), weights(3)};
+    val out = val::object();
+    set_attention_steps(out, attn::multi_head_attention(matrix_from_js(args["input"], "input"), args["numHeads"].as<std::size_t>(), p,
+                                                        attention_options(args)));
+    return out;
+  });
 }
 
 // The input buffer [seq_len, d_model] of layer id, to be filled before forwardLayer.
@@ -149,7 +240,12 @@ void release_layer(int id) { g_layers.erase(id); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(multi_head_layer) {
+  emscripten::function("layerWeightsInput", &layer_weights_input);
   emscripten::function("prepareLayer", &prepare_layer);
+  emscripten::function("prepareCachedLayer", &prepare_cached_layer);
+  emscripten::function("cachedSnapshot", &cached_snapshot);
+  emscripten::function("releaseSnapshot", &release_snapshot);
+  emscripten::function("multiHeadAttentionSnapshot", &multi_head_attention_snapshot);
   emscripten::function("layerInput", &layer_input);
   emscripten::function("forwardLayer", &forward_layer);
   emscripten::function("layerWeights", &layer_weights);

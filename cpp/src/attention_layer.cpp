@@ -13,38 +13,49 @@ namespace attn {
 
 namespace {
 
-void require_weights(const xt::xtensor<float, 2>& w, std::size_t d_model, const char* name) {
+const xt::xtensor<float, 2>& require_shape(const xt::xtensor<float, 2>& w, std::size_t d_model, const char* name) {
   if (w.shape(0) != d_model || w.shape(1) != d_model) {
     throw std::invalid_argument(std::string("MultiHeadLayer: ") + name + " must be [d_model, d_model] = [" +
                                 std::to_string(d_model) + ", " + std::to_string(d_model) + "]");
   }
-  for (float x : w) {
-    if (!std::isfinite(x)) throw std::invalid_argument(std::string("MultiHeadLayer: ") + name + " must hold finite numbers");
+  return w;
+}
+
+void require_finite(const float* w, std::size_t cells, const char* name) {
+  if (!std::all_of(w, w + cells, [](float x) { return std::isfinite(x); })) {
+    throw std::invalid_argument(std::string("MultiHeadLayer: ") + name + " must hold finite numbers");
   }
 }
 
 }  // namespace
 
 MultiHeadLayer::MultiHeadLayer(std::size_t n_heads, const Projections& p)
-    : n_heads_(n_heads), d_model_(p.w_q.shape(0)), d_k_(0) {
+    : MultiHeadLayer(n_heads, p.w_q.shape(0), require_shape(p.w_q, p.w_q.shape(0), "W_Q").data(),
+                     require_shape(p.w_k, p.w_q.shape(0), "W_K").data(), require_shape(p.w_v, p.w_q.shape(0), "W_V").data(),
+                     require_shape(p.w_o, p.w_q.shape(0), "W_O").data()) {}
+
+MultiHeadLayer::MultiHeadLayer(std::size_t n_heads, std::size_t d_model, const float* w_q, const float* w_k,
+                               const float* w_v, const float* w_o)
+    : n_heads_(n_heads), d_model_(d_model), d_k_(0) {
   if (n_heads == 0 || d_model_ == 0 || d_model_ % n_heads != 0) {
     throw std::out_of_range("MultiHeadLayer: n_heads must be a divisor of d_model = " + std::to_string(d_model_) +
                             ", got " + std::to_string(n_heads));
   }
   check_cells(std::uint64_t{3} * d_model_ * d_model_, "MultiHeadLayer: the packed weights");
-  require_weights(p.w_q, d_model_, "W_Q");
-  require_weights(p.w_k, d_model_, "W_K");
-  require_weights(p.w_v, d_model_, "W_V");
-  require_weights(p.w_o, d_model_, "W_O");
+  const std::size_t cells = d_model_ * d_model_;
+  require_finite(w_q, cells, "W_Q");
+  require_finite(w_k, cells, "W_K");
+  require_finite(w_v, cells, "W_V");
+  require_finite(w_o, cells, "W_O");
   d_k_ = d_model_ / n_heads;
-  std::vector<float> w_qkv(3 * d_model_ * d_model_);
+  std::vector<float> w_qkv(3 * cells);
   for (std::size_t r = 0; r < d_model_; ++r) {
-    std::copy_n(p.w_q.data() + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_);
-    std::copy_n(p.w_k.data() + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_ + d_model_);
-    std::copy_n(p.w_v.data() + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_ + 2 * d_model_);
+    std::copy_n(w_q + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_);
+    std::copy_n(w_k + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_ + d_model_);
+    std::copy_n(w_v + r * d_model_, d_model_, w_qkv.data() + r * 3 * d_model_ + 2 * d_model_);
   }
   w_qkv_ = pack_panels(w_qkv.data(), 3 * d_model_, d_model_, 3 * d_model_);
-  w_o_ = pack_panels(p.w_o.data(), d_model_, d_model_, d_model_);
+  w_o_ = pack_panels(w_o, d_model_, d_model_, d_model_);
 }
 
 void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, const AttentionOptions& options,

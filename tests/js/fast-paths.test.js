@@ -85,6 +85,17 @@ describe('multiHeadAttention(): the output from the packed layer, the trace on f
     near(r.weights.data.subarray(0, 36), expected.weights[0], 1e-6, 'head 0 after the caller changed wQ');
   });
 
+  test('results of calls with other weights in between keep their own weights (packed once per change)', () => {
+    const input = ref.randomMatrix(7, 8, 5);
+    const sets = [1, 2].map((k) => [1, 2, 3, 4].map((s) => ref.randomMatrix(8, 8, 10 * k + s, 0.5)));
+    const results = [0, 1, 0, 1, 1].map((k) => ({ k, r: core.multiHeadAttention({ input, numHeads: 4, wQ: sets[k][0], wK: sets[k][1], wV: sets[k][2], wO: sets[k][3], causal: true }) }));
+    for (const [index, { k, r }] of results.entries()) {
+      const expected = ref.multiHead(input.data, sets[k].map((m) => m.data), 7, 8, 4, { causal: true });
+      near(r.output.data, expected.output, 1e-5, `output of call ${index}`);
+      near(r.heads[3].weights.data, expected.weights[3], 1e-6, `head 3 of call ${index}, read after the later calls`);
+    }
+  });
+
   test('the wasm heap does not grow over 500 calls of each, read or not', () => {
     const queries = ref.randomMatrix(20, 8, 1), input = ref.randomMatrix(20, 16, 2);
     const w = ref.randomMatrix(16, 16, 3, 0.3);

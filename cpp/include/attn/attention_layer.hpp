@@ -20,6 +20,10 @@ class MultiHeadLayer {
   // projections each [d_model, d_model]. Throws std::out_of_range if n_heads does not divide d_model;
   // std::invalid_argument if a projection is not square, not [d_model, d_model], or holds NaN/∞.
   MultiHeadLayer(std::size_t n_heads, const Projections& projections);
+  // The same from row-major [d_model, d_model] arrays (copied; not owned), e.g. weights JS wrote into wasm
+  // memory. Throws as above, except for shapes, which the pointers cannot carry.
+  MultiHeadLayer(std::size_t n_heads, std::size_t d_model, const float* w_q, const float* w_k, const float* w_v,
+                 const float* w_o);
 
   std::size_t d_model() const { return d_model_; }
   std::size_t n_heads() const { return n_heads_; }

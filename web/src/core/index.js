@@ -180,7 +180,8 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
      * Without position information (the default) output is computed on the fast path (multiHeadLayer's
      * packed kernels) and the rest of the result when first read: weights, scores, concat and heads are
      * getters that run the full trace once, on copies of the inputs taken at the call (so later changes
-     * to the caller's arrays do not show); they agree with output to float32 rounding (~1e-6).
+     * to the caller's arrays do not show); they agree with output to float32 rounding (~1e-6). Weights
+     * equal to the previous call's are not packed again.
      * @returns {{ weights, scores: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
      *   heads: { queries, keys, values, output: [seqLen, d_k], dotProducts (QKᵀ unscaled, unmasked),
      *   scores, weights: [seqLen, seqLen], entropy: [seqLen] (bits per query row) }[] }}
@@ -206,10 +207,9 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
         ...attentionOptions(options, where),
       };
       if (args.positionalEncoding !== 'none') return unwrap(wasm.multiHeadAttention(args));
-      const output = args.positionalEncoding === 'none' ? fast.multiHeadAttention(args) : null;
-      if (!output) return unwrap(wasm.multiHeadAttention(check.finiteTensors(args, where, ['input', 'wQ', 'wK', 'wV', 'wO'])));
-      const saved = copyTensors(args, ['input', 'wQ', 'wK', 'wV', 'wO']);
-      return lazyTrace({ output }, () => unwrap(wasm.multiHeadAttention(saved)), ['weights', 'scores', 'concat', 'heads']);
+      const fastResult = args.positionalEncoding === 'none' ? fast.multiHeadAttention(args, copyTensors(args, ['input']).input) : null;
+      if (!fastResult) return unwrap(wasm.multiHeadAttention(check.finiteTensors(args, where, ['input', 'wQ', 'wK', 'wV', 'wO'])));
+      return lazyTrace({ output: fastResult.output }, fastResult.trace, ['weights', 'scores', 'concat', 'heads']);
     },
 
     /** Multi-head self-attention with fixed weights, the fast path: see layer.js. */
