@@ -46,20 +46,8 @@ export function reference({ n, d, heads, causal, weights: [wq, wk, wv, wo] }, x)
   const [q, k, v] = [wq, wk, wv].map((w) => matmul(x, w, n, d, d));
   const concat = new Float64Array(n * d);
   for (let h = 0; h < heads; h++) {
-    for (let i = 0; i < n; i++) {
-      const limit = causal ? i + 1 : n;
-      const s = new Float64Array(limit);
-      let max = -Infinity;
-      for (let j = 0; j < limit; j++) {
-        let dot = 0;
-        for (let c = 0; c < dk; c++) dot += q[i * d + h * dk + c] * k[j * d + h * dk + c];
-        s[j] = dot / Math.sqrt(dk);
-        max = Math.max(max, s[j]);
-      }
-      let sum = 0;
-      for (let j = 0; j < limit; j++) sum += (s[j] = Math.exp(s[j] - max));
-      for (let j = 0; j < limit; j++) for (let c = 0; c < dk; c++) concat[i * d + h * dk + c] += (s[j] / sum) * v[j * d + h * dk + c];
-    }
+    const at = (m) => (row, c) => m[row * d + h * dk + c];
+    attendHead(n, dk, causal, at(q), at(k), at(v), (i, c, x) => { concat[i * d + h * dk + c] += x; });
   }
   return matmul(concat, wo, n, d, d);
 }
@@ -70,23 +58,32 @@ export function makeHeadCase(n, d, heads, causal, pool = 4) {
   return { n, d, heads, dk, causal, inputs: Array.from({ length: pool }, (_, i) => randomData(3 * n * dk, 2000 + i, 1)) };
 }
 
-/** Float64 reference of one head on the packed input [Q; K; V]. */
-export function headReference({ n, dk, causal }, qkv) {
-  const out = new Float64Array(n * dk);
+/**
+ * Float64 softmax(Q Kᵀ / √d_k) V of one head, n queries and keys of width dk: q(i, c), k(j, c), v(j, c)
+ * read the operands; add(i, c, x) receives the output's terms.
+ */
+function attendHead(n, dk, causal, q, k, v, add) {
   for (let i = 0; i < n; i++) {
     const limit = causal ? i + 1 : n;
     const s = new Float64Array(limit);
     let max = -Infinity;
     for (let j = 0; j < limit; j++) {
       let dot = 0;
-      for (let c = 0; c < dk; c++) dot += qkv[i * dk + c] * qkv[(n + j) * dk + c];
+      for (let c = 0; c < dk; c++) dot += q(i, c) * k(j, c);
       s[j] = dot / Math.sqrt(dk);
       max = Math.max(max, s[j]);
     }
     let sum = 0;
     for (let j = 0; j < limit; j++) sum += (s[j] = Math.exp(s[j] - max));
-    for (let j = 0; j < limit; j++) for (let c = 0; c < dk; c++) out[i * dk + c] += (s[j] / sum) * qkv[(2 * n + j) * dk + c];
+    for (let j = 0; j < limit; j++) for (let c = 0; c < dk; c++) add(i, c, (s[j] / sum) * v(j, c));
   }
+}
+
+/** Float64 reference of one head on the packed input [Q; K; V]. */
+export function headReference({ n, dk, causal }, qkv) {
+  const out = new Float64Array(n * dk);
+  const part = (k) => (row, c) => qkv[(k * n + row) * dk + c];
+  attendHead(n, dk, causal, part(0), part(1), part(2), (i, c, x) => { out[i * dk + c] += x; });
   return out;
 }
 

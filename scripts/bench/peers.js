@@ -122,34 +122,31 @@ function headModel({ n, dk, causal }) {
   return onnx.ModelProto.encode(model).finish();
 }
 
-/** onnxruntime-web on one head (cases.js ONE_HEAD), WebAssembly backend (SIMD), one thread. */
-export function onnxruntimeHead(ort) {
+/**
+ * onnxruntime-web (WebAssembly backend, SIMD, one thread) running `model(benchCase)`, whose output is Y;
+ * `feeds(benchCase)` maps an input array to the session's inputs.
+ */
+function onnxruntimePeer(ort, model, feeds) {
   return {
     name: 'onnxruntime-web',
     async prepare(benchCase) {
-      const session = await ort.InferenceSession.create(headModel(benchCase), { executionProviders: ['wasm'] });
-      const { n, dk } = benchCase;
-      const tensor = (qkv, k) => new ort.Tensor('float32', qkv.subarray(k * n * dk, (k + 1) * n * dk), [n, dk]);
-      const run = async (qkv) => (await session.run({ Q: tensor(qkv, 0), K: tensor(qkv, 1), V: tensor(qkv, 2) })).Y.data;
+      const session = await ort.InferenceSession.create(model(benchCase), { executionProviders: ['wasm'] });
+      const feed = feeds(benchCase);
+      const run = async (x) => (await session.run(feed(x))).Y.data;
       run.dispose = () => session.release();
       return run;
     },
   };
 }
 
-/** onnxruntime-web, WebAssembly backend (SIMD), one thread. */
-export function onnxruntime(ort) {
-  return {
-    name: 'onnxruntime-web',
-    async prepare(benchCase) {
-      const session = await ort.InferenceSession.create(attentionModel(benchCase), { executionProviders: ['wasm'] });
-      const { n, d } = benchCase;
-      const run = async (x) => (await session.run({ X: new ort.Tensor('float32', x, [n, d]) })).Y.data;
-      run.dispose = () => session.release();
-      return run;
-    },
-  };
-}
+/** onnxruntime-web on multi-head self-attention (cases.js MULTI_HEAD). */
+export const onnxruntime = (ort) => onnxruntimePeer(ort, attentionModel, ({ n, d }) => (x) => ({ X: new ort.Tensor('float32', x, [n, d]) }));
+
+/** onnxruntime-web on one head (cases.js ONE_HEAD). */
+export const onnxruntimeHead = (ort) => onnxruntimePeer(ort, headModel, ({ n, dk }) => (qkv) => {
+  const tensor = (k) => new ort.Tensor('float32', qkv.subarray(k * n * dk, (k + 1) * n * dk), [n, dk]);
+  return { Q: tensor(0), K: tensor(1), V: tensor(2) };
+});
 
 /** TF.js with its WebAssembly backend (SIMD). */
 export function tensorflow(tf) {
