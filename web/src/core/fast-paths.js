@@ -2,7 +2,7 @@
 // Inputs are copied straight into wasm memory at an address the core gives, options pass as plain
 // numbers, and only the output is copied out: no JS object crosses per call.
 //   multiHeadLayer()        multi-head self-attention with fixed weights: packed once, forward often;
-//   multiHeadAttention()    the same, weights packed per call (no position information);
+//   multiHeadAttention()    the same, weights copied in per call and packed when they change (no position information);
 //   attentionHead()         attention()'s one head with softmax.
 // The last two return null where they do not apply or on any error: the caller then runs the
 // reference path, which computes the unusual cases (float32 overflow, empty shapes) and names bad
@@ -25,7 +25,7 @@ export function lazyTrace(result, compute, fields) {
 
 /**
  * `args` with copies of the tensors named, so that a lazy trace sees the inputs as they were at the call;
- * all in one new buffer (one allocation: at 8 tokens, five separate copies cost more than the attention).
+ * all in one new buffer (one allocation: fresh buffers cost more than their copying, ~µs each).
  */
 export function copyTensors(args, names) {
   const buffer = new Float32Array(names.reduce((total, name) => total + args[name].data.length, 0));
