@@ -25,9 +25,19 @@ float exp_constants_data[] = {-87.0f, 1.44269504088896341f, 12582912.0f /* 1.5 �
 
 namespace {
 
-constexpr std::size_t kRows = 6;  // micro-kernel: 6 rows of C …
-constexpr std::size_t kCols = 8;  // … by 8 columns (two 4-lane vectors): 12 accumulators + 3 operands fit
-                                  // the 16 SIMD registers of x86-64 and ARM64 without spilling
+// The micro-kernel's register tile: kRows rows of C by kCols = 8 columns (two 4-lane vectors).
+#if defined(__wasm_simd128__) && !defined(__wasm_relaxed_simd__)
+// WebAssembly SIMD128: 4 rows. V8 on x86-64 keeps xmm15 as its scratch register, leaving 15, and clang
+// emits a step's row broadcasts before its arithmetic, so a 6-row tile needs 12 accumulators + 2 B
+// vectors + 6 broadcasts + 1 product and V8 spilled 4 accumulators to the stack in every step (its
+// --print-wasm-code); 4 rows need 8 + 2 + 4 + 1 = 15. Measured in Node 20 (Zen 4, medians of 9):
+// 252×512 · 512×1536 26 → 49 GFLOP/s, 36×64 · 64×512 31 → 53 (2 × 16 and 3 × 12 tiles: no better).
+constexpr std::size_t kRows = 4;
+#else
+constexpr std::size_t kRows = 6;  // 12 accumulators + 3 operands fit the 16 SIMD registers of x86-64
+                                  // and ARM64 without spilling (and fused multiply-adds need no product)
+#endif
+constexpr std::size_t kCols = 8;
 
 #ifdef __wasm_simd128__
 
@@ -125,9 +135,24 @@ void micro_kernel(const float* a, std::size_t lda, const float* b, std::size_t l
 
 #endif
 
-// Rows of the register tile that starts with `left` rows to go: kRows, except that 7 or 8 rows left
-// split 4 + 3 or 4 + 4, since a 1- or 2-row tile loads B for too little arithmetic (8 tokens: 6 + 2).
-std::size_t tile_rows(std::size_t left) { return left == 7 || left == 8 ? 4 : std::min(kRows, left); }
+// Rows of the register tile that starts with `left` rows to go: kRows, except where that would leave a
+// 1- or 2-row tile, which loads B for too little arithmetic: 6-row tiles split 7 or 8 rows 4 + 3 or
+// 4 + 4 (8 tokens: not 6 + 2), 4-row tiles split 5 or 6 rows 3 + 2 or 3 + 3.
+std::size_t tile_rows(std::size_t left) {
+  if (left > kRows && left <= kRows + 2) return (left + 1) / 2;
+  return std::min(kRows, left);
+}
+
+// C[0..rows, 0..8) (+)= A[0..rows, :] · B[:, 0..8) for 1 ≤ rows ≤ R: the micro-kernel of that height
+// (the last rows of C use a shorter kernel, still vectorized).
+template <std::size_t R = kRows>
+void tile(std::size_t rows, const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
+          std::size_t k, bool accumulate) {
+  if constexpr (R > 1) {
+    if (rows < R) return tile<R - 1>(rows, a, lda, b, ldb, c, ldc, k, accumulate);
+  }
+  micro_kernel<R>(a, lda, b, ldb, c, ldc, k, accumulate);
+}
 
 // Any block, one row and column at a time: the edges the micro-kernel does not cover.
 void edge_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
@@ -150,16 +175,7 @@ void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb
   for (std::size_t i = 0, rows = 0; i < n; i += rows) {
     rows = tile_rows(n - i);
     for (std::size_t j = 0; j < m_main; j += kCols) {
-      const float* ai = a + i * lda;
-      float* cij = c + i * ldc + j;
-      switch (rows) {  // the last rows of C use a shorter kernel, still vectorized
-        case 6: micro_kernel<6>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 5: micro_kernel<5>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 4: micro_kernel<4>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 3: micro_kernel<3>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 2: micro_kernel<2>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        default: micro_kernel<1>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-      }
+      tile(rows, a + i * lda, lda, b + j, ldb, c + i * ldc + j, ldc, k, accumulate);
     }
     if (m_main < m) edge_kernel(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
   }
@@ -269,15 +285,7 @@ void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c,
         if (cols != kCols && accumulate) {
           for (std::size_t r = 0; r < rows; ++r) std::copy_n(c + (i + r) * ldc + q * kCols, cols, tail + r * kCols);
         }
-        const float* ai = a + i * lda + kk;
-        switch (rows) {
-          case 6: micro_kernel<6>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 5: micro_kernel<5>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 4: micro_kernel<4>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 3: micro_kernel<3>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 2: micro_kernel<2>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          default: micro_kernel<1>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-        }
+        tile(rows, a + i * lda + kk, lda, panel, kCols, out, ldo, kc, accumulate);
         if (cols != kCols) {
           for (std::size_t r = 0; r < rows; ++r) std::copy_n(tail + r * kCols, cols, c + (i + r) * ldc + q * kCols);
         }
