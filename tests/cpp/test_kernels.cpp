@@ -76,8 +76,9 @@ TEST_CASE("softmax_prefix: +inf shares the weight, all −inf gives zeros, NaN i
 }
 
 TEST_CASE("gemm_packed equals gemm for every edge shape") {
-  for (std::size_t n : {1, 5, 6, 7, 8, 13}) {
-    for (std::size_t k : {1, 9, 300}) {
+  // n = 100 and k = 600 cross gemm_packed's cache blocks (96 rows, 512 of k)
+  for (std::size_t n : {1, 5, 6, 7, 8, 13, 100}) {
+    for (std::size_t k : {1, 9, 300, 600}) {
       for (std::size_t m : {1, 8, 12, 20}) {
         const auto a = random_vector(n * k, n + k), b = random_vector(k * m, k + m);
         std::vector<float> expected(n * m), got(n * m, 123.0f);
