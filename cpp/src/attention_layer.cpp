@@ -13,8 +13,7 @@ namespace attn {
 namespace {
 
 constexpr std::size_t kQueryBlock = 36;  // query rows per block of scores → softmax → weights·V: a multiple of
-                                         // the row tile (6 rows, or 4 in SIMD128: kernels.cpp); smaller blocks
-                                         // skip more of a causal mask (A/B: 24, 36, 64, 128)
+                                         // the 6-row tile; smaller blocks skip more of a causal mask (A/B: 24, 36, 64, 128)
 
 void require_weights(const xt::xtensor<float, 2>& w, std::size_t d_model, const char* name) {
   if (w.shape(0) != d_model || w.shape(1) != d_model) {
