@@ -18,7 +18,9 @@ std::vector<float> random_vector(std::size_t size, std::uint64_t seed) {
 
 TEST_CASE("gemm equals a float64 reference for every edge shape, with strides and accumulation") {
   double max_err = 0.0;
-  for (std::size_t n : {1, 3, 4, 5, 9, 17}) {
+  // n covers every split into row tiles, of 4 rows (SIMD128) and of 6 (elsewhere): 5–8 rows are split
+  // into two tiles of 2–4 rows, 9 and 17 end in such a pair
+  for (std::size_t n : {1, 3, 4, 5, 6, 7, 8, 9, 17}) {
     for (std::size_t k : {1, 2, 7, 16, 33}) {
       for (std::size_t m : {1, 7, 8, 9, 24, 31}) {
         const std::size_t lda = k + 2, ldb = m + 3, ldc = m + 1;  // row strides wider than the rows
@@ -74,8 +76,9 @@ TEST_CASE("softmax_prefix: +inf shares the weight, all −inf gives zeros, NaN i
 }
 
 TEST_CASE("gemm_packed equals gemm for every edge shape") {
-  for (std::size_t n : {1, 5, 6, 13}) {
-    for (std::size_t k : {1, 9, 300}) {
+  // n = 100 and k = 600 cross gemm_packed's cache blocks (96 rows, 512 of k)
+  for (std::size_t n : {1, 5, 6, 7, 8, 13, 100}) {
+    for (std::size_t k : {1, 9, 300, 600}) {
       for (std::size_t m : {1, 8, 12, 20}) {
         const auto a = random_vector(n * k, n + k), b = random_vector(k * m, k + m);
         std::vector<float> expected(n * m), got(n * m, 123.0f);
