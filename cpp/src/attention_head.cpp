@@ -7,8 +7,9 @@
 namespace attn {
 
 namespace {
-constexpr std::size_t kQueryBlock = 36;  // query rows per block of scores → softmax → weights·V: a multiple of
-                                         // the register tile's rows (6, or 4 in the SIMD128 build); smaller blocks skip more of a causal mask (A/B: 24, 36, 64, 128)
+// Query rows per block of scores → softmax → weights·V: a multiple of the register tile's rows (6, or 4
+// in the SIMD128 build); smaller blocks skip more of a causal mask (A/B: 24, 36, 64, 128).
+constexpr std::size_t kQueryBlock = 36;
 }  // namespace
 
 bool attend_head(const float* q, std::size_t ldq, const float* k, std::size_t ldk, const float* v, std::size_t ldv,
