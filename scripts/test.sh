@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
-step() { printf '\n== %s\n' "$1"; }
+step() { printf '\n== %s (at %d s)\n' "$1" "$SECONDS"; }
 step "native build and Catch2 tests"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$(nproc)"
@@ -32,3 +32,4 @@ node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --modu
 
 step "end-to-end tests in headless Chromium (the site, embedding, export, accessibility)"
 node --test tests/e2e/
+printf '\n== all passed in %d s\n' "$SECONDS"
