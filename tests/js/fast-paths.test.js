@@ -1,8 +1,8 @@
 // attention() and multiHeadAttention() with their default options run the packed kernels for the
 // output and compute the rest of the result when first read (web/src/core/fast-paths.js). Checked here:
 // both halves agree with float64 references at shapes that cross the kernels' tile and block edges,
-// the lazy half sees the inputs as they were at the call, the unusual cases take the reference path,
-// and nothing leaks.
+// the lazy half refuses inputs changed since the call, the unusual cases take the reference path, and
+// nothing leaks.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
@@ -34,14 +34,18 @@ describe('attention(): the output from the kernels, the rest on first read', () 
       'scale: false');
   });
 
-  test('the lazy fields are computed from the inputs as they were at the call', () => {
+  test('the lazy fields read the arrays passed: unchanged they give the trace, changed the read throws', () => {
     const queries = ref.randomMatrix(6, 4, 1), keys = ref.randomMatrix(6, 4, 2), values = ref.randomMatrix(6, 3, 3);
     const expected = ref.attention(queries.data, keys.data, values.data, 6, 6, 4, 3);
-    const r = core.attention({ queries, keys, values });
-    queries.data.fill(0);
-    keys.data.fill(9);
-    near(r.weights.data, expected.weights, 1e-6, 'weights after the caller changed its arrays');
-    assert.equal(r.weights, r.weights, 'computed once');
+    const read = core.attention({ queries, keys, values });
+    const unread = core.attention({ queries, keys, values });
+    near(read.weights.data, expected.weights, 1e-6, 'weights read before any change');
+    const weights = read.weights;
+    keys.data[5] += 1e-7;  // any bit of any input
+    assert.equal(read.weights, weights, 'a trace read once stays');
+    assert.throws(() => unread.scores, { name: 'RangeError', message: 'attention: the inputs changed after the call; read the result\'s fields before changing the arrays passed' });
+    keys.data[5] -= 1e-7;
+    near(unread.weights.data, expected.weights, 1e-6, 'changed back: the same bits again');
   });
 
   test('the cases the kernels leave to the reference: τ near 0 (argmax), empty shapes, a normalizer', () => {
@@ -76,13 +80,16 @@ describe('multiHeadAttention(): the output from the packed layer, the trace on f
     }
   });
 
-  test('the trace sees the weights as they were at the call', () => {
+  test('the trace uses the weights as they were at the call (kept in wasm); a changed input is refused', () => {
     const input = ref.randomMatrix(6, 8, 1);
     const w = [1, 2, 3, 4].map((s) => ref.randomMatrix(8, 8, s, 0.5));
     const expected = ref.multiHead(input.data, w.map((m) => m.data), 6, 8, 2);
     const r = core.multiHeadAttention({ input, numHeads: 2, wQ: w[0], wK: w[1], wV: w[2], wO: w[3] });
+    const other = core.multiHeadAttention({ input, numHeads: 2, wQ: w[0], wK: w[1], wV: w[2], wO: w[3] });
     w[0].data.fill(3);
     near(r.weights.data.subarray(0, 36), expected.weights[0], 1e-6, 'head 0 after the caller changed wQ');
+    input.data[0] = 7;
+    assert.throws(() => other.heads, { name: 'RangeError', message: /multiHeadAttention: the input changed after the call/ });
   });
 
   test('results of calls with other weights in between keep their own weights (packed once per change)', () => {

@@ -3,43 +3,18 @@
 // numbers, and only the output is copied out: no JS object crosses per call.
 //   multiHeadLayer()        multi-head self-attention with fixed weights: packed once, forward often;
 //   multiHeadAttention()    the same, weights copied in per call and packed when they change (no position information);
-//   attentionHead()         attention()'s one head with softmax.
+//   attention()             one head with softmax.
 // The last two return null where they do not apply or on any error: the caller then runs the
 // reference path, which computes the unusual cases (float32 overflow, empty shapes) and names bad
-// arguments. The rest of a result (weights, scores, per-head steps) is computed when first read.
+// arguments. The rest of their result (weights, scores, per-head steps) is computed by the reference
+// path when first read, from the caller's arrays, checked to be unchanged since the call by a hash
+// taken then (layer_bindings.cpp inputHash): copying them at every call costs more than the attention
+// in Chromium (fresh memory page-faults).
 import { ATTENTION_OPTIONS, MAX_D_MODEL, attentionOptions } from './attention-options.js';
 import * as check from './checks.js';
 import { unwrap } from './wasm-module.js';
 
-/**
- * A result whose `fields` are computed when first read: getters over one call of `compute` (memoized);
- * `result`'s own fields (the output) are there at once.
- */
-export function lazyTrace(result, compute, fields) {
-  let trace;
-  for (const field of fields) {
-    Object.defineProperty(result, field, { get: () => (trace ??= compute())[field], enumerable: true });
-  }
-  return result;
-}
-
-/**
- * `args` with copies of the tensors named, so that a lazy trace sees the inputs as they were at the call;
- * all in one new buffer (one allocation: fresh buffers cost more than their copying, ~µs each).
- */
-export function copyTensors(args, names) {
-  const buffer = new Float32Array(names.reduce((total, name) => total + args[name].data.length, 0));
-  const copy = { ...args };
-  let offset = 0;
-  for (const name of names) {
-    const { data, shape } = args[name];
-    buffer.set(data, offset);
-    copy[name] = { data: buffer.subarray(offset, offset += data.length), shape: [...shape] };
-  }
-  return copy;
-}
-
-/** The fast paths on `wasm`: multiHeadLayer (the core's export), multiHeadAttention and attentionHead (see above). */
+/** The fast paths on `wasm`: multiHeadLayer (the core's export), multiHeadAttention and attention (see above). */
 export function fastPaths(wasm) {
   /** A float index into wasm.HEAPF32 from a byte address the core returned; 0 means an error, thrown here. */
   const fromMemory = (address) => (address === 0 ? unwrap(wasm.lastLayerError()) : address / 4);
@@ -109,18 +84,45 @@ export function fastPaths(wasm) {
     return layer;
   }
 
+  /**
+   * The rest of a fast call's result as getters: the first read checks that `tensors` (the inputs just
+   * copied into wasm memory) hold what they held at the call, then runs `compute` once.
+   * @throws RangeError on a read after the caller changed the inputs
+   */
+  function lazyResult(output, fields, tensors, compute, where) {
+    const hash = wasm.inputHash();
+    const lengths = tensors.map(({ data }) => data.length);
+    let trace;
+    const full = () => {
+      if (trace) return trace;
+      const changed = () => new RangeError(`${where}: ${tensors.length > 1 ? 'the inputs' : 'the input'} changed after the call; ` +
+        'read the result\'s fields before changing the arrays passed');
+      if (tensors.some(({ data }, k) => data.length !== lengths[k])) throw changed();
+      let at = wasm.scratchInput(lengths.reduce((a, b) => a + b, 0)) / 4;
+      if (at === 0) unwrap(wasm.lastLayerError());
+      for (const { data } of tensors) {
+        wasm.HEAPF32.set(data, at);
+        at += data.length;
+      }
+      if (wasm.inputHash() !== hash) throw changed();
+      return (trace = compute());
+    };
+    const result = { output };
+    for (const field of fields) Object.defineProperty(result, field, { get: () => full()[field], enumerable: true });
+    return result;
+  }
+
   // The weights' snapshot of the cached layer (layer_bindings.cpp) as one JS object shared by every result
   // computed with those weights; its wasm copy is released when no result holds it any more.
   const snapshots = new FinalizationRegistry((id) => wasm.releaseSnapshot(id));
   let snapshot = { id: 0 };
 
   /**
-   * multiHeadAttention's output: the weights copied in on every call, packed only when they differ from
-   * the last call's. Returns { output, trace() } where trace() computes the full result from the weights
-   * as they were at the call (kept in wasm) and `traceInput` (the caller's copy of the input); null: use
-   * the reference. Arguments already checked.
+   * multiHeadAttention's result: output from the cached layer (the weights copied in on every call,
+   * packed only when they differ from the last call's; kept in wasm for the trace), weights, scores,
+   * concat and heads on first read; null: use the reference. Arguments already checked.
    */
-  function multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, causal, validLength, temperature, scale }, traceInput) {
+  function multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, causal, validLength, temperature, scale }) {
     if (input.data.length === 0 || wQ.shape[0] !== input.shape[1]) return null;
     let output;
     try {
@@ -134,12 +136,17 @@ export function fastPaths(wasm) {
       snapshots.register(snapshot, snapshot.id);
     }
     const held = snapshot;
-    const args = { input: traceInput, numHeads, causal, validLength, temperature, scale };
-    return { output, trace: () => unwrap(wasm.multiHeadAttentionSnapshot({ ...args, snapshot: held.id })) };
+    const args = { input, numHeads, causal, validLength, temperature, scale };
+    return lazyResult(output, ['weights', 'scores', 'concat', 'heads'], [input],
+      () => unwrap(wasm.multiHeadAttentionSnapshot({ ...args, snapshot: held.id })), 'multiHeadAttention');
   }
 
-  /** attention()'s output for softmax weights [n, d_v]; null: use the reference. Arguments already checked. */
-  function attentionHead({ queries, keys, values, causal, validLength, temperature, scale }) {
+  /**
+   * attention()'s result for softmax weights: output [n, d_v] from the kernels, dotProducts, scores and
+   * weights on first read; null: use the reference. Arguments already checked.
+   */
+  function attention(args) {
+    const { queries, keys, values, causal, validLength, temperature, scale } = args;
     const [n, dK] = queries.shape, [m, dV] = values.shape;
     if (n === 0 || m === 0 || dK === 0 || dV === 0 || keys.shape[0] !== m || keys.shape[1] !== dK) return null;
     const at = wasm.headInput(n, m, dK, dV) / 4;
@@ -148,8 +155,10 @@ export function fastPaths(wasm) {
     wasm.HEAPF32.set(keys.data, at + n * dK);
     wasm.HEAPF32.set(values.data, at + (n + m) * dK);
     const out = wasm.attentionHead(n, m, dK, dV, causal, validLength ?? -1, temperature, scale) / 4;
-    return out === 0 ? null : { data: wasm.HEAPF32.slice(out, out + n * dV), shape: [n, dV] };
+    if (out === 0) return null;
+    const output = { data: wasm.HEAPF32.slice(out, out + n * dV), shape: [n, dV] };
+    return lazyResult(output, ['dotProducts', 'scores', 'weights'], [queries, keys, values], () => unwrap(wasm.attention(args)), 'attention');
   }
 
-  return { multiHeadLayer, multiHeadAttention, attentionHead };
+  return { multiHeadLayer, multiHeadAttention, attention };
 }

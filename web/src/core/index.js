@@ -8,7 +8,7 @@ import {
   ATTENTION_OPTIONS, MAX_ADDITIVE_HIDDEN, MAX_D_MODEL, MAX_SEQ_LEN, NORMALIZERS, SCORE_FUNCTIONS, attentionOptions,
 } from './attention-options.js';
 import * as check from './checks.js';
-import { copyTensors, fastPaths, lazyTrace } from './fast-paths.js';
+import { fastPaths } from './fast-paths.js';
 import { lessonFunctions } from './lessons.js';
 import { KERNELS, startModule, unwrap } from './wasm-module.js';
 
@@ -147,6 +147,9 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
      * queries [n, d_k], keys [m, d_k], values [m, d_v] → dotProducts (QKᵀ), scores, weights [n, m], output [n, d_v].
      * causal hides keys j > i; validLength hides keys j ≥ validLength (padding); scale: false drops √d_k;
      * normalizer: 'softmax' (eq. 1, default), 'sparsemax', 'entmax15' or 'hardmax' (see normalize()).
+     * With softmax, output comes from the packed kernels and dotProducts, scores and weights are getters
+     * computed once when first read, from the arrays passed, which must be unchanged until then
+     * (checked by a hash taken at the call: a read after they changed throws a RangeError).
      */
     attention({ queries, keys, values, ...options } = {}) {
       const where = 'attention';
@@ -160,10 +163,8 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
         values: check.matrix(values, where, 'values', { values: false }),
         ...attentionOptions(rest, where),
       };
-      const output = args.normalizer === 'softmax' ? fast.attentionHead(args) : null;
-      if (!output) return unwrap(wasm.attention(check.finiteTensors(args, where, ['queries', 'keys', 'values'])));
-      const saved = copyTensors(args, ['queries', 'keys', 'values']);
-      return lazyTrace({ output }, () => unwrap(wasm.attention(saved)), ['dotProducts', 'scores', 'weights']);
+      return (args.normalizer === 'softmax' && fast.attention(args))
+        || unwrap(wasm.attention(check.finiteTensors(args, where, ['queries', 'keys', 'values'])));
     },
 
     /**
@@ -179,9 +180,10 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
      * when numHeads is not a power of 2; see the README's conventions).
      * Without position information (the default) output is computed on the fast path (multiHeadLayer's
      * packed kernels) and the rest of the result when first read: weights, scores, concat and heads are
-     * getters that run the full trace once, on copies of the inputs taken at the call (so later changes
-     * to the caller's arrays do not show); they agree with output to float32 rounding (~1e-6). Weights
-     * equal to the previous call's are not packed again.
+     * getters that run the full trace once, with the weights as they were at the call (kept in wasm) on
+     * the input array passed, which must be unchanged until then (checked: a read after it changed
+     * throws a RangeError); they agree with output to float32 rounding (~1e-6). Weights equal to the
+     * previous call's are not packed again.
      * @returns {{ weights, scores: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
      *   heads: { queries, keys, values, output: [seqLen, d_k], dotProducts (QKᵀ unscaled, unmasked),
      *   scores, weights: [seqLen, seqLen], entropy: [seqLen] (bits per query row) }[] }}
@@ -207,9 +209,8 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
         ...attentionOptions(options, where),
       };
       if (args.positionalEncoding !== 'none') return unwrap(wasm.multiHeadAttention(args));
-      const fastResult = args.positionalEncoding === 'none' ? fast.multiHeadAttention(args, copyTensors(args, ['input']).input) : null;
-      if (!fastResult) return unwrap(wasm.multiHeadAttention(check.finiteTensors(args, where, ['input', 'wQ', 'wK', 'wV', 'wO'])));
-      return lazyTrace({ output: fastResult.output }, fastResult.trace, ['weights', 'scores', 'concat', 'heads']);
+      return (args.positionalEncoding === 'none' && fast.multiHeadAttention(args))
+        || unwrap(wasm.multiHeadAttention(check.finiteTensors(args, where, ['input', 'wQ', 'wK', 'wV', 'wO'])));
     },
 
     /** Multi-head self-attention with fixed weights, the fast path: see layer.js. */
