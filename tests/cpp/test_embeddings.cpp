@@ -40,7 +40,7 @@ TEST_CASE("vectors are the package's, within int8 quantization") {
   CHECK(v(2) == Approx(0.72812).margin(half_step));
 }
 
-TEST_CASE("similar words are close: cosine similarities of the package (TOOLCHAIN.md)") {
+TEST_CASE("similar words are close: cosine similarities of the source package's vectors") {
   CHECK(cosine_of("cat", "dog") == Approx(0.88).margin(0.02));
   CHECK(cosine_of("king", "queen") == Approx(0.75).margin(0.02));
   CHECK(cosine_of("bank", "money") == Approx(0.57).margin(0.02));

@@ -1,4 +1,4 @@
-// Issue 8's lenses on the demo page in headless Chromium: score functions, the simplex figure (a drag
+// The lenses on the demo page in headless Chromium: score functions, the simplex figure (a drag
 // moves a score and every normalizer's point), cross-attention's shapes. Screenshots in test-output/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 8's lenses through the public JS API, against float64 references written here: additive
+// The lenses through the public JS API, against float64 references written here: additive
 // (Bahdanau) scores, cross-attention, the normalizers' objective on the simplex, score costs.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';

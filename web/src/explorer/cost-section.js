@@ -1,4 +1,4 @@
-// The section "Cost: self-attention vs. convolution vs. recurrence" (issue 8 §5; d2l.ai §11.6.2; Vaswani
+// The section "Cost: self-attention vs. convolution vs. recurrence" (d2l.ai §11.6.2; Vaswani
 // et al. 2017 Table 1): the three layers' operations, sequential operations and maximum path length for
 // the current sentence (n = its token count, d = d_model), a kernel-size control (state.costKernel), and
 // operations against n on log–log axes with the crossings. Its figures (costTable, costPlot) are drawn by

@@ -1,4 +1,4 @@
-// The section "Attention as a soft lookup" (issue 8 §3; d2l.ai §11.1): an editable table of keys and
+// The section "Attention as a soft lookup" (d2l.ai §11.1): an editable table of keys and
 // values, a typed query, τ on a log slider and the similarity, and the figure of the weights per key
 // beside the exact lookup's Kronecker delta. Its inputs live in the explorer's state (lookupKeys,
 // lookupValues, lookupQuery, lookupTemperature, lookupSimilarity; the page's normalizer), so links and

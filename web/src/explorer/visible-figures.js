@@ -1,4 +1,4 @@
-// The explorer's figures are drawn only while on screen (issue 6 §3: a keystroke repaints what a
+// The explorer's figures are drawn only while on screen (so that a keystroke repaints what a
 // learner sees within a frame). Each figure has a slot; an IntersectionObserver keeps the set of slots
 // near the viewport; a new result redraws those and marks the others stale, drawn when they scroll in.
 import { DATA_ONLY, FIGURES, OWN_DATA, hasDataFor } from './figures.js';
