@@ -99,7 +99,7 @@ double prepare_layer(double n_heads, double d_model) {
 // (comparing reads them once; packing costs more). Any other weights replace it. The layer lives in
 // g_layers under kCachedLayer and is never released by JS. The weights it was packed from are a snapshot:
 // a result's lazy trace (web/src/core/fast-paths.js) holds the snapshot's id and computes from it when
-// first read, so nothing is copied per call; JS releases an id when no result holds it.
+// first read, so no JS copy is made per call; JS releases an id when no result holds it.
 constexpr int kCachedLayer = -1;
 std::unordered_map<int, std::shared_ptr<const std::vector<float>>> g_snapshots;
 std::shared_ptr<const std::vector<float>> g_cached_weights;

@@ -296,9 +296,17 @@ export interface AttentionCore {
   embed(text: string): Matrix;
   /** P [seqLen, dModel] (Vaswani et al. 2017 §3.5). */
   sinusoidalEncoding(seqLen: number, dModel: number, options?: { base?: number }): Matrix;
-  /** queries [n, d_k], keys [m, d_k], values [m, d_v] (Vaswani et al. 2017 eq. 1). */
+  /**
+   * queries [n, d_k], keys [m, d_k], values [m, d_v] (Vaswani et al. 2017 eq. 1). With softmax, dotProducts,
+   * scores and weights are getters computed on first read from the arrays passed; reading them after
+   * those arrays changed throws a RangeError.
+   */
   attention(args: { queries: Matrix; keys: Matrix; values: Matrix; normalizer?: Normalizer } & AttentionOptions): AttentionResult;
-  /** input [seqLen, dModel] (Vaswani et al. 2017 §3.2.2). */
+  /**
+   * input [seqLen, dModel] (Vaswani et al. 2017 §3.2.2). Without position information, weights, scores,
+   * concat and heads are getters computed on first read (with the weights as they were at the call);
+   * reading them after the input array changed throws a RangeError.
+   */
   multiHeadAttention(args: { input: Matrix } & MultiHeadWeights & AttentionOptions &
     { positionalEncoding?: PositionalEncoding | boolean; seed?: number; base?: number; alibiSlopes?: AlibiSlopes }): MultiHeadResult;
   multiHeadLayer(weights: MultiHeadWeights): MultiHeadLayer;
