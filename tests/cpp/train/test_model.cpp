@@ -1,0 +1,225 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "attn/random.hpp"
+#include "attn/train/model.hpp"
+
+using namespace attn::train;
+
+namespace {
+
+ModelConfig small_config(Positional positional, std::size_t layers = 2, std::size_t heads = 2) {
+  ModelConfig c;
+  c.vocab_size = 5;
+  c.d_model = 4;
+  c.n_heads = heads;
+  c.n_layers = layers;
+  c.seq_len = 4;
+  c.positional = positional;
+  return c;
+}
+
+// A batch of B = 2 sequences with random tokens, some scored with random targets.
+Batch random_batch(const ModelConfig& c, std::uint64_t seed) {
+  attn::SplitMix64 rng(seed);
+  Batch batch;
+  batch.batch_size = 2;
+  batch.seq_len = c.seq_len;
+  for (std::size_t r = 0; r < 2 * c.seq_len; ++r) {
+    batch.tokens.push_back(static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(c.vocab_size))));
+    const bool scored = r % 3 != 1;
+    batch.scored.push_back(scored ? 1 : 0);
+    batch.targets.push_back(scored ? static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(c.vocab_size))) : -1);
+  }
+  return batch;
+}
+
+std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+double loss_at(const ModelConfig& c, const std::vector<double>& params, const Batch& batch,
+               const std::vector<std::uint8_t>& ablated) {
+  Workspace<double> ws;
+  forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws);
+  return loss(c, ws, batch);
+}
+
+// Every parameter's gradient against central differences (h = 1e-5, float64): prints the largest error.
+void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed) {
+  const auto params = as_double(init_parameters(c, seed));
+  const Batch batch = random_batch(c, seed + 1);
+  Workspace<double> ws;
+  forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws);
+  std::vector<double> grads(params.size());
+  backward(c, params.data(), batch, ablated, ws, grads.data());
+  const double h = 1e-5;
+  double worst = 0;
+  std::size_t worst_at = 0;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    auto plus = params, minus = params;
+    plus[i] += h;
+    minus[i] -= h;
+    const double numeric = (loss_at(c, plus, batch, ablated) - loss_at(c, minus, batch, ablated)) / (2 * h);
+    const double error = std::abs(numeric - grads[i]) / std::max(1.0, std::abs(numeric));
+    if (error > worst) worst = error, worst_at = i;
+  }
+  std::printf("%s, %zu layers, %zu heads: %zu parameters, largest gradient error %.2e (parameter %zu)\n",
+              positional_name(c.positional), c.n_layers, c.n_heads, params.size(), worst, worst_at);
+  CHECK(worst < 1e-7);
+}
+
+}  // namespace
+
+TEST_CASE("train model: every gradient agrees with central finite differences in double", "[train]") {
+  for (const Positional p : {Positional::Sinusoidal, Positional::Learned, Positional::None}) {
+    check_gradients(small_config(p), {}, 7);
+  }
+  check_gradients(small_config(Positional::Learned, 3, 4), {}, 8);
+  check_gradients(small_config(Positional::Sinusoidal, 1, 1), {}, 9);
+}
+
+TEST_CASE("train model: gradients with an ablated head agree with finite differences, and its Q K V get none", "[train]") {
+  const ModelConfig c = small_config(Positional::Sinusoidal);
+  std::vector<std::uint8_t> ablated(c.n_layers * c.n_heads, 0);
+  ablated[1 * c.n_heads + 0] = 1;  // layer 1, head 0
+  check_gradients(c, ablated, 11);
+  const auto params = as_double(init_parameters(c, 11));
+  const Batch batch = random_batch(c, 12);
+  Workspace<double> ws;
+  forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, ablated, ws);
+  std::vector<double> grads(params.size());
+  backward(c, params.data(), batch, ablated, ws, grads.data());
+  const ParameterLayout layout(c);
+  const std::size_t d = c.d_model, dk = d / c.n_heads;
+  for (std::size_t m = 0; m < 3; ++m) {
+    for (std::size_t row = 0; row < d; ++row) {
+      for (std::size_t col = 0; col < dk; ++col) CHECK(grads[layout.weight(c, 1, m) + row * d + col] == 0.0);
+    }
+  }
+}
+
+// One position: every weight is 1, so the model is logits = (x + x W_V W_O) U with x = E[token], and the
+// gradients follow by hand: with g = softmax(logits) − e_y,
+//   dU = x₁ gᵀ, dx₁ = U g, dW_O = z dx₁ᵀ (z = x W_V), dz = W_O dx₁, dW_V = x dzᵀ, dW_Q = dW_K = 0,
+//   dE[token] = dx₁ + W_V dz.
+TEST_CASE("train model: one position, one layer: gradients equal the hand-derived ones", "[train]") {
+  ModelConfig c = small_config(Positional::None, 1, 1);
+  c.seq_len = 1;
+  const auto params = as_double(init_parameters(c, 21));
+  const ParameterLayout layout(c);
+  const std::size_t d = c.d_model, V = c.vocab_size;
+  Batch batch;
+  batch.batch_size = 1;
+  batch.seq_len = 1;
+  batch.tokens = {3};
+  batch.targets = {1};
+  batch.scored = {1};
+  Workspace<double> ws;
+  forward(c, params.data(), batch.tokens.data(), 1, 1, {}, ws);
+  const double model_loss = loss(c, ws, batch);  // before backward(), which overwrites the logits
+  std::vector<double> grads(params.size());
+  backward(c, params.data(), batch, {}, ws, grads.data());
+
+  const double* E = params.data() + layout.embedding;
+  const double* Wv = params.data() + layout.weight(c, 0, 2);
+  const double* Wo = params.data() + layout.weight(c, 0, 3);
+  const double* U = params.data() + layout.unembedding;
+  std::vector<double> x(E + 3 * d, E + 4 * d), z(d, 0), x1(x), logits(V, 0), g(V), dx1(d, 0), dz(d, 0);
+  for (std::size_t j = 0; j < d; ++j)
+    for (std::size_t i = 0; i < d; ++i) z[j] += x[i] * Wv[i * d + j];
+  for (std::size_t j = 0; j < d; ++j)
+    for (std::size_t i = 0; i < d; ++i) x1[j] += z[i] * Wo[i * d + j];
+  for (std::size_t v = 0; v < V; ++v)
+    for (std::size_t i = 0; i < d; ++i) logits[v] += x1[i] * U[i * V + v];
+  double total = 0;
+  for (std::size_t v = 0; v < V; ++v) total += std::exp(logits[v]);
+  for (std::size_t v = 0; v < V; ++v) g[v] = std::exp(logits[v]) / total - (v == 1 ? 1.0 : 0.0);
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t v = 0; v < V; ++v) dx1[i] += U[i * V + v] * g[v];
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t j = 0; j < d; ++j) dz[i] += Wo[i * d + j] * dx1[j];
+
+  CHECK(model_loss == Approx(std::log(total) - logits[1]).epsilon(1e-12));
+  for (std::size_t i = 0; i < d; ++i) {
+    for (std::size_t v = 0; v < V; ++v) CHECK(grads[layout.unembedding + i * V + v] == Approx(x1[i] * g[v]).margin(1e-12));
+    for (std::size_t j = 0; j < d; ++j) {
+      CHECK(grads[layout.weight(c, 0, 3) + i * d + j] == Approx(z[i] * dx1[j]).margin(1e-12));
+      CHECK(grads[layout.weight(c, 0, 2) + i * d + j] == Approx(x[i] * dz[j]).margin(1e-12));
+      CHECK(grads[layout.weight(c, 0, 0) + i * d + j] == 0.0);
+      CHECK(grads[layout.weight(c, 0, 1) + i * d + j] == 0.0);
+    }
+    double de = dx1[i];
+    for (std::size_t j = 0; j < d; ++j) de += Wv[i * d + j] * dz[j];
+    CHECK(grads[layout.embedding + 3 * d + i] == Approx(de).margin(1e-12));
+  }
+  // Rows of E for tokens not in the batch get nothing
+  for (std::size_t i = 0; i < 3 * d; ++i) CHECK(grads[layout.embedding + i] == 0.0);
+}
+
+TEST_CASE("train model: the float instance on the kernels agrees with the double instance", "[train]") {
+  ModelConfig c;
+  c.vocab_size = 11, c.d_model = 16, c.n_heads = 4, c.n_layers = 2, c.seq_len = 13, c.positional = Positional::Sinusoidal;
+  const auto params = init_parameters(c, 31);
+  attn::SplitMix64 rng(32);
+  const Batch batch = sample_batch(Task::Induction, 3, c.seq_len, c.vocab_size, rng);
+  Workspace<float> wf;
+  Workspace<double> wd;
+  forward(c, params.data(), batch.tokens.data(), 3, c.seq_len, {}, wf);
+  const auto pd = as_double(params);
+  forward(c, pd.data(), batch.tokens.data(), 3, c.seq_len, {}, wd);
+  CHECK(loss(c, wf, batch) == Approx(loss(c, wd, batch)).epsilon(1e-5));
+  double worst_weight = 0;
+  for (std::size_t i = 0; i < wf.weights.size(); ++i) worst_weight = std::max(worst_weight, std::abs(wf.weights[i] - wd.weights[i]));
+  CHECK(worst_weight < 1e-5);
+  std::vector<float> gf(params.size());
+  std::vector<double> gd(params.size());
+  backward(c, params.data(), batch, {}, wf, gf.data());
+  backward(c, pd.data(), batch, {}, wd, gd.data());
+  double worst = 0, largest = 0;
+  for (std::size_t i = 0; i < gf.size(); ++i) {
+    worst = std::max(worst, std::abs(gf[i] - gd[i]));
+    largest = std::max(largest, std::abs(gd[i]));
+  }
+  std::printf("float vs double gradients: largest difference %.2e (largest gradient %.2e)\n", worst, largest);
+  CHECK(worst < 1e-5 * std::max(1.0, largest));
+}
+
+TEST_CASE("train model: causal weights, rows sum to 1, ablation zeroes a head's output", "[train]") {
+  const ModelConfig c = small_config(Positional::Sinusoidal);
+  const auto params = init_parameters(c, 41);
+  const std::vector<std::int32_t> tokens = {0, 1, 2, 3};
+  Workspace<float> ws;
+  forward(c, params.data(), tokens.data(), 1, 4, {}, ws);
+  const std::size_t T = 4;
+  for (std::size_t lh = 0; lh < c.n_layers * c.n_heads; ++lh) {
+    for (std::size_t i = 0; i < T; ++i) {
+      double sum = 0;
+      for (std::size_t j = 0; j < T; ++j) {
+        const float w = ws.weights[(lh * T + i) * T + j];
+        if (j > i) CHECK(w == 0.0f);
+        sum += w;
+      }
+      CHECK(sum == Approx(1.0).epsilon(1e-6));
+    }
+  }
+  std::vector<std::uint8_t> all(c.n_layers * c.n_heads, 1);
+  forward(c, params.data(), tokens.data(), 1, 4, all, ws);
+  // Every head ablated: the residual stream is x₀ throughout
+  for (std::size_t i = 0; i < T * c.d_model; ++i) CHECK(ws.x[c.n_layers * T * c.d_model + i] == ws.x[i]);
+}
+
+TEST_CASE("train model: bad sizes and tokens are refused", "[train]") {
+  ModelConfig c = small_config(Positional::Sinusoidal);
+  const auto params = init_parameters(c, 1);
+  Workspace<float> ws;
+  const std::vector<std::int32_t> bad = {0, 5};
+  CHECK_THROWS_WITH(forward(c, params.data(), bad.data(), 1, 2, {}, ws), Catch::Contains("outside [0, vocabSize = 5)"));
+  const std::vector<std::int32_t> long_seq(5, 0);
+  CHECK_THROWS_WITH(forward(c, params.data(), long_seq.data(), 1, 5, {}, ws), Catch::Contains("1 to seqLen = 4"));
+  c.n_heads = 3;
+  CHECK_THROWS_WITH(check_config(c), Catch::Contains("numHeads must divide dModel"));
+  CHECK_THROWS_WITH(positional_from_name("rope"), Catch::Contains("'sinusoidal', 'learned', 'none'"));
+}
