@@ -78,6 +78,7 @@ Trainer::Trainer(const TrainerOptions& options)
       ablated_(options.model.n_layers * options.model.n_heads, 0) {}
 
 double Trainer::step(std::size_t n) {
+  check_size(n, kMaxStepsPerCall, "steps");
   const ModelConfig& c = options_.model;
   double total = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -94,7 +95,7 @@ double Trainer::step(std::size_t n) {
     optimizer_.step(parameters_.data(), gradients_.data());
     total += value;
   }
-  return n ? total / static_cast<double>(n) : 0.0;
+  return total / static_cast<double>(n);
 }
 
 Evaluation Trainer::evaluate() {

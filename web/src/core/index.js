@@ -10,6 +10,7 @@ import {
 import * as check from './checks.js';
 import { fastPaths } from './fast-paths.js';
 import { lessonFunctions } from './lessons.js';
+import { trainerApi } from './trainer.js';
 import { KERNELS, startModule, unwrap } from './wasm-module.js';
 
 const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);
@@ -343,6 +344,9 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
 
     // The lessons' own functions: positionalEncodingLab, simplexObjective, scoreCost, softLookup, layerCosts
     ...lessonFunctions(wasm, dModel),
+
+    // Training an attention-only transformer in the core: createTrainer(options) and trainerLimits (trainer.js)
+    ...trainerApi(wasm),
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */
     heapInUse() {

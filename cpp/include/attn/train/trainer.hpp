@@ -22,6 +22,7 @@ inline constexpr std::size_t kMaxTrainDModel = 512;
 inline constexpr std::size_t kMaxTrainSeqLen = 256;
 inline constexpr std::size_t kMaxTrainVocab = 4096;
 inline constexpr std::size_t kMaxBatchSize = 1024;
+inline constexpr std::size_t kMaxStepsPerCall = 100000;  // step(n): a call returns within minutes, not hours
 // Sequences in the held-out set that evaluate() scores, and in the repeated-tokens probe of the head scores.
 inline constexpr std::size_t kEvalSequences = 256;
 inline constexpr std::size_t kProbeSequences = 64;
@@ -65,7 +66,7 @@ class Trainer {
   explicit Trainer(const TrainerOptions& options);
 
   // n optimizer steps, each on a fresh batch; returns the mean training loss of those n batches.
-  // Throws std::domain_error, leaving the parameters as they were before that step, if a loss or a
+  // Throws std::out_of_range if n is 0 or above kMaxStepsPerCall. Throws std::domain_error, leaving the parameters as they were before that step, if a loss or a
   // gradient is not finite (a learning rate too large).
   double step(std::size_t n);
   std::size_t steps() const { return optimizer_.steps(); }

@@ -1,0 +1,113 @@
+// core.createTrainer(): trains an attention-only transformer in the core (cpp/include/attn/train/,
+// Elhage et al. 2021) on a synthetic task, with a hand-written backward pass and AdamW, and reads out
+// its attention heads as they form. The task names, the positional options and every limit come from
+// the core (trainerLimits); the defaults of each task too (trainerDefaults).
+import * as check from './checks.js';
+import { unwrap } from './wasm-module.js';
+
+const OPTIONS = ['task', 'numLayers', 'numHeads', 'dModel', 'seqLen', 'vocabSize', 'batchSize', 'learningRate', 'weightDecay',
+  'positionalEncoding', 'seed'];
+const MAX_SEED = 2 ** 32 - 1;
+
+/** A token sequence (array of integers or Int32Array) as an Int32Array; types checked here, values by the core. */
+function tokenArray(tokens, where, name) {
+  if (tokens instanceof Int32Array) return tokens;
+  if (!Array.isArray(tokens)) throw new TypeError(`${where}: ${name} must be an array of token ids or an Int32Array`);
+  tokens.forEach((t, i) => { if (!Number.isInteger(t)) throw new TypeError(`${where}: ${name}[${i}] must be an integer token id, got ${t}`); });
+  return Int32Array.from(tokens);
+}
+
+/** Checks every tensor of a parameters structure (types, shapes' consistency, finite values); the core checks the shapes. */
+function checkParameters(p, where) {
+  if (p === null || typeof p !== 'object' || !Array.isArray(p.layers)) {
+    throw new TypeError(`${where}: parameters must be { embedding, unembedding, layers: [{ wQ, wK, wV, wO }], positional? }`);
+  }
+  check.matrix(p.embedding, where, 'embedding');
+  check.matrix(p.unembedding, where, 'unembedding');
+  if (p.positional !== undefined) check.matrix(p.positional, where, 'positional');
+  p.layers.forEach((layer, l) => ['wQ', 'wK', 'wV', 'wO'].forEach((name) => check.matrix(layer?.[name], where, `layers[${l}].${name}`)));
+  return p;
+}
+
+/** The trainer API over the module `wasm` (see index.d.ts for the documentation of each method). */
+export function trainerApi(wasm) {
+  const limits = Object.freeze(wasm.trainerLimits());
+  const trainers = new FinalizationRegistry((id) => wasm.releaseTrainer(id));
+
+  function resolveOptions(options) {
+    const where = 'createTrainer';
+    check.knownOptions(options, where, OPTIONS);
+    const task = check.oneOf(options.task ?? 'induction', where, 'task', limits.tasks);
+    const o = { ...unwrap(wasm.trainerDefaults(task)), ...options, task };
+    check.integerIn(o.numLayers, where, 'numLayers', 1, limits.maxLayers);
+    check.integerIn(o.numHeads, where, 'numHeads', 1, limits.maxHeads);
+    check.integerIn(o.dModel, where, 'dModel', 1, limits.maxDModel);
+    check.integerIn(o.seqLen, where, 'seqLen', 1, limits.maxSeqLen);
+    check.integerIn(o.vocabSize, where, 'vocabSize', 1, limits.maxVocabSize);
+    check.integerIn(o.batchSize, where, 'batchSize', 1, limits.maxBatchSize);
+    check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
+    check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
+    check.oneOf(o.positionalEncoding, where, 'positionalEncoding', limits.positionalEncodings);
+    check.integerIn(o.seed, where, 'seed', 0, MAX_SEED);
+    return Object.freeze(o);
+  }
+
+  function createTrainer(options = {}) {
+    const resolved = resolveOptions(options);
+    const id = unwrap(wasm.createTrainer(resolved));
+    const trainer = {
+      /** The options in effect: the ones given, and the task's defaults for the rest. */
+      options: resolved,
+      step(n = 1) {
+        check.integerIn(n, 'trainer.step', 'n', 1, limits.maxStepsPerCall);
+        return unwrap(wasm.trainerStep(id, n));
+      },
+      evaluate() {
+        return unwrap(wasm.trainerEvaluate(id));
+      },
+      sample(batchSize = 1) {
+        check.integerIn(batchSize, 'trainer.sample', 'batchSize', 1, limits.maxBatchSize);
+        return unwrap(wasm.trainerSample(id, batchSize));
+      },
+      attention(tokens) {
+        const ids = tokens === undefined ? trainer.sample(1).tokens : tokenArray(tokens, 'trainer.attention', 'tokens');
+        return { tokens: ids, weights: unwrap(wasm.trainerAttention(id, ids)) };
+      },
+      predict(tokens) {
+        const ids = tokenArray(tokens, 'trainer.predict', 'tokens');
+        return { tokens: ids, ...unwrap(wasm.trainerPredict(id, ids)) };
+      },
+      parameters() {
+        return unwrap(wasm.trainerParameters(id));
+      },
+      setParameters(parameters) {
+        unwrap(wasm.trainerSetParameters(id, checkParameters(parameters, 'trainer.setParameters')));
+      },
+      lossAndGradients(batch) {
+        const where = 'trainer.lossAndGradients';
+        if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.shape) || batch.shape.length !== 2) {
+          throw new TypeError(`${where}: batch must be { tokens, targets, scored, shape: [batchSize, T] } as sample() returns`);
+        }
+        const [rows, cols] = batch.shape.map((n, i) => check.integerIn(n, where, `shape[${i}]`, 1, i ? limits.maxSeqLen : limits.maxBatchSize));
+        const tokens = tokenArray(batch.tokens, where, 'tokens');
+        const targets = tokenArray(batch.targets, where, 'targets');
+        const scored = batch.scored instanceof Uint8Array ? batch.scored : Uint8Array.from(batch.scored ?? [], (s) => (s ? 1 : 0));
+        for (const [name, array] of [['tokens', tokens], ['targets', targets], ['scored', scored]]) {
+          if (array.length !== rows * cols) throw new RangeError(`${where}: ${name} has ${array.length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
+        }
+        return unwrap(wasm.trainerLossAndGradients(id, { tokens, targets, scored, shape: [rows, cols] }));
+      },
+      ablate(target, on = true) {
+        const where = 'trainer.ablate';
+        if (target === null || typeof target !== 'object') throw new TypeError(`${where}: the first argument must be { layer, head }`);
+        check.integerIn(target.layer, where, 'layer', 0, resolved.numLayers - 1);
+        check.integerIn(target.head, where, 'head', 0, resolved.numHeads - 1);
+        unwrap(wasm.trainerAblate(id, target.layer, target.head, check.boolean(on, where, 'on')));
+      },
+    };
+    trainers.register(trainer, id);
+    return trainer;
+  }
+
+  return { createTrainer, trainerLimits: limits };
+}
