@@ -43,6 +43,17 @@ const firstOffset: number = trace.options.heads[0].offset;
 
 export const used = [firstWeight, repeated, error, out, sparse, trace.tokens[0].oov, firstOffset, crossWeight, f, additions];
 
+// Training an attention-only transformer
+const trainer = core.createTrainer({ task: 'induction', numLayers: 2, seed: 1 });
+const { loss } = trainer.step(10);
+const scores: Matrix = trainer.evaluate().headScores.prefixMatching;
+const batch = trainer.sample(4);
+const grads = trainer.lossAndGradients(batch).gradients.layers[0].wQ;
+trainer.ablate({ layer: 1, head: 0 });
+console.log(loss, scores.shape, grads.shape, trainer.attention([1, 2, 3]).weights.shape, core.trainerLimits.tasks.includes(trainer.options.task));
+// @ts-expect-error task names are a fixed set
+core.createTrainer({ task: 'copy' });
+
 // The element (types only: it needs a browser).
 import type { AttentionExplorer, ExplorerState } from 'attention-explorer/element';
 
