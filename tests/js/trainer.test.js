@@ -43,8 +43,11 @@ describe('createTrainer: options', () => {
     assert.throws(() => core.createTrainer({ learningRate: 0 }), { name: 'RangeError', message: /learningRate/ });
     assert.throws(() => core.createTrainer({ positionalEncoding: 'rope' }), { name: 'RangeError', message: /'sinusoidal', 'learned', 'none'/ });
     assert.throws(() => core.createTrainer({ seed: '1' }), { name: 'TypeError' });
+    assert.throws(() => core.createTrainer({ seqLen: 256, dModel: 512, numLayers: 4, batchSize: 1024 }),
+      { name: 'RangeError', message: /the activations of a batch .* above the limit/ });
     const t = core.createTrainer({ task: 'previous-token' });
     assert.throws(() => t.step(0), { name: 'RangeError' });
+    assert.throws(() => t.step(1e9), { name: 'RangeError', message: /n must be an integer from 1 to 100000/ });
     assert.throws(() => t.predict([0, 16]), { name: 'RangeError', message: /tokens\[1\] = 16 is outside \[0, vocabSize = 16\)/ });
     assert.throws(() => t.predict(new Array(17).fill(0)), { name: 'RangeError', message: /1 to seqLen = 16 tokens/ });
     assert.throws(() => t.attention(['a']), { name: 'TypeError' });

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "attn/limits.hpp"
+
 namespace attn::train {
 
 namespace {
@@ -26,6 +28,12 @@ const TrainerOptions& validated(const TrainerOptions& o) {
   check_size(o.batch_size, kMaxBatchSize, "batchSize");
   check_config(m);
   check_task_sizes(o.task, m.seq_len, m.vocab_size);
+  // The largest forward pass this trainer runs (a training batch, or the probe of evaluate()) must fit
+  // the memory limit: refuse now rather than at the first step.
+  const std::uint64_t rows = std::uint64_t{std::max(o.batch_size, kProbeSequences)} * m.seq_len;
+  check_cells(rows * m.d_model * (4 * std::uint64_t{m.n_layers} + 1), "the activations of a batch (batchSize × seqLen × dModel × (4·numLayers + 1))");
+  check_cells(rows * m.seq_len * m.n_heads * m.n_layers, "the attention weights of a batch (batchSize × numLayers × numHeads × seqLen²)");
+  check_cells(rows * m.vocab_size, "the logits of a batch (batchSize × seqLen × vocabSize)");
   return o;
 }
 
