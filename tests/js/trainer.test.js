@@ -43,7 +43,7 @@ describe('createTrainer: options', () => {
     assert.throws(() => core.createTrainer({ learningRate: 0 }), { name: 'RangeError', message: /learningRate/ });
     assert.throws(() => core.createTrainer({ positionalEncoding: 'rope' }), { name: 'RangeError', message: /'sinusoidal', 'learned', 'none'/ });
     assert.throws(() => core.createTrainer({ seed: '1' }), { name: 'TypeError' });
-    assert.throws(() => core.createTrainer({ seqLen: 256, dModel: 512, numLayers: 4, batchSize: 1024 }),
+    assert.throws(() => core.createTrainer({ seqLen: 256, dModel: 512, numLayers: 4, batchSize: 1024, vocabSize: 100 }),
       { name: 'RangeError', message: /the activations of a batch .* above the limit/ });
     const t = core.createTrainer({ task: 'previous-token' });
     assert.throws(() => t.step(0), { name: 'RangeError' });
