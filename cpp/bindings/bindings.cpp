@@ -60,7 +60,7 @@ val load_embeddings(const val& bytes) {
 val tokenize(const std::string& text) {
   return guarded([&] {
     val tokens = val::array();
-    for (const auto& token : attn::tokenize(text)) {
+    for (const auto& token : attn::tokenize(text, table())) {
       val t = token_to_js(token);
       t.set("oov", table().id_of(token.key) < 0);
       tokens.call<void>("push", t);
@@ -72,7 +72,7 @@ val tokenize(const std::string& text) {
 val embed(const std::string& text) {
   return guarded([&] {
     std::vector<std::int64_t> ids;
-    return tensor_to_js(table().embed(attn::tokenize(text), ids));
+    return tensor_to_js(table().embed(attn::tokenize(text, table()), ids));
   });
 }
 
