@@ -283,7 +283,7 @@ export interface LayerCosts {
 }
 
 export interface AttentionCore {
-  /** 20,000 for the shipped asset. */
+  /** 25,477 for the shipped asset (25,000 GloVe words and 477 derived ones: "a", "i", clitics, numbers). */
   readonly vocabSize: number;
   /** 100 for the shipped GloVe-derived vectors. */
   readonly dModel: number;
@@ -291,6 +291,10 @@ export interface AttentionCore {
   readonly maxTokens: number;
   /** The build running: 'relaxed-simd' (fused multiply-add kernels) or 'simd128' (see createAttentionCore's kernels). */
   readonly kernels: 'relaxed-simd' | 'simd128';
+  /**
+   * Words and punctuation, split as GloVe's training text was (PTB): "didn't" → "did" "n't", "it's" →
+   * "it" "'s"; compounds the vocabulary has ("well-known") and numbers ("1,000", "3.5") stay whole.
+   */
   tokenize(text: string): Token[];
   /** X [seqLen, dModel]. */
   embed(text: string): Matrix;

@@ -103,7 +103,7 @@ export async function createAttentionCore(options = {}) {
 function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
   const fast = fastPaths(wasm);
   return {
-    /** Vocabulary size of the loaded word vectors (20,000 for the shipped asset). */
+    /** Vocabulary size of the loaded word vectors (25,477 for the shipped asset). */
     vocabSize,
     /** Width of a word vector, d_model (100 for the shipped GloVe-derived vectors). */
     dModel,
@@ -113,8 +113,11 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
     kernels,
 
     /**
-     * Words and punctuation of `text`. start/end are UTF-16 offsets: text.slice(start, end) is the
-     * token. oov: the word has no pretrained vector (it gets a deterministic hashed one).
+     * Words and punctuation of `text`, split as GloVe's training text was (PTB): "didn't" → "did" "n't",
+     * "it's" → "it" "'s"; compounds the vocabulary has ("well-known") and numbers ("1,000") stay whole,
+     * other compounds split at their hyphens (README, "Tokens"). start/end are UTF-16 offsets:
+     * text.slice(start, end) is the token. oov: the word has no pretrained vector (it gets a
+     * deterministic hashed one).
      * @param {string} text @returns {{ text: string, start: number, end: number, oov: boolean }[]}
      */
     tokenize(text) {
