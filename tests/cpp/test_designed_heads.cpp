@@ -69,7 +69,7 @@ TEST_CASE("semantic head: words attend to the most similar other word, never to 
   CHECK(t.attention.heads[0].inputs.queries.shape(1) == 100);
 }
 
-TEST_CASE("semantic head: in \"the river bank was muddy\", bank attends to river and muddy, not the and was") {
+TEST_CASE("semantic head: in the river bank was muddy, bank attends to river and muddy, not the and was") {
   // The head compares all-but-the-top vectors (EmbeddingTable::post_processed): by raw cosine, bank
   // would prefer "the" (0.54) and "was" (0.44) over "river" (0.34) and "muddy" (0.10).
   attn::ExplainOptions options;

@@ -51,7 +51,7 @@ TEST_CASE("the typographic apostrophe splits the same way, keyed in ASCII, spans
   CHECK(t[3].end == 10);
 }
 
-TEST_CASE("other apostrophes are punctuation: quotes, plural possessives, o'clock") {
+TEST_CASE("other apostrophes are punctuation: quotes, plural possessives, o-clock") {
   CHECK(texts(attn::tokenize("'Hello,' she said")) == std::vector<std::string>{"'", "Hello", ",", "'", "she", "said"});
   CHECK(texts(attn::tokenize("the students' books")) == std::vector<std::string>{"the", "students", "'", "books"});
   CHECK(texts(attn::tokenize("five o'clock")) == std::vector<std::string>{"five", "o", "'", "clock"});
@@ -71,7 +71,7 @@ TEST_CASE("hyphenated compounds and numbers with separators stay whole, as GloVe
         std::vector<std::string>{"Mr", ".", "Smith", "at", "12", ":", "30", ",", "50", "%"});
 }
 
-TEST_CASE("with a vocabulary, a compound it lacks is split into its parts and hyphens") {
+TEST_CASE("with a vocabulary a compound it lacks is split into its parts and hyphens") {
   const auto known = [](const std::string& key) { return key == "well-known"; };
   const auto t = attn::tokenize("well-known attention-based 3.5", known);
   REQUIRE(texts(t) == std::vector<std::string>{"well-known", "attention", "-", "based", "3.5"});
