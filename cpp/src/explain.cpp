@@ -9,9 +9,7 @@
 
 namespace attn {
 
-namespace {
-
-void check_options(const ExplainOptions& options, std::size_t d_model) {
+void check_explain_options(const ExplainOptions& options, std::size_t d_model) {
   if (options.max_tokens == 0 || options.max_tokens > kMaxTokens) {
     throw std::out_of_range("explain: max_tokens must be 1 … " + std::to_string(kMaxTokens));
   }
@@ -32,6 +30,8 @@ void check_options(const ExplainOptions& options, std::size_t d_model) {
                             std::to_string(options.n_heads) + " heads");
   }
 }
+
+namespace {
 
 // Rows [a; b] stacked: [rows_a + rows_b, d].
 xt::xtensor<float, 2> stack_rows(const xt::xtensor<float, 2>& a, const xt::xtensor<float, 2>& b) {
@@ -189,7 +189,7 @@ PositionChecks position_checks(const Trace& trace, const std::string& text, cons
 
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,
               const ModelWeights& weights) {
-  check_options(options, table.dim());
+  check_explain_options(options, table.dim());
   if (weights.d_model != table.dim() || weights.projection != options.projection || weights.seed != options.seed) {
     throw std::invalid_argument("explain: the prepared weights belong to another configuration");
   }

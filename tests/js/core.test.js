@@ -81,6 +81,16 @@ describe('tokenize and embed', () => {
     assert.ok(trace.tokens.every((t) => !t.oov && t.id >= 0));
   });
 
+  test('allButTheTop: the fit behind the semantic head, 3 unit directions orthogonal to each other', () => {
+    const { mean, directions, spectrum } = core.allButTheTop();
+    assert.equal(mean.length, 100);
+    assert.deepEqual(directions.shape, [3, 100]);
+    assert.equal(spectrum.length, 8);
+    const dot = (a, b) => { let s = 0; for (let c = 0; c < 100; c++) s += directions.data[a * 100 + c] * directions.data[b * 100 + c]; return s; };
+    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) assert.ok(Math.abs(dot(a, b) - (a === b ? 1 : 0)) < 1e-5, `u_${a} · u_${b}`);
+    for (let k = 1; k < 8; k++) assert.ok(spectrum[k] <= spectrum[k - 1], 'spectrum descending');
+  });
+
   test('lone surrogates are accepted and spans stay aligned', () => {
     const text = 'a \uD800 b';
     assert.deepEqual(core.tokenize(text).map((t) => [t.start, t.end]), [[0, 1], [2, 3], [4, 5]]);

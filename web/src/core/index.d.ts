@@ -298,6 +298,12 @@ export interface AttentionCore {
   tokenize(text: string): Token[];
   /** X [seqLen, dModel]. */
   embed(text: string): Matrix;
+  /**
+   * The all-but-the-top post-processing (Mu & Viswanath 2018) behind the semantic head and
+   * softLookup's 'wordVectors' similarity: x̃ = (x − mean) − Σ_k (u_k · (x − mean)) u_k.
+   * mean [dModel], directions [D, dModel] (D = 3 for the shipped asset), spectrum: variance shares of the top 8 directions.
+   */
+  allButTheTop(): { mean: Float32Array; directions: Matrix; spectrum: Float32Array };
   /** P [seqLen, dModel] (Vaswani et al. 2017 §3.5). */
   sinusoidalEncoding(seqLen: number, dModel: number, options?: { base?: number }): Matrix;
   /**

@@ -130,6 +130,19 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
     },
 
     /**
+     * The all-but-the-top post-processing the semantic head and softLookup's 'wordVectors' similarity
+     * use (Mu & Viswanath 2018, Algorithm 1): x̃ = (x − mean) − Σ_k (u_k · (x − mean)) u_k over the rows
+     * u_k of directions. Fitted by the core when the asset loads, over the vocabulary with row r
+     * weighted 1/(r + 1) (README, "Word vectors"). spectrum: the share of the variance along each of
+     * the top 8 directions.
+     * @returns {{ mean: Float32Array, directions: { data: Float32Array, shape: [number, number] }, spectrum: Float32Array }}
+     *   mean [dModel], directions [D, dModel] (D = 3 for the shipped asset), spectrum [8]
+     */
+    allButTheTop() {
+      return unwrap(wasm.allButTheTop());
+    },
+
+    /**
      * Sinusoidal positional encoding P (Vaswani et al. 2017 §3.5): P[i, 2j] = sin(i / base^(2j/dModel)),
      * P[i, 2j+1] = cos(…), positions from 0; an odd dModel ends on a sine column.
      * @returns {{ data: Float32Array, shape: [seqLen, dModel] }}
