@@ -83,6 +83,7 @@ test('contractions become GloVe\'s chips (did + n\'t, all with vectors); an unkn
   const unknown = chips.at(-1);
   assert.match(unknown.title, /not in the 25,477-word GloVe vocabulary: a stand-in vector hashed from the word/);
   assert.equal(await page.$eval('[data-figure="tokens"] .token.oov', (item) => getComputedStyle(item).borderStyle), 'dashed');
+  await typeSentence('The river bank was muddy after the storm');  // the tests below read this sentence
 });
 
 test('the trace behind the figures: rows sum to 1, causal upper triangle exactly 0', async () => {
