@@ -188,12 +188,10 @@ class Splitter {
         !is_hyphen(u_[end - 2].value)) {
       clitic_begin = end - 1;
       clitic_end = end + 2;
-    } else if (const std::size_t length = clitic_at(end)) {
-      clitic_end = end + length;
     }
     stem(begin, clitic_begin, hyphenated);
     if (clitic_end > clitic_begin) emit(clitic_begin, clitic_end);
-    while (const std::size_t length = clitic_at(clitic_end)) {  // "I'd've" → "I" "'d" "'ve"
+    while (const std::size_t length = clitic_at(clitic_end)) {  // "it's"; chains: "I'd've" → "I" "'d" "'ve"
       emit(clitic_end, clitic_end + length);
       clitic_end += length;
     }
