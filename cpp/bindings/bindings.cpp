@@ -60,7 +60,7 @@ val load_embeddings(const val& bytes) {
 val tokenize(const std::string& text) {
   return guarded([&] {
     val tokens = val::array();
-    for (const auto& token : attn::tokenize(text)) {
+    for (const auto& token : attn::tokenize(text, table())) {
       val t = token_to_js(token);
       t.set("oov", table().id_of(token.key) < 0);
       tokens.call<void>("push", t);
@@ -72,7 +72,7 @@ val tokenize(const std::string& text) {
 val embed(const std::string& text) {
   return guarded([&] {
     std::vector<std::int64_t> ids;
-    return tensor_to_js(table().embed(attn::tokenize(text), ids));
+    return tensor_to_js(table().embed(attn::tokenize(text, table()), ids));
   });
 }
 
@@ -109,6 +109,7 @@ val multi_head_attention(const val& args) {
 val explain(const std::string& text, const val& options) {
   return guarded([&] {
     const attn::ExplainOptions o = explain_options(options);
+    attn::check_explain_options(o, table().dim());  // a refused call leaves the cached weights alone
     if (!g_model || g_model->d_model != table().dim() || g_model->projection != o.projection || g_model->seed != o.seed) {
       g_model = std::make_unique<attn::ModelWeights>(attn::model_weights(table().dim(), o.projection, o.seed));
     }
@@ -296,10 +297,22 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace
 
+val all_but_the_top() {
+  return guarded([&] {
+    const attn::AllButTheTop& fit = table().post_processing();
+    val out = val::object();
+    out.set("mean", floats_to_js(fit.mean));
+    out.set("directions", tensor_to_js(fit.directions));
+    out.set("spectrum", floats_to_js(fit.spectrum));
+    return out;
+  });
+}
+
 EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("loadEmbeddings", &load_embeddings);
   emscripten::function("tokenize", &tokenize);
   emscripten::function("embed", &embed);
+  emscripten::function("allButTheTop", &all_but_the_top);
   emscripten::function("sinusoidalEncoding", &sinusoidal_encoding);
   emscripten::function("attention", &attention);
   emscripten::function("multiHeadAttention", &multi_head_attention);

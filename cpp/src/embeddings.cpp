@@ -1,5 +1,6 @@
 #include "attn/embeddings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -97,6 +98,12 @@ EmbeddingTable EmbeddingTable::from_bytes(const std::uint8_t* data, std::size_t 
   table.mean_norm_ = static_cast<float>(norm_sum / static_cast<double>(vocab));
   table.mask_vector_ = xt::empty<float>({dim});
   for (std::size_t c = 0; c < dim; ++c) table.mask_vector_(c) = static_cast<float>(sum[c] / static_cast<double>(vocab));
+  table.post_processing_ = fit_all_but_the_top(
+      vocab, dim,
+      [&table, dim](std::size_t r, float* out) {
+        for (std::size_t c = 0; c < dim; ++c) out[c] = table.scales_[r] * static_cast<float>(table.vectors_[r * dim + c]);
+      },
+      [](std::size_t r) { return 1.0 / static_cast<double>(r + 1); }, std::min<std::size_t>(kAllButTheTopDirections, dim));
   return table;
 }
 
@@ -135,6 +142,10 @@ xt::xtensor<float, 2> EmbeddingTable::embed(const std::vector<Token>& tokens, st
     std::copy(row.begin(), row.end(), x.begin() + static_cast<std::ptrdiff_t>(t * dim_));
   }
   return x;
+}
+
+std::vector<Token> tokenize(const std::string& text, const EmbeddingTable& table) {
+  return tokenize(text, [&table](const std::string& key) { return table.contains(key); });
 }
 
 }  // namespace attn

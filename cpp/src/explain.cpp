@@ -9,9 +9,7 @@
 
 namespace attn {
 
-namespace {
-
-void check_options(const ExplainOptions& options, std::size_t d_model) {
+void check_explain_options(const ExplainOptions& options, std::size_t d_model) {
   if (options.max_tokens == 0 || options.max_tokens > kMaxTokens) {
     throw std::out_of_range("explain: max_tokens must be 1 … " + std::to_string(kMaxTokens));
   }
@@ -32,6 +30,8 @@ void check_options(const ExplainOptions& options, std::size_t d_model) {
                             std::to_string(options.n_heads) + " heads");
   }
 }
+
+namespace {
 
 // Rows [a; b] stacked: [rows_a + rows_b, d].
 xt::xtensor<float, 2> stack_rows(const xt::xtensor<float, 2>& a, const xt::xtensor<float, 2>& b) {
@@ -89,7 +89,7 @@ Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const
   const std::size_t d_model = table.dim();
   const Projections& projections = weights.projections;
   Trace trace;
-  std::vector<Token> tokens = tokenize(text);
+  std::vector<Token> tokens = tokenize(text, table);
   trace.total_tokens = tokens.size();
   trace.truncated = tokens.size() > options.max_tokens;
   if (trace.truncated) tokens.resize(options.max_tokens);
@@ -109,6 +109,11 @@ Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const
     trace.tokens = reordered(trace.tokens, *order);
     trace.embeddings = reordered_rows(trace.embeddings, *order);
   }
+  // The semantic head compares meanings: it gets the all-but-the-top vectors (embeddings.hpp),
+  // made before scaling; X keeps the raw ones.
+  const bool semantic = std::any_of(options.heads.begin(), options.heads.end(),
+                                    [](const HeadSpec& spec) { return spec.kind == HeadKind::semantic; });
+  const xt::xtensor<float, 2> meaning = semantic ? table.post_processed(trace.embeddings) : xt::xtensor<float, 2>();
   if (options.embedding_scale != 1.0f) trace.embeddings *= options.embedding_scale;
 
   trace.positional = options.positional == PositionalKind::learned ? learned_encoding(seq_len, d_model, options.seed)
@@ -128,7 +133,9 @@ Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const
   for (std::size_t h = 0; h < options.n_heads; ++h) {
     const HeadSpec& spec = trace.heads[h];
     projected.push_back(spec.kind == HeadKind::projected);
-    if (spec.kind != HeadKind::projected) heads[h] = designed_head(spec, trace.embeddings, heads[h].values, options.base);
+    if (spec.kind != HeadKind::projected) {
+      heads[h] = designed_head(spec, spec.kind == HeadKind::semantic ? meaning : trace.embeddings, heads[h].values, options.base);
+    }
     head_options_list.push_back(head_options(spec, shared));
   }
   // RoPE turns the projected heads' queries and keys; ALiBi and T5 bias every head's scores.
@@ -182,7 +189,7 @@ PositionChecks position_checks(const Trace& trace, const std::string& text, cons
 
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,
               const ModelWeights& weights) {
-  check_options(options, table.dim());
+  check_explain_options(options, table.dim());
   if (weights.d_model != table.dim() || weights.projection != options.projection || weights.seed != options.seed) {
     throw std::invalid_argument("explain: the prepared weights belong to another configuration");
   }

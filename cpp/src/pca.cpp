@@ -221,4 +221,34 @@ Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k) {
   return result;
 }
 
+SymmetricEigen top_eigenpairs(const xt::xtensor<double, 2>& a, std::size_t k) {
+  const std::size_t d = a.shape(0);
+  if (a.shape(1) != d) throw std::invalid_argument("top_eigenpairs: the matrix must be square");
+  if (d == 0 || d > kMaxDim || k == 0 || k > d) {
+    throw std::out_of_range("top_eigenpairs: need 1 ≤ k ≤ d ≤ " + std::to_string(kMaxDim) + ", got k = " +
+                            std::to_string(k) + ", d = " + std::to_string(d));
+  }
+  Matrix sym(d * d);
+  for (std::size_t p = 0; p < d; ++p) {
+    for (std::size_t q = p; q < d; ++q) {
+      if (!std::isfinite(a(p, q))) throw std::invalid_argument("top_eigenpairs: the matrix must hold finite numbers");
+      sym[p * d + q] = sym[q * d + p] = a(p, q);
+    }
+  }
+  std::vector<double> values;
+  std::vector<std::vector<double>> vectors;
+  if (d <= kJacobiMaxDim) sorted_eigen(sym, d, values, vectors);
+  else top_eigen(sym, d, k, values, vectors);
+  SymmetricEigen result{xt::zeros<double>({k}), xt::zeros<double>({k, d})};
+  for (std::size_t c = 0; c < k; ++c) {
+    const auto& v = vectors[c];
+    const std::size_t biggest = static_cast<std::size_t>(
+        std::max_element(v.begin(), v.end(), [](double x, double y) { return std::abs(x) < std::abs(y); }) - v.begin());
+    const double sign = v[biggest] < 0 ? -1.0 : 1.0;
+    for (std::size_t t = 0; t < d; ++t) result.vectors(c, t) = sign * v[t];
+    result.values(c) = values[c];
+  }
+  return result;
+}
+
 }  // namespace attn

@@ -82,10 +82,12 @@ double cosine(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 // Mean word vector of the tokens of `text` (zeros when it has none), and whether any token is OOV.
+// The vectors are the all-but-the-top ones (embeddings.hpp), whose cosines follow meaning rather
+// than frequency.
 std::vector<double> mean_vector(const std::string& text, const EmbeddingTable& table, bool& oov) {
-  const auto tokens = tokenize(text);
+  const auto tokens = tokenize(text, table);
   std::vector<std::int64_t> ids;
-  const auto x = table.embed(tokens, ids);
+  const auto x = table.post_processed(table.embed(tokens, ids));
   std::vector<double> mean(table.dim(), 0.0);
   for (std::size_t t = 0; t < tokens.size(); ++t) {
     for (std::size_t c = 0; c < table.dim(); ++c) mean[c] += x(t, c) / static_cast<double>(tokens.size());

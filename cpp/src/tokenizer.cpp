@@ -1,6 +1,7 @@
 #include "attn/tokenizer.hpp"
 
 #include <cstdint>
+#include <utility>
 
 namespace attn {
 
@@ -84,6 +85,7 @@ char32_t lookup_form(char32_t c) {
   if (in(c, 'A', 'Z') || (in(c, 0xC0, 0xDE) && c != 0xD7)) return c + 0x20;
   if (c == 0x2018 || c == 0x2019) return '\'';
   if (c == 0x201C || c == 0x201D) return '"';
+  if (c == 0x2010 || c == 0x2011) return '-';
   return c;
 }
 
@@ -103,27 +105,134 @@ std::string to_utf8(const std::u32string& points) {
   return out;
 }
 
-std::vector<Token> tokenize(const std::string& text) {
-  std::vector<Token> tokens;
-  bool in_word = false;
-  std::size_t units = 0;  // UTF-16 offset of the code point being read
+namespace {
+
+// One decoded code point of the text, with where it came from.
+struct Unit {
+  char32_t value;
+  CharClass cls;
+  std::size_t start;  // UTF-16 offset
+};
+
+std::vector<Unit> decode_all(const std::string& text) {
+  std::vector<Unit> units;
+  std::size_t offset = 0;
   for (std::size_t pos = 0; pos < text.size();) {
     const CodePoint cp = decode(text, pos);
-    const CharClass cls = classify(cp.value);
-    if (cls == CharClass::space) {
-      in_word = false;
-    } else {
-      if (cls == CharClass::punct || !in_word) tokens.push_back({"", "", units, units});
-      Token& token = tokens.back();
-      encode(cp.value, token.text);  // re-encoding turns invalid bytes into U+FFFD, as JS shows them
-      encode(lookup_form(cp.value), token.key);
-      token.end = units + utf16_units(cp.value);
-      in_word = cls == CharClass::word;
-    }
-    units += utf16_units(cp.value);
+    units.push_back({cp.value, classify(cp.value), offset});
+    offset += utf16_units(cp.value);
     pos += cp.bytes;
   }
-  return tokens;
+  return units;
+}
+
+bool is_hyphen(char32_t c) { return c == '-' || c == 0x2010 || c == 0x2011; }
+bool is_apostrophe(char32_t c) { return c == '\'' || c == 0x2019; }
+bool is_digit(char32_t c) { return in(c, '0', '9'); }
+char32_t ascii_lower(char32_t c) { return in(c, 'A', 'Z') ? c + 0x20 : c; }
+
+class Splitter {
+ public:
+  Splitter(std::vector<Unit> units, const std::function<bool(const std::string&)>* known)
+      : u_(std::move(units)), known_(known) {}
+
+  std::vector<Token> run() {
+    for (std::size_t i = 0; i < u_.size();) {
+      if (u_[i].cls == CharClass::space) {
+        ++i;
+      } else if (u_[i].cls == CharClass::punct) {
+        emit(i, i + 1);
+        ++i;
+      } else {
+        i = word(i);
+      }
+    }
+    return std::move(tokens_);
+  }
+
+ private:
+  bool word_at(std::size_t i) const { return i < u_.size() && u_[i].cls == CharClass::word; }
+
+  // The length of the clitic ("'s", "'re", "'ve", "'ll", "'d", "'m") starting at the apostrophe at i,
+  // or 0: it must end the word.
+  std::size_t clitic_at(std::size_t i) const {
+    if (i >= u_.size() || !is_apostrophe(u_[i].value)) return 0;
+    static const char* const kClitics[] = {"s", "re", "ve", "ll", "d", "m"};
+    for (const char* clitic : kClitics) {
+      std::size_t k = 0;
+      while (clitic[k] != '\0' && i + 1 + k < u_.size() && ascii_lower(u_[i + 1 + k].value) == char32_t(clitic[k])) ++k;
+      if (clitic[k] == '\0' && !word_at(i + 1 + k)) return 1 + k;
+    }
+    return 0;
+  }
+
+  // Reads the word starting at `begin`; returns the index after it (and its clitic).
+  std::size_t word(std::size_t begin) {
+    std::size_t end = begin;  // one past the word, joiners included
+    bool hyphenated = false;
+    while (word_at(end)) {
+      ++end;
+      if (end + 1 < u_.size() && word_at(end + 1)) {
+        const char32_t joiner = u_[end].value;
+        const bool number_joiner = (joiner == ',' || joiner == '.') && is_digit(u_[end - 1].value) && is_digit(u_[end + 1].value);
+        if (is_hyphen(joiner) || number_joiner) {
+          hyphenated = hyphenated || is_hyphen(joiner);
+          ++end;
+        }
+      }
+    }
+    // "n't": the word ends in n, then an apostrophe, then t, and nothing of the word after it.
+    std::size_t clitic_begin = end, clitic_end = end;
+    if (end - begin >= 2 && ascii_lower(u_[end - 1].value) == 'n' && end + 1 < u_.size() &&
+        is_apostrophe(u_[end].value) && ascii_lower(u_[end + 1].value) == 't' && !word_at(end + 2) &&
+        !is_hyphen(u_[end - 2].value)) {
+      clitic_begin = end - 1;
+      clitic_end = end + 2;
+    }
+    stem(begin, clitic_begin, hyphenated);
+    if (clitic_end > clitic_begin) emit(clitic_begin, clitic_end);
+    while (const std::size_t length = clitic_at(clitic_end)) {  // "it's"; chains: "I'd've" → "I" "'d" "'ve"
+      emit(clitic_end, clitic_end + length);
+      clitic_end += length;
+    }
+    return clitic_end;
+  }
+
+  // Emits a (possibly hyphenated) word: whole, or, when the vocabulary lacks the compound, in parts.
+  void stem(std::size_t begin, std::size_t end, bool hyphenated) {
+    emit(begin, end);
+    if (!hyphenated || known_ == nullptr || (*known_)(tokens_.back().key)) return;
+    tokens_.pop_back();
+    std::size_t part = begin;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (!is_hyphen(u_[i].value)) continue;
+      emit(part, i);
+      emit(i, i + 1);
+      part = i + 1;
+    }
+    emit(part, end);
+  }
+
+  void emit(std::size_t begin, std::size_t end) {
+    Token token{"", "", u_[begin].start, u_[end - 1].start + utf16_units(u_[end - 1].value)};
+    for (std::size_t i = begin; i < end; ++i) {
+      encode(u_[i].value, token.text);  // re-encoding turns invalid bytes into U+FFFD, as JS shows them
+      encode(lookup_form(u_[i].value), token.key);
+    }
+    tokens_.push_back(std::move(token));
+  }
+
+  const std::vector<Unit> u_;
+  const std::function<bool(const std::string&)>* known_;
+  std::vector<Token> tokens_;
+};
+
+}  // namespace
+
+std::vector<Token> tokenize(const std::string& text) { return Splitter(decode_all(text), nullptr).run(); }
+
+std::vector<Token> tokenize(const std::string& text, const std::function<bool(const std::string& key)>& known) {
+  return Splitter(decode_all(text), &known).run();
 }
 
 }  // namespace attn

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "asset.hpp"
@@ -63,9 +64,26 @@ TEST_CASE("semantic head: words attend to the most similar other word, never to 
   const auto t = attn::explain("river money muddy bank", shipped_table(), options);
   const auto& w = t.attention.heads[0].attention.weights;
   for (std::size_t i = 0; i < 4; ++i) CHECK(w(i, i) == 0.0f);
-  CHECK(row_argmax(w, 3) == 1);  // bank → money (cos 0.57) over river (0.33) and muddy (0.10)
+  CHECK(row_argmax(w, 3) == 1);  // bank → money over river and muddy
   CHECK(w(3, 0) > w(3, 2));      // bank → river over bank → muddy
   CHECK(t.attention.heads[0].inputs.queries.shape(1) == 100);
+}
+
+TEST_CASE("semantic head: in the river bank was muddy, bank attends to river and muddy, not the and was") {
+  // The head compares all-but-the-top vectors (EmbeddingTable::post_processed): by raw cosine, bank
+  // would prefer "the" (0.54) and "was" (0.44) over "river" (0.34) and "muddy" (0.10).
+  attn::ExplainOptions options;
+  options.heads = {{attn::HeadKind::semantic, 0}};
+  options.embedding_scale = 10.0f;  // scaling X changes nothing here: the head reads unscaled vectors
+  const auto t = attn::explain("the river bank was muddy", shipped_table(), options);
+  const auto& w = t.attention.heads[0].attention.weights;
+  INFO("bank → the " << w(2, 0) << ", river " << w(2, 1) << ", was " << w(2, 3) << ", muddy " << w(2, 4));
+  CHECK(std::min(w(2, 1), w(2, 4)) > std::max(w(2, 0), w(2, 3)));
+  CHECK(row_argmax(w, 2) == 1);
+  // X itself keeps the raw vectors.
+  const auto& table = shipped_table();
+  const auto bank = table.vector(static_cast<std::size_t>(table.id_of("bank")));
+  CHECK(t.embeddings(2, 0) == Approx(10.0f * bank(0)));
 }
 
 TEST_CASE("designed heads reject a projected spec and huge offsets") {

@@ -72,6 +72,20 @@ test('typing two sentences redraws the heatmaps with the tokens as labels', asyn
   await page.screenshot({ path: `${OUTPUT}/river-bank.png`, fullPage: true });
 });
 
+test('contractions become GloVe\'s chips (did + n\'t, all with vectors); an unknown word is dashed and says why', async () => {
+  await typeSentence("The animal didn't cross the street because it's blorptastic");
+  const chips = await page.$$eval('[data-figure="tokens"] .token', (items) => items.map((item) => ({
+    text: item.querySelector('.token-text').textContent, oov: item.classList.contains('oov'), title: item.title,
+    start: Number(item.dataset.start), end: Number(item.dataset.end) })));
+  assert.deepEqual(chips.map((c) => c.text), ['The', 'animal', 'did', "n't", 'cross', 'the', 'street', 'because', 'it', "'s", 'blorptastic']);
+  assert.deepEqual(chips.filter((c) => c.oov).map((c) => c.text), ['blorptastic']);
+  assert.deepEqual([chips[3].start, chips[3].end], [14, 17]);
+  const unknown = chips.at(-1);
+  assert.match(unknown.title, /not in the 25,477-word GloVe vocabulary: a stand-in vector hashed from the word/);
+  assert.equal(await page.$eval('[data-figure="tokens"] .token.oov', (item) => getComputedStyle(item).borderStyle), 'dashed');
+  await typeSentence('The river bank was muddy after the storm');  // the tests below read this sentence
+});
+
 test('the trace behind the figures: rows sum to 1, causal upper triangle exactly 0', async () => {
   await page.selectOption('select[name="mask"]', 'causal');
   const { weights, n } = await page.$eval('attention-explorer', (el) => {

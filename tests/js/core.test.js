@@ -17,8 +17,8 @@ before(async () => {
 const near = ref.assertNear;
 
 describe('loading', () => {
-  test('the shipped asset: 20,000 words of 100 dimensions', () => {
-    assert.equal(core.vocabSize, 20000);
+  test('the shipped asset: 25,000 GloVe words and 477 derived ones, 100 dimensions', () => {
+    assert.equal(core.vocabSize, 25477);
     assert.equal(core.dModel, 100);
     assert.equal(core.maxTokens, 256);
   });
@@ -36,8 +36,8 @@ describe('loading', () => {
 
   test('in Node, embeddingsUrl may be a plain file path (absolute or relative to the working directory)', async () => {
     const asset = fileURLToPath(new URL('../../web/assets/embeddings.bin', import.meta.url));
-    assert.equal((await createAttentionCore({ embeddingsUrl: asset })).vocabSize, 20000);
-    assert.equal((await createAttentionCore({ embeddingsUrl: relative(process.cwd(), asset) })).vocabSize, 20000);
+    assert.equal((await createAttentionCore({ embeddingsUrl: asset })).vocabSize, 25477);
+    assert.equal((await createAttentionCore({ embeddingsUrl: relative(process.cwd(), asset) })).vocabSize, 25477);
     await assert.rejects(createAttentionCore({ embeddingsUrl: '/nonexistent/words.bin' }),
       { message: 'embeddings asset /nonexistent/words.bin: no such file (ENOENT)' });
     await assert.rejects(createAttentionCore({ embeddingsUrl: tmpdir() }), { message: `embeddings asset ${tmpdir()}: is a directory, not a file (EISDIR)` });
@@ -68,6 +68,27 @@ describe('tokenize and embed', () => {
     const tokens = core.tokenize(text);
     assert.deepEqual(tokens.map((t) => text.slice(t.start, t.end)), ['The', 'bank', ',', '😀', 'blorptastic', '!']);
     assert.deepEqual(tokens.map((t) => t.oov), [false, false, false, true, true, false]);
+  });
+
+  test('contractions split as GloVe\'s (PTB) tokenizer did, and every part has a vector', () => {
+    const text = "The animal didn’t cross the street because it's too tired; I'm sure a 1999 well-known rabbit-hole";
+    const tokens = core.tokenize(text);
+    assert.deepEqual(tokens.map((t) => text.slice(t.start, t.end)), ['The', 'animal', 'did', 'n’t', 'cross', 'the', 'street',
+      'because', 'it', "'s", 'too', 'tired', ';', 'I', "'m", 'sure', 'a', '1999', 'well-known', 'rabbit', '-', 'hole']);
+    assert.deepEqual(tokens.filter((t) => t.oov).map((t) => t.text), []);
+    const trace = core.explain('The animal didn\'t cross the street because it was too tired');
+    assert.equal(trace.tokens.length, 12);
+    assert.ok(trace.tokens.every((t) => !t.oov && t.id >= 0));
+  });
+
+  test('allButTheTop: the fit behind the semantic head, 3 unit directions orthogonal to each other', () => {
+    const { mean, directions, spectrum } = core.allButTheTop();
+    assert.equal(mean.length, 100);
+    assert.deepEqual(directions.shape, [3, 100]);
+    assert.equal(spectrum.length, 8);
+    const dot = (a, b) => { let s = 0; for (let c = 0; c < 100; c++) s += directions.data[a * 100 + c] * directions.data[b * 100 + c]; return s; };
+    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) assert.ok(Math.abs(dot(a, b) - (a === b ? 1 : 0)) < 1e-5, `u_${a} · u_${b}`);
+    for (let k = 1; k < 8; k++) assert.ok(spectrum[k] <= spectrum[k - 1], 'spectrum descending');
   });
 
   test('lone surrogates are accepted and spans stay aligned', () => {

@@ -12,7 +12,9 @@ import { test } from 'node:test';
 
 // The tarball's bytes (gzip): the word vectors (2.2 MB), two .wasm builds (~0.37 MB each), the
 // single-file variant (1.7 MB) and the JS, each once. A second copy of the vectors would pass 4 MB.
-const MAX_TARBALL_BYTES = 3.5 * 2 ** 20;
+// The word vectors are most of it (2.85 MB of int8 rows, 25,477 words; the single file embeds a
+// 5,000-word cut): 4 MiB leaves room for the code.
+const MAX_TARBALL_BYTES = 4 * 2 ** 20;
 
 const npm = (args, cwd, env = process.env) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 

@@ -38,10 +38,21 @@ function softmax(z) {
 }
 
 /** Mean of the rows of core.embed(text) (zeros when it has no tokens), in float64. */
+// The mean all-but-the-top vector of the tokens of `text`, formed here in float64:
+// x̃ = (x − μ) − Σ_k (u_k · (x − μ)) u_k, which is linear, so the mean of x̃ is that of the mean of x.
 function meanVector(text) {
   const { data, shape: [n, d] } = core.embed(text);
+  const { mean: mu, directions } = core.allButTheTop();
   const mean = new Float64Array(d);
   for (let i = 0; i < n; i++) for (let c = 0; c < d; c++) mean[c] += data[i * d + c] / n;
+  if (n === 0) return mean;
+  for (let c = 0; c < d; c++) mean[c] -= mu[c];
+  for (let k = 0; k < directions.shape[0]; k++) {
+    const u = directions.data.subarray(k * d, (k + 1) * d);
+    let along = 0;
+    for (let c = 0; c < d; c++) along += mean[c] * u[c];
+    for (let c = 0; c < d; c++) mean[c] -= along * u[c];
+  }
   return mean;
 }
 
@@ -107,7 +118,7 @@ describe('softLookup with letter bigrams', () => {
 });
 
 describe('softLookup with word vectors', () => {
-  test('similarities are the cosines of mean word vectors; words without a vector are flagged', () => {
+  test('similarities are the cosines of mean post-processed word vectors; words without a vector are flagged', () => {
     const keys = ['dog', 'car', 'red car', 'xqzzyv', 'Luke'];
     const values = ['animal', 'vehicle', 'vehicle', 'nonsense', 'Sprangers'];
     for (const query of ['cat', 'blue truck', '']) {

@@ -43,7 +43,9 @@ constexpr double kPositionalMargin = 5.0;
 //                 chosen so it beats j = i + δ ± 1 by kPositionalMargin.
 //  - first_token: as offset, with q_i = c · p_0 for every i.
 //  - uniform:     q_i = 0 and k_j = p_j: every score is 0, every weight 1/seq_len.
-// word_vectors X [seq_len, d_model]. Throws std::invalid_argument for HeadKind::projected,
+// word_vectors X [seq_len, d_model]: for the semantic head, vectors whose cosines mean something —
+// explain() passes the all-but-the-top vectors (EmbeddingTable::post_processed), not the raw X, whose
+// cosines favour frequent words; other kinds read only seq_len. Throws std::invalid_argument for HeadKind::projected,
 // std::out_of_range for an offset |δ| > 4096 or d_k = 0.
 HeadInputs designed_head(const HeadSpec& spec, const xt::xtensor<float, 2>& word_vectors,
                          const xt::xtensor<float, 2>& values, double base = 10000.0);

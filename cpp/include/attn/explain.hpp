@@ -101,6 +101,10 @@ ModelWeights model_weights(std::size_t d_model, Projection projection, std::uint
 // sinusoidal_encoding, designed_head and scaled_dot_product_attention.
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options);
 
+// The option checks explain() starts with (the throws listed above that do not depend on the text or
+// on the attention itself), for callers that want to refuse bad options before preparing weights.
+void check_explain_options(const ExplainOptions& options, std::size_t d_model);
+
 // The same with prepared weights (model_weights of the table's width, options.projection and
 // options.seed); throws std::invalid_argument if they were built for another configuration.
 Trace explain(const std::string& text, const EmbeddingTable& table, const ExplainOptions& options,

@@ -20,4 +20,14 @@ struct Pca {
 // Throws std::out_of_range unless 1 ≤ k ≤ d and d ≤ 1024; std::invalid_argument on NaN/∞.
 Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k);
 
+// The top k eigenpairs of a symmetric positive semidefinite matrix a [d, d] (a covariance), by the
+// same methods as pca: values [k] descending, vectors [k, d] unit, signs fixed as in pca. Only the
+// upper triangle is read. Throws std::out_of_range unless 1 ≤ k ≤ d ≤ 1024; std::invalid_argument
+// for a non-square matrix or NaN/∞.
+struct SymmetricEigen {
+  xt::xtensor<double, 1> values;   // [k]
+  xt::xtensor<double, 2> vectors;  // [k, d]
+};
+SymmetricEigen top_eigenpairs(const xt::xtensor<double, 2>& a, std::size_t k);
+
 }  // namespace attn

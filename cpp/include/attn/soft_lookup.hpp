@@ -45,7 +45,9 @@ enum class LookupSimilarity {
   letters,
   // Word vectors: the mean of the word vectors of the string's tokens (the shipped GloVe-derived
   // table, embeddings.hpp; a word out of the vocabulary gets its deterministic hashed vector and is
-  // flagged in SoftLookupResult::key_oov / query_oov). Meaning similarity rather than spelling.
+  // flagged in SoftLookupResult::key_oov / query_oov), post-processed by all-but-the-top
+  // (EmbeddingTable::post_processed, Mu & Viswanath 2018) so that frequent words are not similar to
+  // everything. Meaning similarity rather than spelling.
   word_vectors,
 };
 

@@ -287,7 +287,7 @@ import type { Trainer, TrainerLimits, TrainerOptions } from './trainer.js';
 export type * from './trainer.js';
 
 export interface AttentionCore {
-  /** 20,000 for the shipped asset. */
+  /** 25,477 for the shipped asset (25,000 GloVe words and 477 derived ones: "a", "i", clitics, numbers). */
   readonly vocabSize: number;
   /** 100 for the shipped GloVe-derived vectors. */
   readonly dModel: number;
@@ -295,9 +295,19 @@ export interface AttentionCore {
   readonly maxTokens: number;
   /** The build running: 'relaxed-simd' (fused multiply-add kernels) or 'simd128' (see createAttentionCore's kernels). */
   readonly kernels: 'relaxed-simd' | 'simd128';
+  /**
+   * Words and punctuation, split as GloVe's training text was (PTB): "didn't" → "did" "n't", "it's" →
+   * "it" "'s"; compounds the vocabulary has ("well-known") and numbers ("1,000", "3.5") stay whole.
+   */
   tokenize(text: string): Token[];
   /** X [seqLen, dModel]. */
   embed(text: string): Matrix;
+  /**
+   * The all-but-the-top post-processing (Mu & Viswanath 2018) behind the semantic head and
+   * softLookup's 'wordVectors' similarity: x̃ = (x − mean) − Σ_k (u_k · (x − mean)) u_k.
+   * mean [dModel], directions [D, dModel] (D = 3 for the shipped asset), spectrum: variance shares of the top 8 directions.
+   */
+  allButTheTop(): { mean: Float32Array; directions: Matrix; spectrum: Float32Array };
   /** P [seqLen, dModel] (Vaswani et al. 2017 §3.5). */
   sinusoidalEncoding(seqLen: number, dModel: number, options?: { base?: number }): Matrix;
   /**

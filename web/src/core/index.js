@@ -104,7 +104,7 @@ export async function createAttentionCore(options = {}) {
 function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
   const fast = fastPaths(wasm);
   return {
-    /** Vocabulary size of the loaded word vectors (20,000 for the shipped asset). */
+    /** Vocabulary size of the loaded word vectors (25,477 for the shipped asset). */
     vocabSize,
     /** Width of a word vector, d_model (100 for the shipped GloVe-derived vectors). */
     dModel,
@@ -114,8 +114,11 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
     kernels,
 
     /**
-     * Words and punctuation of `text`. start/end are UTF-16 offsets: text.slice(start, end) is the
-     * token. oov: the word has no pretrained vector (it gets a deterministic hashed one).
+     * Words and punctuation of `text`, split as GloVe's training text was (PTB): "didn't" → "did" "n't",
+     * "it's" → "it" "'s"; compounds the vocabulary has ("well-known") and numbers ("1,000") stay whole,
+     * other compounds split at their hyphens (README, "Tokens"). start/end are UTF-16 offsets:
+     * text.slice(start, end) is the token. oov: the word has no pretrained vector (it gets a
+     * deterministic hashed one).
      * @param {string} text @returns {{ text: string, start: number, end: number, oov: boolean }[]}
      */
     tokenize(text) {
@@ -125,6 +128,19 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
     /** Word vectors X of the tokens of `text`: { data, shape: [seqLen, dModel] }. */
     embed(text) {
       return unwrap(wasm.embed(check.text(text, 'embed')));
+    },
+
+    /**
+     * The all-but-the-top post-processing the semantic head and softLookup's 'wordVectors' similarity
+     * use (Mu & Viswanath 2018, Algorithm 1): x̃ = (x − mean) − Σ_k (u_k · (x − mean)) u_k over the rows
+     * u_k of directions. Fitted by the core when the asset loads, over the vocabulary with row r
+     * weighted 1/(r + 1) (README, "Word vectors"). spectrum: the share of the variance along each of
+     * the top 8 directions.
+     * @returns {{ mean: Float32Array, directions: { data: Float32Array, shape: [number, number] }, spectrum: Float32Array }}
+     *   mean [dModel], directions [D, dModel] (D = 3 for the shipped asset), spectrum [8]
+     */
+    allButTheTop() {
+      return unwrap(wasm.allButTheTop());
     },
 
     /**

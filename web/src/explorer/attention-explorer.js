@@ -364,7 +364,7 @@ export class AttentionExplorer extends HTMLElement {
     this.notice.textContent = trace.truncated
       ? `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`
       : '';
-    this.slots.tokens.replaceChildren(tokenStrip(trace));
+    this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize }));
     if (empty) return;
     this.visibleFigures.draw(result, previous, this.current);
   }

@@ -1,19 +1,21 @@
-// The tokens the core found, in order, with their positions; out-of-vocabulary words, [MASK]ed words
-// and padding (beyond the valid length) are marked.
+// The tokens the core found, in order, with their positions; out-of-vocabulary words (dashed, with a
+// tooltip saying why), [MASK]ed words and padding (beyond the valid length) are marked.
 
-function describe(token, i, padding) {
+function describe(token, i, padding, vocabSize) {
   if (token.masked) return `position ${i}: "${token.text}" replaced by [MASK] (the mean word vector); click to restore`;
+  const words = vocabSize ? `${vocabSize.toLocaleString('en-US')}-word ` : '';
   const vector = token.oov
-    ? `"${token.text}" is not among the 20,000 words: its vector is a deterministic hash`
+    ? `"${token.text}" is not in the ${words}GloVe vocabulary: a stand-in vector hashed from the word, which carries no meaning`
     : `"${token.text}", vocabulary row ${token.id}`;
   return `position ${i}: ${vector}${padding ? ' — padding: no query attends to it' : ''}; click to mask`;
 }
 
 /**
  * @param {object} trace  core.explain() result
+ * @param {{ vocabSize?: number }} [vocabulary]  the loaded vocabulary's size, named in the tooltips
  * @returns {HTMLElement} an ordered list; each item carries data-index, data-start, data-end (UTF-16 offsets)
  */
-export function tokenStrip(trace) {
+export function tokenStrip(trace, { vocabSize } = {}) {
   const list = document.createElement('ol');
   list.className = 'token-strip';
   list.dataset.figure = 'tokens';
@@ -24,7 +26,7 @@ export function tokenStrip(trace) {
     item.dataset.index = String(i);
     item.dataset.start = String(token.start);
     item.dataset.end = String(token.end);
-    item.title = describe(token, i, padding);
+    item.title = describe(token, i, padding, vocabSize);
     item.tabIndex = 0;
     const index = item.appendChild(document.createElement('span'));
     index.className = 'token-index';
