@@ -7,16 +7,14 @@
 import { OBSERVED_ATTRIBUTES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, NEEDS_CHECKS, NEEDS_LAB } from './figures.js';
+import { CHAPTERS } from '../lessons/chapters.js';
 import { enableScoreDrag } from './score-drag.js';
 import { buildSimplexControls } from './simplex-controls.js';
 import { SCORE_RANGE, simplexInputs } from './simplex-data.js';
 import { exportFigure } from './figure-export.js';
 import { buildLabControls } from './lab-controls.js';
-import { labSection } from './lab-section.js';
-import { costSection } from './cost-section.js';
 import { LensData } from './lens-data.js';
-import { lookupSection } from './lookup-section.js';
-import { element, row, section, showChosen, textBox } from './layout.js';
+import { element, showChosen, textBox } from './layout.js';
 import { sharedCore } from './shared-core.js';
 import { styleSheet } from './style-sheet.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
@@ -24,7 +22,6 @@ import { TourGuide } from './tour-guide.js';
 import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 import { VisibleFigures } from './visible-figures.js';
-import { formula } from '../views/formulas.js';
 import { tokenStrip } from '../views/token-strip.js';
 
 const HASH_DELAY_MS = 300;  // typing: the URL follows once the keystrokes pause this long
@@ -146,6 +143,10 @@ export class AttentionExplorer extends HTMLElement {
     });
     this.root.addEventListener('select-head', (event) => this.change({ head: event.detail }));
     this.root.addEventListener('select-query', (event) => this.change({ lineQuery: event.detail }));
+    // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
+    this.root.addEventListener('focus-query', (event) => {
+      if (this.visibleFigures.extra.mix?.focusQuery !== event.detail.row) this.visibleFigures.redraw('mix', { focusQuery: event.detail.row });
+    });
     this.root.addEventListener('click', (event) => {
       const button = event.target.closest('[data-export]');
       if (button) exportFigure(button.closest('figure'), button.dataset.export, this.current);
@@ -155,43 +156,90 @@ export class AttentionExplorer extends HTMLElement {
     this.compareButton.type = 'button';
     this.compareButton.addEventListener('click', () => this.toggleComparison());
     this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
-    const linePanel = element('div', 'line-panel');
-    linePanel.append(this.lineControls.form, this.slots.lines);
-    const tokens = section('Tokens', 'Click a word to replace it by [MASK] (the mean word vector), click again to restore it.', this.slots.tokens);
-    const attention = section('Self-attention', 'All heads at a glance (click one to select it), the selected head in detail, and who attends to whom.',
-      formula('attention'), this.slots.scoreFunction, this.slots.heads, row(this.slots.attention, linePanel));
-    const steps = section('Every step of the selected head', 'From word vectors to the encoder block\'s output. Hover any cell for its value and origin.', this.slots.pipeline);
-    const context = section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
-      'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
-    this.compareButton, this.slots.projection);
-    const positional = section('Sinusoidal positional encoding', '', formula('positional'), this.slots.positional);
-    const lab = labSection(this.slots, this.labControls);
-    const simplex = section('Normalizers: softmax is one choice', 'Attention weights are the point p of the simplex (all weight vectors) that ' +
-      'maximizes ⟨p, s⟩/τ − Ω(p): Shannon entropy for Ω gives softmax, the squared norm sparsemax, Tsallis entropy 1.5-entmax, ' +
-      'no Ω hardmax. Here for three keys.', this.simplexControls.form, this.slots.simplex);
-    const cross = section('Cross-attention: the decoder reads the source', 'In an encoder–decoder Transformer the target (here a ' +
-      'translation of your sentence) first attends to itself causally, then its queries attend to the source\'s keys and values. ' +
-      'Your sentence above is the source.', this.target.parentElement, this.slots.cross);
-    this.lookup = lookupSection(this.core, (change) => this.edit(change), this.slots.lookup);
-    this.cost = costSection((change) => this.edit(change), [this.slots.costTable, this.slots.costPlot]);
+    const tokens = element('div', 'tokens');
+    tokens.append(this.slots.tokens);
+    const edit = (change) => this.edit(change);
+    const parts = { slots: this.slots, core: this.core, edit, lineControls: this.lineControls, labControls: this.labControls,
+      simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target };
+    this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
+      share: this.share, figureControls: [] };
+    this.chapters = element('div', 'chapters');
+    this.chapterSections = new Map();
+    for (const chapter of CHAPTERS) {
+      const built = chapter.build(parts);
+      const body = element('section', 'chapter');
+      body.dataset.chapter = chapter.id;
+      body.id = `chapter-${chapter.id}`;
+      body.setAttribute('role', 'tabpanel');
+      body.append(element('h2', 'chapter-title', chapter.title), element('p', 'takeaway', chapter.takeaway), ...built.content);
+      this.chapters.append(body);
+      this.chapterSections.set(chapter.id, body);
+      Object.assign(this.parts.views, built.views);
+      this.parts.figureControls.push(...built.figureControls);
+      this.parts.groups.push(body);
+      if (built.lookup) this.lookup = built.lookup;
+      if (built.cost) this.cost = built.cost;
+    }
+    this.toc = this.tableOfContents();
     this.lensData = new LensData(this.core, { lookup: this.lookup.message, cost: this.cost.message });
-    this.figures = element('div', 'figures');
-    this.figures.append(attention, steps, context, positional, lab, simplex, this.lookup.element, cross, this.cost.element);
-    this.parts = {
-      views: { tokens: [tokens], heads: [this.slots.heads], attention: [this.slots.attention], lines: [linePanel],
-        pipeline: [steps], projection: [context], positional: [positional], lab: [lab], simplex: [simplex],
-        lookup: [this.lookup.element], cross: [cross], cost: [this.cost.element] },
-      groups: [attention],
-      controls: this.controls.form,
-      sentence: [this.input.parentElement, this.target.parentElement],
-      share: this.share,
-      figureControls: [this.lineControls.form, ...labForms, this.simplexControls.form, ...this.lookup.forms, ...this.cost.forms],
-    };
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
+    const bar = element('div', 'chapter-bar');
+    bar.append(this.toc, this.share);
     // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
-    this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, this.controls.form, this.share, this.notice,
-      tokens, this.empty, this.figures, this.guide.panel.panel);
+    this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, tokens, bar, this.controls.form,
+      this.notice, this.empty, this.chapters, this.guide.panel.panel);
     this.applyConfiguration();
+  }
+
+  /** The chapters as tabs (arrow keys move between them, as the ARIA tabs pattern has it). */
+  tableOfContents() {
+    const nav = element('nav', 'toc');
+    nav.setAttribute('aria-label', 'Chapters');
+    const list = nav.appendChild(element('div', 'toc-tabs'));
+    list.setAttribute('role', 'tablist');
+    this.tabs = new Map();
+    for (const chapter of CHAPTERS) {
+      const tab = list.appendChild(element('button', 'toc-tab', chapter.title));
+      tab.type = 'button';
+      tab.setAttribute('role', 'tab');
+      tab.dataset.chapterTab = chapter.id;
+      tab.setAttribute('aria-controls', `chapter-${chapter.id}`);
+      tab.addEventListener('click', () => this.change({ chapter: chapter.id }));
+      this.tabs.set(chapter.id, tab);
+    }
+    list.addEventListener('keydown', (event) => {
+      const shown = [...this.tabs.values()].filter((tab) => !tab.hidden);
+      const at = shown.indexOf(event.target);
+      const by = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+      if (at < 0 || !by) return;
+      const next = shown[(at + by + shown.length) % shown.length];
+      next.focus();
+      next.click();
+      event.preventDefault();
+    });
+    return nav;
+  }
+
+  /** The chapter shown: the state's, or the first one whose views the element shows. */
+  openChapter() {
+    const shown = CHAPTERS.filter((chapter) => chapter.views.some((view) => this.chosen.views.has(view)));
+    return (shown.find((chapter) => chapter.id === this.current.chapter) ?? shown[0])?.id;
+  }
+
+  /** Only the open chapter is laid out (so only its figures draw); the tabs follow. */
+  syncChapters() {
+    const open = this.openChapter();
+    let shownTabs = 0;
+    for (const chapter of CHAPTERS) {
+      const tab = this.tabs.get(chapter.id);
+      tab.hidden = !chapter.views.some((view) => this.chosen.views.has(view));
+      shownTabs += tab.hidden ? 0 : 1;
+      const selected = chapter.id === open;
+      tab.setAttribute('aria-selected', String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      this.chapterSections.get(chapter.id).classList.toggle('closed', !selected);
+    }
+    this.toc.hidden = shownTabs < 2;
   }
 
   /** "Copy link" (with url-state) and "Copy embed code", with the code shown for copying by hand. */
@@ -222,6 +270,7 @@ export class AttentionExplorer extends HTMLElement {
   /** Views, controls, height and readonly from the attributes. */
   applyConfiguration() {
     showChosen(this.parts, this.chosen);
+    this.syncChapters();
     this.linkButton.hidden = !this.hasAttribute('url-state');
     const height = this.getAttribute('height');
     this.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
@@ -318,6 +367,7 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   update() {
+    this.syncChapters();
     this.syncInputs();
     this.guide.sync();
     let result;
@@ -360,7 +410,7 @@ export class AttentionExplorer extends HTMLElement {
     const { trace } = result;
     const empty = trace.tokens.length === 0;
     this.empty.hidden = !empty;
-    this.figures.hidden = empty;
+    this.chapters.hidden = empty;
     this.notice.textContent = trace.truncated
       ? `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`
       : '';

@@ -7,8 +7,8 @@ import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
-export const VIEWS = ['tokens', 'heads', 'attention', 'lines', 'pipeline', 'projection', 'positional', 'lab', 'simplex', 'lookup', 'cross',
-  'cost'];
+export const VIEWS = ['tokens', 'heads', 'attention', 'mix', 'lines', 'pipeline', 'positional', 'lab', 'projection', 'score-function', 'simplex',
+  'lookup', 'cross', 'cost'];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
 export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];

@@ -61,24 +61,30 @@ export function buildControls(dModel, maxTokens) {
   form.className = 'controls';
   form.setAttribute('aria-label', 'Attention settings');
   form.addEventListener('submit', (event) => event.preventDefault());
+  // In view: at most six settings, the ones every chapter reads. The rest wait under "More settings".
   const numHeads = field(form, 'Heads', select('numHeads', headCounts(dModel).map((h) => [h, `${h} (d_k = ${dModel / h})`])));
-  const head = field(form, 'Selected head', select('head', []));
   const kind = field(form, 'Selected head is', select('headKind', HEAD_KINDS.map((k) => [k, KIND_TEXT[k]])));
-  const offset = field(form, 'δ', input('offset', { type: 'number', min: -16, max: 16, step: 1 }));
-  const projection = field(form, 'Projections W_Q, W_K, W_V, W_O', select('projection', [
-    ['identity', 'identity (raw word-vector similarity)'], ['random', 'random (Glorot, seeded)']]));
-  const seed = field(form, 'Seed', input('seed', { type: 'number', min: 0, max: 4294967295, step: 1 }));
   const mask = field(form, 'Mask', select('mask', [['bidirectional', 'bidirectional (BERT)'], ['causal', 'causal (GPT)'],
     ['padding', 'padding (valid length)']]));
   const validLength = field(form, 'Valid length', input('validLength', { type: 'number', min: 0, max: maxTokens, step: 1 }));
   const temperature = field(form, 'Temperature τ', input('temperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }));
   const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
   temperatureOut.className = 'hint';
-  const scoreFunction = field(form, 'Score function', select('scoreFunction', SCORE_FUNCTION_OPTIONS));
-  const additiveHidden = field(form, 'Additive hidden units', select('additiveHidden', ADDITIVE_HIDDEN_SIZES.map((h) => [h, String(h)])));
-  const normalizer = field(form, 'Normalizer', select('normalizer', NORMALIZER_OPTIONS));
   const positional = field(form, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
-  const colorMap = field(form, 'Colour map', select('colorMap', WEIGHT_COLOR_MAPS.map((name) => [name, name])));
+  const details = form.appendChild(document.createElement('details'));
+  details.className = 'more-settings';
+  details.appendChild(document.createElement('summary')).textContent = 'More settings';
+  const more = details.appendChild(document.createElement('div'));
+  more.className = 'more-controls';
+  const head = field(more, 'Selected head', select('head', []));
+  const offset = field(more, 'δ', input('offset', { type: 'number', min: -16, max: 16, step: 1 }));
+  const projection = field(more, 'Projections W_Q, W_K, W_V, W_O', select('projection', [
+    ['identity', 'identity (raw word-vector similarity)'], ['random', 'random (Glorot, seeded)']]));
+  const seed = field(more, 'Seed', input('seed', { type: 'number', min: 0, max: 4294967295, step: 1 }));
+  const scoreFunction = field(more, 'Score function', select('scoreFunction', SCORE_FUNCTION_OPTIONS));
+  const additiveHidden = field(more, 'Additive hidden units', select('additiveHidden', ADDITIVE_HIDDEN_SIZES.map((h) => [h, String(h)])));
+  const normalizer = field(more, 'Normalizer', select('normalizer', NORMALIZER_OPTIONS));
+  const colorMap = field(more, 'Colour map', select('colorMap', WEIGHT_COLOR_MAPS.map((name) => [name, name])));
 
   let headKinds = [];
   /** The form's values; `changed` is the name of the control that moved (a head's kind is set only by its own select). */
@@ -123,6 +129,7 @@ export function buildControls(dModel, maxTokens) {
     mask.value = state.mask;
     validLength.value = String(state.validLength);
     validLength.disabled = state.mask !== 'padding';
+    validLength.parentElement.classList.toggle('inactive', state.mask !== 'padding');  // only beside a padding mask
     temperature.value = String(state.temperature);
     temperatureOut.value = Number(state.temperature).toFixed(2);
     scoreFunction.value = state.scoreFunction;

@@ -1,4 +1,5 @@
-// Every figure of the explorer as a pure function of (the computed result, the previous trace, the state).
+// Every figure of the explorer as a pure function of (the computed result, the previous trace, the state,
+// and the slot it is drawn in — read for the theme's colours, never changed).
 import { attentionHeatmap } from '../views/attention-heatmap.js';
 import { crossAttentionView } from '../views/cross-attention.js';
 import { costPlot } from '../views/cost-plot.js';
@@ -22,10 +23,25 @@ import { shuffleCheck } from '../views/shuffle-check.js';
 import { simplexView } from '../views/simplex-view.js';
 import { SCORE_RANGE } from './simplex-data.js';
 import { rotationPair } from './state.js';
+import { mixView } from '../lessons/attention/mix-view.js';
+
+/** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
+function mixQuery(trace, query) {
+  const last = trace.tokens.length - 1;
+  return Math.max(0, Math.min(last, query ?? 2));
+}
+
+/** The theme's text and rule colours where a canvas figure is drawn. */
+function themeColors(slot) {
+  const style = getComputedStyle(slot);
+  const get = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+  return { ink: get('--ae-ink', '#1d1d1f'), muted: get('--ae-muted', '#5f6368'), line: get('--ae-line', '#d0d4da') };
+}
 
 export const FIGURES = {
   heads: ({ trace }, _, { head, colorMap }) => headGrid(trace, { head, colorMap }),
   attention: ({ trace }, previous, { head, colorMap }) => attentionHeatmap(trace, { head, previous, colorMap }),
+  mix: ({ trace }, _, { head, lineQuery, focusQuery }, slot) => mixView(trace, { head, query: mixQuery(trace, focusQuery ?? lineQuery) }, themeColors(slot)),
   lines: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
     heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
   pipeline: ({ trace }, _, { head, colorMap }) => pipeline(trace, { head, colorMap }),

@@ -25,11 +25,11 @@ function titled(level, title, intro, children) {
   return el;
 }
 
-/** A labelled text box (textarea, 2 rows); onInput(value) on every edit. */
-export function textBox(labelText, onInput) {
+/** A labelled text box (a textarea of `rows` rows, default 1: long text wraps and scrolls); onInput(value) on every edit. */
+export function textBox(labelText, onInput, rows = 1) {
   const label = element('label', 'sentence-label', labelText);
   const box = label.appendChild(document.createElement('textarea'));
-  box.rows = 2;
+  box.rows = rows;
   box.spellcheck = false;
   box.addEventListener('input', () => onInput(box.value));
   return box;

@@ -28,11 +28,14 @@ export const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset'
 export function defaultState() {
   return {
     sentence: DEFAULT_SENTENCE,
-    numHeads: 1,
+    chapter: 'attention',    // the chapter shown (lessons/chapters.js CHAPTER_IDS)
+    step: 1,                 // the step shown in "Inside one head", 1-based
+    // Four designed heads a learner can name at first sight (designed_heads.hpp).
+    numHeads: 4,
     head: 0,                 // selected head, 0-based
     projection: 'identity',
     seed: 1,
-    headKinds: [],           // per head: a HEAD_KINDS name (missing: 'projected')
+    headKinds: ['semantic', 'previous', 'next', 'first'],  // per head: a HEAD_KINDS name (missing: 'projected')
     offset: 2,               // δ of 'offset' heads
     mask: 'bidirectional',   // 'bidirectional' | 'causal' | 'padding'
     validLength: 4,          // keys at positions ≥ validLength are padding when mask = 'padding'

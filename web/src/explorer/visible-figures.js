@@ -17,6 +17,7 @@ export class VisibleFigures {
     this.needData = needData;
     this.visible = new Set();
     this.drawnFrom = new Map();  // figure name → the data its slot shows (DATA_ONLY figures)
+    this.extra = {};             // figure name → state it alone follows (what the pointer hovers), not the explorer's
     const observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         if (entry.isIntersecting) this.visible.add(entry.target.dataset.slot);
@@ -47,6 +48,12 @@ export class VisibleFigures {
     }
   }
 
+  /** Redraws one figure on screen with `extra` on top of the state (kept for later results too). */
+  redraw(name, extra) {
+    this.extra[name] = extra;
+    if (this.drawn && this.visible.has(name)) this.drawFigure(name);
+  }
+
   drawFigure(name) {
     const { result, previous, state } = this.drawn;
     if (!hasDataFor(result, name)) {
@@ -56,7 +63,7 @@ export class VisibleFigures {
     const slot = this.slots[name], data = result[OWN_DATA[name]];
     if (!DATA_ONLY.includes(name) || this.drawnFrom.get(name) !== data) {
       if (data === NOTHING) slot.replaceChildren();
-      else slot.replaceChildren(FIGURES[name](result, previous, state));
+      else slot.replaceChildren(FIGURES[name](result, previous, { ...state, ...this.extra[name] }, slot));
       addExportMenus(slot);
       this.drawnFrom.set(name, data);
     }

@@ -11,7 +11,7 @@ const fmt = format('.4f');
 
 /** Pixels per cell: large for short sentences, small enough that 256 tokens fit. */
 function cellSize(seqLen, budget) {
-  return Math.max(2, Math.min(40, Math.floor(budget / Math.max(seqLen, 1))));
+  return Math.max(2, Math.min(32, Math.floor(budget / Math.max(seqLen, 1))));
 }
 
 /** How a head was built, in a few words. */
@@ -46,14 +46,15 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis' }
   const numHeads = trace.heads.length, seqLen = trace.tokens.length;
   const { weights, scores, dotProducts, entropy, queries } = trace.heads[head];
   const labels = tokenLabels(trace);
-  const cell = cellSize(seqLen, 440);
+  // Narrow screens: the rows' labels and entropies keep ~160 px, the cells share the rest.
+  const cell = cellSize(seqLen, Math.min(440, window.innerWidth - 160));
   const dQK = queries.shape[1];
   const maxBits = Math.log2(Math.max(seqLen, 1));
   const figure = heatmap({
     name: 'attention-weights',
     caption: `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
-      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}) [seq_len, seq_len] = [${seqLen}, ${seqLen}]. Right: each row's entropy ` +
-      `(0 bits = all on one key, ${maxBits.toFixed(2)} = uniform).`,
+      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; each row sums to 1. ` +
+      `Right: its entropy (0 bits: one key; ${maxBits.toFixed(2)}: uniform).`,
     values: weights.data,
     rows: seqLen,
     cols: seqLen,
@@ -70,6 +71,7 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis' }
     rowNotes: Array.from(entropy.data, (h) => `${h.toFixed(2)} bits`),
     rowNotesTitle: 'entropy',
     highlights: changedCells(trace, previous, head),
+    currentCellEvent: 'focus-query',  // the mix follows the row under the pointer
     describe: (i, j, w) => (scores.data[i * seqLen + j] === -Infinity
       ? `"${labels[i]}" → "${labels[j]}": masked (weight 0)`
       : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +

@@ -3,7 +3,18 @@ import { weightColorMap } from './colors.js';
 import { headKindLabel } from './attention-heatmap.js';
 import { cellCanvas } from './heatmap.js';
 
-const GRID_PX = 120;  // each small multiple's side
+const GRID_PX = 64;  // each small multiple's side
+
+/** What a head of this kind does, in a line (the large heatmap says it at length). */
+function headKindLine(head) {
+  switch (head.kind) {
+    case 'semantic': return 'looks at the words closest in meaning';
+    case 'offset': return head.offset < 0 ? `looks ${-head.offset} word${head.offset === -1 ? '' : 's'} back` : `looks ${head.offset} word${head.offset === 1 ? '' : 's'} ahead`;
+    case 'first': return 'rests on the first token';
+    case 'uniform': return 'averages every word evenly';
+    default: return 'learned projections W_Q, W_K';
+  }
+}
 
 /**
  * @param {object} trace  core.explain() result
@@ -30,7 +41,9 @@ export function headGrid(trace, { head: selected, colorMap = 'viridis' }) {
       isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity,
     }));
     const label = button.appendChild(document.createElement('span'));
-    label.textContent = `head ${h + 1} · ${headKindLabel(head)}`;
+    label.className = 'head-label';
+    label.append(Object.assign(document.createElement('strong'), { textContent: `${h + 1} · ${headKindLabel(head)}` }),
+      Object.assign(document.createElement('span'), { className: 'head-line', textContent: headKindLine(head) }));
     button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('select-head', { detail: h, bubbles: true })));
   });
   return list;

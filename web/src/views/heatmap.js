@@ -106,6 +106,8 @@ export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWi
  * @param {string} [spec.rowNotesTitle]
  * @param {[number, number][]} [spec.highlights]  cells to outline briefly (what just changed)
  * @param {number} [spec.top]  room above the cells, pixels (to align the rows of figures side by side)
+ * @param {string} [spec.currentCellEvent]  when set, moving the current cell (hover, tap, keys) dispatches a
+ *   bubbling CustomEvent of this name with detail { row: i, col: j }
  * @returns {HTMLElement} a <figure>. Its canvas is focusable (role img, roledescription "heatmap"):
  *   arrow keys move a current cell, Home/End to the row's first/last column, PageUp/PageDown to the
  *   first/last row, Escape hides; the cell is outlined and spec.describe's text shown and announced.
@@ -191,6 +193,7 @@ export function heatmap(spec) {
     tooltip.style.left = `${margin.left + Math.min((j + 1) * cellWidth + 6, width)}px`;
     tooltip.style.top = `${margin.top + (i + 1) * cellHeight + 4}px`;
     live.textContent = text;
+    if (spec.currentCellEvent) canvas.dispatchEvent(new CustomEvent(spec.currentCellEvent, { detail: { row: i, col: j }, bubbles: true }));
   };
   const hideCell = () => {
     outline.attr('visibility', 'hidden');
@@ -230,11 +233,13 @@ function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, 
     shown = false;
     hide();
   };
-  canvas.addEventListener('pointermove', (event) => {
+  const point = (event) => {
     const j = Math.min(cols - 1, Math.floor(event.offsetX / cellWidth));
     const i = Math.min(rows - 1, Math.floor(event.offsetY / cellHeight));
     if (i >= 0 && j >= 0) moveTo(i, j);
-  });
+  };
+  canvas.addEventListener('pointermove', point);
+  canvas.addEventListener('pointerdown', point);  // a tap on a touch screen sends no move first
   canvas.addEventListener('pointerleave', clear);
   canvas.addEventListener('blur', clear);
   canvas.addEventListener('focus', () => {

@@ -8,7 +8,7 @@ import { tokenLabels } from './labels.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const ROW_PX = 22;
 const TEXT_PX = 110;  // room for a token label on each side
-const GAP_PX = 220;   // between the two columns
+const GAP_PX = 220;   // between the two columns (less on a narrow screen)
 const MAX_STROKE = 7;
 
 const headColor = (h) => schemeTableau10[h % schemeTableau10.length];
@@ -22,7 +22,8 @@ const headColor = (h) => schemeTableau10[h % schemeTableau10.length];
 export function lineView(trace, { heads, query, threshold }) {
   const labels = tokenLabels(trace);
   const n = labels.length;
-  const width = 2 * TEXT_PX + GAP_PX, height = Math.max(1, n) * ROW_PX + 8;
+  const gap = Math.max(80, Math.min(GAP_PX, window.innerWidth - 2 * TEXT_PX - 32));
+  const width = 2 * TEXT_PX + gap, height = Math.max(1, n) * ROW_PX + 8;
   const y = (i) => 4 + (i + 0.5) * ROW_PX;
   const shown = heads.filter((h) => h < trace.heads.length);
 
@@ -45,7 +46,7 @@ export function lineView(trace, { heads, query, threshold }) {
         const weight = w[i * n + j];
         if (weight < threshold || weight === 0) continue;
         lines.append('line')
-          .attr('x1', TEXT_PX).attr('y1', y(i)).attr('x2', TEXT_PX + GAP_PX).attr('y2', y(j))
+          .attr('x1', TEXT_PX).attr('y1', y(i)).attr('x2', TEXT_PX + gap).attr('y2', y(j))
           .attr('stroke', headColor(h)).attr('stroke-width', 0.5 + MAX_STROKE * weight)
           .attr('stroke-opacity', 0.25 + 0.6 * weight)
           .attr('data-head', h).attr('data-query', i).attr('data-key', j).attr('data-weight', weight.toFixed(4))
@@ -63,7 +64,7 @@ export function lineView(trace, { heads, query, threshold }) {
   const queries = side(TEXT_PX - 8, 'end', 'queries')
     .attr('tabindex', 0).attr('role', 'button').attr('data-index', (_, i) => i)
     .classed('pinned', (_, i) => i === query);
-  side(TEXT_PX + GAP_PX + 8, 'start', 'keys');
+  side(TEXT_PX + gap + 8, 'start', 'keys');
   queries
     .on('mouseenter focus', function () { show(Number(this.dataset.index)); })
     .on('mouseleave blur', () => show(query))

@@ -1,0 +1,140 @@
+// The mix: one query's output built as the weighted sum of the value vectors (Vaswani et al. 2017
+// eq. 1, row i: z_i = Σ_j a_ij v_j; the figure follows Alammar, "The Illustrated Transformer").
+// Each key j is one row: its word, its weight a_ij as a bar, and a_ij·v_j as a strip of d_v cells —
+// rows with little weight fade to white — stacked above their sum z_i, the head's output row i.
+// One canvas for every row (a keystroke redraws it without building per-row DOM).
+import { format } from 'd3-format';
+import { rgb } from 'd3-color';
+import { divergingColor, maxAbs } from '../../views/colors.js';
+import { legend } from '../../views/legend.js';
+import { tokenLabels } from '../../views/labels.js';
+
+const fmt = format('.2f');
+const LABEL_PX = 86;     // the words' column
+const GAP_PX = 40;       // between the bars and the strips (holds the weight's number)
+const WIDTH_PX = 560;    // the whole figure, at most (narrow screens: their width)
+const HEIGHT_PX = 360;   // every key row together
+const SUM_GAP_PX = 14;   // between the stacked rows and their sum
+
+/** Pixels per key row: large for short sentences, at least 2 so 256 keys still fit. */
+function rowHeight(seqLen) {
+  return Math.max(2, Math.min(22, Math.floor(HEIGHT_PX / Math.max(seqLen, 1))));
+}
+
+/**
+ * The mix's numbers for query `query` of head `head` (what the figure draws, exported with it).
+ * @param {object} trace  core.explain()'s trace
+ * @returns {{ weights: Float32Array, scaled: Float32Array, output: Float32Array, dV: number }}
+ *   weights a_i· [seqLen]; scaled a_ij·v_j [seqLen, d_v] row-major; output z_i = Σ_j a_ij v_j [d_v],
+ *   summed here from the core's weights and values (the test checks it equals the trace's output row)
+ */
+export function mixData(trace, head, query) {
+  const { weights, values } = trace.heads[head];
+  const n = trace.tokens.length, dV = values.shape[1];
+  const row = weights.data.subarray(query * n, (query + 1) * n);
+  const scaled = new Float32Array(n * dV);
+  const output = new Float32Array(dV);
+  for (let j = 0; j < n; j++) {
+    for (let c = 0; c < dV; c++) {
+      const v = row[j] * values.data[j * dV + c];
+      scaled[j * dV + c] = v;
+      output[c] += v;
+    }
+  }
+  return { weights: Float32Array.from(row), scaled, output, dV };
+}
+
+/**
+ * @param {object} trace  core.explain()'s trace (at least one token)
+ * @param {{ head: number, query: number }} options  the head (0-based) and the query position shown
+ * @param {{ ink: string, muted: string, line: string }} [colors]  text and rule colours (the theme's)
+ * @returns {HTMLElement} <figure data-figure="mix" data-query data-head>; `figure.exportData` holds the
+ *   rows drawn (keys, then the output) for CSV/JSON export, `figure.mix` the mixData() numbers
+ */
+export function mixView(trace, { head, query }, colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' }) {
+  const n = trace.tokens.length;
+  const labels = tokenLabels(trace);
+  const data = mixData(trace, head, query);
+  const { weights, scaled, output, dV } = data;
+  const h = rowHeight(n);
+  // Bars take a third of what the words leave, strips the rest.
+  const width = Math.max(240, Math.min(WIDTH_PX, window.innerWidth - 32));
+  const BAR_PX = Math.round((width - LABEL_PX - GAP_PX) / 3), STRIP_PX = width - LABEL_PX - GAP_PX - BAR_PX - 4;
+  const cell = STRIP_PX / dV;
+  // One scale for the scaled rows and their sum, so the rows that carry weight stand out.
+  const limit = Math.max(maxAbs(scaled), maxAbs(output));
+  const color = divergingColor(limit);
+  const stripLeft = LABEL_PX + BAR_PX + GAP_PX;
+  const height = n * h + SUM_GAP_PX + 22;
+
+  const figure = document.createElement('figure');
+  figure.className = 'mix';
+  figure.dataset.figure = 'mix';
+  figure.dataset.query = String(query);
+  figure.dataset.head = String(head);
+  const caption = figure.appendChild(document.createElement('figcaption'));
+  caption.textContent = `The output of “${labels[query]}” (head ${head + 1}) is a weighted mix of the value vectors: ` +
+    `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.`;
+
+  const canvas = figure.appendChild(document.createElement('canvas'));
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  canvas.setAttribute('role', 'img');
+  const top = [...weights.keys()].sort((a, b) => weights[b] - weights[a]).slice(0, 3);
+  canvas.setAttribute('aria-label', `${caption.textContent} Largest weights: ` +
+    top.map((j) => `“${labels[j]}” ${fmt(weights[j])}`).join(', ') + '.');
+
+  const g = canvas.getContext('2d');
+  g.scale(dpr, dpr);
+  const font = Math.max(9, Math.min(13, h - 3));
+  g.font = `${font}px system-ui, sans-serif`;
+  g.textBaseline = 'middle';
+  const labelEvery = Math.ceil(11 / h);  // keep words ≥ 11 px apart
+  const strip = (values, y, rowH) => {
+    for (let c = 0; c < dV; c++) {
+      const { r, g: gr, b } = rgb(color(values[c]));
+      g.fillStyle = `rgb(${r},${gr},${b})`;
+      g.fillRect(stripLeft + c * cell, y, Math.ceil(cell), rowH);
+    }
+  };
+  for (let j = 0; j < n; j++) {
+    const y = j * h;
+    if (j === query) {
+      g.fillStyle = colors.line;
+      g.fillRect(0, y, stripLeft - 4, h);
+    }
+    if (j % labelEvery === 0 || j === query) {
+      g.fillStyle = colors.ink;
+      g.textAlign = 'right';
+      g.fillText(labels[j].slice(0, 12), LABEL_PX - 6, y + h / 2);
+    }
+    g.fillStyle = '#3b5bdb';
+    g.fillRect(LABEL_PX, y + 1, Math.max(weights[j] > 0 ? 1 : 0, weights[j] * BAR_PX), Math.max(1, h - 2));
+    if (h >= 10) {
+      g.fillStyle = colors.muted;
+      g.textAlign = 'left';
+      g.fillText(fmt(weights[j]), LABEL_PX + BAR_PX + 4, y + h / 2);
+    }
+    strip(scaled.subarray(j * dV, (j + 1) * dV), y, h);
+  }
+  const sumY = n * h + SUM_GAP_PX;
+  g.fillStyle = colors.ink;
+  g.fillRect(stripLeft, sumY - SUM_GAP_PX / 2 - 1, STRIP_PX, 1.5);
+  g.textAlign = 'right';
+  g.font = `600 13px system-ui, sans-serif`;
+  g.fillText(`= z_${query}`, stripLeft - 6, sumY + 10);
+  strip(output, sumY, 20);
+
+  figure.append(legend({ color, domain: [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))], title: 'a_ij · v_j' }));
+  figure.mix = data;
+  figure.exportData = {
+    name: 'mix', caption: caption.textContent, rowTitle: 'key', colTitle: 'value dimension',
+    rowLabels: [...labels.map((label, j) => `${label} (a = ${fmt(weights[j])})`), `z_${query}`],
+    colLabels: Array.from({ length: dV }, (_, c) => String(c)), shape: [n + 1, dV],
+    values: Float32Array.from([...scaled, ...output]),
+  };
+  return figure;
+}

@@ -1,0 +1,24 @@
+// The page's chapters, in reading order. Each is a folder of web/src/lessons/ holding its figures,
+// controls and layout; a chapter lists the `views` (attributes.js VIEWS) it holds, so an embedded
+// element that shows only some views shows only their chapters. Only the open chapter is in the
+// layout, so only its figures compute and draw (visible-figures.js).
+import { attentionChapter } from './attention/chapter.js';
+import { insideHeadChapter } from './inside-head/chapter.js';
+import { lensesChapter } from './lenses/chapter.js';
+import { positionsChapter } from './positions/chapter.js';
+
+/**
+ * @type {{ id: string, title: string, takeaway: string, views: string[],
+ *   build: (parts: object) => { content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] } }[]}
+ *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
+ *   takeaway: the one sentence the chapter opens with; build: its content, from the explorer's parts
+ */
+export const CHAPTERS = [attentionChapter, insideHeadChapter, positionsChapter, lensesChapter];
+
+/** Chapter ids, in order. */
+export const CHAPTER_IDS = CHAPTERS.map((chapter) => chapter.id);
+
+/** The chapter holding `view`, or undefined. */
+export function chapterOfView(view) {
+  return CHAPTERS.find((chapter) => chapter.views.includes(view));
+}

@@ -1,0 +1,21 @@
+// Chapter "Inside one head": the selected head's computation as a stepper, one step large at a time
+// with its formula, and its neighbours named (Vaswani et al. 2017 §3.1–3.3): word vectors → X + P →
+// queries, keys, values → scores → mask → weights → output → the encoder block.
+import { element } from '../../explorer/layout.js';
+
+export const insideHeadChapter = {
+  id: 'inside-head',
+  title: 'Inside one head',
+  takeaway: 'One head, one step at a time: word vectors become queries, keys and values; queries meet keys as scores; ' +
+    'softmax turns scores into weights; the weights mix the values.',
+  views: ['pipeline'],
+  /**
+   * @param {{ slots: Record<string, HTMLElement> }} parts
+   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
+   */
+  build({ slots }) {
+    const steps = element('section', 'pipeline-section');
+    steps.append(slots.pipeline);
+    return { content: [steps], views: { pipeline: [steps] }, figureControls: [] };
+  },
+};

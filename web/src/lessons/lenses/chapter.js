@@ -1,0 +1,44 @@
+// Chapter "Other lenses": the choices inside attention seen from outside — context moving a word's
+// vector, how queries and keys become scores (d2l.ai §11.3), the normalizer as a point on the simplex
+// (Martins & Astudillo 2016; Peters et al. 2019), attention as a soft lookup table (d2l.ai §11.1),
+// cross-attention (Vaswani et al. 2017 §3.2.3) and what a layer costs (Table 1).
+import { costSection } from '../../explorer/cost-section.js';
+import { section } from '../../explorer/layout.js';
+import { lookupSection } from '../../explorer/lookup-section.js';
+import { formula } from '../../views/formulas.js';
+
+export const lensesChapter = {
+  id: 'lenses',
+  title: 'Other lenses',
+  takeaway: 'Dot products, softmax and self-attention are choices: see what context does to a word, the other score functions ' +
+    'and normalizers, attention as a soft dictionary lookup, cross-attention, and what a layer costs.',
+  views: ['projection', 'score-function', 'simplex', 'lookup', 'cross', 'cost'],
+  /**
+   * @param {{ slots: Record<string, HTMLElement>, core: object, edit: (change: object) => void, compareButton: HTMLElement,
+   *   simplexControls: { form: HTMLFormElement }, target: HTMLTextAreaElement }} parts
+   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[],
+   *   lookup: object, cost: object }}
+   */
+  build({ slots, core, edit, compareButton, simplexControls, target }) {
+    const context = section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
+      'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
+    compareButton, slots.projection);
+    const scores = section('Score functions: how a query meets a key', 'The selected score function (in More settings) for your sentence, ' +
+      'and what each one costs per head.', formula('attention'), slots.scoreFunction);
+    const simplex = section('Normalizers: softmax is one choice', 'Attention weights are the point p of the simplex (all weight vectors) that ' +
+      'maximizes ⟨p, s⟩/τ − Ω(p): Shannon entropy for Ω gives softmax, the squared norm sparsemax, Tsallis entropy 1.5-entmax, ' +
+      'no Ω hardmax. Here for three keys.', simplexControls.form, slots.simplex);
+    const lookup = lookupSection(core, edit, slots.lookup);
+    const cross = section('Cross-attention: the decoder reads the source', 'In an encoder–decoder Transformer the target (here a ' +
+      'translation of your sentence) first attends to itself causally, then its queries attend to the source\'s keys and values. ' +
+      'Your sentence above is the source.', target.parentElement, slots.cross);
+    const cost = costSection(edit, [slots.costTable, slots.costPlot]);
+    return {
+      content: [context, scores, simplex, lookup.element, cross, cost.element],
+      views: { projection: [context], 'score-function': [scores], simplex: [simplex], lookup: [lookup.element], cross: [cross], cost: [cost.element] },
+      figureControls: [simplexControls.form, ...lookup.forms, ...cost.forms],
+      lookup,
+      cost,
+    };
+  },
+};
