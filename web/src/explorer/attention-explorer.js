@@ -142,6 +142,7 @@ export class AttentionExplorer extends HTMLElement {
       if (event.key === 'Enter' || event.key === ' ') this.toggleMask(event.target.closest('[data-index]'));
     });
     this.root.addEventListener('select-head', (event) => this.change({ head: event.detail }));
+    this.root.addEventListener('select-step', (event) => this.change({ step: event.detail }));
     this.root.addEventListener('select-query', (event) => this.change({ lineQuery: event.detail }));
     // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
     this.root.addEventListener('focus-query', (event) => {

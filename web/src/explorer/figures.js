@@ -44,7 +44,7 @@ export const FIGURES = {
   mix: ({ trace }, _, { head, lineQuery, focusQuery }, slot) => mixView(trace, { head, query: mixQuery(trace, focusQuery ?? lineQuery) }, themeColors(slot)),
   lines: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
     heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
-  pipeline: ({ trace }, _, { head, colorMap }) => pipeline(trace, { head, colorMap }),
+  pipeline: ({ trace }, _, { head, step, colorMap }) => pipeline(trace, { head, step, colorMap }),
   projection: ({ projected }) => projectionView(projected),
   positional: ({ trace }) => positionalHeatmap(trace),
   labEncoding: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase }),

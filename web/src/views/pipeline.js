@@ -5,12 +5,10 @@ import { format } from 'd3-format';
 import { headKindLabel } from './attention-heatmap.js';
 import { divergingColor, maxAbs, weightColorMap } from './colors.js';
 import { math } from './formulas.js';
-import { heatmap } from './heatmap.js';
+import { cellCanvas, heatmap } from './heatmap.js';
 import { tokenLabels } from './labels.js';
 
 const fmt = format('.4f');
-const WIDTH_BUDGET = 330;   // pixels for a matrix's columns
-const HEIGHT_BUDGET = 230;  // pixels for its rows
 
 const ABSOLUTE = new Set(['sinusoidal', 'learned']);  // encodings added to the input
 
@@ -106,11 +104,11 @@ function steps(trace, head) {
   return list.map((step) => ({ ...step, rowLabels: labels }));
 }
 
-/** One step's card; `weightColor` colours the attention-weight step, the others are diverging. */
-function stepFigure(step, index, weightColor) {
+/** One step's heatmap; `weightColor` colours the attention-weight step, the others are diverging; `budget`: [width, height] pixels. */
+function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
   const [rows, cols] = step.tensor.shape;
   const limit = maxAbs(step.tensor.data);
-  const figure = heatmap({
+  return heatmap({
     name: `step-${index + 1}`,
     caption: `[${rows}, ${cols}]`,
     values: step.tensor.data,
@@ -123,34 +121,79 @@ function stepFigure(step, index, weightColor) {
     color: step.weights ? weightColor : divergingColor(limit),
     domain: step.weights ? [0, 1] : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
     legendTitle: step.weights ? 'weight' : 'value',
-    cellWidth: Math.max(1, Math.min(28, Math.floor(WIDTH_BUDGET / Math.max(cols, 1)))),
-    cellHeight: Math.max(2, Math.min(18, Math.floor(HEIGHT_BUDGET / Math.max(rows, 1)))),
+    cellWidth: Math.max(1, Math.min(36, Math.floor(widthBudget / Math.max(cols, 1)))),
+    cellHeight: Math.max(2, Math.min(28, Math.floor(heightBudget / Math.max(rows, 1)))),
     isMasked: step.isMasked,
     rowNotes: step.notes,
     rowNotesTitle: step.notes ? 'entropy' : undefined,
     describe: step.describe,
   });
-  const card = document.createElement('li');
-  card.className = 'step';
-  const title = card.appendChild(document.createElement('h3'));
-  title.textContent = `${index + 1}. ${step.title}`;
-  card.append(math(step.tex), figure);
-  return card;
+}
+
+/** A button that moves to step `index` (0-based): dispatches CustomEvent("select-step", { detail: index + 1, bubbles }). */
+function stepButton(className, index, content, label) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = className;
+  button.dataset.step = String(index + 1);
+  button.setAttribute('aria-label', label);
+  button.append(...content);
+  button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('select-step', { detail: index + 1, bubbles: true })));
+  return button;
+}
+
+/** Previous or next step: its title and a thumbnail of its matrix. */
+function neighbour(step, index, weightColor, direction) {
+  const [rows, cols] = step.tensor.shape;
+  const limit = maxAbs(step.tensor.data);
+  const thumb = cellCanvas({ rows, cols, values: step.tensor.data, color: step.weights ? weightColor : divergingColor(limit),
+    domain: step.weights ? [0, 1] : [-limit, limit], isMasked: step.isMasked,
+    cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))), cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))) });
+  const text = document.createElement('span');
+  text.textContent = `${direction === 'previous' ? '← ' : ''}${index + 1}. ${step.title}${direction === 'next' ? ' →' : ''}`;
+  return stepButton(`step-neighbour step-${direction}`, index, [text, thumb], `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`);
 }
 
 /**
+ * The steps as a stepper: a numbered list of every step, the current step large with its formula and
+ * shape, and its previous and next steps beside it.
  * @param {object} trace  core.explain() result
- * @param {{ head: number, colorMap?: 'viridis' | 'cividis' }} options  the head to follow (0-based);
- *   the attention weights' colour map (default 'viridis')
- * @returns {HTMLElement} an ordered list of step cards
+ * @param {{ head: number, step?: number, colorMap?: 'viridis' | 'cividis' }} options  the head to follow (0-based);
+ *   the step shown, 1-based (clamped to the steps there are; default 1); the attention weights' colour map
+ *   (default 'viridis')
+ * @returns {HTMLElement} <div data-figure="pipeline" data-step data-steps>; its buttons dispatch
+ *   CustomEvent("select-step", { detail: step (1-based), bubbles })
  */
-export function pipeline(trace, { head, colorMap = 'viridis' }) {
-  const list = document.createElement('ol');
-  list.className = 'pipeline';
-  list.dataset.figure = 'pipeline';
-  list.dataset.head = String(head);
-  list.setAttribute('aria-label', `Every step of head ${head + 1} (${headKindLabel(trace.heads[head])})`);
+export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
+  const all = steps(trace, head);
+  const current = Math.max(0, Math.min(all.length - 1, Math.round(step) - 1));
   const weightColor = weightColorMap(colorMap);
-  steps(trace, head).forEach((step, i) => list.appendChild(stepFigure(step, i, weightColor)));
-  return list;
+  const root = document.createElement('div');
+  root.className = 'pipeline';
+  root.dataset.figure = 'pipeline';
+  root.dataset.head = String(head);
+  root.dataset.step = String(current + 1);
+  root.dataset.steps = String(all.length);
+
+  const nav = root.appendChild(document.createElement('ol'));
+  nav.className = 'stepper';
+  nav.setAttribute('aria-label', `The ${all.length} steps of head ${head + 1} (${headKindLabel(trace.heads[head])})`);
+  all.forEach((s, i) => {
+    const item = nav.appendChild(document.createElement('li'));
+    const button = item.appendChild(stepButton(i === current ? 'step-number current' : 'step-number', i, [String(i + 1)], `${i + 1}. ${s.title}`));
+    button.title = `${i + 1}. ${s.title}`;
+    if (i === current) button.setAttribute('aria-current', 'step');
+  });
+
+  const row = root.appendChild(document.createElement('div'));
+  row.className = 'step-row';
+  if (current > 0) row.append(neighbour(all[current - 1], current - 1, weightColor, 'previous'));
+  const card = row.appendChild(document.createElement('section'));
+  card.className = 'step';
+  const title = card.appendChild(document.createElement('h3'));
+  title.textContent = `${current + 1}. ${all[current].title}`;
+  card.append(math(all[current].tex, { display: true }),
+    stepHeatmap(all[current], current, weightColor, [Math.min(560, window.innerWidth - 180), 360]));
+  if (current < all.length - 1) row.append(neighbour(all[current + 1], current + 1, weightColor, 'next'));
+  return root;
 }
