@@ -108,7 +108,7 @@ export class AttentionExplorer extends HTMLElement {
     this.status.textContent = '';
     this.showConfigErrors(errors);
     this.update();
-    this.guide.resume(this.hasAttribute('url-state') && 'tour' in stateFromHash(location.hash, this.defaults));
+    this.guide.resume(this.hasAttribute('url-state') ? this.hashState() : {});
   }
 
   build() {
@@ -319,9 +319,22 @@ export class AttentionExplorer extends HTMLElement {
     if (this.hasAttribute('url-state')) history.replaceState(null, '', `#${stateToHash(this.current, this.defaults)}`);
   }
 
+  /** What the URL hash sets; a tour step may be given by its number, as in the attribute (an unknown one is dropped). */
+  hashState() {
+    const change = stateFromHash(location.hash, this.defaults);
+    if ('tour' in change && change.tour !== '') {
+      try {
+        change.tour = tourStepId(change.tour);
+      } catch {
+        delete change.tour;
+      }
+    }
+    return change;
+  }
+
   /** `state` with what the URL hash sets (only with the url-state attribute). */
   withHash(state) {
-    return this.hasAttribute('url-state') ? withChange(state, stateFromHash(location.hash, this.defaults)) : state;
+    return this.hasAttribute('url-state') ? withChange(state, this.hashState()) : state;
   }
 
   /** A link edited by hand (or history navigation) changes the view. */
@@ -331,8 +344,8 @@ export class AttentionExplorer extends HTMLElement {
     if (location.hash.slice(1) === stateToHash(this.current, this.defaults)) return;
     const tour = this.current.tour;
     this.current = this.withHash(this.defaults);
-    this.update();
-    if (this.current.tour && this.current.tour !== tour) this.guide.reveal(this.guide.stepById(this.current.tour));
+    if (this.current.tour && this.current.tour !== tour) this.guide.resume(this.hashState());  // applies the step's state
+    else this.update();
   }
 
   /** Copies `text`; shows it too (the embed code always, the link when the clipboard is refused). */

@@ -41,6 +41,8 @@ export class TourGuide {
     const step = steps.find((s) => TOUR_STEPS.indexOf(s) >= from) ?? steps[0];
     if (!step) return;
     const { explorer } = this;
+    // The learner's own state, given back when the tour closes.
+    if (!explorer.current.tour) this.saved = explorer.current;
     explorer.change(stepState(step, explorer.defaults, explorer.current));
     if (later) this.pendingReveal = step;
     else this.reveal(step);
@@ -50,6 +52,7 @@ export class TourGuide {
   reveal(step, { atStart = false } = {}) {
     const { explorer } = this;
     const anchor = step.figure ? explorer.slots[step.figure] : explorer.parts.views[step.view][0];
+    if (!anchor.closest('section')) return;
     const scroller = explorer.root.classList.contains('fixed-height') ? explorer.root : null;
     this.holdReveal = reveal(anchor.closest('section'), scroller, { page: !atStart || explorer.hasAttribute('url-state') });
   }
@@ -64,7 +67,8 @@ export class TourGuide {
     const { explorer } = this;
     if (!explorer.current.tour) return;
     const hadFocus = this.panel.panel.contains(explorer.shadowRoot.activeElement);
-    explorer.change({ tour: '' });
+    explorer.change({ ...(this.saved ?? explorer.defaults), tour: '' });
+    this.saved = null;
     if (hadFocus && !this.button.closest('[hidden]')) this.button.focus();
   }
 
@@ -76,16 +80,26 @@ export class TourGuide {
       explorer.current = { ...explorer.current, tour: '' };
     }
     this.panel.sync(steps, explorer.current.tour);
+    explorer.root.classList.toggle('touring', Boolean(explorer.current.tour));
     this.button.hidden = Boolean(explorer.current.tour) || steps.length === 0;
   }
 
   /** At start: a link's step shows as the link has it (fromLink); a `tour` attribute's step is applied. */
+  /**
+   * At start, a step named by a link or the `tour` attribute: its state is applied (what else the link
+   * sets stays on top, so a copied link shows what it showed), and closing gives back the state the
+   * page opened with, without the tour.
+   * @param {object} fromLink  what the URL hash sets ({} without url-state)
+   */
   resume(fromLink) {
-    const { tour } = this.explorer.current;
-    if (!tour) return;
+    const { explorer } = this;
+    const { tour } = explorer.current;
+    const step = tour && this.stepById(tour);
+    if (!step) return;
+    this.saved = { ...explorer.current, tour: '' };
+    explorer.change({ ...stepState(step, explorer.defaults, explorer.current), ...fromLink, tour: step.id });
     // Scrolled after the first figures are drawn, when the layout has its real heights.
-    if (fromLink) this.pendingReveal = this.stepById(tour);
-    else this.show(tour, { later: true });
+    this.pendingReveal = step;
   }
 
   /** After figures are drawn: keeps the shown step in place, or scrolls to the step waiting since start. */

@@ -9,13 +9,15 @@
 //   state   a partial state (fields of defaultState() in state.js) applied on top of the explorer's
 //           defaults, so a step looks the same however the learner got to it. Every step sets the
 //           sentence its text talks about.
-//   view    the `views` name (attributes.js VIEWS) of the section the step scrolls to; with a `views`
+//   view    the `views` name (attributes.js VIEWS) of the section the step opens (its chapter) and scrolls to; with a `views`
 //           attribute that hides it, the tour skips the step.
 //   figure  optional: a figure slot (figures.js FIGURES) to scroll to inside that view, for long views.
 // tests/js/tour.test.js checks every field of every step.
 import { COMPARISON, DEFAULT_SENTENCE } from './state.js';
 
-const RIVER = { sentence: DEFAULT_SENTENCE };
+// The steps' texts speak of one projected head unless they set their own heads.
+const ONE_HEAD = { numHeads: 1, headKinds: [] };
+const RIVER = { sentence: DEFAULT_SENTENCE, ...ONE_HEAD };
 
 /** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string }[]} */
 export const TOUR_STEPS = [
@@ -89,7 +91,7 @@ export const TOUR_STEPS = [
     text: 'Each word starts at its word vector (○) and attention moves it to its output (●), toward the words around it. ' +
       '“bank” starts at the same point in both sentences and is pulled two ways: by “river” in one, by “money” in the other. ' +
       'That is what makes attention\'s outputs contextual word vectors.',
-    state: { compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity' },
+    state: { ...ONE_HEAD, compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity' },
     view: 'projection',
   },
   {
@@ -129,8 +131,7 @@ export const TOUR_STEPS = [
       'The table above the heads counts the operations for this sentence: the additive score costs several times more than q·k, ' +
       'one reason the Transformer chose the (scaled) dot product.',
     state: { ...RIVER, numHeads: 4, projection: 'random', scoreFunction: 'additive' },
-    view: 'attention',
-    figure: 'scoreFunction',
+    view: 'score-function',
   },
   {
     id: 'soft-lookup',

@@ -2,6 +2,7 @@
 // button, docked at the bottom of the explorer while its figures scroll. Keys while focus is in the
 // panel: ← / PageUp previous, → / PageDown next, Escape closes. The panel only reports what the
 // learner asks for; the element applies the step (tour-steps.js) and keeps the panel in sync.
+import { chapterOfView } from '../lessons/chapters.js';
 import { element } from './layout.js';
 
 /** State the tour leaves as the learner set it: preferences, not concepts. */
@@ -12,11 +13,11 @@ const KEPT = ['colorMap'];
  * @param {{ id: string, state: object }} step  one of TOUR_STEPS
  * @param {object} defaults  the explorer's defaults (defaultState() with its attributes)
  * @param {object} current  the state now (only its KEPT preferences are used)
- * @returns {object} a full state, with `tour` = the step's id
+ * @returns {object} a full state, with `tour` = the step's id and `chapter` the one holding the step's view
  */
 export function stepState(step, defaults, current) {
   const kept = Object.fromEntries(KEPT.map((key) => [key, current[key]]));
-  return { ...defaults, ...kept, ...step.state, tour: step.id };
+  return { ...defaults, ...kept, chapter: chapterOfView(step.view)?.id ?? defaults.chapter, ...step.state, tour: step.id };
 }
 
 function button(className, text, onClick) {

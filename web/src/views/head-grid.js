@@ -6,13 +6,14 @@ import { cellCanvas } from './heatmap.js';
 const GRID_PX = 64;  // each small multiple's side
 
 /** What a head of this kind does, in a line (the large heatmap says it at length). */
-function headKindLine(head) {
+function headKindLine(head, projection) {
   switch (head.kind) {
     case 'semantic': return 'looks at the words closest in meaning';
     case 'offset': return head.offset < 0 ? `looks ${-head.offset} word${head.offset === -1 ? '' : 's'} back` : `looks ${head.offset} word${head.offset === 1 ? '' : 's'} ahead`;
     case 'first': return 'rests on the first token';
     case 'uniform': return 'averages every word evenly';
-    default: return 'learned projections W_Q, W_K';
+    default: return projection === 'identity' ? 'identity W_Q, W_K: each word matches itself most, hence the diagonal'
+      : 'random W_Q, W_K, like an untrained model';
   }
 }
 
@@ -43,7 +44,7 @@ export function headGrid(trace, { head: selected, colorMap = 'viridis' }) {
     const label = button.appendChild(document.createElement('span'));
     label.className = 'head-label';
     label.append(Object.assign(document.createElement('strong'), { textContent: `${h + 1} · ${headKindLabel(head)}` }),
-      Object.assign(document.createElement('span'), { className: 'head-line', textContent: headKindLine(head) }));
+      Object.assign(document.createElement('span'), { className: 'head-line', textContent: headKindLine(head, trace.options.projection) }));
     button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('select-head', { detail: h, bubbles: true })));
   });
   return list;
