@@ -54,3 +54,18 @@ export async function openExplorer() {
   page.on('pageerror', (error) => consoleErrors.push(error.message));
   return { server, browser, page, consoleErrors };
 }
+
+/**
+ * Opens the chapter holding figure slot `slot` (by its tab, as a learner would) when it is closed,
+ * scrolls the slot into view and waits until it is drawn and fresh.
+ * @param {import('playwright-core').Page} page  @param {string} slot  a figure name (figures.js FIGURES)
+ * @param {string} [host]  the explorer's selector (default: the first attention-explorer)
+ */
+export async function showSlot(page, slot, host = 'attention-explorer') {
+  const chapter = await page.$eval(host, (el, slot) => el.shadowRoot.querySelector(`.slot-${slot}`)?.closest('[data-chapter]')?.dataset.chapter, slot);
+  if (chapter && await page.$eval(host, (el, chapter) => el.shadowRoot.querySelector(`[data-chapter="${chapter}"]`).classList.contains('closed'), chapter)) {
+    await page.click(`${host} [data-chapter-tab="${chapter}"]`);
+  }
+  await page.locator(`${host} .slot-${slot}`).first().scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${host} .slot-${slot}:not([data-stale]) > *`);
+}

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openExplorer } from './browser.js';
+import { openExplorer, showSlot as showSlotIn } from './browser.js';
 
 const OUTPUT = 'test-output';
 let server, browser, page, consoleErrors;
@@ -21,8 +21,7 @@ after(async () => {
 });
 
 async function showSlot(slot) {
-  await page.locator(`.slot-${slot}`).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`.slot-${slot}:not([data-stale]) > *`);
+  await showSlotIn(page, slot);
 }
 
 /** sparsemax of one row (Martins & Astudillo 2016): sort, threshold τ, clip. */
@@ -48,7 +47,7 @@ test('score functions: additive scores the heads, the pipeline and the cost tabl
   const total = await page.$eval('[data-figure="score-function"] tr.current td:last-child', (cell) => cell.textContent);
   assert.equal(total, (12800 + 512 + 512 + 512).toLocaleString('en-US'));
   await showSlot('pipeline');
-  const titles = await page.$$eval('[data-figure="pipeline"] h3', (h) => h.map((x) => x.textContent));
+  const titles = await page.$$eval('[data-figure="pipeline"] .step-number', (buttons) => buttons.map((b) => b.title));
   assert.ok(titles.some((t) => /Additive scores/.test(t)), titles.join(' | '));
   await page.selectOption('select[name="scoreFunction"]', 'scaledDot');
   assert.equal(await page.$eval('attention-explorer', (el) => el.getTrace().heads[0].additiveScorer), null);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openExplorer } from './browser.js';
+import { openExplorer, showSlot as showSlotIn } from './browser.js';
 
 const OUTPUT = 'test-output';
 let server, browser, page, consoleErrors;
@@ -33,8 +33,7 @@ async function typeSentence(text) {
 
 /** Figures off screen are drawn when they scroll in: scroll a slot into view and wait until it is fresh. */
 async function showSlot(slot) {
-  await page.locator(`.slot-${slot}`).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`.slot-${slot}:not([data-stale]) > *`);
+  await showSlotIn(page, slot);
 }
 
 async function readHeatmap(name) {
@@ -196,13 +195,33 @@ test('clicking a word masks it; padding keys get exactly 0', async () => {
   await page.selectOption('select[name="mask"]', 'bidirectional');
 });
 
-test('the pipeline shows every step with its shape; screenshot', async () => {
+test('the pipeline is a stepper over every step, each with its shape; screenshot', async () => {
   await page.selectOption('select[name="numHeads"]', '4');
+  await page.selectOption('select[name="headKind"]', 'projected');
   await showSlot('pipeline');
-  const steps = await page.$$eval('[data-figure="pipeline"] .step', (cards) => cards.map((c) => ({
-    title: c.querySelector('h3').textContent, caption: c.querySelector('figcaption').textContent })));
+  const titles = () => page.$$eval('[data-figure="pipeline"] .step-number', (buttons) => buttons.map((b) => b.title));
+  const steps = await titles();
   assert.equal(steps.length, 19);
-  assert.deepEqual(steps.find((s) => /Queries of head 1/.test(s.title)).caption, '[8, 25]');
+  /** Opens step `pattern`'s card and reads its title and shape. */
+  const open = async (pattern) => {
+    const index = (await titles()).findIndex((title) => pattern.test(title));
+    await page.click(`[data-figure="pipeline"] .step-number[data-step="${index + 1}"]`);
+    await page.waitForSelector(`[data-figure="pipeline"][data-step="${index + 1}"]`);
+    return page.$eval('[data-figure="pipeline"] .step', (card) => ({ title: card.querySelector('h3').textContent, caption: card.querySelector('figcaption').textContent }));
+  };
+  assert.equal((await open(/Queries of head 1/)).caption, '[8, 25]');
+  assert.equal((await open(/Feed-forward hidden/)).caption, '[8, 400]');
+  await page.selectOption('select[name="scoreFunction"]', 'dot');
+  await showSlot('pipeline');
+  assert.ok((await titles()).some((t) => /Not scaled/.test(t)));
+  await page.selectOption('select[name="scoreFunction"]', 'scaledDot');
+  await open(/Attention weights/);
+  await page.locator('[data-figure="pipeline"]').screenshot({ path: `${OUTPUT}/pipeline.png` });
+  await page.click('[data-chapter-tab="attention"]');
+  await page.selectOption('select[name="numHeads"]', '1');
+});
+
+test(s.title)).caption, '[8, 25]');
   assert.deepEqual(steps.find((s) => /Feed-forward hidden/.test(s.title)).caption, '[8, 400]');
   await page.selectOption('select[name="scoreFunction"]', 'dot');
   await showSlot('pipeline');

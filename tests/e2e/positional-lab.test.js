@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openExplorer } from './browser.js';
+import { openExplorer, showSlot as showSlotIn } from './browser.js';
 
 const OUTPUT = 'test-output';
 let server, browser, page, consoleErrors;
@@ -24,8 +24,7 @@ after(async () => {
 const lab = (selector) => `.positional-lab ${selector}`;
 
 async function showSlot(slot) {
-  await page.locator(`.slot-${slot}`).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`.slot-${slot}:not([data-stale]) > *`);
+  await showSlotIn(page, slot);
 }
 
 async function figureShape(name) {

@@ -4,7 +4,7 @@
 // every figure is a pure function of the trace. Its own Shadow DOM: no CSS leaks in or out. Attributes
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
 // tour (tour-guide.js) walks the concepts, each step setting the state.
-import { OBSERVED_ATTRIBUTES, embedCode, readAttributes } from './attributes.js';
+import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, NEEDS_CHECKS, NEEDS_LAB } from './figures.js';
 import { CHAPTERS } from '../lessons/chapters.js';
@@ -94,9 +94,9 @@ export class AttentionExplorer extends HTMLElement {
 
   /** Reads the attributes: the defaults they set (url-state links store only what differs), views and controls. */
   readConfiguration() {
-    const { change, views, controls, errors } = readAttributes((name) => this.getAttribute(name), this.core.dModel);
+    const { change, views, controls, theme, errors } = readAttributes((name) => this.getAttribute(name), this.core.dModel);
     this.defaults = withChange(defaultState(), change);
-    this.chosen = { views, controls };
+    this.chosen = { views, controls, theme };
     return errors;
   }
 
@@ -184,8 +184,9 @@ export class AttentionExplorer extends HTMLElement {
     this.toc = this.tableOfContents();
     this.lensData = new LensData(this.core, { lookup: this.lookup.message, cost: this.cost.message });
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
-    const bar = element('div', 'chapter-bar');
+    const bar = this.chapterBar = element('div', 'chapter-bar');
     bar.append(this.toc, this.share);
+    this.moreSettings = this.controls.form.querySelector('.more-settings');
     // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
     this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, tokens, bar, this.controls.form,
       this.notice, this.empty, this.chapters, this.guide.panel.panel);
@@ -241,6 +242,8 @@ export class AttentionExplorer extends HTMLElement {
       this.chapterSections.get(chapter.id).classList.toggle('closed', !selected);
     }
     this.toc.hidden = shownTabs < 2;
+    // An element showing one chapter's views is a figure in someone's lesson: their page says the takeaway.
+    for (const takeaway of this.chapters.querySelectorAll('.takeaway')) takeaway.hidden = this.toc.hidden;
   }
 
   /** "Copy link" (with url-state) and "Copy embed code", with the code shown for copying by hand. */
@@ -272,10 +275,17 @@ export class AttentionExplorer extends HTMLElement {
   applyConfiguration() {
     showChosen(this.parts, this.chosen);
     this.syncChapters();
+    for (const theme of THEMES) this.root.classList.toggle(`theme-${theme}`, this.chosen.theme === theme);
+    // More settings, and the bar of chapters and sharing, only when something in them shows.
+    this.moreSettings.hidden = [...this.moreSettings.querySelectorAll('.control')].every((control) => control.hidden);
+    this.chapterBar.hidden = this.toc.hidden && this.share.hidden;
     this.linkButton.hidden = !this.hasAttribute('url-state');
     const height = this.getAttribute('height');
     this.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
     this.root.classList.toggle('fixed-height', Boolean(height));
+    // In a box of fixed height the weights' cells shrink so the heatmap fits in it with the controls above.
+    const px = /^\d+$/.test(height ?? '') ? Number(height) : null;
+    this.visibleFigures.extra.attention = { cellBudget: px ? Math.max(120, px - 340) : undefined };
     const readonly = this.hasAttribute('readonly');
     for (const box of [this.input, this.second, this.target]) box.readOnly = readonly;
     for (const form of [this.controls.form, ...this.parts.figureControls]) {

@@ -20,6 +20,9 @@ const NORMALIZERS = NORMALIZER_OPTIONS.map(([name]) => name);
 const SCORE_FUNCTIONS = SCORE_FUNCTION_OPTIONS.map(([name]) => name);
 const TEMPERATURE_RANGE = [0.05, 5];
 
+/** Values of the `theme` attribute: 'auto' (the default) follows the OS setting. */
+export const THEMES = ['auto', 'light', 'dark'];
+
 /** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
 const STATE_ATTRIBUTES = {
   sentence: (text) => ({ sentence: text }),
@@ -40,7 +43,7 @@ const STATE_ATTRIBUTES = {
 
 /** Every attribute the element observes. */
 export const OBSERVED_ATTRIBUTES = [...Object.keys(STATE_ATTRIBUTES), 'views', 'controls', 'height', 'readonly', 'url-state',
-  'assets-base'];
+  'assets-base', 'theme'];
 
 function oneOf(text, allowed) {
   if (!allowed.includes(text)) throw new RangeError(`must be one of ${allowed.join(', ')}`);
@@ -84,8 +87,8 @@ function listOf(text, allowed, errors, name) {
  * Reads the attributes.
  * @param {(name: string) => string | null} get  the element's getAttribute
  * @param {number} dModel  the core's d_model (the head count must divide it)
- * @returns {{ change: object, views: Set<string>, controls: Set<string>, errors: string[] }} change: the state
- *   entries the attributes set (a bad attribute sets nothing and adds a message to errors)
+ * @returns {{ change: object, views: Set<string>, controls: Set<string>, theme: string, errors: string[] }} change: the state
+ *   entries the attributes set (a bad attribute sets nothing and adds a message to errors); theme: one of THEMES
  */
 export function readAttributes(get, dModel) {
   const errors = [];
@@ -99,7 +102,17 @@ export function readAttributes(get, dModel) {
       errors.push(`${name}="${text}": ${error.message}`);
     }
   }
-  return { change, views: listOf(get('views'), VIEWS, errors, 'views'), controls: listOf(get('controls'), CONTROLS, errors, 'controls'), errors };
+  let theme = 'auto';
+  const themeText = get('theme');
+  if (themeText !== null) {
+    try {
+      theme = oneOf(themeText.trim(), THEMES);
+    } catch (error) {
+      errors.push(`theme="${themeText}": ${error.message}`);
+    }
+  }
+  return { change, views: listOf(get('views'), VIEWS, errors, 'views'), controls: listOf(get('controls'), CONTROLS, errors, 'controls'), theme,
+    errors };
 }
 
 /** Each head's kind (an unset one is 'projected'). */

@@ -31,16 +31,16 @@ function mixQuery(trace, query) {
   return Math.max(0, Math.min(last, query ?? 2));
 }
 
-/** The theme's text and rule colours where a canvas figure is drawn. */
+/** The theme's text colour where a canvas figure is drawn (resolved: a canvas cannot read light-dark()), and softer shades of it. */
 function themeColors(slot) {
-  const style = getComputedStyle(slot);
-  const get = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-  return { ink: get('--ae-ink', '#1d1d1f'), muted: get('--ae-muted', '#5f6368'), line: get('--ae-line', '#d0d4da') };
+  const ink = getComputedStyle(slot).color;
+  const faded = (alpha) => ink.replace(/^rgba?\(([^,]+),([^,]+),([^,)]+).*$/, `rgba($1,$2,$3,${alpha})`);
+  return { ink, muted: faded(0.7), line: faded(0.15) };
 }
 
 export const FIGURES = {
   heads: ({ trace }, _, { head, colorMap }) => headGrid(trace, { head, colorMap }),
-  attention: ({ trace }, previous, { head, colorMap }) => attentionHeatmap(trace, { head, previous, colorMap }),
+  attention: ({ trace }, previous, { head, colorMap, cellBudget }) => attentionHeatmap(trace, { head, previous, colorMap, cellBudget }),
   mix: ({ trace }, _, { head, lineQuery, focusQuery }, slot) => mixView(trace, { head, query: mixQuery(trace, focusQuery ?? lineQuery) }, themeColors(slot)),
   lines: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
     heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),

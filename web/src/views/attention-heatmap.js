@@ -37,17 +37,17 @@ function headKindExplanation(head) {
 
 /**
  * @param {object} trace  core.explain() result
- * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis' }} options  which head
+ * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis', cellBudget?: number }} options  which head
  *   (0-based); the previous trace, to outline weights that moved by more than 0.05; the weights' colour
- *   map (default 'viridis', see WEIGHT_COLOR_MAPS)
+ *   map (default 'viridis', see WEIGHT_COLOR_MAPS); pixels for all the rows (default 272, so the figure stays in the first screen however long the sentence; less on narrow screens)
  * @returns {HTMLElement}
  */
-export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis' }) {
+export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', cellBudget = 272 }) {
   const numHeads = trace.heads.length, seqLen = trace.tokens.length;
   const { weights, scores, dotProducts, entropy, queries } = trace.heads[head];
   const labels = tokenLabels(trace);
   // Narrow screens: the rows' labels and entropies keep ~160 px, the cells share the rest.
-  const cell = cellSize(seqLen, Math.min(440, window.innerWidth - 160));
+  const cell = cellSize(seqLen, Math.min(cellBudget, window.innerWidth - 160));
   const dQK = queries.shape[1];
   const maxBits = Math.log2(Math.max(seqLen, 1));
   const figure = heatmap({
