@@ -8,11 +8,11 @@ import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attrib
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, NEEDS_CHECKS, NEEDS_LAB } from './figures.js';
 import { CHAPTERS } from '../lessons/chapters.js';
-import { enableScoreDrag } from './score-drag.js';
-import { buildSimplexControls } from './simplex-controls.js';
-import { SCORE_RANGE, simplexInputs } from './simplex-data.js';
+import { enableScoreDrag } from '../lessons/lenses/score-drag.js';
+import { buildSimplexControls } from '../lessons/lenses/simplex-controls.js';
+import { SCORE_RANGE, simplexInputs } from '../lessons/lenses/simplex-data.js';
 import { exportFigure } from './figure-export.js';
-import { buildLabControls } from './lab-controls.js';
+import { buildLabControls } from '../lessons/positions/lab-controls.js';
 import { LensData } from './lens-data.js';
 import { element, showChosen, textBox } from './layout.js';
 import { sharedCore } from './shared-core.js';

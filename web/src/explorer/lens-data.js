@@ -1,10 +1,10 @@
 // The data of the figures that need more than the trace (the positional lab, the score functions'
 // costs, the simplex, the soft lookup, cross-attention, the cost of a layer): computed only for figures
 // on screen, and again only when their own inputs change, since most keystrokes leave them alone.
-import { costData, costInputs } from './cost-section.js';
+import { costData, costInputs } from '../lessons/lenses/cost-section.js';
 import { NEEDS_LAB } from './figures.js';
-import { lookupData, lookupInputs } from './lookup-section.js';
-import { simplexData, simplexInputs } from './simplex-data.js';
+import { lookupData, lookupInputs } from '../lessons/lenses/lookup-section.js';
+import { simplexData, simplexInputs } from '../lessons/lenses/simplex-data.js';
 import { explainOptions, labOptions, scoreCostInputs, scoreCosts } from './state.js';
 
 /** The data of a lens that failed before it ever worked: its figures draw nothing. */

@@ -13,8 +13,11 @@ function unescapeItem(item) {
   return item.replace(/%(2C|25)/gi, (_, code) => (code === '25' ? '%' : ','));
 }
 
-/** Parses `text` as the type of `template` (the default value); undefined when it does not parse. */
-function decode(text, template) {
+/** Lists of free text (the lookup's table): their items stay strings, even empty or numeric ones. */
+const FREE_TEXT_LISTS = new Set(['lookupKeys', 'lookupValues']);
+
+/** Parses `text` as the type of `template` (the default value of `key`); undefined when it does not parse. */
+function decode(text, template, key) {
   if (Array.isArray(template)) {
     const items = text === '' ? [] : text.split(',');
     // Lists of real numbers (scores) when the default holds one.
@@ -23,7 +26,7 @@ function decode(text, template) {
       return numbers.every(Number.isFinite) ? numbers : undefined;
     }
     // Lists of free text (the lookup's keys and values): strings, even when they look like numbers.
-    if (typeof template[0] === 'string') return items.map(unescapeItem);
+    if (FREE_TEXT_LISTS.has(key)) return items.map(unescapeItem);
     // Lists of integers (positions, heads) or of names (head kinds, where an empty item is unset).
     if (items.length > 0 && items.every((item) => /^-?\d+$/.test(item))) return items.map(Number);
     return items.map((item) => (item === '' ? undefined : item));
@@ -51,7 +54,7 @@ export function stateFromHash(hash, defaults) {
   const change = {};
   for (const [key, text] of new URLSearchParams(hash.replace(/^#/, ''))) {
     if (!(key in defaults)) continue;
-    const value = decode(text, defaults[key]);
+    const value = decode(text, defaults[key], key);
     if (value !== undefined) change[key] = value;
   }
   return change;

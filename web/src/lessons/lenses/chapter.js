@@ -2,9 +2,9 @@
 // vector, how queries and keys become scores (d2l.ai §11.3), the normalizer as a point on the simplex
 // (Martins & Astudillo 2016; Peters et al. 2019), attention as a soft lookup table (d2l.ai §11.1),
 // cross-attention (Vaswani et al. 2017 §3.2.3) and what a layer costs (Table 1).
-import { costSection } from '../../explorer/cost-section.js';
+import { costSection } from './cost-section.js';
 import { section } from '../../explorer/layout.js';
-import { lookupSection } from '../../explorer/lookup-section.js';
+import { lookupSection } from './lookup-section.js';
 import { formula } from '../../views/formulas.js';
 
 export const lensesChapter = {

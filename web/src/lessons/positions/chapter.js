@@ -1,7 +1,7 @@
 // Chapter "Positions": the sinusoidal encoding P (Vaswani et al. 2017 §3.5; d2l.ai §11.6.3) drawn
 // once, then the lab — its own width and base, binary-counter bits, curves, similarity, the
 // relative-offset rotation — and why it matters for attention (shuffle, repeated words, score terms).
-import { labSection } from '../../explorer/lab-section.js';
+import { labSection } from './lab-section.js';
 import { section } from '../../explorer/layout.js';
 import { formula } from '../../views/formulas.js';
 

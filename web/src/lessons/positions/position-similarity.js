@@ -1,9 +1,9 @@
 // The similarity of positions, P Pᵀ or its cosine version: constant along every diagonal because
 // p_i · p_j = Σ_j cos((i − j) ω_j) depends only on the offset, and largest on the diagonal.
 import { format } from 'd3-format';
-import { divergingColor, maxAbs } from './colors.js';
-import { heatmap } from './heatmap.js';
-import { lineChart } from './line-chart.js';
+import { divergingColor, maxAbs } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
+import { lineChart } from '../../views/line-chart.js';
 import { positionLabels } from './lab-encoding.js';
 
 const fmt = format('.4f');

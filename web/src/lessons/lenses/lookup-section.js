@@ -4,9 +4,9 @@
 // lookupValues, lookupQuery, lookupTemperature, lookupSimilarity; the page's normalizer), so links and
 // embed code carry them. The explorer draws its figure (lookup) from lookupData(): one core.softLookup()
 // call per change of those inputs while it is on screen; a table the core refuses shows why.
-import { field, input, select } from './controls.js';
-import { element, section } from './layout.js';
-import { math } from '../views/formulas.js';
+import { field, input, select } from '../../explorer/controls.js';
+import { element, section } from '../../explorer/layout.js';
+import { math } from '../../views/formulas.js';
 
 const TEX = String.raw`\underbrace{\textstyle\sum_j \delta(q, k_j)\, v_j}_{\text{exact lookup}}\;\longrightarrow\;` +
   String.raw`\underbrace{\textstyle\sum_j \alpha(q, k_j)\, v_j}_{\text{attention}},\qquad` +

@@ -2,7 +2,7 @@
 // same rows. Bit b flips every 2^b positions, as a lower-frequency column of P turns more slowly.
 import { scaleSequential } from 'd3-scale';
 import { interpolateGreys } from 'd3-scale-chromatic';
-import { heatmap } from './heatmap.js';
+import { heatmap } from '../../views/heatmap.js';
 import { LAB_TOP_PX, positionLabels, positionRowPx } from './lab-encoding.js';
 
 const color = scaleSequential((t) => interpolateGreys(0.08 + 0.8 * t)).domain([0, 1]);

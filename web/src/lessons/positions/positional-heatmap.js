@@ -3,7 +3,7 @@
 import { format } from 'd3-format';
 import { scaleSequential } from 'd3-scale';
 import { interpolateRdBu } from 'd3-scale-chromatic';
-import { heatmap } from './heatmap.js';
+import { heatmap } from '../../views/heatmap.js';
 
 const fmt = format('.4f');
 const color = scaleSequential((t) => interpolateRdBu(1 - t)).domain([-1, 1]);  // red +1, blue −1

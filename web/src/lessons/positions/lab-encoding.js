@@ -1,8 +1,8 @@
 // The positional-encoding lab's P: positions × dimensions for the lab's own d_model and base,
 // the sentence's tokens on the first rows and bare positions beyond them.
 import { format } from 'd3-format';
-import { divergingColor } from './colors.js';
-import { heatmap } from './heatmap.js';
+import { divergingColor } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
 
 const fmt = format('.4f');
 const color = divergingColor(1);

@@ -1,6 +1,6 @@
 // The score function in use (d2l.ai §11.3): its formula, and what each choice costs for this sentence.
 import { format } from 'd3-format';
-import { math } from './formulas.js';
+import { math } from '../../views/formulas.js';
 
 const count = format(',');
 export const SCORE_TEX = {

@@ -2,8 +2,8 @@
 // information they get identical queries, keys and values (and so identical attention rows);
 // position information tells them apart.
 import { format } from 'd3-format';
-import { divergingColor, maxAbs } from './colors.js';
-import { heatmap } from './heatmap.js';
+import { divergingColor, maxAbs } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
 
 const fmt = format('.4f');
 const sci = format('.1e');

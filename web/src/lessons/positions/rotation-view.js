@@ -2,7 +2,7 @@
 // turns (p_i[2j], p_i[2j+1]) into (p_{i+δ}[2j], p_{i+δ}[2j+1]). The core applies it in float32 and
 // reports the largest error, and the error at every position when the angles are formed in float32.
 import { format } from 'd3-format';
-import { lineChart } from './line-chart.js';
+import { lineChart } from '../../views/line-chart.js';
 
 const fmt = format('.4f');
 const sci = format('.2e');

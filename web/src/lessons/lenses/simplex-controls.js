@@ -1,6 +1,6 @@
 // Controls of the simplex figure: its three scores (also draggable on the figure, score-drag.js), its
 // temperature, and whose objective's level sets are drawn.
-import { field, input, NORMALIZER_OPTIONS, select } from './controls.js';
+import { field, input, NORMALIZER_OPTIONS, select } from '../../explorer/controls.js';
 import { SCORE_RANGE } from './simplex-data.js';
 
 /**

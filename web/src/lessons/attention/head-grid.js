@@ -1,7 +1,7 @@
 // All heads side by side as small multiples; clicking one selects it (event "select-head").
-import { weightColorMap } from './colors.js';
+import { weightColorMap } from '../../views/colors.js';
 import { headKindLabel } from './attention-heatmap.js';
-import { cellCanvas } from './heatmap.js';
+import { cellCanvas } from '../../views/heatmap.js';
 
 const GRID_PX = 64;  // each small multiple's side
 

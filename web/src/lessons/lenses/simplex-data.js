@@ -1,8 +1,8 @@
 // What the simplex figure draws, computed by the core: each normalizer's weights for three scores,
 // the regularized objective over a raster of the triangle (for its level sets), and the two-token
 // curves. Three small core calls per change of the figure's own inputs, none per keystroke.
-import { simplexRaster } from '../views/simplex-geometry.js';
-import { NORMALIZER_OPTIONS } from './controls.js';
+import { simplexRaster } from './simplex-geometry.js';
+import { NORMALIZER_OPTIONS } from '../../explorer/controls.js';
 
 const METHODS = NORMALIZER_OPTIONS.map(([name]) => name);
 const RASTER = simplexRaster(96, 84);

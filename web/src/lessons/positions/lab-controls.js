@@ -1,8 +1,8 @@
 // Controls of the positional-encoding lab: the encoding's own d_model, base and positions; the token
 // pair of the rotation; and what is added to the word vectors (P's multiplier, √d_model scaling,
 // shuffling). Three small forms, each beside the figures it drives.
-import { clampInteger, field, input, POSITIONAL_OPTIONS, select } from './controls.js';
-import { LAB_MAX_D_MODEL, LAB_MAX_POSITIONS, labPositions, rotationPair } from './state.js';
+import { clampInteger, field, input, POSITIONAL_OPTIONS, select } from '../../explorer/controls.js';
+import { LAB_MAX_D_MODEL, LAB_MAX_POSITIONS, labPositions, rotationPair } from '../../explorer/state.js';
 
 function form(label) {
   const el = document.createElement('form');

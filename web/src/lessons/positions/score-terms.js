@@ -2,9 +2,9 @@
 // Four heatmaps on one colour scale — content–content, content–position, position–content,
 // position–position — and their sum, the head's scores.
 import { format } from 'd3-format';
-import { divergingColor, maxAbs } from './colors.js';
-import { heatmap } from './heatmap.js';
-import { tokenLabels } from './labels.js';
+import { divergingColor, maxAbs } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
+import { tokenLabels } from '../../views/labels.js';
 
 const fmt = format('.3f');
 

@@ -4,7 +4,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import { tokenLabels } from './labels.js';
+import { tokenLabels } from '../../views/labels.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MARGIN = { top: 10, right: 12, bottom: 70, left: 52 };

@@ -2,10 +2,10 @@
 // Beside each row, its entropy in bits (0 = all weight on one key, log2 n = uniform).
 import { format } from 'd3-format';
 import { changedCells } from './changes.js';
-import { weightColorMap } from './colors.js';
-import { heatmap } from './heatmap.js';
-import { tokenLabels } from './labels.js';
-import { scoreText } from './score-function.js';
+import { weightColorMap } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
+import { tokenLabels } from '../../views/labels.js';
+import { scoreText } from '../lenses/score-function.js';
 
 const fmt = format('.4f');
 

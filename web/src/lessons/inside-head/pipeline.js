@@ -2,11 +2,11 @@
 // labelled heatmap with its formula and shape (Vaswani et al. 2017 §3.1–3.3). Hovering a cell says
 // its value and where it came from.
 import { format } from 'd3-format';
-import { headKindLabel } from './attention-heatmap.js';
-import { divergingColor, maxAbs, weightColorMap } from './colors.js';
-import { math } from './formulas.js';
-import { cellCanvas, heatmap } from './heatmap.js';
-import { tokenLabels } from './labels.js';
+import { headKindLabel } from '../attention/attention-heatmap.js';
+import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
+import { math } from '../../views/formulas.js';
+import { cellCanvas, heatmap } from '../../views/heatmap.js';
+import { tokenLabels } from '../../views/labels.js';
 
 const fmt = format('.4f');
 

@@ -2,7 +2,7 @@
 // columns 6–9), each with its wavelength 2π·base^(2j/d_model).
 import { format } from 'd3-format';
 import { schemeTableau10 } from 'd3-scale-chromatic';
-import { lineChart } from './line-chart.js';
+import { lineChart } from '../../views/line-chart.js';
 
 const fmt = format('.4~g');
 const COLUMNS_SHOWN = 4;

@@ -2,9 +2,9 @@
 // equivariant, so a shuffled sentence gets exactly the permuted weights and outputs. The core
 // shuffles, attends and un-shuffles; the view shows the shuffled attention and the difference.
 import { format } from 'd3-format';
-import { weightColorMap } from './colors.js';
-import { heatmap } from './heatmap.js';
-import { tokenLabels } from './labels.js';
+import { weightColorMap } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
+import { tokenLabels } from '../../views/labels.js';
 
 const sci = format('.1e');
 const EXACT = 1e-6;  // float32 sums in another order differ in their last bits

@@ -3,7 +3,7 @@
 // once in distinct colours. Hovering a query shows only its lines; clicking pins it.
 import { schemeTableau10 } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
-import { tokenLabels } from './labels.js';
+import { tokenLabels } from '../../views/labels.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const ROW_PX = 22;

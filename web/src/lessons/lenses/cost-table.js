@@ -2,7 +2,7 @@
 // operations, sequential operations and maximum path length for convolution, recurrence and self-attention,
 // with the formulas and their values for this n, d and k. Pure: new DOM from core.layerCosts()'s result.
 import { format } from 'd3-format';
-import { math } from './formulas.js';
+import { math } from '../../views/formulas.js';
 
 const count = format(',');
 

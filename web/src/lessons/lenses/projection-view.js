@@ -4,7 +4,7 @@
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import { tokenLabels } from './labels.js';
+import { tokenLabels } from '../../views/labels.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIZE = 460;

@@ -2,9 +2,9 @@
 // the target's causal self-attention [t, t], then the target's queries on the source's keys [t, s].
 // Target words without a pretrained vector (a translation's, often) are starred: their vectors are hashed.
 import { format } from 'd3-format';
-import { weightColorMap } from './colors.js';
-import { heatmap } from './heatmap.js';
-import { tokenLabels } from './labels.js';
+import { weightColorMap } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
+import { tokenLabels } from '../../views/labels.js';
 
 const fmt = format('.4f');
 const CELL_BUDGET = 360;
