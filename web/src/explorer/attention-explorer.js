@@ -6,7 +6,7 @@
 // tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attributes.js';
 import { buildControls, buildLineControls } from './controls.js';
-import { FIGURES, NEEDS_CHECKS, NEEDS_LAB } from './figures.js';
+import { FIGURES, figuresNeeding } from './figures.js';
 import { CHAPTERS } from '../lessons/chapters.js';
 import { enableScoreDrag } from '../lessons/lenses/score-drag.js';
 import { buildSimplexControls } from '../lessons/lenses/simplex-controls.js';
@@ -371,7 +371,9 @@ export class AttentionExplorer extends HTMLElement {
   /** One core call for the current state (and the lenses on screen); on error, says why and keeps the last good figures. */
   compute() {
     const { sentence, compare, compareSentence } = this.current;
-    const options = { ...explainOptions(this.current), positionChecks: this.wants(NEEDS_CHECKS) };
+    // The trace's optional parts only for the figures on screen: one core call computes what is shown.
+    const options = { ...explainOptions(this.current), positionChecks: this.wants(figuresNeeding('checks')),
+      encoderBlock: this.wants(figuresNeeding('block')), project2d: this.wants(figuresNeeding('projection')) };
     if (!compare) {
       const trace = this.core.explain(sentence, options);
       return { trace, ...this.lensesFor(trace), projected: { traces: [trace], projection: trace.projection } };
@@ -427,7 +429,7 @@ export class AttentionExplorer extends HTMLElement {
   /** The lab's token selects follow the sentence: synced after each trace while the lab is on screen
    * (rebuilding hundreds of options per keystroke off screen would cost the frame). */
   syncLabControls() {
-    if (this.wants([...NEEDS_LAB, ...NEEDS_CHECKS])) this.labControls.sync(this.current, this.trace.tokens);
+    if (this.wants([...figuresNeeding('lab'), ...figuresNeeding('checks')])) this.labControls.sync(this.current, this.trace.tokens);
   }
 
   render(result, previous) {

@@ -2,7 +2,7 @@
 // costs, the simplex, the soft lookup, cross-attention, the cost of a layer): computed only for figures
 // on screen, and again only when their own inputs change, since most keystrokes leave them alone.
 import { costData, costInputs } from '../lessons/lenses/cost-section.js';
-import { NEEDS_LAB } from './figures.js';
+import { figuresNeeding } from './figures.js';
 import { lookupData, lookupInputs } from '../lessons/lenses/lookup-section.js';
 import { simplexData, simplexInputs } from '../lessons/lenses/simplex-data.js';
 import { explainOptions, labOptions, scoreCostInputs, scoreCosts } from './state.js';
@@ -29,16 +29,16 @@ export class LensData {
    */
   forTrace(trace, state, wants) {
     const core = this.core, n = trace.tokens.length;
-    const when = (figures, compute) => (wants(figures) ? compute() : null);
+    const when = (needs, compute) => (wants(figuresNeeding(needs)) ? compute() : null);
     return {
-      lab: when(NEEDS_LAB, () => this.memo('lab', labOptions(state, n), (options) => core.positionalEncodingLab(options))),
-      scoreCosts: when(['scoreFunction'], () => this.memo('scoreCosts', scoreCostInputs(state, n, core.dModel), (inputs) => scoreCosts(core, inputs))),
-      simplex: when(['simplex'], () => this.memo('simplex', simplexInputs(state), (inputs) => simplexData(core, inputs))),
-      lookup: when(['lookup'], () => this.sectionData('lookup', lookupInputs(state), (inputs) => lookupData(core, inputs),
+      lab: when('lab', () => this.memo('lab', labOptions(state, n), (options) => core.positionalEncodingLab(options))),
+      scoreCosts: when('scoreCosts', () => this.memo('scoreCosts', scoreCostInputs(state, n, core.dModel), (inputs) => scoreCosts(core, inputs))),
+      simplex: when('simplex', () => this.memo('simplex', simplexInputs(state), (inputs) => simplexData(core, inputs))),
+      lookup: when('lookup', () => this.sectionData('lookup', lookupInputs(state), (inputs) => lookupData(core, inputs),
         'The figure shows the last table that worked.')),
-      cross: when(['cross'], () => this.memo('cross', [state.sentence, state.crossTarget, explainOptions(state)],
+      cross: when('cross', () => this.memo('cross', [state.sentence, state.crossTarget, explainOptions(state)],
         ([source, target, options]) => core.explainCross(source, target, options))),
-      cost: when(['costTable', 'costPlot'], () => this.sectionData('cost', costInputs(state, trace.totalTokens, core.dModel),
+      cost: when('cost', () => this.sectionData('cost', costInputs(state, trace.totalTokens, core.dModel),
         (sizes) => costData(core, sizes), 'The figures show the last sizes that worked.')),
     };
   }

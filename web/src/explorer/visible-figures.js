@@ -1,7 +1,7 @@
 // The explorer's figures are drawn only while on screen (so that a keystroke repaints what a
 // learner sees within a frame). Each figure has a slot; an IntersectionObserver keeps the set of slots
 // near the viewport; a new result redraws those and marks the others stale, drawn when they scroll in.
-import { DATA_ONLY, FIGURES, OWN_DATA, hasDataFor } from './figures.js';
+import { FIGURES, hasDataFor } from './figures.js';
 import { addExportMenus } from './figure-export.js';
 import { NOTHING } from './lens-data.js';
 
@@ -16,7 +16,7 @@ export class VisibleFigures {
     this.slots = slots;
     this.needData = needData;
     this.visible = new Set();
-    this.drawnFrom = new Map();  // figure name → the data its slot shows (DATA_ONLY figures)
+    this.drawnFrom = new Map();  // figure name → the data its slot shows (dataOnly figures)
     this.extra = {};             // figure name → state it alone follows (what the pointer hovers), not the explorer's
     const observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
@@ -60,10 +60,11 @@ export class VisibleFigures {
       this.needData();
       return;
     }
-    const slot = this.slots[name], data = result[OWN_DATA[name]];
-    if (!DATA_ONLY.includes(name) || this.drawnFrom.get(name) !== data) {
+    const { draw, needs, dataOnly } = FIGURES[name];
+    const slot = this.slots[name], data = result[needs];
+    if (!dataOnly || this.drawnFrom.get(name) !== data) {
       if (data === NOTHING) slot.replaceChildren();
-      else slot.replaceChildren(FIGURES[name](result, previous, { ...state, ...this.extra[name] }, slot));
+      else slot.replaceChildren(draw(result, previous, { ...state, ...this.extra[name] }, slot));
       addExportMenus(slot);
       this.drawnFrom.set(name, data);
     }

@@ -2,12 +2,43 @@
 // selected head's weights large, and the mix — the selected word's output built from the value
 // vectors its row of weights picks (Vaswani et al. 2017 eq. 1). Below, who attends to whom as lines.
 import { element, row } from '../../explorer/layout.js';
+import { attentionHeatmap } from './attention-heatmap.js';
+import { headGrid } from './head-grid.js';
+import { lineView } from './line-view.js';
+import { mixView } from './mix-view.js';
+
+/** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
+function mixQuery(trace, query) {
+  const last = trace.tokens.length - 1;
+  return Math.max(0, Math.min(last, query ?? 2));
+}
+
+/** The theme's text colour where a canvas figure is drawn (resolved: a canvas cannot read light-dark()), and softer shades of it. */
+function themeColors(slot) {
+  const ink = getComputedStyle(slot).color;
+  const faded = (alpha) => ink.replace(/^rgba?\(([^,]+),([^,]+),([^,)]+).*$/, `rgba($1,$2,$3,${alpha})`);
+  return { ink, muted: faded(0.7), line: faded(0.15) };
+}
 
 export const attentionChapter = {
   id: 'attention',
   title: 'Attention',
   takeaway: 'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
   views: ['heads', 'attention', 'mix', 'lines'],
+  /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, slot). */
+  figures: {
+    heads: { draw: ({ trace }, _, { head, colorMap }) => headGrid(trace, { head, colorMap }) },
+    attention: {
+      draw: ({ trace }, previous, { head, colorMap, cellBudget }) => attentionHeatmap(trace, { head, previous, colorMap, cellBudget }),
+    },
+    mix: {
+      draw: ({ trace }, _, { head, lineQuery, focusQuery }, slot) => mixView(trace, { head, query: mixQuery(trace, focusQuery ?? lineQuery) }, themeColors(slot)),
+    },
+    lines: {
+      draw: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
+        heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
+    },
+  },
   /**
    * @param {{ slots: Record<string, HTMLElement>, lineControls: { form: HTMLFormElement } }} parts
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}

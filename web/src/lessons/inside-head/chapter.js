@@ -2,6 +2,7 @@
 // with its formula, and its neighbours named (Vaswani et al. 2017 §3.1–3.3): word vectors → X + P →
 // queries, keys, values → scores → mask → weights → output → the encoder block.
 import { element } from '../../explorer/layout.js';
+import { pipeline } from './pipeline.js';
 
 export const insideHeadChapter = {
   id: 'inside-head',
@@ -9,6 +10,10 @@ export const insideHeadChapter = {
   takeaway: 'One head, one step at a time: word vectors become queries, keys and values; queries meet keys as scores; ' +
     'softmax turns scores into weights; the weights mix the values.',
   views: ['pipeline'],
+  /** Its figures (see explorer/figures.js); the pipeline ends with the encoder block, traced only for it. */
+  figures: {
+    pipeline: { needs: 'block', draw: ({ trace }, _, { head, step, colorMap }) => pipeline(trace, { head, step, colorMap }) },
+  },
   /**
    * @param {{ slots: Record<string, HTMLElement> }} parts
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}

@@ -6,6 +6,14 @@ import { costSection } from './cost-section.js';
 import { section } from '../../explorer/layout.js';
 import { lookupSection } from './lookup-section.js';
 import { formula } from '../../views/formulas.js';
+import { costPlot } from './cost-plot.js';
+import { costTable } from './cost-table.js';
+import { crossAttentionView } from './cross-attention.js';
+import { lookupBars } from './lookup-bars.js';
+import { projectionView } from './projection-view.js';
+import { scoreFunctionView } from './score-function.js';
+import { SCORE_RANGE } from './simplex-data.js';
+import { simplexView } from './simplex-view.js';
 
 export const lensesChapter = {
   id: 'lenses',
@@ -13,6 +21,23 @@ export const lensesChapter = {
   takeaway: 'Dot products, softmax and self-attention are choices: see what context does to a word, the other score functions ' +
     'and normalizers, attention as a soft dictionary lookup, cross-attention, and what a layer costs.',
   views: ['projection', 'score-function', 'simplex', 'lookup', 'cross', 'cost'],
+  /**
+   * Its figures (see explorer/figures.js). `needs`: the result's key holding the lens's own data
+   * (explorer/lens-data.js), computed only while the figure is on screen; `dataOnly`: drawn from that
+   * data alone, so redrawn only when it is new.
+   */
+  figures: {
+    projection: { needs: 'projection', draw: ({ projected }) => projectionView(projected) },
+    scoreFunction: { needs: 'scoreCosts', dataOnly: true, draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts) },
+    simplex: { needs: 'simplex', dataOnly: true, draw: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }) },
+    lookup: {
+      needs: 'lookup', dataOnly: true,
+      draw: ({ lookup }) => (lookup.result ? lookupBars(lookup.result, lookup.options) : document.createElement('div')),
+    },
+    cross: { needs: 'cross', draw: ({ cross }, _, { head, colorMap }) => crossAttentionView(cross, { head, colorMap }) },
+    costTable: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costTable(cost.costs, cost.sizes) },
+    costPlot: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },
+  },
   /**
    * @param {{ slots: Record<string, HTMLElement>, core: object, edit: (change: object) => void, compareButton: HTMLElement,
    *   simplexControls: { form: HTMLFormElement }, target: HTMLTextAreaElement }} parts

@@ -3,7 +3,18 @@
 // relative-offset rotation — and why it matters for attention (shuffle, repeated words, score terms).
 import { labSection } from './lab-section.js';
 import { section } from '../../explorer/layout.js';
+import { rotationPair } from '../../explorer/state.js';
 import { formula } from '../../views/formulas.js';
+import { binaryPositions } from './binary-positions.js';
+import { encodingCurves } from './encoding-curves.js';
+import { labEncoding } from './lab-encoding.js';
+import { normBars } from './norm-bars.js';
+import { positionSimilarity } from './position-similarity.js';
+import { positionalHeatmap } from './positional-heatmap.js';
+import { repeatedWord } from './repeated-word.js';
+import { rotationView } from './rotation-view.js';
+import { scoreTerms } from './score-terms.js';
+import { shuffleCheck } from './shuffle-check.js';
 
 export const positionsChapter = {
   id: 'positions',
@@ -11,6 +22,19 @@ export const positionsChapter = {
   takeaway: 'Attention by itself ignores word order: shuffle the words and each keeps its output. ' +
     'Adding a positional encoding P, a different vector for every position, is what lets it tell “dog bites man” from “man bites dog”.',
   views: ['positional', 'lab'],
+  /** Its figures (see explorer/figures.js); `needs`: the lab's data, or the trace's position checks. */
+  figures: {
+    positional: { draw: ({ trace }) => positionalHeatmap(trace) },
+    labEncoding: { needs: 'lab', draw: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase }) },
+    binaryPositions: { needs: 'lab', draw: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }) },
+    encodingCurves: { needs: 'lab', draw: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }) },
+    positionSimilarity: { needs: 'lab', draw: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }) },
+    rotation: { needs: 'lab', draw: ({ trace, lab }, _, state) => rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }) },
+    shuffle: { needs: 'checks', draw: ({ trace }, _, { head, colorMap }) => shuffleCheck(trace, { head, colorMap }) },
+    repeated: { needs: 'checks', draw: ({ trace }, _, { head }) => repeatedWord(trace, { head }) },
+    scoreTerms: { needs: 'checks', draw: ({ trace }, _, { head }) => scoreTerms(trace, { head }) },
+    norms: { needs: 'checks', draw: ({ trace }) => normBars(trace) },
+  },
   /**
    * @param {{ slots: Record<string, HTMLElement>, labControls: object }} parts
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
