@@ -85,7 +85,7 @@ test('el.sentence, attribute changes and the change event', async () => {
       numHeads: trace.heads.length, headsAfterBad: el.getTrace().heads.length, error, property: el.sentence };
   });
   assert.deepEqual(result.afterSentence, ['dogs', 'chase', 'cats']);
-  assert.deepEqual(result.events, [['dogs chase cats', 1, 1], ['dogs chase cats', 0.5, 1], ['dogs chase cats', 0.5, 4]]);
+  assert.deepEqual(result.events, [['dogs chase cats', 1, 4], ['dogs chase cats', 0.5, 4], ['dogs chase cats', 0.5, 4]]);  // four designed heads by default, then four projected
   assert.equal(result.temperature, 0.5);
   assert.equal(result.numHeads, 4);
   assert.equal(result.headsAfterBad, 4);

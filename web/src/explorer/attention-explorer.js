@@ -246,6 +246,22 @@ export class AttentionExplorer extends HTMLElement {
     for (const takeaway of this.chapters.querySelectorAll('.takeaway')) takeaway.hidden = this.toc.hidden;
   }
 
+  /** What the guided tour may read and do (tour-guide.js TourHost). */
+  tourHost() {
+    return {
+      state: () => this.current,
+      defaults: () => this.defaults,
+      shows: (view) => this.chosen.views.has(view),
+      apply: (state) => this.change(state),
+      forgetTour: () => { this.current = { ...this.current, tour: '' }; },
+      anchor: (step) => (step.figure ? this.slots[step.figure] : this.parts.views[step.view]?.[0]),
+      scroller: () => (this.root.classList.contains('fixed-height') ? this.root : null),
+      mayScrollPage: () => this.hasAttribute('url-state'),
+      hasFocus: (element) => element.contains(this.shadowRoot.activeElement),
+      setOpen: (open) => this.root.classList.toggle('touring', open),
+    };
+  }
+
   /** "Copy link" (with url-state) and "Copy embed code", with the code shown for copying by hand. */
   shareBar() {
     const bar = element('div', 'share');
@@ -255,7 +271,7 @@ export class AttentionExplorer extends HTMLElement {
       el.addEventListener('click', onClick);
       return el;
     };
-    this.guide = new TourGuide(this, button);
+    this.guide = new TourGuide(this.tourHost(), button);
     this.linkButton = button('Copy link to this view', () => {
       this.writeHash();
       this.copy(location.href, 'Link to this view');

@@ -1,5 +1,6 @@
 // Downloads of a figure: SVG and PNG of what is drawn (canvas cells become SVG rectangles, styles are
 // inlined so the file stands alone), and each matrix as CSV and JSON with its token labels and shape.
+import { MASKED_FILL } from '../views/heatmap.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MAX_RECT_CELLS = 40000;  // above this, the cells go in as one embedded image (files stay small)
@@ -137,7 +138,7 @@ function cells(canvas, x, y, r) {
       const at = (i * cols + j) * 4;
       const rect = group.appendChild(document.createElementNS(SVG_NS, 'rect'));
       for (const [key, value] of [['x', j * w], ['y', i * h], ['width', w], ['height', h],
-        ['fill', `rgb(${pixels[at]},${pixels[at + 1]},${pixels[at + 2]})`]]) rect.setAttribute(key, String(value));
+        ['fill', pixels[at + 3] === 0 ? MASKED_FILL : `rgb(${pixels[at]},${pixels[at + 1]},${pixels[at + 2]})`]]) rect.setAttribute(key, String(value));
     }
   }
   return group;

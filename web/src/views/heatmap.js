@@ -11,7 +11,11 @@ import { select } from 'd3-selection';
 import { legend } from './legend.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const MASKED_RGBA = [217, 217, 217, 255];  // #d9d9d9
+// Masked cells are left transparent: the canvas's CSS background (a hatch in the theme's greys,
+// explorer.css) shows through, so they read as "no value" in light and dark themes alike.
+const MASKED_RGBA = [0, 0, 0, 0];
+/** The colour exports give masked cells (an exported image has no theme). */
+export const MASKED_FILL = '#d9d9d9';
 const MIN_LABEL_PX = 11;  // band width below which only every k-th label is drawn
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62;       // width reserved for row notes
