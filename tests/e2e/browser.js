@@ -69,3 +69,15 @@ export async function showSlot(page, slot, host = 'attention-explorer') {
   await page.locator(`${host} .slot-${slot}`).first().scrollIntoViewIfNeeded();
   await page.waitForSelector(`${host} .slot-${slot}:not([data-stale]) > *`);
 }
+
+/**
+ * The settings these tests were written for: one projected head (the page opens on four designed
+ * heads), and "More settings" open so every setting can be chosen.
+ * @param {import('playwright-core').Page} page
+ */
+export async function oneProjectedHead(page) {
+  await page.$eval('attention-explorer', (el) => {
+    el.shadowRoot.querySelector('.more-settings').open = true;
+    el.change({ numHeads: 1, headKinds: [] });
+  });
+}

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openExplorer, showSlot as showSlotIn } from './browser.js';
+import { openExplorer, showSlot as showSlotIn, oneProjectedHead } from './browser.js';
 
 const OUTPUT = 'test-output';
 let server, browser, page, consoleErrors;
@@ -13,6 +13,7 @@ before(async () => {
   ({ server, browser, page, consoleErrors } = await openExplorer());
   await page.goto(server.url);
   await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
+  await oneProjectedHead(page);
 });
 
 after(async () => {
@@ -94,7 +95,7 @@ test('the simplex figure: dragging a score moves it and every normalizer\'s poin
   await page.locator('input[name="simplexScore0"]').dispatchEvent('input');
   await showSlot('simplex');
   assert.ok((await read()).points.sparsemax[0] === 0, 'a low score gets exactly 0 under sparsemax');
-  await page.locator('section:has(.slot-simplex)').screenshot({ path: `${OUTPUT}/simplex.png` });
+  await page.locator('section:has(> .slot-simplex)').screenshot({ path: `${OUTPUT}/simplex.png` });
   assert.deepEqual(consoleErrors, []);
 });
 
@@ -103,7 +104,7 @@ test('cross-attention: [t, t] causal step 1 and [t, s] step 2 follow both senten
   const shapes = () => page.$$eval('.slot-cross figure', (figures) => figures.map((f) => [f.dataset.figure, ...f.exportData.shape]));
   assert.deepEqual(await shapes(), [['cross-self-attention', 7, 7], ['cross-attention', 7, 8]]);
   assert.match(await page.textContent('.slot-cross .oov-note'), /no pretrained \(English\) vector/);
-  const box = page.locator('section:has(.slot-cross) textarea');
+  const box = page.locator('section:has(> .slot-cross) textarea');
   await box.fill('');
   await box.focus();
   await page.keyboard.type('Le chat noir');
@@ -114,7 +115,7 @@ test('cross-attention: [t, t] causal step 1 and [t, s] step 2 follow both senten
   await page.fill('attention-explorer textarea', 'the black cat sleeps');
   await showSlot('cross');
   assert.deepEqual(await shapes(), [['cross-self-attention', 3, 3], ['cross-attention', 3, 4]]);
-  await page.locator('section:has(.slot-cross)').screenshot({ path: `${OUTPUT}/cross-attention.png` });
+  await page.locator('section:has(> .slot-cross)').screenshot({ path: `${OUTPUT}/cross-attention.png` });
   await box.fill('');
   await showSlot('cross');
   assert.match(await page.textContent('.slot-cross'), /Type a target sentence/);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openExplorer, showSlot as showSlotIn } from './browser.js';
+import { openExplorer, showSlot as showSlotIn, oneProjectedHead } from './browser.js';
 
 const OUTPUT = 'test-output';
 let server, browser, page, consoleErrors;
@@ -17,6 +17,7 @@ before(async () => {
   });
   await page.goto(server.url);
   await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
+  await oneProjectedHead(page);
 });
 
 after(async () => {
@@ -221,17 +222,6 @@ test('the pipeline is a stepper over every step, each with its shape; screenshot
   await page.selectOption('select[name="numHeads"]', '1');
 });
 
-test(s.title)).caption, '[8, 25]');
-  assert.deepEqual(steps.find((s) => /Feed-forward hidden/.test(s.title)).caption, '[8, 400]');
-  await page.selectOption('select[name="scoreFunction"]', 'dot');
-  await showSlot('pipeline');
-  assert.ok((await page.$$eval('[data-figure="pipeline"] h3', (h) => h.map((x) => x.textContent))).some((t) => /Not scaled/.test(t)));
-  await page.selectOption('select[name="scoreFunction"]', 'scaledDot');
-  await showSlot('pipeline');
-  await page.locator('[data-figure="pipeline"]').screenshot({ path: `${OUTPUT}/pipeline.png` });
-  await page.selectOption('select[name="numHeads"]', '1');
-});
-
 test('every positional encoding can be chosen; the caption says how it is used', async () => {
   for (const [kind, words] of [['rope', /RoPE rotates/], ['alibi', /ALiBi biases/], ['t5', /T5 buckets/], ['learned', /Learned positional table/], ['none', /no position information/], ['sinusoidal', /added to the word vectors/]]) {
     await page.selectOption('select[name="positionalEncoding"]', kind);
@@ -242,6 +232,7 @@ test('every positional encoding can be chosen; the caption says how it is used',
 });
 
 test('editing the sentence outlines the weights that changed by more than 0.05', async () => {
+  await showSlot('attention');
   await typeSentence('The river bank was muddy after the storm');
   await page.focus('attention-explorer textarea');
   await page.keyboard.press('End');
@@ -252,6 +243,7 @@ test('editing the sentence outlines the weights that changed by more than 0.05',
 });
 
 test('comparison: "bank" starts at the same point in both sentences and moves; screenshot', async () => {
+  await showSlot('projection');
   await page.click('.compare-button');
   await showSlot('projection');
   const points = await page.$$eval('[data-figure="projection"] .sentence', (groups) => groups.map((g) => {

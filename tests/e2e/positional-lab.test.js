@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openExplorer, showSlot as showSlotIn } from './browser.js';
+import { openExplorer, showSlot as showSlotIn, oneProjectedHead } from './browser.js';
 
 const OUTPUT = 'test-output';
 let server, browser, page, consoleErrors;
@@ -13,6 +13,7 @@ before(async () => {
   ({ server, browser, page, consoleErrors } = await openExplorer());
   await page.goto(server.url);
   await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
+  await oneProjectedHead(page);
   await page.fill('attention-explorer textarea', 'the dog chased the cat');
 });
 

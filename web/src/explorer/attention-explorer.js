@@ -157,7 +157,8 @@ export class AttentionExplorer extends HTMLElement {
     this.compareButton.type = 'button';
     this.compareButton.addEventListener('click', () => this.toggleComparison());
     this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
-    const tokens = element('div', 'tokens');
+    const tokens = element('section', 'tokens');
+    tokens.setAttribute('aria-label', 'Tokens');
     tokens.append(this.slots.tokens);
     const edit = (change) => this.edit(change);
     const parts = { slots: this.slots, core: this.core, edit, lineControls: this.lineControls, labControls: this.labControls,
