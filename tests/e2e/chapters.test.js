@@ -125,7 +125,7 @@ test('phone 390×844: no sideways overflow, the weights within the first 1.5 scr
 });
 
 test('each chapter opens by link and by its tab, and draws its own figures; screenshots at both sizes', async () => {
-  const figureOf = { attention: 'attention-weights', 'inside-head': 'pipeline', positions: 'positional-encoding', lenses: 'projection' };
+  const figureOf = { attention: 'attention-weights', 'inside-head': 'pipeline', positions: 'lab-encoding', lenses: 'projection' };
   for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
     for (const chapter of CHAPTERS) {
       const { page, errors } = await open(`chapter=${chapter}`, viewport);
@@ -142,7 +142,7 @@ test('each chapter opens by link and by its tab, and draws its own figures; scre
   // By tab: the URL follows.
   const { page } = await open();
   await page.click('attention-explorer [data-chapter-tab="positions"]');
-  await page.waitForSelector('attention-explorer [data-chapter="positions"]:not(.closed) [data-figure="positional-encoding"]');
+  await page.waitForSelector('attention-explorer [data-chapter="positions"]:not(.closed) [data-figure="lab-encoding"]');
   assert.match(await page.evaluate(() => location.hash), /chapter=positions/);
   await page.close();
 });

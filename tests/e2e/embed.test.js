@@ -56,7 +56,7 @@ test('three differently configured elements render their own sentence, share one
   assert.equal(await shown('#lesson-heads attention-explorer', '.slot-pipeline'), false, 'views leave out the pipeline');
   assert.equal(await shown('#lesson-attention attention-explorer', 'select[name="numHeads"]'), false);
   assert.equal(await shown('#lesson-attention attention-explorer', 'input[name="temperature"]'), true);
-  assert.equal(await shown('#lesson-positions attention-explorer', '[data-figure="positional-encoding"]'), true);
+  assert.equal(await shown('#lesson-positions attention-explorer', '[data-figure="lab-encoding"]'), true);
 
   // Typing into one explorer changes it and leaves the others.
   const before = await tokensOf(page, '#lesson-heads attention-explorer');
@@ -94,7 +94,7 @@ test('el.sentence, attribute changes and the change event', async () => {
 
   // views re-render on change; readonly blocks edits from inside.
   await page.$eval('#lesson-attention attention-explorer', (el) => el.setAttribute('views', 'positional'));
-  await page.waitForSelector('#lesson-attention attention-explorer [data-figure="positional-encoding"]');
+  await page.waitForSelector('#lesson-attention attention-explorer [data-figure="lab-encoding"]');
   const readonly = await page.$eval('#lesson-heads attention-explorer', (el) => {
     el.setAttribute('controls', 'sentence');
     const box = el.shadowRoot.querySelector('textarea');

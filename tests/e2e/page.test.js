@@ -38,7 +38,7 @@ async function showSlot(slot) {
 }
 
 async function readHeatmap(name) {
-  await showSlot(name === 'positional-encoding' ? 'positional' : 'attention');
+  await showSlot(name === 'lab-encoding' ? 'labEncoding' : 'attention');
   return page.$eval(`[data-figure="${name}"]`, (figure) => ({
     rows: Number(figure.dataset.rows),
     cols: Number(figure.dataset.cols),
@@ -63,7 +63,7 @@ test('typing two sentences redraws the heatmaps with the tokens as labels', asyn
     assert.equal(attention.cols, expected.length);
     assert.deepEqual(attention.rowLabels, expected);
     assert.deepEqual(attention.colLabels, expected);
-    const positional = await readHeatmap('positional-encoding');
+    const positional = await readHeatmap('lab-encoding');
     assert.equal(positional.rows, expected.length);
     assert.equal(positional.cols, 100);
     assert.deepEqual(positional.rowLabels, expected.map((t, i) => `${i} ${t}`));
@@ -223,10 +223,10 @@ test('the pipeline is a stepper over every step, each with its shape; screenshot
 });
 
 test('every positional encoding can be chosen; the caption says how it is used', async () => {
-  for (const [kind, words] of [['rope', /RoPE rotates/], ['alibi', /ALiBi biases/], ['t5', /T5 buckets/], ['learned', /Learned positional table/], ['none', /no position information/], ['sinusoidal', /added to the word vectors/]]) {
+  for (const [kind, words] of [['rope', /RoPE rotates/], ['alibi', /ALiBi biases/], ['t5', /T5 buckets/], ['learned', /learned positional table/], ['none', /no position information/], ['sinusoidal', /added to the word vectors/]]) {
     await page.selectOption('select[name="positionalEncoding"]', kind);
-    await showSlot('positional');
-    assert.match(await page.textContent('[data-figure="positional-encoding"] figcaption'), words, kind);
+    await showSlot('labEncoding');
+    assert.match(await page.textContent('[data-figure="lab-encoding"] figcaption'), words, kind);
     assert.equal(await page.$eval('attention-explorer', (el) => el.getTrace().options.positionalEncoding), kind);
   }
 });

@@ -65,7 +65,7 @@ test('a hand-edited link: unknown keys and bad values are ignored, the rest appl
 
 test('for iframes, the query sets the element\'s attributes and chrome=none drops the page header', async () => {
   await page.goto(`${server.url}?views=positional&controls=sentence&chrome=none&heads=previous,semantic#sentence=one%20two%20three`);
-  await page.waitForSelector('[data-figure="positional-encoding"]', { timeout: 20000 });
+  await page.waitForSelector('[data-figure="lab-encoding"]', { timeout: 20000 });
   const shown = await page.$eval('attention-explorer', (el) => ({
     tokens: el.getTrace().tokens.map((t) => t.text),
     kinds: el.getTrace().heads.map((h) => h.kind),

@@ -1,8 +1,8 @@
 // Chapter "Positions": the sinusoidal encoding P (Vaswani et al. 2017 §3.5; d2l.ai §11.6.3) drawn
-// once, then the lab — its own width and base, binary-counter bits, curves, similarity, the
-// relative-offset rotation — and why it matters for attention (shuffle, repeated words, score terms).
+// once — the sentence's P, whose width, base and positions the learner can change — with its
+// binary-counter bits and curves; relative position (similarity, the offset as a rotation); and why it
+// matters for attention (shuffle, repeated words, score terms, lengths).
 import { labSection } from './lab-section.js';
-import { section } from '../../explorer/layout.js';
 import { rotationPair } from '../../explorer/state.js';
 import { formula } from '../../views/formulas.js';
 import { binaryPositions } from './binary-positions.js';
@@ -10,7 +10,6 @@ import { encodingCurves } from './encoding-curves.js';
 import { labEncoding } from './lab-encoding.js';
 import { normBars } from './norm-bars.js';
 import { positionSimilarity } from './position-similarity.js';
-import { positionalHeatmap } from './positional-heatmap.js';
 import { repeatedWord } from './repeated-word.js';
 import { rotationView } from './rotation-view.js';
 import { scoreTerms } from './score-terms.js';
@@ -24,8 +23,10 @@ export const positionsChapter = {
   views: ['positional', 'lab'],
   /** Its figures (see explorer/figures.js); `needs`: the lab's data, or the trace's position checks. */
   figures: {
-    positional: { draw: ({ trace }) => positionalHeatmap(trace) },
-    labEncoding: { needs: 'lab', draw: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase }) },
+    labEncoding: {
+      needs: 'lab',
+      draw: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase, used: trace.options.positionalEncoding }),
+    },
     binaryPositions: { needs: 'lab', draw: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }) },
     encodingCurves: { needs: 'lab', draw: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }) },
     positionSimilarity: { needs: 'lab', draw: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }) },
@@ -40,11 +41,12 @@ export const positionsChapter = {
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
    */
   build({ slots, labControls }) {
-    const positional = section('The sinusoidal positional encoding of your sentence', '', formula('positional'), slots.positional);
     const lab = labSection(slots, labControls);
+    lab.encoding.insertBefore(formula('positional'), lab.encoding.querySelector('p.intro').nextSibling);
+    // P is drawn once: the lab's encoding, which is the sentence's P until its settings change.
     return {
-      content: [positional, lab],
-      views: { positional: [positional], lab: [lab] },
+      content: [lab.encoding, lab.relative, lab.attention],
+      views: { positional: [lab.encoding], lab: [lab.relative, lab.attention] },
       figureControls: [labControls.encoding, labControls.rotation, labControls.input],
     };
   },

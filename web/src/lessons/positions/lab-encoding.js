@@ -18,16 +18,27 @@ export function positionLabels(n, tokens) {
   return Array.from({ length: n }, (_, i) => (i < tokens.length ? `${i} ${tokens[i].text}` : String(i)));
 }
 
+/** How the explorer's model uses position information, by its positionalEncoding name. */
+const USE = {
+  sinusoidal: 'Your model: this P is added to the word vectors.',
+  learned: 'Your model adds a learned positional table (seeded, untrained) instead: see it in Inside one head, step 2.',
+  none: 'Your model uses no position information: P is shown, not added.',
+  rope: 'Your model does not add P: RoPE rotates queries and keys by these angles instead.',
+  alibi: 'Your model does not add P: ALiBi biases the scores by distance instead.',
+  t5: 'Your model does not add P: T5 buckets bias the scores by relative position instead.',
+};
+
 /**
  * @param {object} lab  core.positionalEncodingLab() result
- * @param {{ tokens: object[], base: number }} options  the sentence's tokens, the lab's base
+ * @param {{ tokens: object[], base: number, used?: string }} options  the sentence's tokens, the lab's base,
+ *   how the explorer's model uses position information (a positionalEncoding name; said in the caption)
  * @returns {HTMLElement}
  */
-export function labEncoding(lab, { tokens, base }) {
+export function labEncoding(lab, { tokens, base, used }) {
   const [n, d] = lab.encoding.shape;
   return heatmap({
     name: 'lab-encoding',
-    caption: `P for d_model = ${d}, base = ${format(',')(base)}: ${n} positions (${Math.min(n, tokens.length)} in the sentence)`,
+    caption: `P for d_model = ${d}, base = ${format(',')(base)}: ${n} positions (${Math.min(n, tokens.length)} in the sentence). ${USE[used] ?? ''}`.trim(),
     values: lab.encoding.data,
     rows: n,
     cols: d,
