@@ -126,9 +126,12 @@ test('phone 390×844: no sideways overflow, the weights within the first 1.5 scr
 
 test('each chapter opens by link and by its tab, and draws its own figures; screenshots at both sizes', async () => {
   const figureOf = { attention: 'attention-weights', 'inside-head': 'pipeline', positions: 'lab-encoding', lenses: 'projection' };
+  const slotOf = { attention: 'attention', 'inside-head': 'pipeline', positions: 'labEncoding', lenses: 'projection' };
   for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
     for (const chapter of CHAPTERS) {
       const { page, errors } = await open(`chapter=${chapter}`, viewport);
+      // Figures draw when they come near the screen: on a phone the chapter's first may start below it.
+      await page.locator(`attention-explorer .slot-${slotOf[chapter]}`).scrollIntoViewIfNeeded();
       await page.waitForSelector(`attention-explorer [data-chapter="${chapter}"]:not(.closed) [data-figure="${figureOf[chapter]}"]`, { timeout: 20000 });
       const selected = await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('[role="tab"][aria-selected="true"]').dataset.chapterTab);
       assert.equal(selected, chapter);

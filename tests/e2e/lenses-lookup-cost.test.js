@@ -38,7 +38,7 @@ test('the explorer can show just these two sections (views="lookup,cost")', asyn
   await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('views', 'lookup,cost'));
   assert.equal(await page.isVisible('.lookup-section'), true);
   assert.equal(await page.isVisible('.cost-section'), true);
-  assert.equal(await page.isVisible('.positional-lab'), false);
+  assert.equal(await page.isVisible('[data-chapter="positions"]'), false);
   assert.equal(await page.isVisible('[data-figure="attention-weights"]'), false);
 });
 

@@ -22,7 +22,7 @@ after(async () => {
   await server?.close();
 });
 
-const lab = (selector) => `.positional-lab ${selector}`;
+const lab = (selector) => `[data-chapter="positions"] ${selector}`;
 
 async function showSlot(slot) {
   await showSlotIn(page, slot);
@@ -116,7 +116,7 @@ test('norm bars follow the P multiplier and √d_model scaling', async () => {
   assert.equal(trace.options.embeddingScale, 10);
   for (const norm of trace.p) assert.ok(Math.abs(norm - 2 * Math.sqrt(50)) < 1e-4);
   assert.equal(await page.$$eval('[data-figure="norm-bars"] [data-kind="position"] rect', (r) => r.length), 5);
-  await page.locator('.positional-lab').screenshot({ path: `${OUTPUT}/positional-lab.png` });
+  await page.locator('[data-chapter="positions"]').screenshot({ path: `${OUTPUT}/positional-lab.png` });
 });
 
 test('no console errors in the lab', () => {
