@@ -70,6 +70,7 @@ try {
   results.firstRenderMs = await page.evaluate(() => performance.now());
   results.kernels = await page.evaluate(() => document.querySelector('attention-explorer').core.kernels);
 
+  results.paint = await keystrokeToPaint(page);
   for (const tokens of [8, 32, 128, 256]) {
     results.keystrokes[tokens] = await page.evaluate(async (tokens) => {
       const box = document.querySelector('attention-explorer').shadowRoot.querySelector('textarea');
@@ -87,7 +88,6 @@ try {
       return times;
     }, tokens);
   }
-  results.paint = await keystrokeToPaint(page);
   const cdp = await page.context().newCDPSession(page);
   const heaps = async () => {
     await cdp.send('HeapProfiler.collectGarbage');

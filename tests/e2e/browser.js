@@ -66,6 +66,8 @@ export async function showSlot(page, slot, host = 'attention-explorer') {
   if (chapter && await page.$eval(host, (el, chapter) => el.shadowRoot.querySelector(`[data-chapter="${chapter}"]`).classList.contains('closed'), chapter)) {
     await page.click(`${host} [data-chapter-tab="${chapter}"]`);
   }
+  // A figure folded away (the line view) is opened, as a learner would.
+  await page.$eval(host, (el, slot) => { const details = el.shadowRoot.querySelector(`.slot-${slot}`)?.closest('details'); if (details) details.open = true; }, slot);
   await page.locator(`${host} .slot-${slot}`).first().scrollIntoViewIfNeeded();
   await page.waitForSelector(`${host} .slot-${slot}:not([data-stale]) > *`);
 }

@@ -43,6 +43,12 @@ export class AttentionExplorer extends HTMLElement {
     this.status.setAttribute('role', 'status');
     this.root.append(this.status);
     window.addEventListener('hashchange', () => this.followHash());
+    // The OS switching between light and dark changes the canvas figures' text colours (theme="auto").
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+      if (!this.core) return;
+      this.visibleFigures.setTheme(this.root);
+      this.update();
+    });
     sharedCore(this.getAttribute('assets-base') ?? '').then(
       (core) => this.start(core),
       (error) => this.showError(`Could not load the attention core: ${error.message}`));
@@ -293,6 +299,7 @@ export class AttentionExplorer extends HTMLElement {
     showChosen(this.parts, this.chosen);
     this.syncChapters();
     for (const theme of THEMES) this.root.classList.toggle(`theme-${theme}`, this.chosen.theme === theme);
+    this.visibleFigures.setTheme(this.root);
     // More settings, and the bar of chapters and sharing, only when something in them shows.
     this.moreSettings.hidden = [...this.moreSettings.querySelectorAll('.control')].every((control) => control.hidden);
     this.chapterBar.hidden = this.toc.hidden && this.share.hidden;

@@ -1,6 +1,7 @@
 // Every figure of the explorer, gathered from the chapters (lessons/<chapter>/chapter.js): one record per
-// figure, { draw, needs?, dataOnly? }. draw(result, previous trace, state, slot) is a pure function of
-// its arguments (the slot is read for the theme's colours, never changed). needs: what the plain trace
+// figure, { draw, needs?, dataOnly? }. draw(result, previous trace, state, env) is a pure function of
+// its arguments; env (visible-figures.js environment) gives the theme's resolved text colours and the
+// figure's own canvases, reused from draw to draw. needs: what the plain trace
 // lacks — 'checks', 'block', 'projection' (parts of the trace the core computes only when asked), or the
 // key of a lens's own data in the result (lens-data.js); dataOnly: drawn
 // from that data alone, so redrawn only when it is new.

@@ -45,6 +45,9 @@ function longest(labels) {
   return labels.reduce((max, label) => Math.max(max, String(label).length), 0);
 }
 
+/** Each canvas's cell listeners, so a canvas drawn again for a new figure drops the old ones. */
+const listeners = new WeakMap();
+
 const LUT_SIZE = 256;
 const lutCache = new WeakMap();  // colour function → [domain key, RGBA table]
 
@@ -65,12 +68,13 @@ function colorTable(color, [d0, d1]) {
 /**
  * A canvas with one pixel per cell, stretched to cellWidth × cellHeight CSS pixels without
  * smoothing: writing pixels is far faster than painting thousands of rectangles.
- * @param {{ rows, cols, values, color, domain, isMasked?, cellWidth, cellHeight }} spec
+ * @param {{ rows, cols, values, color, domain, isMasked?, cellWidth, cellHeight, canvas? }} spec  canvas: one
+ *   to draw into instead of a new one (a figure redrawn per keystroke keeps its canvases: making a
+ *   canvas costs more than filling it)
  */
-export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWidth, cellHeight }) {
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.max(1, cols);
-  canvas.height = Math.max(1, rows);
+export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWidth, cellHeight, canvas = document.createElement('canvas') }) {
+  if (canvas.width !== Math.max(1, cols)) canvas.width = Math.max(1, cols);
+  if (canvas.height !== Math.max(1, rows)) canvas.height = Math.max(1, rows);
   canvas.style.width = `${cols * cellWidth}px`;
   canvas.style.height = `${rows * cellHeight}px`;
   if (rows === 0 || cols === 0) return canvas;
@@ -110,6 +114,8 @@ export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWi
  * @param {string} [spec.rowNotesTitle]
  * @param {[number, number][]} [spec.highlights]  cells to outline briefly (what just changed)
  * @param {number} [spec.top]  room above the cells, pixels (to align the rows of figures side by side)
+ * @param {HTMLCanvasElement} [spec.canvas]  the canvas to draw the cells into (see cellCanvas); its
+ *   listeners from an earlier figure are removed
  * @param {string} [spec.currentCellEvent]  when set, moving the current cell (hover, tap, keys) dispatches a
  *   bubbling CustomEvent of this name with detail { row: i, col: j }
  * @returns {HTMLElement} a <figure>. Its canvas is focusable (role img, roledescription "heatmap"):
@@ -225,6 +231,11 @@ function visuallyHidden(element) {
  * not repeat the same text.
  */
 function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, hide) {
+  // A reused canvas drops the listeners of the figure it was drawn for before.
+  listeners.get(canvas)?.abort();
+  const controller = new AbortController();
+  listeners.set(canvas, controller);
+  const { signal } = controller;
   let current = null;  // [i, j]
   let shown = false;
   const moveTo = (i, j) => {
@@ -242,13 +253,13 @@ function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, 
     const i = Math.min(rows - 1, Math.floor(event.offsetY / cellHeight));
     if (i >= 0 && j >= 0) moveTo(i, j);
   };
-  canvas.addEventListener('pointermove', point);
-  canvas.addEventListener('pointerdown', point);  // a tap on a touch screen sends no move first
-  canvas.addEventListener('pointerleave', clear);
-  canvas.addEventListener('blur', clear);
+  canvas.addEventListener('pointermove', point, { signal });
+  canvas.addEventListener('pointerdown', point, { signal });  // a tap on a touch screen sends no move first
+  canvas.addEventListener('pointerleave', clear, { signal });
+  canvas.addEventListener('blur', clear, { signal });
   canvas.addEventListener('focus', () => {
     if (rows > 0 && cols > 0) moveTo(...(current ?? [0, 0]));
-  });
+  }, { signal });
   canvas.addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || rows === 0 || cols === 0) return;  // browser shortcuts
     if (event.key === 'Escape' && shown) {
@@ -260,7 +271,7 @@ function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, 
       return;
     }
     event.preventDefault();  // the page must not scroll under the cell
-  });
+  }, { signal });
 }
 
 /** "Table of values", whose table is built when first opened: never at render time, which runs per keystroke. */

@@ -37,12 +37,13 @@ function headKindExplanation(head) {
 
 /**
  * @param {object} trace  core.explain() result
- * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis', cellBudget?: number }} options  which head
+ * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis', cellBudget?: number, canvas?: HTMLCanvasElement }} options  which head
  *   (0-based); the previous trace, to outline weights that moved by more than 0.05; the weights' colour
- *   map (default 'viridis', see WEIGHT_COLOR_MAPS); pixels for all the rows (default 272, so the figure stays in the first screen however long the sentence; less on narrow screens)
+ *   map (default 'viridis', see WEIGHT_COLOR_MAPS); pixels for all the rows (default 272, so the figure stays in the first screen however long the sentence; less on narrow screens);
+ *   canvas: the canvas to draw the cells into (reused from draw to draw), else a new one
  * @returns {HTMLElement}
  */
-export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', cellBudget = 272 }) {
+export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', cellBudget = 272, canvas }) {
   const numHeads = trace.heads.length, seqLen = trace.tokens.length;
   const { weights, scores, dotProducts, entropy, queries } = trace.heads[head];
   const labels = tokenLabels(trace);
@@ -72,6 +73,7 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
     rowNotesTitle: 'entropy',
     highlights: changedCells(trace, previous, head),
     currentCellEvent: 'focus-query',  // the mix follows the row under the pointer
+    canvas,
     describe: (i, j, w) => (scores.data[i * seqLen + j] === -Infinity
       ? `"${labels[i]}" → "${labels[j]}": masked (weight 0)`
       : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +

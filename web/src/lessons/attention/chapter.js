@@ -13,26 +13,22 @@ function mixQuery(trace, query) {
   return Math.max(0, Math.min(last, query ?? 2));
 }
 
-/** The theme's text colour where a canvas figure is drawn (resolved: a canvas cannot read light-dark()), and softer shades of it. */
-function themeColors(slot) {
-  const ink = getComputedStyle(slot).color;
-  const faded = (alpha) => ink.replace(/^rgba?\(([^,]+),([^,]+),([^,)]+).*$/, `rgba($1,$2,$3,${alpha})`);
-  return { ink, muted: faded(0.7), line: faded(0.15) };
-}
 
 export const attentionChapter = {
   id: 'attention',
   title: 'Attention',
   takeaway: 'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
   views: ['heads', 'attention', 'mix', 'lines'],
-  /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, slot). */
+  /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, env). */
   figures: {
-    heads: { draw: ({ trace }, _, { head, colorMap }) => headGrid(trace, { head, colorMap }) },
+    heads: { draw: ({ trace }, _, { head, colorMap }, { canvas }) => headGrid(trace, { head, colorMap, canvas }) },
     attention: {
-      draw: ({ trace }, previous, { head, colorMap, cellBudget }) => attentionHeatmap(trace, { head, previous, colorMap, cellBudget }),
+      draw: ({ trace }, previous, { head, colorMap, cellBudget }, { canvas }) => attentionHeatmap(trace, {
+        head, previous, colorMap, cellBudget, canvas: canvas('weights') }),
     },
     mix: {
-      draw: ({ trace }, _, { head, lineQuery, focusQuery }, slot) => mixView(trace, { head, query: mixQuery(trace, focusQuery ?? lineQuery) }, themeColors(slot)),
+      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) => mixView(trace, {
+        head, query: mixQuery(trace, focusQuery ?? lineQuery), colors, canvas }),
     },
     lines: {
       draw: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
@@ -44,8 +40,9 @@ export const attentionChapter = {
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
    */
   build({ slots, lineControls }) {
-    const linePanel = element('section', 'line-panel');
-    linePanel.append(element('h3', '', 'Who attends to whom'), lineControls.form, slots.lines);
+    // Another view of the same weights, drawn only when opened (it is the costliest figure to redraw).
+    const linePanel = element('details', 'line-panel');
+    linePanel.append(element('summary', '', 'Who attends to whom, as lines (several heads at once)'), lineControls.form, slots.lines);
     const first = row(slots.heads, slots.attention, slots.mix);
     first.classList.add('first-screen');
     return {

@@ -19,11 +19,12 @@ function headKindLine(head, projection) {
 
 /**
  * @param {object} trace  core.explain() result
- * @param {{ head: number, colorMap?: 'viridis' | 'cividis' }} options  the selected head, outlined; the
- *   weights' colour map (default 'viridis')
+ * @param {{ head: number, colorMap?: 'viridis' | 'cividis', canvas?: (key: string) => HTMLCanvasElement }} options  the
+ *   selected head, outlined; the weights' colour map (default 'viridis'); where to get each head's canvas
+ *   (the same one at every redraw), else new ones
  * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("select-head", { detail: h, bubbles })
  */
-export function headGrid(trace, { head: selected, colorMap = 'viridis' }) {
+export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas }) {
   const seqLen = trace.tokens.length;
   const color = weightColorMap(colorMap);
   const cell = Math.max(1, GRID_PX / Math.max(seqLen, 1));
@@ -39,7 +40,7 @@ export function headGrid(trace, { head: selected, colorMap = 'viridis' }) {
     button.dataset.head = String(h);
     button.append(cellCanvas({
       rows: seqLen, cols: seqLen, values: head.weights.data, color, domain: [0, 1], cellWidth: cell, cellHeight: cell,
-      isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity,
+      isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity, canvas: canvas?.(`head-${h}`),
     }));
     const label = button.appendChild(document.createElement('span'));
     label.className = 'head-label';

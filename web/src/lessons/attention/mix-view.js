@@ -4,8 +4,8 @@
 // rows with little weight fade to white — stacked above their sum z_i, the head's output row i.
 // One canvas for every row (a keystroke redraws it without building per-row DOM).
 import { format } from 'd3-format';
-import { rgb } from 'd3-color';
 import { divergingColor, maxAbs } from '../../views/colors.js';
+import { cellCanvas } from '../../views/heatmap.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
 
@@ -46,12 +46,15 @@ export function mixData(trace, head, query) {
 
 /**
  * @param {object} trace  core.explain()'s trace (at least one token)
- * @param {{ head: number, query: number }} options  the head (0-based) and the query position shown
- * @param {{ ink: string, muted: string, line: string }} [colors]  text and rule colours (the theme's)
+ * @param {{ head: number, query: number, colors?: { ink: string, muted: string, line: string },
+ *   canvas?: (key: string) => HTMLCanvasElement }} options  the head (0-based) and the query position
+ *   shown; text and rule colours (the theme's); where to get the figure's canvases (the same ones at
+ *   every redraw), else new ones
  * @returns {HTMLElement} <figure data-figure="mix" data-query data-head>; `figure.exportData` holds the
  *   rows drawn (keys, then the output) for CSV/JSON export, `figure.mix` the mixData() numbers
  */
-export function mixView(trace, { head, query }, colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' }) {
+export function mixView(trace, { head, query, colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' },
+  canvas: canvasFor = () => document.createElement('canvas') }) {
   const n = trace.tokens.length;
   const labels = tokenLabels(trace);
   const data = mixData(trace, head, query);
@@ -76,9 +79,9 @@ export function mixView(trace, { head, query }, colors = { ink: '#1d1d1f', muted
   caption.textContent = `The output of “${labels[query]}” (head ${head + 1}) is a weighted mix of the value vectors: ` +
     `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.`;
 
-  const canvas = figure.appendChild(document.createElement('canvas'));
+  const canvas = figure.appendChild(canvasFor('mix'));
   const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * dpr);
+  canvas.width = Math.round(width * dpr);    // also clears it and resets its transform
   canvas.height = Math.round(height * dpr);
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
@@ -93,12 +96,12 @@ export function mixView(trace, { head, query }, colors = { ink: '#1d1d1f', muted
   g.font = `${font}px system-ui, sans-serif`;
   g.textBaseline = 'middle';
   const labelEvery = Math.ceil(11 / h);  // keep words ≥ 11 px apart
-  const strip = (values, y, rowH) => {
-    for (let c = 0; c < dV; c++) {
-      const { r, g: gr, b } = rgb(color(values[c]));
-      g.fillStyle = `rgb(${r},${gr},${b})`;
-      g.fillRect(stripLeft + c * cell, y, Math.ceil(cell), rowH);
-    }
+  // The strips as one pixel per cell (heatmap.js's colour table), stretched without smoothing.
+  const domain = [-limit, limit];
+  const strip = (key, values, rows, y, rowH) => {
+    const pixels = cellCanvas({ rows, cols: dV, values, color, domain, cellWidth: 1, cellHeight: 1, canvas: canvasFor(key) });
+    g.imageSmoothingEnabled = false;
+    g.drawImage(pixels, stripLeft, y, STRIP_PX, rows * rowH);
   };
   for (let j = 0; j < n; j++) {
     const y = j * h;
@@ -118,15 +121,15 @@ export function mixView(trace, { head, query }, colors = { ink: '#1d1d1f', muted
       g.textAlign = 'left';
       g.fillText(fmt(weights[j]), LABEL_PX + BAR_PX + 4, y + h / 2);
     }
-    strip(scaled.subarray(j * dV, (j + 1) * dV), y, h);
   }
+  strip('strips', scaled, n, 0, h);
   const sumY = n * h + SUM_GAP_PX;
   g.fillStyle = colors.ink;
   g.fillRect(stripLeft, sumY - SUM_GAP_PX / 2 - 1, STRIP_PX, 1.5);
   g.textAlign = 'right';
   g.font = `600 13px system-ui, sans-serif`;
   g.fillText(`= z_${query}`, stripLeft - 6, sumY + 10);
-  strip(output, sumY, 20);
+  strip('sum', output, 1, sumY, 20);
 
   figure.append(legend({ color, domain: [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))], title: 'a_ij · v_j' }));
   figure.mix = data;
