@@ -56,7 +56,7 @@ function explainOptions(options, where, dModel, limits) {
     heads: heads.map((spec, i) => headSpec(spec, where, i, limits)),
     positionalEncoding: positionalKind(positionalEncoding, where, limits),
     base: check.finiteIn(base, where, 'base', { above: 1 }),
-    alibiSlopes: check.oneOf(alibiSlopes, where, 'alibiSlopes', limits.alibiSlopes),
+    alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),  // the core's table checks the name
     maskedPositions: maskedPositions.map((p, i) => check.integerIn(p, where, `maskedPositions[${i}]`, 0, maxTokens - 1)),
     maxTokens: check.integerIn(max, where, 'maxTokens', 1, maxTokens),
     encoderBlock: check.boolean(encoderBlock, where, 'encoderBlock'),
@@ -223,7 +223,7 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
         positionalEncoding: positionalKind(positionalEncoding, where, limits),
         seed: check.integerIn(seed, where, 'seed', 0, limits.maxSeed),
         base: check.finiteIn(base, where, 'base', { above: 1 }),
-        alibiSlopes: check.oneOf(alibiSlopes, where, 'alibiSlopes', limits.alibiSlopes),
+        alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),  // the core's table checks the name
         ...attentionOptions(options, where, limits),
       };
       if (args.positionalEncoding !== 'none') return unwrap(wasm.multiHeadAttention(args));
