@@ -1,4 +1,4 @@
-// The embedding asset's binary format (read by cpp/src/embeddings.cpp), written and cut down here.
+// The embedding asset's binary format (read by cpp/src/text/embeddings.cpp), written and cut down here.
 //   header  "AEMB" | u32 version = 1 | u32 vocab_size | u32 dim | u32 words_bytes | u32 checksum
 //   words   vocab_size UTF-8 words, each followed by '\n' (words_bytes bytes), zero-padded to 4 bytes
 //   scales  f32[vocab_size]          row r is scales[r] * int8 row r

@@ -13,21 +13,23 @@
 #include <string>
 #include <vector>
 
-#include "attn/attention.hpp"
-#include "attn/cross_attention.hpp"
-#include "attn/embeddings.hpp"
-#include "attn/explain.hpp"
-#include "attn/layer_costs.hpp"
-#include "attn/layer_norm.hpp"
-#include "attn/multi_head.hpp"
-#include "attn/normalizers.hpp"
-#include "attn/positional.hpp"
-#include "attn/positional_lab.hpp"
-#include "attn/positional_variants.hpp"
-#include "attn/score_functions.hpp"
-#include "attn/simplex.hpp"
-#include "attn/soft_lookup.hpp"
-#include "attn/tokenizer.hpp"
+#include "attn/core/attention.hpp"
+#include "attn/core/layer_norm.hpp"
+#include "attn/core/limits.hpp"
+#include "attn/core/multi_head.hpp"
+#include "attn/core/normalizers.hpp"
+#include "attn/core/positional.hpp"
+#include "attn/core/positional_variants.hpp"
+#include "attn/core/score_functions.hpp"
+#include "attn/lessons/cross_attention.hpp"
+#include "attn/lessons/designed_heads.hpp"
+#include "attn/lessons/explain.hpp"
+#include "attn/lessons/layer_costs.hpp"
+#include "attn/lessons/positional_lab.hpp"
+#include "attn/lessons/simplex.hpp"
+#include "attn/lessons/soft_lookup.hpp"
+#include "attn/text/embeddings.hpp"
+#include "attn/text/tokenizer.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 
@@ -97,9 +99,9 @@ val multi_head_attention(const val& args) {
     const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
                               matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
     const auto r = attn::multi_head_attention(input, args["numHeads"].as<std::size_t>(), p, attention_options(args),
-                                              positional_kind_from_js(args["positionalEncoding"].as<std::string>()),
+                                              enum_from_js(attn::kPositionalKindNames, args["positionalEncoding"], "positionalEncoding"),
                                               args["seed"].as<std::uint32_t>(), args["base"].as<double>(),
-                                              alibi_slopes_from_js(args["alibiSlopes"].as<std::string>()));
+                                              enum_from_js(attn::kAlibiSlopesNames, args["alibiSlopes"], "alibiSlopes"));
     val out = val::object();
     set_attention_steps(out, r);
     return out;
@@ -157,17 +159,13 @@ val simplex_objective(const val& args) {
     xt::xtensor<float, 1> s = xt::empty<float>({scores.size()});
     std::copy(scores.begin(), scores.end(), s.begin());
     return tensor_to_js(attn::simplex_objective(matrix_from_js(args["points"], "points"), s,
-                                                normalizer_from_js(args["method"].as<std::string>()),
-                                                args["temperature"].as<float>()));
+                                                normalizer_from_js(args["method"], "method"), args["temperature"].as<float>()));
   });
 }
 
 val score_cost(const val& args) {
   return guarded([&] {
-    const std::string name = args["scoreFunction"].as<std::string>();
-    const attn::ScoreFunction f = name == "dot" ? attn::ScoreFunction::dot
-                                  : name == "additive" ? attn::ScoreFunction::additive
-                                                       : attn::ScoreFunction::scaled_dot;
+    const attn::ScoreFunction f = enum_from_js(attn::kScoreFunctionNames, args["scoreFunction"], "scoreFunction");
     const auto c = attn::score_cost(f, args["queries"].as<std::size_t>(), args["keys"].as<std::size_t>(),
                                     args["dK"].as<std::size_t>(), args["hidden"].as<std::size_t>());
     val out = val::object();
@@ -180,27 +178,30 @@ val score_cost(const val& args) {
   });
 }
 
+// The positional-encoding lab (lessons/positional_lab.hpp): one core call, converted.
 val positional_encoding_lab(const val& args) {
   return guarded([&] {
-    const std::size_t n = args["positions"].as<std::size_t>(), d = args["dModel"].as<std::size_t>();
-    const std::size_t position = args["position"].as<std::size_t>(), error_positions = args["errorPositions"].as<std::size_t>();
-    const double base = args["base"].as<double>();
-    const long delta = args["delta"].as<long>();
-    const auto p = attn::sinusoidal_encoding(n, d, base);
-    const auto w = attn::wavelengths(d, base);
+    attn::PositionalLabOptions o;
+    o.positions = args["positions"].as<std::size_t>();
+    o.d_model = args["dModel"].as<std::size_t>();
+    o.position = args["position"].as<std::size_t>();
+    o.error_positions = args["errorPositions"].as<std::size_t>();
+    o.base = args["base"].as<double>();
+    o.delta = args["delta"].as<long>();
+    const attn::PositionalLab lab = attn::positional_lab(o);
     val out = val::object();
-    out.set("encoding", tensor_to_js(p));
-    out.set("wavelengths", array_to_js(std::vector<double>(w.begin(), w.end())));
-    out.set("bits", tensor_to_js(attn::binary_positions(n)));
-    out.set("similarity", tensor_to_js(attn::position_similarity(p)));
-    out.set("cosineSimilarity", tensor_to_js(attn::position_similarity(p, true)));
+    out.set("encoding", tensor_to_js(lab.encoding));
+    out.set("wavelengths", array_to_js(std::vector<double>(lab.wavelengths.begin(), lab.wavelengths.end())));
+    out.set("bits", tensor_to_js(lab.bits));
+    out.set("similarity", tensor_to_js(lab.similarity));
+    out.set("cosineSimilarity", tensor_to_js(lab.cosine_similarity));
     val rotation = val::object();
-    rotation.set("float64Angles", rotation_to_js(attn::rotation_check(position, delta, d, base, attn::AnglePrecision::float64)));
-    rotation.set("float32Angles", rotation_to_js(attn::rotation_check(position, delta, d, base, attn::AnglePrecision::float32)));
+    rotation.set("float64Angles", rotation_to_js(lab.rotation_float64));
+    rotation.set("float32Angles", rotation_to_js(lab.rotation_float32));
     out.set("rotation", rotation);
     val errors = val::object();
-    errors.set("float64Angles", tensor_to_js(attn::rotation_error_by_position(error_positions, delta, d, base, attn::AnglePrecision::float64)));
-    errors.set("float32Angles", tensor_to_js(attn::rotation_error_by_position(error_positions, delta, d, base, attn::AnglePrecision::float32)));
+    errors.set("float64Angles", tensor_to_js(lab.error_float64));
+    errors.set("float32Angles", tensor_to_js(lab.error_float32));
     out.set("rotationErrorByPosition", errors);
     return out;
   });
@@ -215,7 +216,7 @@ val layer_norm(const val& args) {
 val normalize(const val& args) {
   return guarded([&] {
     return tensor_to_js(attn::normalize(matrix_from_js(args["scores"], "scores"),
-                                        normalizer_from_js(args["method"].as<std::string>()), args["temperature"].as<float>()));
+                                        normalizer_from_js(args["method"], "method"), args["temperature"].as<float>()));
   });
 }
 
@@ -228,10 +229,9 @@ val floats_to_js(const xt::xtensor<float, 1>& x) {
 val soft_lookup(const val& args) {
   return guarded([&] {
     attn::SoftLookupOptions o;
-    o.similarity = args["similarity"].as<std::string>() == "wordVectors" ? attn::LookupSimilarity::word_vectors
-                                                                         : attn::LookupSimilarity::letters;
+    o.similarity = enum_from_js(attn::kLookupSimilarityNames, args["similarity"], "similarity");
     o.temperature = args["temperature"].as<double>();
-    o.normalizer = normalizer_from_js(args["normalizer"].as<std::string>());
+    o.normalizer = normalizer_from_js(args["normalizer"], "normalizer");
     const auto r = attn::soft_lookup(args["query"].as<std::string>(), vector_from_js<std::string>(args["keys"]),
                                      vector_from_js<std::string>(args["values"]), o,
                                      o.similarity == attn::LookupSimilarity::word_vectors ? &table() : nullptr);
@@ -263,21 +263,22 @@ val layer_cost_to_js(const attn::LayerCost& c) {
   return out;
 }
 
-// Layer costs (layer_costs.hpp): the table for n, the crossings and the curves over curveN, in one call.
+// Layer costs (lessons/layer_costs.hpp, layer_costs_lesson): the table for n, the crossings and the curves
+// over curveN, from one core call.
 val layer_costs(const val& args) {
   return guarded([&] {
-    const double n = args["n"].as<double>(), d = args["dModel"].as<double>(), k = args["kernelSize"].as<double>();
-    const auto c = attn::layer_costs(n, d, k);
-    const auto x = attn::cost_crossings(d, k);
-    const std::vector<double> ns = vector_from_js<double>(args["curveN"]);
-    const auto curves = attn::layer_cost_curves(ns, d, k);
+    const attn::LayerCostsLesson lesson = attn::layer_costs_lesson(
+        args["n"].as<double>(), args["dModel"].as<double>(), args["kernelSize"].as<double>(), vector_from_js<double>(args["curveN"]));
+    const auto& c = lesson.table;
+    const std::vector<double>& ns = lesson.curve_n;
+    const auto& curves = lesson.curves;
     val out = val::object();
     out.set("convolution", layer_cost_to_js(c.convolution));
     out.set("recurrent", layer_cost_to_js(c.recurrent));
     out.set("selfAttention", layer_cost_to_js(c.self_attention));
     val crossings = val::object();
-    crossings.set("selfAttentionRecurrent", x.self_attention_recurrent);
-    crossings.set("selfAttentionConvolution", x.self_attention_convolution);
+    crossings.set("selfAttentionRecurrent", lesson.crossings.self_attention_recurrent);
+    crossings.set("selfAttentionConvolution", lesson.crossings.self_attention_convolution);
     out.set("crossings", crossings);
     const auto row = [&](std::size_t r) {
       return val::global("Float64Array").new_(emscripten::typed_memory_view(ns.size(), &curves(r, 0)));
@@ -290,6 +291,46 @@ val layer_costs(const val& args) {
     out.set("curves", curve);
     return out;
   });
+}
+
+// core.limits: every limit and name list the JS API checks against, from the C++ constants and name
+// tables that the core functions enforce (documented in web/src/core/index.d.ts, CoreLimits).
+val core_limits() {
+  val out = val::object();
+  out.set("positionalEncodings", names_to_js(attn::kPositionalKindNames));
+  out.set("headKinds", names_to_js(attn::kHeadKindNames));
+  val aliases = val::object();
+  for (const auto& alias : attn::kHeadKindAliases) aliases.set(alias.name, alias.value);
+  out.set("headKindAliases", aliases);
+  out.set("projections", names_to_js(attn::kProjectionNames));
+  out.set("scoreFunctions", names_to_js(attn::kScoreFunctionNames));
+  out.set("normalizers", names_to_js(attn::kNormalizerNames));
+  out.set("alibiSlopes", names_to_js(attn::kAlibiSlopesNames));
+  out.set("lookupSimilarities", names_to_js(attn::kLookupSimilarityNames));
+  out.set("maxTokens", attn::kMaxTokens);
+  out.set("maxSeqLen", attn::kMaxSeqLen);
+  out.set("maxDModel", attn::kMaxDModel);
+  out.set("maxHeads", attn::kMaxDModel);
+  out.set("maxSeed", attn::kMaxSeed);
+  out.set("maxCells", static_cast<double>(attn::kMaxCells));
+  out.set("maxAdditiveHidden", attn::kMaxAdditiveHidden);
+  out.set("maxHeadOffset", attn::kMaxHeadOffset);
+  out.set("maxInputScale", static_cast<double>(attn::kMaxInputScale));
+  out.set("minExplorerTemperature", attn::kMinExplorerTemperature);
+  out.set("maxExplorerTemperature", attn::kMaxExplorerTemperature);
+  out.set("maxLabPositions", attn::kMaxLabPositions);
+  out.set("maxLabDModel", attn::kMaxLabDModel);
+  out.set("maxLabErrorPositions", attn::kMaxLabErrorPositions);
+  out.set("maxSimplexCoordinates", static_cast<double>(attn::kMaxSimplexCoordinates));
+  out.set("maxLookupRows", attn::kMaxLookupRows);
+  out.set("maxLookupText", attn::kMaxLookupText);
+  out.set("minLookupTemperature", attn::kMinLookupTemperature);
+  out.set("maxLookupTemperature", attn::kMaxLookupTemperature);
+  out.set("maxCostTokens", attn::kMaxCostTokens);
+  out.set("maxCostWidth", attn::kMaxCostWidth);
+  out.set("maxCostKernel", attn::kMaxCostKernel);
+  out.set("maxCostPoints", attn::kMaxCostPoints);
+  return out;
 }
 
 // Bytes of wasm heap in use by malloc: lets tests check that repeated calls do not leak.
@@ -327,6 +368,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("softLookup", &soft_lookup);
   emscripten::function("layerCosts", &layer_costs);
   emscripten::function("heapInUse", &heap_in_use);
+  emscripten::function("coreLimits", &core_limits);
   emscripten::constant("maxTokens", attn::kMaxTokens);
   emscripten::constant("maxLookupRows", attn::kMaxLookupRows);
   emscripten::constant("maxLookupText", attn::kMaxLookupText);

@@ -6,26 +6,11 @@ namespace bindings {
 
 namespace {
 
-// Head kinds as JS names them; the JS wrapper has already checked the names.
-attn::HeadSpec head_spec_from_js(const val& spec) {
-  const std::string kind = spec["kind"].as<std::string>();
-  attn::HeadSpec out;
-  if (kind == "semantic") out.kind = attn::HeadKind::semantic;
-  else if (kind == "offset") out.kind = attn::HeadKind::offset;
-  else if (kind == "first") out.kind = attn::HeadKind::first_token;
-  else if (kind == "uniform") out.kind = attn::HeadKind::uniform;
-  out.offset = spec["offset"].as<int>();
-  return out;
-}
-
-const char* head_kind_name(attn::HeadKind kind) {
-  switch (kind) {
-    case attn::HeadKind::semantic: return "semantic";
-    case attn::HeadKind::offset: return "offset";
-    case attn::HeadKind::first_token: return "first";
-    case attn::HeadKind::uniform: return "uniform";
-    default: return "projected";
-  }
+// heads[index] = { kind, offset } by attn::kHeadKindNames (or an alias); an unknown kind throws.
+attn::HeadSpec head_spec_from_js(const val& spec, std::size_t index) {
+  const val offset = spec["offset"];
+  return attn::head_spec_from_name(spec["kind"].as<std::string>(), offset.isUndefined() ? 0 : offset.as<int>(),
+                                   "heads[" + std::to_string(index) + "].kind");
 }
 
 val head_to_js(const attn::HeadResult& head) {
@@ -114,35 +99,13 @@ attn::AttentionOptions attention_options(const val& options) {
   o.temperature = options["temperature"].as<float>();
   o.scale = options["scale"].as<bool>();
   if (!options["validLength"].isUndefined()) o.valid_length = options["validLength"].as<std::size_t>();
-  if (!options["normalizer"].isUndefined()) o.normalizer = normalizer_from_js(options["normalizer"].as<std::string>());
+  if (!options["normalizer"].isUndefined()) o.normalizer = normalizer_from_js(options["normalizer"], "normalizer");
   return o;
 }
 
-// Positional-encoding names as JS spells them (checked there).
-attn::PositionalKind positional_kind_from_js(const std::string& name) {
-  if (name == "none") return attn::PositionalKind::none;
-  if (name == "learned") return attn::PositionalKind::learned;
-  if (name == "rope") return attn::PositionalKind::rope;
-  if (name == "alibi") return attn::PositionalKind::alibi;
-  if (name == "t5") return attn::PositionalKind::t5;
-  return attn::PositionalKind::sinusoidal;
-}
-
-attn::AlibiSlopes alibi_slopes_from_js(const std::string& name) {
-  std::string allowed;
-  for (std::size_t i = 0; i < std::size(attn::kAlibiSlopesNames); ++i) {
-    if (name == attn::kAlibiSlopesNames[i]) return static_cast<attn::AlibiSlopes>(i);
-    allowed += (i ? ", '" : "'") + std::string(attn::kAlibiSlopesNames[i]) + "'";
-  }
-  throw std::out_of_range("alibiSlopes must be one of " + allowed + ", got '" + name + "'");
-}
-
-attn::Normalizer normalizer_from_js(const std::string& name) {
-  if (name == "softmax") return attn::Normalizer::softmax;
-  if (name == "sparsemax") return attn::Normalizer::sparsemax;
-  if (name == "entmax15") return attn::Normalizer::entmax15;
-  if (name == "hardmax") return attn::Normalizer::hardmax;
-  throw std::invalid_argument("normalize: method must be one of 'softmax', 'sparsemax', 'entmax15', 'hardmax', got '" + name + "'");
+std::string name_from_js(const val& name, const std::string& argument) {
+  if (!name.isString()) throw std::invalid_argument(argument + " must be a string");
+  return name.as<std::string>();
 }
 
 val token_to_js(const attn::Token& token) {
@@ -175,15 +138,15 @@ void set_attention_steps(val& out, const attn::MultiHeadResult& r) {
 attn::ExplainOptions explain_options(const val& options) {
   attn::ExplainOptions o;
   o.n_heads = options["numHeads"].as<std::size_t>();
-  o.projection = options["projection"].as<std::string>() == "random" ? attn::Projection::random : attn::Projection::identity;
+  o.projection = enum_from_js(attn::kProjectionNames, options["projection"], "projection");
   o.seed = options["seed"].as<std::uint32_t>();
-  o.positional = positional_kind_from_js(options["positionalEncoding"].as<std::string>());
+  o.positional = enum_from_js(attn::kPositionalKindNames, options["positionalEncoding"], "positionalEncoding");
   o.base = options["base"].as<double>();
-  o.alibi_slopes = alibi_slopes_from_js(options["alibiSlopes"].as<std::string>());
+  o.alibi_slopes = enum_from_js(attn::kAlibiSlopesNames, options["alibiSlopes"], "alibiSlopes");
   o.max_tokens = options["maxTokens"].as<std::size_t>();
   o.attention = attention_options(options);
   const val heads = options["heads"];
-  for (std::size_t h = 0; h < heads["length"].as<std::size_t>(); ++h) o.heads.push_back(head_spec_from_js(heads[h]));
+  for (std::size_t h = 0; h < heads["length"].as<std::size_t>(); ++h) o.heads.push_back(head_spec_from_js(heads[h], h));
   o.masked_positions = vector_from_js<std::size_t>(options["maskedPositions"]);
   o.encoder_block = options["encoderBlock"].as<bool>();
   o.project_2d = options["project2d"].as<bool>();
@@ -192,6 +155,13 @@ attn::ExplainOptions explain_options(const val& options) {
   o.position_checks = options["positionChecks"].as<bool>();
   o.shuffle_seed = options["shuffleSeed"].as<std::uint32_t>();
   o.additive_hidden = options["additiveHidden"].as<std::size_t>();
+  // scoreFunction, when given, decides the scale and whether additiveHidden applies (as the JS wrapper
+  // documents): 'dot' is Q Kᵀ, 'scaledDot' Q Kᵀ / √d_k, 'additive' vᵀ tanh(W_q q + W_k k).
+  if (!options["scoreFunction"].isUndefined()) {
+    const attn::ScoreFunction f = enum_from_js(attn::kScoreFunctionNames, options["scoreFunction"], "scoreFunction");
+    o.attention.scale = f == attn::ScoreFunction::scaled_dot;
+    if (f != attn::ScoreFunction::additive) o.additive_hidden = 0;
+  }
   return o;
 }
 
@@ -215,7 +185,7 @@ val trace_to_js(const attn::Trace& trace, bool with_checks) {
   set_attention_steps(out, trace.attention);
   for (std::size_t h = 0; h < trace.heads.size(); ++h) {
     val head = out["heads"][h];
-    head.set("kind", head_kind_name(trace.heads[h].kind));
+    head.set("kind", attn::name_of(attn::kHeadKindNames, trace.heads[h].kind));
     head.set("offset", trace.heads[h].offset);
     const bool additive = !trace.additive.empty() && trace.heads[h].kind == attn::HeadKind::projected;
     head.set("additiveScorer", additive ? scorer_to_js(trace.additive[h]) : val::null());

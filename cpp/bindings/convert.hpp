@@ -10,14 +10,16 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "attn/attention.hpp"
-#include "attn/designed_heads.hpp"
-#include "attn/explain.hpp"
-#include "attn/multi_head.hpp"
-#include "attn/normalizers.hpp"
-#include "attn/positional_lab.hpp"
-#include "attn/positional_variants.hpp"
-#include "attn/tokenizer.hpp"
+#include "attn/core/attention.hpp"
+#include "attn/core/multi_head.hpp"
+#include "attn/core/names.hpp"
+#include "attn/core/normalizers.hpp"
+#include "attn/core/positional_variants.hpp"
+#include "attn/core/score_functions.hpp"
+#include "attn/lessons/designed_heads.hpp"
+#include "attn/lessons/explain.hpp"
+#include "attn/lessons/positional_lab.hpp"
+#include "attn/text/tokenizer.hpp"
 
 namespace bindings {
 
@@ -53,11 +55,28 @@ val array_to_js(const std::vector<T>& items) {
 // data length does not match the shape.
 xt::xtensor<float, 2> matrix_from_js(const val& tensor, const std::string& name);
 attn::AttentionOptions attention_options(const val& options);
-attn::PositionalKind positional_kind_from_js(const std::string& name);
-// 'softmax', 'sparsemax', 'entmax15', 'hardmax' (checked in JS); std::invalid_argument otherwise.
-attn::Normalizer normalizer_from_js(const std::string& name);
-// The rule named `name` (kAlibiSlopesNames); throws std::out_of_range naming the allowed values otherwise.
-attn::AlibiSlopes alibi_slopes_from_js(const std::string& name);
+// A JS string; std::invalid_argument naming `argument` for any other type.
+std::string name_from_js(const val& name, const std::string& argument);
+
+// The enumerator a JS string names in `table` (the enum's one name table, next to the enum in the
+// core); an unknown name throws std::out_of_range naming `argument` and the allowed names, which
+// reaches JS as a RangeError.
+template <typename E, std::size_t N>
+E enum_from_js(const attn::NamedValue<E> (&table)[N], const val& name, const std::string& argument) {
+  return attn::value_of(table, name_from_js(name, argument), argument);
+}
+
+// A table's names as a JS array of strings, in table order (for core.limits).
+template <typename E, std::size_t N>
+val names_to_js(const attn::NamedValue<E> (&table)[N]) {
+  val out = val::array();
+  for (const auto& entry : table) out.call<void>("push", std::string(entry.name));
+  return out;
+}
+
+inline attn::Normalizer normalizer_from_js(const val& name, const std::string& argument) {
+  return enum_from_js(attn::kNormalizerNames, name, argument);
+}
 attn::ExplainOptions explain_options(const val& options);
 
 val token_to_js(const attn::Token& token);

@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "attn/attention_head.hpp"
-#include "attn/attention_layer.hpp"
-#include "attn/limits.hpp"
-#include "attn/multi_head.hpp"
+#include "attn/core/attention_head.hpp"
+#include "attn/core/attention_layer.hpp"
+#include "attn/core/limits.hpp"
+#include "attn/core/multi_head.hpp"
 #include "convert.hpp"
 #include "guarded.hpp"
 

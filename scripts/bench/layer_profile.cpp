@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "attn/attention_layer.hpp"
-#include "attn/kernels.hpp"
+#include "attn/core/attention_layer.hpp"
+#include "attn/core/kernels.hpp"
 
 namespace {
 

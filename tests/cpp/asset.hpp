@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "attn/embeddings.hpp"
+#include "attn/text/embeddings.hpp"
 
 inline std::vector<std::uint8_t> asset_bytes() {
   std::ifstream in(ATTN_ASSET_PATH, std::ios::binary);

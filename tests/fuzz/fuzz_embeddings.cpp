@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "attn/embeddings.hpp"
+#include "attn/text/embeddings.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

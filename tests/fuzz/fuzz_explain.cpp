@@ -14,7 +14,7 @@
 
 #include <xtensor/xview.hpp>
 
-#include "attn/explain.hpp"
+#include "attn/lessons/explain.hpp"
 
 namespace {
 

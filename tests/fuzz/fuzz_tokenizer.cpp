@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "attn/tokenizer.hpp"
+#include "attn/text/tokenizer.hpp"
 
 namespace {
 void check(const std::vector<attn::Token>& tokens, std::size_t size) {

@@ -73,3 +73,11 @@ export function configure(el: AttentionExplorer): number {
   const explorer = document.querySelector('attention-explorer');
   return (explorer?.getTrace()?.tokens.length ?? 0) + (el.state?.numHeads ?? 0);
 }
+
+// core.limits: typed and read-only.
+const maxLab: number = core.limits.maxLabPositions;
+const methods: readonly ('softmax' | 'sparsemax' | 'entmax15' | 'hardmax')[] = core.limits.normalizers;
+const previousOffset: number = core.limits.headKindAliases.previous;
+// @ts-expect-error core.limits is read-only
+core.limits.maxTokens = 1;
+console.log(maxLab, methods, previousOffset);

@@ -5,10 +5,10 @@
 #include <limits>
 #include <stdexcept>
 
-#include "attn/kernels.hpp"
-#include "attn/limits.hpp"
-#include "attn/positional.hpp"
-#include "attn/random.hpp"
+#include "attn/core/kernels.hpp"
+#include "attn/core/limits.hpp"
+#include "attn/core/positional.hpp"
+#include "attn/core/random.hpp"
 
 namespace attn::train {
 

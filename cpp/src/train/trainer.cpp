@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/limits.hpp"
+#include "attn/core/limits.hpp"
 
 namespace attn::train {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "attn/random.hpp"
+#include "attn/core/random.hpp"
 #include "attn/train/model.hpp"
 
 using namespace attn::train;

@@ -1,28 +1,20 @@
 // The options the attention functions take (attention, multiHeadAttention, multiHeadLayer's forward,
-// explain, the lessons), checked the same way everywhere, and the size limits they share.
+// explain, the lessons), checked the same way everywhere. Their limits come from the core (limits.js).
 import * as check from './checks.js';
 
-/** Longest sequence a function takes (seq_len), and widest d_model. */
-export const MAX_SEQ_LEN = 65536;
-export const MAX_D_MODEL = 4096;
-
+/** The option names the attention functions share (not an enum of the core: keys of the options object). */
 export const ATTENTION_OPTIONS = ['causal', 'validLength', 'temperature', 'scale'];
 
-/** The weights' normalizers (normalizer / method options) and the score functions (scoreFunction). */
-export const NORMALIZERS = ['softmax', 'sparsemax', 'entmax15', 'hardmax'];
-export const SCORE_FUNCTIONS = ['scaledDot', 'dot', 'additive'];
-/** Widest hidden layer of the additive score function. */
-export const MAX_ADDITIVE_HIDDEN = 1024;
-
 /**
- * causal (default false), validLength (0 … MAX_SEQ_LEN, default none), temperature (> 0, default 1),
- * scale (divide by √d_k, default true), checked; @throws TypeError / RangeError naming the option.
+ * causal (default false), validLength (0 … limits.maxSeqLen, default none), temperature (> 0, default 1),
+ * scale (divide by √d_k, default true), checked; limits: core.limits (limits.js).
+ * @throws TypeError / RangeError naming the option.
  */
-export function attentionOptions(options, where) {
+export function attentionOptions(options, where, limits) {
   const { causal = false, validLength, temperature = 1, scale = true } = options;
   return {
     causal: check.boolean(causal, where, 'causal'),
-    validLength: validLength === undefined ? undefined : check.integerIn(validLength, where, 'validLength', 0, MAX_SEQ_LEN),
+    validLength: validLength === undefined ? undefined : check.integerIn(validLength, where, 'validLength', 0, limits.maxSeqLen),
     temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
     scale: check.boolean(scale, where, 'scale'),
   };

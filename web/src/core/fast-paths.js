@@ -10,12 +10,12 @@
 // path when first read, from the caller's arrays, checked to be unchanged since the call by a hash
 // taken then (layer_bindings.cpp inputHash): copying them at every call costs more than the attention
 // in Chromium (fresh memory page-faults).
-import { ATTENTION_OPTIONS, MAX_D_MODEL, attentionOptions } from './attention-options.js';
+import { ATTENTION_OPTIONS, attentionOptions } from './attention-options.js';
 import * as check from './checks.js';
 import { unwrap } from './wasm-module.js';
 
 /** The fast paths on `wasm`: multiHeadLayer (the core's export), multiHeadAttention and attention (see above). */
-export function fastPaths(wasm) {
+export function fastPaths(wasm, limits) {
   /** A float index into wasm.HEAPF32 from a byte address the core returned; 0 means an error, thrown here. */
   const fromMemory = (address) => (address === 0 ? unwrap(wasm.lastLayerError()) : address / 4);
   const layers = new FinalizationRegistry((id) => wasm.releaseLayer(id));
@@ -27,7 +27,7 @@ export function fastPaths(wasm) {
    */
   function prepare({ numHeads, wQ, wK, wV, wO }, where, { values = true, cached = false } = {}) {
     const dModel = check.matrix(wQ, where, 'wQ', { values }).shape[0];
-    const heads = check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL);
+    const heads = check.integerIn(numHeads, where, 'numHeads', 1, limits.maxHeads);
     const weights = [['wQ', wQ], ['wK', wK], ['wV', wV], ['wO', wO]];
     for (const [name, w] of weights) {
       const [rows, cols] = check.matrix(w, where, name, { values }).shape;
@@ -49,7 +49,7 @@ export function fastPaths(wasm) {
     const [n, width] = check.matrix(input, where, 'input', { values: false }).shape;
     if (width !== dModel) throw new RangeError(`${where}: input must have dModel = ${dModel} columns, got ${width}`);
     const returnWeights = check.boolean(options.returnWeights ?? false, where, 'returnWeights');
-    const { causal, validLength, temperature, scale } = attentionOptions(options, where);
+    const { causal, validLength, temperature, scale } = attentionOptions(options, where, limits);
     // One copy in, one out, through wasm memory (re-read after each call: memory may grow)
     const at = fromMemory(wasm.layerInput(id, n));
     wasm.HEAPF32.set(input.data, at);

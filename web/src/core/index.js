@@ -4,50 +4,45 @@
 // there is nothing to free. Invalid arguments throw TypeError (wrong type) or RangeError (value out
 // of range, shape mismatch), with a message naming the argument and the allowed values.
 import { readAsset } from './assets.js';
-import {
-  ATTENTION_OPTIONS, MAX_ADDITIVE_HIDDEN, MAX_D_MODEL, MAX_SEQ_LEN, NORMALIZERS, SCORE_FUNCTIONS, attentionOptions,
-} from './attention-options.js';
+import { ATTENTION_OPTIONS, attentionOptions } from './attention-options.js';
 import * as check from './checks.js';
 import { fastPaths } from './fast-paths.js';
 import { lessonFunctions } from './lessons.js';
+import { coreLimits, headKindNames } from './limits.js';
 import { trainerApi } from './trainer.js';
 import { KERNELS, startModule, unwrap } from './wasm-module.js';
 
 const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);
-const MAX_SEED = 2 ** 32 - 1;
 
 const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'alibiSlopes', 'maskedPositions',
   'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
   ...ATTENTION_OPTIONS];
-const MAX_SCALE = 100;
-const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
-const POSITIONAL_KINDS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
-
 /** scoreFunction, when given, decides scale too: 'dot' is scale false, 'scaledDot' scale true. */
-function scoreOptions(options, where) {
+function scoreOptions(options, where, limits) {
   const { scoreFunction = options.scale === false ? 'dot' : 'scaledDot', additiveHidden = 16 } = options;
-  check.oneOf(scoreFunction, where, 'scoreFunction', SCORE_FUNCTIONS);
-  const hidden = check.integerIn(additiveHidden, where, 'additiveHidden', 1, MAX_ADDITIVE_HIDDEN);
+  check.oneOf(scoreFunction, where, 'scoreFunction', limits.scoreFunctions);
+  const hidden = check.integerIn(additiveHidden, where, 'additiveHidden', 1, limits.maxAdditiveHidden);
   return { scoreFunction, scale: scoreFunction === 'scaledDot', additiveHidden: scoreFunction === 'additive' ? hidden : 0 };
 }
 
 /** true / false stand for 'sinusoidal' / 'none'. */
-function positionalKind(value, where) {
+function positionalKind(value, where, limits) {
   if (typeof value === 'boolean') return value ? 'sinusoidal' : 'none';
-  return check.oneOf(value, where, 'positionalEncoding', POSITIONAL_KINDS);
+  return check.oneOf(value, where, 'positionalEncoding', limits.positionalEncodings);
 }
-const MAX_OFFSET = 4096;
 
-/** A head spec: a kind name, or { kind: 'offset', offset: δ }; 'previous'/'next' are offsets −1/+1. */
-function headSpec(spec, where, index) {
+/** A head spec: a kind name, or { kind: 'offset', offset: δ }; aliases ('previous'/'next') are offsets (−1/+1). */
+function headSpec(spec, where, index, limits) {
   const name = `heads[${index}]`;
   const { kind, offset = 0 } = typeof spec === 'string' ? { kind: spec } : spec ?? {};
-  check.oneOf(kind, where, `${name}.kind`, HEAD_KINDS);
-  if (kind === 'previous' || kind === 'next') return { kind: 'offset', offset: kind === 'previous' ? -1 : 1 };
-  return { kind, offset: kind === 'offset' ? check.integerIn(offset, where, `${name}.offset`, -MAX_OFFSET, MAX_OFFSET) : 0 };
+  check.oneOf(kind, where, `${name}.kind`, headKindNames(limits));
+  if (Object.hasOwn(limits.headKindAliases, kind)) return { kind: 'offset', offset: limits.headKindAliases[kind] };
+  const max = limits.maxHeadOffset;
+  return { kind, offset: kind === 'offset' ? check.integerIn(offset, where, `${name}.offset`, -max, max) : 0 };
 }
 
-function explainOptions(options, where, dModel, maxTokens) {
+function explainOptions(options, where, dModel, limits) {
+  const { maxTokens, maxSeed, maxInputScale } = limits;
   check.knownOptions(options, where, EXPLAIN_OPTIONS);
   const { numHeads = 1, projection = 'identity', seed = 0, heads = [], positionalEncoding = true, base = 10000, alibiSlopes = 'paper',
     maskedPositions = [], maxTokens: max = maxTokens, encoderBlock = true, project2d = true, embeddingScale = 1,
@@ -56,23 +51,23 @@ function explainOptions(options, where, dModel, maxTokens) {
   if (!Array.isArray(maskedPositions)) throw new TypeError(`${where}: maskedPositions must be an array of token positions`);
   return {
     numHeads: check.integerIn(numHeads, where, 'numHeads', 1, dModel),
-    projection: check.oneOf(projection, where, 'projection', ['identity', 'random']),
-    seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
-    heads: heads.map((spec, i) => headSpec(spec, where, i)),
-    positionalEncoding: positionalKind(positionalEncoding, where),
+    projection: check.oneOf(projection, where, 'projection', limits.projections),
+    seed: check.integerIn(seed, where, 'seed', 0, maxSeed),
+    heads: heads.map((spec, i) => headSpec(spec, where, i, limits)),
+    positionalEncoding: positionalKind(positionalEncoding, where, limits),
     base: check.finiteIn(base, where, 'base', { above: 1 }),
-    alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),
+    alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),  // the core's table checks the name
     maskedPositions: maskedPositions.map((p, i) => check.integerIn(p, where, `maskedPositions[${i}]`, 0, maxTokens - 1)),
     maxTokens: check.integerIn(max, where, 'maxTokens', 1, maxTokens),
     encoderBlock: check.boolean(encoderBlock, where, 'encoderBlock'),
     project2d: check.boolean(project2d, where, 'project2d'),
-    embeddingScale: check.finiteIn(embeddingScale, where, 'embeddingScale', { above: 0, max: MAX_SCALE }),
-    positionalScale: check.finiteIn(positionalScale, where, 'positionalScale', { min: 0, max: MAX_SCALE }),
+    embeddingScale: check.finiteIn(embeddingScale, where, 'embeddingScale', { above: 0, max: maxInputScale }),
+    positionalScale: check.finiteIn(positionalScale, where, 'positionalScale', { min: 0, max: maxInputScale }),
     positionChecks: check.boolean(positionChecks, where, 'positionChecks'),
-    shuffleSeed: check.integerIn(shuffleSeed, where, 'shuffleSeed', 0, MAX_SEED),
-    normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
-    ...attentionOptions(options, where),
-    ...scoreOptions(options, where),
+    shuffleSeed: check.integerIn(shuffleSeed, where, 'shuffleSeed', 0, maxSeed),
+    normalizer: check.oneOf(normalizer, where, 'normalizer', limits.normalizers),
+    ...attentionOptions(options, where, limits),
+    ...scoreOptions(options, where, limits),
   };
 }
 
@@ -102,14 +97,20 @@ export async function createAttentionCore(options = {}) {
 }
 
 function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
-  const fast = fastPaths(wasm);
+  const limits = coreLimits(wasm);
+  const fast = fastPaths(wasm, limits);
   return {
     /** Vocabulary size of the loaded word vectors (25,477 for the shipped asset). */
     vocabSize,
     /** Width of a word vector, d_model (100 for the shipped GloVe-derived vectors). */
     dModel,
-    /** Longest token sequence explain() traces; longer text is cut (trace.truncated). */
-    maxTokens: wasm.maxTokens,
+    /** Longest token sequence explain() traces; longer text is cut (trace.truncated). Also core.limits.maxTokens. */
+    maxTokens: limits.maxTokens,
+    /**
+     * Every limit and name list the functions check against, from the C++ core where each is defined once
+     * (index.d.ts, CoreLimits, gives each entry's meaning, unit and source). Frozen.
+     */
+    limits,
     /** The build running: 'relaxed-simd' (fused multiply-add kernels) or 'simd128' (createAttentionCore's kernels). */
     kernels,
 
@@ -153,8 +154,8 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
       const where = 'sinusoidalEncoding';
       check.knownOptions(options, where, ['base']);
       const { base = 10000 } = options;
-      return unwrap(wasm.sinusoidalEncoding(check.integerIn(seqLen, where, 'seqLen', 0, MAX_SEQ_LEN),
-        check.integerIn(dModel, where, 'dModel', 1, MAX_D_MODEL), check.finiteIn(base, where, 'base', { above: 1 })));
+      return unwrap(wasm.sinusoidalEncoding(check.integerIn(seqLen, where, 'seqLen', 0, limits.maxSeqLen),
+        check.integerIn(dModel, where, 'dModel', 1, limits.maxDModel), check.finiteIn(base, where, 'base', { above: 1 })));
     },
 
     /**
@@ -173,12 +174,12 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
       const { normalizer = 'softmax', ...rest } = options;
       check.knownOptions(rest, where, ATTENTION_OPTIONS);
       const args = {
-        normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
+        normalizer: check.oneOf(normalizer, where, 'normalizer', limits.normalizers),
         // values (finite) are checked by the fast path's core, or below before the reference runs
         queries: check.matrix(queries, where, 'queries', { values: false }),
         keys: check.matrix(keys, where, 'keys', { values: false }),
         values: check.matrix(values, where, 'values', { values: false }),
-        ...attentionOptions(rest, where),
+        ...attentionOptions(rest, where, limits),
       };
       return (args.normalizer === 'softmax' && fast.attention(args))
         || unwrap(wasm.attention(check.finiteTensors(args, where, ['queries', 'keys', 'values'])));
@@ -214,16 +215,16 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
       const args = {
         // values (finite) are checked by the fast path's core, or below before the reference runs
         input: check.matrix(input, where, 'input', { values: false }),
-        numHeads: check.integerIn(numHeads, where, 'numHeads', 1, MAX_D_MODEL),
+        numHeads: check.integerIn(numHeads, where, 'numHeads', 1, limits.maxHeads),
         wQ: check.matrix(wQ, where, 'wQ', { values: false }),
         wK: check.matrix(wK, where, 'wK', { values: false }),
         wV: check.matrix(wV, where, 'wV', { values: false }),
         wO: check.matrix(wO, where, 'wO', { values: false }),
-        positionalEncoding: positionalKind(positionalEncoding, where),
-        seed: check.integerIn(seed, where, 'seed', 0, MAX_SEED),
+        positionalEncoding: positionalKind(positionalEncoding, where, limits),
+        seed: check.integerIn(seed, where, 'seed', 0, limits.maxSeed),
         base: check.finiteIn(base, where, 'base', { above: 1 }),
-        alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),
-        ...attentionOptions(options, where),
+        alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),  // the core's table checks the name
+        ...attentionOptions(options, where, limits),
       };
       if (args.positionalEncoding !== 'none') return unwrap(wasm.multiHeadAttention(args));
       return (args.positionalEncoding === 'none' && fast.multiHeadAttention(args))
@@ -269,7 +270,7 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
       const { method = 'softmax', temperature = 1 } = options;
       return unwrap(wasm.normalize({
         scores: check.matrix(scores, where, 'scores', { allowMasked: true }),
-        method: check.oneOf(method, where, 'method', NORMALIZERS),
+        method: check.oneOf(method, where, 'method', limits.normalizers),
         temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
       }));
     },
@@ -315,7 +316,7 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
      *   options: the options used }
      */
     explain(text, options = {}) {
-      const normalized = explainOptions(options, 'explain', dModel, wasm.maxTokens);
+      const normalized = explainOptions(options, 'explain', dModel, limits);
       const trace = unwrap(wasm.explain(check.text(text, 'explain'), normalized));
       return { ...trace, options: normalized };
     },
@@ -326,7 +327,7 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
      * variance, coordinates: [2·n₁ + 2·n₂, 2] (X₁, output₁, X₂, output₂ rows) } | null }}
      */
     compareContexts(first, second, options = {}) {
-      const normalized = explainOptions(options, 'compareContexts', dModel, wasm.maxTokens);
+      const normalized = explainOptions(options, 'compareContexts', dModel, limits);
       const result = unwrap(wasm.compareContexts(check.text(first, 'compareContexts'), check.text(second, 'compareContexts'), normalized));
       return { first: { ...result.first, options: normalized }, second: { ...result.second, options: normalized }, projection: result.projection };
     },
@@ -353,16 +354,16 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
      */
     explainCross(source, target, options = {}) {
       const where = 'explainCross';
-      const normalized = explainOptions(options, where, dModel, wasm.maxTokens);
+      const normalized = explainOptions(options, where, dModel, limits);
       const r = unwrap(wasm.explainCross(check.text(source, where), check.text(target, where), normalized));
       return { ...r, source: { ...r.source, options: normalized }, target: { ...r.target, options: normalized }, options: normalized };
     },
 
     // The lessons' own functions: positionalEncodingLab, simplexObjective, scoreCost, softLookup, layerCosts
-    ...lessonFunctions(wasm, dModel),
+    ...lessonFunctions(wasm, dModel, limits),
 
     // Training an attention-only transformer in the core: createTrainer(options) and trainerLimits (trainer.js)
-    ...trainerApi(wasm),
+    ...trainerApi(wasm, limits),
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */
     heapInUse() {

@@ -2,22 +2,12 @@
 // normalizers' objective on the simplex, the cost of score functions, attention as a soft lookup, and
 // what a layer costs. Spread into the core object by index.js; same conventions (checks here, errors
 // as TypeError / RangeError naming the argument).
-import { MAX_ADDITIVE_HIDDEN, MAX_D_MODEL, MAX_SEQ_LEN, NORMALIZERS, SCORE_FUNCTIONS } from './attention-options.js';
+// Every limit and name list comes from the core (core.limits, limits.js).
 import * as check from './checks.js';
 import { unwrap } from './wasm-module.js';
 
-const MAX_LAB_POSITIONS = 2048;
-const MAX_LAB_D_MODEL = 1024;
-const MAX_SIMPLEX_POINTS = 1 << 20;
-const LOOKUP_SIMILARITIES = ['letters', 'wordVectors'];
-const LOOKUP_TEMPERATURE = { min: 1e-4, max: 1e4 };
-const MAX_COST_TOKENS = 1e8;
-const MAX_COST_WIDTH = 1e5;
-const MAX_COST_KERNEL = 1e4;
-const MAX_COST_POINTS = 4096;
-
-/** The lessons' functions of a core running on `wasm` with word vectors of width dModel. */
-export function lessonFunctions(wasm, dModel) {
+/** The lessons' functions of a core running on `wasm` with word vectors of width dModel; limits: core.limits. */
+export function lessonFunctions(wasm, dModel, limits) {
   return {
     /**
      * The sinusoidal encoding examined (Vaswani et al. 2017 §3.5; d2l.ai §11.6.3), independent of the
@@ -39,15 +29,15 @@ export function lessonFunctions(wasm, dModel) {
       const where = 'positionalEncodingLab';
       check.knownOptions(options, where, ['positions', 'dModel', 'base', 'position', 'delta', 'errorPositions']);
       const { positions, dModel: width = 100, base = 10000, position = 0, delta = 1, errorPositions = 1024 } = options;
-      const n = check.integerIn(positions, where, 'positions', 1, MAX_LAB_POSITIONS);
-      const d = check.integerIn(width, where, 'dModel', 2, MAX_LAB_D_MODEL);
+      const n = check.integerIn(positions, where, 'positions', 1, limits.maxLabPositions);
+      const d = check.integerIn(width, where, 'dModel', 2, limits.maxLabDModel);
       if (d % 2 !== 0) throw new RangeError(`${where}: dModel must be even (each frequency is a sine–cosine pair), got ${d}`);
       const i = check.integerIn(position, where, 'position', 0, n - 1);
       return unwrap(wasm.positionalEncodingLab({
         positions: n, dModel: d, position: i,
         base: check.finiteIn(base, where, 'base', { above: 1 }),
         delta: check.integerIn(delta, where, 'delta', -i, n - 1 - i),
-        errorPositions: check.integerIn(errorPositions, where, 'errorPositions', 1, 4096),
+        errorPositions: check.integerIn(errorPositions, where, 'errorPositions', 1, limits.maxLabErrorPositions),
       }));
     },
 
@@ -68,13 +58,13 @@ export function lessonFunctions(wasm, dModel) {
       check.knownOptions(options, where, ['method', 'temperature']);
       const { method = 'softmax', temperature = 1 } = options;
       check.matrix(points, where, 'points');
-      if (points.data.length > MAX_SIMPLEX_POINTS) throw new RangeError(`${where}: at most ${MAX_SIMPLEX_POINTS} point coordinates`);
+      if (points.data.length > limits.maxSimplexCoordinates) throw new RangeError(`${where}: at most ${limits.maxSimplexCoordinates} point coordinates`);
       if (!Array.isArray(scores) || scores.some((s) => typeof s !== 'number' || !Number.isFinite(s))) {
         throw new RangeError(`${where}: scores must be an array of finite numbers`);
       }
       return unwrap(wasm.simplexObjective({
         points, scores,
-        method: check.oneOf(method, where, 'method', NORMALIZERS),
+        method: check.oneOf(method, where, 'method', limits.normalizers),
         temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
       }));
     },
@@ -92,11 +82,11 @@ export function lessonFunctions(wasm, dModel) {
     scoreCost({ scoreFunction, queries, keys, dK, hidden = 16 } = {}) {
       const where = 'scoreCost';
       return unwrap(wasm.scoreCost({
-        scoreFunction: check.oneOf(scoreFunction, where, 'scoreFunction', SCORE_FUNCTIONS),
-        queries: check.integerIn(queries, where, 'queries', 0, MAX_SEQ_LEN),
-        keys: check.integerIn(keys, where, 'keys', 0, MAX_SEQ_LEN),
-        dK: check.integerIn(dK, where, 'dK', 0, MAX_D_MODEL),
-        hidden: check.integerIn(hidden, where, 'hidden', 1, MAX_ADDITIVE_HIDDEN),
+        scoreFunction: check.oneOf(scoreFunction, where, 'scoreFunction', limits.scoreFunctions),
+        queries: check.integerIn(queries, where, 'queries', 0, limits.maxSeqLen),
+        keys: check.integerIn(keys, where, 'keys', 0, limits.maxSeqLen),
+        dK: check.integerIn(dK, where, 'dK', 0, limits.maxDModel),
+        hidden: check.integerIn(hidden, where, 'hidden', 1, limits.maxAdditiveHidden),
       }));
     },
 
@@ -137,21 +127,21 @@ export function lessonFunctions(wasm, dModel) {
         throw new RangeError(`${where}: keys and values must have the same length, got ${keys.length} keys and ${values.length} values`);
       }
       if (keys.length === 0) throw new RangeError(`${where}: the table is empty; give at least 1 key and its value`);
-      if (keys.length > wasm.maxLookupRows) {
-        throw new RangeError(`${where}: the table has ${keys.length} rows; at most ${wasm.maxLookupRows} are allowed`);
+      if (keys.length > limits.maxLookupRows) {
+        throw new RangeError(`${where}: the table has ${keys.length} rows; at most ${limits.maxLookupRows} are allowed`);
       }
       return unwrap(wasm.softLookup({
         query: check.text(query, where),
         keys: keys.map((key) => check.text(key, where)),
         values: values.map((value) => check.text(value, where)),
-        temperature: check.finiteIn(temperature, where, 'temperature', LOOKUP_TEMPERATURE),
-        similarity: check.oneOf(similarity, where, 'similarity', LOOKUP_SIMILARITIES),
-        normalizer: check.oneOf(normalizer, where, 'normalizer', NORMALIZERS),
+        temperature: check.finiteIn(temperature, where, 'temperature', { min: limits.minLookupTemperature, max: limits.maxLookupTemperature }),
+        similarity: check.oneOf(similarity, where, 'similarity', limits.lookupSimilarities),
+        normalizer: check.oneOf(normalizer, where, 'normalizer', limits.normalizers),
       }));
     },
 
     /** Most rows softLookup() takes (32). */
-    maxLookupRows: wasm.maxLookupRows,
+    maxLookupRows: limits.maxLookupRows,
 
     /**
      * What one layer costs on n tokens of width dModel (d2l.ai §11.6.2 "Comparing CNNs, RNNs, and
@@ -176,12 +166,12 @@ export function lessonFunctions(wasm, dModel) {
       check.knownOptions(options, where, ['n', 'dModel', 'kernelSize', 'curveN']);
       const { n, dModel: width = dModel, kernelSize = 3, curveN = [] } = options;
       if (!Array.isArray(curveN)) throw new TypeError(`${where}: curveN must be an array of token counts`);
-      if (curveN.length > MAX_COST_POINTS) throw new RangeError(`${where}: curveN has ${curveN.length} values; at most ${MAX_COST_POINTS} are allowed`);
+      if (curveN.length > limits.maxCostPoints) throw new RangeError(`${where}: curveN has ${curveN.length} values; at most ${limits.maxCostPoints} are allowed`);
       return unwrap(wasm.layerCosts({
-        n: check.integerIn(n, where, 'n', 1, MAX_COST_TOKENS),
-        dModel: check.integerIn(width, where, 'dModel', 1, MAX_COST_WIDTH),
-        kernelSize: check.integerIn(kernelSize, where, 'kernelSize', 2, MAX_COST_KERNEL),
-        curveN: curveN.map((value, i) => check.integerIn(value, where, `curveN[${i}]`, 1, MAX_COST_TOKENS)),
+        n: check.integerIn(n, where, 'n', 1, limits.maxCostTokens),
+        dModel: check.integerIn(width, where, 'dModel', 1, limits.maxCostWidth),
+        kernelSize: check.integerIn(kernelSize, where, 'kernelSize', 2, limits.maxCostKernel),
+        curveN: curveN.map((value, i) => check.integerIn(value, where, `curveN[${i}]`, 1, limits.maxCostTokens)),
       }));
     },
   };

@@ -7,7 +7,6 @@ import { unwrap } from './wasm-module.js';
 
 const OPTIONS = ['task', 'numLayers', 'numHeads', 'dModel', 'seqLen', 'vocabSize', 'batchSize', 'learningRate', 'weightDecay',
   'positionalEncoding', 'seed'];
-const MAX_SEED = 2 ** 32 - 1;
 
 /** A token sequence (array of integers or Int32Array) as an Int32Array; types checked here, values by the core. */
 function tokenArray(tokens, where, name) {
@@ -29,8 +28,8 @@ function checkParameters(p, where) {
   return p;
 }
 
-/** The trainer API over the module `wasm` (see index.d.ts for the documentation of each method). */
-export function trainerApi(wasm) {
+/** The trainer API over the module `wasm` (see index.d.ts for the documentation of each method); coreLimits: core.limits. */
+export function trainerApi(wasm, coreLimits) {
   const limits = Object.freeze(wasm.trainerLimits());
   const trainers = new FinalizationRegistry((id) => wasm.releaseTrainer(id));
 
@@ -48,7 +47,7 @@ export function trainerApi(wasm) {
     check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
     check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
     check.oneOf(o.positionalEncoding, where, 'positionalEncoding', limits.positionalEncodings);
-    check.integerIn(o.seed, where, 'seed', 0, MAX_SEED);
+    check.integerIn(o.seed, where, 'seed', 0, coreLimits.maxSeed);
     return Object.freeze(o);
   }
 

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/attention_head.hpp"
+#include "attn/core/attention_head.hpp"
 #include "attn/train/tasks.hpp"
 
 namespace attn::train {

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "attn/random.hpp"
+#include "attn/core/random.hpp"
 
 namespace attn::train {
 

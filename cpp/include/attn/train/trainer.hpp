@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "attn/random.hpp"
+#include "attn/core/random.hpp"
 #include "attn/train/adamw.hpp"
 #include "attn/train/model.hpp"
 #include "attn/train/tasks.hpp"
