@@ -1,10 +1,14 @@
 // The element's attributes: parsing, clear messages for bad values, and the embed code's round trip.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { createAttentionCore } from 'attention-explorer/core';
 import { embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
+import { setCoreLimits } from '../../web/src/explorer/core-limits.js';
 import { defaultState, withChange } from '../../web/src/explorer/state.js';
 
 const D_MODEL = 100;
+// The parsers' name lists and ranges are the core's own (core.limits).
+before(async () => setCoreLimits((await createAttentionCore()).limits));
 const reader = (attributes) => (name) => attributes[name] ?? null;
 
 /** The attributes of a tag, unescaped (the way a browser parses them). */

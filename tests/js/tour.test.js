@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 import { VIEWS, embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
+import { setCoreLimits } from '../../web/src/explorer/core-limits.js';
 import { FIGURES } from '../../web/src/explorer/figures.js';
 import { defaultState, explainOptions, withChange } from '../../web/src/explorer/state.js';
 import { stepState } from '../../web/src/explorer/tour.js';
@@ -16,6 +17,7 @@ const defaults = defaultState();
 let core;
 before(async () => {
   core = await createAttentionCore();
+  setCoreLimits(core.limits);  // the attribute parsers' name lists and ranges
 });
 
 /** The attributes of a tag, unescaped (the way a browser parses them). */

@@ -1,8 +1,8 @@
 // The element's attributes: how a course author presets an explorer in a page, and the tag that
 // reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
-import { NORMALIZER_OPTIONS, POSITIONAL_OPTIONS, SCORE_FUNCTION_OPTIONS } from './controls.js';
-import { HEAD_KINDS, defaultState, headCounts, withChange } from './state.js';
+import { coreLimits, names } from './core-limits.js';
+import { defaultState, headCounts, withChange } from './state.js';
 import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
@@ -13,28 +13,25 @@ export const VIEWS = ['tokens', 'heads', 'attention', 'mix', 'lines', 'pipeline'
 export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
 const MASKS = ['bidirectional', 'causal', 'padding'];
-const PROJECTIONS = ['identity', 'random'];
-const MAX_SEED = 2 ** 32 - 1;
-const POSITIONAL_KINDS = POSITIONAL_OPTIONS.map(([kind]) => kind);
-const NORMALIZERS = NORMALIZER_OPTIONS.map(([name]) => name);
-const SCORE_FUNCTIONS = SCORE_FUNCTION_OPTIONS.map(([name]) => name);
-const TEMPERATURE_RANGE = [0.05, 5];
 
 /** Values of the `theme` attribute: 'auto' (the default) follows the OS setting. */
 export const THEMES = ['auto', 'light', 'dark'];
 
-/** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
+/**
+ * Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on
+ * bad text). Name lists and ranges are the core's (core.limits, read through core-limits.js).
+ */
 const STATE_ATTRIBUTES = {
   sentence: (text) => ({ sentence: text }),
   heads: (text, dModel) => parseHeads(text, headCounts(dModel)),
-  projection: (text) => ({ projection: oneOf(text, PROJECTIONS) }),
-  seed: (text) => ({ seed: integerIn(text, 0, MAX_SEED) }),
+  projection: (text) => ({ projection: oneOf(text, names('projections')) }),
+  seed: (text) => ({ seed: integerIn(text, 0, coreLimits().maxSeed) }),
   mask: (text) => ({ mask: oneOf(text, MASKS) }),
-  'valid-length': (text) => ({ validLength: integerIn(text, 0, 4096) }),
-  'positional-encoding': (text) => ({ positionalEncoding: oneOf(text, POSITIONAL_KINDS) }),
-  temperature: (text) => ({ temperature: numberIn(text, ...TEMPERATURE_RANGE) }),
-  normalizer: (text) => ({ normalizer: oneOf(text, NORMALIZERS) }),
-  'score-function': (text) => ({ scoreFunction: oneOf(text, SCORE_FUNCTIONS) }),
+  'valid-length': (text) => ({ validLength: integerIn(text, 0, coreLimits().maxTokens) }),
+  'positional-encoding': (text) => ({ positionalEncoding: oneOf(text, names('positionalEncodings')) }),
+  temperature: (text) => ({ temperature: numberIn(text, coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature) }),
+  normalizer: (text) => ({ normalizer: oneOf(text, names('normalizers')) }),
+  'score-function': (text) => ({ scoreFunction: oneOf(text, names('scoreFunctions')) }),
   'target-sentence': (text) => ({ crossTarget: text }),
   'color-map': (text) => ({ colorMap: oneOf(text, WEIGHT_COLOR_MAPS) }),
   tour: (text) => ({ tour: tourStepId(text) }),
@@ -65,7 +62,7 @@ function numberIn(text, min, max) {
 /** `heads="4"`: four projected heads; `heads="previous,semantic"`: one head of each kind. */
 function parseHeads(text, counts) {
   const kinds = /^\s*\d+\s*$/.test(text) ? null : text.split(',').map((kind) => kind.trim());
-  for (const kind of kinds ?? []) oneOf(kind, HEAD_KINDS);
+  for (const kind of kinds ?? []) oneOf(kind, names('headKinds'));
   const numHeads = kinds ? kinds.length : Number(text);
   if (!counts.includes(numHeads)) {
     throw new RangeError(`the number of heads must divide d_model = ${counts.at(-1)}: one of ${counts.join(', ')}`);

@@ -1,6 +1,7 @@
 // The explorer's controls: a form whose values are read back into the state on every change.
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
-import { HEAD_KINDS, headCounts } from './state.js';
+import { coreLimits, labelled } from './core-limits.js';
+import { headCounts } from './state.js';
 
 let nextId = 0;
 
@@ -34,26 +35,12 @@ export function clampInteger(value, min, max) {
   return Math.max(min, Math.min(max, Math.trunc(Number(value) || 0)));
 }
 
-export const POSITIONAL_OPTIONS = [
-  ['sinusoidal', 'sinusoidal P added (Vaswani)'], ['none', 'none'], ['learned', 'learned table (untrained)'],
-  ['rope', 'RoPE: rotate Q, K'], ['alibi', 'ALiBi: −m·|i−j| on scores'], ['t5', 'T5 relative buckets']];
-
-/** How a query and a key become a score (d2l.ai §11.3). */
-export const SCORE_FUNCTION_OPTIONS = [['scaledDot', 'scaled dot product (Vaswani)'], ['dot', 'dot product'],
-  ['additive', 'additive (Bahdanau)']];
+/** Hidden units the additive score offers (its limit is core.limits.maxAdditiveHidden). */
 export const ADDITIVE_HIDDEN_SIZES = [4, 8, 16, 32, 64];
 
-/** How scores become weights (core normalizers; sparse ones give exact zeros). */
-export const NORMALIZER_OPTIONS = [['softmax', 'softmax (dense)'], ['sparsemax', 'sparsemax (sparse)'],
-  ['entmax15', '1.5-entmax (sparse)'], ['hardmax', 'hardmax (one-hot)']];
-
-const KIND_TEXT = {
-  projected: 'projected (W_Q, W_K)', semantic: 'semantic: similar words', previous: 'previous token',
-  next: 'next token', offset: 'offset δ', first: 'first token', uniform: 'uniform',
-};
-
 /**
- * Builds the controls for a core with `dModel`-wide vectors and at most `maxTokens` tokens.
+ * Builds the controls for a core with `dModel`-wide vectors and at most `maxTokens` tokens; name lists
+ * and ranges come from core.limits (core-limits.js).
  * @returns {{ form: HTMLFormElement, read: (changed?: string) => object, sync: (state: object) => void }}
  */
 export function buildControls(dModel, maxTokens) {
@@ -63,14 +50,16 @@ export function buildControls(dModel, maxTokens) {
   form.addEventListener('submit', (event) => event.preventDefault());
   // In view: at most six settings, the ones every chapter reads. The rest wait under "More settings".
   const numHeads = field(form, 'Heads', select('numHeads', headCounts(dModel).map((h) => [h, `${h} (d_k = ${dModel / h})`])));
-  const kind = field(form, 'Selected head is', select('headKind', HEAD_KINDS.map((k) => [k, KIND_TEXT[k]])));
+  const limits = coreLimits();
+  const kind = field(form, 'Selected head is', select('headKind', labelled('headKinds')));
   const mask = field(form, 'Mask', select('mask', [['bidirectional', 'bidirectional (BERT)'], ['causal', 'causal (GPT)'],
     ['padding', 'padding (valid length)']]));
   const validLength = field(form, 'Valid length', input('validLength', { type: 'number', min: 0, max: maxTokens, step: 1 }));
-  const temperature = field(form, 'Temperature τ', input('temperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }));
+  const temperature = field(form, 'Temperature τ', input('temperature', {
+    type: 'range', min: limits.minExplorerTemperature, max: limits.maxExplorerTemperature, step: 0.05 }));
   const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
   temperatureOut.className = 'hint';
-  const positional = field(form, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
+  const positional = field(form, 'Position information', select('positionalEncoding', labelled('positionalEncodings')));
   const details = form.appendChild(document.createElement('details'));
   details.className = 'more-settings';
   details.appendChild(document.createElement('summary')).textContent = 'More settings';
@@ -78,12 +67,12 @@ export function buildControls(dModel, maxTokens) {
   more.className = 'more-controls';
   const head = field(more, 'Selected head', select('head', []));
   const offset = field(more, 'δ', input('offset', { type: 'number', min: -16, max: 16, step: 1 }));
-  const projection = field(more, 'Projections W_Q, W_K, W_V, W_O', select('projection', [
-    ['identity', 'identity (raw word-vector similarity)'], ['random', 'random (Glorot, seeded)']]));
-  const seed = field(more, 'Seed', input('seed', { type: 'number', min: 0, max: 4294967295, step: 1 }));
-  const scoreFunction = field(more, 'Score function', select('scoreFunction', SCORE_FUNCTION_OPTIONS));
-  const additiveHidden = field(more, 'Additive hidden units', select('additiveHidden', ADDITIVE_HIDDEN_SIZES.map((h) => [h, String(h)])));
-  const normalizer = field(more, 'Normalizer', select('normalizer', NORMALIZER_OPTIONS));
+  const projection = field(more, 'Projections W_Q, W_K, W_V, W_O', select('projection', labelled('projections')));
+  const seed = field(more, 'Seed', input('seed', { type: 'number', min: 0, max: limits.maxSeed, step: 1 }));
+  const scoreFunction = field(more, 'Score function', select('scoreFunction', labelled('scoreFunctions')));
+  const additiveHidden = field(more, 'Additive hidden units', select('additiveHidden',
+    ADDITIVE_HIDDEN_SIZES.filter((h) => h <= limits.maxAdditiveHidden).map((h) => [h, String(h)])));
+  const normalizer = field(more, 'Normalizer', select('normalizer', labelled('normalizers')));
   const colorMap = field(more, 'Colour map', select('colorMap', WEIGHT_COLOR_MAPS.map((name) => [name, name])));
 
   let headKinds = [];
@@ -100,7 +89,7 @@ export function buildControls(dModel, maxTokens) {
       headKinds,
       offset: clampInteger(offset.value, -16, 16),
       projection: projection.value,
-      seed: clampInteger(seed.value, 0, 4294967295),
+      seed: clampInteger(seed.value, 0, limits.maxSeed),
       mask: mask.value,
       validLength: clampInteger(validLength.value, 0, maxTokens),
       temperature: Number(temperature.value),

@@ -1,6 +1,7 @@
 // One attention core per page: every <attention-explorer> shares one loaded wasm module and one
 // embedding asset (per assets location), however many elements the page holds.
 import { createAttentionCore } from '../core/index.js';
+import { setCoreLimits } from './core-limits.js';
 
 const cores = new Map();  // assets base ('' = bundled) → Promise<AttentionCore>
 
@@ -16,7 +17,10 @@ export function sharedCore(assetsBase = '') {
     cores.set(assetsBase, createAttentionCore(base
       ? { wasmUrl: new URL('attn_core.wasm', base), relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base),
         embeddingsUrl: new URL('embeddings.bin', base) }
-      : {}));
+      : {}).then((core) => {
+      setCoreLimits(core.limits);
+      return core;
+    }));
   }
   return cores.get(assetsBase);
 }

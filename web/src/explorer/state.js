@@ -1,4 +1,5 @@
 // The explorer's state: what the learner has chosen. The trace is computed from it; views draw the trace.
+import { coreLimits } from './core-limits.js';
 
 export const DEFAULT_SENTENCE = 'The river bank was muddy after the storm';
 
@@ -8,8 +9,6 @@ export const COMPARISON = ['the river bank was muddy', 'she deposited money at t
 /** The default sentence in German: the target of cross-attention (most of its words are not in the English vectors). */
 export const DEFAULT_TRANSLATION = 'Das Flussufer war nach dem Sturm schlammig';
 
-export const LAB_MAX_POSITIONS = 1024;
-export const LAB_MAX_D_MODEL = 512;
 /** d2l.ai's figure of the encoding's columns (§11.6.2). */
 export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };
 
@@ -22,8 +21,6 @@ export const LOOKUP_DEFAULTS = {
   lookupSimilarity: 'letters', // 'letters' (character bigrams) | 'wordVectors'
 };
 
-export const HEAD_KINDS = ['projected', 'semantic', 'previous', 'next', 'offset', 'first', 'uniform'];
-
 /** @returns {object} the default state */
 export function defaultState() {
   return {
@@ -35,7 +32,7 @@ export function defaultState() {
     head: 0,                 // selected head, 0-based
     projection: 'identity',
     seed: 1,
-    headKinds: ['semantic', 'previous', 'next', 'first'],  // per head: a HEAD_KINDS name (missing: 'projected')
+    headKinds: ['semantic', 'previous', 'next', 'first'],  // per head: a head kind of core.limits (missing: 'projected')
     offset: 2,               // δ of 'offset' heads
     mask: 'bidirectional',   // 'bidirectional' | 'causal' | 'padding'
     validLength: 4,          // keys at positions ≥ validLength are padding when mask = 'padding'
@@ -117,9 +114,9 @@ export function scoreCosts(core, inputs) {
   return { ...inputs, costs };
 }
 
-/** Positions the lab shows: at least the sentence, more when asked (up to LAB_MAX_POSITIONS). */
+/** Positions the lab shows: at least the sentence, more when asked (up to core.limits.maxLabPositions). */
 export function labPositions(state, seqLen) {
-  return Math.min(LAB_MAX_POSITIONS, Math.max(1, seqLen, state.labPositions ?? 0));
+  return Math.min(coreLimits().maxLabPositions, Math.max(1, seqLen, state.labPositions ?? 0));
 }
 
 /** The token pair of the rotation, clamped to the sentence. */

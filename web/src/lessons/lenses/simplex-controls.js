@@ -1,6 +1,7 @@
 // Controls of the simplex figure: its three scores (also draggable on the figure, score-drag.js), its
 // temperature, and whose objective's level sets are drawn.
-import { field, input, NORMALIZER_OPTIONS, select } from '../../explorer/controls.js';
+import { field, input, select } from '../../explorer/controls.js';
+import { labelled } from '../../explorer/core-limits.js';
 import { SCORE_RANGE } from './simplex-data.js';
 
 /**
@@ -17,7 +18,7 @@ export function buildSimplexControls() {
   const scoreOuts = scores.map(withOutput);
   const temperature = field(form, 'Temperature τ', input('simplexTemperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }));
   const temperatureOut = withOutput(temperature);
-  const levels = field(form, 'Level sets of', select('simplexLevelSets', NORMALIZER_OPTIONS));
+  const levels = field(form, 'Level sets of', select('simplexLevelSets', labelled('normalizers')));
   return {
     form,
     read: () => ({

@@ -2,9 +2,8 @@
 // the regularized objective over a raster of the triangle (for its level sets), and the two-token
 // curves. Three small core calls per change of the figure's own inputs, none per keystroke.
 import { simplexRaster } from './simplex-geometry.js';
-import { NORMALIZER_OPTIONS } from '../../explorer/controls.js';
+import { names } from '../../explorer/core-limits.js';
 
-const METHODS = NORMALIZER_OPTIONS.map(([name]) => name);
 const RASTER = simplexRaster(96, 84);
 export const SCORE_RANGE = [-4, 4];
 export const DELTA_RANGE = [-6, 6];
@@ -15,7 +14,7 @@ export function simplexInputs({ simplexScores: s, simplexTemperature: t, simplex
   const [lo, hi] = SCORE_RANGE;
   const scores = Array.isArray(s) && s.length === 3 && s.every(Number.isFinite) ? s.map((v) => Math.min(hi, Math.max(lo, v))) : [1, 0.5, -0.5];
   const temperature = Number.isFinite(t) && t >= 0.05 && t <= 5 ? t : 1;
-  return { scores, temperature, levelSets: METHODS.includes(method) ? method : 'softmax' };
+  return { scores, temperature, levelSets: names('normalizers').includes(method) ? method : 'softmax' };
 }
 
 /**
@@ -27,7 +26,7 @@ export function simplexInputs({ simplexScores: s, simplexTemperature: t, simplex
  */
 export function simplexData(core, { scores, temperature, levelSets }) {
   const row = { data: Float32Array.from(scores), shape: [1, 3] };
-  const points = Object.fromEntries(METHODS.map((method) => [method, Array.from(core.normalize(row, { method, temperature }).data)]));
+  const points = Object.fromEntries(names('normalizers').map((method) => [method, Array.from(core.normalize(row, { method, temperature }).data)]));
   const inside = core.simplexObjective({ data: RASTER.points, shape: [RASTER.points.length / 3, 3] }, scores,
     { method: levelSets, temperature }).data;
   const min = inside.reduce((a, b) => Math.min(a, b), Infinity);
@@ -37,7 +36,7 @@ export function simplexData(core, { scores, temperature, levelSets }) {
   const [d0, d1] = DELTA_RANGE;
   const deltas = Array.from({ length: CURVE_SAMPLES }, (_, i) => d0 + ((d1 - d0) * i) / (CURVE_SAMPLES - 1));
   const pairs = { data: Float32Array.from(deltas.flatMap((d) => [d, 0])), shape: [CURVE_SAMPLES, 2] };
-  const curves = Object.fromEntries(METHODS.map((method) => [method,
+  const curves = Object.fromEntries(names('normalizers').map((method) => [method,
     Array.from(core.normalize(pairs, { method, temperature }).data.filter((_, i) => i % 2 === 0))]));
   return { scores, temperature, levelSets, points, raster: { columns: RASTER.columns, rows: RASTER.rows, values }, curves: { deltas, weights: curves } };
 }

@@ -1,8 +1,9 @@
 // Controls of the positional-encoding lab: the encoding's own d_model, base and positions; the token
 // pair of the rotation; and what is added to the word vectors (P's multiplier, √d_model scaling,
 // shuffling). Three small forms, each beside the figures it drives.
-import { clampInteger, field, input, POSITIONAL_OPTIONS, select } from '../../explorer/controls.js';
-import { LAB_MAX_D_MODEL, LAB_MAX_POSITIONS, labPositions, rotationPair } from '../../explorer/state.js';
+import { clampInteger, field, input, select } from '../../explorer/controls.js';
+import { coreLimits, labelled } from '../../explorer/core-limits.js';
+import { labPositions, rotationPair } from '../../explorer/state.js';
 
 function form(label) {
   const el = document.createElement('form');
@@ -37,6 +38,7 @@ function roundBase(value) {
  *   Buttons carry data-action "d2l-preset" or "shuffle" for the explorer to handle.
  */
 export function buildLabControls() {
+  const { maxLabDModel: LAB_MAX_D_MODEL, maxLabPositions: LAB_MAX_POSITIONS } = coreLimits();
   const encoding = form('Positional-encoding lab: the encoding');
   const dModel = field(encoding, 'd_model (this view)', input('labDModel', { type: 'range', min: 2, max: LAB_MAX_D_MODEL, step: 2 }));
   const dModelOut = withOutput(dModel);
@@ -53,7 +55,7 @@ export function buildLabControls() {
   const to = field(rotation, 'To token i + δ', select('rotationTo', []));
 
   const added = form('Positional-encoding lab: what is added');
-  const positional = field(added, 'Position information', select('positionalEncoding', POSITIONAL_OPTIONS));
+  const positional = field(added, 'Position information', select('positionalEncoding', labelled('positionalEncodings')));
   const scale = field(added, 'Multiply P by', input('positionalScale', { type: 'range', min: 0, max: 4, step: 0.1 }));
   const scaleOut = withOutput(scale);
   const sqrtD = field(added, 'Word vectors × √d_model = 10 (§3.4)', input('embeddingScale', { type: 'checkbox' }));

@@ -1,0 +1,60 @@
+// The core's limits and name lists (core.limits: each defined once in C++ and exported by the
+// bindings), for the explorer's attribute parser, state and controls, with the labels the page shows
+// for each name. Set when the page's core has loaded (shared-core.js); every explorer on a page uses
+// the same core build, so one copy serves them all. A name the core lists without a label here is an
+// error, so a name added in C++ cannot reach the page unlabelled.
+import { headKindNames } from '../core/limits.js';
+
+let loaded = null;
+
+/** Called once the core has loaded. @param {object} limits  core.limits */
+export function setCoreLimits(limits) {
+  loaded = limits;
+}
+
+/**
+ * @returns {object} core.limits
+ * @throws {Error} before the core has loaded
+ */
+export function coreLimits() {
+  if (!loaded) throw new Error('The attention core has not loaded yet: its limits are not known.');
+  return loaded;
+}
+
+const LABELS = {
+  positionalEncodings: {
+    sinusoidal: 'sinusoidal P added (Vaswani)', none: 'none', learned: 'learned table (untrained)', rope: 'RoPE: rotate Q, K',
+    alibi: 'ALiBi: −m·|i−j| on scores', t5: 'T5 relative buckets',
+  },
+  scoreFunctions: { scaledDot: 'scaled dot product (Vaswani)', dot: 'dot product', additive: 'additive (Bahdanau)' },
+  normalizers: { softmax: 'softmax (dense)', sparsemax: 'sparsemax (sparse)', entmax15: '1.5-entmax (sparse)', hardmax: 'hardmax (one-hot)' },
+  projections: { identity: 'identity (raw word-vector similarity)', random: 'random (Glorot, seeded)' },
+  headKinds: {
+    projected: 'projected (W_Q, W_K)', semantic: 'semantic: similar words', previous: 'previous token', next: 'next token',
+    offset: 'offset δ', first: 'first token', uniform: 'uniform',
+  },
+};
+
+/** The order a select lists names in: the core's, the sinusoidal encoding first (the page's default). */
+const FIRST = { positionalEncodings: 'sinusoidal' };
+
+/**
+ * A name list of the core with its labels, for a select.
+ * @param {'positionalEncodings' | 'scoreFunctions' | 'normalizers' | 'projections' | 'headKinds'} list
+ * @returns {[string, string][]} [name, label] pairs
+ * @throws {Error} naming a name that has no label
+ */
+export function labelled(list) {
+  const limits = coreLimits();
+  const names = list === 'headKinds' ? headKindNames(limits) : [...limits[list]];
+  if (FIRST[list]) names.sort((a, b) => (b === FIRST[list]) - (a === FIRST[list]));
+  return names.map((name) => {
+    if (!Object.hasOwn(LABELS[list], name)) throw new Error(`The page has no label for ${list} "${name}".`);
+    return [name, LABELS[list][name]];
+  });
+}
+
+/** The names of a list (as labelled() orders them). */
+export function names(list) {
+  return labelled(list).map(([name]) => name);
+}
