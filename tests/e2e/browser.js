@@ -83,3 +83,12 @@ export async function oneProjectedHead(page) {
     el.change({ numHeads: 1, headKinds: [] });
   });
 }
+
+/**
+ * Waits for the update a keystroke scheduled: the explorer paints the typed text first and its
+ * figures in the next frame; getTrace() runs a waiting update at once.
+ * @param {import('playwright-core').Page} page  @param {string} [host]
+ */
+export async function flush(page, host = 'attention-explorer') {
+  await page.$eval(host, (el) => { el.getTrace(); });
+}

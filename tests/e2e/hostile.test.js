@@ -2,7 +2,7 @@
 // wrong, runs under a strict Content-Security-Policy, and does not leak.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveDist } from './browser.js';
+import { launchBrowser, serveDist, flush } from './browser.js';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 let server, browser;
@@ -43,12 +43,15 @@ test('script and HTML text is shown as text, never run; huge pastes are cut with
   const { page, problems } = await openPage();
   await waitForFigures(page);
   await page.fill('attention-explorer textarea', '<img src=x onerror=alert(1)> <script>alert(2)</script>');
+  await flush(page);  // the figures follow the keystrokes in the next frame
   const texts = await page.$$eval('[data-figure="tokens"] .token-text', (items) => items.map((i) => i.textContent));
   assert.deepEqual(texts.slice(0, 4), ['<', 'img', 'src', '=']);
   assert.equal(await page.$$eval('attention-explorer img, attention-explorer script', (e) => e.length), 0);
   await page.fill('attention-explorer textarea', 'lorem ipsum '.repeat(8334));  // 100,008 characters
+  await flush(page);
   assert.match(await page.textContent('attention-explorer .notice'), /first 256 of 16668 tokens/);
   await page.fill('attention-explorer textarea', '👩‍👩‍👧‍👦 שלום مرحبا 注意力 Cafe\u0301 \u0000\u0007');
+  await flush(page);
   assert.ok((await page.$$eval('[data-figure="tokens"] .token', (t) => t.length)) >= 5);
   assert.deepEqual(problems, []);
   await page.close();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openExplorer, showSlot as showSlotIn, oneProjectedHead } from './browser.js';
+import { openExplorer, showSlot as showSlotIn, oneProjectedHead, flush } from './browser.js';
 
 const OUTPUT = 'test-output';
 let server, browser, page, consoleErrors;
@@ -30,6 +30,7 @@ async function typeSentence(text) {
   await page.fill('attention-explorer textarea', '');
   await page.focus('attention-explorer textarea');
   await page.keyboard.type(text);
+  await flush(page);  // the figures follow the keystrokes in the next frame
 }
 
 /** Figures off screen are drawn when they scroll in: scroll a slot into view and wait until it is fresh. */
@@ -130,6 +131,7 @@ test('empty text shows an empty state; too long text is cut with a notice', asyn
   assert.equal(await page.isVisible('.empty-state'), true);
   assert.equal(await page.isVisible('[data-figure="attention-weights"]'), false);
   await page.fill('attention-explorer textarea', 'word '.repeat(300));
+  await flush(page);
   assert.match(await page.textContent('.notice'), /first 256 of 300 tokens/);
   assert.equal((await readHeatmap('attention-weights')).rows, 256);
   await typeSentence('The river bank was muddy after the storm');

@@ -93,9 +93,28 @@ export class AttentionExplorer extends HTMLElement {
     return this.current && structuredClone(this.current);
   }
 
-  /** The last trace drawn (see core.explain); undefined before the first one. */
+  /** The last trace drawn (see core.explain), after any update still waiting for its frame; undefined before the first one. */
   getTrace() {
+    this.flush();
     return this.trace;
+  }
+
+  /**
+   * A keystroke's update waits for the next frame: the browser paints the typed character first, and
+   * the figures follow in the frame after (the text box never waits for figures: INP's measure), while
+   * keystrokes faster than frames coalesce into one update. The figures on screen are marked stale
+   * until then.
+   */
+  scheduleUpdate() {
+    this.visibleFigures?.markStale();
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => setTimeout(() => this.flush()));
+  }
+
+  /** Runs the update a keystroke scheduled, if it has not run yet. */
+  flush() {
+    if (this.pending) this.update();
   }
 
   /** Reads the attributes: the defaults they set (url-state links store only what differs), views and controls. */
@@ -338,7 +357,8 @@ export class AttentionExplorer extends HTMLElement {
    */
   change(partial, { typing = false } = {}) {
     this.current = withChange(this.current, partial);
-    this.update();
+    if (typing) this.scheduleUpdate();
+    else this.update();
     if (this.hasAttribute('url-state')) {
       clearTimeout(this.hashTimer);
       if (typing) this.hashTimer = setTimeout(() => this.writeHash(), HASH_DELAY_MS);
@@ -417,6 +437,7 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   update() {
+    this.pending = false;
     this.syncChapters();
     this.syncInputs();
     this.guide.sync();

@@ -41,6 +41,11 @@ export class VisibleFigures {
     return names.some((name) => this.visible.has(name));
   }
 
+  /** The figures on screen wait for a new result (drawn by the next draw()). */
+  markStale() {
+    for (const name of this.visible) this.slots[name].dataset.stale = '';
+  }
+
   /** Shows a new result: the figures on screen are redrawn now, the others when they scroll in. */
   draw(result, previous, state) {
     this.drawn = { result, previous, state };
