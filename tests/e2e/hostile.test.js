@@ -85,6 +85,7 @@ test('works under a strict Content-Security-Policy', async () => {
   const { page, problems } = await openPage({ csp: true });
   await waitForFigures(page);
   await page.fill('attention-explorer textarea', 'policy holds');
+  await flush(page);
   assert.equal(await page.getAttribute('[data-figure="attention-weights"]', 'data-rows'), '2');
   assert.ok(await page.$('math'), 'formulas render');
   assert.deepEqual(problems, []);

@@ -1,4 +1,5 @@
 // The explorer's state: what the learner has chosen. The trace is computed from it; views draw the trace.
+import { CHAPTERS } from '../lessons/chapters.js';
 import { coreLimits } from './core-limits.js';
 
 export const DEFAULT_SENTENCE = 'The river bank was muddy after the storm';
@@ -21,12 +22,11 @@ export const LOOKUP_DEFAULTS = {
   lookupSimilarity: 'letters', // 'letters' (character bigrams) | 'wordVectors'
 };
 
-/** @returns {object} the default state */
+/** @returns {object} the default state: the model's settings every chapter reads, then each chapter's slice */
 export function defaultState() {
   return {
     sentence: DEFAULT_SENTENCE,
     chapter: 'attention',    // the chapter shown (lessons/chapters.js CHAPTER_IDS)
-    step: 1,                 // the step shown in "Inside one head", 1-based
     // Four designed heads a learner can name at first sight (designed_heads.hpp).
     numHeads: 4,
     head: 0,                 // selected head, 0-based
@@ -42,28 +42,9 @@ export function defaultState() {
     scoreFunction: 'scaledDot',  // 'scaledDot' (Q Kᵀ / √d_k) | 'dot' | 'additive' (Bahdanau)
     additiveHidden: 16,      // hidden units of the additive score
     positionalEncoding: 'sinusoidal',  // 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5'
-    lineHeads: [0],          // heads drawn in the line view
-    lineQuery: null,         // pinned query of the line view
-    lineThreshold: 0.05,
-    compare: false,          // show this sentence and compareSentence on shared PCA axes
-    compareSentence: COMPARISON[1],
-    positionalScale: 1,      // P × this before it is added
-    embeddingScale: 1,       // word vectors × this (10 = √d_model, Vaswani §3.4)
-    shuffleSeed: 1,          // the shuffled order of the shuffle check
-    labDModel: 100,          // the lab's encoding: its own width, base and positions
-    labBase: 10000,
-    labPositions: null,      // null: as many as the sentence has tokens
-    labFirstColumn: 6,       // curves of columns labFirstColumn … + 3
-    labCosine: false,        // position similarity as cosine instead of P Pᵀ
-    rotationFrom: 1,         // token pair of the rotation check
-    rotationTo: 4,
     colorMap: 'viridis',     // attention weights' colour map: 'viridis' | 'cividis' (both colour-blind safe)
-    simplexScores: [1, 0.5, -0.5],  // the simplex figure's three scores
-    simplexTemperature: 1,
-    simplexLevelSets: 'softmax',    // whose objective's level sets are drawn
-    crossTarget: DEFAULT_TRANSLATION,  // the target sentence of cross-attention (the source is `sentence`)
-    ...LOOKUP_DEFAULTS,      // the soft-lookup section's table, query, τ and similarity
-    costKernel: 3,           // the cost section's convolution kernel size k
+    // Each chapter's own slice: its figures' and controls' settings (lessons/<chapter>/chapter.js).
+    ...Object.assign({}, ...CHAPTERS.map((chapter) => chapter.state())),
     tour: '',                // id of the guided tour's step shown (tour-steps.js); '' when the tour is closed
   };
 }

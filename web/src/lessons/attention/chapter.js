@@ -19,6 +19,12 @@ export const attentionChapter = {
   title: 'Attention',
   takeaway: 'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
   views: ['heads', 'attention', 'mix', 'lines'],
+  /** Its slice of the state (a function: read when the defaults are made, after every module has loaded). */
+  state: () => ({
+    lineHeads: [0],          // heads drawn in the line view
+    lineQuery: null,         // the pinned query: of the line view, and the mix's when nothing is hovered
+    lineThreshold: 0.05,
+  }),
   /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, env). */
   figures: {
     heads: { draw: ({ trace }, _, { head, colorMap }, { canvas }) => headGrid(trace, { head, colorMap, canvas }) },

@@ -10,6 +10,10 @@ export const insideHeadChapter = {
   takeaway: 'One head, one step at a time: word vectors become queries, keys and values; queries meet keys as scores; ' +
     'softmax turns scores into weights; the weights mix the values.',
   views: ['pipeline'],
+  /** Its slice of the state. */
+  state: () => ({
+    step: 1,                 // the step shown, 1-based
+  }),
   /** Its figures (see explorer/figures.js); the pipeline ends with the encoder block, traced only for it. */
   figures: {
     pipeline: { needs: 'block', draw: ({ trace }, _, { head, step, colorMap }) => pipeline(trace, { head, step, colorMap }) },

@@ -5,6 +5,7 @@
 import { costSection } from './cost-section.js';
 import { section } from '../../explorer/layout.js';
 import { lookupSection } from './lookup-section.js';
+import { COMPARISON, DEFAULT_TRANSLATION, LOOKUP_DEFAULTS } from '../../explorer/state.js';
 import { formula } from '../../views/formulas.js';
 import { costPlot } from './cost-plot.js';
 import { costTable } from './cost-table.js';
@@ -21,6 +22,17 @@ export const lensesChapter = {
   takeaway: 'Dot products, softmax and self-attention are choices: see what context does to a word, the other score functions ' +
     'and normalizers, attention as a soft dictionary lookup, cross-attention, and what a layer costs.',
   views: ['projection', 'score-function', 'simplex', 'lookup', 'cross', 'cost'],
+  /** Its slice of the state. */
+  state: () => ({
+    compare: false,          // show this sentence and compareSentence on shared PCA axes
+    compareSentence: COMPARISON[1],
+    simplexScores: [1, 0.5, -0.5],  // the simplex figure's three scores
+    simplexTemperature: 1,
+    simplexLevelSets: 'softmax',    // whose objective's level sets are drawn
+    crossTarget: DEFAULT_TRANSLATION,  // the target sentence of cross-attention (the source is `sentence`)
+    ...LOOKUP_DEFAULTS,      // the soft-lookup section's table, query, τ and similarity
+    costKernel: 3,           // the cost section's convolution kernel size k
+  }),
   /**
    * Its figures (see explorer/figures.js). `needs`: the result's key holding the lens's own data
    * (explorer/lens-data.js), computed only while the figure is on screen; `dataOnly`: drawn from that

@@ -21,6 +21,19 @@ export const positionsChapter = {
   takeaway: 'Attention by itself ignores word order: shuffle the words and each keeps its output. ' +
     'Adding a positional encoding P, a different vector for every position, is what lets it tell “dog bites man” from “man bites dog”.',
   views: ['positional', 'lab'],
+  /** Its slice of the state: the lab's own encoding, the rotation's pair, and how loud P is in the model. */
+  state: () => ({
+    positionalScale: 1,      // P × this before it is added
+    embeddingScale: 1,       // word vectors × this (10 = √d_model, Vaswani §3.4)
+    shuffleSeed: 1,          // the shuffled order of the shuffle check
+    labDModel: 100,          // the lab's encoding: its own width, base and positions
+    labBase: 10000,
+    labPositions: null,      // null: as many as the sentence has tokens
+    labFirstColumn: 6,       // curves of columns labFirstColumn … + 3
+    labCosine: false,        // position similarity as cosine instead of P Pᵀ
+    rotationFrom: 1,         // token pair of the rotation check
+    rotationTo: 4,
+  }),
   /** Its figures (see explorer/figures.js); `needs`: the lab's data, or the trace's position checks. */
   figures: {
     labEncoding: {
