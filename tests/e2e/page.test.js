@@ -236,9 +236,8 @@ test('every positional encoding can be chosen; the caption says how it is used',
 test('editing the sentence outlines the weights that changed by more than 0.05', async () => {
   await showSlot('attention');
   await typeSentence('The river bank was muddy after the storm');
-  await page.focus('attention-explorer textarea');
-  await page.keyboard.press('End');
-  await page.keyboard.type(' clouds');
+  // One edit (keystrokes faster than frames would coalesce into one update anyway): a new word.
+  await page.fill('attention-explorer textarea', 'The river bank was muddy after the storm clouds');
   // a figure that was scrolled out of view is drawn when the IntersectionObserver reports it: wait for it
   await page.waitForSelector('[data-figure="attention-weights"] rect.changed', { timeout: 5000 });
   assert.ok(await page.$$eval('[data-figure="attention-weights"] rect.changed', (r) => r.length) > 0);

@@ -41,7 +41,7 @@ export const ADDITIVE_HIDDEN_SIZES = [4, 8, 16, 32, 64];
 /**
  * Builds the controls for a core with `dModel`-wide vectors and at most `maxTokens` tokens; name lists
  * and ranges come from core.limits (core-limits.js).
- * @returns {{ form: HTMLFormElement, read: (changed?: string) => object, sync: (state: object) => void }}
+ * @returns {{ form: HTMLFormElement, read: (changed: string) => object, sync: (state: object) => void }}
  */
 export function buildControls(dModel, maxTokens) {
   const form = document.createElement('form');
@@ -76,14 +76,18 @@ export function buildControls(dModel, maxTokens) {
   const colorMap = field(more, 'Colour map', select('colorMap', WEIGHT_COLOR_MAPS.map((name) => [name, name])));
 
   let headKinds = [];
-  /** The form's values; `changed` is the name of the control that moved (a head's kind is set only by its own select). */
+  /**
+   * The state change of the control that moved (named `changed`): that one field only, so a control
+   * never re-sends the others' values (a head's kind changes headKinds at the selected head).
+   */
   const read = (changed) => {
     const h = Number(head.value);
     if (changed === 'headKind') {
       headKinds = [...headKinds];
       headKinds[h] = kind.value;
+      return { headKinds };
     }
-    return {
+    const values = {
       numHeads: Number(numHeads.value),
       head: h,
       headKinds,
@@ -99,6 +103,8 @@ export function buildControls(dModel, maxTokens) {
       colorMap: colorMap.value,
       normalizer: normalizer.value,
     };
+    if (!Object.hasOwn(values, changed)) throw new RangeError(`No setting named "${changed}" in the controls`);
+    return { [changed]: values[changed] };
   };
 
   const sync = (state) => {
