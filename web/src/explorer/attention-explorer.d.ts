@@ -42,7 +42,7 @@ export interface ExplorerState {
   compareSentence: string;
   /** The guided tour's step shown (a step id, as in `#tour=<id>` links); '' when the tour is closed. */
   tour: string;
-  /** Further fields: line view, lab and check settings (see web/src/explorer/state.js). */
+  /** Further fields: the chapter shown, the stepper's step, and each chapter's own settings (see each web/src/lessons/<chapter>/chapter.js). */
   [more: string]: unknown;
 }
 
@@ -50,7 +50,9 @@ export interface ExplorerState {
  * <attention-explorer>: attributes sentence, heads ("4" or kinds "previous,semantic"), projection, seed,
  * mask, valid-length, positional-encoding, temperature, normalizer, score-function, target-sentence, color-map,
  * tour (empty, a step number from 1 or a step id: opens the guided tour there), state (URL-hash syntax), views,
- * controls ("none" or a list), height, readonly, url-state, assets-base. Attribute changes re-render.
+ * controls ("none" or a list), height, readonly, url-state, assets-base, theme ("auto", "light" or "dark").
+ * Attribute changes re-render. The page is chapters (state.chapter: 'attention', 'inside-head', 'positions',
+ * 'lenses'); only the open one computes and draws, and a keystroke's figures follow it by a frame.
  * Fires `change` (CustomEvent<ExplorerState>) after every change of its state.
  */
 export class AttentionExplorer extends HTMLElement {
@@ -66,7 +68,7 @@ export class AttentionExplorer extends HTMLElement {
   readonly state: ExplorerState | undefined;
   /** The loaded core this element shares with the others on the page (undefined until loaded). */
   readonly core: AttentionCore | undefined;
-  /** The last trace drawn (see AttentionCore.explain); undefined before the first one. */
+  /** The last trace (see AttentionCore.explain), after running an update a keystroke left waiting for its frame; undefined before the first one. */
   getTrace(): Trace | undefined;
   /** Applies a partial state change (as the controls do) and redraws. */
   change(partial: Partial<ExplorerState>): void;
