@@ -3,7 +3,7 @@
 //   dist/index.html, dist/assets/   the demo site
 //   dist/core/                      the core for any page or Node: index.js (one self-contained ES module,
 //                                   no bare imports), attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin
-//                                   (found beside it by relative URL), index.d.ts (+ trainer.d.ts)
+//                                   (found beside it by relative URL), index.d.ts (+ trainer.d.ts, limits.d.ts)
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
 //                                   imports ../core/index.js, so the core's files ship once), its .d.ts
 //   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the 5,000 most frequent
@@ -62,6 +62,7 @@ await build({ ...quiet, root: 'web', base: './', build: { outDir: '../dist', emp
 await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core'));
 copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');
+copyFileSync('web/src/core/limits.d.ts', 'dist/core/limits.d.ts');
 // The element leaves the core out (external) and imports the built one beside it: ../core/index.js.
 await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths: { [CORE]: '../core/index.js' } }));
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');

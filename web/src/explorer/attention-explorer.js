@@ -5,9 +5,9 @@
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
 // tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attributes.js';
+import { ChapterTabs } from './chapter-tabs.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, figuresNeeding } from './figures.js';
-import { CHAPTERS } from '../lessons/chapters.js';
 import { enableScoreDrag } from '../lessons/lenses/score-drag.js';
 import { buildSimplexControls } from '../lessons/lenses/simplex-controls.js';
 import { SCORE_RANGE, simplexInputs } from '../lessons/lenses/simplex-data.js';
@@ -15,6 +15,7 @@ import { exportFigure } from './figure-export.js';
 import { buildLabControls } from '../lessons/positions/lab-controls.js';
 import { LensData } from './lens-data.js';
 import { element, showChosen, textBox } from './layout.js';
+import { shareBar } from './share-bar.js';
 import { sharedCore } from './shared-core.js';
 import { styleSheet } from './style-sheet.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
@@ -177,7 +178,17 @@ export class AttentionExplorer extends HTMLElement {
       const button = event.target.closest('[data-export]');
       if (button) exportFigure(button.closest('figure'), button.dataset.export, this.current);
     });
-    this.share = this.shareBar();
+    const share = shareBar({
+      link: () => {
+        this.writeHash();
+        return location.href;
+      },
+      embedCode: () => this.embedCode(),
+      say: (text) => { this.status.textContent = text; },
+    });
+    this.guide = new TourGuide(this.tourHost(), share.button);
+    this.linkButton = share.finish();
+    this.share = share.bar;
     this.compareButton = element('button', 'compare-button');
     this.compareButton.type = 'button';
     this.compareButton.addEventListener('click', () => this.toggleComparison());
@@ -190,28 +201,19 @@ export class AttentionExplorer extends HTMLElement {
       simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target };
     this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
       share: this.share, figureControls: [] };
-    this.chapters = element('div', 'chapters');
-    this.chapterSections = new Map();
-    for (const chapter of CHAPTERS) {
-      const built = chapter.build(parts);
-      const body = element('section', 'chapter');
-      body.dataset.chapter = chapter.id;
-      body.id = `chapter-${chapter.id}`;
-      body.setAttribute('role', 'tabpanel');
-      body.append(element('h2', 'chapter-title', chapter.title), element('p', 'takeaway', chapter.takeaway), ...built.content);
-      this.chapters.append(body);
-      this.chapterSections.set(chapter.id, body);
+    this.tabs = new ChapterTabs(parts, (chapter) => this.change({ chapter }));
+    this.chapters = this.tabs.sections;
+    for (const built of this.tabs.chapters().values()) {
       Object.assign(this.parts.views, built.views);
       this.parts.figureControls.push(...built.figureControls);
-      this.parts.groups.push(body);
+      this.parts.groups.push(built.section);
       if (built.lookup) this.lookup = built.lookup;
       if (built.cost) this.cost = built.cost;
     }
-    this.toc = this.tableOfContents();
     this.lensData = new LensData(this.core, { lookup: this.lookup.message, cost: this.cost.message });
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
     const bar = this.chapterBar = element('div', 'chapter-bar');
-    bar.append(this.toc, this.share);
+    bar.append(this.tabs.nav, this.share);
     this.moreSettings = this.controls.form.querySelector('.more-settings');
     // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
     this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, tokens, bar, this.controls.form,
@@ -219,57 +221,9 @@ export class AttentionExplorer extends HTMLElement {
     this.applyConfiguration();
   }
 
-  /** The chapters as tabs (arrow keys move between them, as the ARIA tabs pattern has it). */
-  tableOfContents() {
-    const nav = element('nav', 'toc');
-    nav.setAttribute('aria-label', 'Chapters');
-    const list = nav.appendChild(element('div', 'toc-tabs'));
-    list.setAttribute('role', 'tablist');
-    this.tabs = new Map();
-    for (const chapter of CHAPTERS) {
-      const tab = list.appendChild(element('button', 'toc-tab', chapter.title));
-      tab.type = 'button';
-      tab.setAttribute('role', 'tab');
-      tab.dataset.chapterTab = chapter.id;
-      tab.setAttribute('aria-controls', `chapter-${chapter.id}`);
-      tab.addEventListener('click', () => this.change({ chapter: chapter.id }));
-      this.tabs.set(chapter.id, tab);
-    }
-    list.addEventListener('keydown', (event) => {
-      const shown = [...this.tabs.values()].filter((tab) => !tab.hidden);
-      const at = shown.indexOf(event.target);
-      const by = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-      if (at < 0 || !by) return;
-      const next = shown[(at + by + shown.length) % shown.length];
-      next.focus();
-      next.click();
-      event.preventDefault();
-    });
-    return nav;
-  }
-
-  /** The chapter shown: the state's, or the first one whose views the element shows. */
-  openChapter() {
-    const shown = CHAPTERS.filter((chapter) => chapter.views.some((view) => this.chosen.views.has(view)));
-    return (shown.find((chapter) => chapter.id === this.current.chapter) ?? shown[0])?.id;
-  }
-
   /** Only the open chapter is laid out (so only its figures draw); the tabs follow. */
   syncChapters() {
-    const open = this.openChapter();
-    let shownTabs = 0;
-    for (const chapter of CHAPTERS) {
-      const tab = this.tabs.get(chapter.id);
-      tab.hidden = !chapter.views.some((view) => this.chosen.views.has(view));
-      shownTabs += tab.hidden ? 0 : 1;
-      const selected = chapter.id === open;
-      tab.setAttribute('aria-selected', String(selected));
-      tab.tabIndex = selected ? 0 : -1;
-      this.chapterSections.get(chapter.id).classList.toggle('closed', !selected);
-    }
-    this.toc.hidden = shownTabs < 2;
-    // An element showing one chapter's views is a figure in someone's lesson: their page says the takeaway.
-    for (const takeaway of this.chapters.querySelectorAll('.takeaway')) takeaway.hidden = this.toc.hidden;
+    this.tabs.sync(this.current.chapter, this.chosen.views);
   }
 
   /** What the guided tour may read and do (tour-guide.js TourHost). */
@@ -288,26 +242,6 @@ export class AttentionExplorer extends HTMLElement {
     };
   }
 
-  /** "Copy link" (with url-state) and "Copy embed code", with the code shown for copying by hand. */
-  shareBar() {
-    const bar = element('div', 'share');
-    const button = (text, onClick) => {
-      const el = bar.appendChild(element('button', 'share-button', text));
-      el.type = 'button';
-      el.addEventListener('click', onClick);
-      return el;
-    };
-    this.guide = new TourGuide(this.tourHost(), button);
-    this.linkButton = button('Copy link to this view', () => {
-      this.writeHash();
-      this.copy(location.href, 'Link to this view');
-    });
-    button('Copy embed code', () => this.copy(this.embedCode(), 'Embed code'));
-    this.embedOutput = bar.appendChild(element('pre', 'embed-code'));
-    this.embedOutput.hidden = true;
-    return bar;
-  }
-
   /** The <attention-explorer> tag that reproduces this view. */
   embedCode() {
     return embedCode(this.current, this.core.dModel, { views: this.getAttribute('views'), controls: this.getAttribute('controls') });
@@ -321,7 +255,7 @@ export class AttentionExplorer extends HTMLElement {
     this.visibleFigures.setTheme(this.root);
     // More settings, and the bar of chapters and sharing, only when something in them shows.
     this.moreSettings.hidden = [...this.moreSettings.querySelectorAll('.control')].every((control) => control.hidden);
-    this.chapterBar.hidden = this.toc.hidden && this.share.hidden;
+    this.chapterBar.hidden = this.tabs.nav.hidden && this.share.hidden;
     this.linkButton.hidden = !this.hasAttribute('url-state');
     const height = this.getAttribute('height');
     this.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
@@ -400,16 +334,6 @@ export class AttentionExplorer extends HTMLElement {
     this.current = this.withHash(this.defaults);
     if (this.current.tour && this.current.tour !== tour) this.guide.resume(this.hashState());  // applies the step's state
     else this.update();
-  }
-
-  /** Copies `text`; shows it too (the embed code always, the link when the clipboard is refused). */
-  copy(text, what) {
-    const isCode = what === 'Embed code';
-    this.embedOutput.hidden = !isCode;
-    if (isCode) this.embedOutput.textContent = text;
-    navigator.clipboard.writeText(text).then(
-      () => { this.status.textContent = `${what} copied.`; },
-      () => { this.status.textContent = isCode ? `${what}: select it below.` : `${what}: ${text}`; });
   }
 
   /** One core call for the current state (and the lenses on screen); on error, says why and keeps the last good figures. */
