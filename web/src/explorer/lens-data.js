@@ -1,19 +1,20 @@
-// The data of the figures that need more than the trace (the positional lab, the score functions'
-// costs, the simplex, the soft lookup, cross-attention, the cost of a layer): computed only for figures
-// on screen, and again only when their own inputs change, since most keystrokes leave them alone.
-import { costData, costInputs } from '../lessons/lenses/cost-section.js';
+// The data of the figures that need more than the trace (the chapters' lenses: the positional lab, the
+// score functions' costs, the simplex, the soft lookup, cross-attention, the cost of a layer), each
+// declared by its chapter (lessons/<chapter>/chapter.js `lenses`): computed only while one of its
+// figures is on screen, and again only when its own inputs change, since most keystrokes leave them alone.
+import { CHAPTERS } from '../lessons/chapters.js';
 import { figuresNeeding } from './figures.js';
-import { lookupData, lookupInputs } from '../lessons/lenses/lookup-section.js';
-import { simplexData, simplexInputs } from '../lessons/lenses/simplex-data.js';
-import { explainOptions, labOptions, scoreCostInputs, scoreCosts } from './state.js';
 
 /** The data of a lens that failed before it ever worked: its figures draw nothing. */
 export const NOTHING = Object.freeze({});
 
+/** Every chapter's lenses: name → { inputs, compute, kept? }. */
+const LENSES = Object.assign({}, ...CHAPTERS.map((chapter) => chapter.lenses ?? {}));
+
 export class LensData {
   /**
    * @param {object} core  createAttentionCore()'s core
-   * @param {{ lookup: HTMLElement, cost: HTMLElement }} messages  where those sections say why a change drew nothing new
+   * @param {Record<string, HTMLElement>} messages  where a lens with `kept` says why a change drew nothing new
    */
   constructor(core, messages) {
     this.core = core;
@@ -25,22 +26,15 @@ export class LensData {
    * @param {object} trace  the update's trace (core.explain)
    * @param {object} state  the explorer's state
    * @param {(figures: string[]) => boolean} wants  whether any of these figures is on screen
-   * @returns {{ lab, scoreCosts, simplex, lookup, cross, cost }}  each null while its figures are off screen
+   * @returns {Record<string, object | null>}  each lens's data by name, null while its figures are off screen
    */
   forTrace(trace, state, wants) {
-    const core = this.core, n = trace.tokens.length;
-    const when = (needs, compute) => (wants(figuresNeeding(needs)) ? compute() : null);
-    return {
-      lab: when('lab', () => this.memo('lab', labOptions(state, n), (options) => core.positionalEncodingLab(options))),
-      scoreCosts: when('scoreCosts', () => this.memo('scoreCosts', scoreCostInputs(state, n, core.dModel), (inputs) => scoreCosts(core, inputs))),
-      simplex: when('simplex', () => this.memo('simplex', simplexInputs(state), (inputs) => simplexData(core, inputs))),
-      lookup: when('lookup', () => this.sectionData('lookup', lookupInputs(state), (inputs) => lookupData(core, inputs),
-        'The figure shows the last table that worked.')),
-      cross: when('cross', () => this.memo('cross', [state.sentence, state.crossTarget, explainOptions(state)],
-        ([source, target, options]) => core.explainCross(source, target, options))),
-      cost: when('cost', () => this.sectionData('cost', costInputs(state, trace.totalTokens, core.dModel),
-        (sizes) => costData(core, sizes), 'The figures show the last sizes that worked.')),
-    };
+    return Object.fromEntries(Object.entries(LENSES).map(([name, { inputs, compute, kept }]) => {
+      if (!wants(figuresNeeding(name))) return [name, null];
+      const run = (values) => compute(this.core, values);
+      const values = inputs(state, trace, this.core);
+      return [name, kept ? this.sectionData(name, values, run, kept) : this.memo(name, values, run)];
+    }));
   }
 
   /** compute(inputs), again only when the inputs differ from the last call's. */

@@ -1,6 +1,5 @@
 // The explorer's state: what the learner has chosen. The trace is computed from it; views draw the trace.
 import { CHAPTERS } from '../lessons/chapters.js';
-import { coreLimits } from './core-limits.js';
 
 export const DEFAULT_SENTENCE = 'The river bank was muddy after the storm';
 
@@ -79,35 +78,4 @@ export function explainOptions(state) {
     causal: state.mask === 'causal',
     validLength: state.mask === 'padding' ? state.validLength : undefined,
   };
-}
-
-/** What the score-function figure depends on: the function in use and one head's sizes for a sentence of seqLen tokens. */
-export function scoreCostInputs(state, seqLen, dModel) {
-  const { numHeads, scoreFunction, additiveHidden: hidden } = state;
-  return { scoreFunction, seqLen, dK: dModel / numHeads, hidden, numHeads };
-}
-
-/** The score-function figure's data: core.scoreCost for each function, one head's [seqLen, seqLen] scores. */
-export function scoreCosts(core, inputs) {
-  const { seqLen, dK, hidden } = inputs;
-  const costs = Object.fromEntries(['scaledDot', 'dot', 'additive'].map((name) =>
-    [name, core.scoreCost({ scoreFunction: name, queries: seqLen, keys: seqLen, dK, hidden })]));
-  return { ...inputs, costs };
-}
-
-/** Positions the lab shows: at least the sentence, more when asked (up to core.limits.maxLabPositions). */
-export function labPositions(state, seqLen) {
-  return Math.min(coreLimits().maxLabPositions, Math.max(1, seqLen, state.labPositions ?? 0));
-}
-
-/** The token pair of the rotation, clamped to the sentence. */
-export function rotationPair(state, seqLen) {
-  const last = Math.max(0, seqLen - 1);
-  return { from: Math.min(state.rotationFrom, last), to: Math.min(state.rotationTo, last) };
-}
-
-/** The options core.positionalEncodingLab() takes for this state and a sentence of seqLen tokens. */
-export function labOptions(state, seqLen) {
-  const { from, to } = rotationPair(state, seqLen);
-  return { positions: labPositions(state, seqLen), dModel: state.labDModel, base: state.labBase, position: from, delta: to - from };
 }

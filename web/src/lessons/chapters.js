@@ -8,11 +8,12 @@ import { lensesChapter } from './lenses/chapter.js';
 import { positionsChapter } from './positions/chapter.js';
 
 /**
- * @type {{ id: string, title: string, takeaway: string, views: string[], state: () => object, figures: object,
+ * @type {{ id: string, title: string, takeaway: string, views: string[], state: () => object, lenses?: object, figures: object,
  *   build: (parts: object) => { content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] } }[]}
  *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
  *   takeaway: the one sentence the chapter opens with; state: its slice of the state's defaults;
- *   figures: its figures (explorer/figures.js); build: its content, from the explorer's parts
+ *   lenses: data its figures need beyond the trace (explorer/lens-data.js); figures: its figures
+ *   (explorer/figures.js); build: its content, from the explorer's parts
  */
 export const CHAPTERS = [attentionChapter, insideHeadChapter, positionsChapter, lensesChapter];
 

@@ -2,10 +2,11 @@
 // vector, how queries and keys become scores (d2l.ai §11.3), the normalizer as a point on the simplex
 // (Martins & Astudillo 2016; Peters et al. 2019), attention as a soft lookup table (d2l.ai §11.1),
 // cross-attention (Vaswani et al. 2017 §3.2.3) and what a layer costs (Table 1).
-import { costSection } from './cost-section.js';
+import { costData, costInputs, costSection } from './cost-section.js';
 import { section } from '../../explorer/layout.js';
-import { lookupSection } from './lookup-section.js';
-import { COMPARISON, DEFAULT_TRANSLATION, LOOKUP_DEFAULTS } from '../../explorer/state.js';
+import { lookupData, lookupInputs, lookupSection } from './lookup-section.js';
+import { COMPARISON, DEFAULT_TRANSLATION, LOOKUP_DEFAULTS, explainOptions } from '../../explorer/state.js';
+import { scoreCostInputs, scoreCosts } from './score-costs.js';
 import { formula } from '../../views/formulas.js';
 import { costPlot } from './cost-plot.js';
 import { costTable } from './cost-table.js';
@@ -13,7 +14,7 @@ import { crossAttentionView } from './cross-attention.js';
 import { lookupBars } from './lookup-bars.js';
 import { projectionView } from './projection-view.js';
 import { scoreFunctionView } from './score-function.js';
-import { SCORE_RANGE } from './simplex-data.js';
+import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { simplexView } from './simplex-view.js';
 
 export const lensesChapter = {
@@ -33,6 +34,25 @@ export const lensesChapter = {
     ...LOOKUP_DEFAULTS,      // the soft-lookup section's table, query, τ and similarity
     costKernel: 3,           // the cost section's convolution kernel size k
   }),
+  /**
+   * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
+   * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;
+   * compute(core, inputs) → the data; a lens with `kept` says a failure in its section's message and
+   * keeps the last data that worked.
+   */
+  lenses: {
+    scoreCosts: { inputs: (state, trace, core) => scoreCostInputs(state, trace.tokens.length, core.dModel), compute: scoreCosts },
+    simplex: { inputs: (state) => simplexInputs(state), compute: simplexData },
+    lookup: { inputs: (state) => lookupInputs(state), compute: lookupData, kept: 'The figure shows the last table that worked.' },
+    cross: {
+      inputs: (state) => [state.sentence, state.crossTarget, explainOptions(state)],
+      compute: (core, [source, target, options]) => core.explainCross(source, target, options),
+    },
+    cost: {
+      inputs: (state, trace, core) => costInputs(state, trace.totalTokens, core.dModel), compute: costData,
+      kept: 'The figures show the last sizes that worked.',
+    },
+  },
   /**
    * Its figures (see explorer/figures.js). `needs`: the result's key holding the lens's own data
    * (explorer/lens-data.js), computed only while the figure is on screen; `dataOnly`: drawn from that

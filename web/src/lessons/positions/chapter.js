@@ -3,7 +3,7 @@
 // binary-counter bits and curves; relative position (similarity, the offset as a rotation); and why it
 // matters for attention (shuffle, repeated words, score terms, lengths).
 import { labSection } from './lab-section.js';
-import { rotationPair } from '../../explorer/state.js';
+import { labOptions, rotationPair } from './lab-data.js';
 import { formula } from '../../views/formulas.js';
 import { binaryPositions } from './binary-positions.js';
 import { encodingCurves } from './encoding-curves.js';
@@ -34,6 +34,17 @@ export const positionsChapter = {
     rotationFrom: 1,         // token pair of the rotation check
     rotationTo: 4,
   }),
+  /**
+   * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
+   * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;
+   * compute(core, inputs) → the data.
+   */
+  lenses: {
+    lab: {
+      inputs: (state, trace) => labOptions(state, trace.tokens.length),
+      compute: (core, options) => core.positionalEncodingLab(options),
+    },
+  },
   /** Its figures (see explorer/figures.js); `needs`: the lab's data, or the trace's position checks. */
   figures: {
     labEncoding: {

@@ -3,7 +3,7 @@
 // shuffling). Three small forms, each beside the figures it drives.
 import { clampInteger, field, input, select } from '../../explorer/controls.js';
 import { coreLimits, labelled } from '../../explorer/core-limits.js';
-import { labPositions, rotationPair } from '../../explorer/state.js';
+import { labPositions, rotationPair } from './lab-data.js';
 
 function form(label) {
   const el = document.createElement('form');

@@ -1,0 +1,20 @@
+// What the positional-encoding lab computes for a state: its positions, the rotation's token pair, and
+// the options core.positionalEncodingLab() takes (limits from core.limits).
+import { coreLimits } from '../../explorer/core-limits.js';
+
+/** Positions the lab shows: at least the sentence, more when asked (up to core.limits.maxLabPositions). */
+export function labPositions(state, seqLen) {
+  return Math.min(coreLimits().maxLabPositions, Math.max(1, seqLen, state.labPositions ?? 0));
+}
+
+/** The token pair of the rotation, clamped to the sentence. */
+export function rotationPair(state, seqLen) {
+  const last = Math.max(0, seqLen - 1);
+  return { from: Math.min(state.rotationFrom, last), to: Math.min(state.rotationTo, last) };
+}
+
+/** The options core.positionalEncodingLab() takes for this state and a sentence of seqLen tokens. */
+export function labOptions(state, seqLen) {
+  const { from, to } = rotationPair(state, seqLen);
+  return { positions: labPositions(state, seqLen), dModel: state.labDModel, base: state.labBase, position: from, delta: to - from };
+}
