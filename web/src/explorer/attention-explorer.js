@@ -21,11 +21,9 @@ import { styleSheet } from './style-sheet.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
 import { tourStepId } from './tour-steps.js';
-import { stateFromHash, stateToHash } from './url-state.js';
+import { UrlLink } from './url-link.js';
 import { VisibleFigures } from './visible-figures.js';
 import { tokenStrip } from '../views/token-strip.js';
-
-const HASH_DELAY_MS = 300;  // typing: the URL follows once the keystrokes pause this long
 
 export class AttentionExplorer extends HTMLElement {
   static get observedAttributes() {
@@ -129,12 +127,13 @@ export class AttentionExplorer extends HTMLElement {
   start(core) {
     this.core = core;
     const errors = this.readConfiguration();
-    this.current = this.withHash(this.defaults);
+    this.link = new UrlLink({ enabled: () => this.hasAttribute('url-state'), state: () => this.current, defaults: () => this.defaults });
+    this.current = this.link.apply(this.defaults);
     this.build();
     this.status.textContent = '';
     this.showConfigErrors(errors);
     this.update();
-    this.guide.resume(this.hasAttribute('url-state') ? this.hashState() : {});
+    this.guide.resume(this.link.read());
   }
 
   build() {
@@ -180,7 +179,7 @@ export class AttentionExplorer extends HTMLElement {
     });
     const share = shareBar({
       link: () => {
-        this.writeHash();
+        this.link.write();
         return location.href;
       },
       embedCode: () => this.embedCode(),
@@ -293,46 +292,19 @@ export class AttentionExplorer extends HTMLElement {
     this.current = withChange(this.current, partial);
     if (typing) this.scheduleUpdate();
     else this.update();
-    if (this.hasAttribute('url-state')) {
-      clearTimeout(this.hashTimer);
-      if (typing) this.hashTimer = setTimeout(() => this.writeHash(), HASH_DELAY_MS);
-      else this.writeHash();
-    }
+    if (typing) this.link.later();
+    else this.link.write();
     this.dispatchEvent(new CustomEvent('change', { detail: this.state }));
-  }
-
-  /** The URL hash (url-state) says the current state now. */
-  writeHash() {
-    clearTimeout(this.hashTimer);
-    if (this.hasAttribute('url-state')) history.replaceState(null, '', `#${stateToHash(this.current, this.defaults)}`);
-  }
-
-  /** What the URL hash sets; a tour step may be given by its number, as in the attribute (an unknown one is dropped). */
-  hashState() {
-    const change = stateFromHash(location.hash, this.defaults);
-    if ('tour' in change && change.tour !== '') {
-      try {
-        change.tour = tourStepId(change.tour);
-      } catch {
-        delete change.tour;
-      }
-    }
-    return change;
-  }
-
-  /** `state` with what the URL hash sets (only with the url-state attribute). */
-  withHash(state) {
-    return this.hasAttribute('url-state') ? withChange(state, this.hashState()) : state;
   }
 
   /** A link edited by hand (or history navigation) changes the view. */
   followHash() {
     if (!this.core || !this.hasAttribute('url-state')) return;
-    clearTimeout(this.hashTimer);  // the link wins over a keystroke's pending write
-    if (location.hash.slice(1) === stateToHash(this.current, this.defaults)) return;
+    this.link.cancel();  // the link wins over a keystroke's pending write
+    if (this.link.shows(this.current)) return;
     const tour = this.current.tour;
-    this.current = this.withHash(this.defaults);
-    if (this.current.tour && this.current.tour !== tour) this.guide.resume(this.hashState());  // applies the step's state
+    this.current = this.link.apply(this.defaults);
+    if (this.current.tour && this.current.tour !== tour) this.guide.resume(this.link.read());  // applies the step's state
     else this.update();
   }
 
