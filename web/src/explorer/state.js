@@ -25,7 +25,7 @@ export const LOOKUP_DEFAULTS = {
 export function defaultState() {
   return {
     sentence: DEFAULT_SENTENCE,
-    chapter: 'attention',    // the chapter shown (lessons/chapters.js CHAPTER_IDS)
+    chapter: 'attention',    // the chapter shown: an id of lessons/chapters.js (an unknown one shows the first)
     // Four designed heads a learner can name at first sight (designed_heads.hpp).
     numHeads: 4,
     head: 0,                 // selected head, 0-based

@@ -17,9 +17,6 @@ import { positionsChapter } from './positions/chapter.js';
  */
 export const CHAPTERS = [attentionChapter, insideHeadChapter, positionsChapter, lensesChapter];
 
-/** Chapter ids, in order. */
-export const CHAPTER_IDS = CHAPTERS.map((chapter) => chapter.id);
-
 /** The chapter holding `view`, or undefined. */
 export function chapterOfView(view) {
   return CHAPTERS.find((chapter) => chapter.views.includes(view));
