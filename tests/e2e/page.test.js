@@ -236,9 +236,12 @@ test('every positional encoding can be chosen; the caption says how it is used',
 test('editing the sentence outlines the weights that changed by more than 0.05', async () => {
   await showSlot('attention');
   await typeSentence('The river bank was muddy after the storm');
-  // One edit (keystrokes faster than frames would coalesce into one update anyway): "river" again, so
-  // the first "river" (whose query is its own key, identity projections) splits its weight in two.
-  await page.fill('attention-explorer textarea', 'The river bank was muddy after the storm river');
+  // Identity projections, one head: each word's query is its own key (earlier tests left other settings).
+  await page.$eval('attention-explorer', (el) => el.change({ projection: 'identity', numHeads: 1, headKinds: [] }));
+  // One edit, as one change (a fill may send an empty text first, and an empty sentence leaves nothing to
+  // compare with): "river" again, so the first "river" (whose query is its own key, identity
+  // projections) splits its weight in two.
+  await page.$eval('attention-explorer', (el) => { el.sentence = 'The river bank was muddy after the storm river'; });
   // The figure drawn for the edit outlines the cells that moved (wait for that draw; a later redraw
   // of the same state has nothing new to outline).
   const outlined = await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot
