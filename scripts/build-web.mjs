@@ -5,9 +5,12 @@
 //                                   no bare imports), attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin
 //                                   (found beside it by relative URL), index.d.ts (+ trainer.d.ts, limits.d.ts)
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
-//                                   imports ../core/index.js, so the core's files ship once), its .d.ts
+//                                   imports ../core/index.js, so the core's files ship once), its .d.ts, and
+//                                   assets/: the Learn chapter's training worker (its own copy of the core's
+//                                   trainer and .wasm files: a worker cannot share the page's module)
 //   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the 5,000 most frequent
-//                                   words' vectors inlined (for hosts that accept only one file)
+//                                   words' vectors inlined, and the training worker too (with its own
+//                                   attn_core.wasm), for hosts that accept only one file
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -24,6 +27,7 @@ const quiet = { configFile: false, logLevel: 'warn' };
 function moduleBuild(input, entry, outDir, { inline = false, plugins = [], paths } = {}) {
   return {
     ...quiet, root: 'web', base: './', publicDir: false, plugins,
+    worker: { format: 'es', plugins: () => (inline ? [simd128Only] : []) },
     build: {
       outDir: `../${outDir}`, emptyOutDir: true, chunkSizeWarningLimit: 5000,
       assetsInlineLimit: inline ? () => true : 0,
@@ -58,7 +62,19 @@ const subsetEmbeddings = replaceIn('subset-embeddings', '/web/src/core/index.js'
 const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
   "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
 
-await build({ ...quiet, root: 'web', base: './', build: { outDir: '../dist', emptyOutDir: true } });
+/** The single file carries the training worker inside it too: Vite's inline worker (a Blob URL made from a string). */
+const inlineWorker = {
+  name: 'inline-worker',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('/web/src/lessons/learn/learn-session.js')) return null;
+    const from = "new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' })";
+    if (!code.includes(from)) throw new Error(`inline-worker: ${from} not found in ${id}`);
+    return `import InlineTrainWorker from './train-worker.js?worker&inline';\n${code.replace(from, 'new InlineTrainWorker()')}`;
+  },
+};
+
+await build({ ...quiet, root: 'web', base: './', worker: { format: 'es' }, build: { outDir: '../dist', emptyOutDir: true } });
 await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core'));
 copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');
@@ -68,6 +84,6 @@ await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths:
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only] }));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, inlineWorker] }));
 copyFileSync('web/embed.html', 'dist/embed.html');
 console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');

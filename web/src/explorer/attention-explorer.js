@@ -16,7 +16,7 @@ import { buildLabControls } from '../lessons/positions/lab-controls.js';
 import { LensData } from './lens-data.js';
 import { element, showChosen, textBox } from './layout.js';
 import { shareBar } from './share-bar.js';
-import { sharedCore } from './shared-core.js';
+import { sharedCore, wasmUrls } from './shared-core.js';
 import { styleSheet } from './style-sheet.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
@@ -197,7 +197,8 @@ export class AttentionExplorer extends HTMLElement {
     tokens.append(this.slots.tokens);
     const edit = (change) => this.edit(change);
     const parts = { slots: this.slots, core: this.core, edit, lineControls: this.lineControls, labControls: this.labControls,
-      simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target };
+      simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target,
+      wasmUrls: wasmUrls(this.getAttribute('assets-base') ?? '') };
     this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
       share: this.share, figureControls: [] };
     this.tabs = new ChapterTabs(parts, (chapter) => this.change({ chapter }));
@@ -208,6 +209,7 @@ export class AttentionExplorer extends HTMLElement {
       this.parts.groups.push(built.section);
       if (built.lookup) this.lookup = built.lookup;
       if (built.cost) this.cost = built.cost;
+      if (built.learn) this.learn = built.learn;
     }
     this.lensData = new LensData(this.core, { lookup: this.lookup.message, cost: this.cost.message });
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
@@ -220,9 +222,10 @@ export class AttentionExplorer extends HTMLElement {
     this.applyConfiguration();
   }
 
-  /** Only the open chapter is laid out (so only its figures draw); the tabs follow. */
+  /** Only the open chapter is laid out (so only its figures draw); the tabs follow, and the sentence steps aside for a chapter that does not read it. */
   syncChapters() {
-    this.tabs.sync(this.current.chapter, this.chosen.views);
+    this.openChapter = this.tabs.sync(this.current.chapter, this.chosen.views);
+    this.root.classList.toggle('without-sentence', this.openChapter?.usesSentence === false);
   }
 
   /** What the guided tour may read and do (tour-guide.js TourHost). */
@@ -358,6 +361,8 @@ export class AttentionExplorer extends HTMLElement {
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
     if (this.target.value !== this.current.crossTarget) this.target.value = this.current.crossTarget;
     this.lookup.sync(this.current, this.hasAttribute('readonly'));
+    this.learn.sync(this.current, { open: this.openChapter?.id === 'learn', readonly: this.hasAttribute('readonly'),
+      autoplay: this.hasAttribute('autoplay') });
     this.cost.sync(this.current, this.hasAttribute('readonly'));
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
     this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
@@ -377,7 +382,7 @@ export class AttentionExplorer extends HTMLElement {
     const { trace } = result;
     const empty = trace.tokens.length === 0;
     this.empty.hidden = !empty;
-    this.chapters.hidden = empty;
+    this.chapters.hidden = empty && this.openChapter?.usesSentence !== false;
     this.notice.textContent = trace.truncated
       ? `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`
       : '';

@@ -1,14 +1,14 @@
 // The element's attributes: how a course author presets an explorer in a page, and the tag that
 // reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
-import { coreLimits, names } from './core-limits.js';
+import { coreLimits, names, trainerLimits } from './core-limits.js';
 import { defaultState, headCounts, withChange } from './state.js';
 import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
 export const VIEWS = ['tokens', 'heads', 'attention', 'mix', 'lines', 'pipeline', 'positional', 'lab', 'projection', 'score-function', 'simplex',
-  'lookup', 'cross', 'cost'];
+  'lookup', 'cross', 'cost', 'learn'];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
 export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
@@ -35,12 +35,13 @@ const STATE_ATTRIBUTES = {
   'target-sentence': (text) => ({ crossTarget: text }),
   'color-map': (text) => ({ colorMap: oneOf(text, WEIGHT_COLOR_MAPS) }),
   tour: (text) => ({ tour: tourStepId(text) }),
+  task: (text) => ({ trainTask: oneOf(text, trainerLimits().tasks) }),
   state: (text) => stateFromHash(text, defaultState()),
 };
 
 /** Every attribute the element observes. */
 export const OBSERVED_ATTRIBUTES = [...Object.keys(STATE_ATTRIBUTES), 'views', 'controls', 'height', 'readonly', 'url-state',
-  'assets-base', 'theme'];
+  'assets-base', 'theme', 'autoplay'];
 
 function oneOf(text, allowed) {
   if (!allowed.includes(text)) throw new RangeError(`must be one of ${allowed.join(', ')}`);
@@ -129,7 +130,7 @@ function namedAttributes(state) {
     sentence: state.sentence, heads: headsText(state), projection: state.projection, seed: String(state.seed), mask: state.mask,
     'valid-length': String(state.validLength), 'positional-encoding': state.positionalEncoding,
     temperature: String(state.temperature), normalizer: state.normalizer, 'score-function': state.scoreFunction,
-    'target-sentence': state.crossTarget, 'color-map': state.colorMap, tour: state.tour,
+    'target-sentence': state.crossTarget, 'color-map': state.colorMap, tour: state.tour, task: state.trainTask,
   };
 }
 

@@ -53,10 +53,12 @@ export class ChapterTabs {
    * them loses its tab, and with fewer than two tabs there is no tab list and no takeaway (an element
    * showing one chapter's views is a figure in someone's lesson: their page says the takeaway).
    * @param {string} wanted  state.chapter  @param {Set<string>} views  the element's `views`
+   * @returns {object | undefined} the open chapter (lessons/chapters.js)
    */
   sync(wanted, views) {
     const shown = CHAPTERS.filter((chapter) => chapter.views.some((view) => views.has(view)));
-    const open = (shown.find((chapter) => chapter.id === wanted) ?? shown[0])?.id;
+    const openChapter = shown.find((chapter) => chapter.id === wanted) ?? shown[0];
+    const open = openChapter?.id;
     for (const chapter of CHAPTERS) {
       const { tab, section } = this.built.get(chapter.id);
       const selected = chapter.id === open;
@@ -67,5 +69,6 @@ export class ChapterTabs {
     }
     this.nav.hidden = shown.length < 2;
     for (const takeaway of this.sections.querySelectorAll('.takeaway')) takeaway.hidden = this.nav.hidden;
+    return openChapter;
   }
 }

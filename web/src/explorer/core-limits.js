@@ -6,10 +6,12 @@
 import { headKindNames } from '../core/limits.js';
 
 let loaded = null;
+let loadedTrainer = null;
 
-/** Called once the core has loaded. @param {object} limits  core.limits */
-export function setCoreLimits(limits) {
+/** Called once the core has loaded. @param {object} limits  core.limits @param {object} [trainer]  core.trainerLimits */
+export function setCoreLimits(limits, trainer = null) {
   loaded = limits;
+  loadedTrainer = trainer;
 }
 
 /**
@@ -19,6 +21,15 @@ export function setCoreLimits(limits) {
 export function coreLimits() {
   if (!loaded) throw new Error('The attention core has not loaded yet: its limits are not known.');
   return loaded;
+}
+
+/**
+ * @returns {object} core.trainerLimits (the trainer's tasks and size limits)
+ * @throws {Error} before the core has loaded
+ */
+export function trainerLimits() {
+  if (!loadedTrainer) throw new Error('The attention core has not loaded yet: the trainer\'s limits are not known.');
+  return loadedTrainer;
 }
 
 const LABELS = {

@@ -2,13 +2,14 @@
 // by every explorer's shadow root: no CSS leaks in or out, and ten explorers on a page parse it once.
 import styles from './explorer.css?inline';
 import heatmapStyles from '../views/heatmap.css?inline';
+import learnStyles from '../lessons/learn/learn.css?inline';
 
 let sheet;
 
 export function styleSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(`${styles}\n${heatmapStyles}`);
+    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${learnStyles}`);
   }
   return sheet;
 }

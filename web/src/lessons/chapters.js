@@ -4,18 +4,20 @@
 // layout, so only its figures compute and draw (visible-figures.js).
 import { attentionChapter } from './attention/chapter.js';
 import { insideHeadChapter } from './inside-head/chapter.js';
+import { learnChapter } from './learn/chapter.js';
 import { lensesChapter } from './lenses/chapter.js';
 import { positionsChapter } from './positions/chapter.js';
 
 /**
  * @type {{ id: string, title: string, takeaway: string, views: string[], state: () => object, lenses?: object, figures: object,
- *   build: (parts: object) => { content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] } }[]}
+ *   usesSentence?: boolean, build: (parts: object) => { content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] } }[]}
  *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
  *   takeaway: the one sentence the chapter opens with; state: its slice of the state's defaults;
  *   lenses: data its figures need beyond the trace (explorer/lens-data.js); figures: its figures
- *   (explorer/figures.js); build: its content, from the explorer's parts
+ *   (explorer/figures.js); usesSentence: false for a chapter that does not read the sentence (the sentence box, tokens
+ *   and attention settings step aside while it is open); build: its content, from the explorer's parts
  */
-export const CHAPTERS = [attentionChapter, insideHeadChapter, positionsChapter, lensesChapter];
+export const CHAPTERS = [attentionChapter, insideHeadChapter, positionsChapter, lensesChapter, learnChapter];
 
 /** The chapter holding `view`, or undefined. */
 export function chapterOfView(view) {

@@ -1,5 +1,6 @@
-// Curves over positions (or any integer axis): one SVG path per series, axes, a legend, an optional
-// threshold line, and a hover rule reading every series at the pointer. Pure: new DOM from its arguments.
+// Curves over positions (or any integer axis, such as training steps): one SVG path per series, axes, a
+// legend, an optional threshold line, labelled vertical markers, and a hover rule reading every series at
+// the pointer. Pure: new DOM from its arguments.
 import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleLinear, scaleLog } from 'd3-scale';
@@ -19,16 +20,22 @@ const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the flo
  * @param {boolean} [spec.log]    logarithmic y axis (values below LOG_FLOOR drawn at it)
  * @param {[number, number]} [spec.yDomain]
  * @param {{ value: number, label: string }} [spec.threshold]  a dashed horizontal line
+ * @param {ArrayLike<number>} [spec.x]  the x of each point (increasing integers), default 0, 1, …
+ * @param {{ x: number, label: string }[]} [spec.markers]  dashed vertical lines, labelled at the top
+ * @param {string} [spec.pointName]  what the readout calls a point: 'position' (default), 'step', …
  * @param {number} [spec.width] @param {number} [spec.height]  of the plot area, pixels
  * @returns {HTMLElement} a <figure>
  */
-export function lineChart({ name, caption, series, xTitle, yTitle, log = false, yDomain, threshold, width = 520, height = 200 }) {
+export function lineChart({ name, caption, series, xTitle, yTitle, log = false, yDomain, threshold, x: xs, markers = [], pointName = 'position',
+  width = 520, height = 200 }) {
   const figure = document.createElement('figure');
   figure.className = 'line-chart';
   figure.dataset.figure = name;
   figure.appendChild(document.createElement('figcaption')).textContent = caption;
   const count = Math.max(1, ...series.map((s) => s.values.length));
-  const x = scaleLinear().domain([0, Math.max(1, count - 1)]).range([0, width]);
+  const xAt = (i) => (xs ? xs[i] : i);
+  const first = xAt(0) ?? 0, last = xAt(count - 1) ?? first;
+  const x = scaleLinear().domain([first, Math.max(first + 1, last)]).range([0, width]);
   const clampY = (v) => (log ? Math.max(v, LOG_FLOOR) : v);
   const all = series.flatMap((s) => Array.from(s.values, clampY));
   const domain = yDomain ?? [Math.min(...all, threshold?.value ?? Infinity), Math.max(...all, threshold?.value ?? -Infinity)];
@@ -50,12 +57,17 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
     plot.append('text').attr('class', 'threshold-label').attr('x', width - 4).attr('y', y(threshold.value) - 4)
       .attr('text-anchor', 'end').text(threshold.label);
   }
-  const path = line().x((_, i) => x(i)).y((v) => y(clampY(v)));
+  for (const marker of markers) {
+    plot.append('line').attr('class', 'marker').attr('x1', x(marker.x)).attr('x2', x(marker.x)).attr('y1', 0).attr('y2', height);
+    plot.append('text').attr('class', 'marker-label').attr('x', x(marker.x) + 3).attr('y', 10 + 12 * markers.indexOf(marker))
+      .text(marker.label);
+  }
+  const path = line().x((_, i) => x(xAt(i))).y((v) => y(clampY(v)));
   for (const s of series) {
     plot.append('path').attr('class', 'series').attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', 1.6)
       .attr('d', path(Array.from(s.values))).attr('data-series', s.label);
   }
-  addReadout(figure, plot, { series, x, width, height });
+  addReadout(figure, plot, { series, x, xAt, pointName, width, height });
 
   const key = figure.appendChild(document.createElement('ul'));
   key.className = 'chart-key';
@@ -70,7 +82,7 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
 const readoutFormat = format('.3~g');
 
 /** A vertical rule following the pointer and a line of text with every series' value there. */
-function addReadout(figure, plot, { series, x, width, height }) {
+function addReadout(figure, plot, { series, x, xAt, pointName, width, height }) {
   const rule = plot.append('line').attr('class', 'hover-rule').attr('y1', 0).attr('y2', height).attr('visibility', 'hidden');
   const readout = figure.appendChild(document.createElement('p'));
   readout.className = 'chart-readout';
@@ -79,9 +91,20 @@ function addReadout(figure, plot, { series, x, width, height }) {
   plot.append('rect').attr('width', width).attr('height', height).attr('fill', 'transparent')
     .on('pointermove', (event) => {
       const [px] = pointer(event, plot.node());
-      const i = Math.max(0, Math.min(Math.round(x.invert(px)), Math.max(...series.map((s) => s.values.length)) - 1));
-      rule.attr('x1', x(i)).attr('x2', x(i)).attr('visibility', 'visible');
-      readout.textContent = `position ${i}: ` + series.map((s) => `${s.label} ${readoutFormat(s.values[i] ?? NaN)}`).join(' · ');
+      const i = nearest(x.invert(px), xAt, Math.max(...series.map((s) => s.values.length)));
+      rule.attr('x1', x(xAt(i))).attr('x2', x(xAt(i))).attr('visibility', 'visible');
+      readout.textContent = `${pointName} ${xAt(i)}: ` + series.map((s) => `${s.label} ${readoutFormat(s.values[i] ?? NaN)}`).join(' · ');
     })
     .on('pointerleave', () => rule.attr('visibility', 'hidden'));
+}
+
+/** The index of the point whose x (xAt, increasing over 0 … count − 1) is nearest to `value`. */
+function nearest(value, xAt, count) {
+  let lo = 0, hi = Math.max(0, count - 1);
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xAt(mid) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && value - xAt(lo - 1) < xAt(lo) - value ? lo - 1 : lo;
 }

@@ -1,0 +1,102 @@
+// The page's side of training: starts the training worker (train-worker.js), sends it commands and
+// keeps what it reports — the latest snapshot and the run's history (losses and the probe's attention
+// over time, for the curves and the history strip). The worker starts on first use, so a page that
+// never opens the Learn chapter loads nothing for it.
+
+/** Snapshots kept per run; past that, every other one is dropped (the oldest first), so memory stays bounded. */
+export const MAX_HISTORY = 600;
+
+export class LearnSession {
+  /**
+   * @param {{ onSnapshot: (snapshot: object) => void, onError: (message: string) => void, wasmUrl?: URL, relaxedWasmUrl?: URL }} hooks
+   *   onSnapshot: each new snapshot (train-worker.js); onError: a message to show (training has stopped);
+   *   wasmUrl, relaxedWasmUrl: where attn_core.wasm and attn_core.relaxed.wasm are hosted when not beside the
+   *   bundle (the element's assets-base)
+   */
+  constructor({ onSnapshot, onError, wasmUrl, relaxedWasmUrl }) {
+    this.onSnapshot = onSnapshot;
+    this.onError = onError;
+    this.wasmUrls = { wasmUrl: wasmUrl ? String(wasmUrl) : null, relaxedWasmUrl: relaxedWasmUrl ? String(relaxedWasmUrl) : null };
+    this.worker = null;
+    this.latest = null;
+    this.history = [];
+    this.waiting = new Map();  // message type → resolve of the promise waiting for it
+  }
+
+  start() {
+    if (this.worker) return this.worker;
+    this.worker = new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = ({ data }) => this.receive(data);
+    this.worker.onerror = (event) => this.onError(`The training thread failed: ${event.message ?? 'could not start it'}`);
+    return this.worker;
+  }
+
+  send(message) {
+    this.start().postMessage(message);
+  }
+
+  receive(data) {
+    if (data.type === 'error') {
+      this.onError(data.message);
+      if (this.latest) this.latest = { ...this.latest, running: false };
+    } else if (data.type === 'snapshot') {
+      this.keep(data.snapshot);
+      this.latest = data.snapshot;
+      this.onSnapshot(data.snapshot);
+    } else {
+      this.waiting.get(data.type)?.(data);
+      this.waiting.delete(data.type);
+    }
+  }
+
+  /** A snapshot into the history: one per step count (a later one replaces an earlier at the same step). */
+  keep(snapshot) {
+    const last = this.history.at(-1);
+    if (snapshot.step < (last?.step ?? -1)) this.history = [];
+    if (last && last.step === snapshot.step) this.history[this.history.length - 1] = snapshot;
+    else this.history.push(snapshot);
+    if (this.history.length > MAX_HISTORY) this.history = this.history.filter((_, i) => i % 2 === 0 || i === this.history.length - 1);
+  }
+
+  /** A new model (TrainerOptions), at step 0, paused; probe: token ids, or null for the task's default. */
+  reset(options, probe = null) {
+    this.history = [];
+    this.latest = null;
+    this.send({ type: 'reset', options, probe, ...this.wasmUrls });
+  }
+
+  /** Trains until paused, at `stepsPerSecond` (0: as fast as the thread allows). */
+  run(stepsPerSecond) {
+    this.send({ type: 'run', stepsPerSecond });
+  }
+
+  pause() {
+    this.send({ type: 'pause' });
+  }
+
+  step(n) {
+    this.send({ type: 'step', n });
+  }
+
+  /** @param {number[] | null} tokens  ids; null: the task's default probe */
+  setProbe(tokens) {
+    this.send({ type: 'probe', tokens });
+  }
+
+  ablate(layer, head, on) {
+    this.send({ type: 'ablate', layer, head, on });
+  }
+
+  /** @returns {Promise<{ parameters: object, options: object, step: number }>} the trained parameters now */
+  parameters() {
+    return new Promise((resolve) => {
+      this.waiting.set('parameters', resolve);
+      this.send({ type: 'parameters' });
+    });
+  }
+
+  stop() {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}
