@@ -8,7 +8,10 @@ import { defaultState, withChange } from '../../web/src/explorer/state.js';
 
 const D_MODEL = 100;
 // The parsers' name lists and ranges are the core's own (core.limits).
-before(async () => setCoreLimits((await createAttentionCore()).limits));
+before(async () => {
+  const core = await createAttentionCore();
+  setCoreLimits(core.limits, core.trainerLimits);
+});
 const reader = (attributes) => (name) => attributes[name] ?? null;
 
 /** The attributes of a tag, unescaped (the way a browser parses them). */

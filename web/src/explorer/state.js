@@ -1,13 +1,8 @@
 // The explorer's state: what the learner has chosen. The trace is computed from it; views draw the trace.
 import { CHAPTERS } from '../lessons/chapters.js';
+import { DEFAULT_SENTENCE } from '../lessons/sentences.js';
 
-export const DEFAULT_SENTENCE = 'The river bank was muddy after the storm';
-
-/** The one-click comparison: "bank" by a river and "bank" with money (issue: context moves meaning). */
-export const COMPARISON = ['the river bank was muddy', 'she deposited money at the bank'];
-
-/** The default sentence in German: the target of cross-attention (most of its words are not in the English vectors). */
-export const DEFAULT_TRANSLATION = 'Das Flussufer war nach dem Sturm schlammig';
+export { COMPARISON, DEFAULT_SENTENCE, DEFAULT_TRANSLATION } from '../lessons/sentences.js';
 
 /** d2l.ai's figure of the encoding's columns (§11.6.2). */
 export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };

@@ -1,6 +1,7 @@
 // Chapter "Attention", the first screen: every head as a small multiple with what it does, the
 // selected head's weights large, and the mix — the selected word's output built from the value
 // vectors its row of weights picks (Vaswani et al. 2017 eq. 1). Below, who attends to whom as lines.
+import { tour } from './tour.js';
 import { element, row } from '../../explorer/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
@@ -26,6 +27,8 @@ export const attentionChapter = {
     lineThreshold: 0.05,
   }),
   /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, env). */
+  /** Its steps of the guided tour (tour.js). */
+  tour,
   figures: {
     heads: { draw: ({ trace }, _, { head, colorMap }, { canvas }) => headGrid(trace, { head, colorMap, canvas }) },
     attention: {

@@ -1,6 +1,7 @@
 // Chapter "Inside one head": the selected head's computation as a stepper, one step large at a time
 // with its formula, and its neighbours named (Vaswani et al. 2017 §3.1–3.3): word vectors → X + P →
 // queries, keys, values → scores → mask → weights → output → the encoder block.
+import { tour } from './tour.js';
 import { element } from '../../explorer/layout.js';
 import { pipeline } from './pipeline.js';
 
@@ -15,6 +16,8 @@ export const insideHeadChapter = {
     step: 1,                 // the step shown, 1-based
   }),
   /** Its figures (see explorer/figures.js); the pipeline ends with the encoder block, traced only for it. */
+  /** Its steps of the guided tour (tour.js). */
+  tour,
   figures: {
     pipeline: { needs: 'block', draw: ({ trace }, _, { head, step, colorMap }) => pipeline(trace, { head, step, colorMap }) },
   },

@@ -2,6 +2,7 @@
 // Worker, and watch its heads form — a previous-token head, then the induction heads of a two-layer
 // model appearing with the loss's sudden drop (Olsson et al. 2022). Its figures draw from the
 // training snapshots (learn-lesson.js), not from the sentence's trace.
+import { tour } from './tour.js';
 import { LearnLesson } from './learn-lesson.js';
 
 export const learnChapter = {
@@ -25,6 +26,8 @@ export const learnChapter = {
     trainLog: false,         // the loss on a logarithmic axis
     trainProbe: '',          // the probe as typed (probe.js); '' the task's default
   }),
+  /** Its steps of the guided tour (tour.js). */
+  tour,
   figures: {},
   /**
    * @param {{ core: object, edit: (change: object) => void, wasmUrls: object }} parts

@@ -59,8 +59,10 @@ function scoreBars(snapshot, index) {
  * @param {{ task: string, vocabSize: number, colorMap?: string, canvas?: (key: string) => HTMLCanvasElement, caption?: string }} options
  *   task and vocabSize name the tokens; canvas: the figure's canvas for a key (kept from draw to draw)
  * @returns {HTMLElement} <figure data-figure="learn-heads">; each head a .learn-head element with data-layer, data-head,
- *   data-previous-token, data-prefix-matching (its scores) and data-ablated (the lesson switches a head off when it is pressed:
- *   the figure is redrawn ten times a second, so it holds no controls of its own)
+ *   data-previous-token, data-prefix-matching (its scores), data-ablated, and on layers ≥ 1 of a probe with repeats
+ *   data-outlined-weight (the mean weight of the outlined cells' rows on those cells) and data-outlined-peaks (the share of
+ *   those rows whose largest weight is the outlined cell). The lesson switches a head off when it is pressed: the figure
+ *   is redrawn ten times a second, so it holds no controls of its own.
  */
 export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', canvas, caption }) {
   const [numLayers, numHeads, T] = snapshot.weights.shape;
@@ -112,10 +114,13 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
       });
       // Where an induction head looks: drawn on the layers after the first (a layer-0 head cannot
       // be one: it does not yet know which token preceded each key).
-      if (l > 0) {
+      if (l > 0 && outlined.length) {
         for (const [i, j] of outlined) {
           svgElement(svg, 'rect', { class: 'induction-cell', x: LABEL_PX + j * cell, y: LABEL_PX + i * cell, width: cell, height: cell });
         }
+        const rowMax = (i) => Math.max(...weights.subarray(i * T, i * T + i + 1));
+        item.dataset.outlinedWeight = (outlined.reduce((sum, [i, j]) => sum + weights[i * T + j], 0) / outlined.length).toFixed(4);
+        item.dataset.outlinedPeaks = (outlined.filter(([i, j]) => weights[i * T + j] === rowMax(i)).length / outlined.length).toFixed(4);
       }
       item.append(scoreBars(snapshot, index));
     }

@@ -2,6 +2,7 @@
 // vector, how queries and keys become scores (d2l.ai §11.3), the normalizer as a point on the simplex
 // (Martins & Astudillo 2016; Peters et al. 2019), attention as a soft lookup table (d2l.ai §11.1),
 // cross-attention (Vaswani et al. 2017 §3.2.3) and what a layer costs (Table 1).
+import { tour } from './tour.js';
 import { costData, costInputs, costSection } from './cost-section.js';
 import { section } from '../../explorer/layout.js';
 import { lookupData, lookupInputs, lookupSection } from './lookup-section.js';
@@ -58,6 +59,8 @@ export const lensesChapter = {
    * (explorer/lens-data.js), computed only while the figure is on screen; `dataOnly`: drawn from that
    * data alone, so redrawn only when it is new.
    */
+  /** Its steps of the guided tour (tour.js). */
+  tour,
   figures: {
     projection: { needs: 'projection', draw: ({ projected }) => projectionView(projected) },
     scoreFunction: { needs: 'scoreCosts', dataOnly: true, draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts) },

@@ -2,6 +2,7 @@
 // once — the sentence's P, whose width, base and positions the learner can change — with its
 // binary-counter bits and curves; relative position (similarity, the offset as a rotation); and why it
 // matters for attention (shuffle, repeated words, score terms, lengths).
+import { tour } from './tour.js';
 import { labSection } from './lab-section.js';
 import { labOptions, rotationPair } from './lab-data.js';
 import { formula } from '../../views/formulas.js';
@@ -46,6 +47,8 @@ export const positionsChapter = {
     },
   },
   /** Its figures (see explorer/figures.js); `needs`: the lab's data, or the trace's position checks. */
+  /** Its steps of the guided tour (tour.js). */
+  tour,
   figures: {
     labEncoding: {
       needs: 'lab',
