@@ -42,6 +42,21 @@ export interface ExplorerState {
   compareSentence: string;
   /** The guided tour's step shown (a step id, as in `#tour=<id>` links); '' when the tour is closed. */
   tour: string;
+  /** The Learn chapter's task (core.trainerLimits.tasks). */
+  trainTask: 'previous-token' | 'reverse' | 'sort' | 'induction';
+  /** The Learn chapter's model size and learning rate; null: the task's default (core.createTrainer). */
+  trainLayers: number | null;
+  trainHeads: number | null;
+  trainDModel: number | null;
+  trainLearningRate: number | null;
+  /** Seeds the model, its batches and the probe (0 … 2³²−1): the same seed gives the same run. */
+  trainSeed: number;
+  /** Training pace in steps per second: 25, 100, 400, or 0 (as fast as the worker runs). */
+  trainSpeed: number;
+  /** The loss curve on a logarithmic axis. */
+  trainLog: boolean;
+  /** The probe as typed (letters A, B, …; "|" the separator of reverse and sort); '' the task's default. */
+  trainProbe: string;
   /** Further fields: the chapter shown, the stepper's step, and each chapter's own settings (see each web/src/lessons/<chapter>/chapter.js). */
   [more: string]: unknown;
 }
@@ -50,9 +65,12 @@ export interface ExplorerState {
  * <attention-explorer>: attributes sentence, heads ("4" or kinds "previous,semantic"), projection, seed,
  * mask, valid-length, positional-encoding, temperature, normalizer, score-function, target-sentence, color-map,
  * tour (empty, a step number from 1 or a step id: opens the guided tour there), state (URL-hash syntax), views,
- * controls ("none" or a list), height, readonly, url-state, assets-base, theme ("auto", "light" or "dark").
+ * controls ("none" or a list), height, readonly, url-state, assets-base, theme ("auto", "light" or "dark"),
+ * task (the Learn chapter's: previous-token, reverse, sort, induction) and autoplay (the Learn chapter starts training
+ * when first shown: views="learn" task="induction" autoplay).
  * Attribute changes re-render. The page is chapters (state.chapter: 'attention', 'inside-head', 'positions',
- * 'lenses'); only the open one computes and draws, and a keystroke's figures follow it by a frame.
+ * 'lenses', 'learn'); only the open one computes and draws, and a keystroke's figures follow it by a frame. The Learn
+ * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole).
  * Fires `change` (CustomEvent<ExplorerState>) after every change of its state.
  */
 export class AttentionExplorer extends HTMLElement {

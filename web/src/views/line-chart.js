@@ -43,6 +43,7 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
 
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
     .attr('width', MARGIN.left + width + MARGIN.right).attr('height', MARGIN.top + height + MARGIN.bottom)
+    .attr('viewBox', `0 0 ${MARGIN.left + width + MARGIN.right} ${MARGIN.top + height + MARGIN.bottom}`)
     .attr('role', 'img').attr('aria-label', `${caption} (${series.map((s) => s.label).join(', ')})`);
   const plot = svg.append('g').attr('transform', `translate(${MARGIN.left}, ${MARGIN.top})`);
   plot.append('g').attr('class', 'axis').attr('transform', `translate(0, ${height})`).call(axisBottom(x).tickValues(x.ticks(8).filter(Number.isInteger)).tickFormat(format('d')));
@@ -59,8 +60,10 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
   }
   for (const marker of markers) {
     plot.append('line').attr('class', 'marker').attr('x1', x(marker.x)).attr('x2', x(marker.x)).attr('y1', 0).attr('y2', height);
-    plot.append('text').attr('class', 'marker-label').attr('x', x(marker.x) + 3).attr('y', 10 + 12 * markers.indexOf(marker))
-      .text(marker.label);
+    // Labels past the middle sit left of their line, so they stay inside the plot.
+    const right = x(marker.x) > width / 2;
+    plot.append('text').attr('class', 'marker-label').attr('x', x(marker.x) + (right ? -3 : 3)).attr('y', 10 + 12 * markers.indexOf(marker))
+      .attr('text-anchor', right ? 'end' : 'start').text(marker.label);
   }
   const path = line().x((_, i) => x(xAt(i))).y((v) => y(clampY(v)));
   for (const s of series) {

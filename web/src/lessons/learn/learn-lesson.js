@@ -47,7 +47,7 @@ export class LearnLesson {
     this.probeError = element('p', 'status error probe-error');
     this.probeError.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['curves', 'heads', 'history', 'probe'].map((name) => [name, element('div', `slot learn-${name}`)]));
-    this.ablation = element('fieldset', 'controls ablation');
+    this.ablation = element('fieldset', 'ablation');
     this.ablation.append(element('legend', '', 'Switch heads off (ablation): which heads does the accuracy need?'));
     this.ablation.addEventListener('change', (event) => {
       const { layer, head } = event.target.dataset;

@@ -49,7 +49,8 @@ function scoreBars(snapshot, index) {
     const tick = bar.appendChild(document.createElement('span'));
     tick.className = 'tick';
     tick.style.left = `${score.threshold * 100}%`;
-    bar.append(value.toFixed(2));
+    bar.appendChild(document.createElement('span')).className = 'value';
+    bar.lastChild.textContent = value.toFixed(2);
   }
   return list;
 }
