@@ -53,6 +53,7 @@ async function audit(page) {
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, count: v.nodes.length, target: v.nodes[0]?.target })));
+  if (violations.length) console.log(JSON.stringify(violations));
   console.log(`axe: ${violations.length ? violations.map((v) => `${v.impact} ${v.id} (${v.count})`).join(', ') : 'no violations'}`);
   return violations;
 }
@@ -89,4 +90,21 @@ test('at 375 px (a phone) the page does not scroll sideways; wide figures scroll
   await page.screenshot({ path: `${OUTPUT}/phone-attention.png` });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the Learn chapter while it trains: no axe-core violations (light and dark); at 375 px no sideways scroll', async () => {
+  for (const [colorScheme, width] of [['light', 1280], ['dark', 375]]) {
+    const { page, errors } = await open('#chapter=learn&trainSpeed=400', { colorScheme, width });
+    await page.waitForSelector('attention-explorer .learn-readout[data-step]');
+    await page.click('attention-explorer [data-action="train"]');
+    await page.waitForFunction(() => Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step) > 200);
+    await page.click('attention-explorer [data-action="train"]');  // paused: the figures hold still for the audit
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.running === 'false');
+    assert.deepEqual(await audit(page), [], `${colorScheme}, ${width} px`);
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    assert.ok(widths.page <= widths.viewport, `page ${widths.page} px wide in a ${widths.viewport} px viewport`);
+    if (width === 375) await page.screenshot({ path: `${OUTPUT}/learn-phone-dark.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });

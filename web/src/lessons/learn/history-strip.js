@@ -23,7 +23,7 @@ export function momentIndices(length, count = MOMENTS) {
  */
 export function historyStrip(history, { at, colorMap = 'viridis', canvas }) {
   const figure = document.createElement('figure');
-  figure.className = 'learn-history';
+  figure.className = 'history-strip';
   figure.dataset.figure = 'learn-history';
   figure.appendChild(document.createElement('figcaption')).textContent =
     'History: each head\'s attention on the probe as training went on, from step 0 (left) to now (right). ' +

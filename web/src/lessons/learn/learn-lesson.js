@@ -47,6 +47,12 @@ export class LearnLesson {
     this.probeError = element('p', 'status error probe-error');
     this.probeError.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['curves', 'heads', 'history', 'probe'].map((name) => [name, element('div', `slot learn-${name}`)]));
+    // These two scroll sideways on a phone: reachable by keyboard, named.
+    for (const [name, label] of [['history', 'History of every head'], ['probe', 'Predictions on the probe']]) {
+      Object.assign(this.slots[name], { tabIndex: 0 });
+      this.slots[name].setAttribute('role', 'region');
+      this.slots[name].setAttribute('aria-label', label);
+    }
     this.ablation = element('fieldset', 'ablation');
     this.ablation.append(element('legend', '', 'Switch heads off (ablation): which heads does the accuracy need?'));
     this.ablation.addEventListener('change', (event) => {

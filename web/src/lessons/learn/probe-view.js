@@ -12,7 +12,7 @@ export function probeView(snapshot, options) {
   const { probe, predictions } = snapshot;
   const expected = expectedNext(probe, options);
   const figure = document.createElement('figure');
-  figure.className = 'learn-probe';
+  figure.className = 'probe-view';
   figure.dataset.figure = 'learn-probe';
   figure.appendChild(document.createElement('figcaption')).textContent =
     `What the model predicts after each token of the probe (step ${snapshot.step})`;

@@ -72,7 +72,7 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
   const cell = HEAD_PX / T;
   const outlined = inductionCells(snapshot.probe);
   const figure = document.createElement('figure');
-  figure.className = 'learn-heads';
+  figure.className = 'trained-heads';
   figure.dataset.figure = 'learn-heads';
   figure.appendChild(document.createElement('figcaption')).textContent = caption ??
     `Every head's attention on the probe, step ${snapshot.step}: rows are queries, columns keys (the causal mask hides later tokens). ` +
