@@ -8,9 +8,8 @@ import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attrib
 import { ChapterTabs } from './chapter-tabs.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, figuresNeeding } from './figures.js';
-import { enableScoreDrag } from '../lessons/lenses/score-drag.js';
 import { buildSimplexControls } from '../lessons/lenses/simplex-controls.js';
-import { SCORE_RANGE, simplexInputs } from '../lessons/lenses/simplex-data.js';
+import { simplexInputs } from '../lessons/lenses/simplex-data.js';
 import { exportFigure } from './figure-export.js';
 import { buildLabControls } from '../lessons/positions/lab-controls.js';
 import { LensData } from './lens-data.js';
@@ -157,11 +156,6 @@ export class AttentionExplorer extends HTMLElement {
     this.configErrors.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
     this.visibleFigures = new VisibleFigures(this.slots, { needData: () => this.update(), afterDraw: () => this.guide.afterDraw() });
-    enableScoreDrag(this.slots.simplex, SCORE_RANGE, (index, score) => {
-      const scores = [...simplexInputs(this.current).scores];
-      scores[index] = score;
-      this.edit({ simplexScores: scores });
-    });
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
     this.slots.tokens.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') this.toggleMask(event.target.closest('[data-index]'));
@@ -196,7 +190,7 @@ export class AttentionExplorer extends HTMLElement {
     tokens.setAttribute('aria-label', 'Tokens');
     tokens.append(this.slots.tokens);
     const edit = (change) => this.edit(change);
-    const parts = { slots: this.slots, core: this.core, edit, lineControls: this.lineControls, labControls: this.labControls,
+    const parts = { slots: this.slots, core: this.core, edit, state: () => this.current, lineControls: this.lineControls, labControls: this.labControls,
       simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target,
       wasmUrls: wasmUrls(this.getAttribute('assets-base') ?? '') };
     this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
@@ -383,9 +377,10 @@ export class AttentionExplorer extends HTMLElement {
     const empty = trace.tokens.length === 0;
     this.empty.hidden = !empty;
     this.chapters.hidden = empty && this.openChapter?.usesSentence !== false;
-    this.notice.textContent = trace.truncated
-      ? `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`
-      : '';
+    this.notice.textContent = [
+      trace.truncated && `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
+      this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
+    ].filter(Boolean).join(' ');
     this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize }));
     if (empty) return;
     this.visibleFigures.draw(result, previous, this.current);

@@ -43,6 +43,12 @@ export class ChapterTabs {
     });
   }
 
+  /** The message for a chapter id (from a link) that names no chapter, or '' when it names one. */
+  unknown(id) {
+    return CHAPTERS.some((chapter) => chapter.id === id) ? ''
+      : `There is no chapter “${id}” (chapters: ${CHAPTERS.map((chapter) => chapter.id).join(', ')}); showing the first.`;
+  }
+
   /** What every chapter built: { id → { section, tab, content, views, figureControls, … } }. */
   chapters() {
     return this.built;

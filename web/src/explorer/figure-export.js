@@ -48,7 +48,8 @@ export async function exportFigure(figure, format, state) {
   else if (format === 'json') download(new Blob([matrixJson(figure.exportData, state)], { type: 'application/json' }), `${name}.json`);
 }
 
-function download(blob, filename) {
+/** Saves `blob` as a file named `filename` (the browser's download). */
+export function download(blob, filename) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = filename;

@@ -4,7 +4,7 @@
 // around them (ablation switches, the history's slider, the downloads) stay in place while training
 // redraws the figures ten times a second, so a press is never lost to a redraw.
 import { element } from '../../explorer/layout.js';
-import { exportFigure } from '../../explorer/figure-export.js';
+import { download, exportFigure } from '../../explorer/figure-export.js';
 import { buildLearnControls } from './learn-controls.js';
 import { LearnSession } from './learn-session.js';
 import { parseProbe, probeText } from './probe.js';
@@ -257,11 +257,7 @@ export class LearnLesson {
         : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : value);
     const text = JSON.stringify({ model: 'attention-only transformer (Attention Explorer, core.createTrainer)', options, step,
       layout: 'row-major: element [i, j] of a [rows, cols] matrix is data[i * cols + j]', parameters: plain(parameters) });
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-    link.download = `attention-explorer-${options.task}-step-${step}-parameters.json`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+    download(new Blob([text], { type: 'application/json' }), `attention-explorer-${options.task}-step-${step}-parameters.json`);
   }
 
   /** Snapshots arrive ten times a second: the figures are drawn once per frame at most, and only while the chapter is open. */
@@ -276,9 +272,6 @@ export class LearnLesson {
 
   draw() {
     const { latest, history } = this.session;
-    if (this.running && latest && !latest.running && latest.step > 0) {
-      this.running = false;  // the worker stopped (an error): the button follows
-    }
     this.syncButtons();
     if (!latest) {
       this.readout.textContent = 'Loading the model…';

@@ -14,6 +14,7 @@ import { costTable } from './cost-table.js';
 import { crossAttentionView } from './cross-attention.js';
 import { lookupBars } from './lookup-bars.js';
 import { projectionView } from './projection-view.js';
+import { enableScoreDrag } from './score-drag.js';
 import { scoreFunctionView } from './score-function.js';
 import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { simplexView } from './simplex-view.js';
@@ -79,7 +80,13 @@ export const lensesChapter = {
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[],
    *   lookup: object, cost: object }}
    */
-  build({ slots, core, edit, compareButton, simplexControls, target }) {
+  build({ slots, core, edit, state, compareButton, simplexControls, target }) {
+    // Dragging a bar of the simplex figure sets that score.
+    enableScoreDrag(slots.simplex, SCORE_RANGE, (index, score) => {
+      const scores = [...simplexInputs(state()).scores];
+      scores[index] = score;
+      edit({ simplexScores: scores });
+    });
     const context = section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
       'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
     compareButton, slots.projection);
