@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { launchBrowser, serveDist } from './browser.js';
 
 const OUTPUT = 'test-output';
-const CHAPTERS = ['attention', 'inside-head', 'positions', 'lenses'];
+const CHAPTERS = ['attention', 'inside-head', 'positions', 'lenses', 'learn'];
 let server, browser;
 
 before(async () => {
@@ -125,13 +125,13 @@ test('phone 390×844: no sideways overflow, the weights within the first 1.5 scr
 });
 
 test('each chapter opens by link and by its tab, and draws its own figures; screenshots at both sizes', async () => {
-  const figureOf = { attention: 'attention-weights', 'inside-head': 'pipeline', positions: 'lab-encoding', lenses: 'projection' };
+  const figureOf = { attention: 'attention-weights', 'inside-head': 'pipeline', positions: 'lab-encoding', lenses: 'projection', learn: 'learn-heads' };
   const slotOf = { attention: 'attention', 'inside-head': 'pipeline', positions: 'labEncoding', lenses: 'projection' };
   for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
     for (const chapter of CHAPTERS) {
       const { page, errors } = await open(`chapter=${chapter}`, viewport);
       // Figures draw when they come near the screen: on a phone the chapter's first may start below it.
-      await page.locator(`attention-explorer .slot-${slotOf[chapter]}`).scrollIntoViewIfNeeded();
+      if (slotOf[chapter]) await page.locator(`attention-explorer .slot-${slotOf[chapter]}`).scrollIntoViewIfNeeded();
       await page.waitForSelector(`attention-explorer [data-chapter="${chapter}"]:not(.closed) [data-figure="${figureOf[chapter]}"]`, { timeout: 20000 });
       const selected = await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('[role="tab"][aria-selected="true"]').dataset.chapterTab);
       assert.equal(selected, chapter);
@@ -142,6 +142,12 @@ test('each chapter opens by link and by its tab, and draws its own figures; scre
       await page.close();
     }
   }
+  // A link naming no chapter shows the first, and says so.
+  const unknown = await open('chapter=bogus');
+  await unknown.page.waitForSelector('attention-explorer [data-chapter="attention"]:not(.closed) [data-figure="attention-weights"]');
+  assert.match(await unknown.page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.notice').textContent),
+    /There is no chapter “bogus” \(chapters: attention, inside-head, positions, lenses, learn\); showing the first\./);
+  await unknown.page.close();
   // By tab: the URL follows.
   const { page } = await open();
   await page.click('attention-explorer [data-chapter-tab="positions"]');
