@@ -6,11 +6,11 @@
 //                                   (found beside it by relative URL), index.d.ts (+ trainer.d.ts, limits.d.ts)
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
 //                                   imports ../core/index.js, so the core's files ship once), its .d.ts, and
-//                                   assets/: the Learn chapter's training worker (its own copy of the core's
-//                                   trainer and .wasm files: a worker cannot share the page's module)
+//                                   assets/: the Learn chapter's training worker (the trainer's JS; it starts
+//                                   the .wasm file the page's core runs, core.wasmUrl)
 //   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the 5,000 most frequent
-//                                   words' vectors inlined, and the training worker too (with its own
-//                                   attn_core.wasm), for hosts that accept only one file
+//                                   words' vectors inlined, and the training worker too, for hosts that
+//                                   accept only one file
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,7 +27,7 @@ const quiet = { configFile: false, logLevel: 'warn' };
 function moduleBuild(input, entry, outDir, { inline = false, plugins = [], paths } = {}) {
   return {
     ...quiet, root: 'web', base: './', publicDir: false, plugins,
-    worker: { format: 'es', plugins: () => (inline ? [simd128Only] : []) },
+    worker: WORKER,
     build: {
       outDir: `../${outDir}`, emptyOutDir: true, chunkSizeWarningLimit: 5000,
       assetsInlineLimit: inline ? () => true : 0,
@@ -62,6 +62,32 @@ const subsetEmbeddings = replaceIn('subset-embeddings', '/web/src/core/index.js'
 const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
   "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
 
+/**
+ * The glue's own default .wasm location is never used (wasm-module.js always names the file to start), and
+ * would make Vite copy or inline the .wasm a second time: it goes. (Emscripten 3.1.6's text; a glue without
+ * it has nothing to drop.)
+ */
+const glueWithoutDefault = {
+  name: 'glue-without-default',
+  transform(code, id) {
+    const from = 'new URL("attn_core.wasm",import.meta.url).toString()';
+    return id.endsWith('/build/wasm/attn_core.mjs') && code.includes(from) ? code.replace(from, '""') : null;
+  },
+};
+
+/** The training worker starts the .wasm the page's core runs (core.wasmUrl, sent with its first message): it bundles none. */
+const workerWithoutWasm = {
+  name: 'worker-without-wasm',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.endsWith('/web/src/core/wasm-module.js')) return null;
+    const urls = ["new URL('../../../build/wasm/attn_core.wasm', import.meta.url)", "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)"];
+    for (const url of urls) if (!code.includes(url)) throw new Error(`worker-without-wasm: ${url} not found in ${id}`);
+    return urls.reduce((text, url) => text.replace(url, 'null'), code);
+  },
+};
+const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault] };
+
 /** The single file carries the training worker inside it too: Vite's inline worker (a Blob URL made from a string). */
 const inlineWorker = {
   name: 'inline-worker',
@@ -74,16 +100,16 @@ const inlineWorker = {
   },
 };
 
-await build({ ...quiet, root: 'web', base: './', worker: { format: 'es' }, build: { outDir: '../dist', emptyOutDir: true } });
-await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core'));
+await build({ ...quiet, root: 'web', base: './', plugins: [glueWithoutDefault], worker: WORKER, build: { outDir: '../dist', emptyOutDir: true } });
+await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core', { plugins: [glueWithoutDefault] }));
 copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');
 copyFileSync('web/src/core/limits.d.ts', 'dist/core/limits.d.ts');
 // The element leaves the core out (external) and imports the built one beside it: ../core/index.js.
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths: { [CORE]: '../core/index.js' } }));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths: { [CORE]: '../core/index.js' }, plugins: [glueWithoutDefault] }));
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, inlineWorker] }));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, inlineWorker, glueWithoutDefault] }));
 copyFileSync('web/embed.html', 'dist/embed.html');
 console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');

@@ -209,6 +209,13 @@ test('the chapter\'s state is in the URL; a bad probe is named and the last good
   assert.equal(json.parameters.embedding.data.length, json.options.vocabSize * json.options.dModel);
   const [svg] = await Promise.all([page.waitForEvent('download'), page.click(`${HOST} [data-learn-export="learn-loss:svg"]`)]);
   assert.match(readFileSync(await svg.path(), 'utf8'), /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+
+  // "Copy embed code": the tag reproduces the chapter, the task, the size and the probe.
+  const code = await page.$eval(HOST, (el) => el.embedCode());
+  assert.match(code, / task="reverse"/);
+  await page.evaluate((tag) => { document.body.innerHTML = tag.replace('<attention-explorer', '<attention-explorer id="copy"'); }, code);
+  await until(page, (s) => s.step === 0 && s.heads.length === 2, 20, '#copy');
+  assert.equal(await page.$eval('#copy', (el) => el.shadowRoot.querySelector('[data-figure="learn-probe"] tr:nth-child(2)').textContent), 'probeDCBA|');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -302,6 +302,12 @@ export interface AttentionCore {
   /** The build running: 'relaxed-simd' (fused multiply-add kernels) or 'simd128' (see createAttentionCore's kernels). */
   readonly kernels: 'relaxed-simd' | 'simd128';
   /**
+   * Where the running build's .wasm was loaded from (a data: URL where a bundle inlines it): another instance
+   * of the same build starts from it, e.g. in a Web Worker — createAttentionCore({ kernels, wasmUrl }) for
+   * 'simd128', or ({ kernels, relaxedWasmUrl }) for 'relaxed-simd'.
+   */
+  readonly wasmUrl: string;
+  /**
    * Words and punctuation, split as GloVe's training text was (PTB): "didn't" → "did" "n't", "it's" →
    * "it" "'s"; compounds the vocabulary has ("well-known") and numbers ("1,000", "3.5") stay whole.
    */

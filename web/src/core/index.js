@@ -96,7 +96,7 @@ export async function createAttentionCore(options = {}) {
   return makeCore(started, loaded.value);
 }
 
-function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
+function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
   const limits = coreLimits(wasm);
   const fast = fastPaths(wasm, limits);
   return {
@@ -113,6 +113,12 @@ function makeCore({ wasm, kernels }, { vocabSize, dModel }) {
     limits,
     /** The build running: 'relaxed-simd' (fused multiply-add kernels) or 'simd128' (createAttentionCore's kernels). */
     kernels,
+    /**
+     * Where the running build's .wasm was loaded from (a data: URL where a bundle inlines it): another instance
+     * of the same build starts from it, e.g. in a Web Worker — createAttentionCore({ kernels, wasmUrl }) for
+     * 'simd128', or ({ kernels, relaxedWasmUrl }) for 'relaxed-simd'.
+     */
+    wasmUrl: url,
 
     /**
      * Words and punctuation of `text`, split as GloVe's training text was (PTB): "didn't" → "did" "n't",

@@ -13,12 +13,13 @@ import { absolute, readAsset } from './assets.js';
 
 export const KERNELS = ['auto', 'relaxed-simd', 'simd128'];
 
-/** The relaxed build in this package; null in bundles that ship only attn_core.wasm (the single file). */
+/** The two builds in this package (the relaxed one null in bundles that ship only attn_core.wasm: the
+ * single file). The glue is always told which file to start, so a bundle references each .wasm once. */
+const WASM_URL = new URL('../../../build/wasm/attn_core.wasm', import.meta.url);
 const RELAXED_WASM_URL = new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url);
 
-/** The glue started on the .wasm at `url` (undefined: attn_core.wasm beside the glue). */
+/** The glue started on the .wasm at `url`. */
 async function start(url) {
-  if (url === undefined) return createAttnModule();
   const href = absolute(url);
   if (href.protocol === 'file:') return createAttnModule({ wasmBinary: await readAsset(href, 'WebAssembly module') });
   return createAttnModule({ locateFile: () => href.href });
@@ -28,7 +29,8 @@ async function start(url) {
 async function choose(kernels, wasmUrl, relaxedWasmUrl) {
   const relaxedUrl = relaxedWasmUrl ?? (wasmUrl === undefined ? RELAXED_WASM_URL : null);
   if (kernels === 'simd128' || (kernels === 'auto' && !(relaxedUrl && await relaxedSimd()))) {
-    return { kernels: 'simd128', file: 'attn_core.wasm', url: wasmUrl };
+    if (!(wasmUrl ?? WASM_URL)) throw new Error('no attn_core.wasm here: give wasmUrl');
+    return { kernels: 'simd128', file: 'attn_core.wasm', url: wasmUrl ?? WASM_URL };
   }
   if (!relaxedUrl) throw new Error('no attn_core.relaxed.wasm here (give relaxedWasmUrl, or kernels: "simd128")');
   if (!await relaxedSimd()) {
@@ -42,15 +44,15 @@ async function choose(kernels, wasmUrl, relaxedWasmUrl) {
  * @param {{ kernels: 'auto' | 'relaxed-simd' | 'simd128', wasmUrl?: string | URL, relaxedWasmUrl?: string | URL }} options
  *   wasmUrl / relaxedWasmUrl: where attn_core.wasm / attn_core.relaxed.wasm are hosted (default: in the
  *   package). A wasmUrl without a relaxedWasmUrl means the caller hosts only attn_core.wasm: auto picks it.
- * @returns {Promise<{ wasm: object, kernels: 'relaxed-simd' | 'simd128' }>} rejects with an Error naming
- *   the .wasm and why it could not be loaded
+ * @returns {Promise<{ wasm: object, kernels: 'relaxed-simd' | 'simd128', url: string }>} url: the .wasm started
+ *   (a data: URL where a bundle inlines it); rejects with an Error naming the .wasm and why it could not be loaded
  */
 export async function startModule({ kernels, wasmUrl, relaxedWasmUrl }) {
   const chosen = await choose(kernels, wasmUrl, relaxedWasmUrl).catch((error) => {
     throw new Error(`kernels "${kernels}": ${error.message}`);
   });
   try {
-    return { wasm: await start(chosen.url), kernels: chosen.kernels };
+    return { wasm: await start(chosen.url), kernels: chosen.kernels, url: absolute(chosen.url).href };
   } catch (error) {
     throw new Error(`WebAssembly module ${chosen.file} could not be loaded: ${error?.message ?? error}`);
   }

@@ -15,7 +15,7 @@ import { buildLabControls } from '../lessons/positions/lab-controls.js';
 import { LensData } from './lens-data.js';
 import { element, showChosen, textBox } from './layout.js';
 import { shareBar } from './share-bar.js';
-import { sharedCore, wasmUrls } from './shared-core.js';
+import { sharedCore } from './shared-core.js';
 import { styleSheet } from './style-sheet.js';
 import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
@@ -191,8 +191,7 @@ export class AttentionExplorer extends HTMLElement {
     tokens.append(this.slots.tokens);
     const edit = (change) => this.edit(change);
     const parts = { slots: this.slots, core: this.core, edit, state: () => this.current, lineControls: this.lineControls, labControls: this.labControls,
-      simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target,
-      wasmUrls: wasmUrls(this.getAttribute('assets-base') ?? '') };
+      simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target };
     this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
       share: this.share, figureControls: [] };
     this.tabs = new ChapterTabs(parts, (chapter) => this.change({ chapter }));

@@ -14,21 +14,13 @@ const cores = new Map();  // assets base ('' = bundled) → Promise<AttentionCor
 export function sharedCore(assetsBase = '') {
   if (!cores.has(assetsBase)) {
     const base = assetsBase && new URL(assetsBase.endsWith('/') ? assetsBase : `${assetsBase}/`, document.baseURI);
-    cores.set(assetsBase, createAttentionCore(base ? { ...wasmUrls(assetsBase), embeddingsUrl: new URL('embeddings.bin', base) } : {}).then((core) => {
+    cores.set(assetsBase, createAttentionCore(base
+      ? { wasmUrl: new URL('attn_core.wasm', base), relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base),
+        embeddingsUrl: new URL('embeddings.bin', base) }
+      : {}).then((core) => {
       setCoreLimits(core.limits, core.trainerLimits);
       return core;
     }));
   }
   return cores.get(assetsBase);
-}
-
-/**
- * Where the .wasm files are for assets at `assetsBase` (as sharedCore): { wasmUrl, relaxedWasmUrl }, or {}
- * for the bundled ones. The Learn chapter's worker loads its own core from there.
- * @param {string} [assetsBase]
- */
-export function wasmUrls(assetsBase = '') {
-  if (!assetsBase) return {};
-  const base = new URL(assetsBase.endsWith('/') ? assetsBase : `${assetsBase}/`, document.baseURI);
-  return { wasmUrl: new URL('attn_core.wasm', base), relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base) };
 }

@@ -38,7 +38,9 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
   const x = scaleLinear().domain([first, Math.max(first + 1, last)]).range([0, width]);
   const clampY = (v) => (log ? Math.max(v, LOG_FLOOR) : v);
   const all = series.flatMap((s) => Array.from(s.values, clampY));
-  const domain = yDomain ?? [Math.min(...all, threshold?.value ?? Infinity), Math.max(...all, threshold?.value ?? -Infinity)];
+  const [low, high] = yDomain ?? [Math.min(...all, threshold?.value ?? Infinity), Math.max(...all, threshold?.value ?? -Infinity)];
+  // One value (a single point, a flat line) still gets an axis around it.
+  const domain = high > low ? [low, high] : log ? [low / 2, low * 2] : [low - 0.5, high + 0.5];
   const y = (log ? scaleLog() : scaleLinear()).domain(domain).range([height, 0]).nice();
 
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))

@@ -30,7 +30,7 @@ export const learnChapter = {
   tour,
   figures: {},
   /**
-   * @param {{ core: object, edit: (change: object) => void, wasmUrls: object }} parts
+   * @param {{ core: object, edit: (change: object) => void }} parts
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[], learn: LearnLesson }}
    */
   build(parts) {

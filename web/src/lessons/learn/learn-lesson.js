@@ -27,14 +27,14 @@ function seconds(ms) {
 
 export class LearnLesson {
   /**
-   * @param {{ core: object, edit: (change: object) => void, wasmUrls: { wasmUrl?: URL, relaxedWasmUrl?: URL } }} parts
-   *   core: the page's core (for each task's defaults and example); edit: a change of the explorer's state;
-   *   wasmUrls: where the worker loads the core from, when the element's assets are hosted elsewhere
+   * @param {{ core: object, edit: (change: object) => void }} parts
+   *   core: the page's core (each task's defaults and example; the worker starts the same build); edit: a change of
+   *   the explorer's state
    */
-  constructor({ core, edit, wasmUrls }) {
+  constructor({ core, edit }) {
     this.core = core;
     this.edit = edit;
-    this.session = new LearnSession({ onSnapshot: () => this.scheduleDraw(), onError: (message) => this.showError(message), ...wasmUrls });
+    this.session = new LearnSession({ onSnapshot: () => this.scheduleDraw(), onError: (message) => this.showError(message), core });
     this.controls = buildLearnControls(core.trainerLimits.tasks);
     this.controls.training.addEventListener('input', () => this.edit(this.controls.read()));
     this.controls.training.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));

@@ -8,15 +8,14 @@ export const MAX_HISTORY = 600;
 
 export class LearnSession {
   /**
-   * @param {{ onSnapshot: (snapshot: object) => void, onError: (message: string) => void, wasmUrl?: URL, relaxedWasmUrl?: URL }} hooks
+   * @param {{ onSnapshot: (snapshot: object) => void, onError: (message: string) => void, core: { kernels: string, wasmUrl: string } }} hooks
    *   onSnapshot: each new snapshot (train-worker.js); onError: a message to show (training has stopped);
-   *   wasmUrl, relaxedWasmUrl: where attn_core.wasm and attn_core.relaxed.wasm are hosted when not beside the
-   *   bundle (the element's assets-base)
+   *   core: the page's core, whose build (kernels, wasmUrl) the worker starts
    */
-  constructor({ onSnapshot, onError, wasmUrl, relaxedWasmUrl }) {
+  constructor({ onSnapshot, onError, core }) {
     this.onSnapshot = onSnapshot;
     this.onError = onError;
-    this.wasmUrls = { wasmUrl: wasmUrl ? String(wasmUrl) : null, relaxedWasmUrl: relaxedWasmUrl ? String(relaxedWasmUrl) : null };
+    this.build = { kernels: core.kernels, wasmUrl: core.wasmUrl };
     this.worker = null;
     this.latest = null;
     this.history = [];
@@ -62,7 +61,7 @@ export class LearnSession {
   reset(options, probe = null) {
     this.history = [];
     this.latest = null;
-    this.send({ type: 'reset', options, probe, ...this.wasmUrls });
+    this.send({ type: 'reset', options, probe, ...this.build });
   }
 
   /** Trains until paused, at `stepsPerSecond` (0: as fast as the thread allows). */

@@ -5,9 +5,10 @@
 // explorer stays within a frame while this runs.
 //
 // Messages in (learn-session.js sends them):
-//   { type: 'reset', options, probe, wasmUrl, relaxedWasmUrl }  a new trainer (TrainerOptions; the task's defaults for the
-//                                         rest), paused at step 0; probe: ids or null (the task's default); the URLs: null,
-//                                         or where the .wasm files are hosted (the element's assets-base)
+//   { type: 'reset', options, probe, kernels, wasmUrl }  a new trainer (TrainerOptions; the task's defaults for the
+//                                         rest), paused at step 0; probe: ids or null (the task's default); kernels and
+//                                         wasmUrl: the page's core's build and where it was loaded from (core.kernels,
+//                                         core.wasmUrl): the worker starts the same file, so no bundle carries a second copy
 //   { type: 'run', stepsPerSecond }       train until paused (stepsPerSecond 0: as fast as the thread allows)
 //   { type: 'pause' }
 //   { type: 'step', n }                   n steps now, then a snapshot (paused)
@@ -39,9 +40,9 @@ let ablated = [];                // "layer,head" of the heads switched off
 let started = 0;                 // performance.now() at the first step of this run of `running`
 let elapsed = 0;                 // ms of training so far (paused time excluded)
 
-async function core(wasmUrl, relaxedWasmUrl) {
+async function core(kernels, url) {
   if (!api) {
-    const { wasm } = await startModule({ kernels: 'auto', wasmUrl: wasmUrl ?? undefined, relaxedWasmUrl: relaxedWasmUrl ?? undefined });
+    const { wasm } = await startModule(kernels === 'relaxed-simd' ? { kernels, relaxedWasmUrl: url } : { kernels, wasmUrl: url });
     api = trainerApi(wasm, coreLimits(wasm));
   }
   return api;
@@ -113,9 +114,9 @@ function tick() {
 }
 
 const HANDLERS = {
-  async reset({ options, probe: tokens, wasmUrl, relaxedWasmUrl }) {
+  async reset({ options, probe: tokens, kernels, wasmUrl }) {
     stop();
-    const { createTrainer } = await core(wasmUrl, relaxedWasmUrl);
+    const { createTrainer } = await core(kernels, wasmUrl);
     trainer = createTrainer(options);
     probe = tokens ? Int32Array.from(tokens) : defaultProbe(trainer);
     ablated = [];

@@ -42,6 +42,11 @@ export function trainingCurves(history, { log, width = 420 }) {
   const markers = headFormations(history);
   const wrapper = document.createElement('div');
   wrapper.className = 'side-by-side training-curves';
+  if (history.length < 2) {
+    const hint = wrapper.appendChild(document.createElement('p'));
+    hint.className = 'hint curves-hint';
+    hint.textContent = 'Press Train: the loss and accuracy curves draw here as the model learns.';
+  }
   wrapper.append(
     lineChart({
       name: 'learn-loss',
