@@ -88,6 +88,11 @@ test('works under a strict Content-Security-Policy', async () => {
   await flush(page);
   assert.equal(await page.getAttribute('[data-figure="attention-weights"]', 'data-rows'), '2');
   assert.ok(await page.$('math'), 'formulas render');
+  // The Learn chapter's worker (a same-origin script) trains under the policy too.
+  await page.click('attention-explorer [data-chapter-tab="learn"]');
+  await page.waitForSelector('attention-explorer .learn-readout[data-step="0"]');
+  await page.click('attention-explorer [data-action="step"]');
+  await page.waitForSelector('attention-explorer .learn-readout[data-step="1"]');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -70,9 +70,16 @@ export function configure(el: AttentionExplorer): number {
   console.log(step.length);
   // @ts-expect-error mask names are a fixed set
   el.change({ mask: 'sideways' });
+  el.change({ chapter: 'learn', trainTask: 'sort', trainLayers: null, trainSpeed: 400 });  // the Learn chapter
+  // @ts-expect-error training tasks are a fixed set
+  el.change({ trainTask: 'copy' });
   const explorer = document.querySelector('attention-explorer');
   return (explorer?.getTrace()?.tokens.length ?? 0) + (el.state?.numHeads ?? 0);
 }
+
+// Where the running build's .wasm came from (a Worker starts the same build from it).
+const started: string = core.wasmUrl;
+console.log(started.length);
 
 // core.limits: typed and read-only.
 const maxLab: number = core.limits.maxLabPositions;
