@@ -24,7 +24,7 @@ import { trainerApi } from '../../core/trainer.js';
 import { startModule } from '../../core/wasm-module.js';
 import { defaultProbe } from './probe.js';
 
-const TICK_MS = 80;           // one snapshot per tick while running: 12 redraws a second
+const TICK_MS = 70;           // one snapshot per tick while running: ~14 redraws a second (at least 10)
 const MAX_BUSY_MS = 70;       // a tick's steps stop after this much time, so messages (pause) are read within a tick
 const CHUNK = 5;              // steps per core call at full speed, between clock reads
 
