@@ -17,7 +17,7 @@ import { element, showChosen, textBox } from './layout.js';
 import { shareBar } from './share-bar.js';
 import { sharedCore } from './shared-core.js';
 import { styleSheet } from './style-sheet.js';
-import { COMPARISON, D2L_PRESET, defaultState, explainOptions, withChange } from './state.js';
+import { COMPARISON, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
 import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
@@ -140,17 +140,10 @@ export class AttentionExplorer extends HTMLElement {
     this.second = textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
     this.target = textBox('Target sentence (e.g. a translation)', (value) => this.edit({ crossTarget: value }, { typing: true }));
     this.simplexControls = buildSimplexControls();
-    this.simplexControls.form.addEventListener('input', () => this.edit(this.simplexControls.read()));
     this.controls = buildControls(this.core.dModel, this.core.maxTokens);
     this.controls.form.addEventListener('input', (event) => this.edit(this.controls.read(event.target.name)));
     this.lineControls = buildLineControls();
-    this.lineControls.form.addEventListener('input', () => this.edit(this.lineControls.read()));
     this.labControls = buildLabControls();
-    const labForms = [this.labControls.encoding, this.labControls.rotation, this.labControls.input];
-    for (const form of labForms) {
-      form.addEventListener('input', () => this.edit(this.labControls.read()));
-      form.addEventListener('click', (event) => this.labAction(event.target.closest('button')?.dataset.action));
-    }
     this.notice = element('p', 'notice');
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
@@ -196,15 +189,16 @@ export class AttentionExplorer extends HTMLElement {
       share: this.share, figureControls: [] };
     this.tabs = new ChapterTabs(parts, (chapter) => this.change({ chapter }));
     this.chapters = this.tabs.sections;
+    this.lessons = [];  // the chapters' parts that follow the state (their own controls), synced at every update
+    const messages = {};
     for (const built of this.tabs.chapters().values()) {
       Object.assign(this.parts.views, built.views);
+      Object.assign(messages, built.messages);
       this.parts.figureControls.push(...built.figureControls);
       this.parts.groups.push(built.section);
-      if (built.lookup) this.lookup = built.lookup;
-      if (built.cost) this.cost = built.cost;
-      if (built.learn) this.learn = built.learn;
+      this.lessons.push(...(built.lessons ?? []));
     }
-    this.lensData = new LensData(this.core, { lookup: this.lookup.message, cost: this.cost.message });
+    this.lensData = new LensData(this.core, messages);
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
     const bar = this.chapterBar = element('div', 'chapter-bar');
     bar.append(this.tabs.nav, this.share);
@@ -266,12 +260,6 @@ export class AttentionExplorer extends HTMLElement {
     this.compareButton.disabled = readonly;
     if (!readonly) this.syncInputs();  // re-applies the controls' own enabled states
     this.guide.sync();
-  }
-
-  labAction(action) {
-    if (this.hasAttribute('readonly')) return;
-    if (action === 'd2l-preset') this.change(D2L_PRESET);
-    else if (action === 'shuffle') this.change({ shuffleSeed: this.current.shuffleSeed + 1 });
   }
 
   /** A change made in the explorer's own controls (none when readonly); `typing`: see change(). */
@@ -353,10 +341,8 @@ export class AttentionExplorer extends HTMLElement {
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
     if (this.target.value !== this.current.crossTarget) this.target.value = this.current.crossTarget;
-    this.lookup.sync(this.current, this.hasAttribute('readonly'));
-    this.learn.sync(this.current, { open: this.openChapter?.id === 'learn', readonly: this.hasAttribute('readonly'),
-      autoplay: this.hasAttribute('autoplay') });
-    this.cost.sync(this.current, this.hasAttribute('readonly'));
+    const context = { readonly: this.hasAttribute('readonly'), open: this.openChapter?.id, autoplay: this.hasAttribute('autoplay') };
+    for (const lesson of this.lessons) lesson.sync(this.current, context);
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
     this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
     if (this.hasAttribute('readonly')) return;

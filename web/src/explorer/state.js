@@ -4,9 +4,6 @@ import { DEFAULT_SENTENCE } from '../lessons/sentences.js';
 
 export { COMPARISON, DEFAULT_SENTENCE, DEFAULT_TRANSLATION } from '../lessons/sentences.js';
 
-/** d2l.ai's figure of the encoding's columns (§11.6.2). */
-export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };
-
 /** The soft lookup's default table (the classic names-to-surnames example), query and settings. */
 export const LOOKUP_DEFAULTS = {
   lookupKeys: ['Luke', 'Puke', 'Leia', 'Han', 'John'],

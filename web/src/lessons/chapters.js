@@ -10,12 +10,15 @@ import { positionsChapter } from './positions/chapter.js';
 
 /**
  * @type {{ id: string, title: string, takeaway: string, views: string[], state: () => object, lenses?: object, figures: object,
- *   usesSentence?: boolean, build: (parts: object) => { content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] } }[]}
+ *   tour: object[], usesSentence?: boolean, build: (parts: object) => { content: HTMLElement[], views: Record<string, HTMLElement[]>,
+ *   figureControls: HTMLElement[], lessons?: { sync: (state: object, context: object) => void }[], messages?: object } }[]}
  *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
  *   takeaway: the one sentence the chapter opens with; state: its slice of the state's defaults;
  *   lenses: data its figures need beyond the trace (explorer/lens-data.js); figures: its figures
- *   (explorer/figures.js); usesSentence: false for a chapter that does not read the sentence (the sentence box, tokens
- *   and attention settings step aside while it is open); build: its content, from the explorer's parts
+ *   (explorer/figures.js); tour: its steps of the guided tour; usesSentence: false for a chapter that does not read the
+ *   sentence (the sentence box, tokens and attention settings step aside while it is open); build: its content, from the
+ *   explorer's parts, with its lessons (parts that follow the state: sync(state, { readonly, open: the open chapter's id,
+ *   autoplay }) at every update) and its lenses' messages (lens-data.js)
  */
 export const CHAPTERS = [attentionChapter, insideHeadChapter, positionsChapter, lensesChapter, learnChapter];
 

@@ -48,7 +48,8 @@ export const attentionChapter = {
    * @param {{ slots: Record<string, HTMLElement>, lineControls: { form: HTMLFormElement } }} parts
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
    */
-  build({ slots, lineControls }) {
+  build({ slots, lineControls, edit }) {
+    lineControls.form.addEventListener('input', () => edit(lineControls.read()));
     // Another view of the same weights, drawn only when opened (it is the costliest figure to redraw).
     const linePanel = element('details', 'line-panel');
     linePanel.append(element('summary', '', 'Who attends to whom, as lines (several heads at once)'), lineControls.form, slots.lines);

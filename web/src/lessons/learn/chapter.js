@@ -31,11 +31,11 @@ export const learnChapter = {
   figures: {},
   /**
    * @param {{ core: object, edit: (change: object) => void }} parts
-   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[], learn: LearnLesson }}
+   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[], lessons: LearnLesson[] }}
    */
   build(parts) {
     const learn = new LearnLesson(parts);
     const content = learn.content();
-    return { content, views: { learn: content }, figureControls: [], learn };
+    return { content, views: { learn: content }, figureControls: [], lessons: [learn] };
   },
 };

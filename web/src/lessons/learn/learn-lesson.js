@@ -133,10 +133,11 @@ export class LearnLesson {
   /**
    * Follows the explorer's state.
    * @param {object} state  the explorer's state (its train* fields: chapter.js)
-   * @param {{ open: boolean, readonly: boolean, autoplay: boolean }} context  open: the chapter is shown; autoplay: start
-   *   training when the chapter first opens (the element's `autoplay` attribute)
+   * @param {{ open: string, readonly: boolean, autoplay: boolean }} context  open: the id of the chapter shown; autoplay:
+   *   start training when this chapter first opens (the element's `autoplay` attribute)
    */
-  sync(state, { open, readonly, autoplay }) {
+  sync(state, { open: chapter, readonly, autoplay }) {
+    const open = chapter === 'learn';
     this.state = state;
     this.readonly = readonly;
     this.open = open;

@@ -81,6 +81,7 @@ export const lensesChapter = {
    *   lookup: object, cost: object }}
    */
   build({ slots, core, edit, state, compareButton, simplexControls, target }) {
+    simplexControls.form.addEventListener('input', () => edit(simplexControls.read()));
     // Dragging a bar of the simplex figure sets that score.
     enableScoreDrag(slots.simplex, SCORE_RANGE, (index, score) => {
       const scores = [...simplexInputs(state()).scores];
@@ -104,8 +105,8 @@ export const lensesChapter = {
       content: [context, scores, simplex, lookup.element, cross, cost.element],
       views: { projection: [context], 'score-function': [scores], simplex: [simplex], lookup: [lookup.element], cross: [cross], cost: [cost.element] },
       figureControls: [simplexControls.form, ...lookup.forms, ...cost.forms],
-      lookup,
-      cost,
+      lessons: [lookup, cost],
+      messages: { lookup: lookup.message, cost: cost.message },
     };
   },
 };

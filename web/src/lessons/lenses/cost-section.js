@@ -37,7 +37,7 @@ export function costData(core, sizes) {
  * @param {(change: object) => void} onChange  applies a state change (the explorer's edit)
  * @param {HTMLElement[]} slots  where the explorer draws the table and the plot
  * @returns {{ element: HTMLElement, forms: HTMLFormElement[], message: HTMLElement,
- *   sync: (state: object, readonly: boolean) => void }}  message: why the last change drew nothing new
+ *   sync: (state: object, context: { readonly: boolean }) => void }}  message: why the last change drew nothing new
  */
 export function costSection(onChange, slots) {
   const form = element('form', 'controls lab-controls cost-controls');
@@ -58,7 +58,7 @@ export function costSection(onChange, slots) {
     form, message, ...slots);
   el.classList.add('lens-section', 'cost-section');
 
-  const sync = (state, readonly) => {
+  const sync = (state, { readonly }) => {
     if (!kernel.matches(':focus') && Number(kernel.value) !== state.costKernel) kernel.value = String(state.costKernel);
     kernel.disabled = readonly;
   };

@@ -66,7 +66,7 @@ export function lookupData(core, { query, rows, ...options }) {
  * @param {(change: object) => void} onChange  applies a state change (the explorer's edit)
  * @param {HTMLElement} slot  where the explorer draws the figure
  * @returns {{ element: HTMLElement, forms: HTMLFormElement[], message: HTMLElement,
- *   sync: (state: object, readonly: boolean) => void }}  message: why the table drew nothing new
+ *   sync: (state: object, context: { readonly: boolean }) => void }}  message: why the table drew nothing new
  */
 export function lookupSection(core, onChange, slot) {
   const form = element('form', 'controls lab-controls lookup-controls');
@@ -159,7 +159,7 @@ export function lookupSection(core, onChange, slot) {
     addButton.disabled = readonly || count >= core.maxLookupRows;
   };
 
-  const sync = (state, readonly) => {
+  const sync = (state, { readonly }) => {
     current = state;
     syncTable(state, readonly);
     if (query.value !== state.lookupQuery) query.value = state.lookupQuery;

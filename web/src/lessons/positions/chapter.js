@@ -4,7 +4,7 @@
 // matters for attention (shuffle, repeated words, score terms, lengths).
 import { tour } from './tour.js';
 import { labSection } from './lab-section.js';
-import { labOptions, rotationPair } from './lab-data.js';
+import { D2L_PRESET, labOptions, rotationPair } from './lab-data.js';
 import { formula } from '../../views/formulas.js';
 import { binaryPositions } from './binary-positions.js';
 import { encodingCurves } from './encoding-curves.js';
@@ -67,7 +67,16 @@ export const positionsChapter = {
    * @param {{ slots: Record<string, HTMLElement>, labControls: object }} parts
    * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
    */
-  build({ slots, labControls }) {
+  build({ slots, labControls, edit, state }) {
+    // The lab's controls change its slice of the state; its buttons apply the d2l.ai preset or shuffle again.
+    for (const form of [labControls.encoding, labControls.rotation, labControls.input]) {
+      form.addEventListener('input', () => edit(labControls.read()));
+      form.addEventListener('click', (event) => {
+        const action = event.target.closest('button')?.dataset.action;
+        if (action === 'd2l-preset') edit(D2L_PRESET);
+        else if (action === 'shuffle') edit({ shuffleSeed: state().shuffleSeed + 1 });
+      });
+    }
     const lab = labSection(slots, labControls);
     lab.encoding.insertBefore(formula('positional'), lab.encoding.querySelector('p.intro').nextSibling);
     // P is drawn once: the lab's encoding, which is the sentence's P until its settings change.

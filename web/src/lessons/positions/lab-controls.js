@@ -35,7 +35,7 @@ function roundBase(value) {
 /**
  * @returns {{ encoding: HTMLFormElement, rotation: HTMLFormElement, input: HTMLFormElement,
  *   read: () => object, sync: (state: object, tokens: object[]) => void }}
- *   Buttons carry data-action "d2l-preset" or "shuffle" for the explorer to handle.
+ *   Buttons carry data-action "d2l-preset" or "shuffle" for the chapter to handle (positions/chapter.js).
  */
 export function buildLabControls() {
   const { maxLabDModel: LAB_MAX_D_MODEL, maxLabPositions: LAB_MAX_POSITIONS } = coreLimits();

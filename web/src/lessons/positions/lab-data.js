@@ -2,6 +2,9 @@
 // the options core.positionalEncodingLab() takes (limits from core.limits).
 import { coreLimits } from '../../explorer/core-limits.js';
 
+/** d2l.ai's figure of the encoding's columns (§11.6.2): the lab's "d2l.ai preset" button. */
+export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };
+
 /** Positions the lab shows: at least the sentence, more when asked (up to core.limits.maxLabPositions). */
 export function labPositions(state, seqLen) {
   return Math.min(coreLimits().maxLabPositions, Math.max(1, seqLen, state.labPositions ?? 0));
