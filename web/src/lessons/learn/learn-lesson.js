@@ -7,7 +7,8 @@ import { element } from '../../explorer/layout.js';
 import { download, exportFigure } from '../../explorer/figure-export.js';
 import { buildLearnControls } from './learn-controls.js';
 import { LearnSession } from './learn-session.js';
-import { parseProbe, probeText } from './probe.js';
+import { defaultProbe, parseProbe, probeText } from './probe.js';
+import { takeSnapshot } from './snapshot.js';
 import { probeView } from './probe-view.js';
 import { historyStrip } from './history-strip.js';
 import { trainedHeads } from './trained-heads.js';
@@ -72,11 +73,12 @@ export class LearnLesson {
     this.downloads = this.buildDownloads();
     this.at = null;          // the history's snapshot shown instead of the live one (scrubbing), or null
     this.key = null;         // the options the worker's model was made with (JSON)
-    this.sentProbe = null;   // the probe sent to the worker (JSON of ids, or null for the default)
+    this.sentProbe = null;   // the probe sent to the worker (JSON of its ids)
     this.running = false;
     this.opened = false;
     this.state = null;
-    this.resolved = null;    // { options (in effect, the task's defaults filled in), example }
+    this.resolved = null;    // { options (in effect, the task's defaults filled in), example, defaultProbe }
+    this.model = null;       // the page's copy of the model at step 0 (the first snapshot is taken from it)
   }
 
   /** The chapter's content, in reading order. */
@@ -153,9 +155,12 @@ export class LearnLesson {
         return;
       }
       this.showError('');
-      this.resolved = { options: trainer.options, example: trainer.sample(1).tokens };
+      // The default probe first, from a fresh sample stream: the same as the worker's model would draw.
+      const probe = Array.from(defaultProbe(trainer));
+      this.resolved = { options: trainer.options, example: trainer.sample(1).tokens, defaultProbe: probe };
+      this.model = trainer;
       this.key = key;
-      this.reset(options, state);
+      this.reset(state);
       // A new model starts paused, unless the element plays on its own (autoplay) when first shown.
       if (autoplay && !this.opened) this.run();
     } else this.sendProbe(state);
@@ -165,14 +170,15 @@ export class LearnLesson {
     for (const control of [...this.controls.training.elements, ...this.controls.probe.elements, ...this.ablation.elements]) {
       control.disabled = readonly;
     }
-    if (open) this.scheduleDraw();
+    // Drawn now, not in a later frame: the chapter has its full height when the explorer (or the tour) lays it out.
+    if (open) this.draw();
   }
 
-  /** The probe's ids for the worker (null: the task's default), or the last good ones when the typed probe is wrong (said why). */
+  /** The probe's ids (the task's default for an empty one), or the last good ones when the typed probe is wrong (said why). */
   probeIds(state) {
     if (state.trainProbe.trim() === '') {
       this.probeError.textContent = '';
-      return null;
+      return this.resolved.defaultProbe;
     }
     try {
       const ids = parseProbe(state.trainProbe, this.resolved.options);
@@ -180,17 +186,17 @@ export class LearnLesson {
       return ids;
     } catch (error) {
       this.probeError.textContent = `Probe: ${error.message}. The figures show the last probe that worked.`;
-      return this.sentProbe === null ? null : JSON.parse(this.sentProbe);
+      return this.sentProbe === null ? this.resolved.defaultProbe : JSON.parse(this.sentProbe);
     }
   }
 
-  /** A new model at step 0 (the seed's), paused, on the state's probe. */
-  reset(options, state) {
+  /** A new model at step 0 (the seed's), paused, on the state's probe; its first snapshot taken here. */
+  reset(state) {
     const ids = this.probeIds(state);
     this.sentProbe = JSON.stringify(ids);
     this.running = false;
     this.at = null;
-    this.session.reset(options, ids);
+    this.session.reset(trainerOptions(state), ids, takeSnapshot(this.model, Int32Array.from(ids)));
   }
 
   sendProbe(state) {
@@ -219,7 +225,8 @@ export class LearnLesson {
       this.running = false;
       this.session.step(1);
     } else if (action === 'reset') {
-      this.reset(trainerOptions(this.state), this.state);
+      this.reset(this.state);
+      this.draw();
     } else if (action === 'default-probe') {
       this.edit({ trainProbe: '' });
     } else if (action === 'append' || action === 'backspace') {
@@ -275,7 +282,7 @@ export class LearnLesson {
     const { latest, history } = this.session;
     this.syncButtons();
     if (!latest) {
-      this.readout.textContent = 'Loading the model…';
+      this.readout.textContent = '';  // no model: the settings' message says why
       return;
     }
     this.syncAblation(latest);

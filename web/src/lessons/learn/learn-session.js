@@ -57,11 +57,14 @@ export class LearnSession {
     if (this.history.length > MAX_HISTORY) this.history = this.history.filter((_, i) => i % 2 === 0 || i === this.history.length - 1);
   }
 
-  /** A new model (TrainerOptions), at step 0, paused; probe: token ids, or null for the task's default. */
-  reset(options, probe = null) {
-    this.history = [];
-    this.latest = null;
-    this.send({ type: 'reset', options, probe, ...this.build });
+  /**
+   * A new model (TrainerOptions), at step 0, paused, on the probe (token ids); `first`: its step-0 snapshot,
+   * taken by the page (snapshot.js), shown until the worker's own arrives.
+   */
+  reset(options, probe, first) {
+    this.history = [first];
+    this.latest = first;
+    this.send({ type: 'reset', options, probe: Array.from(probe), ...this.build });
   }
 
   /** Trains until paused, at `stepsPerSecond` (0: as fast as the thread allows). */
@@ -77,7 +80,7 @@ export class LearnSession {
     this.send({ type: 'step', n });
   }
 
-  /** @param {number[] | null} tokens  ids; null: the task's default probe */
+  /** @param {number[]} tokens  the probe's ids */
   setProbe(tokens) {
     this.send({ type: 'probe', tokens });
   }

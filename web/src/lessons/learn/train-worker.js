@@ -6,23 +6,23 @@
 //
 // Messages in (learn-session.js sends them):
 //   { type: 'reset', options, probe, kernels, wasmUrl }  a new trainer (TrainerOptions; the task's defaults for the
-//                                         rest), paused at step 0; probe: ids or null (the task's default); kernels and
+//                                         rest), paused at step 0; probe: token ids; kernels and
 //                                         wasmUrl: the page's core's build and where it was loaded from (core.kernels,
 //                                         core.wasmUrl): the worker starts the same file, so no bundle carries a second copy
 //   { type: 'run', stepsPerSecond }       train until paused (stepsPerSecond 0: as fast as the thread allows)
 //   { type: 'pause' }
 //   { type: 'step', n }                   n steps now, then a snapshot (paused)
-//   { type: 'probe', tokens }             the probe sequence (token ids); null: the task's default probe
+//   { type: 'probe', tokens }             the probe sequence (token ids)
 //   { type: 'ablate', layer, head, on }   zero that head's output (in training too; trainer.ablate)
 //   { type: 'parameters' }               the trained parameters (for the JSON export)
 // Messages out:
-//   { type: 'snapshot', snapshot }  see snapshot() below
+//   { type: 'snapshot', snapshot }  snapshot.js
 //   { type: 'parameters', parameters, options, step }
 //   { type: 'error', message }      a bad option or a diverged step: training stops, nothing else changes
 import { coreLimits } from '../../core/limits.js';
 import { trainerApi } from '../../core/trainer.js';
 import { startModule } from '../../core/wasm-module.js';
-import { defaultProbe } from './probe.js';
+import { takeSnapshot } from './snapshot.js';
 
 const TICK_MS = 70;           // one snapshot per tick while running: ~14 redraws a second (at least 10)
 const MAX_BUSY_MS = 70;       // a tick's steps stop after this much time, so messages (pause) are read within a tick
@@ -48,26 +48,10 @@ async function core(kernels, url) {
   return api;
 }
 
-/** What the page draws: everything measured now, copied into transferable arrays. */
+/** What the page draws: everything measured now. */
 function snapshot() {
-  const evaluation = trainer.evaluate();
-  const { weights } = trainer.attention(probe);
-  const { predictions } = trainer.predict(probe);
-  return {
-    step: evaluation.step,
-    trainLoss,
-    loss: evaluation.loss,
-    accuracy: evaluation.accuracy,
-    previousToken: evaluation.headScores.previousToken,
-    prefixMatching: evaluation.headScores.prefixMatching,
-    probe: Int32Array.from(probe),
-    weights,                       // [numLayers, numHeads, T, T] on the probe
-    predictions,                   // [T] the most likely next token after each probe position
-    ablated: [...ablated],
-    running,
-    stepsPerSecond: rate.ms > 0 ? (1000 * rate.steps) / rate.ms : 0,
-    elapsedMs: elapsed + (running ? performance.now() - started : 0),
-  };
+  return takeSnapshot(trainer, probe, { trainLoss, ablated, running, stepsPerSecond: rate.ms > 0 ? (1000 * rate.steps) / rate.ms : 0,
+    elapsedMs: elapsed + (running ? performance.now() - started : 0) });
 }
 
 function post(message) {
@@ -118,7 +102,7 @@ const HANDLERS = {
     stop();
     const { createTrainer } = await core(kernels, wasmUrl);
     trainer = createTrainer(options);
-    probe = tokens ? Int32Array.from(tokens) : defaultProbe(trainer);
+    probe = Int32Array.from(tokens);
     ablated = [];
     rate = { steps: 0, ms: 0 };
     trainLoss = NaN;
@@ -147,7 +131,7 @@ const HANDLERS = {
     post({ type: 'snapshot', snapshot: snapshot() });
   },
   probe({ tokens }) {
-    const next = tokens ? Int32Array.from(tokens) : defaultProbe(trainer);
+    const next = Int32Array.from(tokens);
     try {
       trainer.attention(next);  // checks the ids and the length (throws a RangeError naming them)
     } catch (error) {
