@@ -2,7 +2,7 @@
 // figures it redraws from each snapshot while the chapter is open — the curves, every head on the
 // probe, the history, the predictions. The figures are pure functions of the snapshots; the controls
 // around them (ablation switches, the history's slider, the downloads) stay in place while training
-// redraws the figures ten times a second, so a press is never lost to a redraw.
+// redraws the figures 14 times a second, so a press is never lost to a redraw.
 import { element } from '../../explorer/layout.js';
 import { download, exportFigure } from '../../explorer/figure-export.js';
 import { buildLearnControls } from './learn-controls.js';
@@ -268,7 +268,7 @@ export class LearnLesson {
     download(new Blob([text], { type: 'application/json' }), `attention-explorer-${options.task}-step-${step}-parameters.json`);
   }
 
-  /** Snapshots arrive ten times a second: the figures are drawn once per frame at most, and only while the chapter is open. */
+  /** Snapshots arrive about 14 times a second: the figures are drawn once per frame at most, and only while the chapter is open. */
   scheduleDraw() {
     if (this.drawPending || !this.open) return;
     this.drawPending = true;

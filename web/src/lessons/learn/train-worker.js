@@ -1,7 +1,7 @@
 // The Learn chapter's training thread: a Web Worker with its own instance of the core, training one
 // attention-only transformer (core.createTrainer, cpp/include/attn/train/) at a paced number of steps
 // per second, and posting snapshots — the step, the losses, the accuracy, every head's scores and its
-// attention on the probe — about ten times a second. The page never waits for training: typing in the
+// attention on the probe — about 14 times a second. The page never waits for training: typing in the
 // explorer stays within a frame while this runs.
 //
 // Messages in (learn-session.js sends them):

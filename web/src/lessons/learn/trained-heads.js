@@ -63,7 +63,7 @@ function scoreBars(snapshot, index) {
  *   data-previous-token, data-prefix-matching (its scores), data-ablated, and on layers ≥ 1 of a probe with repeats
  *   data-outlined-weight (the mean weight of the outlined cells' rows on those cells) and data-outlined-peaks (the share of
  *   those rows whose largest weight is the outlined cell). The lesson switches a head off when it is pressed: the figure
- *   is redrawn ten times a second, so it holds no controls of its own.
+ *   is redrawn with every snapshot, about 14 times a second, so it holds no controls of its own.
  */
 export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', canvas, caption }) {
   const [numLayers, numHeads, T] = snapshot.weights.shape;
