@@ -34,11 +34,12 @@ async function open(path = '#chapter=learn', viewport = { width: 1440, height: 9
   return { page, errors };
 }
 
-/** The readout's numbers and every head's scores, as the page shows them. */
+/** The readout's numbers and every head's scores, as the page shows them (step null while the element is loading). */
 function readLearn(page, host = HOST) {
   return page.$eval(host, (el) => {
     const root = el.shadowRoot;
     const readout = root.querySelector('.learn-readout');
+    if (!readout) return { step: null, heads: [] };
     return {
       step: readout.dataset.step === undefined ? null : Number(readout.dataset.step),
       loss: Number(readout.dataset.loss), accuracy: Number(readout.dataset.accuracy), running: readout.dataset.running === 'true',
