@@ -24,7 +24,7 @@ function button(text, action, label) {
 }
 
 /** Chips of a token sequence (names as probe.js gives them). */
-export function tokenChips(ids, options, className = 'learn-chips') {
+function tokenChips(ids, options, className = 'learn-chips') {
   const list = document.createElement('ol');
   list.className = className;
   for (const id of ids) {

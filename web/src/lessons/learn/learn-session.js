@@ -96,9 +96,4 @@ export class LearnSession {
       this.send({ type: 'parameters' });
     });
   }
-
-  stop() {
-    this.worker?.terminate();
-    this.worker = null;
-  }
 }

@@ -49,6 +49,12 @@ export function probeText(ids, options) {
   return Array.from(ids, (id) => tokenName(id, options)).join(options.vocabSize <= LETTERS.length ? '' : ' ');
 }
 
+/** The position of the latest earlier occurrence of tokens[t] (before t), or −1: where an induction head looks back to. */
+export function earlierOccurrence(tokens, t) {
+  for (let p = t - 1; p >= 0; p--) if (tokens[p] === tokens[t]) return p;
+  return -1;
+}
+
 /**
  * The token the task says comes after each position of `tokens`, or −1 where it does not say
  * (tasks.hpp): previous-token: the token before; reverse / sort: after the separator, the values
@@ -62,12 +68,8 @@ export function expectedNext(tokens, { task, vocabSize }) {
     for (let t = 1; t < T; t++) out[t] = tokens[t - 1];
   } else if (task === 'induction') {
     for (let t = 1; t < T; t++) {
-      for (let p = t - 1; p >= 0; p--) {
-        if (tokens[p] === tokens[t]) {
-          out[t] = tokens[p + 1];
-          break;
-        }
-      }
+      const p = earlierOccurrence(tokens, t);
+      if (p >= 0) out[t] = tokens[p + 1];
     }
   } else {
     const separator = Array.prototype.indexOf.call(tokens, vocabSize - 1);

@@ -6,7 +6,7 @@
 import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
 import { headName } from './training-curves.js';
-import { tokenName } from './probe.js';
+import { earlierOccurrence, tokenName } from './probe.js';
 import { HEAD_SCORES } from './tasks.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -17,12 +17,8 @@ const LABEL_PX = 12;   // room for the probe's tokens above and left of the cell
 export function inductionCells(tokens) {
   const cells = [];
   for (let i = 1; i < tokens.length; i++) {
-    for (let p = i - 1; p >= 0; p--) {
-      if (tokens[p] === tokens[i]) {
-        cells.push([i, p + 1]);
-        break;
-      }
-    }
+    const p = earlierOccurrence(tokens, i);
+    if (p >= 0) cells.push([i, p + 1]);
   }
   return cells;
 }
