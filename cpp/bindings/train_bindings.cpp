@@ -95,32 +95,34 @@ train::TrainerOptions options_from_js(const val& js) {
   return o;
 }
 
-// Parameters (ParameterLayout order) as { embedding [V, d], positional? [T, d], unembedding [d, V],
-// layers: [{ wQ, wK, wV, wO }] }.
-val parameters_to_js(const train::ModelConfig& c, const float* p) {
-  const train::ParameterLayout layout(c);
+// The attention-only model's parameters (parameter_specs order) as { embedding [V, d], positional? [T, d],
+// unembedding [d, V], layers: [{ wQ, wK, wV, wO }] }.
+val parameters_to_js(const train::ModelConfig& c, const float* flat) {
+  const train::Parameters<const float> p = train::bind_parameters(c, flat);
   const std::size_t d = c.d_model;
   val out = val::object();
-  out.set("embedding", tensor(p + layout.embedding, {c.vocab_size, d}));
-  if (c.positional == train::Positional::Learned) out.set("positional", tensor(p + layout.positional, {c.seq_len, d}));
+  out.set("embedding", tensor(p.embedding, {c.vocab_size, d}));
+  if (c.positional == train::Positional::Learned) out.set("positional", tensor(p.positional, {c.seq_len, d}));
   val layers = val::array();
-  for (std::size_t l = 0; l < c.n_layers; ++l) {
+  for (const auto& w : p.layers) {
     val layer = val::object();
-    const char* names[4] = {"wQ", "wK", "wV", "wO"};
-    for (std::size_t m = 0; m < 4; ++m) layer.set(names[m], tensor(p + layout.weight(c, l, m), {d, d}));
+    layer.set("wQ", tensor(w.w_q, {d, d}));
+    layer.set("wK", tensor(w.w_k, {d, d}));
+    layer.set("wV", tensor(w.w_v, {d, d}));
+    layer.set("wO", tensor(w.w_o, {d, d}));
     layers.call<void>("push", layer);
   }
   out.set("layers", layers);
-  out.set("unembedding", tensor(p + layout.unembedding, {d, c.vocab_size}));
+  out.set("unembedding", tensor(p.unembedding, {d, c.vocab_size}));
   return out;
 }
 
 // The inverse of parameters_to_js; std::invalid_argument naming the first field of the wrong shape.
 std::vector<float> parameters_from_js(const train::ModelConfig& c, const val& js) {
-  const train::ParameterLayout layout(c);
   const std::size_t d = c.d_model;
-  std::vector<float> p(layout.size);
-  const auto copy = [&](const val& t, const std::string& name, std::size_t rows, std::size_t cols, std::size_t at) {
+  std::vector<float> flat(train::parameter_count(c));
+  const train::Parameters<float> p = train::bind_parameters(c, flat.data());
+  const auto copy = [&](const val& t, const std::string& name, std::size_t rows, std::size_t cols, float* to) {
     if (t.isUndefined() || t.isNull()) throw std::invalid_argument("setParameters: " + name + " is missing");
     const val shape = t["shape"];
     if (shape["length"].as<std::size_t>() != 2 || shape[0].as<std::size_t>() != rows || shape[1].as<std::size_t>() != cols ||
@@ -128,22 +130,23 @@ std::vector<float> parameters_from_js(const train::ModelConfig& c, const val& js
       throw std::invalid_argument("setParameters: " + name + " must be [" + std::to_string(rows) + ", " + std::to_string(cols) +
                                   "] with " + std::to_string(rows * cols) + " numbers");
     }
-    val(emscripten::typed_memory_view(rows * cols, p.data() + at)).call<void>("set", t["data"]);
+    val(emscripten::typed_memory_view(rows * cols, to)).call<void>("set", t["data"]);
   };
-  copy(js["embedding"], "embedding", c.vocab_size, d, layout.embedding);
-  if (c.positional == train::Positional::Learned) copy(js["positional"], "positional", c.seq_len, d, layout.positional);
+  copy(js["embedding"], "embedding", c.vocab_size, d, p.embedding);
+  if (c.positional == train::Positional::Learned) copy(js["positional"], "positional", c.seq_len, d, p.positional);
   const val layers = js["layers"];
   if (layers.isUndefined() || layers["length"].as<std::size_t>() != c.n_layers) {
     throw std::invalid_argument("setParameters: layers must be an array of numLayers = " + std::to_string(c.n_layers) + " layers");
   }
-  const char* names[4] = {"wQ", "wK", "wV", "wO"};
   for (std::size_t l = 0; l < c.n_layers; ++l) {
-    for (std::size_t m = 0; m < 4; ++m) {
-      copy(layers[l][names[m]], "layers[" + std::to_string(l) + "]." + names[m], d, d, layout.weight(c, l, m));
-    }
+    const std::string at = "layers[" + std::to_string(l) + "].";
+    copy(layers[l]["wQ"], at + "wQ", d, d, p.layers[l].w_q);
+    copy(layers[l]["wK"], at + "wK", d, d, p.layers[l].w_k);
+    copy(layers[l]["wV"], at + "wV", d, d, p.layers[l].w_v);
+    copy(layers[l]["wO"], at + "wO", d, d, p.layers[l].w_o);
   }
-  copy(js["unembedding"], "unembedding", d, c.vocab_size, layout.unembedding);
-  return p;
+  copy(js["unembedding"], "unembedding", d, c.vocab_size, p.unembedding);
+  return flat;
 }
 
 val batch_to_js(const train::Batch& b) {

@@ -1,354 +1,235 @@
 #include "attn/train/model.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <stdexcept>
+#include <string>
 
-#include "attn/core/kernels.hpp"
 #include "attn/core/limits.hpp"
 #include "attn/core/positional.hpp"
-#include "attn/core/random.hpp"
+#include "attn/train/ops.hpp"
 
 namespace attn::train {
 
 namespace {
 
-// C (n, m) = A (n, k) · B (k, m), or C += A · B when accumulate; row strides lda, ldb, ldc.
-// float: the core's register-blocked kernel; double: plain loops (the reference for gradient checks).
-void matmul(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc, std::size_t n,
-            std::size_t k, std::size_t m, bool accumulate) {
-  gemm(a, lda, b, ldb, c, ldc, n, k, m, accumulate);
-}
-
-void matmul(const double* a, std::size_t lda, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t n,
-            std::size_t k, std::size_t m, bool accumulate) {
-  for (std::size_t i = 0; i < n; ++i) {
-    double* row = c + i * ldc;
-    if (!accumulate) std::fill(row, row + m, 0.0);
-    for (std::size_t p = 0; p < k; ++p) {
-      const double aip = a[i * lda + p];
-      const double* brow = b + p * ldb;
-      for (std::size_t j = 0; j < m; ++j) row[j] += aip * brow[j];
-    }
-  }
-}
-
-// out (cols, rows) = aᵀ for a (rows, cols) with row stride lda.
+// Lays the activations of a batch of N rows out in ws.buffer and points the named pointers at them.
 template <typename Real>
-void transpose(const Real* a, std::size_t lda, std::size_t rows, std::size_t cols, Real* out) {
-  for (std::size_t i = 0; i < rows; ++i) {
-    for (std::size_t j = 0; j < cols; ++j) out[j * rows + i] = a[i * lda + j];
-  }
-}
-
-// One causal head: out (T, d_k) = softmax(scale · Q Kᵀ, causal) V and its weights (T, T); q, k, v, out have
-// row stride ld. Returns false if a score is NaN.
-bool attend(const float* q, const float* k, const float* v, std::size_t ld, std::size_t T, std::size_t dk, float scale,
-            float* out, float* weights, HeadWorkspace& head) {
-  return attend_head(q, ld, k, ld, v, ld, T, T, dk, dk, scale, PrefixMask{true, T}, out, ld, head, weights);
-}
-
-bool attend(const double* q, const double* k, const double* v, std::size_t ld, std::size_t T, std::size_t dk,
-            double scale, double* out, double* weights, HeadWorkspace&) {
-  for (std::size_t i = 0; i < T; ++i) {
-    double* w = weights + i * T;
-    // pass 1: scores of the visible keys j ≤ i and their maximum
-    double max = -std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j <= i; ++j) {
-      double s = 0;
-      for (std::size_t c = 0; c < dk; ++c) s += q[i * ld + c] * k[j * ld + c];
-      w[j] = scale * s;
-      max = std::max(max, w[j]);
-    }
-    if (std::isnan(max)) return false;
-    // pass 2: exponentials and their sum; pass 3: normalize (masked keys j > i get exactly 0)
-    double sum = 0;
-    for (std::size_t j = 0; j <= i; ++j) sum += (w[j] = std::exp(w[j] - max));
-    for (std::size_t j = 0; j <= i; ++j) w[j] /= sum;
-    std::fill(w + i + 1, w + T, 0.0);
-    // pass 4: the weighted sum of the value rows
-    std::fill(out + i * ld, out + i * ld + dk, 0.0);
-    for (std::size_t j = 0; j <= i; ++j) {
-      for (std::size_t c = 0; c < dk; ++c) out[i * ld + c] += w[j] * v[j * ld + c];
-    }
-  }
-  return true;
-}
-
-std::string name_list(const char* const* names, std::size_t count) {
-  std::string list;
-  for (std::size_t i = 0; i < count; ++i) list += std::string(i ? ", " : "") + "'" + names[i] + "'";
-  return list;
-}
-
-}  // namespace
-
-Positional positional_from_name(const std::string& name) {
-  for (std::size_t i = 0; i < kPositionalNames.size(); ++i) {
-    if (name == kPositionalNames[i]) return static_cast<Positional>(i);
-  }
-  throw std::invalid_argument("positionalEncoding must be one of " + name_list(kPositionalNames.data(), kPositionalNames.size()) +
-                              ", got '" + name + "'");
-}
-
-const char* positional_name(Positional positional) { return kPositionalNames[static_cast<std::size_t>(positional)]; }
-
-ParameterLayout::ParameterLayout(const ModelConfig& c) {
-  const std::size_t d = c.d_model;
-  embedding = 0;
-  positional = c.vocab_size * d;
-  layers = positional + (c.positional == Positional::Learned ? c.seq_len * d : 0);
-  unembedding = layers + 4 * c.n_layers * d * d;
-  size = unembedding + d * c.vocab_size;
-}
-
-std::size_t ParameterLayout::weight(const ModelConfig& c, std::size_t layer, std::size_t m) const {
-  return layers + (4 * layer + m) * c.d_model * c.d_model;
-}
-
-void check_config(const ModelConfig& c) {
-  const auto positive = [](std::size_t value, const char* name) {
-    if (value == 0) throw std::out_of_range(std::string(name) + " must be at least 1");
+void bind_activations(const ModelConfig& c, std::size_t B, std::size_t T, Workspace<Real>& ws) {
+  const std::size_t N = B * T, d = c.d_model, H = c.n_heads, ff = c.d_ff, V = c.outputs();
+  const std::size_t norm = c.layer_norm ? N * d + 2 * N : 0;
+  const std::size_t per_layer = 5 * N * d + B * H * T * T + norm + (ff ? 2 * N * ff + N * d + norm : 0);
+  ws.buffer.resize(N * d + c.n_layers * per_layer + N * V);
+  Real* next = ws.buffer.data();
+  const auto take = [&](std::size_t size) {
+    Real* at = next;
+    next += size;
+    return at;
   };
-  positive(c.vocab_size, "vocabSize");
-  positive(c.d_model, "dModel");
-  positive(c.n_heads, "numHeads");
-  positive(c.n_layers, "numLayers");
-  positive(c.seq_len, "seqLen");
-  if (c.d_model % c.n_heads != 0) {
-    throw std::out_of_range("numHeads must divide dModel = " + std::to_string(c.d_model) + ", got " + std::to_string(c.n_heads));
-  }
-  const std::uint64_t d = c.d_model;
-  check_cells(d * (std::uint64_t{2} * c.vocab_size + c.seq_len + std::uint64_t{4} * c.n_layers * d), "the model's parameters");
-}
-
-std::vector<float> init_parameters(const ModelConfig& c, std::uint64_t seed) {
-  check_config(c);
-  const ParameterLayout layout(c);
-  std::vector<float> p(layout.size);
-  SplitMix64 rng(seed);
-  const float sqrt3 = std::sqrt(3.0f);
-  const auto fill = [&](std::size_t from, std::size_t to, float sigma) {
-    for (std::size_t i = from; i < to; ++i) p[i] = (2.0f * rng.uniform() - 1.0f) * sqrt3 * sigma;
-  };
-  const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(c.d_model));
-  fill(layout.embedding, layout.layers, 1.0f);  // E, and P when learned
-  fill(layout.layers, layout.size, inv_sqrt_d);  // W_Q, W_K, W_V, W_O of every layer, and U
-  return p;
-}
-
-template <typename Real>
-void forward(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
-             const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws) {
-  if (B == 0) throw std::out_of_range("batch size must be at least 1");
-  if (T == 0 || T > c.seq_len) {
-    throw std::out_of_range("a sequence must hold 1 to seqLen = " + std::to_string(c.seq_len) + " tokens, got " + std::to_string(T));
-  }
-  const std::size_t d = c.d_model, H = c.n_heads, dk = d / H, L = c.n_layers, V = c.vocab_size, BT = B * T;
-  const std::uint64_t bt = std::uint64_t{B} * T;
-  check_cells(std::uint64_t{L} * B * H * T * T, "the attention weights of a batch");
-  check_cells(bt * d * (4 * std::uint64_t{L} + 1), "the activations of a batch");
-  check_cells(bt * V, "the logits of a batch");
-  for (std::size_t r = 0; r < BT; ++r) {
-    if (tokens[r] < 0 || static_cast<std::size_t>(tokens[r]) >= V) {
-      throw std::out_of_range("tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) + " is outside [0, vocabSize = " +
-                              std::to_string(V) + ")");
+  ws.x0 = take(N * d);
+  ws.layers.assign(c.n_layers, {});
+  for (LayerActivations<Real>& a : ws.layers) {
+    a.q = take(N * d), a.k = take(N * d), a.v = take(N * d);
+    a.weights = take(B * H * T * T);
+    a.z = take(N * d);
+    a.h1 = take(N * d);
+    if (c.layer_norm) a.norm1 = take(N * d), a.norm1_mean = take(N), a.norm1_rstd = take(N);
+    a.a = c.layer_norm ? a.norm1 : a.h1;
+    a.out = a.a;
+    if (ff) {
+      a.hidden = take(N * ff), a.relu = take(N * ff);
+      a.h2 = take(N * d);
+      if (c.layer_norm) a.norm2 = take(N * d), a.norm2_mean = take(N), a.norm2_rstd = take(N);
+      a.out = c.layer_norm ? a.norm2 : a.h2;
     }
   }
-  const ParameterLayout layout(c);
+  ws.logits = take(N * V);
   ws.batch_size = B;
   ws.seq_len = T;
-  if (c.positional == Positional::Sinusoidal && ws.positional.size() != c.seq_len * d) {
-    const auto p = sinusoidal_encoding(c.seq_len, d);
-    ws.positional.assign(p.begin(), p.end());
-  }
-  ws.x.resize((L + 1) * BT * d);
-  ws.qkv.resize(L * 3 * BT * d);
-  ws.z.resize(L * BT * d);
-  ws.weights.resize(L * B * H * T * T);
-  ws.logits.resize(BT * V);
-
-  // x₀ = E[tokens] + P
-  const Real* pos = c.positional == Positional::Sinusoidal ? ws.positional.data()
-                    : c.positional == Positional::Learned  ? params + layout.positional
-                                                           : nullptr;
-  for (std::size_t r = 0; r < BT; ++r) {
-    const Real* e = params + layout.embedding + static_cast<std::size_t>(tokens[r]) * d;
-    Real* x = ws.x.data() + r * d;
-    for (std::size_t j = 0; j < d; ++j) x[j] = e[j] + (pos ? pos[(r % T) * d + j] : Real{0});
-  }
-  const Real scale = Real{1} / std::sqrt(static_cast<Real>(dk));
-  for (std::size_t l = 0; l < L; ++l) {
-    const Real* x = ws.x.data() + l * BT * d;                       // (B·T, d)
-    Real* q = ws.qkv.data() + (3 * l) * BT * d;                     // (B·T, d)
-    Real* k = q + BT * d;                                           // (B·T, d)
-    Real* v = k + BT * d;                                           // (B·T, d)
-    Real* z = ws.z.data() + l * BT * d;                             // (B·T, d)
-    Real* weights = ws.weights.data() + l * B * H * T * T;          // (B, H, T, T)
-    matmul(x, d, params + layout.weight(c, l, 0), d, q, d, BT, d, d, false);
-    matmul(x, d, params + layout.weight(c, l, 1), d, k, d, BT, d, d, false);
-    matmul(x, d, params + layout.weight(c, l, 2), d, v, d, BT, d, d, false);
-    for (std::size_t b = 0; b < B; ++b) {
-      for (std::size_t h = 0; h < H; ++h) {
-        const std::size_t at = b * T * d + h * dk;
-        Real* w = weights + (b * H + h) * T * T;
-        if (!attend(q + at, k + at, v + at, d, T, dk, scale, z + at, w, ws.head)) {
-          throw std::domain_error("the attention scores hold NaN: the parameters are not finite (training diverged)");
-        }
-        if (!ablated.empty() && ablated[l * H + h]) {
-          for (std::size_t t = 0; t < T; ++t) std::fill(z + at + t * d, z + at + t * d + dk, Real{0});
-        }
-      }
-    }
-    Real* next = ws.x.data() + (l + 1) * BT * d;
-    std::copy(x, x + BT * d, next);
-    matmul(z, d, params + layout.weight(c, l, 3), d, next, d, BT, d, d, true);  // x_{l+1} = x_l + Z W_O
-  }
-  matmul(ws.x.data() + L * BT * d, d, params + layout.unembedding, V, ws.logits.data(), V, BT, d, V, false);
 }
 
-namespace {
 void check_batch_matches(const Batch& batch, std::size_t B, std::size_t T, const char* where) {
   if (batch.batch_size != B || batch.seq_len != T) {
     throw std::invalid_argument(std::string(where) + ": the batch is not the one of the last forward pass");
   }
 }
+
+const std::uint8_t* layer_flags(const std::vector<std::uint8_t>& ablated, std::size_t layer, std::size_t H) {
+  return ablated.empty() ? nullptr : ablated.data() + layer * H;
+}
+
 }  // namespace
+
+template <typename Real>
+void forward(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
+             const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
+  if (B == 0) throw std::out_of_range("batch size must be at least 1");
+  if (T == 0 || T > c.seq_len) {
+    throw std::out_of_range("a sequence must hold 1 to seqLen = " + std::to_string(c.seq_len) + " tokens, got " + std::to_string(T));
+  }
+  const std::size_t d = c.d_model, H = c.n_heads, L = c.n_layers, V = c.outputs(), N = B * T, ff = c.d_ff;
+  const std::uint64_t rows = std::uint64_t{B} * T;
+  check_cells(std::uint64_t{L} * B * H * T * T, "the attention weights of a batch");
+  check_cells(rows * (d * (8 * std::uint64_t{L} + 1) + 2 * std::uint64_t{L} * ff), "the activations of a batch");
+  check_cells(rows * V, "the logits of a batch");
+  if (frozen.table.size() != c.frozen_rows * d) {
+    throw std::out_of_range("the frozen input rows must be frozenRows × dModel = " + std::to_string(c.frozen_rows * d) +
+                            " numbers, got " + std::to_string(frozen.table.size()));
+  }
+  if (c.tied_output && frozen.output_rows.size() != V) {
+    throw std::out_of_range("a tied output needs the input row of each of its " + std::to_string(V) + " outputs, got " +
+                            std::to_string(frozen.output_rows.size()));
+  }
+  for (std::size_t r = 0; r < N; ++r) {
+    if (tokens[r] < 0 || static_cast<std::size_t>(tokens[r]) >= c.vocab_size) {
+      throw std::out_of_range("tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) + " is outside [0, vocabSize = " +
+                              std::to_string(c.vocab_size) + ")");
+    }
+  }
+  const Parameters<const Real> p = bind_parameters(c, params);
+  if (c.positional == Positional::Sinusoidal && ws.positional.size() != c.seq_len * d) {
+    const auto table = sinusoidal_encoding(c.seq_len, d);
+    ws.positional.assign(table.begin(), table.end());
+  }
+  bind_activations(c, B, T, ws);
+
+  const Real* positional = c.positional == Positional::Sinusoidal ? ws.positional.data() : p.positional;
+  embedding_forward(ws.x0, tokens, N, T, d, frozen.table.data(), c.frozen_rows, p.embedding, positional);
+  const Real* x = ws.x0;
+  for (std::size_t l = 0; l < L; ++l) {
+    const LayerParameters<const Real>& w = p.layers[l];
+    LayerActivations<Real>& a = ws.layers[l];
+    matmul_forward(a.q, x, w.w_q, w.b_q, N, d, d);
+    matmul_forward(a.k, x, w.w_k, w.b_k, N, d, d);
+    matmul_forward(a.v, x, w.w_v, w.b_v, N, d, d);
+    attention_forward(a.z, a.weights, a.q, a.k, a.v, B, T, d, H, c.causal, layer_flags(ablated, l, H), ws.head);
+    std::copy(x, x + N * d, a.h1);  // h₁ = x + Z W_O + b_O
+    matmul_forward(a.h1, a.z, w.w_o, w.b_o, N, d, d, true);
+    if (c.layer_norm) layernorm_forward(a.norm1, a.norm1_mean, a.norm1_rstd, a.h1, w.norm1_gamma, w.norm1_beta, N, d);
+    if (ff) {
+      matmul_forward(a.hidden, a.a, w.w_1, w.b_1, N, d, ff);
+      relu_forward(a.relu, a.hidden, N * ff);
+      std::copy(a.a, a.a + N * d, a.h2);  // h₂ = a + ReLU(…) W_2 + b_2
+      matmul_forward(a.h2, a.relu, w.w_2, w.b_2, N, ff, d, true);
+      if (c.layer_norm) layernorm_forward(a.norm2, a.norm2_mean, a.norm2_rstd, a.h2, w.norm2_gamma, w.norm2_beta, N, d);
+    }
+    x = a.out;
+  }
+  const Real* u = p.unembedding;
+  if (c.tied_output) {  // U[j, o] = row(output_rows[o])[j]
+    ws.unembedding.resize(d * V);
+    for (std::size_t o = 0; o < V; ++o) {
+      const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
+      const Real* row = id < c.frozen_rows ? frozen.table.data() + id * d : p.embedding + (id - c.frozen_rows) * d;
+      for (std::size_t j = 0; j < d; ++j) ws.unembedding[j * V + o] = row[j];
+    }
+    u = ws.unembedding.data();
+  }
+  matmul_forward(ws.logits, x, u, p.output_bias, N, d, V);
+}
 
 template <typename Real>
 double loss(const ModelConfig& c, const Workspace<Real>& ws, const Batch& batch) {
   check_batch_matches(batch, ws.batch_size, ws.seq_len, "loss");
-  const std::size_t V = c.vocab_size;
-  double sum = 0;
-  std::size_t count = 0;
-  for (std::size_t r = 0; r < batch.tokens.size(); ++r) {
-    if (!batch.scored[r]) continue;
-    const Real* row = ws.logits.data() + r * V;
-    const double max = *std::max_element(row, row + V);
-    double total = 0;
-    for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j]) - max);
-    sum += max + std::log(total) - static_cast<double>(row[batch.targets[r]]);
-    ++count;
-  }
-  return count ? sum / static_cast<double>(count) : 0.0;
+  const std::size_t n = batch.scored_count();
+  if (n == 0) return 0.0;
+  return crossentropy_forward(ws.logits, batch.targets.data(), batch.scored.data(), batch.tokens.size(), c.outputs()) /
+         static_cast<double>(n);
 }
 
 template <typename Real>
 void backward(const ModelConfig& c, const Real* params, const Batch& batch, const std::vector<std::uint8_t>& ablated,
-              Workspace<Real>& ws, Real* grads) {
+              Workspace<Real>& ws, Real* grads, const FrozenInputs<Real>& frozen, std::size_t normalizer) {
   check_batch_matches(batch, ws.batch_size, ws.seq_len, "backward");
-  const std::size_t B = ws.batch_size, T = ws.seq_len, BT = B * T;
-  const std::size_t d = c.d_model, H = c.n_heads, dk = d / H, L = c.n_layers, V = c.vocab_size;
-  const ParameterLayout layout(c);
-  std::fill(grads, grads + layout.size, Real{0});
-  const std::size_t scored = batch.scored_count();
-  if (scored == 0) return;
+  const std::size_t B = ws.batch_size, T = ws.seq_len, N = B * T;
+  const std::size_t d = c.d_model, H = c.n_heads, L = c.n_layers, V = c.outputs(), ff = c.d_ff;
+  std::fill(grads, grads + parameter_count(c), Real{0});
+  const std::size_t scored = normalizer ? normalizer : batch.scored_count();
+  if (batch.scored_count() == 0) return;
+  const Parameters<const Real> p = bind_parameters(c, params);
+  const Parameters<Real> g = bind_parameters(c, grads);
 
-  // Scratch: xt (d, B·T) transposes of activations; wt (max(d, V), d) transposed weights; dx, dz (B·T, d);
-  // dqkv (3, B·T, d); per head: head_t (d_k, T), da, at, ds (T, T).
-  ws.scratch.resize(d * BT + std::max(d, V) * d + 5 * BT * d + dk * T + 3 * T * T);
-  Real* xt = ws.scratch.data();
-  Real* wt = xt + d * BT;
-  Real* dx = wt + std::max(d, V) * d;
-  Real* dz = dx + BT * d;
-  Real* dq = dz + BT * d;
-  Real* dkey = dq + BT * d;
-  Real* dv = dkey + BT * d;
-  Real* head_t = dv + BT * d;
-  Real* da = head_t + dk * T;
-  Real* at = da + T * T;
-  Real* ds = at + T * T;
+  // Activation gradients: the running ∂loss/∂x (cur) and the next one, and one buffer per step.
+  ws.gradients.assign(9 * N * d + 2 * N * ff, Real{0});
+  Real* cur = ws.gradients.data();
+  Real* next = cur + N * d;
+  Real* g_h2 = next + N * d;
+  Real* g_a = g_h2 + N * d;
+  Real* g_h1 = g_a + N * d;
+  Real* g_z = g_h1 + N * d;
+  Real* g_q = g_z + N * d;
+  Real* g_k = g_q + N * d;
+  Real* g_v = g_k + N * d;
+  Real* g_hidden = g_v + N * d;
+  Real* g_relu = g_hidden + N * ff;
+  const auto zero = [](Real* at, std::size_t n) { std::fill(at, at + n, Real{0}); };
 
-  // dlogits = (softmax(logits) − onehot(target)) / N on scored rows, in place of the logits
-  const Real inv_n = Real{1} / static_cast<Real>(scored);
-  for (std::size_t r = 0; r < BT; ++r) {
-    Real* row = ws.logits.data() + r * V;
-    if (!batch.scored[r]) {
-      std::fill(row, row + V, Real{0});
-      continue;
-    }
-    const Real max = *std::max_element(row, row + V);
-    Real total = 0;
-    for (std::size_t j = 0; j < V; ++j) total += (row[j] = std::exp(row[j] - max));
-    for (std::size_t j = 0; j < V; ++j) row[j] *= inv_n / total;
-    row[batch.targets[r]] -= inv_n;
-  }
-  const Real* dlogits = ws.logits.data();  // (B·T, V)
-
-  // dU = x_Lᵀ dlogits;  dx_L = dlogits Uᵀ
-  transpose(ws.x.data() + L * BT * d, d, BT, d, xt);
-  matmul(xt, BT, dlogits, V, grads + layout.unembedding, V, d, BT, V, false);
-  transpose(params + layout.unembedding, V, d, V, wt);
-  matmul(dlogits, V, wt, d, dx, d, BT, V, d, false);
-
-  const Real scale = Real{1} / std::sqrt(static_cast<Real>(dk));
-  for (std::size_t l = L; l-- > 0;) {
-    const Real* x = ws.x.data() + l * BT * d;
-    const Real* q = ws.qkv.data() + (3 * l) * BT * d;
-    const Real* k = q + BT * d;
-    const Real* v = k + BT * d;
-    const Real* z = ws.z.data() + l * BT * d;
-    const Real* weights = ws.weights.data() + l * B * H * T * T;
-    // dx holds ∂loss/∂x_{l+1}; the residual passes it to x_l unchanged, and the layer adds its part.
-    // dW_O = Zᵀ dx;  dZ = dx W_Oᵀ
-    transpose(z, d, BT, d, xt);
-    matmul(xt, BT, dx, d, grads + layout.weight(c, l, 3), d, d, BT, d, false);
-    transpose(params + layout.weight(c, l, 3), d, d, d, wt);
-    matmul(dx, d, wt, d, dz, d, BT, d, d, false);
-    std::fill(dq, dq + 3 * BT * d, Real{0});
-    for (std::size_t b = 0; b < B; ++b) {
-      for (std::size_t h = 0; h < H; ++h) {
-        if (!ablated.empty() && ablated[l * H + h]) continue;  // its output is 0: no gradient reaches it
-        const std::size_t off = b * T * d + h * dk;
-        const Real* a = weights + (b * H + h) * T * T;  // (T, T)
-        // dA = dZ_h V_hᵀ (T, T);  dV_h = A_hᵀ dZ_h (T, d_k)
-        transpose(v + off, d, T, dk, head_t);
-        matmul(dz + off, d, head_t, T, da, T, T, dk, T, false);
-        transpose(a, T, T, T, at);
-        matmul(at, T, dz + off, d, dv + off, d, T, T, dk, false);
-        // dS = A ⊙ (dA − rowsum(A ⊙ dA)) · scale (the softmax Jacobian, then the 1/√d_k of the scores)
-        for (std::size_t i = 0; i < T; ++i) {
-          Real dot = 0;
-          for (std::size_t j = 0; j <= i; ++j) dot += a[i * T + j] * da[i * T + j];
-          for (std::size_t j = 0; j < T; ++j) ds[i * T + j] = j <= i ? a[i * T + j] * (da[i * T + j] - dot) * scale : Real{0};
-        }
-        // dQ_h = dS K_h;  dK_h = dSᵀ Q_h
-        matmul(ds, T, k + off, d, dq + off, d, T, T, dk, false);
-        transpose(ds, T, T, T, at);
-        matmul(at, T, q + off, d, dkey + off, d, T, T, dk, false);
+  // logits = x_L U + b:  dlogits, then dx_L, dU (untied) or the tied learned rows' share, db
+  crossentropy_backward(ws.logits, batch.targets.data(), batch.scored.data(), N, V, Real{1} / static_cast<Real>(scored));
+  const Real* x_last = L ? ws.layers[L - 1].out : ws.x0;
+  const Real* u = c.tied_output ? ws.unembedding.data() : p.unembedding;
+  matmul_backward(cur, g.unembedding, g.output_bias, ws.logits, x_last, u, N, d, V, ws.scratch);
+  if (c.tied_output) {  // d row(output_rows[o]) += Σ_r x_L[r] dlogits[r, o] for the learned rows
+    for (std::size_t o = 0; o < V; ++o) {
+      const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
+      if (id < c.frozen_rows) continue;
+      Real* row = g.embedding + (id - c.frozen_rows) * d;
+      for (std::size_t r = 0; r < N; ++r) {
+        for (std::size_t j = 0; j < d; ++j) row[j] += x_last[r * d + j] * ws.logits[r * V + o];
       }
     }
-    // dW_Q = x_lᵀ dQ (and K, V);  dx += dQ W_Qᵀ + dK W_Kᵀ + dV W_Vᵀ
-    transpose(x, d, BT, d, xt);
-    const Real* dproj[3] = {dq, dkey, dv};
-    for (std::size_t m = 0; m < 3; ++m) {
-      matmul(xt, BT, dproj[m], d, grads + layout.weight(c, l, m), d, d, BT, d, false);
-      transpose(params + layout.weight(c, l, m), d, d, d, wt);
-      matmul(dproj[m], d, wt, d, dx, d, BT, d, d, true);
-    }
   }
-  // dE[token] += dx₀ row;  dP (learned) += dx₀ row
-  for (std::size_t r = 0; r < BT; ++r) {
-    Real* e = grads + layout.embedding + static_cast<std::size_t>(batch.tokens[r]) * d;
-    const Real* g = dx + r * d;
-    for (std::size_t j = 0; j < d; ++j) e[j] += g[j];
-    if (c.positional == Positional::Learned) {
-      Real* p = grads + layout.positional + (r % T) * d;
-      for (std::size_t j = 0; j < d; ++j) p[j] += g[j];
+
+  for (std::size_t l = L; l-- > 0;) {
+    const LayerParameters<const Real>& w = p.layers[l];
+    const LayerParameters<Real>& gw = g.layers[l];
+    const LayerActivations<Real>& a = ws.layers[l];
+    const Real* x = l ? ws.layers[l - 1].out : ws.x0;
+    // cur = ∂loss/∂x_{l+1}.  Feed-forward sublayer: x_{l+1} = LayerNorm₂(h₂), h₂ = a + ReLU(a W_1 + b_1) W_2 + b_2
+    const Real* da = cur;
+    if (ff) {
+      const Real* dh2 = cur;
+      if (c.layer_norm) {
+        zero(g_h2, N * d);
+        layernorm_backward(g_h2, gw.norm2_gamma, gw.norm2_beta, cur, a.h2, a.norm2_mean, a.norm2_rstd, w.norm2_gamma, N, d);
+        dh2 = g_h2;
+      }
+      std::copy(dh2, dh2 + N * d, g_a);
+      zero(g_relu, N * ff);
+      matmul_backward(g_relu, gw.w_2, gw.b_2, dh2, a.relu, w.w_2, N, ff, d, ws.scratch);
+      zero(g_hidden, N * ff);
+      relu_backward(g_hidden, g_relu, a.hidden, N * ff);
+      matmul_backward(g_a, gw.w_1, gw.b_1, g_hidden, a.a, w.w_1, N, d, ff, ws.scratch);
+      da = g_a;
     }
+    // Attention sublayer: a = LayerNorm₁(h₁), h₁ = x + Z W_O + b_O
+    const Real* dh1 = da;
+    if (c.layer_norm) {
+      zero(g_h1, N * d);
+      layernorm_backward(g_h1, gw.norm1_gamma, gw.norm1_beta, da, a.h1, a.norm1_mean, a.norm1_rstd, w.norm1_gamma, N, d);
+      dh1 = g_h1;
+    }
+    std::copy(dh1, dh1 + N * d, next);  // the residual passes ∂loss/∂h₁ to x unchanged
+    zero(g_z, N * d);
+    matmul_backward(g_z, gw.w_o, gw.b_o, dh1, a.z, w.w_o, N, d, d, ws.scratch);
+    zero(g_q, 3 * N * d);
+    attention_backward(g_q, g_k, g_v, g_z, a.q, a.k, a.v, a.weights, B, T, d, H, layer_flags(ablated, l, H), ws.scratch);
+    matmul_backward(next, gw.w_q, gw.b_q, g_q, x, w.w_q, N, d, d, ws.scratch);
+    matmul_backward(next, gw.w_k, gw.b_k, g_k, x, w.w_k, N, d, d, ws.scratch);
+    matmul_backward(next, gw.w_v, gw.b_v, g_v, x, w.w_v, N, d, d, ws.scratch);
+    std::swap(cur, next);
   }
+  // x₀ = row(tokens) + P
+  embedding_backward(g.embedding, g.positional, cur, batch.tokens.data(), N, T, d, c.frozen_rows);
 }
 
-template void forward<float>(const ModelConfig&, const float*, const std::int32_t*, std::size_t, std::size_t,
-                             const std::vector<std::uint8_t>&, Workspace<float>&);
-template void forward<double>(const ModelConfig&, const double*, const std::int32_t*, std::size_t, std::size_t,
-                              const std::vector<std::uint8_t>&, Workspace<double>&);
-template double loss<float>(const ModelConfig&, const Workspace<float>&, const Batch&);
-template double loss<double>(const ModelConfig&, const Workspace<double>&, const Batch&);
-template void backward<float>(const ModelConfig&, const float*, const Batch&, const std::vector<std::uint8_t>&,
-                              Workspace<float>&, float*);
-template void backward<double>(const ModelConfig&, const double*, const Batch&, const std::vector<std::uint8_t>&,
-                               Workspace<double>&, double*);
+#define ATTN_TRAIN_MODEL(Real)                                                                                      \
+  template void forward<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t,        \
+                              const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&);       \
+  template double loss<Real>(const ModelConfig&, const Workspace<Real>&, const Batch&);                             \
+  template void backward<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&,      \
+                               Workspace<Real>&, Real*, const FrozenInputs<Real>&, std::size_t);
+ATTN_TRAIN_MODEL(float)
+ATTN_TRAIN_MODEL(double)
+#undef ATTN_TRAIN_MODEL
 
 }  // namespace attn::train

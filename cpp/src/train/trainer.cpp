@@ -122,7 +122,7 @@ Evaluation Trainer::evaluate() {
     loss_sum += loss(c, ws_, batch) * static_cast<double>(n);
     for (std::size_t r = 0; r < batch.tokens.size(); ++r) {
       if (!batch.scored[r]) continue;
-      const float* row = ws_.logits.data() + r * V;
+      const float* row = ws_.logits + r * V;
       correct += static_cast<std::size_t>(std::max_element(row, row + V) - row) == static_cast<std::size_t>(batch.targets[r]);
     }
     scored += n;
@@ -142,7 +142,7 @@ Evaluation Trainer::evaluate() {
     for (std::size_t h = 0; h < H; ++h) {
       double previous = 0, prefix = 0;
       for (std::size_t b = 0; b < kProbeSequences; ++b) {
-        const float* w = ws_.weights.data() + ((l * kProbeSequences + b) * H + h) * T * T;
+        const float* w = ws_.layers[l].weights + (b * H + h) * T * T;
         for (std::size_t i = 1; i < T; ++i) previous += w[i * T + i - 1];
         // the token at i ≥ half first occurred at i − half; the one after that occurrence is at i − half + 1
         for (std::size_t i = half; i < 2 * half; ++i) prefix += w[i * T + i - half + 1];
@@ -169,13 +169,17 @@ void Trainer::check_sequence(const std::vector<std::int32_t>& tokens, const char
 std::vector<float> Trainer::attention(const std::vector<std::int32_t>& tokens) {
   check_sequence(tokens, "attention");
   forward(options_.model, parameters_.data(), tokens.data(), 1, tokens.size(), ablated_, ws_);
-  return ws_.weights;
+  const std::size_t cells = options_.model.n_heads * tokens.size() * tokens.size();
+  std::vector<float> weights;
+  weights.reserve(options_.model.n_layers * cells);
+  for (const LayerActivations<float>& layer : ws_.layers) weights.insert(weights.end(), layer.weights, layer.weights + cells);
+  return weights;
 }
 
 std::vector<float> Trainer::predict(const std::vector<std::int32_t>& tokens) {
   check_sequence(tokens, "predict");
   forward(options_.model, parameters_.data(), tokens.data(), 1, tokens.size(), ablated_, ws_);
-  return ws_.logits;
+  return {ws_.logits, ws_.logits + tokens.size() * options_.model.outputs()};
 }
 
 void Trainer::set_parameters(const std::vector<float>& parameters) {

@@ -41,34 +41,49 @@ Batch random_batch(const ModelConfig& c, std::uint64_t seed) {
 std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
 double loss_at(const ModelConfig& c, const std::vector<double>& params, const Batch& batch,
-               const std::vector<std::uint8_t>& ablated) {
+               const std::vector<std::uint8_t>& ablated, const FrozenInputs<double>& frozen) {
   Workspace<double> ws;
-  forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws);
+  forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
   return loss(c, ws, batch);
 }
 
-// Every parameter's gradient against central differences (h = 1e-5, float64): prints the largest error.
-void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed) {
-  const auto params = as_double(init_parameters(c, seed));
-  const Batch batch = random_batch(c, seed + 1);
+// Every parameter's gradient against central differences (h = 1e-5, float64). Prints, per tensor (as
+// llm.c's test_gpt2.c), the largest relative error and OK / NOT OK; fails above 1e-7.
+void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed, const Batch& batch,
+                     const FrozenInputs<double>& frozen = {}) {
+  auto params = as_double(init_parameters(c, seed));
+  // Perturb the constants too (γ = 1, β = b = 0 at the start), so their gradients are checked at a generic point.
+  attn::SplitMix64 rng(seed + 99);
+  for (const ParameterSpec& s : parameter_specs(c)) {
+    for (std::size_t i = 0; !s.decay() && i < s.size; ++i) params[s.offset + i] += 0.3 * (2 * rng.uniform() - 1);
+  }
   Workspace<double> ws;
-  forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws);
+  forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
   std::vector<double> grads(params.size());
-  backward(c, params.data(), batch, ablated, ws, grads.data());
+  backward(c, params.data(), batch, ablated, ws, grads.data(), frozen);
   const double h = 1e-5;
   double worst = 0;
-  std::size_t worst_at = 0;
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    auto plus = params, minus = params;
-    plus[i] += h;
-    minus[i] -= h;
-    const double numeric = (loss_at(c, plus, batch, ablated) - loss_at(c, minus, batch, ablated)) / (2 * h);
-    const double error = std::abs(numeric - grads[i]) / std::max(1.0, std::abs(numeric));
-    if (error > worst) worst = error, worst_at = i;
+  for (const ParameterSpec& s : parameter_specs(c)) {
+    double tensor_worst = 0, largest = 0;
+    for (std::size_t i = s.offset; i < s.offset + s.size; ++i) {
+      auto plus = params, minus = params;
+      plus[i] += h;
+      minus[i] -= h;
+      const double numeric = (loss_at(c, plus, batch, ablated, frozen) - loss_at(c, minus, batch, ablated, frozen)) / (2 * h);
+      tensor_worst = std::max(tensor_worst, std::abs(numeric - grads[i]) / std::max(1.0, std::abs(numeric)));
+      largest = std::max(largest, std::abs(numeric));
+    }
+    std::printf("  %-28s max |gradient| %.2e, largest error %.2e %s\n", s.name.c_str(), largest, tensor_worst,
+                tensor_worst < 1e-7 ? "OK" : "NOT OK");
+    worst = std::max(worst, tensor_worst);
   }
-  std::printf("%s, %zu layers, %zu heads: %zu parameters, largest gradient error %.2e (parameter %zu)\n",
-              positional_name(c.positional), c.n_layers, c.n_heads, params.size(), worst, worst_at);
+  std::printf("%s, %zu layers, %zu heads: %zu parameters, largest gradient error %.2e\n", positional_name(c.positional),
+              c.n_layers, c.n_heads, params.size(), worst);
   CHECK(worst < 1e-7);
+}
+
+void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed) {
+  check_gradients(c, ablated, seed, random_batch(c, seed + 1));
 }
 
 }  // namespace
@@ -92,11 +107,11 @@ TEST_CASE("train model: gradients with an ablated head agree with finite differe
   forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, ablated, ws);
   std::vector<double> grads(params.size());
   backward(c, params.data(), batch, ablated, ws, grads.data());
-  const ParameterLayout layout(c);
+  const Parameters<double> g = bind_parameters(c, grads.data());
   const std::size_t d = c.d_model, dk = d / c.n_heads;
-  for (std::size_t m = 0; m < 3; ++m) {
+  for (const double* w : {g.layers[1].w_q, g.layers[1].w_k, g.layers[1].w_v}) {
     for (std::size_t row = 0; row < d; ++row) {
-      for (std::size_t col = 0; col < dk; ++col) CHECK(grads[layout.weight(c, 1, m) + row * d + col] == 0.0);
+      for (std::size_t col = 0; col < dk; ++col) CHECK(w[row * d + col] == 0.0);
     }
   }
 }
@@ -109,7 +124,6 @@ TEST_CASE("train model: one position, one layer: gradients equal the hand-derive
   ModelConfig c = small_config(Positional::None, 1, 1);
   c.seq_len = 1;
   const auto params = as_double(init_parameters(c, 21));
-  const ParameterLayout layout(c);
   const std::size_t d = c.d_model, V = c.vocab_size;
   Batch batch;
   batch.batch_size = 1;
@@ -123,10 +137,12 @@ TEST_CASE("train model: one position, one layer: gradients equal the hand-derive
   std::vector<double> grads(params.size());
   backward(c, params.data(), batch, {}, ws, grads.data());
 
-  const double* E = params.data() + layout.embedding;
-  const double* Wv = params.data() + layout.weight(c, 0, 2);
-  const double* Wo = params.data() + layout.weight(c, 0, 3);
-  const double* U = params.data() + layout.unembedding;
+  const Parameters<const double> p = bind_parameters(c, params.data());
+  const Parameters<double> gp = bind_parameters(c, grads.data());
+  const double* E = p.embedding;
+  const double* Wv = p.layers[0].w_v;
+  const double* Wo = p.layers[0].w_o;
+  const double* U = p.unembedding;
   std::vector<double> x(E + 3 * d, E + 4 * d), z(d, 0), x1(x), logits(V, 0), g(V), dx1(d, 0), dz(d, 0);
   for (std::size_t j = 0; j < d; ++j)
     for (std::size_t i = 0; i < d; ++i) z[j] += x[i] * Wv[i * d + j];
@@ -144,19 +160,19 @@ TEST_CASE("train model: one position, one layer: gradients equal the hand-derive
 
   CHECK(model_loss == Approx(std::log(total) - logits[1]).epsilon(1e-12));
   for (std::size_t i = 0; i < d; ++i) {
-    for (std::size_t v = 0; v < V; ++v) CHECK(grads[layout.unembedding + i * V + v] == Approx(x1[i] * g[v]).margin(1e-12));
+    for (std::size_t v = 0; v < V; ++v) CHECK(gp.unembedding[i * V + v] == Approx(x1[i] * g[v]).margin(1e-12));
     for (std::size_t j = 0; j < d; ++j) {
-      CHECK(grads[layout.weight(c, 0, 3) + i * d + j] == Approx(z[i] * dx1[j]).margin(1e-12));
-      CHECK(grads[layout.weight(c, 0, 2) + i * d + j] == Approx(x[i] * dz[j]).margin(1e-12));
-      CHECK(grads[layout.weight(c, 0, 0) + i * d + j] == 0.0);
-      CHECK(grads[layout.weight(c, 0, 1) + i * d + j] == 0.0);
+      CHECK(gp.layers[0].w_o[i * d + j] == Approx(z[i] * dx1[j]).margin(1e-12));
+      CHECK(gp.layers[0].w_v[i * d + j] == Approx(x[i] * dz[j]).margin(1e-12));
+      CHECK(gp.layers[0].w_q[i * d + j] == 0.0);
+      CHECK(gp.layers[0].w_k[i * d + j] == 0.0);
     }
     double de = dx1[i];
     for (std::size_t j = 0; j < d; ++j) de += Wv[i * d + j] * dz[j];
-    CHECK(grads[layout.embedding + 3 * d + i] == Approx(de).margin(1e-12));
+    CHECK(gp.embedding[3 * d + i] == Approx(de).margin(1e-12));
   }
   // Rows of E for tokens not in the batch get nothing
-  for (std::size_t i = 0; i < 3 * d; ++i) CHECK(grads[layout.embedding + i] == 0.0);
+  for (std::size_t i = 0; i < 3 * d; ++i) CHECK(gp.embedding[i] == 0.0);
 }
 
 TEST_CASE("train model: the float instance on the kernels agrees with the double instance", "[train]") {
@@ -172,7 +188,10 @@ TEST_CASE("train model: the float instance on the kernels agrees with the double
   forward(c, pd.data(), batch.tokens.data(), 3, c.seq_len, {}, wd);
   CHECK(loss(c, wf, batch) == Approx(loss(c, wd, batch)).epsilon(1e-5));
   double worst_weight = 0;
-  for (std::size_t i = 0; i < wf.weights.size(); ++i) worst_weight = std::max(worst_weight, std::abs(wf.weights[i] - wd.weights[i]));
+  const std::size_t cells = 3 * c.n_heads * c.seq_len * c.seq_len;
+  for (std::size_t l = 0; l < c.n_layers; ++l) {
+    for (std::size_t i = 0; i < cells; ++i) worst_weight = std::max(worst_weight, std::abs(wf.layers[l].weights[i] - wd.layers[l].weights[i]));
+  }
   CHECK(worst_weight < 1e-5);
   std::vector<float> gf(params.size());
   std::vector<double> gd(params.size());
@@ -198,7 +217,7 @@ TEST_CASE("train model: causal weights, rows sum to 1, ablation zeroes a head's 
     for (std::size_t i = 0; i < T; ++i) {
       double sum = 0;
       for (std::size_t j = 0; j < T; ++j) {
-        const float w = ws.weights[(lh * T + i) * T + j];
+        const float w = ws.layers[lh / c.n_heads].weights[((lh % c.n_heads) * T + i) * T + j];
         if (j > i) CHECK(w == 0.0f);
         sum += w;
       }
@@ -208,7 +227,7 @@ TEST_CASE("train model: causal weights, rows sum to 1, ablation zeroes a head's 
   std::vector<std::uint8_t> all(c.n_layers * c.n_heads, 1);
   forward(c, params.data(), tokens.data(), 1, 4, all, ws);
   // Every head ablated: the residual stream is x₀ throughout
-  for (std::size_t i = 0; i < T * c.d_model; ++i) CHECK(ws.x[c.n_layers * T * c.d_model + i] == ws.x[i]);
+  for (std::size_t i = 0; i < T * c.d_model; ++i) CHECK(ws.layers[c.n_layers - 1].out[i] == ws.x0[i]);
 }
 
 TEST_CASE("train model: bad sizes and tokens are refused", "[train]") {
@@ -222,4 +241,77 @@ TEST_CASE("train model: bad sizes and tokens are refused", "[train]") {
   c.n_heads = 3;
   CHECK_THROWS_WITH(check_config(c), Catch::Contains("numHeads must divide dModel"));
   CHECK_THROWS_WITH(positional_from_name("rope"), Catch::Contains("'sinusoidal', 'learned', 'none'"));
+}
+
+namespace {
+
+// The language models' configuration at test size: F = 5 frozen input rows and 2 learned ones (ids 5, 6),
+// post-LN blocks with a feed-forward layer and biases, V_out = 5 outputs.
+ModelConfig language_config(bool causal, bool tied) {
+  ModelConfig c;
+  c.vocab_size = 7;
+  c.frozen_rows = 5;
+  c.output_size = 5;
+  c.d_model = 4;
+  c.n_heads = 2;
+  c.n_layers = 2;
+  c.seq_len = 4;
+  c.d_ff = 6;
+  c.layer_norm = true;
+  c.biases = true;
+  c.causal = causal;
+  c.tied_output = tied;
+  return c;
+}
+
+FrozenInputs<double> frozen_inputs(const ModelConfig& c, std::uint64_t seed) {
+  FrozenInputs<double> frozen;
+  attn::SplitMix64 rng(seed);
+  for (std::size_t i = 0; i < c.frozen_rows * c.d_model; ++i) frozen.table.push_back(2 * rng.uniform() - 1);
+  if (c.tied_output) frozen.output_rows = {0, 2, 3, 4, 6};  // the last output (<unk>) tied to a learned row
+  return frozen;
+}
+
+// Two sequences over every input id; targets in [0, V_out), every other position scored.
+Batch language_batch(const ModelConfig& c) {
+  Batch batch;
+  batch.batch_size = 2;
+  batch.seq_len = c.seq_len;
+  batch.tokens = {0, 5, 2, 6, 6, 1, 3, 4};
+  batch.targets = {1, -1, 4, 0, -1, 2, 3, -1};
+  for (const std::int32_t t : batch.targets) batch.scored.push_back(t >= 0 ? 1 : 0);
+  return batch;
+}
+
+}  // namespace
+
+TEST_CASE("train model: the language-model blocks' gradients (LayerNorm, feed-forward, biases, <unk>, output) agree with finite differences", "[train]") {
+  for (const bool causal : {true, false}) {
+    for (const bool tied : {false, true}) {
+      const ModelConfig c = language_config(causal, tied);
+      std::printf("%s, %s output:\n", causal ? "causal" : "bidirectional", tied ? "tied" : "untied");
+      check_gradients(c, {}, 51, language_batch(c), frozen_inputs(c, 52));
+    }
+  }
+  ModelConfig one = language_config(true, false);
+  one.n_layers = 1, one.layer_norm = false;  // a feed-forward layer without norms
+  check_gradients(one, {}, 53, language_batch(one), frozen_inputs(one, 54));
+}
+
+TEST_CASE("train model: frozen input rows get no gradient and are read as given", "[train]") {
+  const ModelConfig c = language_config(true, true);
+  const auto frozen = frozen_inputs(c, 61);
+  const auto params = as_double(init_parameters(c, 61));
+  const Batch batch = language_batch(c);
+  Workspace<double> ws;
+  forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, {}, ws, frozen);
+  // x₀ row 0 is frozen row 0 + P[0] = frozen row 0 + (0, 1, 0, 1)
+  for (std::size_t j = 0; j < c.d_model; ++j) CHECK(ws.x0[j] == Approx(frozen.table[j] + (j % 2 ? 1.0 : 0.0)).epsilon(1e-15));
+  std::vector<double> grads(params.size());
+  backward(c, params.data(), batch, {}, ws, grads.data(), frozen);
+  CHECK(parameter_specs(c).front().name == "embedding");
+  CHECK(parameter_specs(c).front().shape == std::vector<std::size_t>{2, 4});  // only the learned rows are parameters
+  FrozenInputs<double> wrong = frozen;
+  wrong.table.pop_back();
+  CHECK_THROWS_WITH(forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, {}, ws, wrong), Catch::Contains("frozenRows × dModel"));
 }

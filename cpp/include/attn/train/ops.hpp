@@ -1,0 +1,83 @@
+#pragma once
+// The trainable transformer's operations, one forward and one backward function each (as llm.c's
+// train_gpt2.c): model.cpp calls the forward functions in order and the backward ones in reverse.
+// Each backward function ADDS its gradients to the buffers it is given (they start at zero), so a
+// tensor used twice (the residual stream) collects both contributions.
+//
+// Letters: N = rows (B·T positions), B = sequences, T = seq_len, d = d_model, H = n_heads,
+// d_k = d / H, k, m = a matrix product's inner and output widths, V = logits per row.
+// Row-major throughout. Real is float (the core's kernels: gemm, attend_head) or double (plain loops,
+// the reference for the finite-difference checks).
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "attn/core/attention_head.hpp"
+
+namespace attn::train {
+
+// x (N, d) = row(tokens[r]) + P[r mod T]: row(id) = frozen[id] for id < frozen_rows, else
+// learned[id − frozen_rows]. positional (T, d) may be null (no position information).
+template <typename Real>
+void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d, const Real* frozen,
+                       std::size_t frozen_rows, const Real* learned, const Real* positional);
+// dlearned (rows, d) += dx rows of the tokens with learned rows; dpositional (T, d) += dx (if not null).
+template <typename Real>
+void embedding_backward(Real* dlearned, Real* dpositional, const Real* dx, const std::int32_t* tokens, std::size_t N,
+                        std::size_t T, std::size_t d, std::size_t frozen_rows);
+
+// out (N, m) = in (N, k) · w (k, m) + bias (m; null: none), or out += in · w + bias when accumulate.
+template <typename Real>
+void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k, std::size_t m,
+                    bool accumulate = false);
+// din (N, k) += dout · wᵀ; dw (k, m) += inᵀ · dout; dbias (m) += Σ_rows dout. Any output may be null
+// (not needed). scratch holds the transposes.
+template <typename Real>
+void matmul_backward(Real* din, Real* dw, Real* dbias, const Real* dout, const Real* in, const Real* w, std::size_t N,
+                     std::size_t k, std::size_t m, std::vector<Real>& scratch);
+
+// Multi-head scaled dot-product attention (Vaswani et al. 2017, eq. 1 and §3.2.2) over B sequences of T:
+// z (N, d) = [A_1 V_1 | … | A_H V_H], A_h = softmax(Q_h K_hᵀ / √d_k + mask) (B, H, T, T) into weights;
+// head h reads columns h·d_k … (h+1)·d_k − 1 of q, k, v (N, d). causal: key j > i is masked (weight
+// exactly 0). ablated (H flags, or null): a flagged head's block of z is 0. Throws std::domain_error if
+// a score is NaN (parameters that are not finite).
+template <typename Real>
+void attention_forward(Real* z, Real* weights, const Real* q, const Real* k, const Real* v, std::size_t B, std::size_t T,
+                       std::size_t d, std::size_t H, bool causal, const std::uint8_t* ablated, HeadWorkspace& head);
+// dq, dk, dv (N, d) += the gradients through every head that is not ablated:
+//   dA = dZ_h V_hᵀ, dV_h = Aᵀ dZ_h, dS = A ⊙ (dA − rowsum(A ⊙ dA)) / √d_k (softmax's Jacobian; masked
+//   cells have A = 0), dQ_h = dS K_h, dK_h = dSᵀ Q_h.
+template <typename Real>
+void attention_backward(Real* dq, Real* dk, Real* dv, const Real* dz, const Real* q, const Real* k, const Real* v,
+                        const Real* weights, std::size_t B, std::size_t T, std::size_t d, std::size_t H,
+                        const std::uint8_t* ablated, std::vector<Real>& scratch);
+
+// LayerNorm (Ba et al. 2016, eq. 4) of each row of x (N, d): out = γ ⊙ (x − μ) / √(σ² + ε) + β with the
+// row's mean μ and biased variance σ², ε = kLayerNormEpsilon (parameters.hpp); keeps mean (N) and
+// rstd = 1/√(σ² + ε) (N) for the backward pass.
+template <typename Real>
+void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* x, const Real* gamma, const Real* beta, std::size_t N,
+                       std::size_t d);
+// With x̂ = (x − μ)·rstd and g = dout ⊙ γ:  dx += rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂)),
+// dγ += Σ_rows dout ⊙ x̂,  dβ += Σ_rows dout.
+template <typename Real>
+void layernorm_backward(Real* dx, Real* dgamma, Real* dbeta, const Real* dout, const Real* x, const Real* mean,
+                        const Real* rstd, const Real* gamma, std::size_t N, std::size_t d);
+
+// out (n) = max(0, in);  din += dout where in > 0.
+template <typename Real>
+void relu_forward(Real* out, const Real* in, std::size_t n);
+template <typename Real>
+void relu_backward(Real* din, const Real* dout, const Real* in, std::size_t n);
+
+// Σ over the scored rows of logits (N, V) of −log softmax(row)[target] (nats), computed stably in double.
+template <typename Real>
+double crossentropy_forward(const Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
+                            std::size_t V);
+// logits (N, V) becomes dlogits = (softmax(row) − onehot(target)) · scale on scored rows, 0 on the others
+// (scale = 1 / the number of scored positions the loss averages over).
+template <typename Real>
+void crossentropy_backward(Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
+                           std::size_t V, Real scale);
+
+}  // namespace attn::train

@@ -1,0 +1,60 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "attn/train/ops.hpp"
+#include "attn/train/parameters.hpp"
+
+using namespace attn::train;
+
+// LayerNorm of one row of d = 2, x = (m − δ, m + δ): μ = m, σ² = δ², r = 1/√(δ² + ε), x̂ = (−s, s) with
+// s = r·δ. For dout = (a, b) and γ = (γ₁, γ₂), g = (a γ₁, b γ₂), mean(g) = (a γ₁ + b γ₂)/2 and
+// mean(g ⊙ x̂) = s (b γ₂ − a γ₁)/2, so
+//   dx₁ = r (g₁ − mean(g) − x̂₁ mean(g ⊙ x̂)) = r (a γ₁ − b γ₂)/2 · (1 − s²) = r (a γ₁ − b γ₂) ε / (2 (δ² + ε)),
+//   dx₂ = −dx₁,  dγ = (a, b) ⊙ x̂,  dβ = (a, b).
+// With δ² comparable to ε (δ = 0.002) the ε terms are not negligible: 1 − s² = 1e-5 / 1.4e-5.
+TEST_CASE("train ops: LayerNorm's backward pass equals the hand-derived case", "[train]") {
+  const double m = 0.7, delta = 0.002, a = 1.5, b = -0.25, eps = kLayerNormEpsilon;
+  const std::vector<double> x = {m - delta, m + delta}, gamma = {2.0, 0.5}, beta = {0.1, -0.2}, dout = {a, b};
+  std::vector<double> out(2), mean(1), rstd(1), dx(2, 0.0), dgamma(2, 0.0), dbeta(2, 0.0);
+  layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), gamma.data(), beta.data(), 1, 2);
+  const double r = 1 / std::sqrt(delta * delta + eps), s = r * delta;
+  CHECK(mean[0] == Approx(m).epsilon(1e-15));
+  CHECK(rstd[0] == Approx(r).epsilon(1e-12));
+  CHECK(out[0] == Approx(-2.0 * s + 0.1).epsilon(1e-12));
+  CHECK(out[1] == Approx(0.5 * s - 0.2).epsilon(1e-12));
+  layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dout.data(), x.data(), mean.data(), rstd.data(), gamma.data(), 1, 2);
+  const double dx1 = r * (a * 2.0 - b * 0.5) * eps / (2 * (delta * delta + eps));
+  CHECK(dx[0] == Approx(dx1).epsilon(1e-9));
+  CHECK(dx[1] == Approx(-dx1).epsilon(1e-9));
+  CHECK(dgamma[0] == Approx(-a * s).epsilon(1e-12));
+  CHECK(dgamma[1] == Approx(b * s).epsilon(1e-12));
+  CHECK(dbeta[0] == a);
+  CHECK(dbeta[1] == b);
+}
+
+TEST_CASE("train ops: LayerNorm's input gradient is orthogonal to the mean and scale directions (γ = 1)", "[train]") {
+  const std::size_t d = 5;
+  const std::vector<double> x = {0.3, -1.2, 2.5, 0.0, 0.9}, gamma(d, 1.0), beta(d, 0.0), dout = {0.4, -0.1, 0.7, 0.2, -0.9};
+  std::vector<double> out(d), mean(1), rstd(1), dx(d, 0.0), dgamma(d, 0.0), dbeta(d, 0.0);
+  layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), gamma.data(), beta.data(), 1, d);
+  layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dout.data(), x.data(), mean.data(), rstd.data(), gamma.data(), 1, d);
+  double sum = 0, along = 0, mean_out = 0;
+  for (std::size_t j = 0; j < d; ++j) sum += dx[j], along += dx[j] * out[j], mean_out += out[j];
+  CHECK(std::abs(sum) < 1e-12);    // shifting x leaves the output unchanged
+  CHECK(std::abs(along) < 1e-5);   // scaling x leaves it unchanged too, up to ε
+  CHECK(std::abs(mean_out) < 1e-12);
+}
+
+TEST_CASE("train ops: cross-entropy's forward and backward on a hand case", "[train]") {
+  // logits (1, 3) = (0, ln 2, ln 5): softmax = (1, 2, 5)/8; target 2: loss = ln(8/5)
+  std::vector<double> logits = {0.0, std::log(2.0), std::log(5.0)};
+  const std::vector<std::int32_t> targets = {2};
+  const std::vector<std::uint8_t> scored = {1};
+  CHECK(crossentropy_forward(logits.data(), targets.data(), scored.data(), 1, 3) == Approx(std::log(8.0 / 5.0)).epsilon(1e-14));
+  crossentropy_backward(logits.data(), targets.data(), scored.data(), 1, 3, 0.5);
+  CHECK(logits[0] == Approx(0.5 / 8).epsilon(1e-14));
+  CHECK(logits[1] == Approx(0.5 * 2 / 8).epsilon(1e-14));
+  CHECK(logits[2] == Approx(0.5 * (5.0 / 8 - 1)).epsilon(1e-14));
+}
