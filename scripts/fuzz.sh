@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the tokenizer, the embedding-asset loader and explain()/attention with libFuzzer (clang,
-# AddressSanitizer + UndefinedBehaviorSanitizer), each for SECONDS (default 60), starting from the
-# seeds in tests/fuzz/corpus and replaying every saved crash in tests/fuzz/regressions first.
+# Fuzzes the tokenizer, the embedding-asset loader, explain()/attention and the safetensors reader
+# with libFuzzer (clang, AddressSanitizer + UndefinedBehaviorSanitizer), each for SECONDS (default 60),
+# starting from the seeds in tests/fuzz/corpus and replaying every saved crash in tests/fuzz/regressions first.
 # A crash leaves its input in build/sanitize/fuzz-artifacts/: fix the bug, then copy the input into
 # tests/fuzz/regressions/<target>/ so it is replayed forever.
 set -euo pipefail
@@ -10,7 +10,7 @@ seconds="${1:-60}"
 bash scripts/build-sanitized.sh
 out=build/sanitize
 mkdir -p "$out/fuzz-artifacts"
-for target in tokenizer embeddings explain; do
+for target in tokenizer embeddings explain safetensors; do
   work="$out/fuzz-corpus/$target"
   mkdir -p "$work"
   cp -n tests/fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true

@@ -137,14 +137,14 @@ double loss(const ModelConfig& c, const Workspace<Real>& ws, const Batch& batch)
 }
 
 template <typename Real>
-void backward(const ModelConfig& c, const Real* params, const Batch& batch, const std::vector<std::uint8_t>& ablated,
+double backward(const ModelConfig& c, const Real* params, const Batch& batch, const std::vector<std::uint8_t>& ablated,
               Workspace<Real>& ws, Real* grads, const FrozenInputs<Real>& frozen, std::size_t normalizer) {
   check_batch_matches(batch, ws.batch_size, ws.seq_len, "backward");
   const std::size_t B = ws.batch_size, T = ws.seq_len, N = B * T;
   const std::size_t d = c.d_model, H = c.n_heads, L = c.n_layers, V = c.outputs(), ff = c.d_ff;
   std::fill(grads, grads + parameter_count(c), Real{0});
   const std::size_t scored = normalizer ? normalizer : batch.scored_count();
-  if (batch.scored_count() == 0) return;
+  if (batch.scored_count() == 0) return 0.0;
   const Parameters<const Real> p = bind_parameters(c, params);
   const Parameters<Real> g = bind_parameters(c, grads);
 
@@ -164,7 +164,7 @@ void backward(const ModelConfig& c, const Real* params, const Batch& batch, cons
   const auto zero = [](Real* at, std::size_t n) { std::fill(at, at + n, Real{0}); };
 
   // logits = x_L U + b:  dlogits, then dx_L, dU (untied) or the tied learned rows' share, db
-  crossentropy_backward(ws.logits, batch.targets.data(), batch.scored.data(), N, V, Real{1} / static_cast<Real>(scored));
+  const double loss_sum = crossentropy_backward(ws.logits, batch.targets.data(), batch.scored.data(), N, V, Real{1} / static_cast<Real>(scored));
   const Real* x_last = L ? ws.layers[L - 1].out : ws.x0;
   const Real* u = c.tied_output ? ws.unembedding.data() : p.unembedding;
   matmul_backward(cur, g.unembedding, g.output_bias, ws.logits, x_last, u, N, d, V, ws.scratch);
@@ -220,13 +220,14 @@ void backward(const ModelConfig& c, const Real* params, const Batch& batch, cons
   }
   // x₀ = row(tokens) + P
   embedding_backward(g.embedding, g.positional, cur, batch.tokens.data(), N, T, d, c.frozen_rows);
+  return loss_sum;
 }
 
 #define ATTN_TRAIN_MODEL(Real)                                                                                      \
   template void forward<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t,        \
                               const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&);       \
   template double loss<Real>(const ModelConfig&, const Workspace<Real>&, const Batch&);                             \
-  template void backward<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&,      \
+  template double backward<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&,      \
                                Workspace<Real>&, Real*, const FrozenInputs<Real>&, std::size_t);
 ATTN_TRAIN_MODEL(float)
 ATTN_TRAIN_MODEL(double)

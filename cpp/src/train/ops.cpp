@@ -255,8 +255,9 @@ double crossentropy_forward(const Real* logits, const std::int32_t* targets, con
 }
 
 template <typename Real>
-void crossentropy_backward(Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
-                           std::size_t V, Real scale) {
+double crossentropy_backward(Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
+                             std::size_t V, Real scale) {
+  double sum = 0;
   for (std::size_t r = 0; r < N; ++r) {
     Real* row = logits + r * V;
     if (!scored[r]) {
@@ -265,10 +266,13 @@ void crossentropy_backward(Real* logits, const std::int32_t* targets, const std:
     }
     const Real max = *std::max_element(row, row + V);
     Real total = 0;
+    const Real target = row[targets[r]];
     for (std::size_t j = 0; j < V; ++j) total += (row[j] = std::exp(row[j] - max));
+    sum += static_cast<double>(max) + std::log(static_cast<double>(total)) - static_cast<double>(target);
     for (std::size_t j = 0; j < V; ++j) row[j] *= scale / total;
     row[targets[r]] -= scale;
   }
+  return sum;
 }
 
 #define ATTN_TRAIN_OPS(Real)                                                                                                   \
@@ -290,7 +294,7 @@ void crossentropy_backward(Real* logits, const std::int32_t* targets, const std:
   template void relu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
   template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
   template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t); \
-  template void crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t, Real);
+  template double crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t, Real);
 ATTN_TRAIN_OPS(float)
 ATTN_TRAIN_OPS(double)
 #undef ATTN_TRAIN_OPS

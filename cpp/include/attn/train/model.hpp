@@ -83,8 +83,9 @@ double loss(const ModelConfig& config, const Workspace<Real>& ws, const Batch& b
 // (overwritten). Uses the activations of the last forward (which must have been over batch.tokens) and
 // overwrites ws.logits. normalizer: the number of scored positions the loss is the mean over (0: this
 // batch's own count), so that the gradients of shards of one batch add up to the batch's gradient.
+// Returns the summed cross-entropy (nats) of the scored positions, from the same softmax.
 template <typename Real>
-void backward(const ModelConfig& config, const Real* parameters, const Batch& batch, const std::vector<std::uint8_t>& ablated,
+double backward(const ModelConfig& config, const Real* parameters, const Batch& batch, const std::vector<std::uint8_t>& ablated,
               Workspace<Real>& ws, Real* grads, const FrozenInputs<Real>& frozen = {}, std::size_t normalizer = 0);
 
 }  // namespace attn::train

@@ -75,9 +75,10 @@ template <typename Real>
 double crossentropy_forward(const Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                             std::size_t V);
 // logits (N, V) becomes dlogits = (softmax(row) − onehot(target)) · scale on scored rows, 0 on the others
-// (scale = 1 / the number of scored positions the loss averages over).
+// (scale = 1 / the number of scored positions the loss averages over). Returns crossentropy_forward's
+// sum, computed from the same softmax (training needs no second pass over the logits).
 template <typename Real>
-void crossentropy_backward(Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
+double crossentropy_backward(Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                            std::size_t V, Real scale);
 
 }  // namespace attn::train

@@ -1,0 +1,246 @@
+// Trains one of the explorer's language models natively (language_trainer.hpp) and writes its weights
+// as safetensors, with the recipe, the vocabulary, the first losses and the held-out measurements in
+// __metadata__; or re-runs a shipped file's recipe and checks its first losses bit for bit (--verify).
+//
+//   attn_train_lm --corpus build/lm/corpus --embeddings web/assets/embeddings.bin --objective causal
+//                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--layers 2]
+//                 [--attention-only] [--threads 2] [--commit <sha>] [--eval-every 250]
+//   attn_train_lm --verify web/assets/models/causal.safetensors --corpus … --embeddings … [--steps 50]
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/text/embeddings.hpp"
+#include "attn/train/language_trainer.hpp"
+#include "attn/train/ngram.hpp"
+#include "attn/train/safetensors.hpp"
+
+using namespace attn::train;
+using json = nlohmann::json;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::map<std::string, std::string> parse_args(int argc, char** argv) {
+  std::map<std::string, std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string key = argv[i];
+    if (key.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + key + "'");
+    const bool flag = i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0;
+    args[key.substr(2)] = flag ? "1" : argv[++i];
+  }
+  return args;
+}
+
+std::string arg(const std::map<std::string, std::string>& args, const std::string& key, const std::string& fallback) {
+  const auto found = args.find(key);
+  return found == args.end() ? fallback : found->second;
+}
+
+// The recipe: every option that decides the numbers (nanoGPT saves its config dict with a checkpoint).
+json recipe_of(const LanguageTrainerOptions& o, std::size_t total_steps) {
+  return {{"objective", attn::name_of(kObjectiveNames, o.objective)}, {"numLayers", o.n_layers}, {"numHeads", o.n_heads},
+          {"dFF", o.d_ff}, {"seqLen", o.seq_len}, {"batchSize", o.batch_size}, {"shards", o.shards},
+          {"outputWords", o.output_words}, {"tiedOutput", o.tied_output}, {"layerNorm", o.layer_norm},
+          {"learningRate", o.optimizer.learning_rate}, {"beta1", o.optimizer.beta1}, {"beta2", o.optimizer.beta2},
+          {"epsilon", o.optimizer.epsilon}, {"weightDecay", o.optimizer.weight_decay}, {"maxGradNorm", o.optimizer.max_grad_norm},
+          {"warmupSteps", o.schedule.warmup_steps}, {"minLearningRateRatio", o.schedule.min_ratio}, {"steps", total_steps},
+          {"seed", o.seed}};
+}
+
+LanguageTrainerOptions options_of(const json& r) {
+  LanguageTrainerOptions o;
+  o.objective = attn::value_of(kObjectiveNames, r.at("objective").get<std::string>(), "objective");
+  o.n_layers = r.at("numLayers"), o.n_heads = r.at("numHeads"), o.d_ff = r.at("dFF"), o.seq_len = r.at("seqLen");
+  o.batch_size = r.at("batchSize"), o.shards = r.at("shards"), o.output_words = r.at("outputWords");
+  o.tied_output = r.at("tiedOutput"), o.layer_norm = r.at("layerNorm");
+  o.optimizer = {r.at("learningRate"), r.at("beta1"), r.at("beta2"), r.at("epsilon"), r.at("weightDecay"), r.at("maxGradNorm")};
+  o.schedule = {r.at("warmupSteps"), r.at("steps"), r.at("minLearningRateRatio")};
+  o.seed = r.at("seed");
+  return o;
+}
+
+ParallelFor threads(std::size_t count) {
+  return [count](std::size_t n, const std::function<void(std::size_t)>& body) {
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < count && t < n; ++t) {
+      pool.emplace_back([&, t] {
+        for (std::size_t i = t; i < n; i += count) body(i);
+      });
+    }
+    for (std::size_t i = 0; i < n; i += count) body(i);
+    for (std::thread& thread : pool) thread.join();
+  };
+}
+
+// Held-out perplexity of the unigram and Kneser–Ney bigram baselines over the tokens the causal model
+// scores (every held-out token after the first), each conditioned within its line.
+json baselines(const LanguageTrainer& trainer) {
+  const auto sentences = [](const TokenStream& s) {
+    std::vector<std::vector<std::int32_t>> lines;
+    for (std::size_t i = 0; i < s.line_starts.size(); ++i) {
+      const std::size_t end = i + 1 < s.line_starts.size() ? s.line_starts[i + 1] : s.outputs.size();
+      lines.emplace_back(s.outputs.begin() + s.line_starts[i], s.outputs.begin() + end);
+    }
+    return lines;
+  };
+  const std::size_t V = trainer.vocabulary().size();
+  const UnigramModel unigram(sentences(trainer.train_stream()), V);
+  const KneserNeyBigram bigram(sentences(trainer.train_stream()), V);
+  const TokenStream& h = trainer.held_out_stream();
+  double uni = 0, bi = 0;
+  std::size_t line = 0;
+  for (std::size_t i = 1; i < h.outputs.size(); ++i) {
+    while (line + 1 < h.line_starts.size() && h.line_starts[line + 1] <= i) ++line;
+    const std::int32_t previous = h.line_starts[line] == i ? KneserNeyBigram::kSentenceStart : h.outputs[i - 1];
+    uni += unigram.log_prob(h.outputs[i]);
+    bi += bigram.log_prob(previous, h.outputs[i]);
+  }
+  const double n = static_cast<double>(h.outputs.size() - 1);
+  // Always predicting the most frequent words, for the masked model's accuracy
+  std::vector<std::size_t> counts(V, 0);
+  for (const std::int32_t w : trainer.train_stream().outputs) ++counts[static_cast<std::size_t>(w)];
+  return {{"unigramPerplexity", std::exp(-uni / n)}, {"bigramPerplexity", std::exp(-bi / n)}, {"bigramDiscount", bigram.discount()},
+          {"tokens", h.outputs.size() - 1}};
+}
+
+std::vector<std::uint8_t> weights_file(const LanguageTrainer& t, const json& recipe, const json& measured,
+                                       const std::vector<double>& first_losses, bool half) {
+  SafeTensors file;
+  for (const ParameterSpec& s : parameter_specs(t.config())) {
+    const float* at = t.parameters().data() + s.offset;
+    file.tensors.push_back({s.name, s.shape, std::vector<float>(at, at + s.size), half ? StorageType::F16 : StorageType::F32});
+  }
+  json losses = json::array();
+  for (const double loss : first_losses) losses.push_back(loss);
+  std::uint64_t checksum = 14695981039346656037ull;  // FNV-1a 64 over the tensors' float32 bytes, in order
+  for (const NamedTensor& tensor : file.tensors) {
+    for (float x : tensor.data) {
+      if (half) x = half_to_float(float_to_half(x));
+      unsigned char bytes[4];
+      std::memcpy(bytes, &x, 4);
+      for (const unsigned char b : bytes) checksum = (checksum ^ b) * 1099511628211ull;
+    }
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(checksum));
+  file.metadata = {{"format", "attention-explorer-language-model"}, {"format_version", "1"},
+                   {"vocabulary", json(t.vocabulary().words()).dump()}, {"recipe", recipe.dump()},
+                   {"measured", measured.dump()}, {"first_losses", losses.dump(-1, ' ', false, json::error_handler_t::strict)},
+                   {"checksum", std::string("fnv1a64:") + hex}};
+  return write_safetensors(file);
+}
+
+int verify(const std::map<std::string, std::string>& args, const attn::EmbeddingTable& table, const std::string& train,
+           const std::string& held_out) {
+  const std::string path = arg(args, "verify", "");
+  const SafeTensors file = read_safetensors_file(path);
+  const json recipe = json::parse(file.metadata.at("recipe"));
+  const json expected = json::parse(file.metadata.at("first_losses"));
+  if (recipe.at("corpusHash") != text_hash(train + held_out)) {
+    std::printf("%s: the corpus differs from the one it was trained on (hash %s, recorded %s)\n", path.c_str(),
+                text_hash(train + held_out).c_str(), recipe.at("corpusHash").get<std::string>().c_str());
+    return 1;
+  }
+  const std::size_t steps = std::min<std::size_t>(std::stoul(arg(args, "steps", "50")), expected.size());
+  LanguageTrainer trainer(options_of(recipe), table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < steps; ++i) {
+    const double loss = trainer.step(1), want = expected[i].get<double>();
+    if (loss != want) ++mismatches;
+    if (loss != want || i % 10 == 0) std::printf("step %zu: loss %.17g, recorded %.17g %s\n", i + 1, loss, want, loss == want ? "OK" : "NOT OK");
+  }
+  std::printf("%s: %zu of %zu losses equal the recorded ones bit for bit\n", path.c_str(), steps - mismatches, steps);
+  return mismatches ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const auto args = parse_args(argc, argv);
+  const std::string corpus = arg(args, "corpus", "build/lm/corpus");
+  const std::string train = read_file(corpus + "/train.raw.txt"), held_out = read_file(corpus + "/held-out.raw.txt");
+  const std::string asset = read_file(arg(args, "embeddings", "web/assets/embeddings.bin"));
+  const auto table = attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
+  if (args.count("verify")) return verify(args, table, train, held_out);
+
+  LanguageTrainerOptions o;
+  o.objective = attn::value_of(kObjectiveNames, arg(args, "objective", "causal"), "objective");
+  o.n_layers = std::stoul(arg(args, "layers", "2"));
+  o.tied_output = !args.count("untied");
+  if (args.count("attention-only")) o.layer_norm = false, o.d_ff = 0;
+  o.seed = std::stoull(arg(args, "seed", "0"));
+  const std::size_t total = std::stoul(arg(args, "steps", "3000"));
+  o.schedule.total_steps = total;
+  const std::size_t eval_every = std::stoul(arg(args, "eval-every", "250"));
+  const auto started = std::chrono::steady_clock::now();
+  LanguageTrainer trainer(o, table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
+  const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu; %zu parameters\n",
+              attn::name_of(kObjectiveNames, o.objective), o.n_layers, o.n_heads, trainer.config().d_model, o.d_ff,
+              o.tied_output ? "tied" : "untied", trainer.config().outputs(), trainer.parameters().size());
+  std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n", trainer.train_stream().inputs.size(),
+              trainer.train_stream().line_starts.size(), trainer.held_out_stream().inputs.size(), seconds());
+  std::fflush(stdout);
+
+  std::vector<double> first_losses;
+  double window = 0;
+  const double tokens_per_step = static_cast<double>(o.batch_size * o.seq_len);
+  const double training_started = seconds();
+  for (std::size_t s = 1; s <= total; ++s) {
+    const double loss = trainer.step(1);
+    if (first_losses.size() < 50) first_losses.push_back(loss);
+    window += loss;
+    if (s % eval_every == 0 || s == total) {
+      const LanguageEvaluation e = trainer.evaluate(20000);
+      const double elapsed = seconds() - training_started;
+      std::printf("step %5zu  lr %.2e  train loss %.3f  held-out loss %.3f (perplexity %.1f, top-1 %.3f)  %.0f tokens/s  %.0f s\n", s,
+                  trainer.learning_rate(), window / static_cast<double>(s % eval_every ? s % eval_every : eval_every), e.loss,
+                  e.perplexity, e.top1, tokens_per_step * static_cast<double>(s) / elapsed, elapsed);
+      std::fflush(stdout);
+      window = 0;
+    }
+  }
+  const double training_seconds = seconds() - training_started;
+  const LanguageEvaluation e = trainer.evaluate();
+  json measured = {{"heldOutLoss", e.loss}, {"heldOutPerplexity", e.perplexity}, {"heldOutTop1", e.top1}, {"heldOutTop5", e.top5},
+                   {"heldOutTokens", e.tokens}, {"trainingSeconds", training_seconds},
+                   {"tokensPerSecond", tokens_per_step * static_cast<double>(total) / training_seconds},
+                   {"trainTokens", trainer.train_stream().inputs.size()}};
+  measured["baselines"] = baselines(trainer);
+  std::printf("held-out: loss %.4f, perplexity %.2f, top-1 %.4f, top-5 %.4f over %zu tokens; baselines %s\n", e.loss, e.perplexity,
+              e.top1, e.top5, e.tokens, measured["baselines"].dump().c_str());
+  json recipe = recipe_of(o, total);
+  recipe["corpusHash"] = text_hash(train + held_out);
+  recipe["corpus"] = "WordNet 3.0 glosses and examples (wordnet-base) + World English Bible (sword-text-web), scripts/lm/corpus-text.mjs";
+  recipe["commit"] = arg(args, "commit", "unknown");
+  recipe["embeddings"] = text_hash(asset);
+  recipe["kernels"] = ATTN_TRAIN_KERNELS;
+  const std::string out = arg(args, "out", "");
+  if (!out.empty()) {
+    const auto bytes = weights_file(trainer, recipe, measured, first_losses, !args.count("float32"));
+    std::ofstream(out, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    std::printf("wrote %s (%zu bytes)\n", out.c_str(), bytes.size());
+  }
+  return 0;
+} catch (const std::exception& error) {
+  std::fprintf(stderr, "attn_train_lm: %s\n", error.what());
+  return 1;
+}
