@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -23,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/text/embeddings.hpp"
+#include "attn/train/language_model_file.hpp"
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/ngram.hpp"
 #include "attn/train/safetensors.hpp"
@@ -52,29 +52,6 @@ std::map<std::string, std::string> parse_args(int argc, char** argv) {
 std::string arg(const std::map<std::string, std::string>& args, const std::string& key, const std::string& fallback) {
   const auto found = args.find(key);
   return found == args.end() ? fallback : found->second;
-}
-
-// The recipe: every option that decides the numbers (nanoGPT saves its config dict with a checkpoint).
-json recipe_of(const LanguageTrainerOptions& o, std::size_t total_steps) {
-  return {{"objective", attn::name_of(kObjectiveNames, o.objective)}, {"numLayers", o.n_layers}, {"numHeads", o.n_heads},
-          {"dFF", o.d_ff}, {"seqLen", o.seq_len}, {"batchSize", o.batch_size}, {"shards", o.shards},
-          {"outputWords", o.output_words}, {"tiedOutput", o.tied_output}, {"layerNorm", o.layer_norm},
-          {"learningRate", o.optimizer.learning_rate}, {"beta1", o.optimizer.beta1}, {"beta2", o.optimizer.beta2},
-          {"epsilon", o.optimizer.epsilon}, {"weightDecay", o.optimizer.weight_decay}, {"maxGradNorm", o.optimizer.max_grad_norm},
-          {"warmupSteps", o.schedule.warmup_steps}, {"minLearningRateRatio", o.schedule.min_ratio}, {"steps", total_steps},
-          {"seed", o.seed}};
-}
-
-LanguageTrainerOptions options_of(const json& r) {
-  LanguageTrainerOptions o;
-  o.objective = attn::value_of(kObjectiveNames, r.at("objective").get<std::string>(), "objective");
-  o.n_layers = r.at("numLayers"), o.n_heads = r.at("numHeads"), o.d_ff = r.at("dFF"), o.seq_len = r.at("seqLen");
-  o.batch_size = r.at("batchSize"), o.shards = r.at("shards"), o.output_words = r.at("outputWords");
-  o.tied_output = r.at("tiedOutput"), o.layer_norm = r.at("layerNorm");
-  o.optimizer = {r.at("learningRate"), r.at("beta1"), r.at("beta2"), r.at("epsilon"), r.at("weightDecay"), r.at("maxGradNorm")};
-  o.schedule = {r.at("warmupSteps"), r.at("steps"), r.at("minLearningRateRatio")};
-  o.seed = r.at("seed");
-  return o;
 }
 
 ParallelFor threads(std::size_t count) {
@@ -121,38 +98,12 @@ json baselines(const LanguageTrainer& trainer) {
           {"tokens", h.outputs.size() - 1}};
 }
 
-std::vector<std::uint8_t> weights_file(const LanguageTrainer& t, const json& recipe, const json& measured,
-                                       const std::vector<double>& first_losses, bool half) {
-  SafeTensors file;
-  for (const ParameterSpec& s : parameter_specs(t.config())) {
-    const float* at = t.parameters().data() + s.offset;
-    file.tensors.push_back({s.name, s.shape, std::vector<float>(at, at + s.size), half ? StorageType::F16 : StorageType::F32});
-  }
-  json losses = json::array();
-  for (const double loss : first_losses) losses.push_back(loss);
-  std::uint64_t checksum = 14695981039346656037ull;  // FNV-1a 64 over the tensors' float32 bytes, in order
-  for (const NamedTensor& tensor : file.tensors) {
-    for (float x : tensor.data) {
-      if (half) x = half_to_float(float_to_half(x));
-      unsigned char bytes[4];
-      std::memcpy(bytes, &x, 4);
-      for (const unsigned char b : bytes) checksum = (checksum ^ b) * 1099511628211ull;
-    }
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(checksum));
-  file.metadata = {{"format", "attention-explorer-language-model"}, {"format_version", "1"},
-                   {"vocabulary", json(t.vocabulary().words()).dump()}, {"recipe", recipe.dump()},
-                   {"measured", measured.dump()}, {"first_losses", losses.dump(-1, ' ', false, json::error_handler_t::strict)},
-                   {"checksum", std::string("fnv1a64:") + hex}};
-  return write_safetensors(file);
-}
-
 int verify(const std::map<std::string, std::string>& args, const attn::EmbeddingTable& table, const std::string& train,
            const std::string& held_out) {
   const std::string path = arg(args, "verify", "");
   const SafeTensors file = read_safetensors_file(path);
   const json recipe = json::parse(file.metadata.at("recipe"));
+  (void)read_language_model(file, path, table);  // format, version, checksum, shapes
   const json expected = json::parse(file.metadata.at("first_losses"));
   if (recipe.at("corpusHash") != text_hash(train + held_out)) {
     std::printf("%s: the corpus differs from the one it was trained on (hash %s, recorded %s)\n", path.c_str(),
@@ -160,7 +111,7 @@ int verify(const std::map<std::string, std::string>& args, const attn::Embedding
     return 1;
   }
   const std::size_t steps = std::min<std::size_t>(std::stoul(arg(args, "steps", "50")), expected.size());
-  LanguageTrainer trainer(options_of(recipe), table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
+  LanguageTrainer trainer(options_from_recipe(recipe.dump()), table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
   std::size_t mismatches = 0;
   for (std::size_t i = 0; i < steps; ++i) {
     const double loss = trainer.step(1), want = expected[i].get<double>();
@@ -187,6 +138,8 @@ int main(int argc, char** argv) try {
   o.tied_output = !args.count("untied");
   if (args.count("attention-only")) o.layer_norm = false, o.d_ff = 0;
   o.seed = std::stoull(arg(args, "seed", "0"));
+  o.optimizer.learning_rate = std::stof(arg(args, "learning-rate", "3e-3"));
+  o.schedule.warmup_steps = std::stoul(arg(args, "warmup", "200"));
   const std::size_t total = std::stoul(arg(args, "steps", "3000"));
   o.schedule.total_steps = total;
   const std::size_t eval_every = std::stoul(arg(args, "eval-every", "250"));
@@ -227,7 +180,7 @@ int main(int argc, char** argv) try {
   measured["baselines"] = baselines(trainer);
   std::printf("held-out: loss %.4f, perplexity %.2f, top-1 %.4f, top-5 %.4f over %zu tokens; baselines %s\n", e.loss, e.perplexity,
               e.top1, e.top5, e.tokens, measured["baselines"].dump().c_str());
-  json recipe = recipe_of(o, total);
+  json recipe = json::parse(recipe_json(o));
   recipe["corpusHash"] = text_hash(train + held_out);
   recipe["corpus"] = "WordNet 3.0 glosses and examples (wordnet-base) + World English Bible (sword-text-web), scripts/lm/corpus-text.mjs";
   recipe["commit"] = arg(args, "commit", "unknown");
@@ -235,7 +188,8 @@ int main(int argc, char** argv) try {
   recipe["kernels"] = ATTN_TRAIN_KERNELS;
   const std::string out = arg(args, "out", "");
   if (!out.empty()) {
-    const auto bytes = weights_file(trainer, recipe, measured, first_losses, !args.count("float32"));
+    const auto bytes =
+        write_safetensors(language_model_file(trainer, recipe.dump(), measured.dump(), first_losses, !args.count("float32")));
     std::ofstream(out, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     std::printf("wrote %s (%zu bytes)\n", out.c_str(), bytes.size());
   }

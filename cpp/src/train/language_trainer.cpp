@@ -34,7 +34,10 @@ const LanguageTrainerOptions& validated(const LanguageTrainerOptions& o, const E
   return o;
 }
 
-ModelConfig model_config(const LanguageTrainerOptions& o, const EmbeddingTable& table) {
+}  // namespace
+
+ModelConfig language_model_config(const LanguageTrainerOptions& o, const EmbeddingTable& table) {
+  validated(o, table);
   ModelConfig c;
   c.vocab_size = input_ids(table);
   c.frozen_rows = table.vocab_size() + 1;  // the words and [MASK]; <unk> is learned
@@ -52,6 +55,8 @@ ModelConfig model_config(const LanguageTrainerOptions& o, const EmbeddingTable& 
   check_config(c);
   return c;
 }
+
+namespace {
 
 // Independent streams for initialization, training batches and the held-out masking.
 struct Seeds {
@@ -86,7 +91,7 @@ struct Window {
 LanguageTrainer::LanguageTrainer(const LanguageTrainerOptions& options, const EmbeddingTable& table, const std::string& train_text,
                                  const std::string& held_out_text, ParallelFor parallel)
     : options_(validated(options, table)),
-      config_(model_config(options, table)),
+      config_(language_model_config(options, table)),
       vocabulary_(most_frequent_words(train_text, table, options.output_words)),
       train_(token_stream(train_text, table, vocabulary_)),
       held_out_(token_stream(held_out_text, table, vocabulary_)),

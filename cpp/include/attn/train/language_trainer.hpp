@@ -55,6 +55,10 @@ struct LanguageTrainerOptions {
   std::uint64_t seed = 0;
 };
 
+// The model configuration the options give with the word vectors of `table` (input ids: corpus.hpp).
+// Throws as the LanguageTrainer constructor for options out of range.
+ModelConfig language_model_config(const LanguageTrainerOptions& options, const EmbeddingTable& table);
+
 // Runs body(i) for i in [0, n), in any order and on any threads; the default runs them in order.
 using ParallelFor = std::function<void(std::size_t n, const std::function<void(std::size_t)>& body)>;
 

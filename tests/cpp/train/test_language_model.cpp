@@ -1,0 +1,178 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../asset.hpp"
+#include "attn/train/language_model_file.hpp"
+
+using namespace attn::train;
+
+namespace {
+
+// The fixture's paragraphs: the first 15 paragraphs to train on, the rest held out.
+std::pair<std::string, std::string> fixture_text() {
+  std::ifstream in(ATTN_FIXTURE_DIR "/public-domain-english.txt");
+  std::string line, train, held_out;
+  for (int n = 0; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    (n++ < 15 ? train : held_out) += line + "\n";
+  }
+  return {train, held_out};
+}
+
+LanguageTrainerOptions small_options(Objective objective) {
+  LanguageTrainerOptions o;
+  o.objective = objective;
+  o.n_layers = 1, o.n_heads = 4, o.d_ff = 16, o.seq_len = 8, o.batch_size = 4, o.shards = 2, o.output_words = 60;
+  o.schedule = {2, 10, 0.1f};
+  return o;
+}
+
+LanguageModel round_trip(const LanguageTrainer& trainer) {
+  const SafeTensors file = language_model_file(trainer, recipe_json(trainer.options()), "{}", {1.0}, true);
+  const auto bytes = write_safetensors(file);
+  return read_language_model(read_safetensors(bytes.data(), bytes.size(), "model.safetensors"), "model.safetensors", shipped_table());
+}
+
+}  // namespace
+
+TEST_CASE("language trainer: the same seed gives the same losses bit for bit, on one thread or two", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  for (const Objective objective : {Objective::Causal, Objective::Masked}) {
+    LanguageTrainer one(small_options(objective), shipped_table(), train, held_out);
+    LanguageTrainer two(small_options(objective), shipped_table(), train, held_out,
+                        [](std::size_t n, const std::function<void(std::size_t)>& body) {
+                          std::vector<std::thread> pool;
+                          for (std::size_t i = 0; i < n; ++i) pool.emplace_back(body, i);
+                          for (std::thread& t : pool) t.join();
+                        });
+    const LanguageEvaluation before = one.evaluate();
+    for (int i = 0; i < 8; ++i) CHECK(one.step(1) == two.step(1));
+    CHECK(one.parameters() == two.parameters());
+    const LanguageEvaluation after = one.evaluate();
+    std::printf("%s: held-out loss %.3f → %.3f over %zu tokens\n", name_of(kObjectiveNames, objective), before.loss, after.loss, after.tokens);
+    CHECK(after.loss < before.loss);
+  }
+}
+
+TEST_CASE("language trainer: batches follow the objective (causal targets shifted by one, masked 80/10/10)", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  LanguageTrainer causal(small_options(Objective::Causal), shipped_table(), train, held_out);
+  const Batch b = causal.peek_batch();
+  const TokenStream& s = causal.train_stream();
+  // every window starts at a line start, and its target at t is the output id of token t + 1
+  for (std::size_t row = 0; row < b.batch_size; ++row) {
+    const std::int32_t* tokens = b.tokens.data() + row * b.seq_len;
+    std::size_t start = s.inputs.size();
+    for (const std::size_t line : s.line_starts) {
+      if (std::equal(tokens, tokens + b.seq_len, s.inputs.begin() + static_cast<std::ptrdiff_t>(line))) start = line;
+    }
+    REQUIRE(start < s.inputs.size());
+    for (std::size_t t = 0; t < b.seq_len; ++t) CHECK(b.targets[row * b.seq_len + t] == s.outputs[start + t + 1]);
+  }
+  LanguageTrainerOptions o = small_options(Objective::Masked);
+  o.batch_size = 256, o.shards = 1;
+  LanguageTrainer masked(o, shipped_table(), train, held_out);
+  const Batch m = masked.peek_batch();
+  const std::int32_t mask = mask_input(shipped_table());
+  std::size_t chosen = 0, replaced = 0;
+  for (std::size_t r = 0; r < m.tokens.size(); ++r) {
+    chosen += m.scored[r];
+    replaced += m.scored[r] && m.tokens[r] == mask;
+    if (!m.scored[r]) CHECK(m.tokens[r] != mask);
+  }
+  const double rate = static_cast<double>(chosen) / static_cast<double>(m.tokens.size());
+  const double masked_share = static_cast<double>(replaced) / static_cast<double>(chosen);
+  std::printf("masked batch: %.3f of positions chosen, %.3f of those [MASK]\n", rate, masked_share);
+  // 15 % of positions, plus one in a sequence where none was chosen (probability 0.85^T): 0.15 + 0.85^8 / 8 ≈ 0.184
+  CHECK(rate == Approx(0.15 + std::pow(0.85, 8) / 8).margin(0.02));
+  CHECK(masked_share == Approx(0.8).margin(0.05));
+}
+
+TEST_CASE("language model: a file round trip runs the trained parameters; weights, top-k and scores are consistent", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  LanguageTrainer trainer(small_options(Objective::Causal), shipped_table(), train, held_out);
+  trainer.step(5);
+  LanguageModel model = round_trip(trainer);
+  const LanguageRun r = model.run("The river bank was muddy after the storm", 10);
+  const std::size_t T = r.tokens.size(), H = 4, V = model.config().outputs();
+  REQUIRE(T == 8);
+  REQUIRE(r.attention.size() == H * T * T);
+  REQUIRE(r.hidden.size() == T * 100);
+  for (std::size_t h = 0; h < H; ++h) {
+    for (std::size_t i = 0; i < T; ++i) {
+      double sum = 0;
+      for (std::size_t j = 0; j < T; ++j) {
+        const float w = r.attention[(h * T + i) * T + j];
+        if (j > i) CHECK(w == 0.0f);  // causal
+        sum += w;
+      }
+      CHECK(sum == Approx(1.0).epsilon(1e-5));
+    }
+  }
+  for (std::size_t t = 0; t < T; ++t) {
+    const float* row = r.logits.data() + t * V;
+    double total = 0, max = row[0];
+    for (std::size_t j = 0; j < V; ++j) max = std::max(max, static_cast<double>(row[j]));
+    for (std::size_t j = 0; j < V; ++j) total += std::exp(row[j] - max);
+    for (std::size_t i = 0; i < 10; ++i) {
+      CHECK(r.top[t][i].p == Approx(std::exp(row[r.top[t][i].id] - max) / total).epsilon(1e-5));
+      if (i) CHECK(r.top[t][i].p <= r.top[t][i - 1].p);
+    }
+  }
+  const LanguageModel::Score s = model.score("The river bank was muddy after the storm");
+  double mean = 0;
+  for (const float lp : s.log_prob) mean += lp;
+  mean /= static_cast<double>(s.log_prob.size());
+  CHECK(s.log_prob.size() == T - 1);
+  CHECK(s.perplexity == Approx(std::exp(-mean)).epsilon(1e-6));
+  // "bank" follows "river": its log-probability is the log-softmax of position 1's logits at bank's output id
+  const float* row1 = r.logits.data() + 1 * V;
+  double total = 0;
+  for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row1[j]));
+  CHECK(s.log_prob[1] == Approx(row1[model.vocabulary().id_of("bank")] - std::log(total)).epsilon(1e-4));
+}
+
+TEST_CASE("language model: bad input is refused with a clear error", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  LanguageTrainer causal(small_options(Objective::Causal), shipped_table(), train, held_out);
+  LanguageModel model = round_trip(causal);
+  CHECK_THROWS_WITH(model.run(""), Catch::Contains("1 to 256 tokens, got 0"));
+  std::string long_text;
+  for (int i = 0; i < 300; ++i) long_text += "word ";
+  CHECK_THROWS_WITH(model.run(long_text), Catch::Contains("1 to 256 tokens, got 300"));
+  CHECK_THROWS_WITH(model.run("the [MASK] was muddy"), Catch::Contains("not trained with [MASK]"));
+  CHECK_THROWS_WITH(model.run("the bank", 0), Catch::Contains("k must be in [1, 100]"));
+  CHECK_THROWS_WITH(model.score("bank"), Catch::Contains("at least 2 tokens"));
+  const LanguageRun unknown = model.run("zzqx qqzx");  // only words the vectors lack: a defined result
+  for (const auto& top : unknown.top) CHECK(std::isfinite(top[0].p));
+  LanguageTrainer masked_trainer(small_options(Objective::Masked), shipped_table(), train, held_out);
+  LanguageModel masked = round_trip(masked_trainer);
+  const LanguageRun m = masked.run("the river [MASK] was muddy");
+  CHECK(m.tokens[2].key == "[MASK]");
+  CHECK(m.inputs[2] == mask_input(shipped_table()));
+  CHECK_THROWS_WITH(masked.score("the river bank"), Catch::Contains("only the causal model"));
+
+  // Files: corrupted, another version, a tensor missing
+  SafeTensors file = language_model_file(causal, recipe_json(causal.options()), "{}", {}, true);
+  SafeTensors corrupted = file;
+  corrupted.tensors[1].data[0] += 1.0f;
+  CHECK_THROWS_WITH(read_language_model(corrupted, "causal.safetensors", shipped_table()),
+                    Catch::Contains("causal.safetensors: the tensors do not match their checksum"));
+  SafeTensors later = file;
+  later.metadata["format_version"] = "2";
+  CHECK_THROWS_WITH(read_language_model(later, "causal.safetensors", shipped_table()), Catch::Contains("format version 2 is not supported"));
+  SafeTensors missing = file;
+  missing.tensors.pop_back();
+  missing.metadata["checksum"] = tensors_checksum(missing);
+  CHECK_THROWS_WITH(read_language_model(missing, "causal.safetensors", shipped_table()), Catch::Contains("tensors, the recipe's model has"));
+  SafeTensors other = file;
+  other.metadata.erase("format");
+  CHECK_THROWS_WITH(read_language_model(other, "x.safetensors", shipped_table()), Catch::Contains("not a language model file"));
+}
