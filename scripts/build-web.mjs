@@ -105,6 +105,7 @@ await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core', { plug
 copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');
 copyFileSync('web/src/core/limits.d.ts', 'dist/core/limits.d.ts');
+copyFileSync('web/src/core/language-model.d.ts', 'dist/core/language-model.d.ts');
 // The element leaves the core out (external) and imports the built one beside it: ../core/index.js.
 await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths: { [CORE]: '../core/index.js' }, plugins: [glueWithoutDefault] }));
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');

@@ -12,11 +12,18 @@ cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$(nproc)"
 ctest --test-dir build/native --output-on-failure --no-tests=error
 
+step "language models: the corpus, and the first 50 training steps of each shipped model's recipe re-run bit for bit"
+node scripts/lm/corpus-text.mjs build/lm/corpus
+bash scripts/lm/build-trainer.sh >/dev/null
+for objective in causal masked; do
+  build/train/attn_train_lm --verify "web/assets/models/$objective.safetensors"
+done
+
 step "the same Catch2 tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang)"
 bash scripts/build-sanitized.sh
 ctest --test-dir build/sanitize --output-on-failure --no-tests=error
 
-step "fuzzing: tokenizer, embedding asset, explain/attention (${FUZZ_SECONDS:=20} s each)"
+step "fuzzing: tokenizer, embedding asset, explain/attention, safetensors (${FUZZ_SECONDS:=20} s each)"
 bash scripts/fuzz.sh "$FUZZ_SECONDS"
 
 step "wasm build and the same Catch2 tests under Node"

@@ -47,6 +47,12 @@ const attn::EmbeddingTable& table() {
   return *g_table;
 }
 
+}  // namespace
+
+const attn::EmbeddingTable& bindings::loaded_table() { return table(); }
+
+namespace {
+
 val load_embeddings(const val& bytes) {
   return guarded([&] {
     std::vector<std::uint8_t> buffer(bytes["length"].as<std::size_t>());

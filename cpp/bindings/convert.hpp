@@ -19,11 +19,15 @@
 #include "attn/lessons/designed_heads.hpp"
 #include "attn/lessons/explain.hpp"
 #include "attn/lessons/positional_lab.hpp"
+#include "attn/text/embeddings.hpp"
 #include "attn/text/tokenizer.hpp"
 
 namespace bindings {
 
 using emscripten::val;
+
+// The word vectors loadEmbeddings loaded (bindings.cpp); std::logic_error before it was called.
+const attn::EmbeddingTable& loaded_table();
 
 // A copy (never a view into wasm memory, which is invalidated when memory grows).
 template <std::size_t N>

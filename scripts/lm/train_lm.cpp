@@ -110,6 +110,11 @@ int verify(const std::map<std::string, std::string>& args, const attn::Embedding
                 text_hash(train + held_out).c_str(), recipe.at("corpusHash").get<std::string>().c_str());
     return 1;
   }
+  if (recipe.value("kernels", "") != ATTN_TRAIN_KERNELS) {
+    std::printf("%s: trained with kernels '%s', this tool has '%s': the losses cannot agree bit for bit\n", path.c_str(),
+                recipe.value("kernels", "").c_str(), ATTN_TRAIN_KERNELS);
+    return 1;
+  }
   const std::size_t steps = std::min<std::size_t>(std::stoul(arg(args, "steps", "50")), expected.size());
   LanguageTrainer trainer(options_from_recipe(recipe.dump()), table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
   std::size_t mismatches = 0;

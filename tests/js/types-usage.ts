@@ -88,3 +88,11 @@ const previousOffset: number = core.limits.headKindAliases.previous;
 // @ts-expect-error core.limits is read-only
 core.limits.maxTokens = 1;
 console.log(maxLab, methods, previousOffset);
+
+const causalModel = await core.languageModel('causal');
+const nextWord: string = causalModel.run('the river bank').top[2][0].word;
+const perplexity: number = causalModel.score('the river bank was muddy').perplexity;
+const blanks = (await core.languageModel('masked')).fillMask('the river [MASK] was muddy', 5);
+const firstHeadWeight: number = causalModel.run('the bank').attention[0][0][0] + blanks[0].top[0].p;
+// @ts-expect-error the models are 'causal' and 'masked'
+core.languageModel('gpt2');

@@ -286,6 +286,10 @@ export interface LayerCosts {
 import type { Trainer, TrainerLimits, TrainerOptions } from './trainer.js';
 export type * from './trainer.js';
 
+// The trained language models' types (core.languageModel): language-model.d.ts, beside this file.
+import type { LanguageModel, LanguageModelKind, LanguageModelLimits, LanguageModelOptions } from './language-model.js';
+export type * from './language-model.js';
+
 // Every limit and name list (core.limits): limits.d.ts, beside this file.
 import type { CoreLimits } from './limits.js';
 export type * from './limits.js';
@@ -375,6 +379,14 @@ export interface AttentionCore {
    */
   createTrainer(options?: TrainerOptions): Trainer;
   readonly trainerLimits: TrainerLimits;
+  /**
+   * The explorer's own small transformer language model of that kind, trained by the core on public-domain
+   * English and loaded from its shipped .safetensors file (once per kind). Throws RangeError at once for another
+   * kind (naming the kinds); the promise rejects naming the file and what is wrong (missing, truncated,
+   * corrupted, another format or version).
+   */
+  languageModel(kind: LanguageModelKind, options?: LanguageModelOptions): Promise<LanguageModel>;
+  readonly languageModelLimits: LanguageModelLimits;
   /** Bytes allocated on the wasm heap (for leak checks). */
   heapInUse(): number;
 }

@@ -7,6 +7,7 @@ import { readAsset } from './assets.js';
 import { ATTENTION_OPTIONS, attentionOptions } from './attention-options.js';
 import * as check from './checks.js';
 import { fastPaths } from './fast-paths.js';
+import { languageModelApi } from './language-model.js';
 import { lessonFunctions } from './lessons.js';
 import { coreLimits, headKindNames } from './limits.js';
 import { trainerApi } from './trainer.js';
@@ -370,6 +371,9 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
 
     // Training an attention-only transformer in the core: createTrainer(options) and trainerLimits (trainer.js)
     ...trainerApi(wasm, limits),
+
+    // The explorer's trained language models: languageModel(kind) and languageModelLimits (language-model.js)
+    ...languageModelApi(wasm),
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */
     heapInUse() {

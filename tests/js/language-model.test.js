@@ -1,0 +1,142 @@
+// core.languageModel(): the shipped language models (web/assets/models/*.safetensors, trained by
+// npm run train:lm) run on any text through the JS API: their configuration and measured quality, the
+// shapes and properties of every output, the file checks, and bad input.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { createAttentionCore } from 'attention-explorer/core';
+
+let core, causal, masked;
+before(async () => {
+  core = await createAttentionCore();
+  [causal, masked] = await Promise.all([core.languageModel('causal'), core.languageModel('masked')]);
+});
+
+const SENTENCE = 'The river bank was muddy after the storm';
+const rowSums = (weights, T) => Array.from({ length: T }, (_, i) => weights.subarray(i * T, (i + 1) * T).reduce((a, b) => a + b, 0));
+
+describe('languageModel: loading', () => {
+  test('the kinds come from the core; another kind is a RangeError listing them', () => {
+    assert.deepEqual(core.languageModelLimits.objectives, ['causal', 'masked']);
+    assert.throws(() => core.languageModel('gpt'), { name: 'RangeError', message: /kind must be one of 'causal', 'masked', got gpt/ });
+    assert.throws(() => core.languageModel('causal', { bogus: 1 }), { name: 'TypeError', message: /bogus/ });
+  });
+
+  test('a model is loaded once per kind', async () => {
+    assert.equal(await core.languageModel('causal'), causal);
+  });
+
+  test('config: sizes, corpus and the held-out measurements recorded at training time beat the baselines', () => {
+    for (const [model, kind] of [[causal, 'causal'], [masked, 'masked']]) {
+      const c = model.config;
+      assert.equal(c.kind, kind);
+      assert.equal(c.objective, kind);
+      assert.equal(c.dModel, 100);
+      assert.equal(c.numHeads * c.dK, c.dModel);
+      assert.ok(c.numLayers >= 1 && c.numLayers <= 4);
+      assert.ok(c.outputSize > 8000 && c.outputSize <= 16385, `outputSize ${c.outputSize}`);
+      assert.equal(model.vocabulary.length, c.outputSize);
+      assert.equal(model.vocabulary.at(-1), '<unk>');
+      assert.match(c.corpus, /WordNet/);
+      assert.ok(c.trainTokens > 1e6);
+    }
+    const { heldOutPerplexity, baselines } = causal.config;
+    assert.ok(heldOutPerplexity < 0.9 * baselines.bigramPerplexity,
+      `held-out perplexity ${heldOutPerplexity} beats the Kneser–Ney bigram's ${baselines.bigramPerplexity} by 10 %`);
+    assert.ok(masked.config.maskedTop1 > 0.2 && masked.config.maskedTop5 > masked.config.maskedTop1);
+  });
+
+  test('a corrupted, truncated or other file is refused, naming the file and what is wrong', async () => {
+    const bytes = readFileSync(new URL('../../web/assets/models/masked.safetensors', import.meta.url));
+    const flipped = new Uint8Array(bytes);
+    flipped[flipped.length - 3] ^= 0x40;
+    await assert.rejects(core.languageModel('masked', { bytes: flipped }), { name: 'RangeError', message: /masked model bytes: .*checksum .*corrupted/ });
+    await assert.rejects(core.languageModel('masked', { bytes: bytes.subarray(0, 1000) }), { name: 'RangeError', message: /masked model bytes: truncated/ });
+    await assert.rejects(core.languageModel('causal', { bytes }), { name: 'RangeError', message: /holds the masked model, not the causal one/ });
+    await assert.rejects(core.languageModel('causal', { url: new URL('file:///nonexistent/causal.safetensors') }), /no such file/);
+  });
+});
+
+describe('languageModel: run', () => {
+  test('attention: [layer][head] T × T, rows sum to 1, the causal model masks the future, the masked one does not', () => {
+    for (const model of [causal, masked]) {
+      const r = model.run(SENTENCE);
+      const T = r.tokens.length;
+      assert.equal(T, 8);
+      assert.deepEqual(r.tokens.map((t) => SENTENCE.slice(t.start, t.end)), SENTENCE.split(' '));
+      assert.equal(r.attention.length, model.config.numLayers);
+      let future = 0;
+      for (const layer of r.attention) {
+        assert.equal(layer.length, model.config.numHeads);
+        for (const weights of layer) {
+          assert.equal(weights.length, T * T);
+          for (const sum of rowSums(weights, T)) assert.ok(Math.abs(sum - 1) < 1e-5);
+          for (let i = 0; i < T; ++i) for (let j = i + 1; j < T; ++j) future += weights[i * T + j];
+        }
+      }
+      if (model === causal) assert.equal(future, 0);
+      else assert.ok(future > 0.1);
+      assert.deepEqual(r.hidden.map((h) => h.shape), Array(model.config.numLayers).fill([T, 100]));
+      assert.ok(r.hidden.every((h) => h.data.every(Number.isFinite)));
+    }
+  });
+
+  test('top: k words per position, most likely first, probabilities in (0, 1] summing to at most 1', () => {
+    const r = causal.run(SENTENCE, { k: 5 });
+    for (const top of r.top) {
+      assert.equal(top.length, 5);
+      assert.ok(top.every((w, i) => w.p > 0 && w.p <= 1 && (i === 0 || w.p <= top[i - 1].p) && causal.vocabulary.includes(w.word)));
+      assert.ok(top.reduce((a, w) => a + w.p, 0) <= 1 + 1e-6);
+    }
+  });
+
+  test('score: ln p of each token given the ones before it; the perplexity is exp(−mean); a likely sentence scores better than its shuffle', () => {
+    const s = causal.score(SENTENCE);
+    assert.equal(s.logProb.length, 7);
+    const mean = s.logProb.reduce((a, b) => a + b, 0) / 7;
+    assert.ok(Math.abs(s.perplexity - Math.exp(-mean)) < 1e-6 * s.perplexity);
+    const shuffled = causal.score('storm the after muddy was bank river The');
+    assert.ok(s.perplexity < shuffled.perplexity, `${s.perplexity} < ${shuffled.perplexity}`);
+    // The run's top-1 at position i is the most likely next word: its log-probability bounds the score's
+    const r = causal.run(SENTENCE, { k: 1 });
+    for (let i = 0; i < 7; ++i) assert.ok(s.logProb[i] <= Math.log(r.top[i][0].p) + 1e-5);
+  });
+
+  test('fillMask: the masked model fills every [MASK]', () => {
+    const filled = masked.fillMask('the river [MASK] was muddy after the [MASK]', 10);
+    assert.deepEqual(filled.map((f) => f.position), [2, 7]);
+    for (const { top } of filled) assert.equal(top.length, 10);
+    const bible = masked.fillMask('In the beginning, God created the heavens and the [MASK].', 5);
+    assert.ok(bible[0].top.some((w) => w.word === 'earth'), JSON.stringify(bible[0].top));
+  });
+
+  test('parameters: every tensor by its C++ name and shape', () => {
+    const p = causal.parameters();
+    assert.deepEqual(p['layers.0.attention.w_q'].shape, [100, 100]);
+    assert.deepEqual(p['layers.0.feed_forward.w_1'].shape, [100, causal.config.dFF]);
+    assert.deepEqual(p['layers.0.norm1.gamma'].shape, [100]);
+    assert.deepEqual(p.embedding.shape, [1, 100]);  // <unk>: the only learned input row
+    assert.ok(Object.values(p).every((t) => t.data.length === t.shape.reduce((a, b) => a * b, 1) && t.data.every(Number.isFinite)));
+  });
+
+  test('bad input: a clear error or a defined result, never NaN; the heap does not grow', () => {
+    assert.throws(() => causal.run(''), { name: 'RangeError', message: /1 to 256 tokens, got 0/ });
+    assert.throws(() => causal.run('word '.repeat(300)), { name: 'RangeError', message: /1 to 256 tokens, got 300/ });
+    assert.throws(() => causal.run(42), { name: 'TypeError', message: /text must be a string/ });
+    assert.throws(() => causal.run(SENTENCE, { k: 0 }), { name: 'RangeError', message: /k must be/ });
+    assert.throws(() => causal.run('the [MASK] was muddy'), { name: 'RangeError', message: /not trained with \[MASK\]/ });
+    assert.throws(() => masked.score(SENTENCE), { name: 'RangeError', message: /only the 'causal' model/ });
+    assert.throws(() => causal.fillMask('the [MASK]'), { name: 'RangeError', message: /only the 'masked' model/ });
+    assert.throws(() => causal.score('bank'), { name: 'RangeError', message: /at least 2 tokens/ });
+    const unknown = causal.run('zzqxv qqzxw');
+    assert.ok(unknown.tokens.every((t) => t.oov));
+    assert.ok(unknown.top.flat().every((w) => Number.isFinite(w.p)));
+    causal.run(SENTENCE);
+    const heap = core.heapInUse();
+    for (let i = 0; i < 200; ++i) {
+      causal.run(SENTENCE);
+      assert.throws(() => causal.run(''));
+    }
+    assert.ok(core.heapInUse() <= heap + 4096, `heap ${heap} → ${core.heapInUse()}`);
+  });
+});

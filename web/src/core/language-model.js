@@ -1,0 +1,140 @@
+// core.languageModel(): the explorer's own small transformer language models, trained by the core on
+// public-domain English (npm run train:lm; cpp/include/attn/train/language_trainer.hpp) and shipped as
+// safetensors files (web/assets/models/). The file is read here (safetensors.js, JSON.parse for the
+// header and the metadata), checked, and handed to the core, which runs the model on any text.
+import { readAsset } from './assets.js';
+import * as check from './checks.js';
+import { readSafetensors } from './safetensors.js';
+import { unwrap } from './wasm-module.js';
+
+const DEFAULT_URLS = {
+  causal: new URL('../../assets/models/causal.safetensors', import.meta.url),
+  masked: new URL('../../assets/models/masked.safetensors', import.meta.url),
+};
+const FORMAT = 'attention-explorer-language-model';
+const FORMAT_VERSION = '1';
+
+/** FNV-1a 64 over the float32 little-endian bytes of every tensor in file order, as the file's checksum records it. */
+function checksum(tensors) {
+  let hi = 0xcbf29ce4, lo = 0x84222325;  // offset basis 14695981039346656037
+  const word = new Uint32Array(1);
+  const asFloat = new Float32Array(word.buffer);
+  for (const { data } of tensors.values()) {
+    for (let i = 0; i < data.length; ++i) {
+      asFloat[0] = data[i];
+      for (let shift = 0; shift < 32; shift += 8) {
+        lo = (lo ^ ((word[0] >>> shift) & 0xff)) >>> 0;
+        // h × (2⁴⁰ + 435) mod 2⁶⁴, in 32-bit halves (every intermediate below 2⁵³, exact in a double)
+        const low = lo * 435;
+        const carry = Math.floor(low / 0x100000000);
+        hi = (hi * 435 + carry + ((lo << 8) >>> 0)) % 0x100000000;
+        lo = low % 0x100000000;
+      }
+    }
+  }
+  return `fnv1a64:${hi.toString(16).padStart(8, '0')}${lo.toString(16).padStart(8, '0')}`;
+}
+
+/** The metadata field `key` parsed as JSON; an Error naming the file when it is missing or not JSON. */
+function metadataJson(metadata, key, fileName) {
+  if (typeof metadata[key] !== 'string') throw new RangeError(`${fileName}: no '${key}' in __metadata__: not a language model file`);
+  try {
+    return JSON.parse(metadata[key]);
+  } catch (error) {
+    throw new RangeError(`${fileName}: '${key}' in __metadata__ is not JSON (${error.message})`);
+  }
+}
+
+/** Reads a language model file: { recipe, measured, words, tensors }, or a RangeError naming the file and what is wrong. */
+export function readLanguageModelFile(bytes, fileName) {
+  const { tensors, metadata } = readSafetensors(bytes, fileName);
+  if (metadata.format !== FORMAT) throw new RangeError(`${fileName}: format is '${metadata.format}', not ${FORMAT}`);
+  if (metadata.format_version !== FORMAT_VERSION) {
+    throw new RangeError(`${fileName}: format version ${metadata.format_version} is not supported (this core reads version ${FORMAT_VERSION})`);
+  }
+  if (metadata.checksum !== checksum(tensors)) throw new RangeError(`${fileName}: the tensors do not match their checksum (the file is corrupted)`);
+  const words = metadataJson(metadata, 'vocabulary', fileName);
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw new RangeError(`${fileName}: the vocabulary is not a list of words`);
+  return { recipe: metadataJson(metadata, 'recipe', fileName), measured: metadataJson(metadata, 'measured', fileName), words, tensors };
+}
+
+/** The language-model API over the module `wasm` (index.d.ts documents each member). */
+export function languageModelApi(wasm) {
+  const limits = Object.freeze(wasm.languageModelLimits());
+  const released = new FinalizationRegistry((id) => wasm.languageModelRelease(id));
+
+  function makeModel(kind, file, id) {
+    const { recipe, measured, words } = file;
+    const vocabulary = [...words, '<unk>'];
+    const [numLayers, numHeads, dModel] = [recipe.numLayers, recipe.numHeads, file.tensors.get('layers.0.attention.w_q').shape[0]];
+    const wordOf = (ids, p, at) => ({ word: vocabulary[ids[at]], p: p[at] });
+    const model = {
+      config: Object.freeze({
+        kind, objective: recipe.objective, numLayers, numHeads, dModel, dK: dModel / numHeads, dFF: recipe.dFF,
+        seqLen: recipe.seqLen, outputSize: vocabulary.length, tiedOutput: recipe.tiedOutput, corpus: recipe.corpus,
+        trainTokens: measured.trainTokens, steps: recipe.steps,
+        heldOutPerplexity: kind === 'causal' ? measured.heldOutPerplexity : undefined,
+        maskedTop1: kind === 'masked' ? measured.heldOutTop1 : undefined,
+        maskedTop5: kind === 'masked' ? measured.heldOutTop5 : undefined,
+        baselines: measured.baselines, recipe, measured,
+      }),
+      vocabulary: Object.freeze(vocabulary),
+      run(text, { k = 10 } = {}) {
+        const where = 'languageModel.run';
+        const r = unwrap(wasm.languageModelRun(id, check.text(text, where), check.integerIn(k, where, 'k', 1, limits.maxTopK)));
+        const T = r.tokens.length;
+        const attention = Array.from({ length: numLayers }, (_, l) => Array.from({ length: numHeads },
+          (_, h) => r.attention.subarray(((l * numHeads + h) * T) * T, ((l * numHeads + h + 1) * T) * T)));
+        const hidden = Array.from({ length: numLayers }, (_, l) => ({ shape: [T, dModel], data: r.hidden.subarray(l * T * dModel, (l + 1) * T * dModel) }));
+        const top = Array.from({ length: T }, (_, t) => Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, t * k + i)));
+        return { tokens: r.tokens, attention, hidden, top };
+      },
+      score(text) {
+        if (kind !== 'causal') throw new RangeError("languageModel.score: only the 'causal' model scores text (it predicts the next word)");
+        return unwrap(wasm.languageModelScore(id, check.text(text, 'languageModel.score')));
+      },
+      fillMask(text, k = 10) {
+        const where = 'languageModel.fillMask';
+        if (kind !== 'masked') throw new RangeError(`${where}: only the 'masked' model fills in [MASK] (the causal one was never shown it)`);
+        const r = model.run(text, { k: check.integerIn(k, where, 'k', 1, limits.maxTopK) });
+        return r.tokens.flatMap((token, position) => (token.mask ? [{ position, top: r.top[position] }] : []));
+      },
+      parameters() {
+        return unwrap(wasm.languageModelParameters(id));
+      },
+    };
+    released.register(model, id);
+    return model;
+  }
+
+  const loaded = new Map();
+  /**
+   * @param {'causal' | 'masked'} kind
+   * @param {{ url?: string | URL, bytes?: Uint8Array }} [options] where the file is (default: web/assets/models/<kind>.safetensors
+   *   beside the core), or its bytes
+   */
+  function languageModel(kind, options = {}) {
+    const where = 'languageModel';
+    check.oneOf(kind, where, 'kind', limits.objectives);
+    check.knownOptions(options, where, ['url', 'bytes']);
+    if (options.bytes === undefined && options.url === undefined && loaded.has(kind)) return loaded.get(kind);
+    const url = options.url ?? DEFAULT_URLS[kind];
+    const promise = (async () => {
+      const bytes = options.bytes ?? await readAsset(url, `${kind} language model`);
+      const fileName = options.bytes ? `${kind} model bytes` : String(url);
+      const file = readLanguageModelFile(bytes, fileName);
+      if (file.recipe.objective !== kind) throw new RangeError(`${fileName}: holds the ${file.recipe.objective} model, not the ${kind} one`);
+      const tensors = Object.fromEntries([...file.tensors].map(([name, t]) => [name, t.data]));
+      const created = wasm.languageModelCreate({ recipe: file.recipe, words: file.words, tensors });
+      if (created.error) throw new RangeError(`${fileName}: ${created.error.message}`);
+      return makeModel(kind, file, created.value);
+    })();
+    if (options.bytes === undefined && options.url === undefined) {
+      loaded.set(kind, promise);
+      promise.catch(() => loaded.delete(kind));  // a failed load may be retried
+    }
+    return promise;
+  }
+
+  return { languageModel, languageModelLimits: limits };
+}
