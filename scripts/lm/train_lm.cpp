@@ -6,6 +6,7 @@
 //                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--layers 2]
 //                 [--attention-only] [--threads 2] [--commit <sha>] [--eval-every 250]
 //   attn_train_lm --verify web/assets/models/causal.safetensors --corpus … --embeddings … [--steps 50]
+//   attn_train_lm --measure-heads web/assets/models/causal.safetensors --corpus …   (adds "heads" to the metadata)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/text/embeddings.hpp"
+#include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model_file.hpp"
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/ngram.hpp"
@@ -127,6 +129,26 @@ int verify(const std::map<std::string, std::string>& args, const attn::Embedding
   return mismatches ? 1 : 0;
 }
 
+// Measures every head of a model file on the held-out text (head_statistics.hpp), prints the table and
+// records it in the file's metadata as "heads" (a JSON array; the tensors and their checksum are unchanged).
+int measure_heads(const std::string& path, const attn::EmbeddingTable& table, const std::string& held_out) {
+  SafeTensors file = read_safetensors_file(path);
+  LanguageModel model = read_language_model(file, path, table);
+  json heads = json::array();
+  std::printf("%s: heads on the held-out text\nlayer head  previous  next  self  first  same word  prefix  entropy (bits)  label\n", path.c_str());
+  for (const HeadStatistics& h : head_statistics(model, held_out)) {
+    const auto& s = h.scores;
+    std::printf("%5zu %4zu  %8.3f %5.3f %5.3f %6.3f %10.3f %7.3f %15.2f  %s\n", h.layer, h.head, s[0], s[1], s[2], s[3], s[4], s[5],
+                h.entropy_bits, h.label.c_str());
+    heads.push_back({{"layer", h.layer}, {"head", h.head}, {"previous", s[0]}, {"next", s[1]}, {"self", s[2]}, {"first", s[3]},
+                     {"sameWord", s[4]}, {"prefix", s[5]}, {"entropyBits", h.entropy_bits}, {"label", h.label}});
+  }
+  file.metadata["heads"] = heads.dump();
+  const auto bytes = write_safetensors(file);
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -136,6 +158,7 @@ int main(int argc, char** argv) try {
   const std::string asset = read_file(arg(args, "embeddings", "web/assets/embeddings.bin"));
   const auto table = attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
   if (args.count("verify")) return verify(args, table, train, held_out);
+  if (args.count("measure-heads")) return measure_heads(arg(args, "measure-heads", ""), table, held_out);
 
   LanguageTrainerOptions o;
   o.objective = attn::value_of(kObjectiveNames, arg(args, "objective", "causal"), "objective");

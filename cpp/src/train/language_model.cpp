@@ -72,6 +72,17 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k) {
   return out;
 }
 
+std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inputs) {
+  const std::size_t T = inputs.size(), cells = config_.n_heads * T * T;
+  if (T == 0 || T > kMaxLanguageTokens) {
+    throw std::out_of_range("languageModel.attention: 1 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " + std::to_string(T));
+  }
+  forward(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_, frozen_);
+  std::vector<float> weights;
+  for (const LayerActivations<float>& layer : ws_.layers) weights.insert(weights.end(), layer.weights, layer.weights + cells);
+  return weights;
+}
+
 LanguageModel::Score LanguageModel::score(const std::string& text) {
   if (objective_ != Objective::Causal) throw std::invalid_argument("languageModel.score: only the causal model scores text");
   LanguageRun r = run(text, 1);

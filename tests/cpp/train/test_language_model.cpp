@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../asset.hpp"
+#include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model_file.hpp"
 
 using namespace attn::train;
@@ -175,4 +176,37 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
   SafeTensors other = file;
   other.metadata.erase("format");
   CHECK_THROWS_WITH(read_language_model(other, "x.safetensors", shipped_table()), Catch::Contains("not a language model file"));
+}
+
+TEST_CASE("head statistics: each score is the mean over queries of the weights it names, recomputed here", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  LanguageTrainer trainer(small_options(Objective::Causal), shipped_table(), train, held_out);
+  trainer.step(3);
+  LanguageModel model = round_trip(trainer);
+  const std::string line = "the cat saw the dog and the cat ran";  // "the" and "cat" recur
+  const std::vector<HeadStatistics> heads = head_statistics(model, line, 32);
+  const std::vector<std::int32_t> ids = input_ids_of(language_tokens(line, shipped_table()), shipped_table());
+  const std::vector<float> a = model.attention(ids);
+  const std::size_t T = ids.size(), H = model.config().n_heads;
+  REQUIRE(heads.size() == H);
+  for (std::size_t h = 0; h < H; ++h) {
+    const float* w = a.data() + h * T * T;
+    double previous = 0, first = 0, self = 0, entropy = 0, prefix = 0;
+    std::size_t prefix_queries = 0;
+    for (std::size_t i = 0; i < T; ++i) {
+      if (i) previous += w[i * T + i - 1], first += w[i * T];
+      self += w[i * T + i];
+      for (std::size_t j = 0; j < T; ++j) entropy -= w[i * T + j] > 0 ? w[i * T + j] * std::log2(w[i * T + j]) : 0;
+    }
+    // prefix: queries 3 ("the", earlier at 0: the token after it is 1), 6 ("the": 0 → 1, 3 → 4), 7 ("cat": 1 → 2)
+    prefix = w[3 * T + 1] + (w[6 * T + 1] + w[6 * T + 4]) + w[7 * T + 2];
+    prefix_queries = 3;
+    CHECK(heads[h].scores[0] == Approx(previous / (T - 1)).epsilon(1e-9));
+    CHECK(heads[h].scores[3] == Approx(first / (T - 1)).epsilon(1e-9));
+    CHECK(heads[h].scores[2] == Approx(self / T).epsilon(1e-9));
+    CHECK(heads[h].scores[1] == 0.0);  // causal: nothing on the next position
+    CHECK(heads[h].scores[5] == Approx(prefix / static_cast<double>(prefix_queries)).epsilon(1e-6));
+    CHECK(heads[h].entropy_bits == Approx(entropy / T).epsilon(1e-6));
+    CHECK(heads[h].entropy_bits <= std::log2(static_cast<double>(T)));
+  }
 }

@@ -48,9 +48,29 @@ export interface LanguageModelConfig {
   readonly maskedTop5?: number;
   /** The unigram and interpolated Kneser–Ney bigram perplexities on the same held-out tokens. */
   readonly baselines: { unigramPerplexity: number; bigramPerplexity: number; bigramDiscount: number; tokens: number };
+  /**
+   * What each head was measured to do on the held-out text (cpp/include/attn/train/head_statistics.hpp), layer-major:
+   * mean weight on the previous / next / own / first position, on the same word elsewhere, on the token after
+   * the word's earlier occurrence (prefix matching), the mean entropy in bits, and the label (the largest score
+   * ≥ 0.4, else 'mixed').
+   */
+  readonly heads: readonly HeadMeasurement[];
   /** The whole recipe and measurements as the file's __metadata__ records them. */
   readonly recipe: Readonly<Record<string, unknown>>;
   readonly measured: Readonly<Record<string, unknown>>;
+}
+
+export interface HeadMeasurement {
+  layer: number;
+  head: number;
+  previous: number;
+  next: number;
+  self: number;
+  first: number;
+  sameWord: number;
+  prefix: number;
+  entropyBits: number;
+  label: 'previous' | 'next' | 'self' | 'first' | 'same word' | 'prefix' | 'mixed';
 }
 
 export interface LanguageToken extends Token {

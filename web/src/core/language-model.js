@@ -55,7 +55,8 @@ export function readLanguageModelFile(bytes, fileName) {
   if (metadata.checksum !== checksum(tensors)) throw new RangeError(`${fileName}: the tensors do not match their checksum (the file is corrupted)`);
   const words = metadataJson(metadata, 'vocabulary', fileName);
   if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw new RangeError(`${fileName}: the vocabulary is not a list of words`);
-  return { recipe: metadataJson(metadata, 'recipe', fileName), measured: metadataJson(metadata, 'measured', fileName), words, tensors };
+  const heads = metadata.heads === undefined ? [] : metadataJson(metadata, 'heads', fileName);
+  return { recipe: metadataJson(metadata, 'recipe', fileName), measured: metadataJson(metadata, 'measured', fileName), heads, words, tensors };
 }
 
 /** The language-model API over the module `wasm` (index.d.ts documents each member). */
@@ -77,6 +78,7 @@ export function languageModelApi(wasm) {
         maskedTop1: kind === 'masked' ? measured.heldOutTop1 : undefined,
         maskedTop5: kind === 'masked' ? measured.heldOutTop5 : undefined,
         baselines: measured.baselines, recipe, measured,
+        heads: Object.freeze(file.heads.map((h) => Object.freeze(h))),
       }),
       vocabulary: Object.freeze(vocabulary),
       run(text, { k = 10 } = {}) {

@@ -59,7 +59,11 @@ class LanguageModel {
   };
   Score score(const std::string& text);
 
+  // The attention weights (L, H, T, T) for input ids (corpus.hpp) of 1 … kMaxLanguageTokens tokens.
+  std::vector<float> attention(const std::vector<std::int32_t>& inputs);
+
   const ModelConfig& config() const { return config_; }
+  const EmbeddingTable& table() const { return *table_; }
   Objective objective() const { return objective_; }
   const OutputVocabulary& vocabulary() const { return vocabulary_; }
   const std::vector<float>& parameters() const { return parameters_; }

@@ -1,0 +1,66 @@
+#include "attn/train/head_statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace attn::train {
+
+std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::string& text, std::size_t window,
+                                            std::size_t max_windows) {
+  const TokenStream stream = token_stream(text, model.table(), model.vocabulary());
+  const std::size_t L = model.config().n_layers, H = model.config().n_heads, size = stream.inputs.size();
+  const bool causal = model.config().causal;
+  std::vector<HeadStatistics> heads(L * H);
+  std::vector<std::array<double, 6>> counts(L * H);  // queries each score averages over
+  std::vector<double> rows(L * H, 0.0);
+  std::size_t windows = 0;
+  for (std::size_t at = 0, next = 0; at < stream.line_starts.size() && windows < max_windows; ++at) {
+    const std::size_t start = stream.line_starts[at];
+    if (start < next) continue;  // inside the previous window
+    const std::size_t T = std::min(window, size - start);
+    next = start + T;
+    if (T < 2) continue;
+    ++windows;
+    const std::vector<std::int32_t> ids(stream.inputs.begin() + static_cast<std::ptrdiff_t>(start),
+                                        stream.inputs.begin() + static_cast<std::ptrdiff_t>(start + T));
+    const std::vector<float> weights = model.attention(ids);
+    for (std::size_t lh = 0; lh < L * H; ++lh) {
+      const float* a = weights.data() + lh * T * T;
+      auto& score = heads[lh].scores;
+      auto& count = counts[lh];
+      for (std::size_t i = 0; i < T; ++i) {
+        const float* row = a + i * T;
+        const auto add = [&](std::size_t k, double value) { score[k] += value, count[k] += 1; };
+        if (i >= 1) add(0, row[i - 1]), add(3, row[0]);
+        if (i + 1 < T) add(1, row[i + 1]);
+        add(2, row[i]);
+        double same = 0, prefix = 0;
+        bool has_same = false, has_prefix = false;
+        for (std::size_t j = 0; j < (causal ? i : T); ++j) {
+          if (j == i || ids[j] != ids[i]) continue;
+          has_same = true, same += row[j];
+          if (j + 1 < i) has_prefix = true, prefix += row[j + 1];
+        }
+        if (has_same) add(4, same);
+        if (has_prefix) add(5, prefix);
+        double entropy = 0;
+        for (std::size_t j = 0; j < T; ++j) entropy -= row[j] > 0 ? row[j] * std::log2(static_cast<double>(row[j])) : 0.0;
+        heads[lh].entropy_bits += entropy;
+        rows[lh] += 1;
+      }
+    }
+  }
+  if (windows == 0) throw std::invalid_argument("head statistics: the text has no line of at least 2 tokens");
+  for (std::size_t lh = 0; lh < L * H; ++lh) {
+    HeadStatistics& h = heads[lh];
+    h.layer = lh / H, h.head = lh % H;
+    for (std::size_t k = 0; k < h.scores.size(); ++k) h.scores[k] = counts[lh][k] ? h.scores[k] / counts[lh][k] : 0.0;
+    h.entropy_bits /= rows[lh];
+    const auto best = std::max_element(h.scores.begin(), h.scores.end());
+    h.label = *best >= kHeadLabelThreshold ? kHeadScoreNames[static_cast<std::size_t>(best - h.scores.begin())] : "mixed";
+  }
+  return heads;
+}
+
+}  // namespace attn::train
