@@ -3,7 +3,8 @@
 //   dist/index.html, dist/assets/   the demo site
 //   dist/core/                      the core for any page or Node: index.js (one self-contained ES module,
 //                                   no bare imports), attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin
-//                                   (found beside it by relative URL), index.d.ts (+ trainer.d.ts, limits.d.ts)
+//                                   (found beside it by relative URL), causal.safetensors and masked.safetensors
+//                                   (the language models), index.d.ts (+ trainer.d.ts, limits.d.ts, language-model.d.ts)
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
 //                                   imports ../core/index.js, so the core's files ship once), its .d.ts, and
 //                                   assets/: the Learn chapter's training worker (the trainer's JS; it starts
@@ -58,6 +59,14 @@ function replaceIn(name, file, from, to) {
 const subsetEmbeddings = replaceIn('subset-embeddings', '/web/src/core/index.js',
   "new URL('../../assets/embeddings.bin', import.meta.url)", `new URL('../../../${SUBSET}', import.meta.url)`);
 
+/**
+ * The language models' files (2.6 MB) stay out of the single file and of the training worker: there
+ * core.languageModel() needs { url } (language-model.js says so). The site and dist/core/ carry them.
+ */
+const withoutModels = replaceIn('without-models', '/web/src/core/language-model.js',
+  "const DEFAULT_URLS = {\n  causal: new URL('../../assets/models/causal.safetensors', import.meta.url),\n  masked: new URL('../../assets/models/masked.safetensors', import.meta.url),\n};",
+  'const DEFAULT_URLS = { causal: null, masked: null };');
+
 /** The single file inlines attn_core.wasm only (the relaxed-SIMD build would add 500 KB of base64): kernels 'auto' runs simd128. */
 const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
   "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
@@ -86,7 +95,7 @@ const workerWithoutWasm = {
     return urls.reduce((text, url) => text.replace(url, 'null'), code);
   },
 };
-const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault] };
+const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault, withoutModels] };
 
 /** The single file carries the training worker inside it too: Vite's inline worker (a Blob URL made from a string). */
 const inlineWorker = {
@@ -111,6 +120,6 @@ await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths:
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, inlineWorker, glueWithoutDefault] }));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, inlineWorker, glueWithoutDefault, withoutModels] }));
 copyFileSync('web/embed.html', 'dist/embed.html');
 console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');

@@ -118,18 +118,169 @@ val language_model_score(int id, const std::string& text) {
   });
 }
 
+// ---- core.createLanguageTrainer(): training a language model on given text (web/src/core/language-trainer.js) ----
+
+std::unordered_map<int, std::unique_ptr<train::LanguageTrainer>> g_trainers;
+int g_next_trainer = 1;
+
+train::LanguageTrainer& trainer_by_id(int id) {
+  const auto found = g_trainers.find(id);
+  if (found == g_trainers.end()) throw std::invalid_argument("languageTrainer: this trainer was released");
+  return *found->second;
+}
+
+val language_trainer_defaults() {
+  const train::LanguageTrainerOptions o;
+  val out = val::object();
+  out.set("objective", std::string(attn::name_of(train::kObjectiveNames, o.objective)));
+  out.set("numLayers", o.n_layers);
+  out.set("numHeads", o.n_heads);
+  out.set("dFF", o.d_ff);
+  out.set("seqLen", o.seq_len);
+  out.set("batchSize", o.batch_size);
+  out.set("outputWords", o.output_words);
+  out.set("tiedOutput", o.tied_output);
+  out.set("layerNorm", o.layer_norm);
+  out.set("learningRate", o.optimizer.learning_rate);
+  out.set("weightDecay", o.optimizer.weight_decay);
+  out.set("warmupSteps", o.schedule.warmup_steps);
+  out.set("totalSteps", o.schedule.total_steps);
+  out.set("seed", static_cast<double>(o.seed));
+  return out;
+}
+
+// The options language-trainer.js resolved (defaults filled in, types checked), and the two texts.
+val language_trainer_create(val o, const std::string& text, const std::string& held_out) {
+  return guarded([&] {
+    train::LanguageTrainerOptions options = options_from_js(o);
+    options.batch_size = o["batchSize"].as<std::size_t>();
+    options.shards = 1;  // one thread in wasm: slices would only add work
+    options.optimizer.learning_rate = o["learningRate"].as<float>();
+    options.optimizer.weight_decay = o["weightDecay"].as<float>();
+    options.schedule.warmup_steps = o["warmupSteps"].as<std::size_t>();
+    options.schedule.total_steps = o["totalSteps"].as<std::size_t>();
+    options.seed = static_cast<std::uint64_t>(o["seed"].as<double>());
+    auto trainer = std::make_unique<train::LanguageTrainer>(options, loaded_table(), text, held_out);
+    const int id = g_next_trainer++;
+    val info = val::object();
+    info.set("id", id);
+    info.set("trainTokens", trainer->train_stream().inputs.size());
+    info.set("heldOutTokens", trainer->held_out_stream().inputs.size());
+    info.set("words", array_to_js(trainer->vocabulary().words()));
+    g_trainers.emplace(id, std::move(trainer));
+    return info;
+  });
+}
+
+val language_trainer_release(int id) {
+  g_trainers.erase(id);
+  return val::undefined();
+}
+
+val language_trainer_step(int id, double n) {
+  return guarded([&] {
+    train::LanguageTrainer& t = trainer_by_id(id);
+    const double loss = t.step(static_cast<std::size_t>(n));
+    val out = val::object();
+    out.set("step", t.steps());
+    out.set("loss", loss);
+    return out;
+  });
+}
+
+val language_trainer_evaluate(int id, double max_tokens) {
+  return guarded([&] {
+    train::LanguageTrainer& t = trainer_by_id(id);
+    const train::LanguageEvaluation e = t.evaluate(static_cast<std::size_t>(max_tokens));
+    val out = val::object();
+    out.set("step", t.steps());
+    out.set("loss", e.loss);
+    out.set("perplexity", e.perplexity);
+    out.set("top1", e.top1);
+    out.set("top5", e.top5);
+    out.set("tokens", e.tokens);
+    return out;
+  });
+}
+
+// Every parameter as { name: { data, shape } }, in parameter_specs order (names as in the C++).
+val parameters_to_js(const train::ModelConfig& c, const std::vector<float>& flat) {
+  val out = val::object();
+  for (const train::ParameterSpec& s : train::parameter_specs(c)) {
+    val tensor = val::object();
+    tensor.set("data", floats(flat.data() + s.offset, s.size));
+    tensor.set("shape", array_to_js(s.shape));
+    out.set(s.name, tensor);
+  }
+  return out;
+}
+
+val language_trainer_parameters(int id) {
+  return guarded([&] {
+    train::LanguageTrainer& t = trainer_by_id(id);
+    return parameters_to_js(t.config(), t.parameters());
+  });
+}
+
+// { [name]: Float32Array } for every tensor (std::invalid_argument naming the first missing or of another size).
+std::vector<float> parameters_from_js(const train::ModelConfig& c, const val& tensors) {
+  std::vector<float> flat(train::parameter_count(c));
+  for (const train::ParameterSpec& s : train::parameter_specs(c)) {
+    const val data = tensors[s.name];
+    if (data.isUndefined() || data.isNull() || data["length"].as<std::size_t>() != s.size) {
+      throw std::invalid_argument("tensor '" + s.name + "' is missing or does not hold " + std::to_string(s.size) + " numbers");
+    }
+    val(emscripten::typed_memory_view(s.size, flat.data() + s.offset)).call<void>("set", data);
+  }
+  return flat;
+}
+
+val language_trainer_set_parameters(int id, val tensors) {
+  return guarded([&] {
+    train::LanguageTrainer& t = trainer_by_id(id);
+    t.set_parameters(parameters_from_js(t.config(), tensors));
+    return val::undefined();
+  });
+}
+
+val language_trainer_sample(int id) {
+  return guarded([&] {
+    const train::Batch b = trainer_by_id(id).peek_batch();
+    val out = val::object();
+    out.set("tokens", val::global("Int32Array").new_(emscripten::typed_memory_view(b.tokens.size(), b.tokens.data())));
+    out.set("targets", val::global("Int32Array").new_(emscripten::typed_memory_view(b.targets.size(), b.targets.data())));
+    out.set("scored", val::global("Uint8Array").new_(emscripten::typed_memory_view(b.scored.size(), b.scored.data())));
+    out.set("shape", array_to_js(std::vector<std::size_t>{b.batch_size, b.seq_len}));
+    return out;
+  });
+}
+
+val language_trainer_loss_and_gradients(int id, val batch) {
+  return guarded([&] {
+    train::LanguageTrainer& t = trainer_by_id(id);
+    train::Batch b;
+    b.batch_size = batch["shape"][0].as<std::size_t>();
+    b.seq_len = batch["shape"][1].as<std::size_t>();
+    const auto copy = [](const val& array, auto& to) {
+      to.resize(array["length"].as<std::size_t>());
+      val(emscripten::typed_memory_view(to.size(), to.data())).call<void>("set", array);
+    };
+    copy(batch["tokens"], b.tokens);
+    copy(batch["targets"], b.targets);
+    copy(batch["scored"], b.scored);
+    const auto [loss, grads] = t.loss_and_gradients(b);
+    val out = val::object();
+    out.set("loss", loss);
+    out.set("gradients", parameters_to_js(t.config(), grads));
+    return out;
+  });
+}
+
 // Every parameter as { name: { data, shape } }, in parameter_specs order.
 val language_model_parameters(int id) {
   return guarded([&] {
     const train::LanguageModel& m = model_by_id(id);
-    val out = val::object();
-    for (const train::ParameterSpec& s : train::parameter_specs(m.config())) {
-      val tensor = val::object();
-      tensor.set("data", floats(m.parameters().data() + s.offset, s.size));
-      tensor.set("shape", array_to_js(s.shape));
-      out.set(s.name, tensor);
-    }
-    return out;
+    return parameters_to_js(m.config(), m.parameters());
   });
 }
 
@@ -138,6 +289,13 @@ val language_model_limits() {
   out.set("objectives", names_to_js(train::kObjectiveNames));
   out.set("maxTokens", train::kMaxLanguageTokens);
   out.set("maxTopK", train::kMaxTopK);
+  out.set("maxLayers", train::kMaxLanguageLayers);
+  out.set("maxFeedForward", train::kMaxLanguageFeedForward);
+  out.set("maxSeqLen", train::kMaxLanguageSeqLen);
+  out.set("minOutputWords", train::kMinOutputWords);
+  out.set("maxOutputWords", train::kMaxOutputWords);
+  out.set("maxBatchSize", 1024);
+  out.set("trainerDefaults", language_trainer_defaults());
   return out;
 }
 
@@ -150,4 +308,12 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
   emscripten::function("languageModelScore", &language_model_score);
   emscripten::function("languageModelParameters", &language_model_parameters);
   emscripten::function("languageModelLimits", &language_model_limits);
+  emscripten::function("languageTrainerCreate", &language_trainer_create);
+  emscripten::function("languageTrainerRelease", &language_trainer_release);
+  emscripten::function("languageTrainerStep", &language_trainer_step);
+  emscripten::function("languageTrainerEvaluate", &language_trainer_evaluate);
+  emscripten::function("languageTrainerParameters", &language_trainer_parameters);
+  emscripten::function("languageTrainerSetParameters", &language_trainer_set_parameters);
+  emscripten::function("languageTrainerSample", &language_trainer_sample);
+  emscripten::function("languageTrainerLossAndGradients", &language_trainer_loss_and_gradients);
 }

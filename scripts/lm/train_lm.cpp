@@ -7,6 +7,7 @@
 //                 [--attention-only] [--threads 2] [--commit <sha>] [--eval-every 250]
 //   attn_train_lm --verify web/assets/models/causal.safetensors --corpus … --embeddings … [--steps 50]
 //   attn_train_lm --measure-heads web/assets/models/causal.safetensors --corpus …   (adds "heads" to the metadata)
+//   attn_train_lm --evaluate web/assets/models/causal.safetensors --corpus …   (adds "measured_file": the stored weights' quality)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -149,6 +150,28 @@ int measure_heads(const std::string& path, const attn::EmbeddingTable& table, co
   return 0;
 }
 
+// Evaluates a model file's (float16) parameters on the held-out text with its recipe's trainer, beside the
+// float32 measurement the file records, and records the result as "measured_file" in the metadata.
+int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, const std::string& train, const std::string& held_out) {
+  SafeTensors file = read_safetensors_file(path);
+  LanguageModel model = read_language_model(file, path, table);
+  LanguageTrainer trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
+  std::vector<float> parameters = model.parameters();
+  trainer.set_parameters(parameters);
+  const LanguageEvaluation e = trainer.evaluate();
+  const json recorded = json::parse(file.metadata.at("measured"));
+  std::printf("%s (float16 as stored): held-out loss %.4f, perplexity %.3f, top-1 %.4f, top-5 %.4f over %zu tokens; "
+              "recorded at training (float32): perplexity %.3f, top-1 %.4f; most frequent words: top-1 %.4f, top-5 %.4f\n",
+              path.c_str(), e.loss, e.perplexity, e.top1, e.top5, e.tokens, recorded.value("heldOutPerplexity", 0.0),
+              recorded.value("heldOutTop1", 0.0), e.frequent_top1, e.frequent_top5);
+  file.metadata["measured_file"] = json({{"heldOutLoss", e.loss}, {"heldOutPerplexity", e.perplexity}, {"heldOutTop1", e.top1},
+                                         {"heldOutTop5", e.top5}, {"heldOutTokens", e.tokens}, {"frequentTop1", e.frequent_top1},
+                                         {"frequentTop5", e.frequent_top5}}).dump();
+  const auto bytes = write_safetensors(file);
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -159,6 +182,7 @@ int main(int argc, char** argv) try {
   const auto table = attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
   if (args.count("verify")) return verify(args, table, train, held_out);
   if (args.count("measure-heads")) return measure_heads(arg(args, "measure-heads", ""), table, held_out);
+  if (args.count("evaluate")) return evaluate_file(arg(args, "evaluate", ""), table, train, held_out);
 
   LanguageTrainerOptions o;
   o.objective = attn::value_of(kObjectiveNames, arg(args, "objective", "causal"), "objective");

@@ -118,3 +118,29 @@ describe('asset faults name the file and the reason', () => {
     });
   }
 });
+
+describe('the language models take any text: a defined result or a typed error, never NaN', () => {
+  let causal, masked;
+  before(async () => {
+    [causal, masked] = await Promise.all([core.languageModel('causal'), core.languageModel('masked')]);
+  });
+  for (const [name, text] of Object.entries(TEXTS)) {
+    test(name, () => {
+      for (const model of [causal, masked]) {
+        const tokens = core.tokenize(text).length;
+        if (tokens === 0 || tokens > core.languageModelLimits.maxTokens) {
+          assert.throws(() => model.run(text), (e) => e instanceof RangeError && /1 to 256 tokens/.test(e.message));
+          continue;
+        }
+        const r = model.run(text, { k: 3 });
+        assert.ok(r.top.flat().every((w) => Number.isFinite(w.p) && w.p >= 0 && w.p <= 1));
+        assert.ok(r.attention.flat().every((weights) => weights.every(Number.isFinite)));
+        if (model === causal && tokens >= 2) assert.ok(Number.isFinite(causal.score(text).perplexity));
+      }
+    });
+  }
+  test('non-strings and bad k are typed errors', () => {
+    for (const bad of [null, undefined, 42, {}, ['a']]) assert.throws(() => causal.run(bad), TypeError);
+    for (const k of [0, -1, 1.5, 101, NaN]) assert.throws(() => masked.fillMask('the [MASK]', k), RangeError);
+  });
+});

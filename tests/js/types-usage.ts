@@ -96,3 +96,7 @@ const blanks = (await core.languageModel('masked')).fillMask('the river [MASK] w
 const firstHeadWeight: number = causalModel.run('the bank').attention[0][0][0] + blanks[0].top[0].p;
 // @ts-expect-error the models are 'causal' and 'masked'
 core.languageModel('gpt2');
+const lmTrainer = core.createLanguageTrainer({ objective: 'masked', numLayers: 1, text: 'the river bank\nthe money bank\n' });
+const lmLoss: number = lmTrainer.step(2).loss + lmTrainer.evaluate({ maxTokens: 100 }).perplexity;
+// @ts-expect-error objectives are 'causal' and 'masked'
+core.createLanguageTrainer({ objective: 'seq2seq' });

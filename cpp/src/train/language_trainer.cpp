@@ -109,6 +109,13 @@ LanguageTrainer::LanguageTrainer(const LanguageTrainerOptions& options, const Em
   scheduled_learning_rate(options_.optimizer.learning_rate, options_.schedule, 1);  // validates the schedule
   frozen_.table = frozen_rows(table);
   if (config_.tied_output) frozen_.output_rows = vocabulary_.input_rows();
+  std::vector<std::size_t> counts(vocabulary_.size(), 0);
+  for (const std::int32_t id : train_.outputs) ++counts[static_cast<std::size_t>(id)];
+  for (std::size_t i = 0; i < 5 && i < counts.size(); ++i) {
+    const auto most = std::max_element(counts.begin(), counts.end());
+    most_frequent_.push_back(static_cast<std::int32_t>(most - counts.begin()));
+    *most = 0;
+  }
   if (!parallel_) {
     parallel_ = [](std::size_t n, const std::function<void(std::size_t)>& body) {
       for (std::size_t i = 0; i < n; ++i) body(i);
@@ -224,7 +231,7 @@ LanguageEvaluation LanguageTrainer::evaluate(std::size_t max_tokens) {
   for (const Window& w : windows) by_length[w.length].push_back(w);
   SplitMix64 masking(Seeds(options_.seed).held_out);
   double loss_sum = 0;
-  std::size_t tokens = 0, top1 = 0, top5 = 0;
+  std::size_t tokens = 0, top1 = 0, top5 = 0, frequent1 = 0, frequent5 = 0;
   Workspace<float> ws;
   for (const auto& [L, group] : by_length) {
     for (std::size_t from = 0; from < group.size(); from += options_.batch_size) {
@@ -255,6 +262,9 @@ LanguageEvaluation LanguageTrainer::evaluate(std::size_t max_tokens) {
         const auto above = static_cast<std::size_t>(std::count_if(row, row + V, [&](float x) { return x > target; }));
         top1 += above == 0;
         top5 += above < 5;
+        const auto frequent = std::find(most_frequent_.begin(), most_frequent_.end(), batch.targets[r]);
+        frequent1 += frequent == most_frequent_.begin();
+        frequent5 += frequent != most_frequent_.end();
         ++tokens;
       }
     }
@@ -265,7 +275,30 @@ LanguageEvaluation LanguageTrainer::evaluate(std::size_t max_tokens) {
   e.perplexity = std::exp(e.loss);
   e.top1 = tokens ? static_cast<double>(top1) / static_cast<double>(tokens) : 0.0;
   e.top5 = tokens ? static_cast<double>(top5) / static_cast<double>(tokens) : 0.0;
+  e.frequent_top1 = tokens ? static_cast<double>(frequent1) / static_cast<double>(tokens) : 0.0;
+  e.frequent_top5 = tokens ? static_cast<double>(frequent5) / static_cast<double>(tokens) : 0.0;
   return e;
+}
+
+std::pair<double, std::vector<float>> LanguageTrainer::loss_and_gradients(const Batch& batch) {
+  const std::size_t cells = batch.batch_size * batch.seq_len;
+  if (batch.batch_size == 0 || batch.batch_size > 1024 || batch.seq_len == 0 || batch.seq_len > config_.seq_len ||
+      batch.tokens.size() != cells || batch.targets.size() != cells || batch.scored.size() != cells) {
+    throw std::out_of_range("LanguageTrainer.lossAndGradients: the batch must be [batchSize ≤ 1024, T] with 1 ≤ T ≤ seqLen = " +
+                            std::to_string(config_.seq_len) + " for tokens, targets and scored alike");
+  }
+  for (std::size_t r = 0; r < cells; ++r) {
+    if (batch.scored[r] && (batch.targets[r] < 0 || static_cast<std::size_t>(batch.targets[r]) >= config_.outputs())) {
+      throw std::out_of_range("LanguageTrainer.lossAndGradients: targets[" + std::to_string(r) + "] = " +
+                              std::to_string(batch.targets[r]) + " is scored but outside [0, " + std::to_string(config_.outputs()) + ")");
+    }
+  }
+  Workspace<float> ws;
+  forward(config_, parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, {}, ws, frozen_);
+  std::vector<float> grads(parameters_.size());
+  const double sum = backward(config_, parameters_.data(), batch, {}, ws, grads.data(), frozen_);
+  const std::size_t scored = batch.scored_count();
+  return {scored ? sum / static_cast<double>(scored) : 0.0, std::move(grads)};
 }
 
 void LanguageTrainer::set_parameters(const std::vector<float>& parameters) {

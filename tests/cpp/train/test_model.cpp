@@ -315,3 +315,34 @@ TEST_CASE("train model: frozen input rows get no gradient and are read as given"
   wrong.table.pop_back();
   CHECK_THROWS_WITH(forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, {}, ws, wrong), Catch::Contains("frozenRows × dModel"));
 }
+
+TEST_CASE("train model: the language-model configuration's float path on the kernels agrees with the double path", "[train]") {
+  ModelConfig c = language_config(true, false);
+  c.d_model = 16, c.n_heads = 4, c.d_ff = 24, c.seq_len = 6;
+  const FrozenInputs<double> frozen_d = frozen_inputs(c, 71);
+  FrozenInputs<float> frozen_f;
+  frozen_f.table.assign(frozen_d.table.begin(), frozen_d.table.end());
+  const auto params = init_parameters(c, 72);
+  Batch batch;
+  batch.batch_size = 2, batch.seq_len = 6;
+  batch.tokens = {0, 5, 2, 6, 1, 3, 4, 4, 6, 0, 2, 5};
+  batch.targets = {1, 4, 0, 2, 3, 1, 0, 0, 2, 4, 1, 3};
+  batch.scored.assign(12, 1);
+  Workspace<float> wf;
+  Workspace<double> wd;
+  forward(c, params.data(), batch.tokens.data(), 2, 6, {}, wf, frozen_f);
+  const auto pd = as_double(params);
+  forward(c, pd.data(), batch.tokens.data(), 2, 6, {}, wd, frozen_d);
+  CHECK(loss(c, wf, batch) == Approx(loss(c, wd, batch)).epsilon(1e-5));
+  std::vector<float> gf(params.size());
+  std::vector<double> gd(params.size());
+  backward(c, params.data(), batch, {}, wf, gf.data(), frozen_f);
+  backward(c, pd.data(), batch, {}, wd, gd.data(), frozen_d);
+  double worst = 0, largest = 0;
+  for (std::size_t i = 0; i < gf.size(); ++i) {
+    worst = std::max(worst, std::abs(gf[i] - gd[i]));
+    largest = std::max(largest, std::abs(gd[i]));
+  }
+  std::printf("language configuration, float vs double gradients: largest difference %.2e (largest gradient %.2e)\n", worst, largest);
+  CHECK(worst < 1e-5 * std::max(1.0, largest));
+}

@@ -287,7 +287,8 @@ import type { Trainer, TrainerLimits, TrainerOptions } from './trainer.js';
 export type * from './trainer.js';
 
 // The trained language models' types (core.languageModel): language-model.d.ts, beside this file.
-import type { LanguageModel, LanguageModelKind, LanguageModelLimits, LanguageModelOptions } from './language-model.js';
+import type { LanguageModel, LanguageModelKind, LanguageModelLimits, LanguageModelOptions, LanguageTrainer,
+  LanguageTrainerOptions } from './language-model.js';
 export type * from './language-model.js';
 
 // Every limit and name list (core.limits): limits.d.ts, beside this file.
@@ -387,6 +388,11 @@ export interface AttentionCore {
    */
   languageModel(kind: LanguageModelKind, options?: LanguageModelOptions): Promise<LanguageModel>;
   readonly languageModelLimits: LanguageModelLimits;
+  /**
+   * A new language model trained in the core on the given text, with the shipped models' recipe as defaults
+   * (frozen GloVe input, post-LN blocks, AdamW with warm-up and cosine decay). Released when garbage-collected.
+   */
+  createLanguageTrainer(options?: LanguageTrainerOptions): LanguageTrainer;
   /** Bytes allocated on the wasm heap (for leak checks). */
   heapInUse(): number;
 }

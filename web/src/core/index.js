@@ -8,6 +8,7 @@ import { ATTENTION_OPTIONS, attentionOptions } from './attention-options.js';
 import * as check from './checks.js';
 import { fastPaths } from './fast-paths.js';
 import { languageModelApi } from './language-model.js';
+import { languageTrainerApi } from './language-trainer.js';
 import { lessonFunctions } from './lessons.js';
 import { coreLimits, headKindNames } from './limits.js';
 import { trainerApi } from './trainer.js';
@@ -100,6 +101,7 @@ export async function createAttentionCore(options = {}) {
 function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
   const limits = coreLimits(wasm);
   const fast = fastPaths(wasm, limits);
+  const language = languageModelApi(wasm);
   return {
     /** Vocabulary size of the loaded word vectors (25,477 for the shipped asset). */
     vocabSize,
@@ -372,8 +374,10 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
     // Training an attention-only transformer in the core: createTrainer(options) and trainerLimits (trainer.js)
     ...trainerApi(wasm, limits),
 
-    // The explorer's trained language models: languageModel(kind) and languageModelLimits (language-model.js)
-    ...languageModelApi(wasm),
+    // The explorer's trained language models: languageModel(kind) and languageModelLimits (language-model.js),
+    // and training one on given text: createLanguageTrainer(options) (language-trainer.js)
+    ...language,
+    ...languageTrainerApi(wasm, language.languageModelLimits, limits.maxSeed),
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */
     heapInUse() {

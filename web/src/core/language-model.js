@@ -121,6 +121,10 @@ export function languageModelApi(wasm) {
     check.knownOptions(options, where, ['url', 'bytes']);
     if (options.bytes === undefined && options.url === undefined && loaded.has(kind)) return loaded.get(kind);
     const url = options.url ?? DEFAULT_URLS[kind];
+    if (!url && !options.bytes) {
+      throw new RangeError(`${where}: this build carries no language model files (the single file leaves them out): ` +
+        `pass { url } of ${kind}.safetensors (in the package's dist/core/)`);
+    }
     const promise = (async () => {
       const bytes = options.bytes ?? await readAsset(url, `${kind} language model`);
       const fileName = options.bytes ? `${kind} model bytes` : String(url);

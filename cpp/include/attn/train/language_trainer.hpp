@@ -68,6 +68,9 @@ struct LanguageEvaluation {
   double top1 = 0;        // fraction of scored tokens whose most likely output is the target
   double top5 = 0;        // … among the 5 most likely
   std::size_t tokens = 0; // scored tokens
+  // The baseline that always predicts the training text's most frequent words: the fraction of scored
+  // targets that are the most frequent output, and that are among the 5 most frequent.
+  double frequent_top1 = 0, frequent_top5 = 0;
 };
 
 class LanguageTrainer {
@@ -101,6 +104,11 @@ class LanguageTrainer {
   // The batch the next step would train on (drawn from a copy of the stream's state).
   Batch peek_batch() const;
 
+  // The loss of `batch` (tokens: input ids; targets: output ids where scored) and its gradients
+  // (parameter_specs order), with no update. Throws std::out_of_range if the batch's shape, tokens or
+  // scored targets are out of range.
+  std::pair<double, std::vector<float>> loss_and_gradients(const Batch& batch);
+
  private:
   Batch draw_batch(SplitMix64& rng) const;
 
@@ -114,6 +122,7 @@ class LanguageTrainer {
   std::vector<Workspace<float>> shard_workspaces_;
   AdamW optimizer_;
   SplitMix64 rng_;
+  std::vector<std::int32_t> most_frequent_;  // the 5 most frequent outputs of the training text
   ParallelFor parallel_;
   std::int32_t mask_id_ = 0;
 };

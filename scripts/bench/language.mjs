@@ -1,0 +1,168 @@
+// npm run bench (language models), Node, one thread:
+//  1. training speed: tokens per second (batchSize · seqLen / median step time) of core.createLanguageTrainer
+//     with the shipped recipe's defaults on the real corpus (build/lm/corpus), with the output matrix tied
+//     and untied (the shipped causal model's), beside TF.js (tfjs-core + wasm backend) training the
+//     identical model (scripts/bench/tfjs-language-model.js) from the same parameters on the same
+//     batches, interleaved step by step in this process so machine noise hits both alike. Before timing,
+//     the two are checked to be the same model: equal loss and gradients on one batch, and equal losses
+//     over the warm-up steps (so the AdamW updates agree too);
+//  2. inference: median milliseconds of languageModel(kind).run() on a 32-token sentence, both models.
+// Writes bench-output/bench-language.json.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tf from '@tensorflow/tfjs-core';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { createAttentionCore } from 'attention-explorer/core';
+import { registerTfjsGradients } from './tfjs-gradients.js';
+import { frozenInputs, tfjsLanguageModel } from './tfjs-language-model.js';
+
+const corpusFile = (name) => fileURLToPath(new URL(`../../build/lm/corpus/${name}`, import.meta.url));
+const CORPUS = { text: corpusFile('train.raw.txt'), heldOutText: corpusFile('held-out.raw.txt') };
+const missing = Object.values(CORPUS).filter((file) => !existsSync(file));
+if (missing.length) {
+  console.error(`${missing.join(', ')} missing: node scripts/lm/corpus-text.mjs builds the corpus text`);
+  process.exit(1);
+}
+
+const require = createRequire(import.meta.url);
+setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
+tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+await tf.setBackend('wasm');
+await registerTfjsGradients();
+const core = await createAttentionCore({ kernels: 'simd128' });
+// The files beside the package's core: the embedding asset the core loaded, the shipped models
+const coreDir = new URL('.', import.meta.resolve('attention-explorer/core'));
+const asset = readFileSync(new URL('embeddings.bin', coreDir));
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const load = { start: loadavg()[0] };
+const LOSS_TOLERANCE = 1e-4;      // relative
+const GRADIENT_TOLERANCE = 1e-3;  // largest difference relative to the tensor's largest gradient
+const STEP_TOLERANCE = 1e-3;      // relative, the losses of the warm-up steps
+// Tensors whose gradients are compared: the last ones backpropagation reaches first and the deepest
+// (layer 0's W_Q, the <unk> row), so an error anywhere along the way shows. Not b_K: its gradient is
+// 0 in exact arithmetic (softmax ignores a constant added to every score of a row), so only rounding is left.
+const CHECKED = ['output_bias', 'layers.1.norm2.gamma', 'layers.1.feed_forward.w_1', 'layers.0.attention.w_q', 'embedding'];
+const WARMUP = 3, ROUNDS = 8, PER_ROUND = 2;
+
+console.log(`Node ${process.version}, ours = the ${core.kernels} build, one thread; TF.js ${tf.version_core} wasm backend, one thread`);
+if (load.start >= 1) console.log(`load average ${load.start.toFixed(2)}: another process is using the CPU, so the numbers below are taken under load`);
+
+const text = readFileSync(CORPUS.text, 'utf8'), heldOutText = readFileSync(CORPUS.heldOutText, 'utf8');
+
+/** Loss and gradients of our trainer and of the TF.js model on one batch: their differences. */
+function check(trainer, model, batch) {
+  const ours = trainer.lossAndGradients(batch), theirs = model.lossAndGradients(batch);
+  const lossDifference = Math.abs(theirs.loss - ours.loss) / Math.abs(ours.loss);
+  const names = [...CHECKED, ...(trainer.options.tiedOutput ? [] : ['unembedding'])];
+  const gradients = Object.fromEntries(names.map((name) => {
+    const a = ours.gradients[name].data, b = theirs.gradients[name].data;
+    let largest = 0, difference = 0;
+    a.forEach((g, i) => { largest = Math.max(largest, Math.abs(g)); difference = Math.max(difference, Math.abs(g - b[i])); });
+    return [name, { largest, difference, relative: largest > 0 ? difference / largest : difference }];  // all 0: e.g. no <unk> in the batch
+  }));
+  const ok = lossDifference <= LOSS_TOLERANCE && Object.values(gradients).every((g) => g.relative <= GRADIENT_TOLERANCE);
+  return { ok, loss: ours.loss, tfjsLoss: theirs.loss, lossDifference, gradients };
+}
+
+const training = [];
+for (const tiedOutput of [true, false]) {
+  let t0 = performance.now();
+  const trainer = core.createLanguageTrainer({ tiedOutput, text, heldOutText });
+  const buildSeconds = (performance.now() - t0) / 1000;
+  const o = trainer.options;
+  const name = `${o.objective} L${o.numLayers} H${o.numHeads} dFF${o.dFF} T${o.seqLen} B${o.batchSize} V${trainer.vocabulary.length} ${tiedOutput ? 'tied' : 'untied'}`;
+  console.log(`\n${name}: ${trainer.trainTokens} training tokens, ${trainer.heldOutTokens} held-out; trainer built in ${buildSeconds.toFixed(1)} s`);
+  const model = tfjsLanguageModel(tf, o, trainer.parameters(), frozenInputs(asset, trainer.vocabulary));
+
+  // Correctness: the same model, before any step, on the batch the first step will train on
+  const checked = check(trainer, model, trainer.sample());
+  console.log(`  check: loss ${checked.loss.toFixed(6)} vs TF.js ${checked.tfjsLoss.toFixed(6)} (relative difference ${checked.lossDifference.toExponential(1)}, tolerance ${LOSS_TOLERANCE})`);
+  for (const [tensor, g] of Object.entries(checked.gradients)) {
+    console.log(`    ∂loss/∂${tensor.padEnd(26)} largest difference ${g.difference.toExponential(2)} = ${g.relative.toExponential(1)} × the largest gradient (tolerance ${GRADIENT_TOLERANCE})`);
+  }
+
+  // Warm-up on the same batches: the losses before each update agree only if the updates do
+  const warmup = [];
+  for (let i = 0; i < WARMUP; i++) {
+    const batch = trainer.sample();
+    warmup.push({ ours: trainer.step(1).loss, tfjs: model.step(batch) });
+  }
+  const stepDifference = Math.max(...warmup.map((s) => Math.abs(s.tfjs - s.ours) / Math.abs(s.ours)));
+  checked.warmup = { losses: warmup, relativeDifference: stepDifference };
+  checked.ok &&= stepDifference <= STEP_TOLERANCE;
+  console.log(`    warm-up losses (${WARMUP} AdamW steps): ${warmup.map((s) => `${s.ours.toFixed(4)} vs ${s.tfjs.toFixed(4)}`).join(', ')}; largest relative difference ${stepDifference.toExponential(1)} (tolerance ${STEP_TOLERANCE})`);
+  if (!checked.ok) {
+    console.error('  the TF.js model is not the same model as ours: timing them side by side would compare different work');
+    process.exit(1);
+  }
+
+  // Timing: each of our steps trains on the batch sample() shows it; TF.js then steps on the same batches
+  const ours = [], theirs = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const batches = [];
+    for (let i = 0; i < PER_ROUND; i++) {
+      batches.push(trainer.sample());
+      t0 = performance.now();
+      trainer.step(1);
+      ours.push(performance.now() - t0);
+    }
+    for (const batch of batches) {
+      t0 = performance.now();
+      model.step(batch);
+      theirs.push(performance.now() - t0);
+    }
+  }
+  model.dispose();
+  const tokens = o.batchSize * o.seqLen;
+  const row = { model: name, options: o, tiedOutput, tokensPerStep: tokens, steps: ours.length, oursMs: median(ours), tfjsMs: median(theirs), check: checked };
+  row.oursTokensPerSecond = tokens / (row.oursMs / 1000);
+  row.tfjsTokensPerSecond = tokens / (row.tfjsMs / 1000);
+  row.ratio = row.oursTokensPerSecond / row.tfjsTokensPerSecond;
+  training.push(row);
+}
+
+console.log(`\ntraining speed (${training[0].tokensPerStep} tokens a step; medians of ${ROUNDS * PER_ROUND} steps each, interleaved), ours vs TF.js wasm`);
+console.log(`${'output matrix'.padEnd(26)}${'ours ms'.padStart(9)}${'TF.js ms'.padStart(10)}${'ours tok/s'.padStart(12)}${'TF.js tok/s'.padStart(13)}${'ratio'.padStart(8)}  goal ≥ 3×`);
+for (const r of training) {
+  const label = r.tiedOutput ? 'tied' : 'untied (shipped causal)';
+  console.log(`${label.padEnd(26)}${r.oursMs.toFixed(1).padStart(9)}${r.tfjsMs.toFixed(1).padStart(10)}${r.oursTokensPerSecond.toFixed(0).padStart(12)}${r.tfjsTokensPerSecond.toFixed(0).padStart(13)}${r.ratio.toFixed(2).padStart(7)}×  ${r.ratio >= 3 ? 'met' : 'NOT met'}`);
+}
+
+// Inference: run() on a sentence of 32 tokens (the models' training window); the masked model reads one [MASK]
+const SENTENCE = 'the old man walked slowly along the river bank in the early morning light and watched the small boats drift past the quiet town where he had lived for so many years';
+const SENTENCES = { causal: SENTENCE, masked: SENTENCE.replace('river', '[MASK]') };
+const CALLS = 300, WARMUP_CALLS = 30;
+const inference = [];
+console.log(`\nlanguageModel(kind).run() at 32 tokens (median of ${CALLS} calls after ${WARMUP_CALLS} warm-up calls)`);
+console.log(`${'model'.padEnd(10)}${'median ms'.padStart(11)}${'p90 ms'.padStart(9)}  goal ≤ 2 ms`);
+for (const kind of ['causal', 'masked']) {
+  if (!existsSync(new URL(`${kind}.safetensors`, coreDir))) {
+    console.log(`${kind.padEnd(10)}dist/core has no ${kind}.safetensors: not measured`);
+    inference.push({ kind, missing: true });
+    continue;
+  }
+  const model = await core.languageModel(kind);
+  const tokens = model.run(SENTENCES[kind]).tokens.length;
+  if (tokens !== 32) throw new Error(`the ${kind} sentence has ${tokens} tokens, not 32`);
+  for (let i = 0; i < WARMUP_CALLS; i++) model.run(SENTENCES[kind]);
+  const times = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    model.run(SENTENCES[kind]);
+    times.push(performance.now() - t0);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const row = { kind, tokens, calls: CALLS, medianMs: median(times), p90Ms: sorted[Math.floor(0.9 * sorted.length)] };
+  inference.push(row);
+  console.log(`${kind.padEnd(10)}${row.medianMs.toFixed(3).padStart(11)}${row.p90Ms.toFixed(3).padStart(9)}  ${row.medianMs <= 2 ? 'met' : 'NOT met'}`);
+}
+
+load.end = loadavg()[0];
+mkdirSync('bench-output', { recursive: true });
+writeFileSync(join('bench-output', 'bench-language.json'), JSON.stringify({
+  runtime: `node ${process.version}`, kernels: core.kernels, tfjs: tf.version_core, loadAverage: load, training, inference,
+}, null, 2));

@@ -1,0 +1,86 @@
+// core.createLanguageTrainer(): a transformer language model trained in the core on given text
+// (web/src/core/language-trainer.js, cpp/include/attn/train/language_trainer.hpp), through the JS API:
+// options and errors, the loss falling, determinism, gradients against central differences, parameters.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { createAttentionCore } from 'attention-explorer/core';
+
+const TEXT = readFileSync(new URL('../fixtures/public-domain-english.txt', import.meta.url), 'utf8')
+  .split('\n').filter((line) => line && !line.startsWith('#')).join('\n');
+const SMALL = { numLayers: 1, dFF: 32, seqLen: 8, batchSize: 8, outputWords: 200, warmupSteps: 5, text: TEXT };
+
+let core;
+before(async () => {
+  core = await createAttentionCore();
+});
+
+describe('createLanguageTrainer', () => {
+  test('defaults are the shipped recipe\'s, from the core; unknown or bad options are refused', () => {
+    const d = core.languageModelLimits.trainerDefaults;
+    assert.equal(d.objective, 'causal');
+    assert.equal(d.numLayers, 2);
+    assert.equal(d.dFF, 400);
+    assert.throws(() => core.createLanguageTrainer({ bogus: 1 }), { name: 'RangeError', message: /unknown option 'bogus'/ });
+    assert.throws(() => core.createLanguageTrainer({ objective: 'seq2seq' }), { name: 'RangeError', message: /'causal', 'masked'/ });
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, numHeads: 3 }), { name: 'RangeError', message: /numHeads must divide dModel = 100/ });
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 'too short' }), { name: 'RangeError', message: /more than seqLen = 8 tokens/ });
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 42 }), { name: 'TypeError' });
+  });
+
+  test('training lowers the held-out loss, for both objectives; the same seed gives the same losses bit for bit', () => {
+    for (const objective of ['causal', 'masked']) {
+      const a = core.createLanguageTrainer({ ...SMALL, objective });
+      const b = core.createLanguageTrainer({ ...SMALL, objective });
+      assert.ok(a.trainTokens > 500 && a.heldOutTokens > 20, `${a.trainTokens} / ${a.heldOutTokens} tokens`);
+      assert.equal(a.vocabulary.length, 201);
+      const before = a.evaluate();
+      for (let i = 0; i < 6; ++i) assert.equal(a.step(5).loss, b.step(5).loss);
+      const after = a.evaluate();
+      assert.ok(after.loss < before.loss - 0.5, `${objective}: ${before.loss} → ${after.loss}`);
+      assert.ok(Math.abs(after.perplexity - Math.exp(after.loss)) < 1e-6 * after.perplexity);
+    }
+  });
+
+  test('gradients: lossAndGradients agrees with central differences on sampled coordinates (float32)', () => {
+    const t = core.createLanguageTrainer({ ...SMALL, seed: 4 });
+    t.step(3);
+    const batch = t.sample();
+    const { loss, gradients } = t.lossAndGradients(batch);
+    assert.ok(Number.isFinite(loss));
+    const p = t.parameters();
+    const h = 1e-2;
+    let worst = 0;
+    for (const name of ['output_bias', 'layers.0.norm1.gamma', 'layers.0.feed_forward.b_1', 'embedding']) {
+      for (const i of [0, 3, 7]) {
+        const at = (value) => {
+          const q = structuredClone(p);
+          q[name].data[i] = value;
+          t.setParameters(q);
+          return t.lossAndGradients(batch).loss;
+        };
+        const x = p[name].data[i];
+        const numeric = (at(x + h) - at(x - h)) / (2 * h);
+        // float32 losses: the difference quotient carries ~1e-4 of rounding, so small gradients are checked absolutely
+        worst = Math.max(worst, Math.abs(numeric - gradients[name].data[i]) / (Math.abs(numeric) + 0.02));
+      }
+    }
+    t.setParameters(p);
+    assert.ok(worst < 0.05, `largest relative error ${worst}`);
+  });
+
+  test('parameters: named as in the C++, set back exactly; bad ones are refused', () => {
+    const t = core.createLanguageTrainer(SMALL);
+    const p = t.parameters();
+    assert.deepEqual(Object.keys(p).slice(0, 3), ['embedding', 'layers.0.attention.w_q', 'layers.0.attention.b_q']);
+    assert.deepEqual(p['layers.0.feed_forward.w_1'].shape, [100, 32]);
+    t.step(2);
+    t.setParameters(p);
+    assert.deepEqual(t.parameters()['layers.0.attention.w_q'].data, p['layers.0.attention.w_q'].data);
+    const { output_bias: _, ...missing } = p;
+    assert.throws(() => t.setParameters(missing), { name: 'RangeError', message: /'output_bias' is missing/ });
+    const bad = structuredClone(p);
+    bad.embedding.data[0] = NaN;
+    assert.throws(() => t.setParameters(bad), { name: 'RangeError', message: /embedding holds a value that is not finite/ });
+  });
+});

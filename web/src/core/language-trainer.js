@@ -1,0 +1,101 @@
+// core.createLanguageTrainer(): trains a small transformer language model in the core on the text it
+// is given (cpp/include/attn/train/language_trainer.hpp): the same code and recipe as the shipped models
+// (npm run train:lm), on one thread. Its interface follows core.createTrainer's.
+import * as check from './checks.js';
+import { unwrap } from './wasm-module.js';
+
+const OPTIONS = ['objective', 'numLayers', 'numHeads', 'dFF', 'seqLen', 'batchSize', 'outputWords', 'tiedOutput', 'layerNorm',
+  'learningRate', 'weightDecay', 'warmupSteps', 'totalSteps', 'seed', 'text', 'heldOutText'];
+const HELD_OUT_EVERY = 20;  // without heldOutText, every 20th line is held out (5 %)
+
+/** Every tensor of a parameters record as { name: Float32Array }; types checked here, sizes by the core. */
+function parameterData(parameters, where) {
+  if (parameters === null || typeof parameters !== 'object') throw new TypeError(`${where}: parameters must be { [name]: { data, shape } } as parameters() returns`);
+  return Object.fromEntries(Object.entries(parameters).map(([name, t]) => {
+    if (!(t?.data instanceof Float32Array)) throw new TypeError(`${where}: ${name}.data must be a Float32Array`);
+    if (!t.data.every(Number.isFinite)) throw new RangeError(`${where}: ${name} holds a value that is not finite`);
+    return [name, t.data];
+  }));
+}
+
+/** The language-trainer API over the module `wasm` (index.d.ts documents each member); limits: core.languageModelLimits. */
+export function languageTrainerApi(wasm, limits, maxSeed) {
+  const released = new FinalizationRegistry((id) => wasm.languageTrainerRelease(id));
+
+  function resolveOptions(options) {
+    const where = 'createLanguageTrainer';
+    check.knownOptions(options, where, OPTIONS);
+    const o = { ...limits.trainerDefaults, ...options };
+    check.oneOf(o.objective, where, 'objective', limits.objectives);
+    check.integerIn(o.numLayers, where, 'numLayers', 1, limits.maxLayers);
+    check.integerIn(o.numHeads, where, 'numHeads', 1, 100);
+    check.integerIn(o.dFF, where, 'dFF', 0, limits.maxFeedForward);
+    check.integerIn(o.seqLen, where, 'seqLen', 2, limits.maxSeqLen);
+    check.integerIn(o.batchSize, where, 'batchSize', 1, limits.maxBatchSize);
+    check.integerIn(o.outputWords, where, 'outputWords', limits.minOutputWords, limits.maxOutputWords);
+    check.boolean(o.tiedOutput, where, 'tiedOutput');
+    check.boolean(o.layerNorm, where, 'layerNorm');
+    check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
+    check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
+    check.integerIn(o.warmupSteps, where, 'warmupSteps', 0, 1e9);
+    check.integerIn(o.totalSteps, where, 'totalSteps', 0, 1e9);
+    check.integerIn(o.seed, where, 'seed', 0, maxSeed);
+    check.text(o.text ?? '', where);
+    if (o.heldOutText !== undefined) check.text(o.heldOutText, where);
+    return o;
+  }
+
+  function createLanguageTrainer(options = {}) {
+    const { text = '', heldOutText, ...rest } = resolveOptions(options);
+    let train = text, heldOut = heldOutText;
+    if (heldOut === undefined) {
+      const lines = text.split('\n');
+      train = lines.filter((_, i) => i % HELD_OUT_EVERY !== HELD_OUT_EVERY - 1).join('\n');
+      heldOut = lines.filter((_, i) => i % HELD_OUT_EVERY === HELD_OUT_EVERY - 1).join('\n');
+    }
+    const info = unwrap(wasm.languageTrainerCreate(rest, train, heldOut));
+    const { id } = info;
+    const vocabulary = Object.freeze([...info.words, '<unk>']);
+    const trainer = {
+      /** The options in effect (the defaults for the ones not given), without the texts. */
+      options: Object.freeze(rest),
+      vocabulary,
+      trainTokens: info.trainTokens,
+      heldOutTokens: info.heldOutTokens,
+      step(n = 1) {
+        return unwrap(wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)));
+      },
+      evaluate({ maxTokens = 0 } = {}) {
+        return unwrap(wasm.languageTrainerEvaluate(id, check.integerIn(maxTokens, 'languageTrainer.evaluate', 'maxTokens', 0, 1e9)));
+      },
+      sample() {
+        return unwrap(wasm.languageTrainerSample(id));
+      },
+      parameters() {
+        return unwrap(wasm.languageTrainerParameters(id));
+      },
+      setParameters(parameters) {
+        unwrap(wasm.languageTrainerSetParameters(id, parameterData(parameters, 'languageTrainer.setParameters')));
+      },
+      lossAndGradients(batch) {
+        const where = 'languageTrainer.lossAndGradients';
+        if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.shape) || batch.shape.length !== 2) {
+          throw new TypeError(`${where}: batch must be { tokens, targets, scored, shape: [batchSize, T] } as sample() returns`);
+        }
+        const [rows, cols] = batch.shape.map((n, i) => check.integerIn(n, where, `shape[${i}]`, 1, i ? rest.seqLen : limits.maxBatchSize));
+        for (const name of ['tokens', 'targets']) {
+          if (!(batch[name] instanceof Int32Array)) throw new TypeError(`${where}: ${name} must be an Int32Array`);
+        }
+        if (!(batch.scored instanceof Uint8Array)) throw new TypeError(`${where}: scored must be a Uint8Array`);
+        for (const name of ['tokens', 'targets', 'scored']) {
+          if (batch[name].length !== rows * cols) throw new RangeError(`${where}: ${name} has ${batch[name].length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
+        }
+        return unwrap(wasm.languageTrainerLossAndGradients(id, batch));
+      },
+    };
+    released.register(trainer, id);
+    return trainer;
+  }
+
+  return { createLanguageTrainer };
+}
