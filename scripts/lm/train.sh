@@ -20,3 +20,9 @@ train() {
 }
 train causal --untied --steps "${TRAIN_LM_STEPS_CAUSAL:-4000}"
 train masked --steps "${TRAIN_LM_STEPS_MASKED:-3000}"
+# Then, into each file's metadata: the stored (float16) weights' held-out quality beside the float32 one
+# and the most-frequent-words baseline ("measured_file"), and what each head does ("heads").
+for objective in causal masked; do
+  build/train/attn_train_lm --evaluate "web/assets/models/$objective.safetensors"
+  build/train/attn_train_lm --measure-heads "web/assets/models/$objective.safetensors"
+done

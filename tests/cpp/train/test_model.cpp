@@ -82,6 +82,17 @@ void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& abla
   CHECK(worst < 1e-7);
 }
 
+// The float path's gradients (the kernels) against the double path's: within 1e-5 of the largest gradient.
+void check_float_against_double(const std::vector<float>& gf, const std::vector<double>& gd, const char* what) {
+  double worst = 0, largest = 0;
+  for (std::size_t i = 0; i < gf.size(); ++i) {
+    worst = std::max(worst, std::abs(gf[i] - gd[i]));
+    largest = std::max(largest, std::abs(gd[i]));
+  }
+  std::printf("%s, float vs double gradients: largest difference %.2e (largest gradient %.2e)\n", what, worst, largest);
+  CHECK(worst < 1e-5 * std::max(1.0, largest));
+}
+
 void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed) {
   check_gradients(c, ablated, seed, random_batch(c, seed + 1));
 }
@@ -197,13 +208,7 @@ TEST_CASE("train model: the float instance on the kernels agrees with the double
   std::vector<double> gd(params.size());
   backward(c, params.data(), batch, {}, wf, gf.data());
   backward(c, pd.data(), batch, {}, wd, gd.data());
-  double worst = 0, largest = 0;
-  for (std::size_t i = 0; i < gf.size(); ++i) {
-    worst = std::max(worst, std::abs(gf[i] - gd[i]));
-    largest = std::max(largest, std::abs(gd[i]));
-  }
-  std::printf("float vs double gradients: largest difference %.2e (largest gradient %.2e)\n", worst, largest);
-  CHECK(worst < 1e-5 * std::max(1.0, largest));
+  check_float_against_double(gf, gd, "attention-only");
 }
 
 TEST_CASE("train model: causal weights, rows sum to 1, ablation zeroes a head's output", "[train]") {
@@ -338,11 +343,5 @@ TEST_CASE("train model: the language-model configuration's float path on the ker
   std::vector<double> gd(params.size());
   backward(c, params.data(), batch, {}, wf, gf.data(), frozen_f);
   backward(c, pd.data(), batch, {}, wd, gd.data(), frozen_d);
-  double worst = 0, largest = 0;
-  for (std::size_t i = 0; i < gf.size(); ++i) {
-    worst = std::max(worst, std::abs(gf[i] - gd[i]));
-    largest = std::max(largest, std::abs(gd[i]));
-  }
-  std::printf("language configuration, float vs double gradients: largest difference %.2e (largest gradient %.2e)\n", worst, largest);
-  CHECK(worst < 1e-5 * std::max(1.0, largest));
+  check_float_against_double(gf, gd, "language-model configuration");
 }

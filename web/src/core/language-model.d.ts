@@ -63,6 +63,14 @@ export interface LanguageModelConfig {
    * ≥ 0.4, else 'mixed').
    */
   readonly heads: readonly HeadMeasurement[];
+  /**
+   * The held-out measurements of the weights as stored (float16), and the baseline that always predicts the
+   * most frequent training words (its top-1 and top-5 on the same scored tokens).
+   */
+  readonly asStored?: {
+    heldOutLoss: number; heldOutPerplexity: number; heldOutTop1: number; heldOutTop5: number; heldOutTokens: number;
+    frequentTop1: number; frequentTop5: number;
+  };
   /** The whole recipe and measurements as the file's __metadata__ records them. */
   readonly recipe: Readonly<Record<string, unknown>>;
   readonly measured: Readonly<Record<string, unknown>>;

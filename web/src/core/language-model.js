@@ -56,7 +56,8 @@ export function readLanguageModelFile(bytes, fileName) {
   const words = metadataJson(metadata, 'vocabulary', fileName);
   if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw new RangeError(`${fileName}: the vocabulary is not a list of words`);
   const heads = metadata.heads === undefined ? [] : metadataJson(metadata, 'heads', fileName);
-  return { recipe: metadataJson(metadata, 'recipe', fileName), measured: metadataJson(metadata, 'measured', fileName), heads, words, tensors };
+  const asStored = metadata.measured_file === undefined ? undefined : metadataJson(metadata, 'measured_file', fileName);
+  return { recipe: metadataJson(metadata, 'recipe', fileName), measured: metadataJson(metadata, 'measured', fileName), asStored, heads, words, tensors };
 }
 
 /** The language-model API over the module `wasm` (index.d.ts documents each member). */
@@ -79,6 +80,7 @@ export function languageModelApi(wasm) {
         maskedTop5: kind === 'masked' ? measured.heldOutTop5 : undefined,
         baselines: measured.baselines, recipe, measured,
         heads: Object.freeze(file.heads.map((h) => Object.freeze(h))),
+        asStored: file.asStored && Object.freeze(file.asStored),
       }),
       vocabulary: Object.freeze(vocabulary),
       run(text, { k = 10 } = {}) {
