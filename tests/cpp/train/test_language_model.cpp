@@ -96,7 +96,7 @@ TEST_CASE("language trainer: batches follow the objective (causal targets shifte
   CHECK(masked_share == Approx(0.8).margin(0.05));
 }
 
-TEST_CASE("language model: a file round trip runs the trained parameters; weights, top-k and scores are consistent", "[train]") {
+TEST_CASE("language model: a file round trip runs the trained parameters, and weights, top-k and scores are consistent", "[train]") {
   const auto [train, held_out] = fixture_text();
   LanguageTrainer trainer(small_options(Objective::Causal), shipped_table(), train, held_out);
   trainer.step(5);

@@ -95,7 +95,7 @@ TEST_CASE("safetensors: float_to_half rounds to nearest, ties to even", "[train]
   CHECK(float_to_half(-1e6f) == 0xFC00);
 }
 
-TEST_CASE("safetensors: every half value survives half_to_float then float_to_half; midpoints go to the even one", "[train][safetensors]") {
+TEST_CASE("safetensors: every half value survives half_to_float then float_to_half, and midpoints go to the even one", "[train][safetensors]") {
   CHECK(half_to_float(0x3C00) == 1.0f);
   CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));
   CHECK(half_to_float(0x7BFF) == 65504.0f);
