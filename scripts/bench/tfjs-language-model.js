@@ -5,9 +5,12 @@
 //     a = LayerNorm₁(h₁); h₂ = a + ReLU(a W_1 + b_1) W_2 + b_2; x = LayerNorm₂(h₂)
 //   logits = x U + b (U tied: the output words' input rows, transposed; untied: a parameter)
 //   loss = mean cross-entropy over the scored positions; AdamW as adamw.hpp.
-// Gradients come from TF.js's automatic differentiation. The ops are the ones TF.js offers for speed
-// (tf.fused.matMul with its bias, tf.losses.softmaxCrossEntropy with its own gradient), so that the
-// comparison does not set ours against a needlessly slow TF.js.
+// Gradients come from TF.js's automatic differentiation, with the ops TF.js offers for speed
+// (tf.fused.matMul with its bias, tf.losses.softmaxCrossEntropy with its own gradient). TF.js's wasm
+// backend multiplies by a transposed operand (matMul's transposeA/B flags, which matMul's gradient
+// uses) in a generic loop, here up to 25× slower than transposing first and multiplying plainly; so
+// the model comes in two forms: TF.js as it comes, and { explicitTransposes: true }, where every
+// product and its gradient transpose first (custom gradients), as a TF.js user who profiled would write.
 
 const LAYER_NORM_EPSILON = 1e-5;  // parameters.hpp kLayerNormEpsilon
 // The language trainer's AdamW (language_trainer.hpp LanguageTrainerOptions.optimizer): β₂ is 0.98 there.
@@ -63,13 +66,17 @@ function scheduledRate(alpha, warmup, total, t) {
   return alpha * (0.1 + 0.9 * 0.5 * (1 + Math.cos((Math.PI * (t - warmup)) / (total - warmup))));
 }
 
+/** The permutation that swaps a tensor's last two axes. */
+const swapLast = (rank) => Array.from({ length: rank }, (_, i) => (i < rank - 2 ? i : 2 * rank - 3 - i));
+
 /**
  * A TF.js model holding `parameters` (languageTrainer.parameters(): { [C++ name]: { data, shape } }) as variables.
  * @param options  languageTrainer.options  @param frozen  frozenInputs(asset, trainer.vocabulary)
+ * @param {{ explicitTransposes?: boolean }} [form]  products transposed before multiplying (see above)
  * @returns {{ lossAndGradients(batch): { loss: number, gradients: { [name]: { data, shape } } },
  *   step(batch): number (one AdamW step; the loss before it), parameters(), dispose() }}
  */
-export function tfjsLanguageModel(tf, options, parameters, frozen) {
+export function tfjsLanguageModel(tf, options, parameters, frozen, { explicitTransposes = false } = {}) {
   const { numHeads: H, numLayers: L, dFF, layerNorm, tiedOutput, objective, seqLen } = options;
   const { frozenRows: F, dModel: d } = frozen;
   const dk = d / H;
@@ -101,7 +108,23 @@ export function tfjsLanguageModel(tf, options, parameters, frozen) {
   });
   const { table, P, mask, uFrozen, uLearned } = constants;
 
-  const linear = (x, w, b) => tf.fused.matMul({ a: x, b: w, bias: b });
+  const swap = (t) => tf.transpose(t, swapLast(t.rank));
+  // a · b and x W + b; with explicitTransposes, gradients dA = dY Bᵀ, dB = Aᵀ dY with Bᵀ, Aᵀ materialized
+  const product = explicitTransposes
+    ? tf.customGrad((a, b, save) => {
+      save([a, b]);
+      return { value: tf.matMul(a, b), gradFunc: (dy, [sa, sb]) => [tf.matMul(dy, swap(sb)), tf.matMul(swap(sa), dy)] };
+    })
+    : (a, b) => tf.matMul(a, b);
+  const linear = explicitTransposes
+    ? tf.customGrad((x, w, bias, save) => {
+      save([x, w]);
+      return {
+        value: tf.fused.matMul({ a: x, b: w, bias }),
+        gradFunc: (dy, [sx, sw]) => [tf.matMul(dy, swap(sw)), tf.matMul(swap(sx), dy), tf.sum(dy, 0)],
+      };
+    })
+    : (x, w, b) => tf.fused.matMul({ a: x, b: w, bias: b });
   function norm(x, gamma, beta) {
     const { mean, variance } = tf.moments(x, -1, true);  // biased variance, as ops.cpp
     return tf.add(tf.mul(tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, LAYER_NORM_EPSILON))), gamma), beta);
@@ -112,7 +135,7 @@ export function tfjsLanguageModel(tf, options, parameters, frozen) {
     const learned = new Float32Array(N * R);
     const frozenIds = Int32Array.from(tokens, (id, r) => (id >= F ? ((learned[r * R + id - F] = 1), F) : id));
     let x0 = tf.gather(table, tf.tensor1d(frozenIds, 'int32'));
-    if (R) x0 = tf.add(x0, tf.matMul(tf.tensor2d(learned, [N, R]), vars.embedding));
+    if (R) x0 = tf.add(x0, product(tf.tensor2d(learned, [N, R]), vars.embedding));
     let x = tf.reshape(tf.add(tf.reshape(x0, [B, T, d]), tf.slice(P, [0, 0], [T, d])), [N, d]);
     const causalMask = objective === 'causal' ? tf.slice(mask, [0, 0], [T, T]) : null;
     const split = (m) => tf.transpose(tf.reshape(m, [B, T, H, dk]), [0, 2, 1, 3]);
@@ -121,9 +144,9 @@ export function tfjsLanguageModel(tf, options, parameters, frozen) {
       const q = split(linear(x, p('attention.w_q'), p('attention.b_q')));
       const k = split(linear(x, p('attention.w_k'), p('attention.b_k')));
       const v = split(linear(x, p('attention.w_v'), p('attention.b_v')));
-      let scores = tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dk));
+      let scores = tf.mul(explicitTransposes ? product(q, swap(k)) : tf.matMul(q, k, false, true), 1 / Math.sqrt(dk));
       if (causalMask) scores = tf.add(scores, causalMask);
-      const z = tf.reshape(tf.transpose(tf.matMul(tf.softmax(scores), v), [0, 2, 1, 3]), [N, d]);
+      const z = tf.reshape(tf.transpose(product(tf.softmax(scores), v), [0, 2, 1, 3]), [N, d]);
       const h1 = tf.add(x, linear(z, p('attention.w_o'), p('attention.b_o')));
       const a = layerNorm ? norm(h1, p('norm1.gamma'), p('norm1.beta')) : h1;
       x = a;
@@ -132,7 +155,8 @@ export function tfjsLanguageModel(tf, options, parameters, frozen) {
         x = layerNorm ? norm(h2, p('norm2.gamma'), p('norm2.beta')) : h2;
       }
     }
-    const u = tiedOutput ? (R ? tf.add(uFrozen, tf.matMul(vars.embedding, uLearned, true, false)) : uFrozen) : vars.unembedding;
+    const learnedColumns = () => (explicitTransposes ? product(swap(vars.embedding), uLearned) : tf.matMul(vars.embedding, uLearned, true, false));
+    const u = tiedOutput ? (R ? tf.add(uFrozen, learnedColumns()) : uFrozen) : vars.unembedding;
     const logits = linear(x, u, vars.output_bias);
     // int32 one-hot (the wasm backend's OneHot writes int32 whatever dtype is asked); the loss casts it
     const labels = tf.oneHot(tf.tensor1d(Int32Array.from(targets, (t) => Math.max(t, 0)), 'int32'), V);
