@@ -7,7 +7,7 @@
 // a line, whitespace collapsed, no empty lines) and <out-dir>/sources.json (counts per source and
 // split, the held-out rule).
 //
-// Sources (see /work/shared/TOOLCHAIN.md, "Data: English text for training a language model"):
+// Sources (both in Debian; their licences let an MIT package ship weights trained on them):
 //   1. WordNet 3.0 (Debian wordnet-base): /usr/share/wordnet/data.{noun,verb,adj,adv}, Latin-1.
 //      A document is one synset (id wordnet:<pos>:<offset>); its lines are the definition and each
 //      quoted example, quotes removed. Attributions after an example ("- Henry Miller") are dropped.

@@ -287,15 +287,14 @@ import type { Trainer, TrainerLimits, TrainerOptions } from './trainer.js';
 export type * from './trainer.js';
 
 // The trained language models' types (core.languageModel): language-model.d.ts, beside this file.
-import type { LanguageModel, LanguageModelKind, LanguageModelLimits, LanguageModelOptions, LanguageTrainer,
-  LanguageTrainerOptions } from './language-model.js';
+import type { LanguageModelApi } from './language-model.js';
 export type * from './language-model.js';
 
 // Every limit and name list (core.limits): limits.d.ts, beside this file.
 import type { CoreLimits } from './limits.js';
 export type * from './limits.js';
 
-export interface AttentionCore {
+export interface AttentionCore extends LanguageModelApi {
   /** Every limit and name list, from the C++ core (see CoreLimits). */
   readonly limits: CoreLimits;
   /** 25,477 for the shipped asset (25,000 GloVe words and 477 derived ones: "a", "i", clitics, numbers). */
@@ -380,19 +379,6 @@ export interface AttentionCore {
    */
   createTrainer(options?: TrainerOptions): Trainer;
   readonly trainerLimits: TrainerLimits;
-  /**
-   * The explorer's own small transformer language model of that kind, trained by the core on public-domain
-   * English and loaded from its shipped .safetensors file (once per kind). Throws RangeError at once for another
-   * kind (naming the kinds); the promise rejects naming the file and what is wrong (missing, truncated,
-   * corrupted, another format or version).
-   */
-  languageModel(kind: LanguageModelKind, options?: LanguageModelOptions): Promise<LanguageModel>;
-  readonly languageModelLimits: LanguageModelLimits;
-  /**
-   * A new language model trained in the core on the given text, with the shipped models' recipe as defaults
-   * (frozen GloVe input, post-LN blocks, AdamW with warm-up and cosine decay). Released when garbage-collected.
-   */
-  createLanguageTrainer(options?: LanguageTrainerOptions): LanguageTrainer;
   /** Bytes allocated on the wasm heap (for leak checks). */
   heapInUse(): number;
 }

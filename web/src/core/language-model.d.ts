@@ -197,3 +197,20 @@ export interface LanguageTrainer {
   /** The loss of a batch and its gradients, by parameter name, with no update. */
   lossAndGradients(batch: LanguageBatch): { loss: number; gradients: Record<string, { data: Float32Array; shape: number[] }> };
 }
+
+/** The members core gives for the language models (AttentionCore extends it). */
+export interface LanguageModelApi {
+  /**
+   * The explorer's own small transformer language model of that kind, trained by the core on public-domain
+   * English and loaded from its shipped .safetensors file (once per kind). Throws RangeError at once for another
+   * kind (naming the kinds); the promise rejects naming the file and what is wrong (missing, truncated,
+   * corrupted, another format or version).
+   */
+  languageModel(kind: LanguageModelKind, options?: LanguageModelOptions): Promise<LanguageModel>;
+  readonly languageModelLimits: LanguageModelLimits;
+  /**
+   * A new language model trained in the core on the given text, with the shipped models' recipe as defaults
+   * (frozen GloVe input, post-LN blocks, AdamW with warm-up and cosine decay). Released when garbage-collected.
+   */
+  createLanguageTrainer(options?: LanguageTrainerOptions): LanguageTrainer;
+}
