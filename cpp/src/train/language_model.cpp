@@ -38,7 +38,7 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k) {
   if (k < 1 || k > kMaxTopK) throw std::out_of_range("languageModel.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " + std::to_string(k));
   LanguageRun out;
   out.tokens = language_tokens(text, *table_);
-  const std::size_t T = out.tokens.size(), L = config_.n_layers, H = config_.n_heads, d = config_.d_model, V = config_.outputs();
+  const std::size_t T = out.tokens.size(), H = config_.n_heads, d = config_.d_model, V = config_.outputs();
   if (T == 0 || T > kMaxLanguageTokens) {
     throw std::out_of_range("languageModel: the text must hold 1 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " +
                             std::to_string(T));
@@ -52,7 +52,6 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k) {
     out.attention.insert(out.attention.end(), layer.weights, layer.weights + H * T * T);
     out.hidden.insert(out.hidden.end(), layer.out, layer.out + T * d);
   }
-  (void)L;
   out.logits.assign(ws_.logits, ws_.logits + T * V);
   std::vector<std::int32_t> order(V);
   for (std::size_t t = 0; t < T; ++t) {
