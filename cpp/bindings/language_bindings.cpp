@@ -86,11 +86,21 @@ val tokens_to_js(const std::vector<attn::Token>& tokens, const std::vector<std::
   return out;
 }
 
-// { tokens, attention (L·H·T·T), hidden (L·T·d), topIds / topP (T·k) } as flat typed arrays; the JS side shapes them.
-val language_model_run(int id, const std::string& text, int k) {
+// { tokens, attention (L·H·T·T), hidden (L·T·d), positions (P), topIds / topP (P·k) } as flat typed arrays; the
+// JS side shapes them. positions: a name of kOutputPositionNames, or an array of integers (checked in JS).
+val language_model_run(int id, const std::string& text, int k, const val& positions) {
   return guarded([&] {
     train::LanguageModel& m = model_by_id(id);
-    const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k));
+    train::LanguageModel::Positions at = train::OutputPositions::All;
+    if (positions.isString()) {
+      at = enum_from_js(train::kOutputPositionNames, positions, "positions");
+    } else {
+      std::vector<std::int64_t> listed;
+      for (const double p : vector_from_js<double>(positions)) listed.push_back(static_cast<std::int64_t>(p));
+      at = std::move(listed);
+    }
+    const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k), at);
+    const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
     std::vector<std::int32_t> ids;
     std::vector<float> p;
     for (const auto& top : r.top) {
@@ -100,6 +110,7 @@ val language_model_run(int id, const std::string& text, int k) {
     out.set("tokens", tokens_to_js(r.tokens, r.inputs));
     out.set("attention", floats(r.attention.data(), r.attention.size()));
     out.set("hidden", floats(r.hidden.data(), r.hidden.size()));
+    out.set("positions", val::global("Int32Array").new_(emscripten::typed_memory_view(computed.size(), computed.data())));
     out.set("topIds", val::global("Int32Array").new_(emscripten::typed_memory_view(ids.size(), ids.data())));
     out.set("topP", floats(p.data(), p.size()));
     return out;
@@ -287,6 +298,7 @@ val language_model_parameters(int id) {
 val language_model_limits() {
   val out = val::object();
   out.set("objectives", names_to_js(train::kObjectiveNames));
+  out.set("outputPositions", names_to_js(train::kOutputPositionNames));
   out.set("maxTokens", train::kMaxLanguageTokens);
   out.set("maxTopK", train::kMaxTopK);
   out.set("maxLayers", train::kMaxLanguageLayers);

@@ -95,6 +95,25 @@ describe('languageModel: run', () => {
     }
   });
 
+  test('positions: the output layer only where asked (a list, negative from the end, or each [MASK]), equal to the full run there', () => {
+    const all = causal.run(SENTENCE, { k: 5 });
+    const some = causal.run(SENTENCE, { k: 5, positions: [-1, 3] });
+    assert.deepEqual(some.attention, all.attention);
+    assert.deepEqual(some.top.map((top, t) => top !== null), [false, false, false, true, false, false, false, true]);
+    for (const t of [3, 7]) {
+      assert.deepEqual(some.top[t].map((w) => w.word), all.top[t].map((w) => w.word));
+      some.top[t].forEach((w, i) => assert.ok(Math.abs(w.p - all.top[t][i].p) < 1e-6));
+    }
+    const blanks = masked.run('the river [MASK] was [MASK]', { positions: 'masks' });
+    assert.deepEqual(blanks.top.map((top) => top !== null), [false, false, true, false, true]);
+    assert.deepEqual(core.languageModelLimits.outputPositions, ['all', 'masks']);
+    assert.throws(() => causal.run(SENTENCE, { positions: [8] }), { name: 'RangeError', message: /position must be in \[-8, 8\) for 8 tokens, got 8/ });
+    assert.throws(() => causal.run(SENTENCE, { positions: [0.5] }), { name: 'RangeError', message: /positions\[0\] must be an integer from -256 to 255, got 0.5/ });
+    assert.throws(() => causal.run(SENTENCE, { positions: 'last' }), { name: 'RangeError', message: /positions must be one of 'all', 'masks'/ });
+    assert.throws(() => causal.run(SENTENCE, { position: [1] }), { name: 'RangeError', message: /unknown option 'position'/ });
+    assert.throws(() => causal.run(SENTENCE, { positions: Array(257).fill(0) }), { name: 'RangeError', message: /at most 256 positions, got 257/ });
+  });
+
   test('score: ln p of each token given the ones before it; the perplexity is exp(−mean); a likely sentence scores better than its shuffle', () => {
     const s = causal.score(SENTENCE);
     assert.equal(s.logProb.length, 7);

@@ -90,7 +90,11 @@ core.limits.maxTokens = 1;
 console.log(maxLab, methods, previousOffset);
 
 const causalModel = await core.languageModel('causal');
-const nextWord: string = causalModel.run('the river bank').top[2][0].word;
+const nextWord: string = causalModel.run('the river bank', { positions: [-1] }).top[2]?.[0].word ?? '';
+// @ts-expect-error a position not computed is null
+const unchecked: string = causalModel.run('the river bank', { positions: 'all' }).top[0][0].word;
+// @ts-expect-error positions are 'all', 'masks' or a list
+causalModel.run('the river bank', { positions: 'last' });
 const perplexity: number = causalModel.score('the river bank was muddy').perplexity;
 const blanks = (await core.languageModel('masked')).fillMask('the river [MASK] was muddy', 5);
 const firstHeadWeight: number = causalModel.run('the bank').attention[0][0][0] + blanks[0].top[0].p;

@@ -261,7 +261,7 @@ std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, s
 }
 
 void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
-                 std::size_t k, std::size_t m, std::size_t panel_k) {
+                 std::size_t k, std::size_t m, std::size_t panel_k, bool accumulate_c) {
   if (n == 0 || m == 0) return;
   if (panel_k == 0) panel_k = k;
   // A block of kBlockRows × kBlockK (192 KB) stays in L2 while every 8-column panel (kBlockK × 8,
@@ -273,7 +273,7 @@ void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c,
   float tail[kRows * kCols];  // the last, partial panel is computed here and copied out
   for (std::size_t kk = 0; kk < std::max<std::size_t>(k, 1); kk += kBlockK) {
     const std::size_t kc = std::min(kBlockK, k - std::min(k, kk));
-    const bool accumulate = kk > 0;
+    const bool accumulate = accumulate_c || kk > 0;
     for (std::size_t ii = 0; ii < n; ii += kBlockRows)
     for (std::size_t q = 0; q < panels; ++q) {
       const float* panel = packed + (q * panel_k + kk) * kCols;

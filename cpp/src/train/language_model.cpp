@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "attn/core/kernels.hpp"
+
 namespace attn::train {
 
 LanguageModel::LanguageModel(ModelConfig config, Objective objective, std::vector<std::string> words,
@@ -32,13 +34,32 @@ LanguageModel::LanguageModel(ModelConfig config, Objective objective, std::vecto
   }
   frozen_.table = frozen_rows(table);
   if (config_.tied_output) frozen_.output_rows = vocabulary_.input_rows();
+  std::vector<float> gathered;
+  const float* u = output_matrix(config_, parameters_.data(), frozen_, gathered);
+  packed_unembedding_ = pack_panels(u, config_.outputs(), config_.d_model, config_.outputs());
 }
 
-LanguageRun LanguageModel::run(const std::string& text, std::size_t k) {
-  if (k < 1 || k > kMaxTopK) throw std::out_of_range("languageModel.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " + std::to_string(k));
-  LanguageRun out;
+namespace {
+
+// The ids of the k largest entries of row (n), largest first, ties to the lower id. One pass that keeps the
+// best k in order: almost every entry is turned away by one comparison with the k-th best.
+std::vector<std::int32_t> top_k(const float* row, std::size_t n, std::size_t k) {
+  std::vector<std::int32_t> best;
+  best.reserve(k + 1);
+  for (std::size_t o = 0; o < n; ++o) {
+    if (best.size() == k && row[o] <= row[best.back()]) continue;
+    const auto at = std::upper_bound(best.begin(), best.end(), row[o], [&](float x, std::int32_t id) { return x > row[id]; });
+    best.insert(at, static_cast<std::int32_t>(o));
+    if (best.size() > k) best.pop_back();
+  }
+  return best;
+}
+
+}  // namespace
+
+const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out) {
   out.tokens = language_tokens(text, *table_);
-  const std::size_t T = out.tokens.size(), H = config_.n_heads, d = config_.d_model, V = config_.outputs();
+  const std::size_t T = out.tokens.size(), H = config_.n_heads, d = config_.d_model;
   if (T == 0 || T > kMaxLanguageTokens) {
     throw std::out_of_range("languageModel: the text must hold 1 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " +
                             std::to_string(T));
@@ -47,25 +68,59 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k) {
   if (objective_ == Objective::Causal && std::count(out.inputs.begin(), out.inputs.end(), mask_input(*table_))) {
     throw std::invalid_argument("languageModel: the causal model was not trained with [MASK]; use the masked model to fill in blanks");
   }
-  forward(config_, parameters_.data(), out.inputs.data(), 1, T, {}, ws_, frozen_);
+  const float* x = forward_blocks(config_, parameters_.data(), out.inputs.data(), 1, T, {}, ws_, frozen_);
   for (const LayerActivations<float>& layer : ws_.layers) {
     out.attention.insert(out.attention.end(), layer.weights, layer.weights + H * T * T);
     out.hidden.insert(out.hidden.end(), layer.out, layer.out + T * d);
   }
-  out.logits.assign(ws_.logits, ws_.logits + T * V);
-  std::vector<std::int32_t> order(V);
-  for (std::size_t t = 0; t < T; ++t) {
-    const float* row = ws_.logits + t * V;
-    const float max = *std::max_element(row, row + V);
-    double total = 0;
-    for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j] - max));
-    std::iota(order.begin(), order.end(), 0);
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                      [&](std::int32_t a, std::int32_t b) { return row[a] != row[b] ? row[a] > row[b] : a < b; });
-    std::vector<WordProbability> top;
-    for (std::size_t i = 0; i < k; ++i) {
-      top.push_back({order[i], static_cast<float>(std::exp(static_cast<double>(row[order[i]] - max)) / total)});
+  return x;
+}
+
+void LanguageModel::output_layer(const float* x, std::size_t n, float* logits) const {
+  const std::size_t d = config_.d_model, V = config_.outputs();
+  gemm_packed(x, d, packed_unembedding_.data(), logits, V, n, d, V);
+  const float* bias = bind_parameters(config_, parameters_.data()).output_bias;
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t o = 0; o < V; ++o) logits[r * V + o] += bias[o];
+  }
+}
+
+LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions) {
+  if (k < 1 || k > kMaxTopK) throw std::out_of_range("languageModel.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " + std::to_string(k));
+  LanguageRun out;
+  const float* x = run_blocks(text, out);
+  const std::size_t T = out.tokens.size(), d = config_.d_model, V = config_.outputs();
+  if (const auto* listed = std::get_if<std::vector<std::int64_t>>(&positions)) {
+    if (listed->size() > kMaxLanguageTokens) {
+      throw std::out_of_range("languageModel.run: at most " + std::to_string(kMaxLanguageTokens) + " positions, got " +
+                              std::to_string(listed->size()));
     }
+    for (const std::int64_t at : *listed) {
+      const auto signed_t = static_cast<std::int64_t>(T);
+      if (at < -signed_t || at >= signed_t) {
+        throw std::out_of_range("languageModel.run: a position must be in [" + std::to_string(-signed_t) + ", " + std::to_string(T) +
+                                ") for " + std::to_string(T) + " tokens, got " + std::to_string(at));
+      }
+      out.positions.push_back(static_cast<std::size_t>(at < 0 ? at + signed_t : at));
+    }
+  } else {
+    const bool masks = std::get<OutputPositions>(positions) == OutputPositions::Masks;
+    for (std::size_t t = 0; t < T; ++t) {
+      if (!masks || out.inputs[t] == mask_input(*table_)) out.positions.push_back(t);
+    }
+  }
+  const std::size_t P = out.positions.size();
+  std::vector<float> rows(P * d);  // x_L at the positions, so that one product serves them all
+  for (std::size_t i = 0; i < P; ++i) std::copy(x + out.positions[i] * d, x + (out.positions[i] + 1) * d, rows.data() + i * d);
+  out.logits.resize(P * V);
+  output_layer(rows.data(), P, out.logits.data());
+  std::vector<float> p(V);
+  for (std::size_t i = 0; i < P; ++i) {
+    const float* row = out.logits.data() + i * V;
+    std::copy(row, row + V, p.data());
+    softmax_prefix(p.data(), V, V);  // the core's vectorized softmax (kernels.hpp; max subtracted first)
+    std::vector<WordProbability> top;
+    for (const std::int32_t id : top_k(row, V, k)) top.push_back({id, p[static_cast<std::size_t>(id)]});
     out.top.push_back(std::move(top));
   }
   return out;
@@ -84,13 +139,16 @@ std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inp
 
 LanguageModel::Score LanguageModel::score(const std::string& text) {
   if (objective_ != Objective::Causal) throw std::invalid_argument("languageModel.score: only the causal model scores text");
-  LanguageRun r = run(text, 1);
+  LanguageRun r;
+  const float* x = run_blocks(text, r);
   const std::size_t T = r.tokens.size(), V = config_.outputs();
   if (T < 2) throw std::invalid_argument("languageModel.score: the text must hold at least 2 tokens, got " + std::to_string(T));
+  logits_.resize((T - 1) * V);
+  output_layer(x, T - 1, logits_.data());  // position t predicts token t + 1; the last predicts nothing here
   Score s;
   double sum = 0;
   for (std::size_t t = 0; t + 1 < T; ++t) {
-    const float* row = r.logits.data() + t * V;
+    const float* row = logits_.data() + t * V;
     const float max = *std::max_element(row, row + V);
     double total = 0;
     for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j] - max));

@@ -60,8 +60,22 @@ const std::uint8_t* layer_flags(const std::vector<std::uint8_t>& ablated, std::s
 }  // namespace
 
 template <typename Real>
-void forward(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
-             const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
+const Real* output_matrix(const ModelConfig& c, const Real* params, const FrozenInputs<Real>& frozen, std::vector<Real>& gathered) {
+  const Parameters<const Real> p = bind_parameters(c, params);
+  if (!c.tied_output) return p.unembedding;
+  const std::size_t d = c.d_model, V = c.outputs();
+  gathered.resize(d * V);  // U[j, o] = row(output_rows[o])[j]
+  for (std::size_t o = 0; o < V; ++o) {
+    const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
+    const Real* row = id < c.frozen_rows ? frozen.table.data() + id * d : p.embedding + (id - c.frozen_rows) * d;
+    for (std::size_t j = 0; j < d; ++j) gathered[j * V + o] = row[j];
+  }
+  return gathered.data();
+}
+
+template <typename Real>
+const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
+                           const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
   if (B == 0) throw std::out_of_range("batch size must be at least 1");
   if (T == 0 || T > c.seq_len) {
     throw std::out_of_range("a sequence must hold 1 to seqLen = " + std::to_string(c.seq_len) + " tokens, got " + std::to_string(T));
@@ -114,17 +128,15 @@ void forward(const ModelConfig& c, const Real* params, const std::int32_t* token
     }
     x = a.out;
   }
-  const Real* u = p.unembedding;
-  if (c.tied_output) {  // U[j, o] = row(output_rows[o])[j]
-    ws.unembedding.resize(d * V);
-    for (std::size_t o = 0; o < V; ++o) {
-      const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
-      const Real* row = id < c.frozen_rows ? frozen.table.data() + id * d : p.embedding + (id - c.frozen_rows) * d;
-      for (std::size_t j = 0; j < d; ++j) ws.unembedding[j * V + o] = row[j];
-    }
-    u = ws.unembedding.data();
-  }
-  matmul_forward(ws.logits, x, u, p.output_bias, N, d, V);
+  return x;
+}
+
+template <typename Real>
+void forward(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
+             const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
+  const Real* x = forward_blocks(c, params, tokens, B, T, ablated, ws, frozen);
+  const Real* u = output_matrix(c, params, frozen, ws.unembedding);
+  matmul_forward(ws.logits, x, u, bind_parameters(c, params).output_bias, B * T, c.d_model, c.outputs());
 }
 
 template <typename Real>
@@ -224,6 +236,9 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
 }
 
 #define ATTN_TRAIN_MODEL(Real)                                                                                      \
+  template const Real* output_matrix<Real>(const ModelConfig&, const Real*, const FrozenInputs<Real>&, std::vector<Real>&); \
+  template const Real* forward_blocks<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t, \
+                                            const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&); \
   template void forward<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t,        \
                               const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&);       \
   template double loss<Real>(const ModelConfig&, const Workspace<Real>&, const Batch&);                             \

@@ -16,7 +16,10 @@ namespace {
 // float: the core's register-blocked kernel; double: plain loops (the reference for gradient checks).
 void matmul(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc, std::size_t n,
             std::size_t k, std::size_t m, bool accumulate) {
-  gemm(a, lda, b, ldb, c, ldc, n, k, m, accumulate);
+  thread_local std::vector<float> packed;
+  packed.resize(packed_size(k, m));
+  pack_panels_into(b, ldb, k, m, packed.data());
+  gemm_packed(a, lda, packed.data(), c, ldc, n, k, m, 0, accumulate);
 }
 
 void matmul(const double* a, std::size_t lda, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t n,

@@ -140,6 +140,63 @@ TEST_CASE("language model: a file round trip runs the trained parameters, and we
   CHECK(s.log_prob[1] == Approx(row1[model.vocabulary().id_of("bank")] - std::log(total)).epsilon(1e-4));
 }
 
+TEST_CASE("language model: outputs at chosen positions equal x_L U + b recomputed in double, and those of a full run", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  for (const bool tied : {false, true}) {
+    LanguageTrainerOptions o = small_options(Objective::Causal);
+    o.tied_output = tied;
+    LanguageTrainer trainer(o, shipped_table(), train, held_out);
+    trainer.step(5);
+    LanguageModel model = round_trip(trainer);
+    const std::string text = "The river bank was muddy after the storm";
+    const LanguageRun all = model.run(text, 5);
+    const LanguageRun some = model.run(text, 5, LanguageModel::Positions{std::vector<std::int64_t>{-1, 2, 2}});
+    const std::size_t T = all.tokens.size(), d = 100, V = model.config().outputs();
+    REQUIRE(some.positions == std::vector<std::size_t>{T - 1, 2, 2});
+    REQUIRE(some.logits.size() == 3 * V);
+    CHECK(some.attention == all.attention);
+    CHECK(some.hidden == all.hidden);
+    // U: the unembedding parameter, or (tied) the input rows of the output words; b: output_bias
+    const auto specs = parameter_specs(model.config());
+    const auto spec = [&](const std::string& name) {
+      for (const ParameterSpec& p : specs) if (p.name == name) return model.parameters().data() + p.offset;
+      FAIL("no parameter " << name);
+      return model.parameters().data();
+    };
+    const std::vector<float> frozen = frozen_rows(shipped_table());
+    const std::vector<std::int32_t>& rows = model.vocabulary().input_rows();
+    const float* x_last = all.hidden.data() + (model.config().n_layers - 1) * T * d;
+    double worst = 0;
+    for (std::size_t i = 0; i < some.positions.size(); ++i) {
+      const std::size_t t = some.positions[i];
+      for (std::size_t o = 0; o < V; ++o) {
+        double expected = spec("output_bias")[o];
+        const auto id = static_cast<std::size_t>(rows[o]);
+        for (std::size_t j = 0; j < d; ++j) {
+          const double u = !tied ? spec("unembedding")[j * V + o]
+                           : id < model.config().frozen_rows ? frozen[id * d + j]
+                                                             : spec("embedding")[(id - model.config().frozen_rows) * d + j];
+          expected += static_cast<double>(x_last[t * d + j]) * u;
+        }
+        worst = std::max(worst, std::abs(expected - some.logits[i * V + o]));
+        CHECK(some.logits[i * V + o] == Approx(all.logits[t * V + o]).margin(1e-5));
+      }
+      for (std::size_t r = 0; r < 5; ++r) CHECK(some.top[i][r].id == all.top[t][r].id);
+      // the top 5 are the 5 largest logits: every other output's logit is at most the 5th's
+      const float* row = some.logits.data() + i * V;
+      std::size_t above = 0;
+      for (std::size_t o = 0; o < V; ++o) above += row[o] > row[some.top[i][4].id];
+      CHECK(above == 4);
+    }
+    std::printf("%s output: logits at 3 positions vs x_L U + b in double: max |difference| %.2e\n", tied ? "tied" : "untied", worst);
+    CHECK(worst < 1e-4);
+    CHECK_THROWS_WITH(model.run(text, 5, std::vector<std::int64_t>{static_cast<std::int64_t>(T)}),
+                      Catch::Contains("a position must be in [-8, 8) for 8 tokens, got 8"));
+    CHECK_THROWS_WITH(model.run(text, 5, std::vector<std::int64_t>{-9}), Catch::Contains("got -9"));
+    CHECK(model.run(text, 5, std::vector<std::int64_t>{}).top.empty());
+  }
+}
+
 TEST_CASE("language model: bad input is refused with a clear error", "[train]") {
   const auto [train, held_out] = fixture_text();
   LanguageTrainer causal(small_options(Objective::Causal), shipped_table(), train, held_out);
@@ -157,6 +214,9 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
   LanguageModel masked = round_trip(masked_trainer);
   const LanguageRun m = masked.run("the river [MASK] was muddy");
   CHECK(m.tokens[2].key == "[MASK]");
+  const LanguageRun blanks = masked.run("the [MASK] bank [MASK] muddy", 3, OutputPositions::Masks);
+  CHECK(blanks.positions == std::vector<std::size_t>{1, 3});
+  CHECK(masked.run("the river bank", 3, OutputPositions::Masks).top.empty());
   CHECK(m.inputs[2] == mask_input(shipped_table()));
   CHECK_THROWS_WITH(masked.score("the river bank"), Catch::Contains("only the causal model"));
 

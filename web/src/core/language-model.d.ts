@@ -7,6 +7,8 @@ export type LanguageModelKind = 'causal' | 'masked';
 
 export interface LanguageModelLimits {
   readonly objectives: readonly LanguageModelKind[];
+  /** The names run()'s positions option takes besides a list: 'all', 'masks'. */
+  readonly outputPositions: readonly ('all' | 'masks')[];
   /** The longest text run() takes, in tokens (256; the models trained on windows of 32). */
   readonly maxTokens: number;
   /** The largest k of run() and fillMask() (100). */
@@ -107,8 +109,26 @@ export interface LanguageRun {
   attention: Float32Array[][];
   /** [layer]: each block's output x_{l+1}, [T, dModel]. */
   hidden: { data: Float32Array; shape: [number, number] }[];
-  /** Per position, the k most likely outputs, most likely first. Causal: the word after position i; masked: the word at i. */
-  top: WordProbability[][];
+  /**
+   * Per position (length T), the k most likely outputs, most likely first, at the positions asked for
+   * (options.positions) and null elsewhere. Causal: the word after position i; masked: the word at i.
+   */
+  top: (WordProbability[] | null)[];
+}
+
+/**
+ * Where run() applies the output layer: 'all' tokens (the default), each '[MASK]' ('masks'), or listed
+ * positions, each in [−T, T) where a negative one counts from the end (−1: the last token, as Array.prototype.at).
+ * The output layer (dModel × outputSize multiply-adds a position) costs far more than the blocks, so a
+ * view that shows one prediction asks for one position.
+ */
+export type OutputPositions = 'all' | 'masks' | number[];
+
+export interface LanguageRunOptions {
+  /** How many outputs per position, 1 … maxTopK (default 10). */
+  k?: number;
+  /** Default 'all'. */
+  positions?: OutputPositions;
 }
 
 export interface LanguageScore {
@@ -123,8 +143,11 @@ export interface LanguageModel {
   readonly config: LanguageModelConfig;
   /** The output vocabulary, <unk> last. */
   readonly vocabulary: readonly string[];
-  /** RangeError: empty text, more than maxTokens tokens, k outside 1 … maxTopK, [MASK] given to the causal model; TypeError: not a string. */
-  run(text: string, options?: { k?: number }): LanguageRun;
+  /**
+   * RangeError: empty text, more than maxTokens tokens, k outside 1 … maxTopK, a position outside [−T, T),
+   * an unknown option, [MASK] given to the causal model; TypeError: not a string.
+   */
+  run(text: string, options?: LanguageRunOptions): LanguageRun;
   /** Causal model only (RangeError otherwise, and for fewer than 2 tokens). */
   score(text: string): LanguageScore;
   /** Masked model only: for each [MASK] in the text, its position and the k most likely words. */

@@ -83,14 +83,24 @@ export function languageModelApi(wasm) {
         asStored: file.asStored && Object.freeze(file.asStored),
       }),
       vocabulary: Object.freeze(vocabulary),
-      run(text, { k = 10 } = {}) {
+      run(text, options = {}) {
         const where = 'languageModel.run';
-        const r = unwrap(wasm.languageModelRun(id, check.text(text, where), check.integerIn(k, where, 'k', 1, limits.maxTopK)));
+        check.knownOptions(options, where, ['k', 'positions']);
+        const { k = 10, positions = 'all' } = options;
+        check.integerIn(k, where, 'k', 1, limits.maxTopK);
+        if (Array.isArray(positions)) {
+          if (positions.length > limits.maxTokens) throw new RangeError(`${where}: at most ${limits.maxTokens} positions, got ${positions.length}`);
+          positions.forEach((p, i) => check.integerIn(p, where, `positions[${i}]`, -limits.maxTokens, limits.maxTokens - 1));
+        } else {
+          check.oneOf(positions, where, 'positions', limits.outputPositions);
+        }
+        const r = unwrap(wasm.languageModelRun(id, check.text(text, where), k, positions));
         const T = r.tokens.length;
         const attention = Array.from({ length: numLayers }, (_, l) => Array.from({ length: numHeads },
           (_, h) => r.attention.subarray(((l * numHeads + h) * T) * T, ((l * numHeads + h + 1) * T) * T)));
         const hidden = Array.from({ length: numLayers }, (_, l) => ({ shape: [T, dModel], data: r.hidden.subarray(l * T * dModel, (l + 1) * T * dModel) }));
-        const top = Array.from({ length: T }, (_, t) => Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, t * k + i)));
+        const top = new Array(T).fill(null);
+        r.positions.forEach((t, n) => { top[t] = Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, n * k + i)); });
         return { tokens: r.tokens, attention, hidden, top };
       },
       score(text) {
@@ -100,7 +110,7 @@ export function languageModelApi(wasm) {
       fillMask(text, k = 10) {
         const where = 'languageModel.fillMask';
         if (kind !== 'masked') throw new RangeError(`${where}: only the 'masked' model fills in [MASK] (the causal one was never shown it)`);
-        const r = model.run(text, { k: check.integerIn(k, where, 'k', 1, limits.maxTopK) });
+        const r = model.run(text, { k: check.integerIn(k, where, 'k', 1, limits.maxTopK), positions: 'masks' });
         return r.tokens.flatMap((token, position) => (token.mask ? [{ position, top: r.top[position] }] : []));
       },
       parameters() {

@@ -24,10 +24,10 @@ std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, s
 std::size_t packed_size(std::size_t k, std::size_t m);
 void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed = false);
 
-// C = A · B with B given by pack_panels(B) for B [panel_k, m]: A [n, k] (lda), C [n, m] (ldc), using
-// the first k ≤ panel_k rows of B (panel_k = 0 means k). Reads B sequentially.
+// C = A · B, or C += A · B when accumulate, with B given by pack_panels(B) for B [panel_k, m]: A [n, k]
+// (lda), C [n, m] (ldc), using the first k ≤ panel_k rows of B (panel_k = 0 means k). Reads B sequentially.
 void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
-                 std::size_t k, std::size_t m, std::size_t panel_k = 0);
+                 std::size_t k, std::size_t m, std::size_t panel_k = 0, bool accumulate = false);
 
 // masked_softmax (attention.hpp) for one row whose visible keys are a prefix, vectorized for the fast
 // paths: softmax of scale · row[0 … limit) in place (scale > 0, e.g. 1/√d_k), computed stably (max

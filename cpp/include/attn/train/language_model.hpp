@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "attn/text/embeddings.hpp"
@@ -22,6 +23,11 @@ namespace attn::train {
 inline constexpr std::size_t kMaxLanguageTokens = 256;
 inline constexpr std::size_t kMaxTopK = 100;
 
+// Where run() applies the output layer when no positions are listed: at every token, or at each "[MASK]".
+enum class OutputPositions { All, Masks };
+inline constexpr NamedValue<OutputPositions> kOutputPositionNames[] = {{"all", OutputPositions::All},
+                                                                       {"masks", OutputPositions::Masks}};
+
 struct WordProbability {
   std::int32_t id;  // output id
   float p;          // probability
@@ -32,8 +38,9 @@ struct LanguageRun {
   std::vector<std::int32_t> inputs;                 // (T) input ids (corpus.hpp)
   std::vector<float> attention;                     // (L, H, T, T) weights; row i is query i
   std::vector<float> hidden;                        // (L, T, d) each block's output x_{l+1}
-  std::vector<std::vector<WordProbability>> top;    // (T) the k most likely outputs, most likely first
-  std::vector<float> logits;                        // (T, V_out)
+  std::vector<std::size_t> positions;               // (P) the positions whose outputs were computed
+  std::vector<std::vector<WordProbability>> top;    // (P) at positions[i]: the k most likely outputs, most likely first
+  std::vector<float> logits;                        // (P, V_out) at positions[i]
 };
 
 class LanguageModel {
@@ -45,10 +52,15 @@ class LanguageModel {
   LanguageModel(ModelConfig config, Objective objective, std::vector<std::string> words, std::vector<float> parameters,
                 const EmbeddingTable& table);
 
-  // Runs the model on text. Throws std::out_of_range if the text has no token or more than
-  // kMaxLanguageTokens, or k is outside [1, kMaxTopK]; std::invalid_argument if the causal model is given
-  // "[MASK]" (it was never trained on it).
-  LanguageRun run(const std::string& text, std::size_t k = 10);
+  // Runs the model on text, and its output layer at `positions`: listed (each in [−T, T); a negative one
+  // counts from the end, −1 = the last token, as Array.prototype.at), at every token, or at each "[MASK]".
+  // The output layer (d × V_out multiply-adds a position) costs far more than the blocks at V_out = 8192,
+  // so a caller that shows one prediction asks for one position. Throws std::out_of_range if the text has
+  // no token or more than kMaxLanguageTokens, k is outside [1, kMaxTopK], a position outside [−T, T) or more
+  // than kMaxLanguageTokens positions are listed;
+  // std::invalid_argument if the causal model is given "[MASK]" (it was never trained on it).
+  using Positions = std::variant<OutputPositions, std::vector<std::int64_t>>;
+  LanguageRun run(const std::string& text, std::size_t k = 10, const Positions& positions = OutputPositions::All);
 
   // Causal models: ln p(token i | tokens before it) for i = 1 … T − 1, and the perplexity exp(−mean).
   // Throws as run(), and std::invalid_argument for a masked model or a text of one token.
@@ -76,6 +88,13 @@ class LanguageModel {
   FrozenInputs<float> frozen_;
   const EmbeddingTable* table_;
   Workspace<float> ws_;
+  std::vector<float> packed_unembedding_;   // U (d, V_out) packed once for gemm_packed (kernels.hpp)
+  std::vector<float> logits_;               // (T − 1, V_out) scratch of score()
+
+  // The tokens and input ids of text, checked; the blocks run over them. Returns x_L (T, d).
+  const float* run_blocks(const std::string& text, LanguageRun& out);
+  // logits (n, V_out) = x (n, d) U + b
+  void output_layer(const float* x, std::size_t n, float* logits) const;
 };
 
 }  // namespace attn::train

@@ -75,6 +75,20 @@ void forward(const ModelConfig& config, const Real* parameters, const std::int32
              std::size_t seq_len, const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws,
              const FrozenInputs<Real>& frozen = {});
 
+// The forward pass without the output layer: fills ws up to the last block and returns its output x_L
+// (N, d) (x₀ when n_layers = 0); ws.logits is left unwritten. Throws as forward().
+template <typename Real>
+const Real* forward_blocks(const ModelConfig& config, const Real* parameters, const std::int32_t* tokens,
+                           std::size_t batch_size, std::size_t seq_len, const std::vector<std::uint8_t>& ablated,
+                           Workspace<Real>& ws, const FrozenInputs<Real>& frozen = {});
+
+// The output matrix U (d, V_out) of logits = x_L U + b: the `unembedding` parameter, or for a tied output
+// the input rows of the outputs (frozen.output_rows) gathered into `gathered`, which the pointer then
+// points into.
+template <typename Real>
+const Real* output_matrix(const ModelConfig& config, const Real* parameters, const FrozenInputs<Real>& frozen,
+                          std::vector<Real>& gathered);
+
 // Mean cross-entropy (nats) over the scored positions of the last forward; 0 if none is scored.
 template <typename Real>
 double loss(const ModelConfig& config, const Workspace<Real>& ws, const Batch& batch);
