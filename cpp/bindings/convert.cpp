@@ -60,6 +60,15 @@ val checks_to_js(const attn::PositionChecks& c) {
     difference.set("keys", r.keys);
     difference.set("values", r.values);
     word.set("maxDifference", difference);
+    val heads = val::array();
+    for (const attn::RowDifference& d : r.heads) {
+      val head = val::object();
+      head.set("queries", d.queries);
+      head.set("keys", d.keys);
+      head.set("values", d.values);
+      heads.call<void>("push", head);
+    }
+    word.set("heads", heads);
     repeated.call<void>("push", word);
   }
   out.set("repeated", repeated);
@@ -67,6 +76,7 @@ val checks_to_js(const attn::PositionChecks& c) {
   shuffle.set("order", array_to_js(c.shuffle.order));
   shuffle.set("weights", tensor_to_js(c.shuffle.weights));
   shuffle.set("maxWeightDifference", c.shuffle.max_weight_difference);
+  shuffle.set("headWeightDifferences", array_to_js(c.shuffle.head_weight_differences));
   shuffle.set("maxOutputDifference", c.shuffle.max_output_difference);
   out.set("shuffle", shuffle);
   out.set("embeddingNorms", tensor_to_js(c.embedding_norms));
@@ -187,6 +197,7 @@ val trace_to_js(const attn::Trace& trace, bool with_checks) {
     val head = out["heads"][h];
     head.set("kind", attn::name_of(attn::kHeadKindNames, trace.heads[h].kind));
     head.set("offset", trace.heads[h].offset);
+    head.set("positionalByConstruction", attn::positional_by_construction(trace.heads[h].kind));
     const bool additive = !trace.additive.empty() && trace.heads[h].kind == attn::HeadKind::projected;
     head.set("additiveScorer", additive ? scorer_to_js(trace.additive[h]) : val::null());
   }

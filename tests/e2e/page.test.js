@@ -249,9 +249,15 @@ test('editing the sentence outlines the weights that changed by more than 0.05',
   assert.ok(await outlined.jsonValue() > 0);
 });
 
-test('comparison: "bank" starts at the same point in both sentences and moves; screenshot', async () => {
+test('comparison: "bank" starts at the same point in both sentences and moves, and leaving gives back the sentence and settings; screenshot', async () => {
   await showSlot('projection');
+  const mine = { sentence: 'my own words about a muddy shore', positionalEncoding: 'sinusoidal', projection: 'random', maskedPositions: [2] };
+  await page.$eval('attention-explorer', (el, change) => el.change(change), mine);
+  const settings = (el) => ({ sentence: el.state.sentence, positionalEncoding: el.state.positionalEncoding, projection: el.state.projection,
+    maskedPositions: el.state.maskedPositions });
   await page.click('.compare-button');
+  assert.deepEqual(await page.$eval('attention-explorer', settings),
+    { sentence: 'the river bank was muddy', positionalEncoding: 'none', projection: 'identity', maskedPositions: [] });
   await showSlot('projection');
   const points = await page.$$eval('[data-figure="projection"] .sentence', (groups) => groups.map((g) => {
     const bank = [...g.querySelectorAll('.moved-token')].find((t) => t.dataset.token === 'bank');
@@ -265,6 +271,8 @@ test('comparison: "bank" starts at the same point in both sentences and moves; s
   await page.click('.compare-button');
   await showSlot('projection');
   assert.equal(await page.$$eval('[data-figure="projection"] .sentence', (g) => g.length), 1);
+  assert.deepEqual(await page.$eval('attention-explorer', settings), mine);
+  assert.equal(await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('textarea').value), mine.sentence);
 });
 
 test('no console errors and nothing loaded from another origin', () => {

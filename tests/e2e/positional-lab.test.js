@@ -94,6 +94,22 @@ test('the same word twice: identical q, k, v without encoding, different with it
   await setPositional('sinusoidal');
 });
 
+test('with the default designed heads and no encoding, the checks compare the heads that read only words and name the positional ones', async () => {
+  await page.$eval('attention-explorer', (el) => el.change({ numHeads: 4, headKinds: ['semantic', 'previous', 'next', 'first'], head: 0 }));
+  await setPositional('none');
+  await showSlot('repeated');
+  const repeated = await page.textContent('[data-figure="repeated-word"] .verdict[data-word="the"]');
+  assert.match(repeated, /over head 1: queries 0\.0e\+0, keys 0\.0e\+0, values 0\.0e\+0 — identical/);
+  assert.match(repeated, /Heads 2, 3 and 4 \(previous token, next token, first token\) read positions by construction/);
+  assert.doesNotMatch(repeated, /different/);
+  await showSlot('shuffle');
+  const shuffle = await page.textContent('[data-figure="shuffle-check"] .verdict');
+  assert.match(shuffle, /^Equal — max \|difference\| after un-shuffling: weights \d\.\de[-+]\d+ in head 1,/);
+  assert.match(shuffle, /Heads 2, 3 and 4 .* read positions by construction/);
+  await setPositional('sinusoidal');
+  await oneProjectedHead(page);
+});
+
 test('score decomposition: four terms and their sum for the selected head; a message for RoPE', async () => {
   await showSlot('scoreTerms');
   const names = await page.$$eval('[data-figure="score-terms"] figure', (figures) => figures.map((f) => f.dataset.figure));

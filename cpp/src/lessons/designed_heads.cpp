@@ -66,6 +66,10 @@ HeadInputs designed_head(const HeadSpec& spec, const xt::xtensor<float, 2>& word
   return positional_head(spec, word_vectors.shape(0), values.shape(1), values, base);
 }
 
+bool positional_by_construction(HeadKind kind) {
+  return kind == HeadKind::offset || kind == HeadKind::first_token || kind == HeadKind::uniform;
+}
+
 AttentionOptions head_options(const HeadSpec& spec, const AttentionOptions& shared) {
   AttentionOptions options = shared;
   if (spec.kind == HeadKind::semantic) options.mask_diagonal = true;

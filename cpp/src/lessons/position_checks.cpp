@@ -54,11 +54,14 @@ std::vector<RepeatedWord> repeated_words(const std::vector<std::string>& keys, c
     if (inserted || found->second == keys.size()) continue;
     const std::size_t first = found->second;
     found->second = keys.size();  // only the first two occurrences
-    RepeatedWord word{keys[i], first, i, 0.0f, 0.0f, 0.0f};
+    RepeatedWord word{keys[i], first, i, 0.0f, 0.0f, 0.0f, {}};
     for (const HeadResult& head : attention.heads) {
-      word.queries = std::max(word.queries, row_difference(head.inputs.queries, first, i));
-      word.keys = std::max(word.keys, row_difference(head.inputs.keys, first, i));
-      word.values = std::max(word.values, row_difference(head.inputs.values, first, i));
+      const RowDifference d{row_difference(head.inputs.queries, first, i), row_difference(head.inputs.keys, first, i),
+                            row_difference(head.inputs.values, first, i)};
+      word.heads.push_back(d);
+      word.queries = std::max(word.queries, d.queries);
+      word.keys = std::max(word.keys, d.keys);
+      word.values = std::max(word.values, d.values);
     }
     repeated.push_back(word);
   }
@@ -87,19 +90,21 @@ ShuffleCheck compare_shuffled(const MultiHeadResult& original, const MultiHeadRe
     if (sorted[i] != i) throw std::invalid_argument("compare_shuffled: order must be a permutation of 0 … seq_len − 1");
   }
   float weight_difference = 0.0f;
+  std::vector<float> head_differences(original.weights.shape(0), 0.0f);
   for (std::size_t h = 0; h < original.weights.shape(0); ++h) {
     for (std::size_t k = 0; k < n; ++k) {
       for (std::size_t l = 0; l < n; ++l) {
-        weight_difference = std::max(weight_difference, std::abs(shuffled.weights(h, k, l) - original.weights(h, order[k], order[l])));
+        head_differences[h] = std::max(head_differences[h], std::abs(shuffled.weights(h, k, l) - original.weights(h, order[k], order[l])));
       }
     }
+    weight_difference = std::max(weight_difference, head_differences[h]);
   }
   float output_difference = 0.0f;
   const std::size_t d_model = original.output.shape(1);
   for (std::size_t k = 0; k < n; ++k) {
     output_difference = std::max(output_difference, max_abs_difference(&shuffled.output(k, 0), &original.output(order[k], 0), d_model));
   }
-  return {std::move(order), shuffled.weights, weight_difference, output_difference};
+  return {std::move(order), shuffled.weights, weight_difference, std::move(head_differences), output_difference};
 }
 
 xt::xtensor<float, 1> row_norms(const xt::xtensor<float, 2>& m) {

@@ -87,6 +87,23 @@ TEST_CASE("the same word twice: identical q, k, v without position, different wi
   const auto rope = attn::explain(text, shipped_table(), checked(attn::PositionalKind::rope)).checks.repeated;
   CHECK(rope[0].queries > 0.05f);
   CHECK(rope[0].values == 0.0f);
+  REQUIRE(none[0].heads.size() == 4);
+  for (const attn::RowDifference& d : none[0].heads) CHECK((d.queries == 0.0f && d.keys == 0.0f && d.values == 0.0f));
+  CHECK(sinusoidal[0].heads[2].queries > 0.05f);
+  // Designed heads that read positions by construction tell the two "the" apart with no positional encoding;
+  // the semantic head, which reads only the word vectors, does not.
+  auto designed = checked(attn::PositionalKind::none);
+  designed.heads = {attn::HeadSpec{attn::HeadKind::semantic, 0}, attn::HeadSpec{attn::HeadKind::offset, -1},
+                    attn::HeadSpec{attn::HeadKind::first_token, 0}, attn::HeadSpec{attn::HeadKind::projected, 0}};
+  const auto mixed = attn::explain(text, shipped_table(), designed).checks.repeated[0].heads;
+  CHECK((mixed[0].queries == 0.0f && mixed[0].keys == 0.0f));
+  CHECK(mixed[1].keys > 0.05f);
+  CHECK(mixed[2].keys > 0.05f);
+  CHECK((mixed[3].queries == 0.0f && mixed[3].keys == 0.0f && mixed[3].values == 0.0f));
+  CHECK(attn::positional_by_construction(attn::HeadKind::offset));
+  CHECK(attn::positional_by_construction(attn::HeadKind::first_token));
+  CHECK_FALSE(attn::positional_by_construction(attn::HeadKind::semantic));
+  CHECK_FALSE(attn::positional_by_construction(attn::HeadKind::projected));
   // Only the first two occurrences; a masked word is not the word it hides.
   auto options = checked(attn::PositionalKind::none);
   options.masked_positions = {3};
@@ -122,6 +139,14 @@ TEST_CASE("shuffled words: attention un-shuffles exactly only without position i
     INFO("kind " << int(kind) << ": weights " << s.max_weight_difference);
     CHECK(s.max_weight_difference > 1e-3f);
   }
+  REQUIRE(none.head_weight_differences.size() == 4);
+  CHECK(*std::max_element(none.head_weight_differences.begin(), none.head_weight_differences.end()) == none.max_weight_difference);
+  auto designed = checked(attn::PositionalKind::none);  // an offset head differs by construction, a projected one does not
+  designed.heads = {attn::HeadSpec{attn::HeadKind::offset, -1}, attn::HeadSpec{attn::HeadKind::projected, 0}};
+  designed.n_heads = 2;
+  const auto mixed = attn::explain(text, shipped_table(), designed).checks.shuffle;
+  CHECK(mixed.head_weight_differences[0] > 1e-3f);
+  CHECK(mixed.head_weight_differences[1] < 1e-6f);
   auto causal = checked(attn::PositionalKind::none);  // the causal mask is position information too
   causal.attention.causal = true;
   CHECK(attn::explain(text, shipped_table(), causal).checks.shuffle.max_weight_difference > 1e-3f);

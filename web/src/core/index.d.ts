@@ -151,17 +151,20 @@ export interface TracedToken extends Token {
 export interface TracedHead extends HeadResult {
   kind: 'projected' | 'semantic' | 'offset' | 'first' | 'uniform';
   offset: number;
+  /** Its queries or keys are built from positions (offset, first, uniform): it tells positions apart with no encoding. */
+  positionalByConstruction: boolean;
   /** With scoreFunction 'additive' (projected heads): W_q [d_k, hidden], W_k [d_k, hidden], v [hidden]. */
   additiveScorer?: { wQ: Matrix; wK: Matrix; v: Tensor } | null;
 }
 
+export interface RowDifference { queries: number; keys: number; values: number }
 export interface PositionChecks {
   /** Per head, each [seqLen, seqLen], summing to the head's scores; [] unless P is added, null for designed heads. */
   scoreTerms: ({ contentContent: Matrix; contentPosition: Matrix; positionContent: Matrix; positionPosition: Matrix } | null)[];
-  /** First two occurrences of each repeated word and the max |difference| of their rows over all heads. */
-  repeated: { key: string; first: number; second: number; maxDifference: { queries: number; keys: number; values: number } }[];
-  /** The sentence shuffled (position k holds token order[k]), compared after un-shuffling. */
-  shuffle: { order: number[]; weights: Tensor; maxWeightDifference: number; maxOutputDifference: number };
+  /** First two occurrences of each repeated word and the max |difference| of their rows over all heads, and per head. */
+  repeated: { key: string; first: number; second: number; maxDifference: RowDifference; heads: RowDifference[] }[];
+  /** The sentence shuffled (position k holds token order[k]), compared after un-shuffling; weights also per head. */
+  shuffle: { order: number[]; weights: Tensor; maxWeightDifference: number; headWeightDifferences: number[]; maxOutputDifference: number };
   /** ‖x_i‖, ‖p_i‖ as used [seqLen]. */
   embeddingNorms: Tensor;
   positionalNorms: Tensor;

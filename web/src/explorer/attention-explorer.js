@@ -389,10 +389,21 @@ export class AttentionExplorer extends HTMLElement {
     this.change({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
   }
 
+  /**
+   * A comparison is a view: it shows the two "bank" sentences with the settings that isolate context (no
+   * positional encoding, identity projections; the chapter's text says so), and leaving it gives back
+   * exactly the sentence and settings it replaced.
+   */
   toggleComparison() {
-    this.edit(this.current.compare
-      ? { compare: false }
-      : { compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity' });
+    if (this.current.compare) {
+      this.edit({ compare: false, ...this.beforeComparison });
+      this.beforeComparison = undefined;
+      return;
+    }
+    const { sentence, positionalEncoding, projection, maskedPositions } = this.current;
+    this.beforeComparison = { sentence, positionalEncoding, projection, maskedPositions };
+    this.edit({ compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity',
+      maskedPositions: [] });
   }
 }
 

@@ -70,6 +70,11 @@ constexpr double kPositionalMargin = 5.0;
 HeadInputs designed_head(const HeadSpec& spec, const xt::xtensor<float, 2>& word_vectors,
                          const xt::xtensor<float, 2>& values, double base = 10000.0);
 
+// Whether a head of this kind builds its queries or keys from the positions themselves (offset, first
+// token, uniform), so it tells positions apart with no positional encoding in its input: a shortcut that a
+// trained model has to learn from P. Projected and semantic heads read only the input rows.
+bool positional_by_construction(HeadKind kind);
+
 // The attention options a head of this kind needs on top of the shared ones (the semantic head
 // masks each word's own position so it looks at the most similar *other* word).
 AttentionOptions head_options(const HeadSpec& spec, const AttentionOptions& shared);

@@ -28,12 +28,20 @@ struct ScoreTerms {
 std::vector<ScoreTerms> score_terms(const xt::xtensor<float, 2>& x, const xt::xtensor<float, 2>& p,
                                     const Projections& projections, std::size_t n_heads, float score_factor);
 
+// max |difference| between two rows of a head's queries, keys and values.
+struct RowDifference {
+  float queries = 0.0f, keys = 0.0f, values = 0.0f;
+};
+
 // A word that occurs twice (first two occurrences of a key) and how far apart its two positions'
-// queries, keys and values are: max |difference| over every head's [d_qk] or [d_k] row.
+// queries, keys and values are: max |difference| over every head's [d_qk] or [d_k] row, and per head.
+// Heads whose queries or keys are built from positions (designed_heads.hpp: reads_positions) differ by
+// construction, so a check of the word vectors alone reads the other heads.
 struct RepeatedWord {
   std::string key;
   std::size_t first, second;
   float queries, keys, values;
+  std::vector<RowDifference> heads;  // [n_heads]
 };
 
 // keys [seq_len] lookup keys (a masked token must have a key no word has); heads as attended.
@@ -50,6 +58,7 @@ struct ShuffleCheck {
   std::vector<std::size_t> order;  // [seq_len]
   xt::xtensor<float, 3> weights;   // the shuffled sentence's weights, in its own order [n_heads, seq_len, seq_len]
   float max_weight_difference = 0.0f;  // max |W'[k, l] − W[order[k], order[l]]| over heads
+  std::vector<float> head_weight_differences;  // the same per head [n_heads]
   float max_output_difference = 0.0f;  // max |O'[k] − O[order[k]]| (the multi-head output)
 };
 

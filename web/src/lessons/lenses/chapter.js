@@ -89,7 +89,8 @@ export const lensesChapter = {
       edit({ simplexScores: scores });
     });
     const context = section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
-      'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone.',
+      'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone; ' +
+      'leaving it gives back your sentence and settings.',
     compareButton, slots.projection);
     const scores = section('Score functions: how a query meets a key', 'The selected score function (in More settings) for your sentence, ' +
       'and what each one costs per head.', formula('attention'), slots.scoreFunction);

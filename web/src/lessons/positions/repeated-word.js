@@ -4,6 +4,7 @@
 import { format } from 'd3-format';
 import { divergingColor, maxAbs } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
+import { headList, positionalHeadsNote } from './positional-heads.js';
 
 const fmt = format('.4f');
 const sci = format('.1e');
@@ -23,11 +24,18 @@ function gatherRows(head, word) {
   return { values, labels, width };
 }
 
-function differenceText(word) {
-  const { queries, keys, values } = word.maxDifference;
+function differenceText(trace, word) {
+  const heads = trace.heads.map((_, h) => h);
+  const content = heads.filter((h) => !trace.heads[h].positionalByConstruction);
+  const positional = heads.filter((h) => trace.heads[h].positionalByConstruction);
+  const note = positionalHeadsNote(trace, positional);
+  if (content.length === 0) return `every head reads positions by construction.${note}`;
+  const max = (part) => Math.max(...content.map((h) => word.heads[h][part]));
+  const [queries, keys, values] = ['queries', 'keys', 'values'].map(max);
   const all = Math.max(queries, keys, values);
-  return `max |difference| over all heads: queries ${sci(queries)}, keys ${sci(keys)}, values ${sci(values)} — ` +
-    (all === 0 ? 'identical: attention cannot tell the two apart.' : 'different: position information tells them apart.');
+  const which = positional.length ? `head${content.length > 1 ? 's' : ''} ${headList(content)}` : 'all heads';
+  return `max |difference| over ${which}: queries ${sci(queries)}, keys ${sci(keys)}, values ${sci(values)} — ` +
+    (all === 0 ? 'identical: attention cannot tell the two apart.' : 'different: position information tells them apart.') + note;
 }
 
 /**
@@ -70,7 +78,7 @@ export function repeatedWord(trace, { head }) {
     const line = wrapper.appendChild(document.createElement('p'));
     line.className = 'verdict';
     line.dataset.word = w.key;
-    line.textContent = `“${w.key}” at ${w.first} and ${w.second}: ${differenceText(w)}`;
+    line.textContent = `“${w.key}” at ${w.first} and ${w.second}: ${differenceText(trace, w)}`;
   }
   return wrapper;
 }

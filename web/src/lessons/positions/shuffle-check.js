@@ -5,6 +5,7 @@ import { format } from 'd3-format';
 import { weightColorMap } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
+import { headList, positionalHeadsNote } from './positional-heads.js';
 
 const sci = format('.1e');
 const EXACT = 1e-6;  // float32 sums in another order differ in their last bits
@@ -16,14 +17,20 @@ const POSITION_SOURCE = {
 
 function verdict(trace, shuffle) {
   const { positionalEncoding, causal } = trace.options;
-  const numbers = `max |difference| after un-shuffling: weights ${sci(shuffle.maxWeightDifference)}, outputs ${sci(shuffle.maxOutputDifference)}`;
-  if (shuffle.maxWeightDifference < EXACT) {
+  const heads = trace.heads.map((_, h) => h);
+  const content = heads.filter((h) => !trace.heads[h].positionalByConstruction);
+  const note = positionalHeadsNote(trace, heads.filter((h) => trace.heads[h].positionalByConstruction));
+  if (content.length === 0) return `Every head reads positions by construction.${note}`;
+  const difference = Math.max(...content.map((h) => shuffle.headWeightDifferences[h]));
+  const which = content.length < heads.length ? ` in head${content.length > 1 ? 's' : ''} ${headList(content)}` : '';
+  const numbers = `max |difference| after un-shuffling: weights ${sci(difference)}${which}`;
+  if (difference < EXACT) {
     return `Equal — ${numbers}, i.e. 0 up to float32 rounding. Without position information attention cannot see word order: ` +
-      'the shuffled sentence gets the same weights, only rearranged.';
+      `the shuffled sentence gets the same weights, only rearranged.${note}`;
   }
   const sources = [POSITION_SOURCE[positionalEncoding], causal ? 'the causal mask (it too depends on position)' : '']
     .filter(Boolean).join(' and ');
-  return `Different — ${numbers}. The shuffled sentence attends differently because of ${sources || 'position information'}.`;
+  return `Different — ${numbers}. The shuffled sentence attends differently because of ${sources || 'position information'}.${note}`;
 }
 
 /**
