@@ -109,7 +109,11 @@ const inlineWorker = {
   },
 };
 
-await build({ ...quiet, root: 'web', base: './', plugins: [glueWithoutDefault], worker: WORKER, build: { outDir: '../dist', emptyOutDir: true } });
+/** The site bundles the element into its page's chunk (dist/assets/): its embed code names dist/element/ instead. */
+const siteElementUrl = replaceIn('site-element-url', '/web/src/explorer/element-url.js',
+  'new URL(import.meta.url).href', "new URL('../element/attention-explorer.js', import.meta.url).href");
+
+await build({ ...quiet, root: 'web', base: './', plugins: [glueWithoutDefault, siteElementUrl], worker: WORKER, build: { outDir: '../dist', emptyOutDir: true } });
 await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core', { plugins: [glueWithoutDefault] }));
 copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');

@@ -110,8 +110,11 @@ test('"Copy embed code" gives a tag that reproduces the view', async () => {
   await page.$eval('attention-explorer', (el) => el.change({ sentence: 'the quick brown fox', numHeads: 4, headKinds: [undefined, 'next'],
     temperature: 0.5, positionalEncoding: 'rope', projection: 'random', seed: 11, mask: 'causal', lineThreshold: 0.2 }));
   await page.click('attention-explorer .share-button:has-text("Copy embed code")');
-  const code = await page.textContent('attention-explorer .embed-code');
+  const snippet = await page.textContent('attention-explorer .embed-code');
+  const [script, code] = snippet.split('\n');
+  assert.equal(script, `<script type="module" src="${server.url}element/attention-explorer.js"></script>`);
   assert.match(code, /^<attention-explorer sentence="the quick brown fox" heads="projected,next,projected,projected" projection="random" seed="11" mask="causal" positional-encoding="rope" temperature="0.5" state="lineThreshold=0.2"><\/attention-explorer>$/);
+  const original = await page.$eval('attention-explorer', (el) => ({ state: { ...el.state, headKinds: 0 }, weights: Array.from(el.getTrace().heads[1].weights.data) }));
   const same = await page.evaluate(async (code) => {
     const host = document.createElement('div');
     host.innerHTML = code;
@@ -128,6 +131,20 @@ test('"Copy embed code" gives a tag that reproduces the view', async () => {
   assert.equal(same, true, 'same options, weights and state');
   assert.deepEqual(errors, []);
   await page.close();
+
+  // The whole snippet pasted alone into an empty page (the same origin, as on a course's own site) shows the same view.
+  const empty = await browser.context.newPage();
+  const emptyErrors = [];
+  empty.on('pageerror', (error) => emptyErrors.push(error.message));
+  empty.on('console', (message) => { if (message.type() === 'error') emptyErrors.push(message.text()); });
+  await empty.route(`${server.url}lesson/empty.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>A lesson</title>' }));
+  await empty.goto(`${server.url}lesson/empty.html`);
+  await empty.setContent(`<!doctype html><title>A lesson</title><body>${snippet}</body>`);
+  await empty.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace?.(), null, { timeout: 30000 });
+  const pasted = await empty.$eval('attention-explorer', (el) => ({ state: { ...el.state, headKinds: 0 }, weights: Array.from(el.getTrace().heads[1].weights.data) }));
+  assert.deepEqual(pasted, original);
+  assert.deepEqual(emptyErrors, []);
+  await empty.close();
 });
 
 test('assets-base: the element and core modules in one folder, the .wasm and word vectors in another', async () => {

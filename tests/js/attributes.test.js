@@ -49,13 +49,15 @@ test('a bad attribute is named with what is allowed, and sets nothing', () => {
 
 test('the embed code reproduces the state through the attributes, and is empty for the defaults', () => {
   const defaults = defaultState();
-  assert.equal(embedCode(defaults, D_MODEL), '<attention-explorer></attention-explorer>');
+  const MODULE = 'https://example.org/course/element/attention-explorer.js';
+  assert.equal(embedCode(defaults, D_MODEL, MODULE),
+    `<script type="module" src="${MODULE}"></script>\n<attention-explorer></attention-explorer>`, 'the script tag, then the element');
   const state = withChange(defaults, {
     sentence: 'she said "a < b & c"', numHeads: 4, headKinds: [undefined, 'semantic'], head: 1, projection: 'random', seed: 9,
     mask: 'padding', validLength: 3, temperature: 0.35, positionalEncoding: 'alibi', colorMap: 'cividis', lineThreshold: 0.2,
     labDModel: 32,
   });
-  const tag = embedCode(state, D_MODEL, { views: 'attention,lines', controls: null });
+  const tag = embedCode(state, D_MODEL, MODULE, { views: 'attention,lines', controls: null }).split('\n')[1];
   assert.match(tag, /^<attention-explorer sentence="she said &quot;a &lt; b &amp; c&quot;" heads="projected,semantic,projected,projected" /);
   const attributes = parseTag(tag);
   assert.equal(attributes.views, 'attention,lines');

@@ -21,6 +21,8 @@ before(async () => {
 });
 
 /** The attributes of a tag, unescaped (the way a browser parses them). */
+const MODULE = 'https://example.org/element/attention-explorer.js';
+
 function parseTag(tag) {
   const attributes = {};
   for (const [, name, value] of tag.matchAll(/ ([a-z-]+)="([^"]*)"/g)) {
@@ -60,7 +62,7 @@ test('every step\'s state passes the attribute parsers (through its embed code) 
   for (const step of TOUR_STEPS) {
     const state = stepState(step, defaults, defaults);
     assert.equal(state.tour, step.id);
-    const { change, errors } = readAttributes(reader(parseTag(embedCode(state, D_MODEL))), D_MODEL);
+    const { change, errors } = readAttributes(reader(parseTag(embedCode(state, D_MODEL, MODULE).split('\n')[1])), D_MODEL);
     assert.deepEqual(errors, [], step.id);
     const kinds = (s) => Array.from({ length: s.numHeads }, (_, h) => s.headKinds[h] ?? 'projected');
     const reproduced = withChange(defaults, change);
@@ -108,8 +110,8 @@ test('the tour attribute: empty is the first step, a number counts from 1, or a 
 
 test('the embed code of a view inside the tour names the step', () => {
   const state = stepState(TOUR_STEPS[5], defaults, defaults);
-  const tag = embedCode(state, D_MODEL);
+  const tag = embedCode(state, D_MODEL, MODULE).split('\n')[1];
   assert.match(tag, new RegExp(` tour="${TOUR_STEPS[5].id}"`));
   assert.ok(!tag.includes('state="tour'), 'a named attribute, not in the state attribute');
-  assert.equal(embedCode(defaults, D_MODEL), '<attention-explorer></attention-explorer>', 'no tour: no attribute');
+  assert.equal(embedCode(defaults, D_MODEL, MODULE).split('\n')[1], '<attention-explorer></attention-explorer>', 'no tour: no attribute');
 });

@@ -5,6 +5,7 @@
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
 // tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attributes.js';
+import { ELEMENT_MODULE_URL } from './element-url.js';
 import { ChapterTabs } from './chapter-tabs.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, figuresNeeding } from './figures.js';
@@ -233,7 +234,7 @@ export class AttentionExplorer extends HTMLElement {
 
   /** The <attention-explorer> tag that reproduces this view. */
   embedCode() {
-    return embedCode(this.current, this.core.dModel, { views: this.getAttribute('views'), controls: this.getAttribute('controls') });
+    return embedCode(this.current, this.core.dModel, ELEMENT_MODULE_URL, { views: this.getAttribute('views'), controls: this.getAttribute('controls') });
   }
 
   /** Views, controls, height and readonly from the attributes. */

@@ -139,13 +139,14 @@ function escapeAttribute(text) {
 }
 
 /**
- * The tag that reproduces `state`: the named attributes for what differs from the defaults, and
+ * The snippet that reproduces `state` when pasted into any page: the script tag of the element's module
+ * (`moduleUrl`), then the tag with the named attributes for what differs from the defaults, and
  * `state="…"` (the URL-hash syntax) for the rest.
- * @param {object} state @param {number} dModel  the core's d_model
+ * @param {object} state @param {number} dModel  the core's d_model @param {string} moduleUrl  the element's module
  * @param {{ views?: string | null, controls?: string | null }} [extra]  attributes to copy as they are
- * @returns {string} `<attention-explorer …></attention-explorer>`
+ * @returns {string} `<script type="module" src="…"></script>` and `<attention-explorer …></attention-explorer>`, a line each
  */
-export function embedCode(state, dModel, extra = {}) {
+export function embedCode(state, dModel, moduleUrl, extra = {}) {
   const defaults = defaultState();
   const usual = namedAttributes(defaults);
   const attributes = Object.entries(namedAttributes(state)).filter(([name, value]) => value !== usual[name]);
@@ -155,5 +156,5 @@ export function embedCode(state, dModel, extra = {}) {
   if (rest) attributes.push(['state', rest]);
   for (const [name, value] of Object.entries(extra)) if (value !== null && value !== undefined) attributes.push([name, value]);
   const text = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
-  return `<attention-explorer${text}></attention-explorer>`;
+  return `<script type="module" src="${escapeAttribute(moduleUrl)}"></script>\n<attention-explorer${text}></attention-explorer>`;
 }
