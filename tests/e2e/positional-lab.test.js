@@ -135,6 +135,22 @@ test('norm bars follow the P multiplier and √d_model scaling', async () => {
   await page.locator('[data-chapter="positions"]').screenshot({ path: `${OUTPUT}/positional-lab.png` });
 });
 
+test('an empty sentence keeps the lab, which needs none: 10 positions and their rotation; the checks ask for a sentence', async () => {
+  await page.$eval('attention-explorer', (el) => el.change({ labPositions: null, labDModel: 100 }));
+  await page.fill('attention-explorer textarea', '');
+  await showSlot('labEncoding');
+  assert.deepEqual(await figureShape('lab-encoding'), [10, 100]);
+  assert.equal(await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.chapters').hidden), false);
+  await showSlot('rotation');
+  assert.ok(Number(await page.getAttribute('[data-figure="rotation"]', 'data-max-error')) < 1e-5);
+  assert.deepEqual(await page.$$eval(lab('select[name="rotationFrom"] option'), (o) => o.slice(0, 2).map((x) => x.textContent)), ['position 0', 'position 1']);
+  await showSlot('shuffle');
+  assert.equal(await page.textContent('attention-explorer .slot-shuffle'), 'Type a sentence above: this figure reads its words.');
+  await page.fill('attention-explorer textarea', 'the dog chased the cat');
+  await showSlot('shuffle');
+  assert.match(await page.textContent('[data-figure="shuffle-check"] .verdict'), /^(Equal|Different)/);
+});
+
 test('no console errors in the lab', () => {
   assert.deepEqual(consoleErrors, []);
 });

@@ -8,7 +8,7 @@ import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attrib
 import { ELEMENT_MODULE_URL } from './element-url.js';
 import { ChapterTabs } from './chapter-tabs.js';
 import { buildControls, buildLineControls } from './controls.js';
-import { FIGURES, figuresNeeding } from './figures.js';
+import { FIGURES, drawsWithoutSentence, figuresNeeding } from './figures.js';
 import { buildSimplexControls } from '../lessons/lenses/simplex-controls.js';
 import { simplexInputs } from '../lessons/lenses/simplex-data.js';
 import { exportFigure } from './figure-export.js';
@@ -362,13 +362,13 @@ export class AttentionExplorer extends HTMLElement {
     const { trace } = result;
     const empty = trace.tokens.length === 0;
     this.empty.hidden = !empty;
-    this.chapters.hidden = empty && this.openChapter?.usesSentence !== false;
+    this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
     this.notice.textContent = [
       trace.truncated && `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
       this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
     ].filter(Boolean).join(' ');
     this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize }));
-    if (empty) return;
+    if (empty && this.chapters.hidden) return;
     this.visibleFigures.draw(result, previous, this.current);
   }
 

@@ -1,14 +1,20 @@
 // Every figure of the explorer, gathered from the chapters (lessons/<chapter>/chapter.js): one record per
-// figure, { draw, needs?, dataOnly? }. draw(result, previous trace, state, env) is a pure function of
+// figure, { draw, needs?, dataOnly?, withoutSentence? }. draw(result, previous trace, state, env) is a pure function of
 // its arguments; env (visible-figures.js environment) gives the theme's resolved text colours and the
 // figure's own canvases, reused from draw to draw. needs: what the plain trace
 // lacks — 'checks', 'block', 'projection' (parts of the trace the core computes only when asked), or the
 // key of a lens's own data in the result (lens-data.js); dataOnly: drawn
-// from that data alone, so redrawn only when it is new.
+// from that data alone, so redrawn only when it is new; withoutSentence: it needs no sentence (the
+// positional-encoding lab), so it is drawn while the sentence is empty.
 import { CHAPTERS } from '../lessons/chapters.js';
 
-/** @type {Record<string, { draw: Function, needs?: string, dataOnly?: boolean }>} */
+/** @type {Record<string, { draw: Function, needs?: string, dataOnly?: boolean, withoutSentence?: boolean }>} */
 export const FIGURES = Object.assign({}, ...CHAPTERS.map((chapter) => chapter.figures));
+
+/** Whether a chapter shows anything while the sentence is empty: it reads none, or has figures that need none. */
+export function drawsWithoutSentence(chapter) {
+  return chapter.usesSentence === false || Object.values(chapter.figures).some((figure) => figure.withoutSentence);
+}
 
 /** Names of the figures whose data is `needs`. */
 export function figuresNeeding(needs) {

@@ -85,6 +85,12 @@ export class VisibleFigures {
 
   drawFigure(name) {
     const { result, previous, state } = this.drawn;
+    if (result.trace.tokens.length === 0 && !FIGURES[name].withoutSentence) {
+      this.slots[name].replaceChildren(emptyNote());
+      this.drawnFrom.delete(name);
+      delete this.slots[name].dataset.stale;
+      return;
+    }
     if (!hasDataFor(result, name)) {
       this.needData();
       return;
@@ -106,4 +112,12 @@ function themeColors(element) {
   const ink = element ? getComputedStyle(element).color : 'rgb(29, 29, 31)';
   const faded = (alpha) => ink.replace(/^rgba?\(([^,]+),([^,]+),([^,)]+).*$/, `rgba($1,$2,$3,${alpha})`);
   return { ink, muted: faded(0.7), line: faded(0.15) };
+}
+
+/** What a figure that reads the sentence shows while it is empty. */
+function emptyNote() {
+  const note = document.createElement('p');
+  note.className = 'empty-figure';
+  note.textContent = 'Type a sentence above: this figure reads its words.';
+  return note;
 }

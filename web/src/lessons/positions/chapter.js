@@ -46,18 +46,18 @@ export const positionsChapter = {
       compute: (core, options) => core.positionalEncodingLab(options),
     },
   },
-  /** Its figures (see explorer/figures.js); `needs`: the lab's data, or the trace's position checks. */
+  /** Its figures (see explorer/figures.js); `needs`: the lab's data (which needs no sentence), or the trace's position checks. */
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
     labEncoding: {
-      needs: 'lab',
+      needs: 'lab', withoutSentence: true,
       draw: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase, used: trace.options.positionalEncoding }),
     },
-    binaryPositions: { needs: 'lab', draw: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }) },
-    encodingCurves: { needs: 'lab', draw: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }) },
-    positionSimilarity: { needs: 'lab', draw: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }) },
-    rotation: { needs: 'lab', draw: ({ trace, lab }, _, state) => rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }) },
+    binaryPositions: { needs: 'lab', withoutSentence: true, draw: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }) },
+    encodingCurves: { needs: 'lab', withoutSentence: true, draw: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }) },
+    positionSimilarity: { needs: 'lab', withoutSentence: true, draw: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }) },
+    rotation: { needs: 'lab', withoutSentence: true, draw: ({ trace, lab }, _, state) => rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }) },
     shuffle: { needs: 'checks', draw: ({ trace }, _, { head, colorMap }) => shuffleCheck(trace, { head, colorMap }) },
     repeated: { needs: 'checks', draw: ({ trace }, _, { head }) => repeatedWord(trace, { head }) },
     scoreTerms: { needs: 'checks', draw: ({ trace }, _, { head }) => scoreTerms(trace, { head }) },

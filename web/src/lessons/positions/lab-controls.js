@@ -3,7 +3,7 @@
 // shuffling). Three small forms, each beside the figures it drives.
 import { clampInteger, field, input, select } from '../../explorer/controls.js';
 import { coreLimits, labelled } from '../../explorer/core-limits.js';
-import { labPositions, rotationPair } from './lab-data.js';
+import { POSITIONS_WITHOUT_SENTENCE, labPositions, rotationPair } from './lab-data.js';
 
 function form(label) {
   const el = document.createElement('form');
@@ -74,7 +74,9 @@ export function buildLabControls() {
     embeddingScale: sqrtD.checked ? 10 : 1,
   });
 
-  const tokenOptions = (tokens) => tokens.map((t, i) => new Option(`${i}: ${t.text}`, String(i)));
+  // The rotation's choices: the sentence's tokens, or positions alone while it is empty (the lab needs none).
+  const choices = (tokens) => (tokens.length ? tokens.map((t, i) => `${i}: ${t.text}`)
+    : Array.from({ length: POSITIONS_WITHOUT_SENTENCE }, (_, i) => `position ${i}`));
   const sync = (state, tokens) => {
     dModel.value = String(state.labDModel);
     dModelOut.value = String(state.labDModel);
@@ -85,11 +87,11 @@ export function buildLabControls() {
     positionsOut.value = String(shown);
     firstColumn.value = String(state.labFirstColumn);
     similarity.value = String(state.labCosine);
-    const labels = tokens.map((t, i) => `${i}: ${t.text}`).join('\n');
-    if (from.dataset.labels !== labels) {
-      from.replaceChildren(...tokenOptions(tokens));
-      to.replaceChildren(...tokenOptions(tokens));
-      from.dataset.labels = labels;
+    const labels = choices(tokens);
+    if (from.dataset.labels !== labels.join('\n')) {
+      from.replaceChildren(...labels.map((label, i) => new Option(label, String(i))));
+      to.replaceChildren(...labels.map((label, i) => new Option(label, String(i))));
+      from.dataset.labels = labels.join('\n');
     }
     const pair = rotationPair(state, tokens.length);
     from.value = String(pair.from);

@@ -5,14 +5,22 @@ import { coreLimits } from '../../explorer/core-limits.js';
 /** d2l.ai's figure of the encoding's columns (§11.6.2): the lab's "d2l.ai preset" button. */
 export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };
 
-/** Positions the lab shows: at least the sentence, more when asked (up to core.limits.maxLabPositions). */
-export function labPositions(state, seqLen) {
-  return Math.min(coreLimits().maxLabPositions, Math.max(1, seqLen, state.labPositions ?? 0));
+/** The lab needs no sentence: with none typed it shows this many positions (more when asked). */
+export const POSITIONS_WITHOUT_SENTENCE = 10;
+
+/** The positions the sentence gives the lab: its tokens, or POSITIONS_WITHOUT_SENTENCE when it is empty. */
+function sentencePositions(seqLen) {
+  return seqLen > 0 ? seqLen : POSITIONS_WITHOUT_SENTENCE;
 }
 
-/** The token pair of the rotation, clamped to the sentence. */
+/** Positions the lab shows: at least the sentence, more when asked (up to core.limits.maxLabPositions). */
+export function labPositions(state, seqLen) {
+  return Math.min(coreLimits().maxLabPositions, Math.max(sentencePositions(seqLen), state.labPositions ?? 0));
+}
+
+/** The token pair of the rotation, clamped to the sentence (or to the positions shown without one). */
 export function rotationPair(state, seqLen) {
-  const last = Math.max(0, seqLen - 1);
+  const last = sentencePositions(seqLen) - 1;
   return { from: Math.min(state.rotationFrom, last), to: Math.min(state.rotationTo, last) };
 }
 
