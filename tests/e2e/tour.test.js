@@ -51,6 +51,7 @@ const shown = (p, selector = 'attention-explorer') => p.$eval(selector, (el, ste
       ? (el.hasAttribute('height') ? root.querySelector('.ae-root').clientHeight : innerHeight)
       : panel.getBoundingClientRect().top - box.top,
     focus: root.activeElement?.className ?? null,
+    controlShown: step?.control ? root.querySelector(`[name="${step.control}"]`)?.checkVisibility() ?? false : null,
   };
 }, TOUR_STEPS);
 
@@ -61,6 +62,7 @@ function assertStep(view, k, { hash = true } = {}) {
   assert.equal(view.panel, `Step ${k + 1} of ${TOUR_STEPS.length}: ${step.title}`);
   for (const [key, value] of Object.entries(step.state)) assert.deepEqual(view.state[key], value, `${step.id}: state.${key}`);
   if (hash) assert.match(view.hash, new RegExp(`(^#|&)tour=${step.id}($|&)`), `${step.id}: the hash names the step`);
+  if (step.control) assert.equal(view.controlShown, true, `${step.id}: the setting its text points at (${step.control}) is on screen`);
   assert.ok(view.sectionTop >= -2 && view.sectionTop < view.visibleHeight - 100,
     `${step.id}: its section starts in view (top ${view.sectionTop} px, panel from ${view.visibleHeight} px)`);
 }

@@ -36,7 +36,8 @@ test('steps: 10–18, unique link-safe ids, a title, two or three sentences, a k
   const ids = TOUR_STEPS.map((step) => step.id);
   assert.equal(new Set(ids).size, ids.length, 'unique ids');
   for (const step of TOUR_STEPS) {
-    assert.deepEqual(Object.keys(step).filter((key) => !['id', 'title', 'text', 'state', 'view', 'figure'].includes(key)), [], step.id);
+    assert.deepEqual(Object.keys(step).filter((key) => !['id', 'title', 'text', 'state', 'view', 'figure', 'control'].includes(key)), [], step.id);
+    if ('control' in step) assert.ok(step.control in defaults, `${step.id}: control ${step.control} is a setting`);
     assert.match(step.id, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, 'lowercase-with-dashes (no escaping in a URL)');
     assert.ok(step.title.trim().length > 0 && step.title.length <= 60, `${step.id}: title`);
     const sentences = step.text.split(/(?<=[.!?])\s+(?=[A-Z“"])/).length;

@@ -178,7 +178,6 @@ export class AttentionExplorer extends HTMLElement {
     this.share = share.bar;
     this.compareButton = element('button', 'compare-button');
     this.compareButton.type = 'button';
-    this.compareButton.addEventListener('click', () => this.toggleComparison());
     this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
     const tokens = element('section', 'tokens');
     tokens.setAttribute('aria-label', 'Tokens');
@@ -229,6 +228,7 @@ export class AttentionExplorer extends HTMLElement {
       mayScrollPage: () => this.hasAttribute('url-state'),
       hasFocus: (element) => element.contains(this.shadowRoot.activeElement),
       setOpen: (open) => this.root.classList.toggle('touring', open),
+      showControl: (name) => this.controls.form.querySelector(`[name="${name}"]`)?.closest('details')?.setAttribute('open', ''),
     };
   }
 
@@ -388,23 +388,6 @@ export class AttentionExplorer extends HTMLElement {
     const index = Number(item.dataset.index);
     const masked = this.current.maskedPositions;
     this.change({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
-  }
-
-  /**
-   * A comparison is a view: it shows the two "bank" sentences with the settings that isolate context (no
-   * positional encoding, identity projections; the chapter's text says so), and leaving it gives back
-   * exactly the sentence and settings it replaced.
-   */
-  toggleComparison() {
-    if (this.current.compare) {
-      this.edit({ compare: false, ...this.beforeComparison });
-      this.beforeComparison = undefined;
-      return;
-    }
-    const { sentence, positionalEncoding, projection, maskedPositions } = this.current;
-    this.beforeComparison = { sentence, positionalEncoding, projection, maskedPositions };
-    this.edit({ compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity',
-      maskedPositions: [] });
   }
 }
 

@@ -18,6 +18,7 @@ import { TOUR_STEPS } from './tour-steps.js';
  * @property {() => boolean} mayScrollPage  whether opening at a step may scroll the host page
  * @property {(element: HTMLElement) => boolean} hasFocus  whether focus is inside `element`
  * @property {(open: boolean) => void} setOpen  lays the explorer out for the panel (a rail, or a sheet)
+ * @property {(name: string) => void} showControl  opens the folded settings group that holds the setting `name`
  */
 
 export class TourGuide {
@@ -57,6 +58,7 @@ export class TourGuide {
     const { host } = this;
     if (!host.state().tour) this.saved = host.state();
     host.apply(stepState(step, host.defaults(), host.state()));
+    if (step.control) host.showControl(step.control);  // a setting the text points at is on screen, not folded away
     this.reveal(step);
   }
 

@@ -2,7 +2,7 @@
 // chapters' order — from a weighted sum to positional encodings, the lenses, then training. Pure data;
 // tour.js shows them and the element applies them.
 //
-// A step is { id, title, text, state, view, figure? }:
+// A step is { id, title, text, state, view, figure?, control? }:
 //   id      stable name, used in links (#tour=<id>) and in the `tour` attribute: lowercase-with-dashes,
 //           unique. Never rename one (old links would stop working).
 //   title   a few words; the step's heading.
@@ -13,10 +13,12 @@
 //   view    the `views` name (attributes.js VIEWS) of the section the step opens (its chapter) and scrolls to; with a `views`
 //           attribute that hides it, the tour skips the step.
 //   figure  optional: a figure slot (figures.js FIGURES) to scroll to inside that view, for long views.
+//   control optional: the name of a setting the text asks the learner to change; showing the step opens
+//           the folded settings ("More settings") that hold it.
 // tests/js/tour.test.js checks every field of every step.
 import { CHAPTERS } from '../lessons/chapters.js';
 
-/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string }[]} */
+/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string, control?: string }[]} */
 export const TOUR_STEPS = CHAPTERS.flatMap((chapter) => chapter.tour);
 
 

@@ -2,7 +2,7 @@
 // explorer/tour-steps.js).
 import { RIVER } from '../sentences.js';
 
-/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string }[]} */
+/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string, control?: string }[]} */
 export const tour = [
   {
     id: 'attention-weights',
@@ -19,9 +19,10 @@ export const tour = [
     text: 'The weights come from scores, each query\'s dot product with every key, turned into weights by a softmax along the row. ' +
       'Here the division by √d_k = 10 is switched off: dot products of 100-dimensional vectors are large, so softmax saturates ' +
       'into one-hot rows (0 bits of entropy, beside each row). Dividing by √d_k keeps the scores\' spread near 1 for any d_k ' +
-      '(Vaswani et al. §3.2.1); choose “scaled dot product” in the Score function menu above to see the rows soften.',
+      '(Vaswani et al. §3.2.1); choose “scaled dot product” in the Score function menu (More settings, opened above) to see the rows soften.',
     state: { ...RIVER, scoreFunction: 'dot' },
     view: 'attention',
+    control: 'scoreFunction',
   },
   {
     id: 'heads',

@@ -82,6 +82,21 @@ export const lensesChapter = {
    */
   build({ slots, core, edit, state, compareButton, simplexControls, target }) {
     simplexControls.form.addEventListener('input', () => edit(simplexControls.read()));
+    // A comparison is a view: it shows the two "bank" sentences with the settings that isolate context (no
+    // positional encoding, identity projections; the section's text says so), and leaving it gives back
+    // exactly the sentence and settings it replaced.
+    let beforeComparison;
+    compareButton.addEventListener('click', () => {
+      if (state().compare) {
+        edit({ compare: false, ...beforeComparison });
+        beforeComparison = undefined;
+        return;
+      }
+      const { sentence, positionalEncoding, projection, maskedPositions } = state();
+      beforeComparison = { sentence, positionalEncoding, projection, maskedPositions };
+      edit({ compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity',
+        maskedPositions: [] });
+    });
     // Dragging a bar of the simplex figure sets that score.
     enableScoreDrag(slots.simplex, SCORE_RANGE, (index, score) => {
       const scores = [...simplexInputs(state()).scores];
