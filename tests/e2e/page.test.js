@@ -249,6 +249,27 @@ test('editing the sentence outlines the weights that changed by more than 0.05',
   assert.ok(await outlined.jsonValue() > 0);
 });
 
+test('context moves meaning: the labels of the words overlap neither each other nor any point, alone and in the comparison', async () => {
+  await typeSentence('The river bank was muddy after the storm');
+  await showSlot('projection');
+  const overlaps = () => page.$eval('attention-explorer', (el) => {
+    const figure = el.shadowRoot.querySelector('[data-figure="projection"]');
+    const boxes = [...figure.querySelectorAll('text')].filter((t) => t.closest('.moved-token')).map((t) => t.getBBox());
+    const points = [...figure.querySelectorAll('.moved-token circle')].map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]);
+    const found = [];
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+      if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) found.push('two labels');
+    }));
+    for (const a of boxes) for (const [x, y] of points) if (x > a.x && x < a.x + a.width && y > a.y && y < a.y + a.height) found.push('a point');
+    return { labels: boxes.length, found };
+  });
+  assert.deepEqual(await overlaps(), { labels: 8, found: [] });
+  await page.click('.compare-button');
+  await showSlot('projection');
+  assert.deepEqual(await overlaps(), { labels: 11, found: [] });
+  await page.click('.compare-button');
+});
+
 test('comparison: "bank" starts at the same point in both sentences and moves, and leaving gives back the sentence and settings; screenshot', async () => {
   await showSlot('projection');
   const mine = { sentence: 'my own words about a muddy shore', positionalEncoding: 'sinusoidal', projection: 'random', maskedPositions: [2] };

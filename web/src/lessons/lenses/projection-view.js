@@ -5,12 +5,23 @@ import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { tokenLabels } from '../../views/labels.js';
+import { placeLabels } from '../../views/label-placement.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIZE = 460;
 const PAD = 36;
 const COLORS = ['#3b5bdb', '#e8590c'];
 const pct = format('.0%');
+const FONT = '12px system-ui, sans-serif';  // as explorer.css sets for .projection-view text
+const LABEL_HEIGHT = 14;
+let measure;
+
+/** A label's width in pixels, in the plot's font. */
+function textWidth(text) {
+  measure ??= document.createElement('canvas').getContext('2d');
+  measure.font = FONT;
+  return Math.ceil(measure.measureText(text).width) + 2;
+}
 let nextId = 0;
 
 /** Points of one sentence: rows 0…n−1 of `coordinates` from `offset` are X, the next n the outputs. */
@@ -64,16 +75,31 @@ export function projectionView({ traces, projection }) {
     .append('path').attr('d', 'M 0 0 L 10 5 L 0 10 z').attr('fill', color));
   svg.append('text').attr('class', 'axis-title').attr('x', SIZE / 2).attr('y', SIZE - 8).attr('text-anchor', 'middle').text('PC 1 →');
   svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${SIZE / 2}) rotate(-90)`).attr('text-anchor', 'middle').text('PC 2 →');
+  // Each word's label beside its word vector (○), placed so that labels neither overlap each other nor
+  // cover a point; a thin leader joins a label pushed away from its point.
+  const flat = groups.flat();
+  const markers = flat.flatMap((p) => [{ x: x(p.from[0]), y: y(p.from[1]), r: 4 }, { x: x(p.to[0]), y: y(p.to[1]), r: 4 }]);
+  const placed = placeLabels(flat.map((p) => ({ x: x(p.from[0]), y: y(p.from[1]), width: textWidth(p.label), height: LABEL_HEIGHT })),
+    markers, { width: SIZE, height: SIZE - PAD / 2 });
+  let k = 0;
   groups.forEach((group, g) => {
     const color = COLORS[g];
     const layer = svg.append('g').attr('class', `sentence sentence-${g}`).attr('data-sentence', g);
     for (const p of group) {
+      const at = placed[k++];
       const item = layer.append('g').attr('class', 'moved-token').attr('data-token', p.label);
       item.append('line').attr('x1', x(p.from[0])).attr('y1', y(p.from[1])).attr('x2', x(p.to[0])).attr('y2', y(p.to[1]))
         .attr('stroke', color).attr('stroke-opacity', 0.7).attr('stroke-width', 1.5).attr('marker-end', `url(#${marker(g)})`);
       item.append('circle').attr('cx', x(p.from[0])).attr('cy', y(p.from[1])).attr('r', 4).attr('fill', 'white').attr('stroke', color);
       item.append('circle').attr('cx', x(p.to[0])).attr('cy', y(p.to[1])).attr('r', 3.5).attr('fill', color);
-      item.append('text').attr('x', x(p.from[0]) + 6).attr('y', y(p.from[1]) - 6).attr('fill', color).text(p.label);
+      const nearest = [Math.max(at.x - textWidth(p.label) / 2, Math.min(x(p.from[0]), at.x + textWidth(p.label) / 2)),
+        Math.max(at.y - LABEL_HEIGHT / 2, Math.min(y(p.from[1]), at.y + LABEL_HEIGHT / 2))];
+      if (Math.hypot(nearest[0] - x(p.from[0]), nearest[1] - y(p.from[1])) > 12) {
+        item.append('line').attr('class', 'leader').attr('x1', x(p.from[0])).attr('y1', y(p.from[1])).attr('x2', nearest[0]).attr('y2', nearest[1])
+          .attr('stroke', color).attr('stroke-opacity', 0.5).attr('stroke-width', 0.75).attr('stroke-dasharray', '2 2');
+      }
+      item.append('text').attr('class', 'point-label').attr('x', at.x).attr('y', at.y).attr('text-anchor', 'middle')
+        .attr('dominant-baseline', 'central').attr('fill', color).text(p.label);
       item.append('title').text(`"${p.label}": word vector → attention output`);
     }
   });
