@@ -147,6 +147,34 @@ test('"Copy embed code" gives a tag that reproduces the view', async () => {
   await empty.close();
 });
 
+test('a .wasm that is not there: the element names the URL, the HTTP status and what to check, with no Emscripten hint', async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route(`${server.url}lesson/missing.html`, (route) => route.fulfill({ contentType: 'text/html', body:
+    '<!doctype html><title>A lesson</title><script type="module" src="../element/attention-explorer.js"></script>' +
+    '<attention-explorer assets-base="../nowhere/"></attention-explorer>' }));
+  const loadError = async () => {
+    await page.goto(`${server.url}lesson/missing.html`);
+    const status = page.locator('attention-explorer .status.error');
+    await status.waitFor({ timeout: 20000 });
+    return status.textContent();
+  };
+  const before = `^Could not load the attention core: WebAssembly module attn_core(\\.relaxed)?\\.wasm could not be loaded from ${server.url}nowhere/attn_core(\\.relaxed)?\\.wasm: `;
+  // A server that answers 404
+  await page.route(`${server.url}nowhere/embeddings.bin`, (route) => route.fulfill({ path: 'dist/core/embeddings.bin' }));
+  await page.route(`${server.url}nowhere/*.wasm`, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
+  const missing = await loadError();
+  assert.match(missing, new RegExp(`${before}HTTP 404 Not Found: check the path \\(the element's assets-base, or wasmUrl\\)$`));
+  assert.doesNotMatch(missing, /Aborted|ASSERTIONS/);
+  assert.ok(errors.length <= 1, `at most the browser's own line for the 404: ${errors.join(' | ')}`);
+  // A server that answers every path with its index page (as this preview server does)
+  await page.unroute(`${server.url}nowhere/*.wasm`);
+  assert.match(await loadError(), new RegExp(`${before}not a WebAssembly file \\(it starts with "<!doctype html>`));
+  await page.close();
+});
+
 test('assets-base: the element and core modules in one folder, the .wasm and word vectors in another', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'ae-assets-'));
   for (const sub of ['lesson/element', 'lesson/core', 'shared-assets']) mkdirSync(join(folder, sub), { recursive: true });

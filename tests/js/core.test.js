@@ -47,7 +47,7 @@ describe('loading', () => {
     const elsewhere = await createAttentionCore({ wasmUrl: new URL('../../build/wasm/attn_core.wasm', import.meta.url) });
     assert.equal(elsewhere.dModel, 100);
     await assert.rejects(createAttentionCore({ wasmUrl: new URL('file:///nonexistent/attn_core.wasm') }),
-      /WebAssembly module attn_core.wasm could not be loaded: .*ENOENT/);
+      /WebAssembly module attn_core.wasm could not be loaded from file:\/\/\/nonexistent\/attn_core.wasm: .*no such file \(ENOENT\)$/);
     assert.equal(elsewhere.kernels, 'simd128', 'a wasmUrl alone: only attn_core.wasm is hosted');
   });
 

@@ -23,7 +23,7 @@ describe('createLanguageTrainer', () => {
     assert.equal(d.dFF, 400);
     assert.throws(() => core.createLanguageTrainer({ bogus: 1 }), { name: 'RangeError', message: /unknown option 'bogus'/ });
     assert.throws(() => core.createLanguageTrainer({ objective: 'seq2seq' }), { name: 'RangeError', message: /'causal', 'masked'/ });
-    assert.throws(() => core.createLanguageTrainer({ ...SMALL, numHeads: 3 }), { name: 'RangeError', message: /numHeads must divide dModel = 100/ });
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, numHeads: 3 }), { name: 'RangeError', message: /^createLanguageTrainer: numHeads must divide dModel = 100/ });
     assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 'too short' }), { name: 'RangeError', message: /more than seqLen = 8 tokens/ });
     assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 42 }), { name: 'TypeError' });
   });

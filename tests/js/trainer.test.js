@@ -38,7 +38,7 @@ describe('createTrainer: options', () => {
     assert.throws(() => core.createTrainer({ task: 'copy' }), /task must be one of 'previous-token', 'reverse', 'sort', 'induction', got copy/);
     assert.throws(() => core.createTrainer({ numLayer: 2 }), { name: 'RangeError', message: /unknown option 'numLayer'/ });
     assert.throws(() => core.createTrainer({ numLayers: 5 }), { name: 'RangeError', message: /numLayers must be an integer from 1 to 4/ });
-    assert.throws(() => core.createTrainer({ numHeads: 3 }), { name: 'RangeError', message: /numHeads must divide dModel = 32, got 3/ });
+    assert.throws(() => core.createTrainer({ numHeads: 3 }), { name: 'RangeError', message: /^createTrainer: numHeads must divide dModel = 32, got 3$/ });
     assert.throws(() => core.createTrainer({ task: 'sort', vocabSize: 5 }), { name: 'RangeError', message: /vocabSize must be at least 9 for task 'sort'/ });
     assert.throws(() => core.createTrainer({ learningRate: 0 }), { name: 'RangeError', message: /learningRate/ });
     assert.throws(() => core.createTrainer({ positionalEncoding: 'rope' }), { name: 'RangeError', message: /'sinusoidal', 'learned', 'none'/ });

@@ -14,7 +14,7 @@ namespace {
 
 void check_range(std::size_t value, std::size_t low, std::size_t high, const char* name) {
   if (value < low || value > high) {
-    throw std::out_of_range(std::string("LanguageTrainer: ") + name + " must be an integer in [" + std::to_string(low) + ", " +
+    throw std::out_of_range(std::string("createLanguageTrainer: ") + name + " must be an integer in [" + std::to_string(low) + ", " +
                             std::to_string(high) + "], got " + std::to_string(value));
   }
 }
@@ -23,7 +23,7 @@ const LanguageTrainerOptions& validated(const LanguageTrainerOptions& o, const E
   check_range(o.n_layers, 1, kMaxLanguageLayers, "numLayers");
   check_range(o.n_heads, 1, table.dim(), "numHeads");
   if (table.dim() % o.n_heads) {
-    throw std::out_of_range("LanguageTrainer: numHeads must divide dModel = " + std::to_string(table.dim()) + ", got " +
+    throw std::out_of_range("createLanguageTrainer: numHeads must divide dModel = " + std::to_string(table.dim()) + ", got " +
                             std::to_string(o.n_heads));
   }
   check_range(o.d_ff, 0, kMaxLanguageFeedForward, "dFF");
@@ -103,7 +103,7 @@ LanguageTrainer::LanguageTrainer(const LanguageTrainerOptions& options, const Em
       parallel_(std::move(parallel)),
       mask_id_(mask_input(table)) {
   if (train_.inputs.size() <= options_.seq_len || held_out_.inputs.size() <= options_.seq_len) {
-    throw std::invalid_argument("LanguageTrainer: the training and the held-out text must each hold more than seqLen = " +
+    throw std::invalid_argument("createLanguageTrainer: the training and the held-out text must each hold more than seqLen = " +
                                 std::to_string(options_.seq_len) + " tokens");
   }
   scheduled_learning_rate(options_.optimizer.learning_rate, options_.schedule, 1);  // validates the schedule
@@ -200,7 +200,7 @@ double LanguageTrainer::step(std::size_t n) {
     double squares = 0;
     for (const float g : grads) squares += static_cast<double>(g) * g;
     if (!std::isfinite(value) || !std::isfinite(squares)) {
-      throw std::domain_error("LanguageTrainer: training diverged at step " + std::to_string(steps() + 1) +
+      throw std::domain_error("languageTrainer.step: training diverged at step " + std::to_string(steps() + 1) +
                               ": the loss or its gradient is not finite (lower learningRate)");
     }
     optimizer_.step(parameters_.data(), grads.data(), learning_rate());

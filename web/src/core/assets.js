@@ -1,5 +1,5 @@
 // Reading the core's files (the .wasm, the embedding asset): fetched in browsers; in Node, file: URLs
-// and plain file paths are read from disk.
+// and plain file paths are read from disk; data: URLs (files a bundle inlines) are decoded, never fetched.
 
 /** Node's built-in module `name`, or undefined in a browser (no static import: the core is also a browser module). */
 const nodeModule = (name) => (globalThis.window ? undefined : globalThis.process?.getBuiltinModule?.(name));
@@ -40,7 +40,25 @@ export async function readAsset(url, what) {
       throw new Error(`${what} ${file}: ${FILE_ERRORS[error.code] ?? error.message} (${error.code ?? 'error'})`);
     }
   }
+  if (href.protocol === 'data:') return dataUrlBytes(href.href, what);
   const response = await fetch(href);
-  if (!response.ok) throw new Error(`${what} ${href}: HTTP ${response.status} ${response.statusText}`);
+  if (!response.ok) throw new Error(`${what} ${href}: HTTP ${response.status} ${response.statusText}: check the path`);
   return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * The bytes of a data: URL (RFC 2397), decoded here rather than fetched: a bundle that inlines its files
+ * must load under a Content-Security-Policy whose connect-src does not list data:.
+ */
+function dataUrlBytes(url, what) {
+  const comma = url.indexOf(',');
+  if (comma < 0) throw new Error(`${what}: a data: URL without a comma`);
+  const header = url.slice(5, comma), body = url.slice(comma + 1);
+  if (/;base64$/i.test(header)) {
+    const binary = atob(body);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+  return new TextEncoder().encode(decodeURIComponent(body));
 }

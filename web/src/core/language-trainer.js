@@ -53,7 +53,7 @@ export function languageTrainerApi(wasm, limits, maxSeed) {
       train = lines.filter((_, i) => i % HELD_OUT_EVERY !== HELD_OUT_EVERY - 1).join('\n');
       heldOut = lines.filter((_, i) => i % HELD_OUT_EVERY === HELD_OUT_EVERY - 1).join('\n');
     }
-    const info = unwrap(wasm.languageTrainerCreate(rest, train, heldOut));
+    const info = unwrap(wasm.languageTrainerCreate(rest, train, heldOut), 'createLanguageTrainer');
     const { id } = info;
     const vocabulary = Object.freeze([...info.words, '<unk>']);
     const trainer = {
@@ -63,19 +63,19 @@ export function languageTrainerApi(wasm, limits, maxSeed) {
       trainTokens: info.trainTokens,
       heldOutTokens: info.heldOutTokens,
       step(n = 1) {
-        return unwrap(wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)));
+        return unwrap(wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)), 'languageTrainer.step');
       },
       evaluate({ maxTokens = 0 } = {}) {
-        return unwrap(wasm.languageTrainerEvaluate(id, check.integerIn(maxTokens, 'languageTrainer.evaluate', 'maxTokens', 0, 1e9)));
+        return unwrap(wasm.languageTrainerEvaluate(id, check.integerIn(maxTokens, 'languageTrainer.evaluate', 'maxTokens', 0, 1e9)), 'languageTrainer.evaluate');
       },
       sample() {
-        return unwrap(wasm.languageTrainerSample(id));
+        return unwrap(wasm.languageTrainerSample(id), 'languageTrainer.sample');
       },
       parameters() {
-        return unwrap(wasm.languageTrainerParameters(id));
+        return unwrap(wasm.languageTrainerParameters(id), 'languageTrainer.parameters');
       },
       setParameters(parameters) {
-        unwrap(wasm.languageTrainerSetParameters(id, parameterData(parameters, 'languageTrainer.setParameters')));
+        unwrap(wasm.languageTrainerSetParameters(id, parameterData(parameters, 'languageTrainer.setParameters')), 'languageTrainer.setParameters');
       },
       lossAndGradients(batch) {
         const where = 'languageTrainer.lossAndGradients';
@@ -90,7 +90,7 @@ export function languageTrainerApi(wasm, limits, maxSeed) {
         for (const name of ['tokens', 'targets', 'scored']) {
           if (batch[name].length !== rows * cols) throw new RangeError(`${where}: ${name} has ${batch[name].length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
         }
-        return unwrap(wasm.languageTrainerLossAndGradients(id, batch));
+        return unwrap(wasm.languageTrainerLossAndGradients(id, batch), where);
       },
     };
     released.register(trainer, id);

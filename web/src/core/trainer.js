@@ -37,7 +37,7 @@ export function trainerApi(wasm, coreLimits) {
     const where = 'createTrainer';
     check.knownOptions(options, where, OPTIONS);
     const task = check.oneOf(options.task ?? 'induction', where, 'task', limits.tasks);
-    const o = { ...unwrap(wasm.trainerDefaults(task)), ...options, task };
+    const o = { ...unwrap(wasm.trainerDefaults(task), where), ...options, task };
     check.integerIn(o.numLayers, where, 'numLayers', 1, limits.maxLayers);
     check.integerIn(o.numHeads, where, 'numHeads', 1, limits.maxHeads);
     check.integerIn(o.dModel, where, 'dModel', 1, limits.maxDModel);
@@ -53,34 +53,34 @@ export function trainerApi(wasm, coreLimits) {
 
   function createTrainer(options = {}) {
     const resolved = resolveOptions(options);
-    const id = unwrap(wasm.createTrainer(resolved));
+    const id = unwrap(wasm.createTrainer(resolved), 'createTrainer');
     const trainer = {
       /** The options in effect: the ones given, and the task's defaults for the rest. */
       options: resolved,
       step(n = 1) {
         check.integerIn(n, 'trainer.step', 'n', 1, limits.maxStepsPerCall);
-        return unwrap(wasm.trainerStep(id, n));
+        return unwrap(wasm.trainerStep(id, n), 'trainer.step');
       },
       evaluate() {
-        return unwrap(wasm.trainerEvaluate(id));
+        return unwrap(wasm.trainerEvaluate(id), 'trainer.evaluate');
       },
       sample(batchSize = 1) {
         check.integerIn(batchSize, 'trainer.sample', 'batchSize', 1, limits.maxBatchSize);
-        return unwrap(wasm.trainerSample(id, batchSize));
+        return unwrap(wasm.trainerSample(id, batchSize), 'trainer.sample');
       },
       attention(tokens) {
         const ids = tokens === undefined ? trainer.sample(1).tokens : tokenArray(tokens, 'trainer.attention', 'tokens');
-        return { tokens: ids, weights: unwrap(wasm.trainerAttention(id, ids)) };
+        return { tokens: ids, weights: unwrap(wasm.trainerAttention(id, ids), 'trainer.attention') };
       },
       predict(tokens) {
         const ids = tokenArray(tokens, 'trainer.predict', 'tokens');
-        return { tokens: ids, ...unwrap(wasm.trainerPredict(id, ids)) };
+        return { tokens: ids, ...unwrap(wasm.trainerPredict(id, ids), 'trainer.predict') };
       },
       parameters() {
-        return unwrap(wasm.trainerParameters(id));
+        return unwrap(wasm.trainerParameters(id), 'trainer.parameters');
       },
       setParameters(parameters) {
-        unwrap(wasm.trainerSetParameters(id, checkParameters(parameters, 'trainer.setParameters')));
+        unwrap(wasm.trainerSetParameters(id, checkParameters(parameters, 'trainer.setParameters')), 'trainer.setParameters');
       },
       lossAndGradients(batch) {
         const where = 'trainer.lossAndGradients';
@@ -94,14 +94,14 @@ export function trainerApi(wasm, coreLimits) {
         for (const [name, array] of [['tokens', tokens], ['targets', targets], ['scored', scored]]) {
           if (array.length !== rows * cols) throw new RangeError(`${where}: ${name} has ${array.length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
         }
-        return unwrap(wasm.trainerLossAndGradients(id, { tokens, targets, scored, shape: [rows, cols] }));
+        return unwrap(wasm.trainerLossAndGradients(id, { tokens, targets, scored, shape: [rows, cols] }), where);
       },
       ablate(target, on = true) {
         const where = 'trainer.ablate';
         if (target === null || typeof target !== 'object') throw new TypeError(`${where}: the first argument must be { layer, head }`);
         check.integerIn(target.layer, where, 'layer', 0, resolved.numLayers - 1);
         check.integerIn(target.head, where, 'head', 0, resolved.numHeads - 1);
-        unwrap(wasm.trainerAblate(id, target.layer, target.head, check.boolean(on, where, 'on')));
+        unwrap(wasm.trainerAblate(id, target.layer, target.head, check.boolean(on, where, 'on')), where);
       },
     };
     trainers.register(trainer, id);

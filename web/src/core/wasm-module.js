@@ -18,11 +18,59 @@ export const KERNELS = ['auto', 'relaxed-simd', 'simd128'];
 const WASM_URL = new URL('../../../build/wasm/attn_core.wasm', import.meta.url);
 const RELAXED_WASM_URL = new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url);
 
-/** The glue started on the .wasm at `url`. */
-async function start(url) {
+/** The first four bytes of every WebAssembly binary, "\0asm" (WebAssembly Core Specification §5.5.16). */
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+/** Why a browser could not fetch a file at all (no HTTP status): what to check. */
+const FETCH_HINT = 'check that a server serves it (a page opened from file:// cannot fetch it) and that the page\'s ' +
+  'Content-Security-Policy lets it (connect-src)';
+
+/**
+ * The module at `href` compiled and instantiated with the glue's imports. Fetched here rather than by the
+ * glue, so that a failure names the URL, the HTTP status and what to check; compiled while it streams in
+ * where the server sends application/wasm; read as bytes (not fetched) from file: and data: URLs, which a
+ * strict Content-Security-Policy's connect-src would refuse.
+ */
+async function instantiate(href, imports) {
+  let bytes;
+  if (href.protocol === 'file:' || href.protocol === 'data:') {
+    bytes = await readAsset(href, 'file');
+  } else {
+    const response = await fetch(href).catch((error) => { throw new Error(`${error.message}: ${FETCH_HINT}`); });
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}: check the path (the element's assets-base, or wasmUrl)`);
+    if (response.headers.get('content-type')?.startsWith('application/wasm')) return wasmCall(() => WebAssembly.instantiateStreaming(response, imports));
+    bytes = new Uint8Array(await response.arrayBuffer());
+  }
+  if (!WASM_MAGIC.every((byte, i) => bytes[i] === byte)) {
+    const start = new TextDecoder().decode(bytes.subarray(0, 24)).replace(/\s+/g, ' ');
+    throw new Error(`not a WebAssembly file (it starts with "${start}": a server that answers a missing file with a page, ` +
+      'such as its index.html, sends this): check the path (the element\'s assets-base, or wasmUrl)');
+  }
+  return wasmCall(() => WebAssembly.instantiate(bytes, imports));
+}
+
+/** A WebAssembly compile call; a Content-Security-Policy that forbids compiling is named with the fix. */
+async function wasmCall(compile) {
+  try {
+    return await compile();
+  } catch (error) {
+    if (/unsafe-eval|Content.Security.Policy/i.test(error.message)) {
+      throw new Error(`the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to script-src (${error.message})`);
+    }
+    throw error;
+  }
+}
+
+/** The glue started on the .wasm at `url` (instantiated by instantiate(), whose errors reject the start). */
+function start(url) {
   const href = absolute(url);
-  if (href.protocol === 'file:') return createAttnModule({ wasmBinary: await readAsset(href, 'WebAssembly module') });
-  return createAttnModule({ locateFile: () => href.href });
+  return new Promise((resolve, reject) => {
+    const instantiateWasm = (imports, receive) => {
+      instantiate(href, imports).then(({ instance, module }) => receive(instance, module), reject);
+      return {};  // the exports arrive later, through receive
+    };
+    createAttnModule({ instantiateWasm }).then(resolve, reject);
+  });
 }
 
 /** Which build to load, and from where: the relaxed one where asked for or (auto) where it runs. */
@@ -54,13 +102,23 @@ export async function startModule({ kernels, wasmUrl, relaxedWasmUrl }) {
   try {
     return { wasm: await start(chosen.url), kernels: chosen.kernels, url: absolute(chosen.url).href };
   } catch (error) {
-    throw new Error(`WebAssembly module ${chosen.file} could not be loaded: ${error?.message ?? error}`);
+    throw new Error(`WebAssembly module ${chosen.file} could not be loaded from ${shortUrl(chosen.url)}: ${error?.message ?? error}`);
   }
 }
 
-/** Unwraps a binding result: { value } or { error: { name, message } } (the core never throws across wasm). */
-export function unwrap(result) {
+/** A URL as errors name it: a data: URL (a bundle's inlined file) by its kind, not its thousands of characters. */
+function shortUrl(url) {
+  const href = absolute(url);
+  return href.protocol === 'data:' ? 'the data: URL inlined in this bundle' : href.href;
+}
+
+/**
+ * Unwraps a binding result: { value } or { error: { name, message } } (the core never throws across wasm).
+ * where: the JS function called, which starts the message unless the core's message already names it.
+ */
+export function unwrap(result, where) {
   if (!result.error) return result.value;
   const ErrorClass = result.error.name === 'RangeError' ? RangeError : Error;
-  throw new ErrorClass(result.error.message);
+  const { message } = result.error;
+  throw new ErrorClass(where && !message.startsWith(where) ? `${where}: ${message}` : message);
 }
