@@ -187,6 +187,9 @@ val trace_to_js(const attn::Trace& trace, bool with_checks) {
     val head = out["heads"][h];
     head.set("kind", attn::name_of(attn::kHeadKindNames, trace.heads[h].kind));
     head.set("offset", trace.heads[h].offset);
+    // Whether the head hides each query's own key (the semantic head): the figures then say which rows
+    // attend to themselves because nothing else is left (scaled_dot_product_attention's mask_diagonal).
+    head.set("masksOwnPosition", attn::head_options(trace.heads[h], attn::AttentionOptions{}).mask_diagonal);
     const bool additive = !trace.additive.empty() && trace.heads[h].kind == attn::HeadKind::projected;
     head.set("additiveScorer", additive ? scorer_to_js(trace.additive[h]) : val::null());
   }

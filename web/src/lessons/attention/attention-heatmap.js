@@ -1,7 +1,9 @@
-// The attention weights of one head: rows are queries, columns are keys, each row sums to 1.
+// The attention weights of one head: rows are queries, columns are keys, each row sums to 1 (a row with
+// no key left is empty, and a query left with only its own key attends to itself: row-status.js).
 // Beside each row, its entropy in bits (0 = all weight on one key, log2 n = uniform).
 import { format } from 'd3-format';
 import { changedCells } from './changes.js';
+import { emptyReason, rowStatus, rowSumText, selfOnlyText } from './row-status.js';
 import { weightColorMap } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
@@ -51,10 +53,12 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
   const cell = cellSize(seqLen, Math.min(cellBudget, window.innerWidth - 160));
   const dQK = queries.shape[1];
   const maxBits = Math.log2(Math.max(seqLen, 1));
+  const status = rowStatus(trace.heads[head], seqLen, seqLen);
+  const empty = new Set(status.empty), selfOnly = new Set(status.selfOnly);
   const figure = heatmap({
     name: 'attention-weights',
     caption: `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
-      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; each row sums to 1. ` +
+      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; ${rowSumText(status, seqLen, trace.options)}. ` +
       `Right: its entropy (0 bits: one key; ${maxBits.toFixed(2)}: uniform).`,
     values: weights.data,
     rows: seqLen,
@@ -69,20 +73,20 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
     cellWidth: cell,
     cellHeight: cell,
     isMasked: (i, j) => scores.data[i * seqLen + j] === -Infinity,
-    rowNotes: Array.from(entropy.data, (h) => `${h.toFixed(2)} bits`),
+    rowNotes: Array.from(entropy.data, (h, i) => (empty.has(i) ? 'no key' : `${h.toFixed(2)} bits`)),
     rowNotesTitle: 'entropy',
     highlights: changedCells(trace, previous, head),
     currentCellEvent: 'focus-query',  // the mix follows the row under the pointer
     canvas,
     describe: (i, j, w) => (scores.data[i * seqLen + j] === -Infinity
-      ? `"${labels[i]}" → "${labels[j]}": masked (weight 0)`
-      : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
+      ? `"${labels[i]}" → "${labels[j]}": masked (weight 0${empty.has(i) ? `; no key left: ${emptyReason(trace.options)}` : ''})`
+      : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
         `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
         `score: ${fmt(scores.data[i * seqLen + j])}`),
   });
   const note = document.createElement('p');
   note.className = 'head-explanation';
-  note.textContent = headKindExplanation(trace.heads[head]);
+  note.textContent = [headKindExplanation(trace.heads[head]), selfOnlyText(labels, status.selfOnly)].filter(Boolean).join(' ');
   figure.querySelector('figcaption').after(note);
   return figure;
 }

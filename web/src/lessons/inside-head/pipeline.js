@@ -3,6 +3,7 @@
 // its value and where it came from.
 import { format } from 'd3-format';
 import { headKindLabel } from '../attention/attention-heatmap.js';
+import { emptyReason, rowStatus } from '../attention/row-status.js';
 import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
 import { math } from '../../views/formulas.js';
 import { cellCanvas, heatmap } from '../../views/heatmap.js';
@@ -61,6 +62,8 @@ function steps(trace, head) {
   const dQK = h.queries.shape[1], dK = h.values.shape[1];
   const { temperature, scale, normalizer = 'softmax' } = trace.options;
   const masked = (i, j) => h.scores.data[i * n + j] === -Infinity;
+  const status = rowStatus(h, n, n);
+  const empty = new Set(status.empty), selfOnly = new Set(status.selfOnly);
   const dims = (t, name) => ({ tensor: t, cols: indexLabels(t.shape[1]), colTitle: `${name} →` });
   const byToken = (t) => ({ tensor: t, cols: labels, colTitle: 'key →' });
   const signed = (symbol) => (i, j, v) => `${symbol}[${i}, ${j}] = ${fmt(v)} ("${labels[i]}", dimension ${j})`;
@@ -83,8 +86,9 @@ function steps(trace, head) {
     { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked,
       describe: (i, j, v) => (masked(i, j) ? `"${labels[i]}" may not see "${labels[j]}": −∞` : `score ${fmt(v)}`) },
     { title: 'Attention weights', tex: String.raw`A_h = \mathrm{${normalizer}}(S + M)`, ...byToken(h.weights), weights: true, isMasked: masked,
-      notes: Array.from(h.entropy.data, (b) => `${b.toFixed(2)} bits`),
-      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (row sums to 1)` },
+      notes: Array.from(h.entropy.data, (b, i) => (empty.has(i) ? 'no key' : `${b.toFixed(2)} bits`)),
+      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (${empty.has(i) ? `no key left, ${emptyReason(trace.options)}: the row is all 0`
+        : selfOnly.has(i) ? 'no other key left, so it attends to itself' : 'row sums to 1'})` },
     { title: `Output of head ${head + 1}`, tex: String.raw`\mathrm{head}_h = A_h V_h`, ...dims(h.output, 'value dimension'),
       describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)` },
     { title: 'All heads, side by side', tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${trace.heads.length}})`, ...dims(trace.concat, 'dimension'),

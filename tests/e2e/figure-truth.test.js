@@ -1,0 +1,90 @@
+// Every figure tells the truth, end to end in headless Chromium: what a caption, note or legend claims
+// is checked against the trace behind it — a row the causal mask leaves with only its own position,
+// the d_k a designed head really uses, the scale between the raw and the scaled scores, the heads'
+// blocks in their concatenation.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { flush, launchBrowser, serveDist, showSlot } from './browser.js';
+
+let server, browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The page at `hash`, with `change` applied (el.change), and the figure slot `slot` drawn. */
+async function open({ hash = '', change, slot }) {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}${hash ? `#${hash}` : ''}`);
+  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 30000 });
+  if (change) await page.$eval('attention-explorer', (el, change) => el.change(change), change);
+  await flush(page);
+  if (slot) await showSlot(page, slot);
+  return { page, errors };
+}
+
+test('causal mask + semantic head: the first word attends to itself and says so; a padding row is labelled empty', async () => {
+  const { page, errors } = await open({ change: { mask: 'causal', lineQuery: 0 }, slot: 'mix' });
+  const trace = await page.$eval('attention-explorer', (el) => {
+    const t = el.getTrace(), n = t.tokens.length, h = t.heads[0];
+    return { n, kind: h.kind, masksOwn: h.masksOwnPosition, weights: Array.from(h.weights.data), values: Array.from(h.values.data.subarray(0, h.values.shape[1])) };
+  });
+  assert.equal(trace.kind, 'semantic');
+  assert.equal(trace.masksOwn, true);
+  // "The" may see only itself: weight 1 there, and every row a distribution.
+  assert.equal(trace.weights[0], 1);
+  for (let i = 0; i < trace.n; i++) {
+    const sum = trace.weights.slice(i * trace.n, (i + 1) * trace.n).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-5, `row ${i} sums to ${sum}`);
+  }
+  for (let i = 1; i < trace.n; i++) assert.equal(trace.weights[i * trace.n + i], 0, `row ${i} still skips its own position`);
+  // The heatmap draws that cell as a weight (not masked) and its note says why.
+  const heat = await page.$eval('attention-explorer [data-figure="attention-weights"]', (f) => ({
+    masked: Array.from(f.exportData.masked), caption: f.querySelector('figcaption').textContent,
+    note: f.querySelector('.head-explanation').textContent }));
+  assert.equal(heat.masked[0], 0);
+  assert.equal(heat.masked[trace.n + 1], 1);
+  assert.match(heat.note, /“The” has no other word it may see, so it attends to itself/);
+  assert.match(heat.caption, /each row sums to 1/);
+  // The mix of "The" is its own value vector, and its legend has a real range.
+  const mix = await page.$eval('attention-explorer [data-figure="mix"]', (f) => ({
+    output: Array.from(f.mix.output), ticks: [...f.querySelectorAll('.legend .tick text')].map((t) => Number(t.textContent.replace('−', '-'))) }));
+  mix.output.forEach((v, c) => assert.ok(Math.abs(v - trace.values[c]) < 1e-6, `z_0[${c}] = ${v}, v_0[${c}] = ${trace.values[c]}`));
+  assert.ok(Math.max(...mix.ticks) - Math.min(...mix.ticks) > 0.1, `legend ticks ${mix.ticks}`);
+
+  // Cross-attention's step 1 (the target under the causal mask, the same semantic head): "Das" → "Das" is 1.
+  await showSlot(page, 'cross');
+  const cross = await page.$eval('attention-explorer [data-figure="cross-self-attention"]', (f) => ({
+    values: Array.from(f.exportData.values), masked: Array.from(f.exportData.masked), t: f.exportData.shape[0],
+    label: f.exportData.rowLabels[0], text: f.textContent }));
+  assert.equal(cross.label, 'Das');
+  assert.equal(cross.values[0], 1);
+  assert.equal(cross.masked[0], 0);
+  assert.equal(cross.masked[cross.t + 1], 1, 'the own position of later words is drawn masked');
+  assert.match(cross.text, /“Das” has no other word it may see, so it attends to itself/);
+
+  // A padding mask of valid length 0 leaves no key at all: those rows are empty and say so.
+  await page.click('attention-explorer [data-chapter-tab="attention"]');
+  await page.$eval('attention-explorer', (el) => el.change({ mask: 'padding', validLength: 0, lineQuery: 1 }));
+  await flush(page);
+  await showSlot(page, 'mix');
+  const padded = await page.$eval('attention-explorer [data-figure="attention-weights"]', (f) => ({
+    caption: f.querySelector('figcaption').textContent, notes: [...f.querySelectorAll('.row-notes text')].slice(1).map((t) => t.textContent) }));
+  assert.doesNotMatch(padded.caption, /each row sums to 1/);
+  assert.match(padded.caption, /8 rows have no key to attend to \(padding\): all 0/);
+  assert.deepEqual(padded.notes, Array(trace.n).fill('no key'));
+  const emptyMix = await page.$eval('attention-explorer [data-figure="mix"]', (f) => ({ text: f.textContent, legends: f.querySelectorAll('.legend').length }));
+  assert.match(emptyMix.text, /“river ·pad” has no key to attend to \(padding\): its weights are all 0 and z_1 = 0/);
+  assert.equal(emptyMix.legends, 0, 'no colour scale for an empty mix');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
