@@ -79,17 +79,16 @@ export function mixView(trace, { head, query, colors = { ink: '#1d1d1f', muted: 
   const caption = figure.appendChild(document.createElement('figcaption'));
   const status = rowStatus(trace.heads[head], n, n);
   caption.textContent = `The output of “${labels[query]}” (head ${head + 1}) is a weighted mix of the value vectors: ` +
-    `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.` +
-    (status.selfOnly.includes(query) ? ` ${selfOnlyText(labels, [query])}` : '');
+    `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.`;
   figure.mix = data;
+  const note = (className, text) => Object.assign(figure.appendChild(document.createElement('p')), { className, textContent: text });
   if (status.empty.includes(query)) {
     // No key left: nothing to mix, and a colour scale around 0 would have no range to show.
-    const note = figure.appendChild(document.createElement('p'));
-    note.className = 'empty-state';
-    note.textContent = `“${labels[query]}” has no key to attend to (${emptyReason(trace.options)}): its weights are all 0 and z_${query} = 0.`;
+    note('mix-note empty-row', `“${labels[query]}” has no key to attend to (${emptyReason(trace.options)}): its weights are all 0 and z_${query} = 0.`);
     figure.exportData = mixExport(caption.textContent, labels, data, query);
     return figure;
   }
+  if (status.selfOnly.includes(query)) note('mix-note', selfOnlyText(labels, [query]));
 
   const canvas = figure.appendChild(canvasFor('mix'));
   const dpr = window.devicePixelRatio || 1;

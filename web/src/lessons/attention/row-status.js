@@ -35,7 +35,7 @@ export function selfOnlyText(labels, selfOnly) {
   if (selfOnly.length === 0) return '';
   const one = selfOnly.length === 1;
   return `${quoted(labels, selfOnly)} ${one ? 'has' : 'have'} no other word ${one ? 'it' : 'they'} may see, ` +
-    `so ${one ? 'it attends' : 'each attends'} to itself (the own position is skipped only while another key is left).`;
+    `so ${one ? 'it attends' : 'each attends'} to itself.`;
 }
 
 /** Why a row is empty, in a few words: padding when a valid length is set, else every key masked. */
