@@ -88,3 +88,35 @@ test('causal mask + semantic head: the first word attends to itself and says so;
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** Opens step `step` of the pipeline (1-based) by its number, as a learner would, and reads its figure. */
+async function pipelineStep(page, step) {
+  await page.click(`attention-explorer [data-figure="pipeline"] .step-number[data-step="${step}"]`);
+  await page.waitForSelector(`attention-explorer [data-figure="pipeline"][data-step="${step}"] [data-figure="step-${step}"]`);
+  return page.$eval(`attention-explorer [data-figure="step-${step}"]`, (f) => {
+    const canvas = f.querySelector('canvas');
+    return {
+      title: f.closest('.step').querySelector('h3').textContent,
+      caption: f.querySelector('figcaption').textContent,
+      legend: f.querySelector('.legend').getAttribute('aria-label'),
+      values: Array.from(f.exportData.values),
+      pixels: Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data),
+      cellWidth: parseFloat(canvas.style.width) / canvas.width,
+      colGroups: f.exportData.colGroups,
+      rules: [...f.querySelectorAll('.col-groups .group-rule')].map((line) => Number(line.getAttribute('x1'))),
+      labels: [...f.querySelectorAll('.col-groups .group-label')].map((text) => text.firstChild.textContent),
+    };
+  });
+}
+
+test('"Concatenate all heads" marks and labels each head\'s block of columns', async () => {
+  const { page, errors } = await open({ hash: 'chapter=inside-head', slot: 'pipeline' });
+  const concat = await pipelineStep(page, 12);
+  assert.match(concat.title, /All heads, side by side/);
+  assert.match(concat.caption, /\[8, 100\]; 4 blocks of d_v = 25 columns, one per head/);
+  assert.deepEqual(concat.colGroups, [0, 1, 2, 3].map((h) => ({ label: `head ${h + 1}`, start: 25 * h, end: 25 * (h + 1) })));
+  assert.deepEqual(concat.rules, [25, 50, 75].map((j) => j * concat.cellWidth), 'a rule between blocks');
+  assert.deepEqual(concat.labels, ['head 1', 'head 2', 'head 3', 'head 4']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

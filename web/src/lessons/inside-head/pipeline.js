@@ -92,6 +92,8 @@ function steps(trace, head) {
     { title: `Output of head ${head + 1}`, tex: String.raw`\mathrm{head}_h = A_h V_h`, ...dims(h.output, 'value dimension'),
       describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)` },
     { title: 'All heads, side by side', tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${trace.heads.length}})`, ...dims(trace.concat, 'dimension'),
+      colGroups: trace.heads.map((_, g) => ({ label: `head ${g + 1}`, short: String(g + 1), start: g * dK, end: (g + 1) * dK })),
+      shapeNote: `${trace.heads.length} blocks of d_v = ${dK} columns, one per head`,
       describe: (i, j, v) => `concat[${i}, ${j}] = ${fmt(v)} (head ${Math.floor(j / dK) + 1}, its dimension ${j % dK})` },
     { title: 'Multi-head output', tex: String.raw`\mathrm{MultiHead} = \mathrm{Concat}(\cdot)\,W_O`, ...dims(trace.output, 'dimension'), describe: signed('out') },
   ];
@@ -114,7 +116,8 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
   const limit = maxAbs(step.tensor.data);
   return heatmap({
     name: `step-${index + 1}`,
-    caption: `[${rows}, ${cols}]`,
+    caption: step.shapeNote ? `[${rows}, ${cols}]; ${step.shapeNote}` : `[${rows}, ${cols}]`,
+    colGroups: step.colGroups,
     values: step.tensor.data,
     rows,
     cols,
