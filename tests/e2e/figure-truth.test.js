@@ -109,6 +109,27 @@ async function pipelineStep(page, step) {
   });
 }
 
+test('QKᵀ and ÷ √d_k·τ share one colour scale: the division visibly shrinks the scores, and the factor is on the figure', async () => {
+  const { page, errors } = await open({ hash: 'chapter=inside-head', slot: 'pipeline' });
+  const raw = await pipelineStep(page, 7);
+  const scaled = await pipelineStep(page, 8);
+  const masked = await pipelineStep(page, 9);
+  assert.match(raw.title, /Dot products/);
+  assert.match(scaled.title, /Scaled/);
+  // The default semantic head: queries and keys of d_k = 100, τ = 1, so the scores are the dot products ÷ 10.
+  raw.values.forEach((v, k) => assert.ok(Math.abs(scaled.values[k] - v / 10) < 1e-4, `cell ${k}: ${v} / 10 ≠ ${scaled.values[k]}`));
+  assert.equal(scaled.legend, raw.legend, 'one colour scale');
+  assert.equal(masked.legend, raw.legend, 'the masked scores too');
+  assert.match(scaled.caption, /one colour scale for steps 7–9, ±100: ÷ 10 \(√100 · τ = 10 · 1\): every score 10× smaller/);
+  // The strongest dot product is drawn ten times paler once divided: compare its pixel's distance from white.
+  const strongest = raw.values.reduce((best, v, k) => (Math.abs(v) > Math.abs(raw.values[best]) ? k : best), 0);
+  const ink = (pixels) => 765 - pixels[strongest * 4] - pixels[strongest * 4 + 1] - pixels[strongest * 4 + 2];
+  assert.ok(ink(raw.pixels) > 300, `raw cell ink ${ink(raw.pixels)}`);
+  assert.ok(ink(scaled.pixels) < ink(raw.pixels) / 3, `scaled cell ink ${ink(scaled.pixels)} vs raw ${ink(raw.pixels)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('"Concatenate all heads" marks and labels each head\'s block of columns', async () => {
   const { page, errors } = await open({ hash: 'chapter=inside-head', slot: 'pipeline' });
   const concat = await pipelineStep(page, 12);
