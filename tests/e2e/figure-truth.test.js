@@ -141,3 +141,28 @@ test('"Concatenate all heads" marks and labels each head\'s block of columns', a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('designed heads show the d_k they use; the heads menu names what every head shares, d_v', async () => {
+  const { page, errors } = await open({ slot: 'attention' });
+  const heads = await page.$eval('attention-explorer', (el) => el.getTrace().heads.map((h) => ({ dK: h.queries.shape[1], keys: h.keys.shape[1], dV: h.values.shape[1] })));
+  // The default heads: semantic (whole word vectors) and three positional heads (encodings of even width).
+  assert.deepEqual(heads, [{ dK: 100, keys: 100, dV: 25 }, { dK: 26, keys: 26, dV: 25 }, { dK: 26, keys: 26, dV: 25 }, { dK: 26, keys: 26, dV: 25 }]);
+  const lines = await page.$$eval('attention-explorer .head-thumb .head-dims', (spans) => spans.map((s) => s.textContent));
+  assert.deepEqual(lines, heads.map(({ dK, dV }) => `d_k = ${dK} · d_v = ${dV}`));
+  const option = await page.$eval('attention-explorer select[name="numHeads"]', (s) => s.selectedOptions[0].textContent);
+  assert.equal(option, '4 (d_v = 25)');
+  assert.match(await page.textContent('attention-explorer [data-figure="attention-weights"] .head-explanation'), /whole word vectors \(d_k = 100 ≠ d_v = 25\)/);
+  await page.$eval('attention-explorer', (el) => el.change({ head: 1 }));
+  await flush(page);
+  await showSlot(page, 'attention');
+  assert.match(await page.textContent('attention-explorer [data-figure="attention-weights"] .head-explanation'), /positional encodings \(d_k = 26: d_v = 25 rounded up to even\)/);
+  // Inside one head, the semantic head's queries say their width where they are drawn.
+  await page.$eval('attention-explorer', (el) => el.change({ head: 0 }));
+  await page.click('attention-explorer [data-chapter-tab="inside-head"]');
+  await showSlot(page, 'pipeline');
+  const queries = await pipelineStep(page, 4);
+  assert.match(queries.title, /Queries of head 1/);
+  assert.equal(queries.caption, '[8, 100]; d_k = 100, not this head\'s d_v = 25: whole word vectors');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

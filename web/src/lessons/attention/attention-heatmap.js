@@ -3,6 +3,7 @@
 // Beside each row, its entropy in bits (0 = all weight on one key, log2 n = uniform).
 import { format } from 'd3-format';
 import { changedCells } from './changes.js';
+import { headDimsText } from './head-dims.js';
 import { emptyReason, rowStatus, rowSumText, selfOnlyText } from './row-status.js';
 import { weightColorMap } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
@@ -26,14 +27,15 @@ export function headKindLabel(head) {
   return { projected: 'projected', semantic: 'semantic', first: 'first token', uniform: 'uniform' }[head.kind];
 }
 
-/** What a head of this kind does, in one sentence. */
+/** What a head of this kind does, in one sentence, with the d_k it uses (head-dims.js: designed heads differ). */
 function headKindExplanation(head) {
+  const dims = headDimsText(head);
   switch (head.kind) {
-    case 'semantic': return 'Queries and keys are the word vectors themselves (own position masked): each word attends to the words most similar in meaning.';
-    case 'offset': return `Queries are the positional encodings turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
-    case 'first': return 'Every query is the encoding of position 0, so every word attends to the first token (a common "resting place" in trained models).';
-    case 'uniform': return 'Queries are zero, so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.';
-    default: return 'Queries and keys are the input projected by W_Q and W_K: with identity projections, raw word-vector similarity; with random ones, what an untrained model does.';
+    case 'semantic': return `Queries and keys are whole word vectors (${dims}), own position masked: each word attends to the most similar words.`;
+    case 'offset': return `Queries are the positional encodings (${dims}) turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
+    case 'first': return `Every query is the encoding of position 0 (${dims}), so every word attends to the first token (a common "resting place" in trained models).`;
+    case 'uniform': return `Queries are zero (${dims}), so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.`;
+    default: return `Queries and keys are the input projected by W_Q and W_K (${dims}): with identity projections, raw word-vector similarity; with random ones, what an untrained model does.`;
   }
 }
 

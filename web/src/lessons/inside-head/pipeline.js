@@ -80,6 +80,9 @@ function steps(trace, head) {
   // RoPE turns each projected query and key by its position: q_i ← R(iθ) q_i.
   const rope = trace.options.positionalEncoding === 'rope' && h.kind === 'projected' ? String.raw`,\ \text{then } R(i\theta)` : '';
   const block = trace.block;
+  // A designed head's queries and keys may be wider than its values (head-dims.js): say so where they are drawn.
+  const widthNote = dQK === dK ? undefined : `d_k = ${dQK}, not this head's d_v = ${dK}: ${h.kind === 'semantic'
+    ? 'whole word vectors' : 'sinusoidal encodings, d_v rounded up to even'}`;
   const list = [
     { title: 'Word vectors', tex: 'X', ...dims(trace.embeddings, 'dimension'), describe: signed('X') },
     { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Positional encoding' : 'Positional encoding (shown, not added)',
@@ -88,8 +91,8 @@ function steps(trace, head) {
     { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Input' : `Input (nothing added: ${trace.options.positionalEncoding})`,
       tex: ABSOLUTE.has(trace.options.positionalEncoding) ? String.raw`X_{\mathrm{in}} = X + P` : String.raw`X_{\mathrm{in}} = X`,
       ...dims(trace.input, 'dimension'), describe: signed('x') },
-    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind] + rope, ...dims(h.queries, 'query dimension'), describe: signed('Q') },
-    { title: `Keys of head ${head + 1}`, tex: keyTex + rope, ...dims(h.keys, 'key dimension'), describe: signed('K') },
+    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind] + rope, ...dims(h.queries, 'query dimension'), shapeNote: widthNote, describe: signed('Q') },
+    { title: `Keys of head ${head + 1}`, tex: keyTex + rope, ...dims(h.keys, 'key dimension'), shapeNote: widthNote, describe: signed('K') },
     { title: `Values of head ${head + 1}`, tex: String.raw`V_h = X_{\mathrm{in}}\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },
     ...scoreSteps(h, { temperature, scale, additive: Boolean(h.additiveScorer) }, labels, dQK),
     { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked, scaleOf: 'scores',
