@@ -151,11 +151,7 @@ export interface TracedToken extends Token {
 export interface TracedHead extends HeadResult {
   kind: 'projected' | 'semantic' | 'offset' | 'first' | 'uniform';
   offset: number;
-  /**
-   * True when the head hides each query's own key (the semantic head). A query with no other key it
-   * may see (the first token under a causal mask) then attends to itself: scores[i, i] is finite
-   * only in such rows.
-   */
+  /** The head hides each query's own key (semantic); a query left with no other key attends to itself. */
   masksOwnPosition: boolean;
   /** With scoreFunction 'additive' (projected heads): W_q [d_k, hidden], W_k [d_k, hidden], v [hidden]. */
   additiveScorer?: { wQ: Matrix; wK: Matrix; v: Tensor } | null;
