@@ -198,6 +198,9 @@ val trace_to_js(const attn::Trace& trace, bool with_checks) {
     head.set("kind", attn::name_of(attn::kHeadKindNames, trace.heads[h].kind));
     head.set("offset", trace.heads[h].offset);
     head.set("positionalByConstruction", attn::positional_by_construction(trace.heads[h].kind));
+    // Whether the head hides each query's own key (the semantic head): the figures then say which rows
+    // attend to themselves because nothing else is left (scaled_dot_product_attention's mask_diagonal).
+    head.set("masksOwnPosition", attn::head_options(trace.heads[h], attn::AttentionOptions{}).mask_diagonal);
     const bool additive = !trace.additive.empty() && trace.heads[h].kind == attn::HeadKind::projected;
     head.set("additiveScorer", additive ? scorer_to_js(trace.additive[h]) : val::null());
   }

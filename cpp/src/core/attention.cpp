@@ -1,5 +1,6 @@
 #include "attn/core/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -81,8 +82,13 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
   }
   const std::size_t valid = options.valid_length.value_or(m);
   for (std::size_t i = 0; i < n; ++i) {
+    // The own position is masked only while another key remains: a query whose only allowed key is
+    // itself (the first token under a causal mask) attends to itself, so its row is a distribution
+    // and its output a value vector, not an empty row and a zero output.
+    const std::size_t allowed = options.causal ? std::min(valid, i + 1) : valid;  // keys 0 … allowed − 1
+    const bool mask_own = options.mask_diagonal && allowed - (i < allowed ? 1 : 0) > 0;
     for (std::size_t j = 0; j < m; ++j) {
-      const bool masked = j >= valid || (options.causal && j > i) || (options.mask_diagonal && j == i);
+      const bool masked = j >= valid || (options.causal && j > i) || (mask_own && j == i);
       const double score = result.dot_products(i, j) * inv_scale + (bias ? (*bias)(i, j) : 0.0f);
       result.scores(i, j) = masked ? kNegInf : static_cast<float>(score);
     }

@@ -51,6 +51,32 @@ TEST_CASE("causal mask: upper triangle exactly 0, masked scores −∞, hand-wor
   CHECK(r.output(1, 0) == Approx(2.339523f));
 }
 
+TEST_CASE("own position masked: a query with no other key attends to itself; only padding empties a row") {
+  attn::AttentionOptions options;
+  options.mask_diagonal = true;
+  options.causal = true;
+  const auto r = attn::scaled_dot_product_attention(kQ3, kQ3, kV3, options);
+  // Row 0 may see key 0 only (causal), which is itself: weight 1 there, output v_0.
+  CHECK(r.weights(0, 0) == 1.0f);
+  CHECK(std::isfinite(r.scores(0, 0)));
+  CHECK(r.output(0, 0) == 1.0f);
+  CHECK(r.output(0, 1) == 2.0f);
+  // Later rows keep their own position masked: row 1 sees key 0 only, row 2 keys 0 and 1.
+  CHECK(r.scores(1, 1) == -std::numeric_limits<float>::infinity());
+  CHECK(r.weights(1, 0) == 1.0f);
+  CHECK(r.weights(2, 2) == 0.0f);
+  CHECK(r.weights(2, 0) + r.weights(2, 1) == Approx(1.0f));
+  // Padding: with valid_length 1, query 0's only key is itself (attends to it); with 0, every row is empty.
+  options.causal = false;
+  options.valid_length = 1;
+  const auto one = attn::scaled_dot_product_attention(kQ3, kQ3, kV3, options);
+  CHECK(one.weights(0, 0) == 1.0f);
+  CHECK(one.weights(2, 0) == 1.0f);
+  options.valid_length = 0;
+  const auto none = attn::scaled_dot_product_attention(kQ3, kQ3, kV3, options);
+  for (float w : none.weights) CHECK(w == 0.0f);
+}
+
 TEST_CASE("rows sum to 1 for random inputs, masks and temperatures") {
   const auto q = random_matrix(17, 8, 1, 3.0f), k = random_matrix(17, 8, 2, 3.0f), v = random_matrix(17, 5, 3);
   for (bool causal : {false, true}) {

@@ -71,6 +71,21 @@ TEST_CASE("semantic head: words attend to the most similar other word, never to 
   CHECK(t.attention.heads[0].inputs.queries.shape(1) == 100);
 }
 
+TEST_CASE("semantic head with a causal mask: the first word has no earlier word and attends to itself") {
+  attn::ExplainOptions options;
+  options.heads = {{attn::HeadKind::semantic, 0}};
+  options.attention.causal = true;
+  const auto t = attn::explain("the river bank was muddy", shipped_table(), options);
+  const auto& w = t.attention.heads[0].attention.weights;
+  CHECK(w(0, 0) == 1.0f);
+  for (std::size_t i = 1; i < 5; ++i) {
+    CHECK(w(i, i) == 0.0f);  // every later word still looks only at other words
+    float sum = 0.0f;
+    for (std::size_t j = 0; j < 5; ++j) sum += w(i, j);
+    CHECK(sum == Approx(1.0f));
+  }
+}
+
 TEST_CASE("semantic head: in the river bank was muddy, bank attends to river and muddy, not the and was") {
   // The head compares all-but-the-top vectors (EmbeddingTable::post_processed): by raw cosine, bank
   // would prefer "the" (0.54) and "was" (0.44) over "river" (0.34) and "muddy" (0.10).

@@ -151,8 +151,8 @@ export interface TracedToken extends Token {
 export interface TracedHead extends HeadResult {
   kind: 'projected' | 'semantic' | 'offset' | 'first' | 'uniform';
   offset: number;
-  /** Its queries or keys are built from positions (offset, first, uniform): it tells positions apart with no encoding. */
-  positionalByConstruction: boolean;
+  /** Queries or keys built from positions (offset, first, uniform): tells positions apart with no encoding. */ positionalByConstruction: boolean;
+  /** Hides each query's own key (semantic); a query left with no other key attends to itself. */ masksOwnPosition: boolean;
   /** With scoreFunction 'additive' (projected heads): W_q [d_k, hidden], W_k [d_k, hidden], v [hidden]. */
   additiveScorer?: { wQ: Matrix; wK: Matrix; v: Tensor } | null;
 }

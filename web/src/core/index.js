@@ -307,7 +307,8 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
      * positionChecks (default false) adds trace.positionChecks, with shuffleSeed (0 … 2³²−1) choosing
      * the shuffled order.
      * @returns trace: { tokens: [{ text, start, end, id, oov, masked }], totalTokens, truncated, validLength,
-     *   embeddings, positional, input: [seqLen, dModel], heads: [{ kind, offset, queries, keys: [seqLen, d_qk],
+     *   embeddings, positional, input: [seqLen, dModel], heads: [{ kind, offset, masksOwnPosition (the
+     *   semantic head: a query left with only its own key attends to itself), queries, keys: [seqLen, d_qk],
      *   values, output: [seqLen, d_k], dotProducts, scores, weights: [seqLen, seqLen], entropy: [seqLen] }],
      *   scores, weights: [numHeads, seqLen, seqLen], concat, output: [seqLen, dModel],
      *   block: { residual1, norm1, ffnOutput, residual2, output: [seqLen, dModel], hidden: [seqLen, 4·dModel] } | null,

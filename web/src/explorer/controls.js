@@ -49,7 +49,11 @@ export function buildControls(dModel, maxTokens) {
   form.setAttribute('aria-label', 'Attention settings');
   form.addEventListener('submit', (event) => event.preventDefault());
   // In view: at most six settings, the ones every chapter reads. The rest wait under "More settings".
-  const numHeads = field(form, 'Heads', select('numHeads', headCounts(dModel).map((h) => [h, `${h} (d_k = ${dModel / h})`])));
+  // Each option names what every head shares, the value width d_v = d_model / heads; a designed head's d_k
+  // can differ (its note and its line in the heads list say which it uses).
+  const numHeads = field(form, 'Heads', select('numHeads', headCounts(dModel).map((h) => [h, `${h} (d_v = ${dModel / h})`])));
+  numHeads.title = 'Each head\'s values are d_model / heads wide (d_v). A projected head\'s queries and keys too (d_k = d_v); ' +
+    'a designed head uses its own d_k, shown beside it.';
   const limits = coreLimits();
   const kind = field(form, 'Selected head is', select('headKind', labelled('headKinds')));
   const mask = field(form, 'Mask', select('mask', [['bidirectional', 'bidirectional (BERT)'], ['causal', 'causal (GPT)'],

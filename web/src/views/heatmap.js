@@ -19,6 +19,8 @@ export const MASKED_FILL = '#d9d9d9';
 const MIN_LABEL_PX = 11;  // band width below which only every k-th label is drawn
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62;       // width reserved for row notes
+const GROUP_PX = 24;      // room under the cells for the column blocks' brackets and labels
+const GROUP_CHAR_PX = 6.5;  // width of a label character (11 px sans-serif), to know whether a label fits
 const TABLE_MAX = 100;    // rows and columns in the table of values (the CSV export has them all)
 const tableValue = format('.3g');
 
@@ -113,6 +115,9 @@ export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWi
  * @param {string[]} [spec.rowNotes]  a short note right of each row (e.g. its entropy)
  * @param {string} [spec.rowNotesTitle]
  * @param {[number, number][]} [spec.highlights]  cells to outline briefly (what just changed)
+ * @param {{ label: string, short: string, start: number, end: number }[]} [spec.colGroups]  blocks of columns
+ *   [start, end) to mark (the heads in a concatenation): a rule between blocks and a bracket with the label
+ *   under each (its `short` form when the block is too narrow for `label`)
  * @param {number} [spec.top]  room above the cells, pixels (to align the rows of figures side by side)
  * @param {HTMLCanvasElement} [spec.canvas]  the canvas to draw the cells into (see cellCanvas); its
  *   listeners from an earlier figure are removed
@@ -125,14 +130,17 @@ export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWi
  *   first opened. `figure.exportData` (for CSV/JSON export; arrays shared with spec, do not change them):
  *   { name, caption, rowTitle, colTitle, rowLabels, colLabels, shape: [rows, cols],
  *     values: Float32Array (value of [i, j] = values[i * cols + j]),
- *     masked?: Uint8Array [rows * cols], 1 where spec.isMasked (only when spec.isMasked is given) }
+ *     masked?: Uint8Array [rows * cols], 1 where spec.isMasked (only when spec.isMasked is given),
+ *     colGroups?: [{ label, start, end }] (only when spec.colGroups is given) }
  */
 export function heatmap(spec) {
   const { rows, cols, values, cellWidth, cellHeight } = spec;
   const margin = {
     top: spec.top ?? 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20,
     left: Math.max(16 + 7 * Math.min(longest(spec.rowLabels), 14), 7 * spec.rowTitle.length) + 8,
-    right: spec.rowNotes ? NOTE_PX : 8,
+    // Column labels are turned 60°: the last one reaches past its column by about half its length.
+    right: Math.max(spec.rowNotes ? NOTE_PX : 8, Math.ceil(3.4 * Math.min(longest(spec.colLabels), 14) - cellWidth / 2)),
+    bottom: spec.colGroups ? GROUP_PX : 8,
   };
   const width = cols * cellWidth, height = rows * cellHeight;
 
@@ -147,7 +155,7 @@ export function heatmap(spec) {
   const plot = figure.appendChild(document.createElement('div'));
   plot.className = 'heatmap-plot';
   plot.style.width = `${margin.left + width + margin.right}px`;
-  plot.style.height = `${margin.top + height + 8}px`;
+  plot.style.height = `${margin.top + height + margin.bottom}px`;
 
   const canvas = plot.appendChild(cellCanvas(spec));
   Object.assign(canvas.style, { left: `${margin.left}px`, top: `${margin.top}px` });
@@ -155,7 +163,7 @@ export function heatmap(spec) {
   const x = scaleBand().domain(spec.colLabels.map((_, j) => j)).range([0, width]);
   const y = scaleBand().domain(spec.rowLabels.map((_, i) => i)).range([0, height]);
   const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', margin.left + width + margin.right).attr('height', margin.top + height + 8)
+    .attr('width', margin.left + width + margin.right).attr('height', margin.top + height + margin.bottom)
     .attr('aria-hidden', 'true');
   const frame = svg.append('g').attr('transform', `translate(${margin.left}, ${margin.top})`);
   frame.append('g').attr('class', 'axis axis-cols')
@@ -175,6 +183,7 @@ export function heatmap(spec) {
       notes.append('text').attr('x', width + 6).attr('y', (i + 0.5) * cellHeight).attr('dy', '0.32em').text(spec.rowNotes[i]);
     });
   }
+  if (spec.colGroups) drawColGroups(frame, spec.colGroups, cellWidth, height);
   for (const [i, j] of spec.highlights ?? []) {
     frame.append('rect').attr('class', 'changed').attr('x', j * cellWidth).attr('y', i * cellHeight)
       .attr('width', cellWidth).attr('height', cellHeight);
@@ -216,6 +225,19 @@ export function heatmap(spec) {
   figure.appendChild(dataTableDetails(spec));
   figure.exportData = exportData(spec);
   return figure;
+}
+
+/** Rules between blocks of columns, and under each block a bracket with its label (short when narrow). */
+function drawColGroups(frame, groups, cellWidth, height) {
+  const g = frame.append('g').attr('class', 'col-groups');
+  for (const { label, short, start, end } of groups) {
+    const x0 = start * cellWidth, x1 = end * cellWidth;
+    if (start > 0) g.append('line').attr('class', 'group-rule').attr('x1', x0).attr('x2', x0).attr('y1', -4).attr('y2', height + 4);
+    g.append('path').attr('class', 'group-bracket').attr('d', `M${x0 + 1},${height + 3}v4H${x1 - 1}v-4`);
+    const fits = label.length * GROUP_CHAR_PX <= x1 - x0;
+    g.append('text').attr('class', 'group-label').attr('x', (x0 + x1) / 2).attr('y', height + 18).attr('text-anchor', 'middle')
+      .text(fits ? label : short).append('title').text(label);
+  }
 }
 
 /** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */
@@ -326,8 +348,9 @@ function headerCell(row, scope, text) {
 }
 
 /** What an exporter needs; `masked` (1 = masked, row-major) is computed on first read. */
-function exportData({ name, caption, rowTitle, colTitle, rowLabels, colLabels, rows, cols, values, isMasked }) {
+function exportData({ name, caption, rowTitle, colTitle, rowLabels, colLabels, rows, cols, values, isMasked, colGroups }) {
   const data = { name, caption, rowTitle, colTitle, rowLabels, colLabels, shape: [rows, cols], values };
+  if (colGroups) data.colGroups = colGroups.map(({ label, start, end }) => ({ label, start, end }));
   if (!isMasked) return data;
   let masked;
   return Object.defineProperty(data, 'masked', {

@@ -22,7 +22,9 @@ struct AttentionOptions {
   std::optional<std::size_t> valid_length;  // keys j ≥ valid_length are padding (d2l's valid_lens)
   float temperature = 1.0f;                 // τ: scores are divided by τ; must be finite and > 0
   bool scale = true;                        // divide by √d_k (Vaswani eq. 1); false shows why it matters
-  bool mask_diagonal = false;               // query i never sees key i (the designed semantic head)
+  bool mask_diagonal = false;               // query i does not see key i (the designed semantic head),
+                                            // unless key i is the only key it may see: then it attends to
+                                            // itself (the first token under a causal mask)
   const xt::xtensor<float, 2>* score_bias = nullptr;  // [n, m] added to the scaled scores before masking
                                                       // (ALiBi, T5); not owned, must outlive the call
   Normalizer normalizer = Normalizer::softmax;  // how scores become weights (normalizers.hpp): softmax is
@@ -59,6 +61,8 @@ xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights);
 //   queries [n, d_k], keys [m, d_k], values [m, d_v] → AttentionResult. With options.additive the
 //   scores are additive_scores(Q, K) / τ and queries and keys may differ in width (the scorer's).
 // The causal mask hides keys j > i (query row i attends to keys 0…i).
+// mask_diagonal hides key i from query i while another key is left; a query left with only itself
+// attends to itself (weight 1 with softmax), so only padding (valid_length = 0) empties a row.
 // Throws std::invalid_argument if the widths or key/value counts disagree, or an input holds NaN/∞
 // (and what additive_scores throws);
 // std::out_of_range if temperature is not finite and > 0, valid_length exceeds m, or the scores or

@@ -76,7 +76,8 @@ HeadInputs designed_head(const HeadSpec& spec, const xt::xtensor<float, 2>& word
 bool positional_by_construction(HeadKind kind);
 
 // The attention options a head of this kind needs on top of the shared ones (the semantic head
-// masks each word's own position so it looks at the most similar *other* word).
+// masks each word's own position so it looks at the most similar *other* word; a word with no other
+// key it may see, the first under a causal mask, attends to itself: AttentionOptions::mask_diagonal).
 AttentionOptions head_options(const HeadSpec& spec, const AttentionOptions& shared);
 
 }  // namespace attn

@@ -1,7 +1,10 @@
-// The attention weights of one head: rows are queries, columns are keys, each row sums to 1.
+// The attention weights of one head: rows are queries, columns are keys, each row sums to 1 (a row with
+// no key left is empty, and a query left with only its own key attends to itself: row-status.js).
 // Beside each row, its entropy in bits (0 = all weight on one key, log2 n = uniform).
 import { format } from 'd3-format';
 import { changedCells } from './changes.js';
+import { headDimsText } from './head-dims.js';
+import { emptyReason, rowStatus, rowSumText, selfOnlyText } from './row-status.js';
 import { weightColorMap } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
@@ -24,14 +27,15 @@ export function headKindLabel(head) {
   return { projected: 'projected', semantic: 'semantic', first: 'first token', uniform: 'uniform' }[head.kind];
 }
 
-/** What a head of this kind does, in one sentence. */
+/** What a head of this kind does, in one sentence, with the d_k it uses (head-dims.js: designed heads differ). */
 function headKindExplanation(head) {
+  const dims = headDimsText(head);
   switch (head.kind) {
-    case 'semantic': return 'Queries and keys are the word vectors themselves (own position masked): each word attends to the words most similar in meaning.';
-    case 'offset': return `Queries are the positional encodings turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
-    case 'first': return 'Every query is the encoding of position 0, so every word attends to the first token (a common "resting place" in trained models).';
-    case 'uniform': return 'Queries are zero, so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.';
-    default: return 'Queries and keys are the input projected by W_Q and W_K: with identity projections, raw word-vector similarity; with random ones, what an untrained model does.';
+    case 'semantic': return `Queries and keys are whole word vectors (${dims}), own position masked: each word attends to the most similar words.`;
+    case 'offset': return `Queries are the positional encodings (${dims}) turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
+    case 'first': return `Every query is the encoding of position 0 (${dims}), so every word attends to the first token (a common "resting place" in trained models).`;
+    case 'uniform': return `Queries are zero (${dims}), so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.`;
+    default: return `Queries and keys are the input projected by W_Q and W_K (${dims}): with identity projections, raw word-vector similarity; with random ones, what an untrained model does.`;
   }
 }
 
@@ -51,10 +55,12 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
   const cell = cellSize(seqLen, Math.min(cellBudget, window.innerWidth - 160));
   const dQK = queries.shape[1];
   const maxBits = Math.log2(Math.max(seqLen, 1));
+  const status = rowStatus(trace.heads[head], seqLen, seqLen);
+  const empty = new Set(status.empty), selfOnly = new Set(status.selfOnly);
   const figure = heatmap({
     name: 'attention-weights',
     caption: `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
-      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; each row sums to 1. ` +
+      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; ${rowSumText(status, seqLen, trace.options)}. ` +
       `Right: its entropy (0 bits: one key; ${maxBits.toFixed(2)}: uniform).`,
     values: weights.data,
     rows: seqLen,
@@ -69,20 +75,20 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
     cellWidth: cell,
     cellHeight: cell,
     isMasked: (i, j) => scores.data[i * seqLen + j] === -Infinity,
-    rowNotes: Array.from(entropy.data, (h) => `${h.toFixed(2)} bits`),
+    rowNotes: Array.from(entropy.data, (h, i) => (empty.has(i) ? 'no key' : `${h.toFixed(2)} bits`)),
     rowNotesTitle: 'entropy',
     highlights: changedCells(trace, previous, head),
     currentCellEvent: 'focus-query',  // the mix follows the row under the pointer
     canvas,
     describe: (i, j, w) => (scores.data[i * seqLen + j] === -Infinity
-      ? `"${labels[i]}" → "${labels[j]}": masked (weight 0)`
-      : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
+      ? `"${labels[i]}" → "${labels[j]}": masked (weight 0${empty.has(i) ? `; no key left: ${emptyReason(trace.options)}` : ''})`
+      : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
         `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
         `score: ${fmt(scores.data[i * seqLen + j])}`),
   });
   const note = document.createElement('p');
   note.className = 'head-explanation';
-  note.textContent = headKindExplanation(trace.heads[head]);
+  note.textContent = [headKindExplanation(trace.heads[head]), selfOnlyText(labels, status.selfOnly)].filter(Boolean).join(' ');
   figure.querySelector('figcaption').after(note);
   return figure;
 }

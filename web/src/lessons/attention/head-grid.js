@@ -1,6 +1,7 @@
 // All heads side by side as small multiples; clicking one selects it (event "select-head").
 import { weightColorMap } from '../../views/colors.js';
 import { headKindLabel } from './attention-heatmap.js';
+import { headDimsLine } from './head-dims.js';
 import { cellCanvas } from '../../views/heatmap.js';
 
 const GRID_PX = 64;  // each small multiple's side
@@ -45,7 +46,8 @@ export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas }
     const label = button.appendChild(document.createElement('span'));
     label.className = 'head-label';
     label.append(Object.assign(document.createElement('strong'), { textContent: `${h + 1} · ${headKindLabel(head)}` }),
-      Object.assign(document.createElement('span'), { className: 'head-line', textContent: headKindLine(head, trace.options.projection) }));
+      Object.assign(document.createElement('span'), { className: 'head-line', textContent: headKindLine(head, trace.options.projection) }),
+      Object.assign(document.createElement('span'), { className: 'head-dims', textContent: headDimsLine(head) }));
     button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('select-head', { detail: h, bubbles: true })));
   });
   return list;

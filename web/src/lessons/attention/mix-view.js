@@ -8,6 +8,7 @@ import { divergingColor, maxAbs } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
+import { emptyReason, rowStatus, selfOnlyText } from './row-status.js';
 
 const fmt = format('.2f');
 const LABEL_PX = 86;     // the words' column
@@ -76,8 +77,18 @@ export function mixView(trace, { head, query, colors = { ink: '#1d1d1f', muted: 
   figure.dataset.query = String(query);
   figure.dataset.head = String(head);
   const caption = figure.appendChild(document.createElement('figcaption'));
+  const status = rowStatus(trace.heads[head], n, n);
   caption.textContent = `The output of “${labels[query]}” (head ${head + 1}) is a weighted mix of the value vectors: ` +
     `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.`;
+  figure.mix = data;
+  const note = (className, text) => Object.assign(figure.appendChild(document.createElement('p')), { className, textContent: text });
+  if (status.empty.includes(query)) {
+    // No key left: nothing to mix, and a colour scale around 0 would have no range to show.
+    note('mix-note empty-row', `“${labels[query]}” has no key to attend to (${emptyReason(trace.options)}): its weights are all 0 and z_${query} = 0.`);
+    figure.exportData = mixExport(caption.textContent, labels, data, query);
+    return figure;
+  }
+  if (status.selfOnly.includes(query)) note('mix-note', selfOnlyText(labels, [query]));
 
   const canvas = figure.appendChild(canvasFor('mix'));
   const dpr = window.devicePixelRatio || 1;
@@ -132,12 +143,16 @@ export function mixView(trace, { head, query, colors = { ink: '#1d1d1f', muted: 
   strip('sum', output, 1, sumY, 20);
 
   figure.append(legend({ color, domain: [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))], title: 'a_ij · v_j' }));
-  figure.mix = data;
-  figure.exportData = {
-    name: 'mix', caption: caption.textContent, rowTitle: 'key', colTitle: 'value dimension',
+  figure.exportData = mixExport(caption.textContent, labels, data, query);
+  return figure;
+}
+
+/** The rows drawn (keys, then the output) for CSV/JSON export. */
+function mixExport(caption, labels, { weights, scaled, output, dV }, query) {
+  return {
+    name: 'mix', caption, rowTitle: 'key', colTitle: 'value dimension',
     rowLabels: [...labels.map((label, j) => `${label} (a = ${fmt(weights[j])})`), `z_${query}`],
-    colLabels: Array.from({ length: dV }, (_, c) => String(c)), shape: [n + 1, dV],
+    colLabels: Array.from({ length: dV }, (_, c) => String(c)), shape: [labels.length + 1, dV],
     values: Float32Array.from([...scaled, ...output]),
   };
-  return figure;
 }

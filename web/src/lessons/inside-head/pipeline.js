@@ -3,6 +3,7 @@
 // its value and where it came from.
 import { format } from 'd3-format';
 import { headKindLabel } from '../attention/attention-heatmap.js';
+import { emptyReason, rowStatus } from '../attention/row-status.js';
 import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
 import { math } from '../../views/formulas.js';
 import { cellCanvas, heatmap } from '../../views/heatmap.js';
@@ -28,6 +29,13 @@ function indexLabels(count) {
   return Array.from({ length: count }, (_, j) => String(j));
 }
 
+/** "÷ 10 (√100 · τ = 10 · 1): every score 10× smaller" — the factor between the raw and the scaled scores. */
+function factorText(factor, how) {
+  const f = format('.3~g')(factor);
+  if (factor === 1) return `÷ 1 (${how}): unchanged`;
+  return `÷ ${f} (${how}): every score ${factor > 1 ? `${f}× smaller` : `${format('.3~g')(1 / factor)}× larger`}`;
+}
+
 /** The raw scores and their scaling, by score function (additive: Bahdanau et al. 2014; designed heads keep Q Kᵀ). */
 function scoreSteps(h, { temperature, scale, additive }, labels, dQK) {
   const n = labels.length;
@@ -36,18 +44,20 @@ function scoreSteps(h, { temperature, scale, additive }, labels, dQK) {
   if (additive) {
     const hidden = h.additiveScorer.v.shape[0];
     return [
-      { title: 'Additive scores', tex: String.raw`e_{ij} = v^{\top}\tanh(W_q\,q_i + W_k\,k_j)`, ...byToken(h.dotProducts.data),
+      { title: 'Additive scores', tex: String.raw`e_{ij} = v^{\top}\tanh(W_q\,q_i + W_k\,k_j)`, ...byToken(h.dotProducts.data), scaleOf: 'scores',
         describe: (i, j, v) => `vᵀ tanh(W_q q_${i} + W_k k_${j}) = ${fmt(v)} ("${labels[i]}", "${labels[j]}", ${hidden} hidden units)` },
       { title: 'Divided by τ (tanh keeps them bounded: no √d_k)', tex: String.raw`S = E / \tau`, ...byToken(divide(h.dotProducts.data, temperature)),
+        scaleOf: 'scores', factor: factorText(temperature, `τ = ${temperature}`),
         describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])} / τ=${temperature} = ${fmt(v)}` },
     ];
   }
   const factor = (scale ? Math.sqrt(dQK) : 1) * temperature;
   return [
-    { title: 'Dot products', tex: String.raw`Q_h K_h^{\top}`, ...byToken(h.dotProducts.data),
+    { title: 'Dot products', tex: String.raw`Q_h K_h^{\top}`, ...byToken(h.dotProducts.data), scaleOf: 'scores',
       describe: (i, j, v) => `q_${i} · k_${j} = ${fmt(v)} ("${labels[i]}" · "${labels[j]}", ${dQK} dimensions)` },
     { title: scale ? 'Scaled' : 'Not scaled (plain dot product)', tex: scale ? String.raw`\frac{Q_h K_h^{\top}}{\sqrt{d_k}\,\tau}` : String.raw`\frac{Q_h K_h^{\top}}{\tau}`,
-      ...byToken(divide(h.dotProducts.data, factor)),
+      ...byToken(divide(h.dotProducts.data, factor)), scaleOf: 'scores',
+      factor: factorText(factor, scale ? `√${dQK} · τ = ${format('.3~g')(Math.sqrt(dQK))} · ${temperature}` : `τ = ${temperature}`),
       describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])}${scale ? ` / √${dQK}` : ''} / τ=${temperature} = ${fmt(v)}` },
   ];
 }
@@ -61,6 +71,8 @@ function steps(trace, head) {
   const dQK = h.queries.shape[1], dK = h.values.shape[1];
   const { temperature, scale, normalizer = 'softmax' } = trace.options;
   const masked = (i, j) => h.scores.data[i * n + j] === -Infinity;
+  const status = rowStatus(h, n, n);
+  const empty = new Set(status.empty), selfOnly = new Set(status.selfOnly);
   const dims = (t, name) => ({ tensor: t, cols: indexLabels(t.shape[1]), colTitle: `${name} →` });
   const byToken = (t) => ({ tensor: t, cols: labels, colTitle: 'key →' });
   const signed = (symbol) => (i, j, v) => `${symbol}[${i}, ${j}] = ${fmt(v)} ("${labels[i]}", dimension ${j})`;
@@ -68,6 +80,9 @@ function steps(trace, head) {
   // RoPE turns each projected query and key by its position: q_i ← R(iθ) q_i.
   const rope = trace.options.positionalEncoding === 'rope' && h.kind === 'projected' ? String.raw`,\ \text{then } R(i\theta)` : '';
   const block = trace.block;
+  // A designed head's queries and keys may be wider than its values (head-dims.js): say so where they are drawn.
+  const widthNote = dQK === dK ? undefined : `d_k = ${dQK}, not this head's d_v = ${dK}: ${h.kind === 'semantic'
+    ? 'whole word vectors' : 'sinusoidal encodings, d_v rounded up to even'}`;
   const list = [
     { title: 'Word vectors', tex: 'X', ...dims(trace.embeddings, 'dimension'), describe: signed('X') },
     { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Positional encoding' : 'Positional encoding (shown, not added)',
@@ -76,18 +91,21 @@ function steps(trace, head) {
     { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Input' : `Input (nothing added: ${trace.options.positionalEncoding})`,
       tex: ABSOLUTE.has(trace.options.positionalEncoding) ? String.raw`X_{\mathrm{in}} = X + P` : String.raw`X_{\mathrm{in}} = X`,
       ...dims(trace.input, 'dimension'), describe: signed('x') },
-    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind] + rope, ...dims(h.queries, 'query dimension'), describe: signed('Q') },
-    { title: `Keys of head ${head + 1}`, tex: keyTex + rope, ...dims(h.keys, 'key dimension'), describe: signed('K') },
+    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind] + rope, ...dims(h.queries, 'query dimension'), shapeNote: widthNote, describe: signed('Q') },
+    { title: `Keys of head ${head + 1}`, tex: keyTex + rope, ...dims(h.keys, 'key dimension'), shapeNote: widthNote, describe: signed('K') },
     { title: `Values of head ${head + 1}`, tex: String.raw`V_h = X_{\mathrm{in}}\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },
     ...scoreSteps(h, { temperature, scale, additive: Boolean(h.additiveScorer) }, labels, dQK),
-    { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked,
+    { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked, scaleOf: 'scores',
       describe: (i, j, v) => (masked(i, j) ? `"${labels[i]}" may not see "${labels[j]}": −∞` : `score ${fmt(v)}`) },
     { title: 'Attention weights', tex: String.raw`A_h = \mathrm{${normalizer}}(S + M)`, ...byToken(h.weights), weights: true, isMasked: masked,
-      notes: Array.from(h.entropy.data, (b) => `${b.toFixed(2)} bits`),
-      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (row sums to 1)` },
+      notes: Array.from(h.entropy.data, (b, i) => (empty.has(i) ? 'no key' : `${b.toFixed(2)} bits`)),
+      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (${empty.has(i) ? `no key left, ${emptyReason(trace.options)}: the row is all 0`
+        : selfOnly.has(i) ? 'no other key left, so it attends to itself' : 'row sums to 1'})` },
     { title: `Output of head ${head + 1}`, tex: String.raw`\mathrm{head}_h = A_h V_h`, ...dims(h.output, 'value dimension'),
       describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)` },
     { title: 'All heads, side by side', tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${trace.heads.length}})`, ...dims(trace.concat, 'dimension'),
+      colGroups: trace.heads.map((_, g) => ({ label: `head ${g + 1}`, short: String(g + 1), start: g * dK, end: (g + 1) * dK })),
+      shapeNote: `${trace.heads.length} blocks of d_v = ${dK} columns, one per head`,
       describe: (i, j, v) => `concat[${i}, ${j}] = ${fmt(v)} (head ${Math.floor(j / dK) + 1}, its dimension ${j % dK})` },
     { title: 'Multi-head output', tex: String.raw`\mathrm{MultiHead} = \mathrm{Concat}(\cdot)\,W_O`, ...dims(trace.output, 'dimension'), describe: signed('out') },
   ];
@@ -101,16 +119,31 @@ function steps(trace, head) {
       { title: 'LayerNorm: the block\'s output', tex: String.raw`\mathrm{LayerNorm}(R_2)`, ...dims(block.output, 'dimension'), describe: signed('out') },
     );
   }
-  return list.map((step) => ({ ...step, rowLabels: labels }));
+  return sharedScoreScale(list).map((step) => ({ ...step, rowLabels: labels }));
+}
+
+/**
+ * The raw scores, the scaled scores and the masked scores differ by one factor (√d_k · τ, or τ) and the
+ * mask: they share one colour scale, so the division shows as paler cells instead of being redrawn away
+ * by each figure's own range. Each gets `limit` (the shared ±range) and says the factor in its shapeNote.
+ */
+function sharedScoreScale(list) {
+  const shared = list.filter((step) => step.scaleOf === 'scores');
+  const limit = Math.max(...shared.map((step) => maxAbs(step.tensor.data)));
+  const first = list.indexOf(shared[0]) + 1, last = list.indexOf(shared.at(-1)) + 1;
+  const range = `one colour scale for steps ${first}–${last}, ±${Number(limit.toPrecision(2))}`;
+  return list.map((step) => (step.scaleOf === 'scores'
+    ? { ...step, limit, shapeNote: step.factor ? `${range}: ${step.factor}` : range } : step));
 }
 
 /** One step's heatmap; `weightColor` colours the attention-weight step, the others are diverging; `budget`: [width, height] pixels. */
 function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
   const [rows, cols] = step.tensor.shape;
-  const limit = maxAbs(step.tensor.data);
+  const limit = step.limit ?? maxAbs(step.tensor.data);
   return heatmap({
     name: `step-${index + 1}`,
-    caption: `[${rows}, ${cols}]`,
+    caption: step.shapeNote ? `[${rows}, ${cols}]; ${step.shapeNote}` : `[${rows}, ${cols}]`,
+    colGroups: step.colGroups,
     values: step.tensor.data,
     rows,
     cols,
@@ -145,7 +178,7 @@ function stepButton(className, index, content, label) {
 /** Previous or next step: its title and a thumbnail of its matrix. */
 function neighbour(step, index, weightColor, direction) {
   const [rows, cols] = step.tensor.shape;
-  const limit = maxAbs(step.tensor.data);
+  const limit = step.limit ?? maxAbs(step.tensor.data);
   const thumb = cellCanvas({ rows, cols, values: step.tensor.data, color: step.weights ? weightColor : divergingColor(limit),
     domain: step.weights ? [0, 1] : [-limit, limit], isMasked: step.isMasked,
     cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))), cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))) });

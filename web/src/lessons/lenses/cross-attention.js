@@ -5,6 +5,7 @@ import { format } from 'd3-format';
 import { weightColorMap } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
+import { rowStatus, selfOnlyText } from '../attention/row-status.js';
 
 const fmt = format('.4f');
 const CELL_BUDGET = 360;
@@ -20,7 +21,7 @@ function weightsMap({ name, caption, weights, rows, cols, rowLabels, colLabels, 
   return heatmap({
     name, caption, values, rows, cols, rowLabels, colLabels, rowTitle: 'target query ↓', colTitle, color,
     domain: [0, 1], legendTitle: 'attention weight', cellWidth: cell, cellHeight: cell, isMasked: masked,
-    describe: (i, j, w) => (masked?.(i, j) ? `"${rowLabels[i]}" may not see "${colLabels[j]}" (causal): weight 0`
+    describe: (i, j, w) => (masked?.(i, j) ? `"${rowLabels[i]}" may not see "${colLabels[j]}" (${j > i ? 'causal' : 'own position skipped'}): weight 0`
       : `"${rowLabels[i]}" → "${colLabels[j]}": weight ${fmt(w)}`),
   });
 }
@@ -44,13 +45,18 @@ export function crossAttentionView(cross, { head, colorMap = 'viridis' }) {
   const numHeads = target.heads.length;
   const color = weightColorMap(colorMap);
   const targetLabels = starred(target), sourceLabels = starred(source);
+  // Step 1's masks as the core applied them: the causal mask, and the own position for a head that skips it.
+  const targetHead = target.heads[h];
+  const selfOnly = selfOnlyText(tokenLabels(target), rowStatus(targetHead, t, t).selfOnly);
   const row = wrapper.appendChild(document.createElement('div'));
   row.className = 'side-by-side';
   row.append(
     weightsMap({ name: 'cross-self-attention', weights: target.weights, rows: t, cols: t, rowLabels: targetLabels,
-      colLabels: targetLabels, colTitle: 'target key →', color, head: h, masked: (i, j) => j > i,
+      colLabels: targetLabels, colTitle: 'target key →', color, head: h,
+      masked: (i, j) => targetHead.scores.data[i * t + j] === -Infinity,
       caption: `Step 1, masked self-attention on the target, head ${h + 1} of ${numHeads}: [t, t] = [${t}, ${t}]. ` +
-        'Each target word sees only itself and the words before it (the causal mask), as when the translation is written word by word.' }),
+        'Each target word sees only itself and the words before it (the causal mask), as when the translation is written word by word.' +
+        (targetHead.masksOwnPosition ? ' This head also skips each word\'s own position.' : '') + (selfOnly ? ` ${selfOnly}` : '') }),
     weightsMap({ name: 'cross-attention', weights: cross.cross.weights, rows: t, cols: s, rowLabels: targetLabels,
       colLabels: sourceLabels, colTitle: 'source key (encoder output) →', color, head: h,
       caption: `Step 2, cross-attention, head ${h + 1} of ${numHeads}: [t, s] = [${t}, ${s}]. Queries from the target ` +
