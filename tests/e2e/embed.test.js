@@ -105,6 +105,41 @@ test('el.sentence, attribute changes and the change event', async () => {
   await page.close();
 });
 
+test('el.change() and the setters check values as the attributes do: a bad one throws, is shown, and changes nothing', async () => {
+  const { page, errors } = await open(server.url, 1);
+  const attempt = (change) => page.$eval('attention-explorer', (el, change) => {
+    const before = JSON.stringify(el.state);
+    try {
+      el.change(change);
+      return { thrown: null };
+    } catch (error) {
+      return { thrown: `${error.name}: ${error.message}`, shown: el.shadowRoot.querySelector('.status').textContent, same: JSON.stringify(el.state) === before };
+    }
+  }, change);
+  for (const [change, message] of [
+    [{ temperature: NaN }, 'RangeError: temperature = NaN: must be a number from 0.05 to 5'],
+    [{ temperature: '0.5' }, 'TypeError: temperature must be a number, got string'],
+    [{ temperature: 99 }, 'RangeError: temperature = 99: must be a number from 0.05 to 5'],
+    [{ numHeads: 3 }, /^RangeError: numHeads = 3, headKinds = .*: the number of heads must divide d_model = 100: one of 1, 2, 4, 5, 10, 20, 25, 50, 100$/],
+    [{ bogus: 1 }, /^RangeError: unknown setting 'bogus' \(known: sentence, /],
+    [{ mask: 'sideways' }, 'RangeError: mask = "sideways": must be one of bidirectional, causal, padding'],
+    [{ sentence: 42 }, 'TypeError: sentence must be a string, got number'],
+    [{ lineThreshold: 'high' }, /^RangeError: lineThreshold = "high": must be a number/],
+  ]) {
+    const result = await attempt(change);
+    if (typeof message === 'string') assert.equal(result.thrown, message);
+    else assert.match(result.thrown, message);
+    assert.equal(result.shown, result.thrown.replace(/^\w+: /, ''), 'the same message in the element');
+    assert.equal(result.same, true, 'nothing changed');
+  }
+  assert.deepEqual(await page.$eval('attention-explorer', (el) => { try { el.sentence = null; } catch (e) { return [e.name, e.message, el.state.sentence]; } return null; }),
+    ['TypeError', 'sentence must be a string, got null', 'The river bank was muddy after the storm']);
+  await page.$eval('attention-explorer', (el) => el.change({ temperature: 0.5, numHeads: 4, headKinds: ['semantic'] }));
+  assert.equal(await page.$eval('attention-explorer', (el) => el.state.temperature), 0.5);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('"Copy embed code" gives a tag that reproduces the view', async () => {
   const { page, errors } = await open(server.url, 1);
   await page.$eval('attention-explorer', (el) => el.change({ sentence: 'the quick brown fox', numHeads: 4, headKinds: [undefined, 'next'],

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
-import { embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
+import { checkChange, embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
 import { setCoreLimits } from '../../web/src/explorer/core-limits.js';
 import { defaultState, withChange } from '../../web/src/explorer/state.js';
 
@@ -68,4 +68,17 @@ test('the embed code reproduces the state through the attributes, and is empty f
   const reproduced = withChange(defaults, change);
   assert.deepEqual(kinds(reproduced), kinds(state));
   assert.deepEqual({ ...reproduced, headKinds: null }, { ...state, headKinds: null });
+});
+
+test('checkChange: JS changes are checked with the attributes\' parsers; unknown fields and wrong types are refused', () => {
+  const defaults = defaultState();
+  assert.throws(() => checkChange({ temperature: 99 }, defaults, D_MODEL), { name: 'RangeError', message: 'temperature = 99: must be a number from 0.05 to 5' });
+  assert.throws(() => checkChange({ temperature: NaN }, defaults, D_MODEL), { name: 'RangeError', message: /^temperature = NaN: / });
+  assert.throws(() => checkChange({ numHeads: 3 }, defaults, D_MODEL), { name: 'RangeError', message: /the number of heads must divide d_model = 100/ });
+  assert.throws(() => checkChange({ headKinds: ['sideways'] }, defaults, D_MODEL), { name: 'RangeError', message: /must be one of/ });
+  assert.throws(() => checkChange({ bogus: 1 }, defaults, D_MODEL), { name: 'RangeError', message: /^unknown setting 'bogus'/ });
+  assert.throws(() => checkChange({ sentence: null }, defaults, D_MODEL), { name: 'TypeError', message: 'sentence must be a string, got null' });
+  assert.throws(() => checkChange({ maskedPositions: 3 }, defaults, D_MODEL), { name: 'TypeError', message: 'maskedPositions must be a list, got number' });
+  assert.throws(() => checkChange(null, defaults, D_MODEL), TypeError);
+  assert.doesNotThrow(() => checkChange({ temperature: 0.5, numHeads: 4, headKinds: ['semantic', 'previous'], labPositions: null, compare: true }, defaults, D_MODEL));
 });

@@ -74,7 +74,7 @@ export interface ExplorerState {
  * Fires `change` (CustomEvent<ExplorerState>) after every change of its state.
  */
 export class AttentionExplorer extends HTMLElement {
-  /** The sentence shown; setting it recomputes every figure. */
+  /** The sentence shown; setting it recomputes every figure (a TypeError for anything but a string). */
   sentence: string;
   /**
    * The guided tour's step shown (its id), '' when closed. Setting a step number (from 1) or id shows that
@@ -88,7 +88,12 @@ export class AttentionExplorer extends HTMLElement {
   readonly core: AttentionCore | undefined;
   /** The last trace (see AttentionCore.explain), after running an update a keystroke left waiting for its frame; undefined before the first one. */
   getTrace(): Trace | undefined;
-  /** Applies a partial state change (as the controls do) and redraws. */
+  /**
+   * Applies a partial state change (as the controls do) and redraws. Checked as the attributes are: an
+   * unknown setting or a value its attribute would refuse (temperature: NaN or 99, numHeads: 3) is a
+   * RangeError, a text setting that is not a string a TypeError; the message is also shown in the element,
+   * and nothing changes. Throws an Error while the core is still loading (before `el.core` is set).
+   */
   change(partial: Partial<ExplorerState>): void;
   addEventListener<K extends keyof AttentionExplorerEventMap>(type: K,
     listener: (this: AttentionExplorer, event: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;

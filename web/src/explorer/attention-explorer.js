@@ -4,7 +4,7 @@
 // every figure is a pure function of the trace. Its own Shadow DOM: no CSS leaks in or out. Attributes
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
 // tour (tour-guide.js) walks the concepts, each step setting the state.
-import { OBSERVED_ATTRIBUTES, THEMES, embedCode, readAttributes } from './attributes.js';
+import { OBSERVED_ATTRIBUTES, THEMES, checkChange, embedCode, readAttributes } from './attributes.js';
 import { ELEMENT_MODULE_URL } from './element-url.js';
 import { ChapterTabs } from './chapter-tabs.js';
 import { buildControls, buildLineControls } from './controls.js';
@@ -20,6 +20,7 @@ import { sharedCore } from './shared-core.js';
 import { styleSheet } from './style-sheet.js';
 import { COMPARISON, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
+import { tourHost } from './tour-host.js';
 import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
 import { VisibleFigures } from './visible-figures.js';
@@ -60,7 +61,7 @@ export class AttentionExplorer extends HTMLElement {
     if (name === 'tour') {
       if (value === null) this.guide.close();
       else if (change.tour) this.guide.show(change.tour);  // a bad value is named and changes nothing
-    } else if (Object.keys(change).length) this.change(change);
+    } else if (Object.keys(change).length) this.applyChange(change);
     else this.applyConfiguration();
   }
 
@@ -70,8 +71,9 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   set sentence(text) {
-    if (this.core) this.change({ sentence: String(text) });
-    else this.setAttribute('sentence', String(text));
+    if (typeof text !== 'string') throw new TypeError(`sentence must be a string, got ${text === null ? 'null' : typeof text}`);
+    if (this.core) this.change({ sentence: text });
+    else this.setAttribute('sentence', text);
   }
 
   /** The guided tour's step shown (its id), '' when closed; set a step number or id to show it, '' or null to close. */
@@ -154,9 +156,9 @@ export class AttentionExplorer extends HTMLElement {
     this.slots.tokens.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') this.toggleMask(event.target.closest('[data-index]'));
     });
-    this.root.addEventListener('select-head', (event) => this.change({ head: event.detail }));
-    this.root.addEventListener('select-step', (event) => this.change({ step: event.detail }));
-    this.root.addEventListener('select-query', (event) => this.change({ lineQuery: event.detail }));
+    this.root.addEventListener('select-head', (event) => this.applyChange({ head: event.detail }));
+    this.root.addEventListener('select-step', (event) => this.applyChange({ step: event.detail }));
+    this.root.addEventListener('select-query', (event) => this.applyChange({ lineQuery: event.detail }));
     // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
     this.root.addEventListener('focus-query', (event) => {
       if (this.visibleFigures.extra.mix?.focusQuery !== event.detail.row) this.visibleFigures.redraw('mix', { focusQuery: event.detail.row });
@@ -173,7 +175,7 @@ export class AttentionExplorer extends HTMLElement {
       embedCode: () => this.embedCode(),
       say: (text) => { this.status.textContent = text; },
     });
-    this.guide = new TourGuide(this.tourHost(), share.button);
+    this.guide = new TourGuide(tourHost(this), share.button);
     this.linkButton = share.finish();
     this.share = share.bar;
     this.compareButton = element('button', 'compare-button');
@@ -187,7 +189,7 @@ export class AttentionExplorer extends HTMLElement {
       simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target };
     this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
       share: this.share, figureControls: [] };
-    this.tabs = new ChapterTabs(parts, (chapter) => this.change({ chapter }));
+    this.tabs = new ChapterTabs(parts, (chapter) => this.applyChange({ chapter }));
     this.chapters = this.tabs.sections;
     this.lessons = [];  // the chapters' parts that follow the state (their own controls), synced at every update
     const messages = {};
@@ -213,23 +215,6 @@ export class AttentionExplorer extends HTMLElement {
   syncChapters() {
     this.openChapter = this.tabs.sync(this.current.chapter, this.chosen.views);
     this.root.classList.toggle('without-sentence', this.openChapter?.usesSentence === false);
-  }
-
-  /** What the guided tour may read and do (tour-guide.js TourHost). */
-  tourHost() {
-    return {
-      state: () => this.current,
-      defaults: () => this.defaults,
-      shows: (view) => this.chosen.views.has(view),
-      apply: (state) => this.change(state),
-      forgetTour: () => { this.current = { ...this.current, tour: '' }; },
-      anchor: (step) => (step.figure ? this.slots[step.figure] : this.parts.views[step.view]?.[0]),
-      scroller: () => (this.root.classList.contains('fixed-height') ? this.root : null),
-      mayScrollPage: () => this.hasAttribute('url-state'),
-      hasFocus: (element) => element.contains(this.shadowRoot.activeElement),
-      setOpen: (open) => this.root.classList.toggle('touring', open),
-      showControl: (name) => this.controls.form.querySelector(`[name="${name}"]`)?.closest('details')?.setAttribute('open', ''),
-    };
   }
 
   /** The <attention-explorer> tag that reproduces this view. */
@@ -263,9 +248,24 @@ export class AttentionExplorer extends HTMLElement {
     this.guide.sync();
   }
 
-  /** A change made in the explorer's own controls (none when readonly); `typing`: see change(). */
+  /** A change made in the explorer's own controls (none when readonly); `typing`: see applyChange(). */
   edit(partial, options) {
-    if (!this.hasAttribute('readonly')) this.change(partial, options);
+    if (!this.hasAttribute('readonly')) this.applyChange(partial, options);
+  }
+
+  /**
+   * A change from JavaScript, checked as the attributes are (attributes.js checkChange): a bad one is shown
+   * in the element and thrown, and changes nothing.
+   */
+  change(partial) {
+    if (!this.core) throw new Error('change(): the explorer is still loading its core (el.core is set once it has)');
+    try {
+      checkChange(partial, this.current, this.core.dModel);
+    } catch (error) {
+      this.showError(error.message);
+      throw error;
+    }
+    this.applyChange(partial);
   }
 
   /**
@@ -273,7 +273,7 @@ export class AttentionExplorer extends HTMLElement {
    * @param {{ typing?: boolean }} [options]  typing: a keystroke in a text box, whose URL is written once the
    *   keystrokes pause (history.replaceState costs a keystroke ~3 ms of its frame in Chromium)
    */
-  change(partial, { typing = false } = {}) {
+  applyChange(partial, { typing = false } = {}) {
     this.current = withChange(this.current, partial);
     if (typing) this.scheduleUpdate();
     else this.update();
@@ -387,7 +387,7 @@ export class AttentionExplorer extends HTMLElement {
     if (!item || this.hasAttribute('readonly')) return;
     const index = Number(item.dataset.index);
     const masked = this.current.maskedPositions;
-    this.change({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
+    this.applyChange({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
   }
 }
 

@@ -4,7 +4,7 @@ import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { coreLimits, names, trainerLimits } from './core-limits.js';
 import { defaultState, headCounts, withChange } from './state.js';
 import { tourStepId } from './tour-steps.js';
-import { stateFromHash, stateToHash } from './url-state.js';
+import { parsesAs, stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order. */
 export const VIEWS = ['tokens', 'heads', 'attention', 'mix', 'lines', 'pipeline', 'positional', 'lab', 'projection', 'score-function', 'simplex',
@@ -111,6 +111,55 @@ export function readAttributes(get, dModel) {
   }
   return { change, views: listOf(get('views'), VIEWS, errors, 'views'), controls: listOf(get('controls'), CONTROLS, errors, 'controls'), theme,
     errors };
+}
+
+/** State fields that a named attribute sets, and that attribute: change() checks them with its parser. */
+const FIELD_ATTRIBUTES = {
+  sentence: 'sentence', projection: 'projection', seed: 'seed', mask: 'mask', validLength: 'valid-length',
+  positionalEncoding: 'positional-encoding', temperature: 'temperature', normalizer: 'normalizer', scoreFunction: 'score-function',
+  crossTarget: 'target-sentence', colorMap: 'color-map', tour: 'tour', trainTask: 'task',
+};
+
+/**
+ * Checks a change given to the element from JavaScript (el.change(), the property setters) exactly as the
+ * attributes are checked: each field a named attribute sets goes through that attribute's parser (its
+ * value written as the attribute's text), the heads through the `heads` parser, and every other field must
+ * read back from the URL syntax as its default's type (the `state` attribute's rule).
+ * @param {object} partial  the change @param {object} state  the state it applies to @param {number} dModel
+ * @throws {TypeError} a change that is not an object, or a value of another type than the field's default
+ * @throws {RangeError} an unknown field, or a value its attribute would refuse; the message names the field
+ */
+export function checkChange(partial, state, dModel) {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw new TypeError(`change() takes an object of settings such as { temperature: 0.5 }, got ${partial === null ? 'null' : typeof partial}`);
+  }
+  const defaults = defaultState();
+  for (const [key, value] of Object.entries(partial)) {
+    if (!(key in defaults)) throw new RangeError(`unknown setting '${key}' (known: ${Object.keys(defaults).join(', ')})`);
+    const template = defaults[key];
+    const expected = Array.isArray(template) ? 'list' : template === null ? 'number or null' : typeof template;
+    const fits = Array.isArray(template) ? Array.isArray(value) : template === null ? value === null || typeof value === 'number'
+      : typeof value === typeof template;
+    if (!fits) throw new TypeError(`${key} must be a ${expected}, got ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`);
+    const attribute = FIELD_ATTRIBUTES[key];
+    try {
+      if (attribute) STATE_ATTRIBUTES[attribute](String(value), dModel);
+      else if (key !== 'numHeads' && key !== 'headKinds' && !parsesAs(value, defaults[key], key)) {
+        throw new RangeError(`must be ${Array.isArray(defaults[key]) ? 'a list' : defaults[key] === null ? 'a number or null' : `a ${typeof defaults[key]}`} as in the default ${JSON.stringify(defaults[key])}`);
+      }
+    } catch (error) {
+      throw new RangeError(`${key} = ${typeof value === 'number' ? String(value) : JSON.stringify(value)}: ${error.message}`);
+    }
+  }
+  if ('numHeads' in partial || 'headKinds' in partial) {
+    const next = { ...state, ...partial };
+    if (!Array.isArray(next.headKinds)) throw new TypeError('headKinds must be a list of head kinds');
+    try {
+      STATE_ATTRIBUTES.heads(headsText({ numHeads: next.numHeads, headKinds: next.headKinds.map((kind) => kind ?? undefined) }), dModel);
+    } catch (error) {
+      throw new RangeError(`numHeads = ${next.numHeads}, headKinds = ${JSON.stringify(next.headKinds)}: ${error.message}`);
+    }
+  }
 }
 
 /** Each head's kind (an unset one is 'projected'). */

@@ -40,6 +40,11 @@ function decode(text, template, key) {
   return text;
 }
 
+/** Whether `value` reads back from the URL syntax as the type of `template` (the default of `key`). */
+export function parsesAs(value, template, key) {
+  return decode(encode(value), template, key) !== undefined;
+}
+
 /** @returns {string} the hash (without '#') for `state`, relative to `defaults` */
 export function stateToHash(state, defaults) {
   const params = new URLSearchParams();
