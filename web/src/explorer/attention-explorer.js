@@ -218,6 +218,7 @@ export class AttentionExplorer extends HTMLElement {
   tourHost() {
     return {
       state: () => this.current,
+      core: () => this.core,
       defaults: () => this.defaults,
       shows: (view) => this.chosen.views.has(view),
       apply: (state) => this.change(state),
