@@ -36,7 +36,10 @@ const focused = (page) => page.$eval('attention-explorer', (el) => {
 
 test('Enter on a word chip masks it and focus stays on that chip', async () => {
   const { page, errors } = await open();
-  await page.locator('attention-explorer .token[data-index="2"]').focus();
+  // From the sentence box, Tab walks the chips in order: the third is "bank".
+  await page.locator('attention-explorer textarea, attention-explorer input[type="text"]').first().focus();
+  for (let k = 0; k < 3; k++) await page.keyboard.press('Tab');
+  assert.equal((await focused(page)).index, '2', 'three Tabs from the sentence box reach chip 2');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('attention-explorer').state.maskedPositions.includes(2));
   const after = await focused(page);
@@ -68,7 +71,16 @@ test('the stepper is a tab list: arrows, Home and End move selection and focus; 
   assert.equal(roles.controls, roles.panelId);
   const step = () => page.$eval('attention-explorer [data-figure="pipeline"]', (p) => Number(p.dataset.step));
 
-  await page.locator('attention-explorer .step-number[data-step="1"]').focus();
+  // Keyboard only from the sentence's last word chip: Tab reaches the stepper once, on its selected tab.
+  await page.locator('attention-explorer .token[data-index="7"]').focus();
+  let reached = null;
+  for (let presses = 0; presses < 60 && !reached?.role; presses++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    if (/step-/.test(now.className ?? '')) reached = { ...now, presses };
+  }
+  assert.ok(reached, 'Tab reaches the stepper');
+  assert.deepEqual([reached.role, reached.step, reached.selected], ['tab', '1', 'true'], `Tab lands on ${JSON.stringify(reached)}`);
   const expectations = [['ArrowRight', 2], ['ArrowRight', 3], ['ArrowLeft', 2], ['End', roles.steps], ['ArrowRight', 1], ['ArrowLeft', roles.steps], ['Home', 1]];
   for (const [key, expected] of expectations) {
     await page.keyboard.press(key);
