@@ -33,11 +33,11 @@ export const tour = [
     title: 'The phase change',
     text: ({ core, state }) => {
       const { vocabSize, guessLoss, initialLoss, seed } = taskFacts(core, state);
-      return `The loss starts at ${initialLoss.toFixed(2)} (seed ${seed}, untrained), soon falls to about ln ${vocabSize} ≈ ${guessLoss.toFixed(2)} — ` +
-        `a uniform guess over the ${vocabSize} tokens — and sits there for a few hundred steps, then drops: that is when the induction circuit forms. ` +
-        `The curves mark ① a previous-token head (previous-token score ≥ ${threshold('previousToken')}) and ② an induction head: ` +
-        `a head whose prefix-matching score reaches ${threshold('prefixMatching')} while a head in a layer below it is a previous-token head. ` +
-        'Scrub the history back across the drop and watch the layer-1 head\'s stripe appear.';
+      return `The loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ${guessLoss.toFixed(2)} — ` +
+        `a uniform guess among ${vocabSize} tokens — and sits there until the induction circuit forms and it drops. ` +
+        `Marked: ① a previous-token head (previous-token score ≥ ${threshold('previousToken')}), ② an induction head ` +
+        `(prefix-matching score ≥ ${threshold('prefixMatching')} with a previous-token head in a layer below). ` +
+        'Scrub the history back across the drop to watch the layer-1 head\'s stripe appear.';
     },
     state: { trainTask: 'induction', trainLog: true },
     view: 'learn',
