@@ -23,7 +23,7 @@ const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the flo
  * @param {[number, number]} [spec.yDomain]
  * @param {{ value: number, label: string }} [spec.threshold]  a dashed horizontal line
  * @param {ArrayLike<number>} [spec.x]  the x of each point (increasing integers), default 0, 1, …
- * @param {{ x: number, label: string }[]} [spec.markers]  dashed vertical lines, numbered above the plot (markers
+ * @param {{ x: number, label: string }[]} [spec.markers]  in increasing x: dashed vertical lines, numbered above the plot (markers
  *   closer than a number's width share one label, "1, 2") and listed with their labels under it
  * @param {string} [spec.pointName]  what the readout calls a point: 'position' (default), 'step', …
  * @param {number} [spec.width] @param {number} [spec.height]  of the plot area, pixels
@@ -56,7 +56,7 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
   const xCount = Math.max(2, Math.floor(width / TICK_PX));
   plot.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0, ${height})`)
     .call(axisBottom(x).tickValues(x.ticks(xCount).filter(Number.isInteger)).tickFormat(x.tickFormat(xCount, ',~f')));
-  // d3's log tick format with "~g" labels 1, 2, 5, 10 and leaves the crowded ones blank ("1e+1, 6e+0" was ".0e").
+  // d3's log tick format with "~g": plain numbers (0.1, 2, 10), the ticks with no room left unlabelled (".0e" read "1e+1, 6e+0").
   plot.append('g').attr('class', 'axis y-axis').call(axisLeft(y).ticks(log ? 6 : 5, log ? '~g' : undefined));
   svg.append('text').attr('class', 'axis-title').attr('x', MARGIN.left + width / 2).attr('y', top + height + 34)
     .attr('text-anchor', 'middle').text(xTitle);
