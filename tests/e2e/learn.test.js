@@ -196,6 +196,61 @@ test('the typing goal holds while training runs: keystroke → next paint p95 �
   await page.close();
 });
 
+/** The loss chart as drawn: tick labels and their boxes, marker lines, numbers and list, the plot area's box. */
+function readLossChart(page) {
+  return page.$eval(HOST, (el) => {
+    const chart = el.shadowRoot.querySelector('[data-figure="learn-loss"]');
+    const rect = (node) => { const r = node.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+    const [xAxis, yAxis] = chart.querySelectorAll('.axis');
+    const ticks = (axis) => [...axis.querySelectorAll('.tick text')].map((t) => ({ text: t.textContent, ...rect(t) }));
+    return {
+      x: ticks(xAxis), y: ticks(yAxis),
+      lines: [...chart.querySelectorAll('.marker')].map((l) => Number(l.dataset.x)),
+      numbers: [...chart.querySelectorAll('.marker-number')].map((t) => ({ text: t.textContent, ...rect(t) })),
+      items: [...chart.querySelectorAll('.chart-markers li')].map((li) => li.textContent),
+      plot: rect(chart.querySelector('svg > g > rect')),
+    };
+  });
+}
+
+const disjoint = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+
+test('the curves at full speed, log axis: d3 tick labels that never touch; the markers in the circuit\'s order, numbered above the plot, listed with their thresholds', async () => {
+  const { page, errors } = await open('#chapter=learn&trainSpeed=0&trainLog=true');
+  await until(page, (s) => s.step === 0, 20);
+  await page.click(`${HOST} [data-action="train"]`);
+  const far = await until(page, (s) => s.step >= 10000, 120);  // five-digit steps: where the ticks ran together
+  assert.ok(far.seconds !== null, `step ${far.state.step} after 120 s at full speed`);
+  await page.click(`${HOST} [data-action="train"]`);
+  await until(page, (s) => !s.running, 5);
+  await page.waitForTimeout(300);
+  const chart = await readLossChart(page);
+  console.log(`# x ticks ${chart.x.map((t) => t.text).join(' ')} | y ticks ${chart.y.map((t) => t.text).join(' ')} | ${chart.items.join(' | ')}`);
+  assert.ok(chart.x.length >= 3, 'at least three x ticks');
+  for (let i = 1; i < chart.x.length; i++) assert.ok(chart.x[i - 1].right + 4 <= chart.x[i].left, `x ticks "${chart.x[i - 1].text}" and "${chart.x[i].text}" touch`);
+  for (const tick of chart.x) assert.match(tick.text, /^\d{1,3}(,\d{3})*$/, 'd3\'s tick format with thousands separators');
+  const shown = chart.y.filter((t) => t.text !== '');
+  assert.ok(shown.length >= 2, 'at least two labelled loss ticks');
+  for (const tick of shown) assert.match(tick.text, /^\d+(\.\d+)?$/, `log tick "${tick.text}": plain numbers, not exponents`);
+  for (let i = 1; i < shown.length; i++) assert.ok(disjoint(shown[i - 1], shown[i]), `y ticks "${shown[i - 1].text}" and "${shown[i].text}" overlap`);
+
+  // Markers: a previous-token head, then the induction head that reads it (never before it).
+  assert.equal(chart.lines.length, 2, 'both heads formed');
+  assert.equal(chart.items.length, 2);
+  const steps = chart.items.map((text) => Number(/^step (\d+):/.exec(text)[1]));
+  assert.deepEqual(steps, chart.lines, 'the list names each line\'s step');
+  assert.match(chart.items[0], /^step \d+: L0 H\d previous-token head: previous token score ≥ 0\.4$/);
+  assert.match(chart.items[1], /^step \d+: L1 H\d induction head: prefix matching score ≥ 0\.4, reading L0 H\d$/);
+  assert.ok(steps[0] <= steps[1], `previous-token head at ${steps[0]}, induction head at ${steps[1]}`);
+  // Their numbers sit above the plot (never over a curve) and never on each other.
+  assert.deepEqual(chart.numbers.flatMap((n) => n.text.split(', ')).map(Number), [1, 2]);
+  for (const number of chart.numbers) assert.ok(number.bottom <= chart.plot.top, `marker number ${number.text} over the plot`);
+  for (let i = 1; i < chart.numbers.length; i++) assert.ok(disjoint(chart.numbers[i - 1], chart.numbers[i]), 'marker numbers overlap');
+  await page.locator(`${HOST} [data-figure="learn-loss"]`).screenshot({ path: `${OUTPUT}/learn-loss-full-speed.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the chapter\'s state is in the URL; a bad probe is named and the last good one stays; the downloads', async () => {
   const { page, errors } = await open('#chapter=learn&trainTask=reverse&trainProbe=ABC%7C');
   await until(page, (s) => s.step === 0, 20);

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 import { defaultProbe, expectedNext, parseProbe, probeText, tokenName, vocabulary } from '../../web/src/lessons/learn/probe.js';
 import { inductionCells } from '../../web/src/lessons/learn/trained-heads.js';
-import { headFormations } from '../../web/src/lessons/learn/training-curves.js';
+import { headFormations } from '../../web/src/lessons/learn/head-formations.js';
 import { momentIndices } from '../../web/src/lessons/learn/history-strip.js';
 import { trainerOptions } from '../../web/src/lessons/learn/learn-lesson.js';
 import { learnChapter } from '../../web/src/lessons/learn/chapter.js';
@@ -67,16 +67,31 @@ test('the default probe: induction repeats ⌊T/2⌋ distinct tokens; the other 
   assert.deepEqual(inductionCells(Int32Array.from([1, 2, 1, 1])), [[2, 1], [3, 3]], 'after the latest earlier occurrence');
 });
 
-test('the curves mark the first snapshot where a head reaches each score\'s threshold', () => {
+test('the curves mark a previous-token head, then an induction head only once a head below it is a previous-token head', () => {
   const scores = (prev, prefix) => ({ previousToken: { data: Float32Array.from(prev), shape: [2, 2] }, prefixMatching: { data: Float32Array.from(prefix), shape: [2, 2] } });
   const history = [
     { step: 0, ...scores([0.1, 0.1, 0.1, 0.1], [0.1, 0.1, 0.1, 0.1]) },
     { step: 100, ...scores([0.1, 0.45, 0.1, 0.1], [0.1, 0.1, 0.2, 0.1]) },
     { step: 200, ...scores([0.1, 0.6, 0.1, 0.1], [0.1, 0.1, 0.39, 0.41]) },
   ];
-  assert.deepEqual(headFormations(history).map(({ x, label }) => [x, label]),
-    [[100, 'L0 H1: previous-token head'], [200, 'L1 H1: induction head']]);
+  assert.deepEqual(headFormations(history).map(({ x, label }) => [x, label]), [
+    [100, 'L0 H1 previous-token head: previous token score ≥ 0.4'],
+    [200, 'L1 H1 induction head: prefix matching score ≥ 0.4, reading L0 H1']]);
   assert.deepEqual(headFormations(history.slice(0, 1)), []);
+  // The default induction run (seed 0, every 10 steps; scores as the core gives them, rounded): the
+  // layer-1 head matches prefixes (0.43 at step 340) before the layer-0 head it reads is a previous-token
+  // head (0.32; 0.42 at step 420). The induction head is marked at 420, not before the head it needs.
+  const run = [
+    { step: 330, ...scores([0.25, 0.29, 0.09, 0.12], [0.09, 0.04, 0.38, 0.25]) },
+    { step: 340, ...scores([0.26, 0.32, 0.11, 0.13], [0.09, 0.04, 0.43, 0.28]) },
+    { step: 410, ...scores([0.36, 0.39, 0.11, 0.13], [0.04, 0.04, 0.59, 0.45]) },
+    { step: 420, ...scores([0.37, 0.42, 0.12, 0.14], [0.04, 0.03, 0.66, 0.51]) },
+  ];
+  const marks = headFormations(run);
+  assert.deepEqual(marks.map(({ x, key, layer, head }) => [x, key, layer, head]), [[420, 'previousToken', 0, 1], [420, 'prefixMatching', 1, 0]]);
+  assert.deepEqual(marks[1].after, [0, 1]);
+  // A prefix-matching head in layer 0 has no layer below it: never an induction head.
+  assert.deepEqual(headFormations([{ step: 5, ...scores([0.5, 0.1, 0.1, 0.1], [0.1, 0.9, 0.1, 0.1]) }]).map(({ key }) => key), ['previousToken']);
 });
 
 test('the history shows ten moments from the first to the last', () => {

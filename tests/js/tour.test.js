@@ -8,7 +8,7 @@ import { setCoreLimits } from '../../web/src/explorer/core-limits.js';
 import { FIGURES } from '../../web/src/explorer/figures.js';
 import { defaultState, explainOptions, withChange } from '../../web/src/explorer/state.js';
 import { stepState } from '../../web/src/explorer/tour.js';
-import { TOUR_STEPS, tourStepId } from '../../web/src/explorer/tour-steps.js';
+import { TOUR_STEPS, stepText, tourStepId } from '../../web/src/explorer/tour-steps.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
 
 const D_MODEL = 100;
@@ -40,11 +40,27 @@ test('steps: 10–18, unique link-safe ids, a title, two or three sentences, a k
     if ('control' in step) assert.ok(step.control in defaults, `${step.id}: control ${step.control} is a setting`);
     assert.match(step.id, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, 'lowercase-with-dashes (no escaping in a URL)');
     assert.ok(step.title.trim().length > 0 && step.title.length <= 60, `${step.id}: title`);
-    const sentences = step.text.split(/(?<=[.!?])\s+(?=[A-Z“"])/).length;
+    const text = stepText(step, { core, state: stepState(step, defaults, defaults) });
+    const sentences = text.split(/(?<=[.!?])\s+(?=[A-Z“"])/).length;
     assert.ok(sentences >= 2 && sentences <= 4, `${step.id}: ${sentences} sentences`);
     assert.ok(VIEWS.includes(step.view), `${step.id}: view ${step.view} is one of ${VIEWS.join(', ')}`);
     if ('figure' in step) assert.ok(step.figure in FIGURES, `${step.id}: figure ${step.figure}`);
   }
+});
+
+test('the phase-change step quotes the task\'s numbers: the untrained loss and ln V, computed by the core, and the markers\' thresholds', () => {
+  const step = TOUR_STEPS.find((s) => s.id === 'learn-phase-change');
+  const state = stepState(step, defaults, defaults);
+  const text = stepText(step, { core, state });
+  // Independently: the seed's untrained model on the held-out sequences, and a uniform guess over V tokens.
+  const trainer = core.createTrainer({ task: state.trainTask, seed: state.trainSeed });
+  const { vocabSize } = trainer.options;
+  const initial = trainer.evaluate().loss;
+  console.log(`# ${state.trainTask}, seed ${state.trainSeed}: initial loss ${initial}, ln ${vocabSize} = ${Math.log(vocabSize)}`);
+  assert.ok(text.includes(`starts at ${initial.toFixed(2)}`), text);
+  assert.ok(text.includes(`ln ${vocabSize} ≈ ${Math.log(vocabSize).toFixed(2)}`), text);
+  assert.match(text, /previous-token score ≥ 0\.4/);
+  assert.match(text, /prefix-matching score ≥ 0\.4 with a previous-token head in a layer below/);
 });
 
 test('every step\'s state names only state fields, with values of the defaults\' types', () => {

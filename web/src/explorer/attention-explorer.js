@@ -9,6 +9,7 @@ import { ELEMENT_MODULE_URL } from './element-url.js';
 import { ChapterTabs } from './chapter-tabs.js';
 import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, drawsWithoutSentence, figuresNeeding } from './figures.js';
+import { keepFocus } from './keep-focus.js';
 import { buildSimplexControls } from '../lessons/lenses/simplex-controls.js';
 import { simplexInputs } from '../lessons/lenses/simplex-data.js';
 import { exportFigure } from './figure-export.js';
@@ -153,9 +154,7 @@ export class AttentionExplorer extends HTMLElement {
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
     this.visibleFigures = new VisibleFigures(this.slots, { needData: () => this.update(), afterDraw: () => this.guide.afterDraw() });
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
-    this.slots.tokens.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' || event.key === ' ') this.toggleMask(event.target.closest('[data-index]'));
-    });
+    this.slots.tokens.addEventListener('keydown', (event) => (event.key === 'Enter' || event.key === ' ') && this.toggleMask(event.target.closest('[data-index]')));
     this.root.addEventListener('select-head', (event) => this.applyChange({ head: event.detail }));
     this.root.addEventListener('select-step', (event) => this.applyChange({ step: event.detail }));
     this.root.addEventListener('select-query', (event) => this.applyChange({ lineQuery: event.detail }));
@@ -367,7 +366,7 @@ export class AttentionExplorer extends HTMLElement {
       trace.truncated && `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
       this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
     ].filter(Boolean).join(' ');
-    this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize }));
+    keepFocus(this.slots.tokens, () => this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize })));
     if (empty && this.chapters.hidden) return;
     this.visibleFigures.draw(result, previous, this.current);
   }

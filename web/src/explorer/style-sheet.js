@@ -2,6 +2,7 @@
 // by every explorer's shadow root: no CSS leaks in or out, and ten explorers on a page parse it once.
 import styles from './explorer.css?inline';
 import heatmapStyles from '../views/heatmap.css?inline';
+import scrollHintStyles from '../views/scroll-hint.css?inline';
 import learnStyles from '../lessons/learn/learn.css?inline';
 
 let sheet;
@@ -9,7 +10,7 @@ let sheet;
 export function styleSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${learnStyles}`);
+    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${scrollHintStyles}\n${learnStyles}`);
   }
   return sheet;
 }

@@ -4,11 +4,12 @@
 // The panel (tour.js) reports the learner's moves; the steps are data (tour-steps.js). The guide sees
 // the explorer only through the small host interface below.
 import { buildTourPanel, reveal, stepState } from './tour.js';
-import { TOUR_STEPS } from './tour-steps.js';
+import { TOUR_STEPS, stepText } from './tour-steps.js';
 
 /**
  * @typedef {object} TourHost  what the guide may read and do
  * @property {() => object} state  the explorer's state now
+ * @property {() => object} core  the explorer's core (for steps whose text quotes computed numbers)
  * @property {() => object} defaults  its defaults (defaultState() with its attributes)
  * @property {(view: string) => boolean} shows  whether a `views` name is shown
  * @property {(state: object) => void} apply  applies a state (redraws, URL, `change` event)
@@ -91,7 +92,7 @@ export class TourGuide {
     const steps = this.steps();
     const { tour } = host.state();
     if (tour && !steps.some((step) => step.id === tour)) host.forgetTour();
-    this.panel.sync(steps, host.state().tour);
+    this.panel.sync(steps, host.state().tour, (step) => stepText(step, { core: host.core(), state: host.state() }));
     host.setOpen(Boolean(host.state().tour));
     this.button.hidden = Boolean(host.state().tour) || steps.length === 0;
   }

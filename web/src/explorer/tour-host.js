@@ -5,6 +5,7 @@
 export function tourHost(explorer) {
   return {
     state: () => explorer.current,
+    core: () => explorer.core,
     defaults: () => explorer.defaults,
     shows: (view) => explorer.chosen.views.has(view),
     apply: (state) => explorer.applyChange(state),

@@ -6,7 +6,8 @@
 //   id      stable name, used in links (#tour=<id>) and in the `tour` attribute: lowercase-with-dashes,
 //           unique. Never rename one (old links would stop working).
 //   title   a few words; the step's heading.
-//   text    two or three sentences: what to notice in the figure with this state.
+//   text    two or three sentences: what to notice in the figure with this state; or a function
+//           ({ core, state }) → those sentences, when they quote numbers the core computes (stepText).
 //   state   a partial state (fields of defaultState() in state.js) applied on top of the explorer's
 //           defaults, so a step looks the same however the learner got to it. Every step sets the
 //           sentence its text talks about.
@@ -18,8 +19,17 @@
 // tests/js/tour.test.js checks every field of every step.
 import { CHAPTERS } from '../lessons/chapters.js';
 
-/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string, control?: string }[]} */
+/** @type {{ id: string, title: string, text: string | Function, state: object, view: string, figure?: string, control?: string }[]} */
 export const TOUR_STEPS = CHAPTERS.flatMap((chapter) => chapter.tour);
+
+/**
+ * A step's text, its numbers computed for the state it shows.
+ * @param {{ text: string | ((context: { core: object, state: object }) => string) }} step
+ * @param {{ core: object, state: object }} context  the explorer's core and state (the step applied)
+ */
+export function stepText(step, context) {
+  return typeof step.text === 'function' ? step.text(context) : step.text;
+}
 
 
 /**

@@ -30,8 +30,9 @@ function button(className, text, onClick) {
 /**
  * Builds the (hidden) tour panel.
  * @param {{ go: (id: string) => void, close: () => void }} actions  called when the learner moves to a step or closes
- * @returns {{ panel: HTMLElement, sync: (steps: object[], id: string) => void, focus: () => void }}
- *   sync shows step `id` of `steps` (hides the panel when `id` is not one of them); focus moves
+ * @returns {{ panel: HTMLElement, sync: (steps: object[], id: string, describe: (step: object) => string) => void, focus: () => void }}
+ *   sync shows step `id` of `steps` with the text `describe` gives (tour-steps.js stepText) and hides the panel
+ *   when `id` is not one of them; focus moves
  *   focus to the step's title, so a screen reader reads the step
  */
 export function buildTourPanel({ go, close }) {
@@ -68,7 +69,7 @@ export function buildTourPanel({ go, close }) {
     event.preventDefault();
   });
 
-  const sync = (available, id) => {
+  const sync = (available, id, describe) => {
     steps = available;
     index = steps.findIndex((step) => step.id === id);
     panel.hidden = index < 0;
@@ -76,7 +77,7 @@ export function buildTourPanel({ go, close }) {
     const step = steps[index];
     count.textContent = `Step ${index + 1} of ${steps.length}`;
     title.textContent = step.title;
-    text.textContent = step.text;
+    text.textContent = describe(step);
     // aria-disabled, not disabled: the focused button must stay focused at either end.
     previous.setAttribute('aria-disabled', String(index === 0));
     next.textContent = index === steps.length - 1 ? 'Finish' : 'Next →';

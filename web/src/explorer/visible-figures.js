@@ -3,6 +3,7 @@
 // near the viewport; a new result redraws those and marks the others stale, drawn when they scroll in.
 import { FIGURES, hasDataFor } from './figures.js';
 import { addExportMenus } from './figure-export.js';
+import { keepFocus } from './keep-focus.js';
 import { NOTHING } from './lens-data.js';
 
 export class VisibleFigures {
@@ -98,8 +99,10 @@ export class VisibleFigures {
     const { draw, needs, dataOnly } = FIGURES[name];
     const slot = this.slots[name], data = result[needs];
     if (!dataOnly || this.drawnFrom.get(name) !== data) {
-      if (data === NOTHING) slot.replaceChildren();
-      else slot.replaceChildren(draw(result, previous, { ...state, ...this.extra[name] }, this.environment(name)));
+      keepFocus(slot, () => {
+        if (data === NOTHING) slot.replaceChildren();
+        else slot.replaceChildren(draw(result, previous, { ...state, ...this.extra[name] }, this.environment(name)));
+      });
       addExportMenus(slot);
       this.drawnFrom.set(name, data);
     }

@@ -9,6 +9,7 @@ import { format } from 'd3-format';
 import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { legend } from './legend.js';
+import { tooltip } from './tooltip.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 // Masked cells are left transparent: the canvas's CSS background (a hatch in the theme's greys,
@@ -191,10 +192,8 @@ export function heatmap(spec) {
   const outline = frame.append('rect').attr('class', 'hover-outline').attr('width', cellWidth).attr('height', cellHeight)
     .attr('visibility', 'hidden');
 
-  const tooltip = plot.appendChild(document.createElement('div'));
-  tooltip.className = 'tooltip';
-  tooltip.setAttribute('aria-hidden', 'true');  // drawn for the eyes; `live` below says the same
-  tooltip.hidden = true;
+  const tip = tooltip(plot);
+  tip.element.setAttribute('aria-hidden', 'true');  // drawn for the eyes; `live` below says the same
   // A live region must exist before its text changes to be announced: the tooltip comes and goes.
   const live = plot.appendChild(document.createElement('p'));
   live.setAttribute('role', 'status');
@@ -207,16 +206,15 @@ export function heatmap(spec) {
   const showCell = (i, j) => {
     const text = spec.describe(i, j, values[i * cols + j]);
     outline.attr('x', j * cellWidth).attr('y', i * cellHeight).attr('visibility', 'visible');
-    tooltip.textContent = text;
-    tooltip.hidden = false;
-    tooltip.style.left = `${margin.left + Math.min((j + 1) * cellWidth + 6, width)}px`;
-    tooltip.style.top = `${margin.top + (i + 1) * cellHeight + 4}px`;
+    const box = canvas.getBoundingClientRect();  // the cell in viewport pixels (the canvas may be scaled)
+    const cw = box.width / cols, ch = box.height / rows;
+    tip.show(text, { left: box.left + j * cw, right: box.left + (j + 1) * cw, top: box.top + i * ch, bottom: box.top + (i + 1) * ch });
     live.textContent = text;
     if (spec.currentCellEvent) canvas.dispatchEvent(new CustomEvent(spec.currentCellEvent, { detail: { row: i, col: j }, bubbles: true }));
   };
   const hideCell = () => {
     outline.attr('visibility', 'hidden');
-    tooltip.hidden = true;
+    tip.hide();
     live.textContent = '';
   };
   followCurrentCell(canvas, spec, showCell, hideCell);

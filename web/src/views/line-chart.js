@@ -9,6 +9,8 @@ import { line } from 'd3-shape';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MARGIN = { top: 12, right: 16, bottom: 40, left: 64 };
+const MARKER_BAND = 18;  // above the plot: the markers' numbers, so they never cross a curve
+const TICK_PX = 80;      // room per x tick label: "10,000" takes about 40 px at 12 px
 const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the floor
 
 /**
@@ -21,7 +23,8 @@ const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the flo
  * @param {[number, number]} [spec.yDomain]
  * @param {{ value: number, label: string }} [spec.threshold]  a dashed horizontal line
  * @param {ArrayLike<number>} [spec.x]  the x of each point (increasing integers), default 0, 1, …
- * @param {{ x: number, label: string }[]} [spec.markers]  dashed vertical lines, labelled at the top
+ * @param {{ x: number, label: string }[]} [spec.markers]  in increasing x: dashed vertical lines, numbered above the plot (markers
+ *   closer than a number's width share one label, "1, 2") and listed with their labels under it
  * @param {string} [spec.pointName]  what the readout calls a point: 'position' (default), 'step', …
  * @param {number} [spec.width] @param {number} [spec.height]  of the plot area, pixels
  * @returns {HTMLElement} a <figure>
@@ -43,16 +46,21 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
   const domain = high > low ? [low, high] : log ? [low / 2, low * 2] : [low - 0.5, high + 0.5];
   const y = (log ? scaleLog() : scaleLinear()).domain(domain).range([height, 0]).nice();
 
+  const top = MARGIN.top + (markers.length ? MARKER_BAND : 0);
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', MARGIN.left + width + MARGIN.right).attr('height', MARGIN.top + height + MARGIN.bottom)
-    .attr('viewBox', `0 0 ${MARGIN.left + width + MARGIN.right} ${MARGIN.top + height + MARGIN.bottom}`)
+    .attr('width', MARGIN.left + width + MARGIN.right).attr('height', top + height + MARGIN.bottom)
+    .attr('viewBox', `0 0 ${MARGIN.left + width + MARGIN.right} ${top + height + MARGIN.bottom}`)
     .attr('role', 'img').attr('aria-label', `${caption} (${series.map((s) => s.label).join(', ')})`);
-  const plot = svg.append('g').attr('transform', `translate(${MARGIN.left}, ${MARGIN.top})`);
-  plot.append('g').attr('class', 'axis').attr('transform', `translate(0, ${height})`).call(axisBottom(x).tickValues(x.ticks(8).filter(Number.isInteger)).tickFormat(format('d')));
-  plot.append('g').attr('class', 'axis').call(axisLeft(y).ticks(log ? 6 : 5, log ? '.0e' : undefined));
-  svg.append('text').attr('class', 'axis-title').attr('x', MARGIN.left + width / 2).attr('y', MARGIN.top + height + 34)
+  const plot = svg.append('g').attr('class', 'plot').attr('transform', `translate(${MARGIN.left}, ${top})`);
+  // As many x ticks as fit their labels, in d3's tick format ("10,000"): eight ticks in 420 px ran together ("100001100").
+  const xCount = Math.max(2, Math.floor(width / TICK_PX));
+  plot.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0, ${height})`)
+    .call(axisBottom(x).tickValues(x.ticks(xCount).filter(Number.isInteger)).tickFormat(x.tickFormat(xCount, ',~f')));
+  // d3's log tick format with "~g": plain numbers (0.1, 2, 10), the ticks with no room left unlabelled (".0e" read "1e+1, 6e+0").
+  plot.append('g').attr('class', 'axis y-axis').call(axisLeft(y).ticks(log ? 6 : 5, log ? '~g' : undefined));
+  svg.append('text').attr('class', 'axis-title').attr('x', MARGIN.left + width / 2).attr('y', top + height + 34)
     .attr('text-anchor', 'middle').text(xTitle);
-  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${MARGIN.top + height / 2}) rotate(-90)`)
+  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${top + height / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle').text(yTitle);
   if (threshold) {
     plot.append('line').attr('class', 'threshold').attr('x1', 0).attr('x2', width)
@@ -60,13 +68,7 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
     plot.append('text').attr('class', 'threshold-label').attr('x', width - 4).attr('y', y(threshold.value) - 4)
       .attr('text-anchor', 'end').text(threshold.label);
   }
-  for (const marker of markers) {
-    plot.append('line').attr('class', 'marker').attr('x1', x(marker.x)).attr('x2', x(marker.x)).attr('y1', 0).attr('y2', height);
-    // Labels past the middle sit left of their line, so they stay inside the plot.
-    const right = x(marker.x) > width / 2;
-    plot.append('text').attr('class', 'marker-label').attr('x', x(marker.x) + (right ? -3 : 3)).attr('y', 10 + 12 * markers.indexOf(marker))
-      .attr('text-anchor', right ? 'end' : 'start').text(marker.label);
-  }
+  drawMarkers(figure, plot, markers, x, { width, height, pointName });
   const path = line().x((_, i) => x(xAt(i))).y((v) => y(clampY(v)));
   for (const s of series) {
     plot.append('path').attr('class', 'series').attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', 1.6)
@@ -82,6 +84,37 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
     item.append(s.label);
   }
   return figure;
+}
+
+const MARKER_DIGIT_PX = 7;  // a digit, comma or space of an 11 px marker number, a little generously
+
+/**
+ * Dashed lines at the markers' x; above the plot, each line's number (markers whose numbers would touch
+ * share one: "1, 2"), and under the plot the numbered list of their labels, where long labels wrap
+ * instead of running into each other or into the curves.
+ */
+function drawMarkers(figure, plot, markers, x, { width, height, pointName }) {
+  if (!markers.length) return;
+  const groups = [];  // { x (px), numbers }
+  markers.forEach((marker, i) => {
+    plot.append('line').attr('class', 'marker').attr('data-x', marker.x)
+      .attr('x1', x(marker.x)).attr('x2', x(marker.x)).attr('y1', -4).attr('y2', height);
+    const last = groups[groups.length - 1];
+    const text = (numbers) => numbers.join(', ');
+    const half = (numbers) => (text(numbers).length * MARKER_DIGIT_PX) / 2;
+    if (last && x(marker.x) - half([i + 1]) < last.x + half(last.numbers) + 4) last.numbers.push(i + 1);
+    else groups.push({ x: x(marker.x), numbers: [i + 1] });
+  });
+  for (const group of groups) {
+    const label = group.numbers.join(', ');
+    const half = (label.length * MARKER_DIGIT_PX) / 2;
+    plot.append('text').attr('class', 'marker-number').attr('data-markers', label)
+      .attr('x', Math.max(half, Math.min(width - half, group.x))).attr('y', -MARKER_BAND + 10)
+      .attr('text-anchor', 'middle').text(label);
+  }
+  const list = figure.appendChild(document.createElement('ol'));
+  list.className = 'chart-markers';
+  for (const marker of markers) list.appendChild(document.createElement('li')).textContent = `${pointName} ${marker.x}: ${marker.label}`;
 }
 
 const readoutFormat = format('.3~g');

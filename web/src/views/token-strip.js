@@ -28,6 +28,7 @@ export function tokenStrip(trace, { vocabSize } = {}) {
     item.dataset.end = String(token.end);
     item.title = describe(token, i, padding, vocabSize);
     item.tabIndex = 0;
+    item.dataset.focusKey = `token-${i}`;  // focus stays on the chip across redraws (explorer/keep-focus.js)
     const index = item.appendChild(document.createElement('span'));
     index.className = 'token-index';
     index.textContent = String(i);

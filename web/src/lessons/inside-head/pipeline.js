@@ -184,7 +184,9 @@ function neighbour(step, index, weightColor, direction) {
     cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))), cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))) });
   const text = document.createElement('span');
   text.textContent = `${direction === 'previous' ? '← ' : ''}${index + 1}. ${step.title}${direction === 'next' ? ' →' : ''}`;
-  return stepButton(`step-neighbour step-${direction}`, index, [text, thumb], `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`);
+  const button = stepButton(`step-neighbour step-${direction}`, index, [text, thumb], `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`);
+  button.dataset.focusKey = `step-${direction}`;
+  return button;
 }
 
 /**
@@ -208,14 +210,34 @@ export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
   root.dataset.step = String(current + 1);
   root.dataset.steps = String(all.length);
 
-  const nav = root.appendChild(document.createElement('ol'));
+  // The stepper is a tab list over one panel, the step shown (WAI-ARIA Authoring Practices, "Tabs",
+  // automatic activation): only the selected tab is in the tab order, and the arrow keys, Home and End
+  // move to another step. Each control has a data-focus-key so that focus survives the redraw
+  // (explorer/keep-focus.js).
+  const nav = root.appendChild(document.createElement('div'));
   nav.className = 'stepper';
+  nav.setAttribute('role', 'tablist');
   nav.setAttribute('aria-label', `The ${all.length} steps of head ${head + 1} (${headKindLabel(trace.heads[head])})`);
-  all.forEach((s, i) => {
-    const item = nav.appendChild(document.createElement('li'));
-    const button = item.appendChild(stepButton(i === current ? 'step-number current' : 'step-number', i, [String(i + 1)], `${i + 1}. ${s.title}`));
+  const tabs = all.map((s, i) => {
+    const button = nav.appendChild(stepButton(i === current ? 'step-number current' : 'step-number', i, [String(i + 1)], `${i + 1}. ${s.title}`));
     button.title = `${i + 1}. ${s.title}`;
-    if (i === current) button.setAttribute('aria-current', 'step');
+    button.id = `pipeline-tab-${i + 1}`;
+    button.dataset.focusKey = `step-tab-${i + 1}`;
+    button.setAttribute('role', 'tab');
+    button.setAttribute('aria-selected', String(i === current));
+    button.setAttribute('aria-controls', 'pipeline-panel');
+    button.tabIndex = i === current ? 0 : -1;
+    if (i === current) button.dataset.focusFallback = '';
+    return button;
+  });
+  nav.addEventListener('keydown', (event) => {
+    const at = tabs.indexOf(event.target);
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (at < 0 || to === undefined) return;
+    event.preventDefault();
+    const next = tabs[(to + tabs.length) % tabs.length];
+    next.focus();  // before the redraw, so that the new tab list focuses this step's tab
+    next.click();
   });
 
   const row = root.appendChild(document.createElement('div'));
@@ -223,6 +245,9 @@ export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
   if (current > 0) row.append(neighbour(all[current - 1], current - 1, weightColor, 'previous'));
   const card = row.appendChild(document.createElement('section'));
   card.className = 'step';
+  card.id = 'pipeline-panel';
+  card.setAttribute('role', 'tabpanel');
+  card.setAttribute('aria-labelledby', `pipeline-tab-${current + 1}`);
   const title = card.appendChild(document.createElement('h3'));
   title.textContent = `${current + 1}. ${all[current].title}`;
   card.append(math(all[current].tex, { display: true }),

@@ -3,7 +3,7 @@
 // shows that snapshot instead of the live one. Pure: new DOM from the run's history.
 import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
-import { headName } from './training-curves.js';
+import { headName } from './head-formations.js';
 
 const MOMENTS = 10;     // thumbnails per head
 const THUMB_PX = 40;

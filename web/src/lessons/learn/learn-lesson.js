@@ -12,7 +12,8 @@ import { takeSnapshot } from './snapshot.js';
 import { probeView } from './probe-view.js';
 import { historyStrip } from './history-strip.js';
 import { trainedHeads } from './trained-heads.js';
-import { headName, trainingCurves } from './training-curves.js';
+import { headName } from './head-formations.js';
+import { trainingCurves } from './training-curves.js';
 
 /** The trainer's options (core.createTrainer) for the Learn chapter's slice of the state; unset sizes take the task's defaults. */
 export function trainerOptions(state) {

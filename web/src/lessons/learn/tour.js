@@ -1,8 +1,13 @@
 // The guided tour's steps in the chapter "Learn": the previous-token head, the two-layer induction
 // circuit, and the phase change (Olsson et al. 2022). The step format: explorer/tour-steps.js; these
-// steps set the task, not the sentence (the chapter does not read it).
+// steps set the task, not the sentence (the chapter does not read it). The numbers in the text come
+// from the task itself (task-facts.js) and the markers' definition (head-formations.js, tasks.js).
+import { HEAD_SCORES } from './tasks.js';
+import { taskFacts } from './task-facts.js';
 
-/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string }[]} */
+const threshold = (key) => HEAD_SCORES.find((score) => score.key === key).threshold;
+
+/** @type {{ id: string, title: string, text: string | ((context: { core: object, state: object }) => string), state: object, view: string, figure?: string }[]} */
 export const tour = [
   {
     id: 'learn-previous-token',
@@ -26,8 +31,14 @@ export const tour = [
   {
     id: 'learn-phase-change',
     title: 'The phase change',
-    text: 'The loss sits near ln 16 ≈ 2.8, guessing, for a few hundred steps, then drops within ~150 steps: that is when the induction head forms, ' +
-      'marked on both curves. Scrub the history back across the drop and watch the layer-1 head\'s stripe appear.',
+    text: ({ core, state }) => {
+      const { vocabSize, guessLoss, initialLoss, seed } = taskFacts(core, state);
+      return `The loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ${guessLoss.toFixed(2)} — ` +
+        `a uniform guess among ${vocabSize} tokens — and sits there until the induction circuit forms and it drops. ` +
+        `Marked: ① a previous-token head (previous-token score ≥ ${threshold('previousToken')}), ② an induction head ` +
+        `(prefix-matching score ≥ ${threshold('prefixMatching')} with a previous-token head in a layer below). ` +
+        'Scrub the history back across the drop to watch the layer-1 head\'s stripe appear.';
+    },
     state: { trainTask: 'induction', trainLog: true },
     view: 'learn',
   },

@@ -5,7 +5,7 @@
 // Pure: new DOM from a snapshot (train-worker.js).
 import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
-import { headName } from './training-curves.js';
+import { headName } from './head-formations.js';
 import { earlierOccurrence, tokenName } from './probe.js';
 import { HEAD_SCORES } from './tasks.js';
 

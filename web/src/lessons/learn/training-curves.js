@@ -1,36 +1,12 @@
 // The loss and accuracy curves of a training run, with the moment each kind of head formed marked on
-// both: the first snapshot at which some head's score reached its threshold (tasks.js HEAD_SCORES).
+// both (head-formations.js: a previous-token head, then an induction head reading it).
 // Pure: new DOM from the run's history.
 import { lineChart } from '../../views/line-chart.js';
-import { HEAD_SCORES } from './tasks.js';
+import { headFormations } from './head-formations.js';
 
 const LOSS_COLOR = '#1f77b4';
 const TRAIN_COLOR = '#9ecae1';
 const ACCURACY_COLOR = '#2ca02c';
-
-/** "L1 H0": layer and head, from 0 as the trainer counts them. */
-export function headName(layer, head) {
-  return `L${layer} H${head}`;
-}
-
-/**
- * The first snapshot of `history` at which a head's score reached its threshold, per score of HEAD_SCORES.
- * @returns {{ x: number, label: string, key: string, layer: number, head: number }[]}
- */
-export function headFormations(history) {
-  const found = [];
-  for (const score of HEAD_SCORES) {
-    for (const snapshot of history) {
-      const { data, shape: [, numHeads] } = snapshot[score.key];
-      const at = data.findIndex((value) => value >= score.threshold);
-      if (at < 0) continue;
-      const layer = Math.floor(at / numHeads), head = at % numHeads;
-      found.push({ x: snapshot.step, label: `${headName(layer, head)}: ${score.head}`, key: score.key, layer, head });
-      break;
-    }
-  }
-  return found;
-}
 
 /**
  * @param {object[]} history  snapshots (train-worker.js), in step order
