@@ -277,6 +277,11 @@ test('the chapter\'s state is in the URL; a bad probe is named and the last good
   assert.equal(json.parameters.embedding.data.length, json.options.vocabSize * json.options.dModel);
   const [svg] = await Promise.all([page.waitForEvent('download'), page.click(`${HOST} [data-learn-export="learn-loss:svg"]`)]);
   assert.match(readFileSync(await svg.path(), 'utf8'), /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  // The head grid's download names every head and layer, and leaves out the on-screen hint.
+  const [grid] = await Promise.all([page.waitForEvent('download'), page.click(`${HOST} [data-learn-export="learn-heads:svg"]`)]);
+  const gridSvg = readFileSync(await grid.path(), 'utf8');
+  for (const name of ['layer 0', 'L0 H0', 'L0 H1']) assert.match(gridSvg, new RegExp(`<text[^>]*>${name}</text>`), name);
+  assert.doesNotMatch(gridSvg, /Press a head/);
 
   // "Copy embed code": the tag reproduces the chapter, the task, the size and the probe.
   const code = await page.$eval(HOST, (el) => el.embedCode());

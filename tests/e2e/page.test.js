@@ -138,8 +138,14 @@ test('empty text shows an empty state; too long text is cut with a notice', asyn
 });
 
 test('an invalid setting shows its message and keeps the last good figures', async () => {
-  await page.$eval('attention-explorer', (el) => el.change({ numHeads: 3 }));  // 3 does not divide 100
-  assert.match(await page.textContent('attention-explorer .status'), /numHeads must divide d_model = 100, got 3/);
+  // From JavaScript: refused before it reaches the core (3 does not divide 100), shown and thrown
+  const thrown = await page.$eval('attention-explorer', (el) => { try { el.change({ numHeads: 3 }); } catch (error) { return error.message; } return null; });
+  assert.match(thrown, /^numHeads = 3, headKinds = .*: the number of heads must divide d_model = 100/);
+  assert.equal(await page.textContent('attention-explorer .status'), thrown);
+  assert.equal((await readHeatmap('attention-weights')).rows, 8);
+  // From a link edited by hand: the core refuses it, with its own message
+  await page.evaluate(() => { location.hash = `${location.hash.replace(/^#/, '')}&numHeads=3`; });
+  await page.waitForFunction(() => /numHeads must divide d_model = 100, got 3/.test(document.querySelector('attention-explorer').shadowRoot.querySelector('.status').textContent));
   assert.equal((await readHeatmap('attention-weights')).rows, 8);
   await page.$eval('attention-explorer', (el) => el.change({ numHeads: 2 }));
   assert.equal(await page.textContent('attention-explorer .status'), '');

@@ -82,7 +82,8 @@ function wrap(text, chars) {
  */
 export function figureSvg(figure) {
   const box = figure.getBoundingClientRect();
-  const parts = [...figure.querySelectorAll('canvas, svg')].filter((el) => !el.parentElement.closest('svg') && drawn(el))
+  // Canvases and SVG parts, and HTML labels marked data-export-text (a grid's head names), placed as drawn.
+  const parts = [...figure.querySelectorAll('canvas, svg, [data-export-text]')].filter((el) => !el.parentElement.closest('svg') && drawn(el))
     .map((el) => ({ el, r: el.getBoundingClientRect() }));
   const left = Math.min(...parts.map(({ r }) => r.left - box.left), 0);
   const top = Math.min(...parts.map(({ r }) => r.top));
@@ -103,7 +104,7 @@ export function figureSvg(figure) {
   let height = below;
   for (const { el, r } of parts) {
     const x = r.left - box.left - left, y = below + r.top - top;
-    svg.appendChild(el instanceof HTMLCanvasElement ? cells(el, x, y, r) : inlined(el, x, y, r));
+    svg.appendChild(el instanceof HTMLCanvasElement ? cells(el, x, y, r) : el instanceof SVGElement ? inlined(el, x, y, r) : label(el, x, y, r));
     height = Math.max(height, y + r.height);
   }
   height = Math.ceil(height + 4);
@@ -111,6 +112,15 @@ export function figureSvg(figure) {
   background.setAttribute('width', String(width));
   background.setAttribute('height', String(height));
   return new XMLSerializer().serializeToString(svg);
+}
+
+/** An HTML label as SVG text in its font and colour (styledClone), on the baseline of its box. */
+function label(el, x, y, r) {
+  const text = styledClone(el, document.createElementNS(SVG_NS, 'text'));
+  text.textContent = el.textContent;
+  text.setAttribute('x', String(x));
+  text.setAttribute('y', String(y + r.height * 0.75));
+  return text;
 }
 
 function backgroundOf(el) {

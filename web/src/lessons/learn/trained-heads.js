@@ -71,14 +71,19 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
   figure.className = 'trained-heads';
   figure.dataset.figure = 'learn-heads';
   figure.appendChild(document.createElement('figcaption')).textContent = caption ??
-    `Every head's attention on the probe, step ${snapshot.step}: rows are queries, columns keys (the causal mask hides later tokens). ` +
-    'Press a head to switch it off.';
+    `Every head's attention on the probe, step ${snapshot.step}: rows are queries, columns keys (the causal mask hides later tokens).`;
+  // How to use it on screen, not part of the figure: outside the caption, so downloads leave it out.
+  const hint = figure.appendChild(document.createElement('p'));
+  hint.className = 'hint';
+  hint.textContent = 'Press a head to switch it off.';
   const grid = figure.appendChild(document.createElement('div'));
   grid.className = 'learn-grid';
   grid.style.gridTemplateColumns = `auto repeat(${numHeads}, auto)`;
   for (let l = 0; l < numLayers; l++) {
-    grid.appendChild(document.createElement('span')).className = 'layer-label';
-    grid.lastChild.textContent = `layer ${l}`;
+    const layerLabel = grid.appendChild(document.createElement('span'));
+    layerLabel.className = 'layer-label';
+    layerLabel.dataset.exportText = '';  // drawn as text in the figure's downloads (figure-export.js)
+    layerLabel.textContent = `layer ${l}`;
     for (let h = 0; h < numHeads; h++) {
       const index = l * numHeads + h;
       const off = snapshot.ablated.includes(`${l},${h}`);
@@ -90,7 +95,9 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
         ablated: String(off),
       });
       item.title = `${headName(l, h)}: press to switch it ${off ? 'on' : 'off'}`;
-      item.appendChild(document.createElement('strong')).textContent = `${headName(l, h)}${off ? ' · off' : ''}`;
+      const name = item.appendChild(document.createElement('strong'));
+      name.dataset.exportText = '';
+      name.textContent = `${headName(l, h)}${off ? ' · off' : ''}`;
       const plot = item.appendChild(document.createElement('span'));
       plot.className = 'learn-head-plot';
       plot.style.width = plot.style.height = `${HEAD_PX + LABEL_PX}px`;
