@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { preview } from 'vite';
 
@@ -91,4 +92,37 @@ export async function oneProjectedHead(page) {
  */
 export async function flush(page, host = 'attention-explorer') {
   await page.$eval(host, (el) => { el.getTrace(); });
+}
+
+/**
+ * For a test file: serves dist/ and launches Chromium before its tests, closes both after them.
+ * @returns {{ server?: { url: string }, browser?: { context } }} filled in once the tests start
+ */
+export function distAndBrowser() {
+  const shared = {};
+  before(async () => {
+    shared.server = await serveDist();
+    shared.browser = await launchBrowser();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
+}
+
+/**
+ * A new page of the served site at `hash`, in a viewport, once the explorer has its first trace.
+ * @param {{ server, browser }} shared  distAndBrowser()'s @param {string} [hash] @param {{ width: number, height: number }} [viewport]
+ * @returns {Promise<{ page, errors: string[] }>} errors: console errors and uncaught exceptions from then on
+ */
+export async function openSite(shared, hash = '', viewport = { width: 1440, height: 900 }) {
+  const page = await shared.browser.context.newPage();
+  const errors = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.setViewportSize(viewport);
+  await page.goto(`${shared.server.url}${hash ? `#${hash}` : ''}`);
+  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 30000 });
+  return { page, errors };
 }

@@ -2,29 +2,14 @@
 // the last column, at the edge of a scrolling column); the tour's rail never covers or cuts the figure
 // its step talks about; on a phone every region that scrolls sideways shows that it does.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, serveDist } from './browser.js';
+import { test } from 'node:test';
+import { distAndBrowser, openSite } from './browser.js';
 
 const HOST = 'attention-explorer';
-let server, browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = distAndBrowser();
 
 async function open(hash, viewport) {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.setViewportSize(viewport);
-  await page.goto(`${server.url}${hash ? `#${hash}` : ''}`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 30000 });
+  const { page, errors } = await openSite(site, hash, viewport);
   await page.waitForTimeout(300);
   return { page, errors };
 }

@@ -3,29 +3,14 @@
 // the d_k a designed head really uses, the scale between the raw and the scaled scores, the heads'
 // blocks in their concatenation.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { flush, launchBrowser, serveDist, showSlot } from './browser.js';
+import { test } from 'node:test';
+import { distAndBrowser, flush, openSite, showSlot } from './browser.js';
 
-let server, browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = distAndBrowser();
 
 /** The page at `hash`, with `change` applied (el.change), and the figure slot `slot` drawn. */
 async function open({ hash = '', change, slot }) {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${server.url}${hash ? `#${hash}` : ''}`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 30000 });
+  const { page, errors } = await openSite(site, hash);
   if (change) await page.$eval('attention-explorer', (el, change) => el.change(change), change);
   await flush(page);
   if (slot) await showSlot(page, slot);

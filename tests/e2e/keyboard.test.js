@@ -2,30 +2,11 @@
 // focus to the top of the page), and the stepper of "Inside one head" is a tab list with arrow keys,
 // Home and End (WAI-ARIA Authoring Practices, Tabs pattern, automatic activation).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, serveDist } from './browser.js';
+import { test } from 'node:test';
+import { distAndBrowser, openSite } from './browser.js';
 
-let server, browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(hash = '') {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${server.url}${hash ? `#${hash}` : ''}`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 30000 });
-  return { page, errors };
-}
+const site = distAndBrowser();
+const open = (hash = '') => openSite(site, hash);
 
 /** What has keyboard focus inside the explorer: its class, data-index / data-step, and the page's scroll. */
 const focused = (page) => page.$eval('attention-explorer', (el) => {
