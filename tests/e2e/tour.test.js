@@ -132,6 +132,11 @@ test('each step has a URL: opening it in a fresh page shows that step with its s
   const k = TOUR_STEPS.findIndex((step) => step.id === 'shuffle');
   assertStep(await shown(fresh), k);
   assert.equal(await fresh.$eval('attention-explorer', (el) => el.getTrace().options.positionalEncoding), 'none');
+  // A step whose text points at a setting in More settings opens them from its link too.
+  await fresh.goto(`${server.url}#tour=scaled-scores`);
+  await fresh.waitForSelector('attention-explorer .tour:not([hidden])');
+  await fresh.waitForTimeout(300);
+  assertStep(await shown(fresh), TOUR_STEPS.findIndex((step) => step.id === 'scaled-scores'));
   // A hand-edited link to an unknown step keeps the rest and opens no tour.
   await fresh.goto(`${server.url}#temperature=2&tour=nowhere`);
   await fresh.waitForFunction(() => document.querySelector('attention-explorer').getTrace(), null, { timeout: 20000 });

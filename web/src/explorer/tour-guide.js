@@ -58,9 +58,14 @@ export class TourGuide {
     if (!step) return;
     const { host } = this;
     if (!host.state().tour) this.saved = host.state();
-    host.apply(stepState(step, host.defaults(), host.state()));
-    if (step.control) host.showControl(step.control);  // a setting the text points at is on screen, not folded away
+    this.enter(step, stepState(step, host.defaults(), host.state()));
     this.reveal(step);
+  }
+
+  /** Applies a step's state; a setting the step's text points at is put on screen, not left folded away. */
+  enter(step, state) {
+    this.host.apply(state);
+    if (step.control) this.host.showControl(step.control);
   }
 
   /** Scrolls to the step's section; `atStart`: only the page's own explorer (url-state) may move the page on load. */
@@ -108,7 +113,7 @@ export class TourGuide {
     const step = host.state().tour && this.stepById(host.state().tour);
     if (!step) return;
     this.saved = { ...host.state(), tour: '' };
-    host.apply({ ...stepState(step, host.defaults(), host.state()), ...fromLink, tour: step.id });
+    this.enter(step, { ...stepState(step, host.defaults(), host.state()), ...fromLink, tour: step.id });
     // Scrolled after the first figures are drawn, when the layout has its real heights.
     this.pendingReveal = step;
   }
