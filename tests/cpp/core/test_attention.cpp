@@ -51,7 +51,7 @@ TEST_CASE("causal mask: upper triangle exactly 0, masked scores −∞, hand-wor
   CHECK(r.output(1, 0) == Approx(2.339523f));
 }
 
-TEST_CASE("own position masked: a query with no other key attends to itself; only padding empties a row") {
+TEST_CASE("own position masked: a query with no other key attends to itself, and only padding empties a row") {
   attn::AttentionOptions options;
   options.mask_diagonal = true;
   options.causal = true;
