@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 
 #include "attn/core/kernels.hpp"
@@ -131,7 +130,7 @@ std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inp
   if (T == 0 || T > kMaxLanguageTokens) {
     throw std::out_of_range("languageModel.attention: 1 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " + std::to_string(T));
   }
-  forward(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_, frozen_);
+  forward_blocks(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_, frozen_);  // the weights need no output layer
   std::vector<float> weights;
   for (const LayerActivations<float>& layer : ws_.layers) weights.insert(weights.end(), layer.weights, layer.weights + cells);
   return weights;
