@@ -4,16 +4,22 @@
 // generator, and the simulation runs a fixed number of ticks without a timer.
 import { forceSimulation, forceX, forceY } from 'd3-force';
 
-const TICKS = 300;
+const TICKS = 150;  // of the simulation; then up to as many passes of separation alone, until nothing overlaps
 const GAP = 2;  // pixels kept between two labels, and between a label and a marker
+// Placing costs about n² comparisons a tick, and a crowded plot may take every pass: measured in Node 20,
+// 8 labels 5 ms, 16 labels 12 ms, 32 labels 115 ms. The figure is redrawn on each keystroke while on screen,
+// so above this many labels they keep their starting place, above-right of their point.
+const MAX_PLACED = 16;
 
 /**
  * A force that pushes apart axis-aligned boxes (centred at node.x, node.y, node.width × node.height) that
- * overlap, along the axis of least overlap, and pushes boxes out of fixed discs { x, y, r }.
+ * overlap, along the axis of least overlap, and pushes boxes out of fixed discs { x, y, r }. Returns how
+ * many overlaps it pushed apart.
  */
 function boxCollide(discs) {
   let nodes = [];
   const force = () => {
+    let pushed = 0;
     for (let i = 0; i < nodes.length; i++) {
       const a = nodes[i];
       for (let j = i + 1; j < nodes.length; j++) {
@@ -21,6 +27,7 @@ function boxCollide(discs) {
         const dx = b.x - a.x, dy = b.y - a.y;
         const ox = (a.width + b.width) / 2 + GAP - Math.abs(dx), oy = (a.height + b.height) / 2 + GAP - Math.abs(dy);
         if (ox <= 0 || oy <= 0) continue;
+        pushed++;
         // Apart along the shallower overlap, half each; a tie in position goes by index (no randomness).
         if (ox < oy) {
           const s = (dx > 0 || (dx === 0 && i < j) ? 1 : -1) * ox / 2;
@@ -34,13 +41,15 @@ function boxCollide(discs) {
         // nearest point of a's box to the disc's centre, and how far inside the disc it is
         const nx = Math.max(a.x - a.width / 2, Math.min(d.x, a.x + a.width / 2));
         const ny = Math.max(a.y - a.height / 2, Math.min(d.y, a.y + a.height / 2));
-        const ex = nx - d.x, ey = ny - d.y, distance = Math.hypot(ex, ey);
+        const ex = nx - d.x, ey = ny - d.y, distance = Math.sqrt(ex * ex + ey * ey);
         const depth = d.r + GAP - distance;
         if (depth <= 0) continue;
+        pushed++;
         if (distance > 0) a.x += (ex / distance) * depth, a.y += (ey / distance) * depth;
         else a.y -= d.r + GAP + a.height / 2 - (d.y - a.y);  // the centre inside the box: lift the box above the disc
       }
     }
+    return pushed;
   };
   force.initialize = (initial) => { nodes = initial; };
   return force;
@@ -56,6 +65,7 @@ function boxCollide(discs) {
 export function placeLabels(labels, markers, bounds) {
   // Start above-right of the point, where a label is read as belonging to it.
   const nodes = labels.map((l) => ({ ...l, x: l.x + l.width / 2 + 6, y: l.y - l.height / 2 - 4 }));
+  if (nodes.length > MAX_PLACED) return nodes.map(({ x, y }) => ({ x, y }));
   const simulation = forceSimulation(nodes)
     .velocityDecay(0.5)
     .force('x', forceX((n) => n.x).strength(0.08))
@@ -73,11 +83,12 @@ export function placeLabels(labels, markers, bounds) {
     simulation.tick();
     clamp();
   }
-  // The pull towards the points is off now: separate what still overlaps.
+  // The pull towards the points is off now: separate what still overlaps, until nothing does.
   const collide = simulation.force('collide');
   for (let i = 0; i < TICKS; i++) {
-    collide();
+    const pushed = collide();
     clamp();
+    if (pushed === 0) break;
   }
   return nodes.map(({ x, y }) => ({ x, y }));
 }
