@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 import { checkChange, embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
-import { setCoreLimits } from '../../web/src/explorer/core-limits.js';
-import { defaultState, withChange } from '../../web/src/explorer/state.js';
+import { setCoreLimits } from '../../web/src/settings/limits.js';
+import { defaultState, withChange } from '../../web/src/lessons/chapters.js';
 
 const D_MODEL = 100;
 // The parsers' name lists and ranges are the core's own (core.limits).

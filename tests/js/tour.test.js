@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 import { VIEWS, embedCode, readAttributes } from '../../web/src/explorer/attributes.js';
-import { setCoreLimits } from '../../web/src/explorer/core-limits.js';
+import { setCoreLimits } from '../../web/src/settings/limits.js';
 import { FIGURES } from '../../web/src/explorer/figures.js';
-import { defaultState, explainOptions, withChange } from '../../web/src/explorer/state.js';
+import { defaultState, withChange } from '../../web/src/lessons/chapters.js';
+import { traceOptions } from '../../web/src/settings/trace.js';
 import { stepState } from '../../web/src/explorer/tour.js';
 import { TOUR_STEPS, stepText, tourStepId } from '../../web/src/explorer/tour-steps.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
@@ -93,7 +94,7 @@ test('every step\'s state passes the attribute parsers (through its embed code) 
 test('the core computes every step\'s state', () => {
   for (const step of TOUR_STEPS) {
     const state = stepState(step, defaults, defaults);
-    const options = { ...explainOptions(state), positionChecks: true };
+    const options = { ...traceOptions(state), positionChecks: true };
     const trace = state.compare ? core.compareContexts(state.sentence, state.compareSentence, options).first : core.explain(state.sentence, options);
     assert.ok(trace.tokens.length > 1, step.id);
     assert.ok(trace.weights.data.every(Number.isFinite), `${step.id}: finite weights`);

@@ -61,7 +61,8 @@ export function configure(el: AttentionExplorer): number {
   el.sentence = 'the cat sat';
   el.addEventListener('change', (event) => {
     const state: ExplorerState = event.detail;
-    console.log(state.temperature.toFixed(2), state.positionalEncoding);
+    const changed: readonly string[] = event.changed;
+    console.log(state.temperature.toFixed(2), state.positionalEncoding, changed.includes('temperature'));
   });
   el.change({ numHeads: 4, mask: 'causal' });
   el.tour = 3;  // the guided tour at step 3 (or a step id); reading it gives the step's id

@@ -1,7 +1,7 @@
 // The explorer's state ⇄ URL hash: round trips, short links, hand-edited links.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultState, withChange } from '../../web/src/explorer/state.js';
+import { defaultState, withChange } from '../../web/src/lessons/chapters.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
 
 const defaults = defaultState();

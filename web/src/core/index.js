@@ -9,8 +9,8 @@ import * as check from './checks.js';
 import { fastPaths } from './fast-paths.js';
 import { languageModelApi } from './language-model.js';
 import { languageTrainerApi } from './language-trainer.js';
-import { lessonFunctions } from './lessons.js';
-import { coreLimits, headKindNames } from './limits.js';
+import { analysisFunctions } from './analyses.js';
+import { frozenLimits, headKindNames } from './limits.js';
 import { trainerApi } from './trainer.js';
 import { KERNELS, startModule, unwrap } from './wasm-module.js';
 
@@ -99,7 +99,7 @@ export async function createAttentionCore(options = {}) {
 }
 
 function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
-  const limits = coreLimits(wasm);
+  const limits = frozenLimits(wasm);
   const fast = fastPaths(wasm, limits);
   const language = languageModelApi(wasm);
   return {
@@ -369,8 +369,8 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
       return { ...r, source: { ...r.source, options: normalized }, target: { ...r.target, options: normalized }, options: normalized };
     },
 
-    // The lessons' own functions: positionalEncodingLab, simplexObjective, scoreCost, softLookup, layerCosts
-    ...lessonFunctions(wasm, dModel, limits),
+    // The analyses: positionalEncodingLab, simplexObjective, scoreCost, softLookup, layerCosts
+    ...analysisFunctions(wasm, dModel, limits),
 
     // Training an attention-only transformer in the core: createTrainer(options) and trainerLimits (trainer.js)
     ...trainerApi(wasm, limits),

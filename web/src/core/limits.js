@@ -4,7 +4,7 @@
 // same bounds; the core enforces them again. Documented in index.d.ts (CoreLimits).
 
 /** Deep-frozen copy of the module's limits object, so no caller can loosen a check by mutating it. */
-export function coreLimits(wasm) {
+export function frozenLimits(wasm) {
   const limits = wasm.coreLimits();
   for (const value of Object.values(limits)) {
     if (typeof value === 'object' && value !== null) Object.freeze(value);

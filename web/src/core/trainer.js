@@ -28,8 +28,8 @@ function checkParameters(p, where) {
   return p;
 }
 
-/** The trainer API over the module `wasm` (see index.d.ts for the documentation of each method); coreLimits: core.limits. */
-export function trainerApi(wasm, coreLimits) {
+/** The trainer API over the module `wasm` (see index.d.ts for the documentation of each method); attentionLimits: core.limits. */
+export function trainerApi(wasm, attentionLimits) {
   const limits = Object.freeze(wasm.trainerLimits());
   const trainers = new FinalizationRegistry((id) => wasm.releaseTrainer(id));
 
@@ -47,7 +47,7 @@ export function trainerApi(wasm, coreLimits) {
     check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
     check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
     check.oneOf(o.positionalEncoding, where, 'positionalEncoding', limits.positionalEncodings);
-    check.integerIn(o.seed, where, 'seed', 0, coreLimits.maxSeed);
+    check.integerIn(o.seed, where, 'seed', 0, attentionLimits.maxSeed);
     return Object.freeze(o);
   }
 

@@ -71,7 +71,8 @@ export interface ExplorerState {
  * Attribute changes re-render. The page is chapters (state.chapter: 'attention', 'inside-head', 'positions',
  * 'lenses', 'learn'); only the open one computes and draws, and a keystroke's figures follow it by a frame. The Learn
  * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole).
- * Fires `change` (CustomEvent<ExplorerState>) after every change of its state.
+ * Fires `change` (ExplorerChangeEvent) after every change of its state: `detail` is the new state itself (frozen: read
+ * it, keep it, never alter it), `changed` the names of the fields the change set.
  */
 export class AttentionExplorer extends HTMLElement {
   /** The sentence shown; setting it recomputes every figure (a TypeError for anything but a string). */
@@ -100,8 +101,13 @@ export class AttentionExplorer extends HTMLElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 
+/** The `change` event: the new state (frozen) and the fields that were set. */
+export interface ExplorerChangeEvent extends CustomEvent<Readonly<ExplorerState>> {
+  readonly changed: readonly string[];
+}
+
 export interface AttentionExplorerEventMap extends HTMLElementEventMap {
-  change: CustomEvent<ExplorerState>;
+  change: ExplorerChangeEvent;
 }
 
 declare global {

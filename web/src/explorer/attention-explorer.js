@@ -7,24 +7,23 @@
 import { OBSERVED_ATTRIBUTES, THEMES, checkChange, embedCode, readAttributes } from './attributes.js';
 import { ELEMENT_MODULE_URL } from './element-url.js';
 import { ChapterTabs } from './chapter-tabs.js';
-import { buildControls, buildLineControls } from './controls.js';
 import { FIGURES, drawsWithoutSentence, figuresNeeding } from './figures.js';
-import { keepFocus } from './keep-focus.js';
-import { buildSimplexControls } from '../lessons/lenses/simplex-controls.js';
-import { simplexInputs } from '../lessons/lenses/simplex-data.js';
-import { exportFigure } from './figure-export.js';
-import { buildLabControls } from '../lessons/positions/lab-controls.js';
 import { LensData } from './lens-data.js';
-import { element, showChosen, textBox } from './layout.js';
+import { buildControls } from './settings-form.js';
 import { shareBar } from './share-bar.js';
 import { sharedCore } from './shared-core.js';
+import { showChosen } from './show-chosen.js';
 import { styleSheet } from './style-sheet.js';
-import { COMPARISON, defaultState, explainOptions, withChange } from './state.js';
 import { TourGuide } from './tour-guide.js';
 import { tourHost } from './tour-host.js';
 import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
 import { VisibleFigures } from './visible-figures.js';
+import { defaultState, withChange } from '../lessons/chapters.js';
+import { computeTrace } from '../settings/trace.js';
+import { exportFigure } from '../views/figure-export.js';
+import { keepFocus } from '../views/keep-focus.js';
+import { element, textBox } from '../views/layout.js';
 import { tokenStrip } from '../views/token-strip.js';
 
 export class AttentionExplorer extends HTMLElement {
@@ -131,7 +130,7 @@ export class AttentionExplorer extends HTMLElement {
     this.core = core;
     const errors = this.readConfiguration();
     this.link = new UrlLink({ enabled: () => this.hasAttribute('url-state'), state: () => this.current, defaults: () => this.defaults });
-    this.current = this.link.apply(this.defaults);
+    this.current = frozen(this.link.apply(this.defaults));
     this.build();
     this.status.textContent = '';
     this.showConfigErrors(errors);
@@ -142,12 +141,8 @@ export class AttentionExplorer extends HTMLElement {
   build() {
     this.input = textBox('Sentence', (value) => this.edit({ sentence: value }, { typing: true }));
     this.second = textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
-    this.target = textBox('Target sentence (e.g. a translation)', (value) => this.edit({ crossTarget: value }, { typing: true }));
-    this.simplexControls = buildSimplexControls();
     this.controls = buildControls(this.core.dModel, this.core.maxTokens);
     this.controls.form.addEventListener('input', (event) => this.edit(this.controls.read(event.target.name)));
-    this.lineControls = buildLineControls();
-    this.labControls = buildLabControls();
     this.notice = element('p', 'notice');
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
@@ -155,13 +150,8 @@ export class AttentionExplorer extends HTMLElement {
     this.visibleFigures = new VisibleFigures(this.slots, { needData: () => this.update(), afterDraw: () => this.guide.afterDraw() });
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
     this.slots.tokens.addEventListener('keydown', (event) => (event.key === 'Enter' || event.key === ' ') && this.toggleMask(event.target.closest('[data-index]')));
-    this.root.addEventListener('select-head', (event) => this.applyChange({ head: event.detail }));
-    this.root.addEventListener('select-step', (event) => this.applyChange({ step: event.detail }));
-    this.root.addEventListener('select-query', (event) => this.applyChange({ lineQuery: event.detail }));
-    // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
-    this.root.addEventListener('focus-query', (event) => {
-      if (this.visibleFigures.extra.mix?.focusQuery !== event.detail.row) this.visibleFigures.redraw('mix', { focusQuery: event.detail.row });
-    });
+    // What a figure chooses to look at (a head, a step, a query) is a change of state that readonly allows: it sets no setting.
+    this.root.addEventListener('choose', (event) => this.applyChange(event.detail));
     this.root.addEventListener('click', (event) => {
       const button = event.target.closest('[data-export]');
       if (button) exportFigure(button.closest('figure'), button.dataset.export, this.current);
@@ -177,27 +167,24 @@ export class AttentionExplorer extends HTMLElement {
     this.guide = new TourGuide(tourHost(this), share.button);
     this.linkButton = share.finish();
     this.share = share.bar;
-    this.compareButton = element('button', 'compare-button');
-    this.compareButton.type = 'button';
     this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
     const tokens = element('section', 'tokens');
     tokens.setAttribute('aria-label', 'Tokens');
     tokens.append(this.slots.tokens);
-    const edit = (change) => this.edit(change);
-    const parts = { slots: this.slots, core: this.core, edit, state: () => this.current, lineControls: this.lineControls, labControls: this.labControls,
-      simplexControls: this.simplexControls, compareButton: this.compareButton, target: this.target };
+    /** @type {import('../lessons/chapters.js').ChapterParts} */
+    const parts = { core: this.core, state: () => this.current, edit: (change, options) => this.edit(change, options), slots: this.slots,
+      redraw: (figure, extra) => this.visibleFigures.redraw(figure, extra), publish: (key, data) => this.visibleFigures.publish(key, data) };
     this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
       share: this.share, figureControls: [] };
     this.tabs = new ChapterTabs(parts, (chapter) => this.applyChange({ chapter }));
     this.chapters = this.tabs.sections;
-    this.lessons = [];  // the chapters' parts that follow the state (their own controls), synced at every update
+    this.built = [...this.tabs.chapters().values()];  // what each chapter built: its controls follow the state through sync()
     const messages = {};
-    for (const built of this.tabs.chapters().values()) {
+    for (const built of this.built) {
       Object.assign(this.parts.views, built.views);
       Object.assign(messages, built.messages);
       this.parts.figureControls.push(...built.figureControls);
       this.parts.groups.push(built.section);
-      this.lessons.push(...(built.lessons ?? []));
     }
     this.lensData = new LensData(this.core, messages);
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
@@ -234,15 +221,13 @@ export class AttentionExplorer extends HTMLElement {
     const height = this.getAttribute('height');
     this.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
     this.root.classList.toggle('fixed-height', Boolean(height));
-    // In a box of fixed height the weights' cells shrink so the heatmap fits in it with the controls above.
-    const px = /^\d+$/.test(height ?? '') ? Number(height) : null;
-    this.visibleFigures.extra.attention = { cellBudget: px ? Math.max(120, px - 340) : undefined };
+    // A height in pixels is the figures' too (a figure may fit itself in it: visible-figures.js environment).
+    this.visibleFigures.height = /^\d+$/.test(height ?? '') ? Number(height) : undefined;
     const readonly = this.hasAttribute('readonly');
-    for (const box of [this.input, this.second, this.target]) box.readOnly = readonly;
+    for (const box of [this.input, this.second]) box.readOnly = readonly;
     for (const form of [this.controls.form, ...this.parts.figureControls]) {
       for (const control of form.elements) control.disabled = readonly;
     }
-    this.compareButton.disabled = readonly;
     if (!readonly) this.syncInputs();  // re-applies the controls' own enabled states
     this.guide.sync();
   }
@@ -273,12 +258,13 @@ export class AttentionExplorer extends HTMLElement {
    *   keystrokes pause (history.replaceState costs a keystroke ~3 ms of its frame in Chromium)
    */
   applyChange(partial, { typing = false } = {}) {
-    this.current = withChange(this.current, partial);
+    this.current = frozen(withChange(this.current, partial));
     if (typing) this.scheduleUpdate();
     else this.update();
     if (typing) this.link.later();
     else this.link.write();
-    this.dispatchEvent(new CustomEvent('change', { detail: this.state }));
+    // The state itself, not a copy (it is frozen, and every change makes a new one); `changed` names the fields set.
+    this.dispatchEvent(Object.assign(new CustomEvent('change', { detail: this.current }), { changed: Object.keys(partial) }));
   }
 
   /** A link edited by hand (or history navigation) changes the view. */
@@ -287,28 +273,17 @@ export class AttentionExplorer extends HTMLElement {
     this.link.cancel();  // the link wins over a keystroke's pending write
     if (this.link.shows(this.current)) return;
     const tour = this.current.tour;
-    this.current = this.link.apply(this.defaults);
+    this.current = frozen(this.link.apply(this.defaults));
     if (this.current.tour && this.current.tour !== tour) this.guide.resume(this.link.read());  // applies the step's state
     else this.update();
   }
 
   /** One core call for the current state (and the lenses on screen); on error, says why and keeps the last good figures. */
   compute() {
-    const { sentence, compare, compareSentence } = this.current;
     // The trace's optional parts only for the figures on screen: one core call computes what is shown.
-    const options = { ...explainOptions(this.current), positionChecks: this.wants(figuresNeeding('checks')),
-      encoderBlock: this.wants(figuresNeeding('block')), project2d: this.wants(figuresNeeding('projection')) };
-    if (!compare) {
-      const trace = this.core.explain(sentence, options);
-      return { trace, ...this.lensesFor(trace), projected: { traces: [trace], projection: trace.projection } };
-    }
-    const pair = this.core.compareContexts(sentence, compareSentence, options);
-    return { trace: pair.first, ...this.lensesFor(pair.first), projected: { traces: [pair.first, pair.second], projection: pair.projection } };
-  }
-
-  /** The lenses' data for this trace: for the figures on screen (see LensData). */
-  lensesFor(trace) {
-    return this.lensData.forTrace(trace, this.current, (figures) => this.wants(figures));
+    const computed = computeTrace(this.core, this.current, { positionChecks: this.wants(figuresNeeding('checks')),
+      encoderBlock: this.wants(figuresNeeding('block')), project2d: this.wants(figuresNeeding('projection')) });
+    return { ...computed, ...this.lensData.forTrace(computed.trace, this.current, (figures) => this.wants(figures)) };
   }
 
   /** Whether any of these figures is on screen. */
@@ -332,29 +307,21 @@ export class AttentionExplorer extends HTMLElement {
     this.status.classList.remove('error');
     const previous = this.trace;
     this.trace = result.trace;
-    this.syncLabControls();
+    const wants = (figures) => this.wants(figures);
+    for (const { syncTrace } of this.built) syncTrace?.(this.current, this.trace, wants);
     this.render(result, previous);
   }
 
+  /** The text boxes and every control follow the state: the settings form here, each chapter's own in its sync(). */
   syncInputs() {
     const { sentence, compare, compareSentence } = this.current;
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
-    if (this.target.value !== this.current.crossTarget) this.target.value = this.current.crossTarget;
-    const context = { readonly: this.hasAttribute('readonly'), open: this.openChapter?.id, autoplay: this.hasAttribute('autoplay') };
-    for (const lesson of this.lessons) lesson.sync(this.current, context);
+    const readonly = this.hasAttribute('readonly');
+    const context = { readonly, open: this.openChapter?.id, autoplay: this.hasAttribute('autoplay') };
+    for (const { sync } of this.built) sync?.(this.current, context);
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
-    this.compareButton.textContent = compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
-    if (this.hasAttribute('readonly')) return;
-    this.controls.sync(this.current);
-    this.lineControls.sync(this.current);
-    this.simplexControls.sync(simplexInputs(this.current));
-  }
-
-  /** The lab's token selects follow the sentence: synced after each trace while the lab is on screen
-   * (rebuilding hundreds of options per keystroke off screen would cost the frame). */
-  syncLabControls() {
-    if (this.wants([...figuresNeeding('lab'), ...figuresNeeding('checks')])) this.labControls.sync(this.current, this.trace.tokens);
+    if (!readonly) this.controls.sync(this.current);
   }
 
   render(result, previous) {
@@ -388,6 +355,12 @@ export class AttentionExplorer extends HTMLElement {
     const masked = this.current.maskedPositions;
     this.applyChange({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
   }
+}
+
+/** The state as the element keeps it: the object and its lists frozen, so a `change` listener can hold it but not alter it. */
+function frozen(state) {
+  for (const value of Object.values(state)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(state);
 }
 
 if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorer);

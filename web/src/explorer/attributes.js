@@ -1,14 +1,15 @@
 // The element's attributes: how a course author presets an explorer in a page, and the tag that
 // reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
-import { coreLimits, names, trainerLimits } from './core-limits.js';
-import { defaultState, headCounts, withChange } from './state.js';
+import { CHAPTERS, defaultState, withChange } from '../lessons/chapters.js';
+import { integerIn, numberIn, oneOf } from '../settings/attribute-values.js';
+import { coreLimits, names } from '../settings/limits.js';
+import { headCounts } from '../settings/state.js';
 import { tourStepId } from './tour-steps.js';
 import { parsesAs, stateFromHash, stateToHash } from './url-state.js';
 
-/** Figures (groups of figures) the `views` attribute can list, in page order. */
-export const VIEWS = ['tokens', 'heads', 'attention', 'mix', 'lines', 'pipeline', 'positional', 'lab', 'projection', 'score-function', 'simplex',
-  'lookup', 'cross', 'cost', 'learn'];
+/** Figures (groups of figures) the `views` attribute can list, in page order: the tokens, then each chapter's. */
+export const VIEWS = ['tokens', ...CHAPTERS.flatMap((chapter) => chapter.views)];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
 export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
@@ -18,47 +19,38 @@ const MASKS = ['bidirectional', 'causal', 'padding'];
 export const THEMES = ['auto', 'light', 'dark'];
 
 /**
- * Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on
- * bad text). Name lists and ranges are the core's (core.limits, read through core-limits.js).
+ * Attributes that set one field of the state: attribute → [field, parse(text) → value] (throws on bad text). Name
+ * lists and ranges are the core's (core.limits, read through settings/limits.js). Chapters add their own (`attributes`).
  */
+const FIELD_ATTRIBUTES = {
+  sentence: ['sentence', (text) => text],
+  projection: ['projection', (text) => oneOf(text, names('projections'))],
+  seed: ['seed', (text) => integerIn(text, 0, coreLimits().maxSeed)],
+  mask: ['mask', (text) => oneOf(text, MASKS)],
+  'valid-length': ['validLength', (text) => integerIn(text, 0, coreLimits().maxTokens)],
+  'positional-encoding': ['positionalEncoding', (text) => oneOf(text, names('positionalEncodings'))],
+  temperature: ['temperature', (text) => numberIn(text, coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature)],
+  normalizer: ['normalizer', (text) => oneOf(text, names('normalizers'))],
+  'score-function': ['scoreFunction', (text) => oneOf(text, names('scoreFunctions'))],
+  'color-map': ['colorMap', (text) => oneOf(text, WEIGHT_COLOR_MAPS)],
+  tour: ['tour', (text) => tourStepId(text)],
+  ...Object.assign({}, ...CHAPTERS.map((chapter) => chapter.attributes ?? {})),
+};
+
+/** The attribute that sets each field (change() checks a field with its attribute's parser). */
+const ATTRIBUTE_OF_FIELD = Object.fromEntries(Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [field, attribute]));
+
+/** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
 const STATE_ATTRIBUTES = {
-  sentence: (text) => ({ sentence: text }),
+  sentence: null,  // its place in the order (the order the errors are named in): first, then the heads
   heads: (text, dModel) => parseHeads(text, headCounts(dModel)),
-  projection: (text) => ({ projection: oneOf(text, names('projections')) }),
-  seed: (text) => ({ seed: integerIn(text, 0, coreLimits().maxSeed) }),
-  mask: (text) => ({ mask: oneOf(text, MASKS) }),
-  'valid-length': (text) => ({ validLength: integerIn(text, 0, coreLimits().maxTokens) }),
-  'positional-encoding': (text) => ({ positionalEncoding: oneOf(text, names('positionalEncodings')) }),
-  temperature: (text) => ({ temperature: numberIn(text, coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature) }),
-  normalizer: (text) => ({ normalizer: oneOf(text, names('normalizers')) }),
-  'score-function': (text) => ({ scoreFunction: oneOf(text, names('scoreFunctions')) }),
-  'target-sentence': (text) => ({ crossTarget: text }),
-  'color-map': (text) => ({ colorMap: oneOf(text, WEIGHT_COLOR_MAPS) }),
-  tour: (text) => ({ tour: tourStepId(text) }),
-  task: (text) => ({ trainTask: oneOf(text, trainerLimits().tasks) }),
+  ...Object.fromEntries(Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field, parse]]) => [attribute, (text) => ({ [field]: parse(text) })])),
   state: (text) => stateFromHash(text, defaultState()),
 };
 
 /** Every attribute the element observes. */
 export const OBSERVED_ATTRIBUTES = [...Object.keys(STATE_ATTRIBUTES), 'views', 'controls', 'height', 'readonly', 'url-state',
   'assets-base', 'theme', 'autoplay'];
-
-function oneOf(text, allowed) {
-  if (!allowed.includes(text)) throw new RangeError(`must be one of ${allowed.join(', ')}`);
-  return text;
-}
-
-function integerIn(text, min, max) {
-  const value = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) throw new RangeError(`must be a whole number from ${min} to ${max}`);
-  return value;
-}
-
-function numberIn(text, min, max) {
-  const value = Number(text);
-  if (text.trim() === '' || !(value >= min && value <= max)) throw new RangeError(`must be a number from ${min} to ${max}`);
-  return value;
-}
 
 /** `heads="4"`: four projected heads; `heads="previous,semantic"`: one head of each kind. */
 function parseHeads(text, counts) {
@@ -113,13 +105,6 @@ export function readAttributes(get, dModel) {
     errors };
 }
 
-/** State fields that a named attribute sets, and that attribute: change() checks them with its parser. */
-const FIELD_ATTRIBUTES = {
-  sentence: 'sentence', projection: 'projection', seed: 'seed', mask: 'mask', validLength: 'valid-length',
-  positionalEncoding: 'positional-encoding', temperature: 'temperature', normalizer: 'normalizer', scoreFunction: 'score-function',
-  crossTarget: 'target-sentence', colorMap: 'color-map', tour: 'tour', trainTask: 'task',
-};
-
 /**
  * Checks a change given to the element from JavaScript (el.change(), the property setters) exactly as the
  * attributes are checked: each field a named attribute sets goes through that attribute's parser (its
@@ -141,7 +126,7 @@ export function checkChange(partial, state, dModel) {
     const fits = Array.isArray(template) ? Array.isArray(value) : template === null ? value === null || typeof value === 'number'
       : typeof value === typeof template;
     if (!fits) throw new TypeError(`${key} must be a ${expected}, got ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`);
-    const attribute = FIELD_ATTRIBUTES[key];
+    const attribute = ATTRIBUTE_OF_FIELD[key];
     try {
       if (attribute) STATE_ATTRIBUTES[attribute](String(value), dModel);
       else if (key !== 'numHeads' && key !== 'headKinds' && !parsesAs(value, defaults[key], key)) {
@@ -175,12 +160,7 @@ function headsText(state) {
 
 /** The named attributes' text for a state. */
 function namedAttributes(state) {
-  return {
-    sentence: state.sentence, heads: headsText(state), projection: state.projection, seed: String(state.seed), mask: state.mask,
-    'valid-length': String(state.validLength), 'positional-encoding': state.positionalEncoding,
-    temperature: String(state.temperature), normalizer: state.normalizer, 'score-function': state.scoreFunction,
-    'target-sentence': state.crossTarget, 'color-map': state.colorMap, tour: state.tour, task: state.trainTask,
-  };
+  return { sentence: state.sentence, heads: headsText(state), ...Object.fromEntries(Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [attribute, String(state[field])])) };
 }
 
 function escapeAttribute(text) {

@@ -2,7 +2,7 @@
 // title, takeaway and content), the tab list (arrow keys move between tabs, as the ARIA tabs pattern
 // has it), and which chapter is open — only the open one is laid out, so only its figures draw.
 import { CHAPTERS } from '../lessons/chapters.js';
-import { element } from './layout.js';
+import { element } from '../views/layout.js';
 
 export class ChapterTabs {
   /**

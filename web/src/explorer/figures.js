@@ -3,12 +3,13 @@
 // its arguments; env (visible-figures.js environment) gives the theme's resolved text colours and the
 // figure's own canvases, reused from draw to draw. needs: what the plain trace
 // lacks — 'checks', 'block', 'projection' (parts of the trace the core computes only when asked), or the
-// key of a lens's own data in the result (lens-data.js); dataOnly: drawn
+// key of a lens's own data in the result (lens-data.js), or of data a chapter publishes on its own
+// (published: true; visible-figures.js publish); dataOnly: drawn
 // from that data alone, so redrawn only when it is new; withoutSentence: it needs no sentence (the
 // positional-encoding lab), so it is drawn while the sentence is empty.
 import { CHAPTERS } from '../lessons/chapters.js';
 
-/** @type {Record<string, { draw: Function, needs?: string, dataOnly?: boolean, withoutSentence?: boolean }>} */
+/** @type {Record<string, { draw: Function, needs?: string, dataOnly?: boolean, published?: boolean, withoutSentence?: boolean }>} */
 export const FIGURES = Object.assign({}, ...CHAPTERS.map((chapter) => chapter.figures));
 
 /** Whether a chapter shows anything while the sentence is empty: it reads none, or has figures that need none. */
@@ -28,5 +29,5 @@ export function hasDataFor(result, name) {
   if (needs === 'checks') return result.trace.positionChecks !== null;
   if (needs === 'block') return result.trace.block !== null;
   if (needs === 'projection') return result.projected.projection !== null;
-  return result[needs] !== null;
+  return result[needs] !== null && result[needs] !== undefined;
 }

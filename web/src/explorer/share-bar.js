@@ -1,7 +1,7 @@
 // The share bar: the guided tour's start button, "Copy link to this view" (shown with url-state) and
 // "Copy embed code", with the copied text shown for copying by hand when the clipboard is refused (the
 // embed code always).
-import { element } from './layout.js';
+import { element } from '../views/layout.js';
 
 /**
  * @param {{ link: () => string, embedCode: () => string, say: (text: string) => void }} actions  link: the

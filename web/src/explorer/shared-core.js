@@ -1,7 +1,7 @@
 // One attention core per page: every <attention-explorer> shares one loaded wasm module and one
 // embedding asset (per assets location), however many elements the page holds.
 import { createAttentionCore } from '../core/index.js';
-import { setCoreLimits } from './core-limits.js';
+import { setCoreLimits } from '../settings/limits.js';
 
 const cores = new Map();  // assets base ('' = bundled) → Promise<AttentionCore>
 

@@ -3,7 +3,7 @@
 // panel: ← / PageUp previous, → / PageDown next, Escape closes. The panel only reports what the
 // learner asks for; the element applies the step (tour-steps.js) and keeps the panel in sync.
 import { chapterOfView } from '../lessons/chapters.js';
-import { element } from './layout.js';
+import { element } from '../views/layout.js';
 
 /** State the tour leaves as the learner set it: preferences, not concepts. */
 const KEPT = ['colorMap'];

@@ -3,7 +3,7 @@
 // history.replaceState costs a keystroke ~3 ms of its frame in Chromium. The encoding is url-state.js.
 import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
-import { withChange } from './state.js';
+import { withChange } from '../lessons/chapters.js';
 
 const HASH_DELAY_MS = 300;  // typing: the URL follows once the keystrokes pause this long
 

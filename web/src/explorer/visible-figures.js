@@ -2,9 +2,9 @@
 // learner sees within a frame). Each figure has a slot; an IntersectionObserver keeps the set of slots
 // near the viewport; a new result redraws those and marks the others stale, drawn when they scroll in.
 import { FIGURES, hasDataFor } from './figures.js';
-import { addExportMenus } from './figure-export.js';
-import { keepFocus } from './keep-focus.js';
 import { NOTHING } from './lens-data.js';
+import { addExportMenus } from '../views/figure-export.js';
+import { keepFocus } from '../views/keep-focus.js';
 
 export class VisibleFigures {
   /**
@@ -21,6 +21,8 @@ export class VisibleFigures {
     this.extra = {};             // figure name → state it alone follows (what the pointer hovers), not the explorer's
     this.colors = themeColors(null);  // see setTheme
     this.canvases = {};               // figure name → its canvases by key, kept from draw to draw
+    this.height = undefined;          // the element's height in pixels, when its `height` attribute gives one
+    this.published = {};              // data chapters publish on their own (publish()), by key: in every result
     const observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         if (entry.isIntersecting) this.visible.add(entry.target.dataset.slot);
@@ -49,7 +51,7 @@ export class VisibleFigures {
 
   /** Shows a new result: the figures on screen are redrawn now, the others when they scroll in. */
   draw(result, previous, state) {
-    this.drawn = { result, previous, state };
+    this.drawn = { result: { ...result, ...this.published }, previous, state };
     for (const name of Object.keys(FIGURES)) {
       if (this.visible.has(name)) this.drawFigure(name);
       else this.slots[name].dataset.stale = '';
@@ -65,9 +67,10 @@ export class VisibleFigures {
   }
 
   /**
-   * What a figure's draw function gets besides its data: the theme's colours, and canvas(key), the
+   * What a figure's draw function gets besides its data: the theme's colours; canvas(key), the
    * figure's own canvas for that key, the same one at every redraw (making a canvas costs more than
-   * filling it: ~5 ms for a 560 × 400 one in Chromium).
+   * filling it: ~5 ms for a 560 × 400 one in Chromium); and height, the element's fixed height in
+   * pixels (undefined when it has none), for a figure that fits itself in the box.
    */
   environment(name) {
     const pool = (this.canvases[name] ??= new Map());
@@ -75,7 +78,23 @@ export class VisibleFigures {
       if (!pool.has(key)) pool.set(key, document.createElement('canvas'));
       return pool.get(key);
     };
-    return { colors: this.colors, canvas };
+    return { colors: this.colors, canvas, height: this.height };
+  }
+
+  /**
+   * Data a chapter receives on its own rather than from the update's core call (the Learn chapter's training
+   * snapshots, ~14 a second): kept under `key` in every result from now on; the figures that draw it
+   * (`published` figures whose `needs` is key) are redrawn now if on screen, else when they scroll in.
+   */
+  publish(key, data) {
+    this.published[key] = data;
+    if (!this.drawn) return;
+    this.drawn.result = { ...this.drawn.result, [key]: data };
+    for (const name of Object.keys(FIGURES)) {
+      if (!FIGURES[name].published || FIGURES[name].needs !== key) continue;
+      if (this.visible.has(name)) this.drawFigure(name);
+      else this.slots[name].dataset.stale = '';
+    }
   }
 
   /** Redraws one figure on screen with `extra` on top of the state (kept for later results too). */
@@ -92,18 +111,20 @@ export class VisibleFigures {
       delete this.slots[name].dataset.stale;
       return;
     }
+    const { draw, needs, dataOnly, published } = FIGURES[name];
     if (!hasDataFor(result, name)) {
-      this.needData();
+      if (!published) this.needData();  // published data comes when it comes: a recompute would not bring it
       return;
     }
-    const { draw, needs, dataOnly } = FIGURES[name];
     const slot = this.slots[name], data = result[needs];
     if (!dataOnly || this.drawnFrom.get(name) !== data) {
       keepFocus(slot, () => {
         if (data === NOTHING) slot.replaceChildren();
         else slot.replaceChildren(draw(result, previous, { ...state, ...this.extra[name] }, this.environment(name)));
       });
-      addExportMenus(slot);
+      // A figure redrawn on its own many times a second would close its open menu each time: its chapter
+      // offers the downloads beside it (the same export, figure-export.js).
+      if (!published) addExportMenus(slot);
       this.drawnFrom.set(name, data);
     }
     delete slot.dataset.stale;

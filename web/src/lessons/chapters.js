@@ -7,22 +7,62 @@ import { insideHeadChapter } from './inside-head/chapter.js';
 import { learnChapter } from './learn/chapter.js';
 import { lensesChapter } from './lenses/chapter.js';
 import { positionsChapter } from './positions/chapter.js';
+import { baseState, withBaseChange } from '../settings/state.js';
 
 /**
- * @type {{ id: string, title: string, takeaway: string, views: string[], state: () => object, lenses?: object, figures: object,
- *   tour: object[], usesSentence?: boolean, build: (parts: object) => { content: HTMLElement[], views: Record<string, HTMLElement[]>,
- *   figureControls: HTMLElement[], lessons?: { sync: (state: object, context: object) => void }[], messages?: object } }[]}
+ * @type {{ id: string, title: string, takeaway: string, views: string[], state: () => object, consistent?: (state: object) => object,
+ *   attributes?: Record<string, [string, (text: string) => unknown]>, lenses?: object, figures: object, tour: object[],
+ *   usesSentence?: boolean, build: (parts: ChapterParts) => BuiltChapter }[]}
  *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
- *   takeaway: the one sentence the chapter opens with; state: its slice of the state's defaults;
+ *   takeaway: the one sentence the chapter opens with; state: its slice of the state's defaults; consistent: keeps its
+ *   slice consistent with the rest after a change (withChange); attributes: the element's attributes that set a field of
+ *   its slice, attribute → [field, parse(text) → value, throwing a RangeError] (explorer/attributes.js);
  *   lenses: data its figures need beyond the trace (explorer/lens-data.js); figures: its figures
  *   (explorer/figures.js); tour: its steps of the guided tour; usesSentence: false for a chapter that does not read the
- *   sentence (the sentence box, tokens and attention settings step aside while it is open); build: its content, from the
- *   explorer's parts, with its lessons (parts that follow the state: sync(state, { readonly, open: the open chapter's id,
- *   autoplay }) at every update) and its lenses' messages (lens-data.js)
+ *   sentence (the sentence box, tokens and attention settings step aside while it is open); build: builds, wires and
+ *   syncs all its own content and controls (the contract below).
  */
 export const CHAPTERS = [attentionChapter, insideHeadChapter, positionsChapter, lensesChapter, learnChapter];
 
 /** The chapter holding `view`, or undefined. */
 export function chapterOfView(view) {
   return CHAPTERS.find((chapter) => chapter.views.includes(view));
+}
+
+/**
+ * What a chapter's build() receives.
+ * @typedef {object} ChapterParts
+ * @property {object} core  createAttentionCore()'s core
+ * @property {() => object} state  the explorer's current state
+ * @property {(change: object, options?: { typing?: boolean }) => void} edit  a change of the state from the chapter's own
+ *   controls (ignored when readonly); typing: a keystroke in a text box (its update waits for the next frame)
+ * @property {Record<string, HTMLElement>} slots  one element per figure name of every chapter's `figures`, where it is drawn
+ * @property {(figure: string, extra: object) => void} redraw  redraws one figure on screen with `extra` on top of the
+ *   state (what the pointer hovers: not state, not in the URL)
+ * @property {(key: string, data: object) => void} publish  data the chapter receives on its own (not from the update's core
+ *   call: Learn's training snapshots), for its figures whose `needs` is key and `published` true: drawn in the next frame
+ */
+
+/**
+ * What a chapter's build() returns.
+ * @typedef {object} BuiltChapter
+ * @property {HTMLElement[]} content  its sections in reading order
+ * @property {Record<string, HTMLElement[]>} views  the elements of each name of its `views` (attributes.js VIEWS)
+ * @property {HTMLElement[]} figureControls  its forms (shown with the `figures` control, disabled when readonly)
+ * @property {(state: object, context: { readonly: boolean, open: string | undefined, autoplay: boolean }) => void} [sync]
+ *   its controls follow the state, at every update, before the core is called; open: the open chapter's id
+ * @property {(state: object, trace: object, wants: (figures: string[]) => boolean) => void} [syncTrace]  its controls
+ *   that follow the trace (the tokens), after each core call; wants: whether any of these figures is on screen
+ * @property {Record<string, HTMLElement>} [messages]  where a lens with `kept` says why a change drew nothing new
+ *   (explorer/lens-data.js)
+ */
+
+/** @returns {object} the default state: the settings every chapter reads (settings/state.js), then each chapter's slice */
+export function defaultState() {
+  return Object.assign(baseState(), ...CHAPTERS.map((chapter) => chapter.state()));
+}
+
+/** Applies a change and keeps the state consistent: the base settings (the selected head exists), then each chapter's slice. */
+export function withChange(state, change) {
+  return CHAPTERS.reduce((next, chapter) => (chapter.consistent ? chapter.consistent(next) : next), withBaseChange(state, change));
 }

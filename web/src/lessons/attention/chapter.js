@@ -2,9 +2,10 @@
 // selected head's weights large, and the mix — the selected word's output built from the value
 // vectors its row of weights picks (Vaswani et al. 2017 eq. 1). Below, who attends to whom as lines.
 import { tour } from './tour.js';
-import { element, row } from '../../explorer/layout.js';
+import { element, row } from '../../views/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
+import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
 import { mixView } from './mix-view.js';
 
@@ -26,14 +27,20 @@ export const attentionChapter = {
     lineQuery: null,         // the pinned query: of the line view, and the mix's when nothing is hovered
     lineThreshold: 0.05,
   }),
+  /** The line view draws heads that exist, and at least one (the selected head when none is left). */
+  consistent(state) {
+    const lineHeads = state.lineHeads.filter((h) => h < state.numHeads);
+    return { ...state, lineHeads: lineHeads.length ? lineHeads : [state.head] };
+  },
   /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, env). */
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
     heads: { draw: ({ trace }, _, { head, colorMap }, { canvas }) => headGrid(trace, { head, colorMap, canvas }) },
     attention: {
-      draw: ({ trace }, previous, { head, colorMap, cellBudget }, { canvas }) => attentionHeatmap(trace, {
-        head, previous, colorMap, cellBudget, canvas: canvas('weights') }),
+      // In a box of fixed height the weights' cells shrink so the heatmap fits in it with the controls above.
+      draw: ({ trace }, previous, { head, colorMap }, { canvas, height }) => attentionHeatmap(trace, {
+        head, previous, colorMap, cellBudget: height ? Math.max(120, height - 340) : undefined, canvas: canvas('weights') }),
     },
     mix: {
       draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) => mixView(trace, {
@@ -44,12 +51,17 @@ export const attentionChapter = {
         heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
     },
   },
-  /**
-   * @param {{ slots: Record<string, HTMLElement>, lineControls: { form: HTMLFormElement } }} parts
-   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
-   */
-  build({ slots, lineControls, edit }) {
+  /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
+  build({ slots, edit, redraw }) {
+    const lineControls = buildLineControls();
     lineControls.form.addEventListener('input', () => edit(lineControls.read()));
+    // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
+    let focused = null;
+    slots.attention.addEventListener('focus-query', (event) => {
+      if (focused === event.detail.row) return;
+      focused = event.detail.row;
+      redraw('mix', { focusQuery: focused });
+    });
     // Another view of the same weights, drawn only when opened (it is the costliest figure to redraw).
     const linePanel = element('details', 'line-panel');
     linePanel.append(element('summary', '', 'Who attends to whom, as lines (several heads at once)'), lineControls.form, slots.lines);
@@ -59,6 +71,7 @@ export const attentionChapter = {
       content: [first, linePanel],
       views: { heads: [slots.heads], attention: [slots.attention], mix: [slots.mix], lines: [linePanel] },
       figureControls: [lineControls.form],
+      sync: (state, { readonly }) => readonly || lineControls.sync(state),
     };
   },
 };

@@ -1,4 +1,4 @@
-// All heads side by side as small multiples; clicking one selects it (event "select-head").
+// All heads side by side as small multiples; clicking one selects it (event "choose": { head }).
 import { weightColorMap } from '../../views/colors.js';
 import { headKindLabel } from './attention-heatmap.js';
 import { headDimsLine } from './head-dims.js';
@@ -23,7 +23,7 @@ function headKindLine(head, projection) {
  * @param {{ head: number, colorMap?: 'viridis' | 'cividis', canvas?: (key: string) => HTMLCanvasElement }} options  the
  *   selected head, outlined; the weights' colour map (default 'viridis'); where to get each head's canvas
  *   (the same one at every redraw), else new ones
- * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("select-head", { detail: h, bubbles })
+ * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("choose", { detail: { head: h }, bubbles })
  */
 export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas }) {
   const seqLen = trace.tokens.length;
@@ -48,7 +48,7 @@ export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas }
     label.append(Object.assign(document.createElement('strong'), { textContent: `${h + 1} · ${headKindLabel(head)}` }),
       Object.assign(document.createElement('span'), { className: 'head-line', textContent: headKindLine(head, trace.options.projection) }),
       Object.assign(document.createElement('span'), { className: 'head-dims', textContent: headDimsLine(head) }));
-    button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('select-head', { detail: h, bubbles: true })));
+    button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { head: h }, bubbles: true })));
   });
   return list;
 }

@@ -17,7 +17,7 @@ const headColor = (h) => schemeTableau10[h % schemeTableau10.length];
  * @param {object} trace  core.explain() result
  * @param {{ heads: number[], query: number | null, threshold: number }} options  heads to draw, the
  *   pinned query (or null: all queries), weights below `threshold` are hidden
- * @returns {HTMLElement} a <figure>; token clicks dispatch CustomEvent("select-query", { detail: i | null, bubbles })
+ * @returns {HTMLElement} a <figure>; token clicks dispatch CustomEvent("choose", { detail: { lineQuery: i | null }, bubbles })
  */
 export function lineView(trace, { heads, query, threshold }) {
   const labels = tokenLabels(trace);
@@ -71,7 +71,7 @@ export function lineView(trace, { heads, query, threshold }) {
     .on('click keydown', function (event) {
       if (event.type === 'keydown' && event.key !== 'Enter' && event.key !== ' ') return;
       const i = Number(this.dataset.index);
-      this.dispatchEvent(new CustomEvent('select-query', { detail: i === query ? null : i, bubbles: true }));
+      this.dispatchEvent(new CustomEvent('choose', { detail: { lineQuery: i === query ? null : i }, bubbles: true }));
     });
 
   const key = figure.appendChild(document.createElement('p'));

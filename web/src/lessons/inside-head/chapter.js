@@ -2,7 +2,7 @@
 // with its formula, and its neighbours named (Vaswani et al. 2017 §3.1–3.3): word vectors → X + P →
 // queries, keys, values → scores → mask → weights → output → the encoder block.
 import { tour } from './tour.js';
-import { element } from '../../explorer/layout.js';
+import { element } from '../../views/layout.js';
 import { pipeline } from './pipeline.js';
 
 export const insideHeadChapter = {

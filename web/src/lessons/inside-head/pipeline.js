@@ -163,7 +163,7 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
   });
 }
 
-/** A button that moves to step `index` (0-based): dispatches CustomEvent("select-step", { detail: index + 1, bubbles }). */
+/** A button that moves to step `index` (0-based): dispatches CustomEvent("choose", { detail: { step: index + 1 }, bubbles }). */
 function stepButton(className, index, content, label) {
   const button = document.createElement('button');
   button.type = 'button';
@@ -171,7 +171,7 @@ function stepButton(className, index, content, label) {
   button.dataset.step = String(index + 1);
   button.setAttribute('aria-label', label);
   button.append(...content);
-  button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('select-step', { detail: index + 1, bubbles: true })));
+  button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { step: index + 1 }, bubbles: true })));
   return button;
 }
 
@@ -197,7 +197,7 @@ function neighbour(step, index, weightColor, direction) {
  *   the step shown, 1-based (clamped to the steps there are; default 1); the attention weights' colour map
  *   (default 'viridis')
  * @returns {HTMLElement} <div data-figure="pipeline" data-step data-steps>; its buttons dispatch
- *   CustomEvent("select-step", { detail: step (1-based), bubbles })
+ *   CustomEvent("choose", { detail: { step } (1-based), bubbles })
  */
 export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
   const all = steps(trace, head);

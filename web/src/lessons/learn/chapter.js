@@ -3,7 +3,16 @@
 // model appearing with the loss's sudden drop (Olsson et al. 2022). Its figures draw from the
 // training snapshots (learn-lesson.js), not from the sentence's trace.
 import { tour } from './tour.js';
+import { historyStrip } from './history-strip.js';
 import { LearnLesson } from './learn-lesson.js';
+import { probeView } from './probe-view.js';
+import { trainedHeads } from './trained-heads.js';
+import { trainingCurves } from './training-curves.js';
+import { oneOf } from '../../settings/attribute-values.js';
+import { trainerLimits } from '../../settings/limits.js';
+
+/** Its figures draw the training's data, which the chapter publishes on its own (not a sentence: drawn while it is empty). */
+const FROM_TRAINING = { needs: 'learn', published: true, withoutSentence: true };
 
 export const learnChapter = {
   id: 'learn',
@@ -26,16 +35,30 @@ export const learnChapter = {
     trainLog: false,         // the loss on a logarithmic axis
     trainProbe: '',          // the probe as typed (probe.js); '' the task's default
   }),
+  /** Its attributes of the element (explorer/attributes.js): attribute → [field, parse(text)]. */
+  attributes: { task: ['trainTask', (text) => oneOf(text, trainerLimits().tasks)] },
   /** Its steps of the guided tour (tour.js). */
   tour,
-  figures: {},
   /**
-   * @param {{ core: object, edit: (change: object) => void }} parts
-   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[], lessons: LearnLesson[] }}
+   * Its figures (explorer/figures.js), drawn from the training snapshots the chapter publishes (learn-lesson.js
+   * figureData), not from the sentence's trace.
    */
+  figures: {
+    learnCurves: { ...FROM_TRAINING, draw: ({ learn }, _, { trainLog }) => trainingCurves(learn.history, { log: trainLog }) },
+    learnHeads: {
+      ...FROM_TRAINING,
+      draw: ({ learn }, _, { colorMap }, { canvas }) => trainedHeads(learn.shown, { ...learn.names, colorMap, canvas,
+        caption: learn.at === null ? undefined : `Every head's attention on the probe at step ${learn.shown.step} (scrubbed back in history)` }),
+    },
+    learnHistory: {
+      ...FROM_TRAINING, draw: ({ learn }, _, { colorMap }, { canvas }) => historyStrip(learn.history, { at: learn.at, colorMap, canvas }),
+    },
+    learnProbe: { ...FROM_TRAINING, draw: ({ learn }) => probeView(learn.shown, learn.names) },
+  },
+  /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build(parts) {
     const learn = new LearnLesson(parts);
     const content = learn.content();
-    return { content, views: { learn: content }, figureControls: [], lessons: [learn] };
+    return { content, views: { learn: content }, figureControls: [], sync: (state, context) => learn.sync(state, context) };
   },
 };

@@ -1,8 +1,8 @@
 // The Learn chapter's controls: the task (with its description and an example drawn as chips), Train /
 // Pause, Step, Reset, the speed, the loss axis, and under "More" the model's size, learning rate and
 // seed; and the probe editor (type tokens, or click them in the task's vocabulary).
-import { clampInteger, field, input, select } from '../../explorer/controls.js';
-import { coreLimits } from '../../explorer/core-limits.js';
+import { clampInteger, field, input, select } from '../../views/form-controls.js';
+import { coreLimits } from '../../settings/limits.js';
 import { SIZES, SPEEDS, taskDescription } from './tasks.js';
 import { tokenName, vocabulary } from './probe.js';
 

@@ -1,19 +1,15 @@
-// The Learn chapter at work: its controls, the training session (a worker: learn-session.js), and the
-// figures it redraws from each snapshot while the chapter is open — the curves, every head on the
-// probe, the history, the predictions. The figures are pure functions of the snapshots; the controls
+// The Learn chapter at work: its controls, and the training session (a worker: learn-session.js) whose
+// snapshots it publishes for its figures (chapter.js `figures`: the curves, every head on the probe, the
+// history, the predictions), drawn by the explorer's figure scheduler like every other figure, at most
+// once a frame and only while on screen. The figures are pure functions of the snapshots; the controls
 // around them (ablation switches, the history's slider, the downloads) stay in place while training
 // redraws the figures 14 times a second, so a press is never lost to a redraw.
-import { element } from '../../explorer/layout.js';
-import { download, exportFigure } from '../../explorer/figure-export.js';
+import { element } from '../../views/layout.js';
+import { download, exportFigure } from '../../views/figure-export.js';
 import { buildLearnControls } from './learn-controls.js';
 import { LearnSession } from './learn-session.js';
-import { defaultProbe, parseProbe, probeText } from './probe.js';
-import { takeSnapshot } from './snapshot.js';
-import { probeView } from './probe-view.js';
-import { historyStrip } from './history-strip.js';
-import { trainedHeads } from './trained-heads.js';
+import { parseProbe, probeText } from './probe.js';
 import { headName } from './head-formations.js';
-import { trainingCurves } from './training-curves.js';
 
 /** The trainer's options (core.createTrainer) for the Learn chapter's slice of the state; unset sizes take the task's defaults. */
 export function trainerOptions(state) {
@@ -29,14 +25,14 @@ function seconds(ms) {
 
 export class LearnLesson {
   /**
-   * @param {{ core: object, edit: (change: object) => void }} parts
-   *   core: the page's core (each task's defaults and example; the worker starts the same build); edit: a change of
-   *   the explorer's state
+   * @param {import('../chapters.js').ChapterParts} parts  core: the page's core (the worker starts the same build);
+   *   edit: a change of the explorer's state; slots: where the figures are drawn; publish: hands the figures new data
    */
-  constructor({ core, edit }) {
-    this.core = core;
+  constructor({ core, edit, slots, publish }) {
     this.edit = edit;
-    this.session = new LearnSession({ onSnapshot: () => this.scheduleDraw(), onError: (message) => this.showError(message), core });
+    this.publish = publish;
+    this.session = new LearnSession({ core, onModel: (model) => this.modelReady(model), onSnapshot: () => this.show(),
+      onError: (message) => this.showError(message) });
     this.controls = buildLearnControls(core.trainerLimits.tasks);
     this.controls.training.addEventListener('input', () => this.edit(this.controls.read()));
     this.controls.training.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));
@@ -48,7 +44,9 @@ export class LearnLesson {
     this.error.setAttribute('role', 'alert');
     this.probeError = element('p', 'status error probe-error');
     this.probeError.setAttribute('role', 'alert');
-    this.slots = Object.fromEntries(['curves', 'heads', 'history', 'probe'].map((name) => [name, element('div', `slot learn-${name}`)]));
+    // The figures' slots (chapter.js `figures`), with the names the chapter's style sheet gives them.
+    this.slots = { curves: slots.learnCurves, heads: slots.learnHeads, history: slots.learnHistory, probe: slots.learnProbe };
+    for (const [name, slot] of Object.entries(this.slots)) slot.classList.add(`learn-${name}`);
     // These two scroll sideways on a phone: reachable by keyboard, named.
     for (const [name, label] of [['history', 'History of every head'], ['probe', 'Predictions on the probe']]) {
       Object.assign(this.slots[name], { tabIndex: 0 });
@@ -78,8 +76,7 @@ export class LearnLesson {
     this.running = false;
     this.opened = false;
     this.state = null;
-    this.resolved = null;    // { options (in effect, the task's defaults filled in), example, defaultProbe }
-    this.model = null;       // the page's copy of the model at step 0 (the first snapshot is taken from it)
+    this.resolved = null;    // the worker's model: { options (in effect, the task's defaults filled in), example, defaultProbe }
   }
 
   /** The chapter's content, in reading order. */
@@ -120,8 +117,9 @@ export class LearnLesson {
     }
     bar.addEventListener('click', (event) => {
       const [figure, format] = event.target.closest('[data-learn-export]')?.dataset.learnExport.split(':') ?? [];
-      if (figure === 'parameters') this.downloadParameters();
-      else if (figure) {
+      if (figure === 'parameters') {
+        if (this.session.latest) this.downloadParameters();
+      } else if (figure) {
         const drawn = this.slots.curves.querySelector(`[data-figure="${figure}"]`) ?? this.slots.heads.querySelector(`[data-figure="${figure}"]`);
         if (drawn) exportFigure(drawn, format, this.state);
       }
@@ -145,21 +143,9 @@ export class LearnLesson {
     this.readonly = readonly;
     this.open = open;
     if (!open && !this.opened) return;  // nothing starts until the chapter is first opened
-    const options = trainerOptions(state);
-    const key = JSON.stringify(options);
+    const key = JSON.stringify(trainerOptions(state));
     if (key !== this.key) {
-      let trainer;
-      try {
-        trainer = this.core.createTrainer(options);  // checks the options here, where the message can be shown at once
-      } catch (error) {
-        this.showError(`Training settings: ${error.message}`);
-        return;
-      }
-      this.showError('');
-      // The default probe first, from a fresh sample stream: the same as the worker's model would draw.
-      const probe = Array.from(defaultProbe(trainer));
-      this.resolved = { options: trainer.options, example: trainer.sample(1).tokens, defaultProbe: probe };
-      this.model = trainer;
+      // A new model, made and checked in the worker (a bad option is said by its message, and the last model stays).
       this.key = key;
       this.reset(state);
       // A new model starts paused, unless the element plays on its own (autoplay) when first shown.
@@ -171,8 +157,15 @@ export class LearnLesson {
     for (const control of [...this.controls.training.elements, ...this.controls.probe.elements, ...this.ablation.elements]) {
       control.disabled = readonly;
     }
-    // Drawn now, not in a later frame: the chapter has its full height when the explorer (or the tour) lays it out.
-    if (open) this.draw();
+    if (open) this.show();
+  }
+
+  /** The worker's new model: its options in effect, example and default probe; the state's probe is sent once they are known. */
+  modelReady({ options, example, defaultProbe }) {
+    this.resolved = { options, example: Int32Array.from(example), defaultProbe };
+    this.sentProbe = JSON.stringify(defaultProbe);
+    this.showError('');
+    this.sendProbe(this.state);
   }
 
   /** The probe's ids (the task's default for an empty one), or the last good ones when the typed probe is wrong (said why). */
@@ -191,16 +184,18 @@ export class LearnLesson {
     }
   }
 
-  /** A new model at step 0 (the seed's), paused, on the state's probe; its first snapshot taken here. */
+  /** A new model at step 0 (the seed's), paused; the worker answers with the model (modelReady) and its first snapshot. */
   reset(state) {
-    const ids = this.probeIds(state);
-    this.sentProbe = JSON.stringify(ids);
+    this.resolved = null;
+    this.sentProbe = null;
     this.running = false;
     this.at = null;
-    this.session.reset(trainerOptions(state), ids, takeSnapshot(this.model, Int32Array.from(ids)));
+    this.session.reset(trainerOptions(state));
   }
 
+  /** The state's probe to the worker, when it differs from the one sent (once the model is known: its tokens parse the probe). */
   sendProbe(state) {
+    if (!this.resolved) return;
     const ids = this.probeIds(state);
     const key = JSON.stringify(ids);
     if (key === this.sentProbe) return;
@@ -227,7 +222,7 @@ export class LearnLesson {
       this.session.step(1);
     } else if (action === 'reset') {
       this.reset(this.state);
-      this.draw();
+      this.show();
     } else if (action === 'default-probe') {
       this.edit({ trainProbe: '' });
     } else if (action === 'append' || action === 'backspace') {
@@ -241,9 +236,10 @@ export class LearnLesson {
     this.syncButtons();
   }
 
-  /** The controls follow the state and the run (the Train button's label, the probe shown). */
+  /** The controls follow the state and the run (the Train button's label, the probe shown); none before the worker's model. */
   syncButtons() {
     const { latest } = this.session;
+    if (!this.resolved) return;
     this.controls.sync(this.state, { defaults: this.resolved.options, example: this.resolved.example, running: this.running,
       step: latest?.step ?? 0, probe: latest ? probeText(latest.probe, this.resolved.options) : '' });
   }
@@ -251,7 +247,7 @@ export class LearnLesson {
   scrubTo(index) {
     const last = this.session.history.length - 1;
     this.at = index === null || index >= last ? null : Math.max(0, index);
-    this.scheduleDraw();
+    this.show();
   }
 
   showError(message) {
@@ -269,26 +265,25 @@ export class LearnLesson {
     download(new Blob([text], { type: 'application/json' }), `attention-explorer-${options.task}-step-${step}-parameters.json`);
   }
 
-  /** Snapshots arrive about 14 times a second: the figures are drawn once per frame at most, and only while the chapter is open. */
-  scheduleDraw() {
-    if (this.drawPending || !this.open) return;
-    this.drawPending = true;
-    requestAnimationFrame(() => {
-      this.drawPending = false;
-      if (this.open) this.draw();
-    });
-  }
-
-  draw() {
+  /**
+   * The latest snapshot (or the one scrubbed back to): the readout, switches and slider follow at once; the figures get
+   * it published, drawn in the next frame while on screen (snapshots arrive about 14 times a second).
+   */
+  show() {
     const { latest, history } = this.session;
+    if (!this.open) {
+      // Training goes on while another chapter is open: its figures keep the data for when they are shown, and nothing
+      // else is touched (the learner is typing elsewhere).
+      if (latest && this.resolved) this.publish('learn', this.figureData(latest, history));
+      return;
+    }
     this.syncButtons();
-    if (!latest) {
-      this.readout.textContent = '';  // no model: the settings' message says why
+    if (!latest || !this.resolved) {
+      this.readout.textContent = '';  // no model yet, or none: the settings' message says why
       return;
     }
     this.syncAblation(latest);
     const shown = this.at === null ? latest : history[this.at];
-    const names = { task: this.resolved.options.task, vocabSize: this.resolved.options.vocabSize };
     const ablated = latest.ablated.map((key) => headName(...key.split(',').map(Number)));
     this.readout.replaceChildren(
       element('strong', '', `Step ${latest.step}`),
@@ -297,16 +292,18 @@ export class LearnLesson {
       ablated.length ? ` with ${ablated.join(', ')} switched off` : '');
     Object.assign(this.readout.dataset, { step: String(latest.step), loss: String(latest.loss), accuracy: String(latest.accuracy),
       running: String(latest.running) });
-    this.slots.curves.replaceChildren(trainingCurves(history, { log: this.state.trainLog }));
-    this.slots.heads.replaceChildren(trainedHeads(shown, { ...names, colorMap: this.state.colorMap, canvas: this.canvas('heads'),
-      caption: this.at === null ? undefined : `Every head's attention on the probe at step ${shown.step} (scrubbed back in history)` }));
-    this.slots.history.replaceChildren(historyStrip(history, { at: this.at, colorMap: this.state.colorMap, canvas: this.canvas('history') }));
-    this.slots.probe.replaceChildren(probeView(shown, names));
     const { slider, readout, live } = this.scrub;
     slider.max = String(Math.max(0, history.length - 1));
     slider.value = String(this.at ?? history.length - 1);
     readout.textContent = `step ${shown.step}${this.at === null ? ' (live)' : ''}`;
     live.hidden = this.at === null;
+    this.publish('learn', this.figureData(latest, history));
+  }
+
+  /** What the chapter's figures draw (chapter.js `figures`): the run's history and the snapshot shown, named for the task. */
+  figureData(latest, history) {
+    const { task, vocabSize } = this.resolved.options;
+    return { history, shown: this.at === null ? latest : history[this.at], at: this.at, names: { task, vocabSize } };
   }
 
   /** One switch per head, rebuilt when the model's shape changes; checked = switched off. */
@@ -327,14 +324,5 @@ export class LearnLesson {
       }
     }
     for (const box of this.ablation.querySelectorAll('input')) box.checked = snapshot.ablated.includes(`${box.dataset.layer},${box.dataset.head}`);
-  }
-
-  /** A figure's canvases by key, the same ones from draw to draw (making a canvas costs more than filling it). */
-  canvas(figure) {
-    const pool = (this.canvases ??= {})[figure] ??= new Map();
-    return (key) => {
-      if (!pool.has(key)) pool.set(key, document.createElement('canvas'));
-      return pool.get(key);
-    };
   }
 }

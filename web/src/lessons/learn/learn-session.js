@@ -8,11 +8,14 @@ export const MAX_HISTORY = 600;
 
 export class LearnSession {
   /**
-   * @param {{ onSnapshot: (snapshot: object) => void, onError: (message: string) => void, core: { kernels: string, wasmUrl: string } }} hooks
-   *   onSnapshot: each new snapshot (train-worker.js); onError: a message to show (training has stopped);
-   *   core: the page's core, whose build (kernels, wasmUrl) the worker starts
+   * @param {{ onModel: (model: object) => void, onSnapshot: (snapshot: object) => void, onError: (message: string) => void,
+   *   core: { kernels: string, wasmUrl: string } }} hooks
+   *   onModel: a new model's { options, example, defaultProbe } (train-worker.js), before its first snapshot;
+   *   onSnapshot: each new snapshot; onError: a message to show (training has stopped); core: the page's core, whose
+   *   build (kernels, wasmUrl) the worker starts
    */
-  constructor({ onSnapshot, onError, core }) {
+  constructor({ onModel, onSnapshot, onError, core }) {
+    this.onModel = onModel;
     this.onSnapshot = onSnapshot;
     this.onError = onError;
     this.build = { kernels: core.kernels, wasmUrl: core.wasmUrl };
@@ -38,6 +41,8 @@ export class LearnSession {
     if (data.type === 'error') {
       this.onError(data.message);
       if (this.latest) this.latest = { ...this.latest, running: false };
+    } else if (data.type === 'model') {
+      this.onModel(data);
     } else if (data.type === 'snapshot') {
       this.keep(data.snapshot);
       this.latest = data.snapshot;
@@ -57,14 +62,11 @@ export class LearnSession {
     if (this.history.length > MAX_HISTORY) this.history = this.history.filter((_, i) => i % 2 === 0 || i === this.history.length - 1);
   }
 
-  /**
-   * A new model (TrainerOptions), at step 0, paused, on the probe (token ids); `first`: its step-0 snapshot,
-   * taken by the page (snapshot.js), shown until the worker's own arrives.
-   */
-  reset(options, probe, first) {
-    this.history = [first];
-    this.latest = first;
-    this.send({ type: 'reset', options, probe: Array.from(probe), ...this.build });
+  /** A new model (TrainerOptions), at step 0, paused, on the task's default probe (setProbe changes it). */
+  reset(options) {
+    this.history = [];
+    this.latest = null;
+    this.send({ type: 'reset', options, ...this.build });
   }
 
   /** Trains until paused, at `stepsPerSecond` (0: as fast as the thread allows). */

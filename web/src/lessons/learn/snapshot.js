@@ -1,7 +1,7 @@
 // One moment of a training run, as the Learn chapter draws it: the step, the losses, the accuracy,
 // every head's scores, and the model's attention and predictions on the probe. The training worker
-// takes one per tick; the page takes the first itself (step 0, from its own copy of the same model: the
-// same seed and build give the same numbers), so the chapter is drawn at once, before the worker answers.
+// (train-worker.js) takes one after each reset (step 0), after each change while paused, and one per tick
+// while training.
 
 /**
  * @param {object} trainer  from core.createTrainer

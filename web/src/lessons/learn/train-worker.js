@@ -5,8 +5,8 @@
 // explorer stays within a frame while this runs.
 //
 // Messages in (learn-session.js sends them):
-//   { type: 'reset', options, probe, kernels, wasmUrl }  a new trainer (TrainerOptions; the task's defaults for the
-//                                         rest), paused at step 0; probe: token ids; kernels and
+//   { type: 'reset', options, kernels, wasmUrl }  a new trainer (TrainerOptions; the task's defaults for the
+//                                         rest), paused at step 0, on the task's default probe; kernels and
 //                                         wasmUrl: the page's core's build and where it was loaded from (core.kernels,
 //                                         core.wasmUrl): the worker starts the same file, so no bundle carries a second copy
 //   { type: 'run', stepsPerSecond }       train until paused (stepsPerSecond 0: as fast as the thread allows)
@@ -16,12 +16,16 @@
 //   { type: 'ablate', layer, head, on }   zero that head's output (in training too; trainer.ablate)
 //   { type: 'parameters' }               the trained parameters (for the JSON export)
 // Messages out:
+//   { type: 'model', options, example, defaultProbe }  after a reset, before its first snapshot: the options in
+//                                   effect (the task's defaults filled in), one sample of the task and its default
+//                                   probe (token ids), both drawn from the sample stream (training does not change)
 //   { type: 'snapshot', snapshot }  snapshot.js
 //   { type: 'parameters', parameters, options, step }
 //   { type: 'error', message }      a bad option or a diverged step: training stops, nothing else changes
-import { coreLimits } from '../../core/limits.js';
+import { frozenLimits } from '../../core/limits.js';
 import { trainerApi } from '../../core/trainer.js';
 import { startModule } from '../../core/wasm-module.js';
+import { defaultProbe } from './probe.js';
 import { takeSnapshot } from './snapshot.js';
 
 const TICK_MS = 70;           // one snapshot per tick while running: ~14 redraws a second (at least 10)
@@ -43,7 +47,7 @@ let elapsed = 0;                 // ms of training so far (paused time excluded)
 async function core(kernels, url) {
   if (!api) {
     const { wasm } = await startModule(kernels === 'relaxed-simd' ? { kernels, relaxedWasmUrl: url } : { kernels, wasmUrl: url });
-    api = trainerApi(wasm, coreLimits(wasm));
+    api = trainerApi(wasm, frozenLimits(wasm));
   }
   return api;
 }
@@ -98,11 +102,17 @@ function tick() {
 }
 
 const HANDLERS = {
-  async reset({ options, probe: tokens, kernels, wasmUrl }) {
+  async reset({ options, kernels, wasmUrl }) {
     stop();
     const { createTrainer } = await core(kernels, wasmUrl);
-    trainer = createTrainer(options);
-    probe = Int32Array.from(tokens);
+    try {
+      trainer = createTrainer(options);
+    } catch (error) {
+      throw new Error(`Training settings: ${error.message}`);  // the last model stays
+    }
+    // The default probe first, from the fresh sample stream, then the example the task's description shows.
+    probe = defaultProbe(trainer);
+    post({ type: 'model', options: trainer.options, defaultProbe: Array.from(probe), example: Array.from(trainer.sample(1).tokens) });
     ablated = [];
     rate = { steps: 0, ms: 0 };
     trainLoss = NaN;

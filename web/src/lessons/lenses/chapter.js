@@ -4,9 +4,10 @@
 // cross-attention (Vaswani et al. 2017 §3.2.3) and what a layer costs (Table 1).
 import { tour } from './tour.js';
 import { costData, costInputs, costSection } from './cost-section.js';
-import { section } from '../../explorer/layout.js';
-import { lookupData, lookupInputs, lookupSection } from './lookup-section.js';
-import { COMPARISON, DEFAULT_TRANSLATION, LOOKUP_DEFAULTS, explainOptions } from '../../explorer/state.js';
+import { element, section, textBox } from '../../views/layout.js';
+import { LOOKUP_DEFAULTS, lookupData, lookupInputs, lookupSection } from './lookup-section.js';
+import { COMPARISON, DEFAULT_TRANSLATION } from '../../settings/sentences.js';
+import { traceOptions } from '../../settings/trace.js';
 import { scoreCostInputs, scoreCosts } from './score-costs.js';
 import { formula } from '../../views/formulas.js';
 import { costPlot } from './cost-plot.js';
@@ -16,6 +17,7 @@ import { lookupBars } from './lookup-bars.js';
 import { projectionView } from './projection-view.js';
 import { enableScoreDrag } from './score-drag.js';
 import { scoreFunctionView } from './score-function.js';
+import { buildSimplexControls } from './simplex-controls.js';
 import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { simplexView } from './simplex-view.js';
 
@@ -27,8 +29,6 @@ export const lensesChapter = {
   views: ['projection', 'score-function', 'simplex', 'lookup', 'cross', 'cost'],
   /** Its slice of the state. */
   state: () => ({
-    compare: false,          // show this sentence and compareSentence on shared PCA axes
-    compareSentence: COMPARISON[1],
     simplexScores: [1, 0.5, -0.5],  // the simplex figure's three scores
     simplexTemperature: 1,
     simplexLevelSets: 'softmax',    // whose objective's level sets are drawn
@@ -36,6 +36,8 @@ export const lensesChapter = {
     ...LOOKUP_DEFAULTS,      // the soft-lookup section's table, query, τ and similarity
     costKernel: 3,           // the cost section's convolution kernel size k
   }),
+  /** Its attributes of the element (explorer/attributes.js): attribute → [field, parse(text)]. */
+  attributes: { 'target-sentence': ['crossTarget', (text) => text] },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
    * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;
@@ -47,7 +49,7 @@ export const lensesChapter = {
     simplex: { inputs: (state) => simplexInputs(state), compute: simplexData },
     lookup: { inputs: (state) => lookupInputs(state), compute: lookupData, kept: 'The figure shows the last table that worked.' },
     cross: {
-      inputs: (state) => [state.sentence, state.crossTarget, explainOptions(state)],
+      inputs: (state) => [state.sentence, state.crossTarget, traceOptions(state)],
       compute: (core, [source, target, options]) => core.explainCross(source, target, options),
     },
     cost: {
@@ -74,13 +76,12 @@ export const lensesChapter = {
     costTable: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costTable(cost.costs, cost.sizes) },
     costPlot: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },
   },
-  /**
-   * @param {{ slots: Record<string, HTMLElement>, core: object, edit: (change: object) => void, compareButton: HTMLElement,
-   *   simplexControls: { form: HTMLFormElement }, target: HTMLTextAreaElement }} parts
-   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[],
-   *   lookup: object, cost: object }}
-   */
-  build({ slots, core, edit, state, compareButton, simplexControls, target }) {
+  /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
+  build({ slots, core, edit, state }) {
+    const simplexControls = buildSimplexControls();
+    const compareButton = element('button', 'compare-button');
+    compareButton.type = 'button';
+    const target = textBox('Target sentence (e.g. a translation)', (value) => edit({ crossTarget: value }, { typing: true }));
     simplexControls.form.addEventListener('input', () => edit(simplexControls.read()));
     // A comparison is a view: it shows the two "bank" sentences with the settings that isolate context (no
     // positional encoding, identity projections; the section's text says so), and leaving it gives back
@@ -121,7 +122,15 @@ export const lensesChapter = {
       content: [context, scores, simplex, lookup.element, cross, cost.element],
       views: { projection: [context], 'score-function': [scores], simplex: [simplex], lookup: [lookup.element], cross: [cross], cost: [cost.element] },
       figureControls: [simplexControls.form, ...lookup.forms, ...cost.forms],
-      lessons: [lookup, cost],
+      sync: (current, context) => {
+        for (const part of [lookup, cost]) part.sync(current, context);
+        compareButton.textContent = current.compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
+        compareButton.disabled = context.readonly;
+        target.readOnly = context.readonly;
+        // Never written back into the box while it is being typed in (it already shows the text).
+        if (target.value !== current.crossTarget && target.getRootNode().activeElement !== target) target.value = current.crossTarget;
+        if (!context.readonly) simplexControls.sync(simplexInputs(current));
+      },
       messages: { lookup: lookup.message, cost: cost.message },
     };
   },

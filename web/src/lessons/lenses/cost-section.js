@@ -3,8 +3,8 @@
 // the current sentence (n = its token count, d = d_model), a kernel-size control (state.costKernel), and
 // operations against n on log–log axes with the crossings. Its figures (costTable, costPlot) are drawn by
 // the explorer from costData(), computed while they are on screen and only when n or k changes.
-import { field, input } from '../../explorer/controls.js';
-import { element, section } from '../../explorer/layout.js';
+import { field, input } from '../../views/form-controls.js';
+import { element, section } from '../../views/layout.js';
 
 export const COST_KERNEL_RANGE = [2, 50];
 const POINTS_PER_DECADE = 20;

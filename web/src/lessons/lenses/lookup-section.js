@@ -4,8 +4,8 @@
 // lookupValues, lookupQuery, lookupTemperature, lookupSimilarity; the page's normalizer), so links and
 // embed code carry them. The explorer draws its figure (lookup) from lookupData(): one core.softLookup()
 // call per change of those inputs while it is on screen; a table the core refuses shows why.
-import { field, input, select } from '../../explorer/controls.js';
-import { element, section } from '../../explorer/layout.js';
+import { field, input, select } from '../../views/form-controls.js';
+import { element, section } from '../../views/layout.js';
 import { math } from '../../views/formulas.js';
 
 const TEX = String.raw`\underbrace{\textstyle\sum_j \delta(q, k_j)\, v_j}_{\text{exact lookup}}\;\longrightarrow\;` +
@@ -40,6 +40,15 @@ function friendly(message, rows) {
     (_, what, i) => `the ${what === 'keys' ? 'key' : 'value'} in row ${rows[Number(i)] + 1}`);
   return `${text[0].toUpperCase()}${text.slice(1)}.`;
 }
+
+/** The soft lookup's default table (the classic names-to-surnames example), query and settings: its slice of the state. */
+export const LOOKUP_DEFAULTS = {
+  lookupKeys: ['Luke', 'Puke', 'Leia', 'Han', 'John'],
+  lookupValues: ['Sprangers', 'Skywalker', 'Organa', 'Solo', 'Lennon'],
+  lookupQuery: 'Luk',
+  lookupTemperature: 0.2,      // τ of the lookup, 0.01 … 10 on its slider
+  lookupSimilarity: 'letters', // 'letters' (character bigrams) | 'wordVectors'
+};
 
 /** The lookup's inputs from the state: the table without blank rows (`rows` maps back to the table's rows), query, options. */
 export function lookupInputs(state) {

@@ -1,7 +1,7 @@
 // Controls of the simplex figure: its three scores (also draggable on the figure, score-drag.js), its
 // temperature, and whose objective's level sets are drawn.
-import { field, input, select } from '../../explorer/controls.js';
-import { labelled } from '../../explorer/core-limits.js';
+import { field, input, select } from '../../views/form-controls.js';
+import { labelled } from '../../settings/limits.js';
 import { SCORE_RANGE } from './simplex-data.js';
 
 /**

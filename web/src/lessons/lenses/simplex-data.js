@@ -2,7 +2,7 @@
 // the regularized objective over a raster of the triangle (for its level sets), and the two-token
 // curves. Three small core calls per change of the figure's own inputs, none per keystroke.
 import { simplexRaster } from './simplex-geometry.js';
-import { names } from '../../explorer/core-limits.js';
+import { names } from '../../settings/limits.js';
 
 const RASTER = simplexRaster(96, 84);
 export const SCORE_RANGE = [-4, 4];

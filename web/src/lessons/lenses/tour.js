@@ -1,6 +1,6 @@
 // The guided tour's steps in the chapter "Other lenses", in teaching order (the step format:
 // explorer/tour-steps.js).
-import { COMPARISON, ONE_HEAD, RIVER } from '../sentences.js';
+import { COMPARISON, ONE_HEAD, RIVER } from '../../settings/sentences.js';
 
 /** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string }[]} */
 export const tour = [

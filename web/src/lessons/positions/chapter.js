@@ -3,6 +3,7 @@
 // binary-counter bits and curves; relative position (similarity, the offset as a rotation); and why it
 // matters for attention (shuffle, repeated words, score terms, lengths).
 import { tour } from './tour.js';
+import { buildLabControls } from './lab-controls.js';
 import { labSection } from './lab-section.js';
 import { D2L_PRESET, labOptions, rotationPair } from './lab-data.js';
 import { formula } from '../../views/formulas.js';
@@ -63,11 +64,9 @@ export const positionsChapter = {
     scoreTerms: { needs: 'checks', draw: ({ trace }, _, { head }) => scoreTerms(trace, { head }) },
     norms: { needs: 'checks', draw: ({ trace }) => normBars(trace) },
   },
-  /**
-   * @param {{ slots: Record<string, HTMLElement>, labControls: object }} parts
-   * @returns {{ content: HTMLElement[], views: Record<string, HTMLElement[]>, figureControls: HTMLElement[] }}
-   */
-  build({ slots, labControls, edit, state }) {
+  /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
+  build({ slots, edit, state }) {
+    const labControls = buildLabControls();
     // The lab's controls change its slice of the state; its buttons apply the d2l.ai preset or shuffle again.
     for (const form of [labControls.encoding, labControls.rotation, labControls.input]) {
       form.addEventListener('input', () => edit(labControls.read()));
@@ -84,6 +83,11 @@ export const positionsChapter = {
       content: [lab.encoding, lab.relative, lab.attention],
       views: { positional: [lab.encoding], lab: [lab.relative, lab.attention] },
       figureControls: [labControls.encoding, labControls.rotation, labControls.input],
+      // The token selects follow the sentence, synced after each trace while one of the chapter's figures is on screen
+      // (rebuilding hundreds of options per keystroke off screen would cost the frame).
+      syncTrace: (current, trace, wants) => {
+        if (wants(Object.keys(positionsChapter.figures))) labControls.sync(current, trace.tokens);
+      },
     };
   },
 };

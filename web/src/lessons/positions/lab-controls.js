@@ -1,8 +1,8 @@
 // Controls of the positional-encoding lab: the encoding's own d_model, base and positions; the token
 // pair of the rotation; and what is added to the word vectors (P's multiplier, √d_model scaling,
 // shuffling). Three small forms, each beside the figures it drives.
-import { clampInteger, field, input, select } from '../../explorer/controls.js';
-import { coreLimits, labelled } from '../../explorer/core-limits.js';
+import { clampInteger, field, input, select } from '../../views/form-controls.js';
+import { coreLimits, labelled } from '../../settings/limits.js';
 import { POSITIONS_WITHOUT_SENTENCE, labPositions, rotationPair } from './lab-data.js';
 
 function form(label) {

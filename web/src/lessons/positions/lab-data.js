@@ -1,6 +1,6 @@
 // What the positional-encoding lab computes for a state: its positions, the rotation's token pair, and
 // the options core.positionalEncodingLab() takes (limits from core.limits).
-import { coreLimits } from '../../explorer/core-limits.js';
+import { coreLimits } from '../../settings/limits.js';
 
 /** d2l.ai's figure of the encoding's columns (§11.6.2): the lab's "d2l.ai preset" button. */
 export const D2L_PRESET = { labDModel: 32, labPositions: 60, labFirstColumn: 6, labBase: 10000 };

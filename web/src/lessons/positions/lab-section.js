@@ -1,6 +1,6 @@
 // The section "Positional-encoding lab": the encoding itself, relative position, and why it matters for
 // attention; the explorer draws its figures into the given slots and wires its controls (lab-controls.js).
-import { row, subsection } from '../../explorer/layout.js';
+import { row, subsection } from '../../views/layout.js';
 
 /**
  * @param {Record<string, HTMLElement>} slots  the explorer's figure slots (labEncoding, binaryPositions, …)

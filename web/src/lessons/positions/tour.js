@@ -1,6 +1,6 @@
 // The guided tour's steps in the chapter "Positions", in teaching order (the step format:
 // explorer/tour-steps.js).
-import { RIVER } from '../sentences.js';
+import { RIVER } from '../../settings/sentences.js';
 
 /** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string }[]} */
 export const tour = [

@@ -1,46 +1,13 @@
-// The explorer's controls: a form whose values are read back into the state on every change.
+// The explorer's settings form: the model settings every chapter reads, whose values are read back
+// into the state on every change. A chapter's own settings are its own controls (lessons/<chapter>/).
+import { ADDITIVE_HIDDEN_SIZES, headCounts } from '../settings/state.js';
+import { coreLimits, labelled } from '../settings/limits.js';
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
-import { coreLimits, labelled } from './core-limits.js';
-import { headCounts } from './state.js';
-
-let nextId = 0;
-
-export function field(form, labelText, control) {
-  const id = `ae-control-${nextId++}`;
-  const wrapper = form.appendChild(document.createElement('div'));
-  wrapper.className = 'control';
-  const label = wrapper.appendChild(document.createElement('label'));
-  label.htmlFor = id;
-  label.textContent = labelText;
-  control.id = id;
-  wrapper.appendChild(control);
-  return control;
-}
-
-export function select(name, options) {
-  const el = document.createElement('select');
-  el.name = name;
-  for (const [value, text] of options) el.add(new Option(text, String(value)));
-  return el;
-}
-
-export function input(name, attributes) {
-  const el = document.createElement('input');
-  el.name = name;
-  Object.assign(el, attributes);
-  return el;
-}
-
-export function clampInteger(value, min, max) {
-  return Math.max(min, Math.min(max, Math.trunc(Number(value) || 0)));
-}
-
-/** Hidden units the additive score offers (its limit is core.limits.maxAdditiveHidden). */
-export const ADDITIVE_HIDDEN_SIZES = [4, 8, 16, 32, 64];
+import { clampInteger, field, input, select } from '../views/form-controls.js';
 
 /**
  * Builds the controls for a core with `dModel`-wide vectors and at most `maxTokens` tokens; name lists
- * and ranges come from core.limits (core-limits.js).
+ * and ranges come from core.limits (settings/limits.js).
  * @returns {{ form: HTMLFormElement, read: (changed: string) => object, sync: (state: object) => void }}
  */
 export function buildControls(dModel, maxTokens) {
@@ -137,44 +104,6 @@ export function buildControls(dModel, maxTokens) {
     positional.value = state.positionalEncoding;
     colorMap.value = state.colorMap;
     normalizer.value = state.normalizer;
-  };
-  return { form, read, sync };
-}
-
-/**
- * Controls of the line view: which heads to draw and the weight threshold.
- * @returns {{ form: HTMLFormElement, read: () => object, sync: (state: object) => void }}
- */
-export function buildLineControls() {
-  const form = document.createElement('form');
-  form.className = 'controls line-controls';
-  form.setAttribute('aria-label', 'Line view settings');
-  form.addEventListener('submit', (event) => event.preventDefault());
-  const threshold = field(form, 'Hide weights below', input('lineThreshold', { type: 'range', min: 0, max: 0.5, step: 0.01 }));
-  const thresholdOut = threshold.parentElement.appendChild(document.createElement('output'));
-  thresholdOut.className = 'hint';
-  const heads = form.appendChild(document.createElement('fieldset'));
-  heads.className = 'line-heads';
-  heads.appendChild(document.createElement('legend')).textContent = 'Heads drawn';
-
-  const read = () => ({
-    lineThreshold: Number(threshold.value),
-    lineHeads: [...heads.querySelectorAll('input:checked')].map((box) => Number(box.value)),
-  });
-  const sync = (state) => {
-    threshold.value = String(state.lineThreshold);
-    thresholdOut.value = state.lineThreshold.toFixed(2);
-    const boxes = heads.querySelectorAll('input');
-    if (boxes.length !== state.numHeads) {
-      heads.replaceChildren(heads.querySelector('legend'), ...Array.from({ length: state.numHeads }, (_, h) => {
-        const label = document.createElement('label');
-        const box = label.appendChild(input('lineHead', { type: 'checkbox', value: String(h) }));
-        box.dataset.head = String(h);
-        label.append(` ${h + 1}`);
-        return label;
-      }));
-    }
-    for (const box of heads.querySelectorAll('input')) box.checked = state.lineHeads.includes(Number(box.value));
   };
   return { form, read, sync };
 }

@@ -1,45 +1,4 @@
-// The explorer's page inside its shadow root: sections of figures, and which of them (and which
-// controls) an element shows, from its `views` and `controls` attributes.
-
-export function element(tag, className, text) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  if (text) el.textContent = text;
-  return el;
-}
-
-/** A titled section of the explorer (h2); a subsection (h3) is one inside the lab. */
-export function section(title, intro, ...children) {
-  return titled(2, title, intro, children);
-}
-
-export function subsection(title, intro, ...children) {
-  return titled(3, title, intro, children);
-}
-
-function titled(level, title, intro, children) {
-  const el = element('section');
-  el.append(element(`h${level}`, '', title));
-  if (intro) el.append(element('p', 'intro', intro));
-  el.append(...children);
-  return el;
-}
-
-/** A labelled text box (a textarea of `rows` rows, default 1: long text wraps and scrolls); onInput(value) on every edit. */
-export function textBox(labelText, onInput, rows = 1) {
-  const label = element('label', 'sentence-label', labelText);
-  const box = label.appendChild(document.createElement('textarea'));
-  box.rows = rows;
-  box.spellcheck = false;
-  box.addEventListener('input', () => onInput(box.value));
-  return box;
-}
-
-export function row(...children) {
-  const el = element('div', 'side-by-side');
-  el.append(...children);
-  return el;
-}
+// Which figures and controls an element shows, from its `views` and `controls` attributes.
 
 /** Form controls of each name the `controls` attribute takes. */
 const CONTROL_FIELDS = {

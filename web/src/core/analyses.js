@@ -1,13 +1,13 @@
-// The functions the page's lessons call beside the attention itself: the positional-encoding lab, the
-// normalizers' objective on the simplex, the cost of score functions, attention as a soft lookup, and
-// what a layer costs. Spread into the core object by index.js; same conventions (checks here, errors
+// The core's analyses beside the attention itself: the positional-encoding lab, the normalizers'
+// objective on the simplex, the cost of score functions, attention as a soft lookup, and what a layer
+// costs. Spread into the core object by index.js; same conventions (checks here, errors
 // as TypeError / RangeError naming the argument).
 // Every limit and name list comes from the core (core.limits, limits.js).
 import * as check from './checks.js';
 import { unwrap } from './wasm-module.js';
 
-/** The lessons' functions of a core running on `wasm` with word vectors of width dModel; limits: core.limits. */
-export function lessonFunctions(wasm, dModel, limits) {
+/** The analyses of a core running on `wasm` with word vectors of width dModel; limits: core.limits. */
+export function analysisFunctions(wasm, dModel, limits) {
   return {
     /**
      * The sinusoidal encoding examined (Vaswani et al. 2017 §3.5; d2l.ai §11.6.3), independent of the

@@ -1,6 +1,6 @@
 // The core's limits and name lists (core.limits: each defined once in C++ and exported by the
-// bindings), for the explorer's attribute parser, state and controls, with the labels the page shows
-// for each name. Set when the page's core has loaded (shared-core.js); every explorer on a page uses
+// bindings), for the explorer's attribute parser, state and every control, with the labels the page
+// shows for each name. Set when the page's core has loaded (explorer/shared-core.js); every explorer on a page uses
 // the same core build, so one copy serves them all. A name the core lists without a label here is an
 // error, so a name added in C++ cannot reach the page unlabelled.
 import { headKindNames } from '../core/limits.js';
