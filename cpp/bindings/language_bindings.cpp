@@ -91,7 +91,7 @@ val tokens_to_js(const std::vector<attn::Token>& tokens, const std::vector<std::
 val language_model_run(int id, const std::string& text, int k, const val& positions) {
   return guarded([&] {
     train::LanguageModel& m = model_by_id(id);
-    train::LanguageModel::Positions at = train::OutputPositions::All;
+    train::LanguageModel::Positions at = train::OutputPositions::all;
     if (positions.isString()) {
       at = enum_from_js(train::kOutputPositionNames, positions, "positions");
     } else {

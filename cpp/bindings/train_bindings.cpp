@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "attn/train/trainer.hpp"
+#include "convert.hpp"
 #include "guarded.hpp"
 
 using emscripten::val;
@@ -56,16 +57,9 @@ std::vector<T> vector_from(const val& array) {
   return out;
 }
 
-template <typename T>
-val name_array(const T& names) {
-  val out = val::array();
-  for (const char* name : names) out.call<void>("push", std::string(name));
-  return out;
-}
-
 val options_to_js(const train::TrainerOptions& o) {
   val out = val::object();
-  out.set("task", std::string(train::task_name(o.task)));
+  out.set("task", std::string(attn::name_of(train::kTaskNames, o.task)));
   out.set("numLayers", o.model.n_layers);
   out.set("numHeads", o.model.n_heads);
   out.set("dModel", o.model.d_model);
@@ -74,20 +68,20 @@ val options_to_js(const train::TrainerOptions& o) {
   out.set("batchSize", o.batch_size);
   out.set("learningRate", o.optimizer.learning_rate);
   out.set("weightDecay", o.optimizer.weight_decay);
-  out.set("positionalEncoding", std::string(train::positional_name(o.model.positional)));
+  out.set("positionalEncoding", std::string(attn::name_of(train::kPositionalNames, o.model.positional)));
   out.set("seed", static_cast<double>(o.seed));
   return out;
 }
 
 // The options JS passed (complete: web/src/core/trainer.js fills in the task's defaults and checks types).
 train::TrainerOptions options_from_js(const val& js) {
-  train::TrainerOptions o = train::default_trainer_options(train::task_from_name(js["task"].as<std::string>()));
+  train::TrainerOptions o = train::default_trainer_options(enum_from_js(train::kTaskNames, js["task"], "task"));
   o.model.n_layers = js["numLayers"].as<std::size_t>();
   o.model.n_heads = js["numHeads"].as<std::size_t>();
   o.model.d_model = js["dModel"].as<std::size_t>();
   o.model.seq_len = js["seqLen"].as<std::size_t>();
   o.model.vocab_size = js["vocabSize"].as<std::size_t>();
-  o.model.positional = train::positional_from_name(js["positionalEncoding"].as<std::string>());
+  o.model.positional = enum_from_js(train::kPositionalNames, js["positionalEncoding"], "positionalEncoding");
   o.batch_size = js["batchSize"].as<std::size_t>();
   o.optimizer.learning_rate = js["learningRate"].as<float>();
   o.optimizer.weight_decay = js["weightDecay"].as<float>();
@@ -102,7 +96,7 @@ val parameters_to_js(const train::ModelConfig& c, const float* flat) {
   const std::size_t d = c.d_model;
   val out = val::object();
   out.set("embedding", tensor(p.embedding, {c.vocab_size, d}));
-  if (c.positional == train::Positional::Learned) out.set("positional", tensor(p.positional, {c.seq_len, d}));
+  if (c.positional == train::Positional::learned) out.set("positional", tensor(p.positional, {c.seq_len, d}));
   val layers = val::array();
   for (const auto& w : p.layers) {
     val layer = val::object();
@@ -133,7 +127,7 @@ std::vector<float> parameters_from_js(const train::ModelConfig& c, const val& js
     val(emscripten::typed_memory_view(rows * cols, to)).call<void>("set", t["data"]);
   };
   copy(js["embedding"], "embedding", c.vocab_size, d, p.embedding);
-  if (c.positional == train::Positional::Learned) copy(js["positional"], "positional", c.seq_len, d, p.positional);
+  if (c.positional == train::Positional::learned) copy(js["positional"], "positional", c.seq_len, d, p.positional);
   const val layers = js["layers"];
   if (layers.isUndefined() || layers["length"].as<std::size_t>() != c.n_layers) {
     throw std::invalid_argument("setParameters: layers must be an array of numLayers = " + std::to_string(c.n_layers) + " layers");
@@ -165,8 +159,8 @@ val batch_to_js(const train::Batch& b) {
 
 val trainer_limits() {
   val out = val::object();
-  out.set("tasks", name_array(train::kTaskNames));
-  out.set("positionalEncodings", name_array(train::kPositionalNames));
+  out.set("tasks", names_to_js(train::kTaskNames));
+  out.set("positionalEncodings", names_to_js(train::kPositionalNames));
   out.set("maxLayers", train::kMaxLayers);
   out.set("maxHeads", train::kMaxHeads);
   out.set("maxDModel", train::kMaxTrainDModel);
@@ -180,7 +174,7 @@ val trainer_limits() {
 }
 
 val trainer_defaults(std::string task) {
-  return guarded([&] { return options_to_js(train::default_trainer_options(train::task_from_name(task))); });
+  return guarded([&] { return options_to_js(train::default_trainer_options(attn::value_of(train::kTaskNames, task, "task"))); });
 }
 
 val create_trainer(val options) {
