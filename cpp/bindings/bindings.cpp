@@ -31,6 +31,7 @@
 #include "attn/text/embeddings.hpp"
 #include "attn/text/tokenizer.hpp"
 #include "convert.hpp"
+#include "exports.hpp"
 #include "guarded.hpp"
 
 using emscripten::val;
@@ -308,25 +309,12 @@ val all_but_the_top() {
 }
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-  emscripten::function("loadEmbeddings", &load_embeddings);
-  emscripten::function("tokenize", &tokenize);
-  emscripten::function("embed", &embed);
-  emscripten::function("allButTheTop", &all_but_the_top);
-  emscripten::function("sinusoidalEncoding", &sinusoidal_encoding);
-  emscripten::function("attention", &attention);
-  emscripten::function("multiHeadAttention", &multi_head_attention);
-  emscripten::function("explain", &explain);
-  emscripten::function("compareContexts", &compare_contexts);
-  emscripten::function("explainCross", &explain_cross);
-  emscripten::function("simplexObjective", &simplex_objective);
-  emscripten::function("scoreCost", &score_cost);
-  emscripten::function("layerNorm", &layer_norm);
-  emscripten::function("normalize", &normalize);
-  emscripten::function("positionalEncodingLab", &positional_encoding_lab);
-  emscripten::function("softLookup", &soft_lookup);
-  emscripten::function("layerCosts", &layer_costs);
-  emscripten::function("heapInUse", &heap_in_use);
-  emscripten::function("coreLimits", &core_limits);
+  bind_functions("loadEmbeddings", &load_embeddings, "tokenize", &tokenize, "embed", &embed, "allButTheTop", &all_but_the_top,
+                 "sinusoidalEncoding", &sinusoidal_encoding, "attention", &attention, "multiHeadAttention", &multi_head_attention,
+                 "explain", &explain, "compareContexts", &compare_contexts, "explainCross", &explain_cross,
+                 "simplexObjective", &simplex_objective, "scoreCost", &score_cost, "layerNorm", &layer_norm,
+                 "normalize", &normalize, "positionalEncodingLab", &positional_encoding_lab, "softLookup", &soft_lookup,
+                 "layerCosts", &layer_costs, "heapInUse", &heap_in_use, "coreLimits", &core_limits);
   emscripten::constant("maxTokens", attn::kMaxTokens);
   emscripten::constant("maxLookupRows", attn::kMaxLookupRows);
   emscripten::constant("maxLookupText", attn::kMaxLookupText);

@@ -11,6 +11,7 @@
 
 #include "attn/train/language_model.hpp"
 #include "convert.hpp"
+#include "exports.hpp"
 #include "guarded.hpp"
 #include "registry.hpp"
 
@@ -224,18 +225,13 @@ val language_model_limits() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_language_model) {
-  emscripten::function("languageModelCreate", &language_model_create);
-  emscripten::function("languageModelRelease", &language_model_release);
-  emscripten::function("languageModelRun", &language_model_run);
-  emscripten::function("languageModelScore", &language_model_score);
-  emscripten::function("languageModelParameters", &language_model_parameters);
-  emscripten::function("languageModelLimits", &language_model_limits);
-  emscripten::function("languageTrainerCreate", &language_trainer_create);
-  emscripten::function("languageTrainerRelease", &language_trainer_release);
-  emscripten::function("languageTrainerStep", &language_trainer_step);
-  emscripten::function("languageTrainerEvaluate", &language_trainer_evaluate);
-  emscripten::function("languageTrainerParameters", &language_trainer_parameters);
-  emscripten::function("languageTrainerSetParameters", &language_trainer_set_parameters);
-  emscripten::function("languageTrainerSample", &language_trainer_sample);
-  emscripten::function("languageTrainerLossAndGradients", &language_trainer_loss_and_gradients);
+  bind_functions("languageModelCreate", &language_model_create, "languageModelRelease", &language_model_release,
+                 "languageModelRun", &language_model_run, "languageModelScore", &language_model_score,
+                 "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
+                 "languageTrainerCreate", &language_trainer_create, "languageTrainerRelease", &language_trainer_release,
+                 "languageTrainerStep", &language_trainer_step, "languageTrainerEvaluate", &language_trainer_evaluate,
+                 "languageTrainerParameters", &language_trainer_parameters,
+                 "languageTrainerSetParameters", &language_trainer_set_parameters,
+                 "languageTrainerSample", &language_trainer_sample,
+                 "languageTrainerLossAndGradients", &language_trainer_loss_and_gradients);
 }

@@ -21,6 +21,7 @@
 #include "attn/core/limits.hpp"
 #include "attn/core/multi_head.hpp"
 #include "convert.hpp"
+#include "exports.hpp"
 #include "guarded.hpp"
 #include "registry.hpp"
 
@@ -269,19 +270,10 @@ void release_layer(int id) { g_layers.release(id); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(multi_head_layer) {
-  emscripten::function("layerWeightsInput", &layer_weights_input);
-  emscripten::function("prepareLayer", &prepare_layer);
-  emscripten::function("prepareCachedLayer", &prepare_cached_layer);
-  emscripten::function("cachedSnapshot", &cached_snapshot);
-  emscripten::function("releaseSnapshot", &release_snapshot);
-  emscripten::function("multiHeadAttentionSnapshot", &multi_head_attention_snapshot);
-  emscripten::function("layerInput", &layer_input);
-  emscripten::function("forwardLayer", &forward_layer);
-  emscripten::function("layerWeights", &layer_weights);
-  emscripten::function("lastLayerError", &last_layer_error);
-  emscripten::function("releaseLayer", &release_layer);
-  emscripten::function("headInput", &head_input);
-  emscripten::function("attentionHead", &attention_head);
-  emscripten::function("inputHash", &input_hash);
-  emscripten::function("scratchInput", &scratch_input);
+  bind_functions("layerWeightsInput", &layer_weights_input, "prepareLayer", &prepare_layer,
+                 "prepareCachedLayer", &prepare_cached_layer, "cachedSnapshot", &cached_snapshot,
+                 "releaseSnapshot", &release_snapshot, "multiHeadAttentionSnapshot", &multi_head_attention_snapshot,
+                 "layerInput", &layer_input, "forwardLayer", &forward_layer, "layerWeights", &layer_weights,
+                 "lastLayerError", &last_layer_error, "releaseLayer", &release_layer, "headInput", &head_input,
+                 "attentionHead", &attention_head, "inputHash", &input_hash, "scratchInput", &scratch_input);
 }

@@ -14,6 +14,7 @@
 
 #include "attn/train/trainer.hpp"
 #include "convert.hpp"
+#include "exports.hpp"
 #include "guarded.hpp"
 #include "registry.hpp"
 
@@ -205,17 +206,9 @@ val trainer_ablate(int id, double layer, double head, bool on) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_trainer) {
-  emscripten::function("trainerLimits", &trainer_limits);
-  emscripten::function("trainerDefaults", &trainer_defaults);
-  emscripten::function("createTrainer", &create_trainer);
-  emscripten::function("releaseTrainer", &release_trainer);
-  emscripten::function("trainerStep", &trainer_step);
-  emscripten::function("trainerEvaluate", &trainer_evaluate);
-  emscripten::function("trainerSample", &trainer_sample);
-  emscripten::function("trainerAttention", &trainer_attention);
-  emscripten::function("trainerPredict", &trainer_predict);
-  emscripten::function("trainerParameters", &trainer_parameters);
-  emscripten::function("trainerSetParameters", &trainer_set_parameters);
-  emscripten::function("trainerLossAndGradients", &trainer_loss_and_gradients);
-  emscripten::function("trainerAblate", &trainer_ablate);
+  bind_functions("trainerLimits", &trainer_limits, "trainerDefaults", &trainer_defaults, "createTrainer", &create_trainer,
+                 "releaseTrainer", &release_trainer, "trainerStep", &trainer_step, "trainerEvaluate", &trainer_evaluate,
+                 "trainerSample", &trainer_sample, "trainerAttention", &trainer_attention, "trainerPredict", &trainer_predict,
+                 "trainerParameters", &trainer_parameters, "trainerSetParameters", &trainer_set_parameters,
+                 "trainerLossAndGradients", &trainer_loss_and_gradients, "trainerAblate", &trainer_ablate);
 }
