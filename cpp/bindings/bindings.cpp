@@ -1,7 +1,7 @@
-// embind glue: with convert.hpp/.cpp (typed arrays ⇄ xtensor), guarded.hpp (errors) and
-// layer_bindings.cpp (multiHeadLayer), the only code that sees <emscripten/…>. It binds the core's
-// functions; every one returns { value } on success or { error: { name, message } } on failure
-// (guarded.hpp), which web/src/core/ throws as a JS error once the C++ frames have unwound.
+// embind glue: with convert.hpp/.cpp (every JS ⇄ C++ conversion), guarded.hpp (errors), registry.hpp
+// (objects by id), exports.hpp and the other *_bindings.cpp, the only code that sees <emscripten/…>.
+// It binds the core's functions; every one returns { value } on success or { error: { name, message } }
+// on failure (guarded.hpp), which web/src/core/ throws as a JS error once the C++ frames have unwound.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
@@ -31,6 +31,7 @@
 #include "attn/text/embeddings.hpp"
 #include "attn/text/tokenizer.hpp"
 #include "convert.hpp"
+#include "exports.hpp"
 #include "guarded.hpp"
 
 using emscripten::val;
@@ -55,13 +56,9 @@ namespace {
 
 val load_embeddings(const val& bytes) {
   return guarded([&] {
-    std::vector<std::uint8_t> buffer(bytes["length"].as<std::size_t>());
-    val(emscripten::typed_memory_view(buffer.size(), buffer.data())).call<void>("set", bytes);
+    const std::vector<std::uint8_t> buffer = vector_from_js<std::uint8_t>(bytes);
     g_table = std::make_unique<attn::EmbeddingTable>(attn::EmbeddingTable::from_bytes(buffer.data(), buffer.size()));
-    val info = val::object();
-    info.set("vocabSize", g_table->vocab_size());
-    info.set("dModel", g_table->dim());
-    return info;
+    return object_to_js({{"vocabSize", val(g_table->vocab_size())}, {"dModel", val(g_table->dim())}});
   });
 }
 
@@ -129,11 +126,8 @@ val compare_contexts(const std::string& first, const std::string& second, const 
   return guarded([&] {
     const attn::ExplainOptions o = explain_options(options);
     const auto c = attn::compare_contexts(first, second, table(), o);
-    val out = val::object();
-    out.set("first", trace_to_js(c.first, o.position_checks));
-    out.set("second", trace_to_js(c.second, o.position_checks));
-    out.set("projection", pca_to_js(c.projection));
-    return out;
+    return object_to_js({{"first", trace_to_js(c.first, o.position_checks)},
+                         {"second", trace_to_js(c.second, o.position_checks)}, {"projection", pca_to_js(c.projection)}});
   });
 }
 
@@ -174,27 +168,15 @@ val score_cost(const val& args) {
     const attn::ScoreFunction f = enum_from_js(attn::kScoreFunctionNames, args["scoreFunction"], "scoreFunction");
     const auto c = attn::score_cost(f, args["queries"].as<std::size_t>(), args["keys"].as<std::size_t>(),
                                     args["dK"].as<std::size_t>(), args["hidden"].as<std::size_t>());
-    val out = val::object();
-    out.set("multiplyAdds", c.multiply_adds);
-    out.set("additions", c.additions);
-    out.set("divisions", c.divisions);
-    out.set("tanh", c.tanh);
-    out.set("total", c.total());
-    return out;
+    return object_to_js({{"multiplyAdds", val(c.multiply_adds)}, {"additions", val(c.additions)},
+                         {"divisions", val(c.divisions)}, {"tanh", val(c.tanh)}, {"total", val(c.total())}});
   });
 }
 
 // The positional-encoding lab (lessons/positional_lab.hpp): one core call, converted.
 val positional_encoding_lab(const val& args) {
   return guarded([&] {
-    attn::PositionalLabOptions o;
-    o.positions = args["positions"].as<std::size_t>();
-    o.d_model = args["dModel"].as<std::size_t>();
-    o.position = args["position"].as<std::size_t>();
-    o.error_positions = args["errorPositions"].as<std::size_t>();
-    o.base = args["base"].as<double>();
-    o.delta = args["delta"].as<long>();
-    const attn::PositionalLab lab = attn::positional_lab(o);
+    const attn::PositionalLab lab = attn::positional_lab(positional_lab_options(args));
     val out = val::object();
     out.set("encoding", tensor_to_js(lab.encoding));
     out.set("wavelengths", array_to_js(std::vector<double>(lab.wavelengths.begin(), lab.wavelengths.end())));
@@ -226,11 +208,6 @@ val normalize(const val& args) {
   });
 }
 
-// A copy of a 1-D float tensor as a plain Float32Array.
-val floats_to_js(const xt::xtensor<float, 1>& x) {
-  return val::global("Float32Array").new_(emscripten::typed_memory_view(x.size(), x.data()));
-}
-
 // Soft key–value lookup (soft_lookup.hpp): every array of the result in one call.
 val soft_lookup(const val& args) {
   return guarded([&] {
@@ -241,15 +218,11 @@ val soft_lookup(const val& args) {
     const auto r = attn::soft_lookup(args["query"].as<std::string>(), vector_from_js<std::string>(args["keys"]),
                                      vector_from_js<std::string>(args["values"]), o,
                                      o.similarity == attn::LookupSimilarity::word_vectors ? &table() : nullptr);
-    val out = val::object();
-    out.set("similarities", floats_to_js(r.similarities));
-    out.set("scores", floats_to_js(r.scores));
-    out.set("weights", floats_to_js(r.weights));
-    out.set("exact", floats_to_js(r.exact));
+    val out = object_to_js({{"similarities", typed_array_to_js(r.similarities)}, {"scores", typed_array_to_js(r.scores)},
+                            {"weights", typed_array_to_js(r.weights)}, {"exact", typed_array_to_js(r.exact)},
+                            {"mixture", typed_array_to_js(r.mixture)}, {"exactMixture", typed_array_to_js(r.exact_mixture)}});
     out.set("distinctValues", array_to_js(r.values));
     out.set("valueIndex", array_to_js(std::vector<double>(r.value_index.begin(), r.value_index.end())));
-    out.set("mixture", floats_to_js(r.mixture));
-    out.set("exactMixture", floats_to_js(r.exact_mixture));
     val shared = val::array();
     for (const auto& list : r.shared_bigrams) shared.call<void>("push", array_to_js(list));
     out.set("sharedBigrams", shared);
@@ -262,11 +235,8 @@ val soft_lookup(const val& args) {
 }
 
 val layer_cost_to_js(const attn::LayerCost& c) {
-  val out = val::object();
-  out.set("operations", c.operations);
-  out.set("sequentialOperations", c.sequential);
-  out.set("maxPathLength", c.max_path_length);
-  return out;
+  return object_to_js({{"operations", val(c.operations)}, {"sequentialOperations", val(c.sequential)},
+                       {"maxPathLength", val(c.max_path_length)}});
 }
 
 // Layer costs (lessons/layer_costs.hpp, layer_costs_lesson): the table for n, the crossings and the curves
@@ -286,14 +256,13 @@ val layer_costs(const val& args) {
     crossings.set("selfAttentionRecurrent", lesson.crossings.self_attention_recurrent);
     crossings.set("selfAttentionConvolution", lesson.crossings.self_attention_convolution);
     out.set("crossings", crossings);
-    const auto row = [&](std::size_t r) {
-      return val::global("Float64Array").new_(emscripten::typed_memory_view(ns.size(), &curves(r, 0)));
-    };
+    // curves: (3, ns.size()) row-major, one row per layer type; each row a Float64Array copy.
+    const auto row = [&](std::size_t r) { return typed_array_to_js(curves.data() + r * ns.size(), ns.size()); };
     val curve = val::object();
-    curve.set("n", val::global("Float64Array").new_(emscripten::typed_memory_view(ns.size(), ns.data())));
-    curve.set("convolution", ns.empty() ? val::global("Float64Array").new_(0) : row(0));
-    curve.set("recurrent", ns.empty() ? val::global("Float64Array").new_(0) : row(1));
-    curve.set("selfAttention", ns.empty() ? val::global("Float64Array").new_(0) : row(2));
+    curve.set("n", typed_array_to_js(ns));
+    curve.set("convolution", row(0));
+    curve.set("recurrent", row(1));
+    curve.set("selfAttention", row(2));
     out.set("curves", curve);
     return out;
   });
@@ -313,29 +282,16 @@ val core_limits() {
   out.set("normalizers", names_to_js(attn::kNormalizerNames));
   out.set("alibiSlopes", names_to_js(attn::kAlibiSlopesNames));
   out.set("lookupSimilarities", names_to_js(attn::kLookupSimilarityNames));
-  out.set("maxTokens", attn::kMaxTokens);
-  out.set("maxSeqLen", attn::kMaxSeqLen);
-  out.set("maxDModel", attn::kMaxDModel);
-  out.set("maxHeads", attn::kMaxDModel);
-  out.set("maxSeed", attn::kMaxSeed);
-  out.set("maxCells", static_cast<double>(attn::kMaxCells));
-  out.set("maxAdditiveHidden", attn::kMaxAdditiveHidden);
-  out.set("maxHeadOffset", attn::kMaxHeadOffset);
-  out.set("maxInputScale", static_cast<double>(attn::kMaxInputScale));
-  out.set("minExplorerTemperature", attn::kMinExplorerTemperature);
-  out.set("maxExplorerTemperature", attn::kMaxExplorerTemperature);
-  out.set("maxLabPositions", attn::kMaxLabPositions);
-  out.set("maxLabDModel", attn::kMaxLabDModel);
-  out.set("maxLabErrorPositions", attn::kMaxLabErrorPositions);
-  out.set("maxSimplexCoordinates", static_cast<double>(attn::kMaxSimplexCoordinates));
-  out.set("maxLookupRows", attn::kMaxLookupRows);
-  out.set("maxLookupText", attn::kMaxLookupText);
-  out.set("minLookupTemperature", attn::kMinLookupTemperature);
-  out.set("maxLookupTemperature", attn::kMaxLookupTemperature);
-  out.set("maxCostTokens", attn::kMaxCostTokens);
-  out.set("maxCostWidth", attn::kMaxCostWidth);
-  out.set("maxCostKernel", attn::kMaxCostKernel);
-  out.set("maxCostPoints", attn::kMaxCostPoints);
+  set_numbers(out, {{"maxTokens", attn::kMaxTokens}, {"maxSeqLen", attn::kMaxSeqLen}, {"maxDModel", attn::kMaxDModel},
+                   {"maxHeads", attn::kMaxDModel}, {"maxSeed", attn::kMaxSeed}, {"maxCells", attn::kMaxCells},
+                   {"maxAdditiveHidden", attn::kMaxAdditiveHidden}, {"maxHeadOffset", attn::kMaxHeadOffset},
+                   {"maxInputScale", attn::kMaxInputScale}, {"minExplorerTemperature", attn::kMinExplorerTemperature},
+                   {"maxExplorerTemperature", attn::kMaxExplorerTemperature}, {"maxLabPositions", attn::kMaxLabPositions},
+                   {"maxLabDModel", attn::kMaxLabDModel}, {"maxLabErrorPositions", attn::kMaxLabErrorPositions},
+                   {"maxSimplexCoordinates", attn::kMaxSimplexCoordinates}, {"maxLookupRows", attn::kMaxLookupRows},
+                   {"maxLookupText", attn::kMaxLookupText}, {"minLookupTemperature", attn::kMinLookupTemperature},
+                   {"maxLookupTemperature", attn::kMaxLookupTemperature}, {"maxCostTokens", attn::kMaxCostTokens},
+                   {"maxCostWidth", attn::kMaxCostWidth}, {"maxCostKernel", attn::kMaxCostKernel}, {"maxCostPoints", attn::kMaxCostPoints}});
   return out;
 }
 
@@ -347,34 +303,18 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 val all_but_the_top() {
   return guarded([&] {
     const attn::AllButTheTop& fit = table().post_processing();
-    val out = val::object();
-    out.set("mean", floats_to_js(fit.mean));
-    out.set("directions", tensor_to_js(fit.directions));
-    out.set("spectrum", floats_to_js(fit.spectrum));
-    return out;
+    return object_to_js({{"mean", typed_array_to_js(fit.mean)}, {"directions", tensor_to_js(fit.directions)},
+                         {"spectrum", typed_array_to_js(fit.spectrum)}});
   });
 }
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-  emscripten::function("loadEmbeddings", &load_embeddings);
-  emscripten::function("tokenize", &tokenize);
-  emscripten::function("embed", &embed);
-  emscripten::function("allButTheTop", &all_but_the_top);
-  emscripten::function("sinusoidalEncoding", &sinusoidal_encoding);
-  emscripten::function("attention", &attention);
-  emscripten::function("multiHeadAttention", &multi_head_attention);
-  emscripten::function("explain", &explain);
-  emscripten::function("compareContexts", &compare_contexts);
-  emscripten::function("explainCross", &explain_cross);
-  emscripten::function("simplexObjective", &simplex_objective);
-  emscripten::function("scoreCost", &score_cost);
-  emscripten::function("layerNorm", &layer_norm);
-  emscripten::function("normalize", &normalize);
-  emscripten::function("positionalEncodingLab", &positional_encoding_lab);
-  emscripten::function("softLookup", &soft_lookup);
-  emscripten::function("layerCosts", &layer_costs);
-  emscripten::function("heapInUse", &heap_in_use);
-  emscripten::function("coreLimits", &core_limits);
+  bind_functions("loadEmbeddings", &load_embeddings, "tokenize", &tokenize, "embed", &embed, "allButTheTop", &all_but_the_top,
+                 "sinusoidalEncoding", &sinusoidal_encoding, "attention", &attention, "multiHeadAttention", &multi_head_attention,
+                 "explain", &explain, "compareContexts", &compare_contexts, "explainCross", &explain_cross,
+                 "simplexObjective", &simplex_objective, "scoreCost", &score_cost, "layerNorm", &layer_norm,
+                 "normalize", &normalize, "positionalEncodingLab", &positional_encoding_lab, "softLookup", &soft_lookup,
+                 "layerCosts", &layer_costs, "heapInUse", &heap_in_use, "coreLimits", &core_limits);
   emscripten::constant("maxTokens", attn::kMaxTokens);
   emscripten::constant("maxLookupRows", attn::kMaxLookupRows);
   emscripten::constant("maxLookupText", attn::kMaxLookupText);

@@ -1,10 +1,17 @@
 #include "convert.hpp"
 
 #include <iterator>
+#include <stdexcept>
+#include <string>
 
 namespace bindings {
 
 namespace {
+
+template <typename T>
+void set_fields(val& object, std::initializer_list<std::pair<const char*, T>> fields) {
+  for (const auto& [name, value] : fields) object.set(name, value);
+}
 
 // heads[index] = { kind, offset } by attn::kHeadKindNames (or an alias); an unknown kind throws.
 attn::HeadSpec head_spec_from_js(const val& spec, std::size_t index) {
@@ -24,24 +31,17 @@ val head_to_js(const attn::HeadResult& head) {
 
 val block_to_js(const attn::EncoderBlockResult& b) {
   if (b.output.size() == 0 && b.residual1.size() == 0) return val::null();
-  val out = val::object();
-  out.set("residual1", tensor_to_js(b.residual1));
-  out.set("norm1", tensor_to_js(b.norm1));
-  out.set("hidden", tensor_to_js(b.hidden));
-  out.set("ffnOutput", tensor_to_js(b.ffn_output));
-  out.set("residual2", tensor_to_js(b.residual2));
-  out.set("output", tensor_to_js(b.output));
-  return out;
+  return object_to_js({{"residual1", tensor_to_js(b.residual1)}, {"norm1", tensor_to_js(b.norm1)},
+                       {"hidden", tensor_to_js(b.hidden)}, {"ffnOutput", tensor_to_js(b.ffn_output)},
+                       {"residual2", tensor_to_js(b.residual2)}, {"output", tensor_to_js(b.output)}});
 }
 
 val score_terms_to_js(const attn::ScoreTerms& t) {
   if (t.content_content.size() == 0 && t.content_position.size() == 0) return val::null();
-  val out = val::object();
-  out.set("contentContent", tensor_to_js(t.content_content));
-  out.set("contentPosition", tensor_to_js(t.content_position));
-  out.set("positionContent", tensor_to_js(t.position_content));
-  out.set("positionPosition", tensor_to_js(t.position_position));
-  return out;
+  return object_to_js({{"contentContent", tensor_to_js(t.content_content)},
+                       {"contentPosition", tensor_to_js(t.content_position)},
+                       {"positionContent", tensor_to_js(t.position_content)},
+                       {"positionPosition", tensor_to_js(t.position_position)}});
 }
 
 val checks_to_js(const attn::PositionChecks& c) {
@@ -86,6 +86,20 @@ val checks_to_js(const attn::PositionChecks& c) {
 
 }  // namespace
 
+val object_to_js(std::initializer_list<std::pair<const char*, val>> fields) {
+  val out = val::object();
+  set_fields(out, fields);
+  return out;
+}
+
+void set_numbers(val& object, std::initializer_list<std::pair<const char*, double>> fields) { set_fields(object, fields); }
+
+val tensor_to_js(const float* data, const std::vector<std::size_t>& shape) {
+  std::size_t size = 1;
+  for (const std::size_t d : shape) size *= d;
+  return object_to_js({{"data", typed_array_to_js(data, size)}, {"shape", array_to_js(shape)}});
+}
+
 // Copies a JS { data: Float32Array, shape: [rows, cols] } (already type-checked in JS) into xtensor.
 xt::xtensor<float, 2> matrix_from_js(const val& tensor, const std::string& name) {
   const std::size_t rows = tensor["shape"][0].as<std::size_t>(), cols = tensor["shape"][1].as<std::size_t>();
@@ -99,8 +113,20 @@ xt::xtensor<float, 2> matrix_from_js(const val& tensor, const std::string& name)
                                 std::to_string(rows * cols));
   }
   xt::xtensor<float, 2> m = xt::empty<float>({rows, cols});
-  val(emscripten::typed_memory_view(m.size(), m.data())).call<void>("set", tensor["data"]);
+  copy_from_js(tensor["data"], m.data(), m.size());
   return m;
+}
+
+void matrix_into(const val& tensor, const std::string& where, const std::string& name, std::size_t rows, std::size_t cols,
+                 float* to) {
+  if (tensor.isUndefined() || tensor.isNull()) throw std::invalid_argument(where + ": " + name + " is missing");
+  const val shape = tensor["shape"];
+  if (shape["length"].as<std::size_t>() != 2 || shape[0].as<std::size_t>() != rows || shape[1].as<std::size_t>() != cols ||
+      tensor["data"]["length"].as<std::size_t>() != rows * cols) {
+    throw std::invalid_argument(where + ": " + name + " must be [" + std::to_string(rows) + ", " + std::to_string(cols) + "] with " +
+                                std::to_string(rows * cols) + " numbers");
+  }
+  copy_from_js(tensor["data"], to, rows * cols);
 }
 
 attn::AttentionOptions attention_options(const val& options) {
@@ -119,20 +145,12 @@ std::string name_from_js(const val& name, const std::string& argument) {
 }
 
 val token_to_js(const attn::Token& token) {
-  val t = val::object();
-  t.set("text", token.text);
-  t.set("start", token.start);
-  t.set("end", token.end);
-  return t;
+  return object_to_js({{"text", val(token.text)}, {"start", val(token.start)}, {"end", val(token.end)}});
 }
 
 val attention_to_js(const attn::AttentionResult& r) {
-  val out = val::object();
-  out.set("dotProducts", tensor_to_js(r.dot_products));
-  out.set("scores", tensor_to_js(r.scores));
-  out.set("weights", tensor_to_js(r.weights));
-  out.set("output", tensor_to_js(r.output));
-  return out;
+  return object_to_js({{"dotProducts", tensor_to_js(r.dot_products)}, {"scores", tensor_to_js(r.scores)},
+                       {"weights", tensor_to_js(r.weights)}, {"output", tensor_to_js(r.output)}});
 }
 
 void set_attention_steps(val& out, const attn::MultiHeadResult& r) {
@@ -175,6 +193,17 @@ attn::ExplainOptions explain_options(const val& options) {
   return o;
 }
 
+attn::PositionalLabOptions positional_lab_options(const val& args) {
+  attn::PositionalLabOptions o;
+  o.positions = args["positions"].as<std::size_t>();
+  o.d_model = args["dModel"].as<std::size_t>();
+  o.position = args["position"].as<std::size_t>();
+  o.error_positions = args["errorPositions"].as<std::size_t>();
+  o.base = args["base"].as<double>();
+  o.delta = args["delta"].as<long>();
+  return o;
+}
+
 val trace_to_js(const attn::Trace& trace, bool with_checks) {
   val tokens = val::array();
   for (const auto& t : trace.tokens) {
@@ -211,33 +240,52 @@ val trace_to_js(const attn::Trace& trace, bool with_checks) {
 }
 
 val scorer_to_js(const attn::AdditiveScorer& s) {
-  val out = val::object();
-  out.set("wQ", tensor_to_js(s.w_q));
-  out.set("wK", tensor_to_js(s.w_k));
-  out.set("v", tensor_to_js(s.v));
-  return out;
+  return object_to_js({{"wQ", tensor_to_js(s.w_q)}, {"wK", tensor_to_js(s.w_k)}, {"v", tensor_to_js(s.v)}});
 }
 
 val rotation_to_js(const attn::RotationCheck& r) {
-  val out = val::object();
-  out.set("angles", tensor_to_js(r.angles));
-  out.set("cosines", tensor_to_js(r.cosines));
-  out.set("sines", tensor_to_js(r.sines));
-  out.set("from", tensor_to_js(r.from));
-  out.set("rotated", tensor_to_js(r.rotated));
-  out.set("target", tensor_to_js(r.target));
-  out.set("maxError", r.max_error);
-  return out;
+  return object_to_js({{"angles", tensor_to_js(r.angles)}, {"cosines", tensor_to_js(r.cosines)},
+                       {"sines", tensor_to_js(r.sines)}, {"from", tensor_to_js(r.from)}, {"rotated", tensor_to_js(r.rotated)},
+                       {"target", tensor_to_js(r.target)}, {"maxError", val(r.max_error)}});
 }
 
 val pca_to_js(const attn::Pca& p) {
   if (p.coordinates.size() == 0) return val::null();
-  val out = val::object();
-  out.set("mean", tensor_to_js(p.mean));
-  out.set("components", tensor_to_js(p.components));
-  out.set("variance", tensor_to_js(p.variance));
-  out.set("coordinates", tensor_to_js(p.coordinates));
-  return out;
+  return object_to_js({{"mean", tensor_to_js(p.mean)}, {"components", tensor_to_js(p.components)},
+                       {"variance", tensor_to_js(p.variance)}, {"coordinates", tensor_to_js(p.coordinates)}});
+}
+
+attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
+  attn::train::LanguageTrainerOptions o;
+  o.objective = enum_from_js(attn::train::kObjectiveNames, recipe["objective"], "recipe.objective");
+  o.n_layers = recipe["numLayers"].as<std::size_t>();
+  o.n_heads = recipe["numHeads"].as<std::size_t>();
+  o.d_ff = recipe["dFF"].as<std::size_t>();
+  o.seq_len = recipe["seqLen"].as<std::size_t>();
+  o.output_words = recipe["outputWords"].as<std::size_t>();
+  o.tied_output = recipe["tiedOutput"].as<bool>();
+  o.layer_norm = recipe["layerNorm"].as<bool>();
+  return o;
+}
+
+val batch_to_js(const attn::train::Batch& b) {
+  return object_to_js({{"tokens", typed_array_to_js(b.tokens)}, {"targets", typed_array_to_js(b.targets)},
+                       {"scored", typed_array_to_js(b.scored)},
+                       {"shape", array_to_js(std::vector<std::size_t>{b.batch_size, b.seq_len})}});
+}
+
+attn::train::Batch batch_from_js(const val& batch) {
+  attn::train::Batch b;
+  b.batch_size = batch["shape"][0].as<std::size_t>();
+  b.seq_len = batch["shape"][1].as<std::size_t>();
+  b.tokens = vector_from_js<std::int32_t>(batch["tokens"]);
+  b.targets = vector_from_js<std::int32_t>(batch["targets"]);
+  b.scored = vector_from_js<std::uint8_t>(batch["scored"]);
+  return b;
+}
+
+val step_to_js(std::size_t step, double loss) {
+  return object_to_js({{"step", val(step)}, {"loss", val(loss)}});
 }
 
 }  // namespace bindings

@@ -7,12 +7,13 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "attn/train/language_model.hpp"
 #include "convert.hpp"
+#include "exports.hpp"
 #include "guarded.hpp"
+#include "registry.hpp"
 
 using emscripten::val;
 using namespace bindings;
@@ -20,31 +21,30 @@ namespace train = attn::train;
 
 namespace {
 
-std::unordered_map<int, std::unique_ptr<train::LanguageModel>> g_models;
-int g_next_model = 1;
+Registry<train::LanguageModel> g_models("languageModel: this model was released");
+Registry<train::LanguageTrainer> g_trainers("languageTrainer: this trainer was released");
 
-train::LanguageModel& model_by_id(int id) {
-  const auto found = g_models.find(id);
-  if (found == g_models.end()) throw std::invalid_argument("languageModel: this model was released");
-  return *found->second;
+// Every parameter of model c (parameter_specs order) from tensors { [name]: Float32Array } into one flat
+// array (parameter_count(c)). std::invalid_argument "tensor '<name>' is missing or <mismatch>" for the
+// first tensor that is absent or not of its size; mismatch(spec) says how its size was expected.
+template <typename Mismatch>
+std::vector<float> parameters_from_js(const train::ModelConfig& c, const val& tensors, Mismatch mismatch) {
+  std::vector<float> flat(train::parameter_count(c));
+  for (const train::ParameterSpec& s : train::parameter_specs(c)) {
+    const val data = tensors[s.name];
+    if (data.isUndefined() || data.isNull() || data["length"].as<std::size_t>() != s.size) {
+      throw std::invalid_argument("tensor '" + s.name + "' is missing or " + mismatch(s));
+    }
+    copy_from_js(data, flat.data() + s.offset, s.size);
+  }
+  return flat;
 }
 
-val floats(const float* data, std::size_t size) {
-  return val::global("Float32Array").new_(emscripten::typed_memory_view(size, data));
-}
-
-// { objective, numLayers, numHeads, dFF, seqLen, outputWords, tiedOutput, layerNorm } (the recipe's sizes)
-train::LanguageTrainerOptions options_from_js(const val& r) {
-  train::LanguageTrainerOptions o;
-  o.objective = enum_from_js(train::kObjectiveNames, r["objective"], "recipe.objective");
-  o.n_layers = r["numLayers"].as<std::size_t>();
-  o.n_heads = r["numHeads"].as<std::size_t>();
-  o.d_ff = r["dFF"].as<std::size_t>();
-  o.seq_len = r["seqLen"].as<std::size_t>();
-  o.output_words = r["outputWords"].as<std::size_t>();
-  o.tied_output = r["tiedOutput"].as<bool>();
-  o.layer_norm = r["layerNorm"].as<bool>();
-  return o;
+// Every parameter as { name: { data, shape } }, in parameter_specs order (names as in the C++).
+val parameters_to_js(const train::ModelConfig& c, const std::vector<float>& flat) {
+  val out = val::object();
+  for (const train::ParameterSpec& s : train::parameter_specs(c)) out.set(s.name, tensor_to_js(flat.data() + s.offset, s.shape));
+  return out;
 }
 
 // spec: { recipe, words: string[], tensors: { [name]: Float32Array } }; every tensor of the recipe's model
@@ -52,25 +52,18 @@ train::LanguageTrainerOptions options_from_js(const val& r) {
 val language_model_create(val spec) {
   return guarded([&] {
     const attn::EmbeddingTable& table = loaded_table();
-    const train::LanguageTrainerOptions options = options_from_js(spec["recipe"]);
+    const train::LanguageTrainerOptions options = language_model_options(spec["recipe"]);
     const train::ModelConfig config = train::language_model_config(options, table);
-    std::vector<float> parameters(train::parameter_count(config));
-    for (const train::ParameterSpec& s : train::parameter_specs(config)) {
-      const val data = spec["tensors"][s.name];
-      if (data.isUndefined() || data["length"].as<std::size_t>() != s.size) {
-        throw std::invalid_argument("tensor '" + s.name + "' is missing or has another size than the recipe's model");
-      }
-      val(emscripten::typed_memory_view(s.size, parameters.data() + s.offset)).call<void>("set", data);
-    }
-    const int id = g_next_model++;
-    g_models[id] = std::make_unique<train::LanguageModel>(config, options.objective, vector_from_js<std::string>(spec["words"]),
-                                                          std::move(parameters), table);
-    return val(id);
+    std::vector<float> parameters = parameters_from_js(config, spec["tensors"], [](const train::ParameterSpec&) {
+      return std::string("has another size than the recipe's model");
+    });
+    return val(g_models.add(std::make_unique<train::LanguageModel>(
+        config, options.objective, vector_from_js<std::string>(spec["words"]), std::move(parameters), table)));
   });
 }
 
 val language_model_release(int id) {
-  g_models.erase(id);
+  g_models.release(id);
   return val::undefined();
 }
 
@@ -90,8 +83,8 @@ val tokens_to_js(const std::vector<attn::Token>& tokens, const std::vector<std::
 // JS side shapes them. positions: a name of kOutputPositionNames, or an array of integers (checked in JS).
 val language_model_run(int id, const std::string& text, int k, const val& positions) {
   return guarded([&] {
-    train::LanguageModel& m = model_by_id(id);
-    train::LanguageModel::Positions at = train::OutputPositions::All;
+    train::LanguageModel& m = g_models.get(id);
+    train::LanguageModel::Positions at = train::OutputPositions::all;
     if (positions.isString()) {
       at = enum_from_js(train::kOutputPositionNames, positions, "positions");
     } else {
@@ -106,24 +99,19 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
     for (const auto& top : r.top) {
       for (const train::WordProbability& w : top) ids.push_back(w.id), p.push_back(w.p);
     }
-    val out = val::object();
-    out.set("tokens", tokens_to_js(r.tokens, r.inputs));
-    out.set("attention", floats(r.attention.data(), r.attention.size()));
-    out.set("hidden", floats(r.hidden.data(), r.hidden.size()));
-    out.set("positions", val::global("Int32Array").new_(emscripten::typed_memory_view(computed.size(), computed.data())));
-    out.set("topIds", val::global("Int32Array").new_(emscripten::typed_memory_view(ids.size(), ids.data())));
-    out.set("topP", floats(p.data(), p.size()));
-    return out;
+    return object_to_js({{"tokens", tokens_to_js(r.tokens, r.inputs)}, {"attention", typed_array_to_js(r.attention)},
+                         {"hidden", typed_array_to_js(r.hidden)}, {"positions", typed_array_to_js(computed)},
+                         {"topIds", typed_array_to_js(ids)}, {"topP", typed_array_to_js(p)}});
   });
 }
 
 val language_model_score(int id, const std::string& text) {
   return guarded([&] {
-    const train::LanguageModel::Score s = model_by_id(id).score(text);
+    const train::LanguageModel::Score s = g_models.get(id).score(text);
     val out = val::object();
     std::vector<std::int32_t> inputs = train::input_ids_of(s.tokens, loaded_table());
     out.set("tokens", tokens_to_js(s.tokens, inputs));
-    out.set("logProb", floats(s.log_prob.data(), s.log_prob.size()));
+    out.set("logProb", typed_array_to_js(s.log_prob));
     out.set("perplexity", s.perplexity);
     return out;
   });
@@ -131,39 +119,21 @@ val language_model_score(int id, const std::string& text) {
 
 // ---- core.createLanguageTrainer(): training a language model on given text (web/src/core/language-trainer.js) ----
 
-std::unordered_map<int, std::unique_ptr<train::LanguageTrainer>> g_trainers;
-int g_next_trainer = 1;
-
-train::LanguageTrainer& trainer_by_id(int id) {
-  const auto found = g_trainers.find(id);
-  if (found == g_trainers.end()) throw std::invalid_argument("languageTrainer: this trainer was released");
-  return *found->second;
-}
-
 val language_trainer_defaults() {
   const train::LanguageTrainerOptions o;
-  val out = val::object();
-  out.set("objective", std::string(attn::name_of(train::kObjectiveNames, o.objective)));
-  out.set("numLayers", o.n_layers);
-  out.set("numHeads", o.n_heads);
-  out.set("dFF", o.d_ff);
-  out.set("seqLen", o.seq_len);
-  out.set("batchSize", o.batch_size);
-  out.set("outputWords", o.output_words);
-  out.set("tiedOutput", o.tied_output);
-  out.set("layerNorm", o.layer_norm);
-  out.set("learningRate", o.optimizer.learning_rate);
-  out.set("weightDecay", o.optimizer.weight_decay);
-  out.set("warmupSteps", o.schedule.warmup_steps);
-  out.set("totalSteps", o.schedule.total_steps);
-  out.set("seed", static_cast<double>(o.seed));
-  return out;
+  return object_to_js({{"objective", val(std::string(attn::name_of(train::kObjectiveNames, o.objective)))},
+                       {"numLayers", val(o.n_layers)}, {"numHeads", val(o.n_heads)}, {"dFF", val(o.d_ff)},
+                       {"seqLen", val(o.seq_len)}, {"batchSize", val(o.batch_size)}, {"outputWords", val(o.output_words)},
+                       {"tiedOutput", val(o.tied_output)}, {"layerNorm", val(o.layer_norm)},
+                       {"learningRate", val(o.optimizer.learning_rate)}, {"weightDecay", val(o.optimizer.weight_decay)},
+                       {"warmupSteps", val(o.schedule.warmup_steps)}, {"totalSteps", val(o.schedule.total_steps)},
+                       {"seed", val(static_cast<double>(o.seed))}});
 }
 
 // The options language-trainer.js resolved (defaults filled in, types checked), and the two texts.
 val language_trainer_create(val o, const std::string& text, const std::string& held_out) {
   return guarded([&] {
-    train::LanguageTrainerOptions options = options_from_js(o);
+    train::LanguageTrainerOptions options = language_model_options(o);
     options.batch_size = o["batchSize"].as<std::size_t>();
     options.shards = 1;  // one thread in wasm: slices would only add work
     options.optimizer.learning_rate = o["learningRate"].as<float>();
@@ -171,126 +141,71 @@ val language_trainer_create(val o, const std::string& text, const std::string& h
     options.schedule.warmup_steps = o["warmupSteps"].as<std::size_t>();
     options.schedule.total_steps = o["totalSteps"].as<std::size_t>();
     options.seed = static_cast<std::uint64_t>(o["seed"].as<double>());
-    auto trainer = std::make_unique<train::LanguageTrainer>(options, loaded_table(), text, held_out);
-    const int id = g_next_trainer++;
-    val info = val::object();
-    info.set("id", id);
-    info.set("trainTokens", trainer->train_stream().inputs.size());
-    info.set("heldOutTokens", trainer->held_out_stream().inputs.size());
-    info.set("words", array_to_js(trainer->vocabulary().words()));
-    g_trainers.emplace(id, std::move(trainer));
-    return info;
+    const int id = g_trainers.add(std::make_unique<train::LanguageTrainer>(options, loaded_table(), text, held_out));
+    const train::LanguageTrainer& trainer = g_trainers.get(id);
+    return object_to_js({{"id", val(id)}, {"trainTokens", val(trainer.train_stream().inputs.size())},
+                         {"heldOutTokens", val(trainer.held_out_stream().inputs.size())},
+                         {"words", array_to_js(trainer.vocabulary().words())}});
   });
 }
 
 val language_trainer_release(int id) {
-  g_trainers.erase(id);
+  g_trainers.release(id);
   return val::undefined();
 }
 
 val language_trainer_step(int id, double n) {
   return guarded([&] {
-    train::LanguageTrainer& t = trainer_by_id(id);
+    train::LanguageTrainer& t = g_trainers.get(id);
     const double loss = t.step(static_cast<std::size_t>(n));
-    val out = val::object();
-    out.set("step", t.steps());
-    out.set("loss", loss);
-    return out;
+    return step_to_js(t.steps(), loss);
   });
 }
 
 val language_trainer_evaluate(int id, double max_tokens) {
   return guarded([&] {
-    train::LanguageTrainer& t = trainer_by_id(id);
+    train::LanguageTrainer& t = g_trainers.get(id);
     const train::LanguageEvaluation e = t.evaluate(static_cast<std::size_t>(max_tokens));
-    val out = val::object();
-    out.set("step", t.steps());
-    out.set("loss", e.loss);
-    out.set("perplexity", e.perplexity);
-    out.set("top1", e.top1);
-    out.set("top5", e.top5);
-    out.set("tokens", e.tokens);
-    return out;
+    return object_to_js({{"step", val(t.steps())}, {"loss", val(e.loss)}, {"perplexity", val(e.perplexity)},
+                         {"top1", val(e.top1)}, {"top5", val(e.top5)}, {"tokens", val(e.tokens)}});
   });
-}
-
-// Every parameter as { name: { data, shape } }, in parameter_specs order (names as in the C++).
-val parameters_to_js(const train::ModelConfig& c, const std::vector<float>& flat) {
-  val out = val::object();
-  for (const train::ParameterSpec& s : train::parameter_specs(c)) {
-    val tensor = val::object();
-    tensor.set("data", floats(flat.data() + s.offset, s.size));
-    tensor.set("shape", array_to_js(s.shape));
-    out.set(s.name, tensor);
-  }
-  return out;
 }
 
 val language_trainer_parameters(int id) {
   return guarded([&] {
-    train::LanguageTrainer& t = trainer_by_id(id);
+    train::LanguageTrainer& t = g_trainers.get(id);
     return parameters_to_js(t.config(), t.parameters());
   });
 }
 
-// { [name]: Float32Array } for every tensor (std::invalid_argument naming the first missing or of another size).
-std::vector<float> parameters_from_js(const train::ModelConfig& c, const val& tensors) {
-  std::vector<float> flat(train::parameter_count(c));
-  for (const train::ParameterSpec& s : train::parameter_specs(c)) {
-    const val data = tensors[s.name];
-    if (data.isUndefined() || data.isNull() || data["length"].as<std::size_t>() != s.size) {
-      throw std::invalid_argument("tensor '" + s.name + "' is missing or does not hold " + std::to_string(s.size) + " numbers");
-    }
-    val(emscripten::typed_memory_view(s.size, flat.data() + s.offset)).call<void>("set", data);
-  }
-  return flat;
-}
-
 val language_trainer_set_parameters(int id, val tensors) {
   return guarded([&] {
-    train::LanguageTrainer& t = trainer_by_id(id);
-    t.set_parameters(parameters_from_js(t.config(), tensors));
+    train::LanguageTrainer& t = g_trainers.get(id);
+    t.set_parameters(parameters_from_js(t.config(), tensors, [](const train::ParameterSpec& s) {
+      return "does not hold " + std::to_string(s.size) + " numbers";
+    }));
     return val::undefined();
   });
 }
 
 val language_trainer_sample(int id) {
   return guarded([&] {
-    const train::Batch b = trainer_by_id(id).peek_batch();
-    val out = val::object();
-    out.set("tokens", val::global("Int32Array").new_(emscripten::typed_memory_view(b.tokens.size(), b.tokens.data())));
-    out.set("targets", val::global("Int32Array").new_(emscripten::typed_memory_view(b.targets.size(), b.targets.data())));
-    out.set("scored", val::global("Uint8Array").new_(emscripten::typed_memory_view(b.scored.size(), b.scored.data())));
-    out.set("shape", array_to_js(std::vector<std::size_t>{b.batch_size, b.seq_len}));
-    return out;
+    return batch_to_js(g_trainers.get(id).peek_batch());
   });
 }
 
 val language_trainer_loss_and_gradients(int id, val batch) {
   return guarded([&] {
-    train::LanguageTrainer& t = trainer_by_id(id);
-    train::Batch b;
-    b.batch_size = batch["shape"][0].as<std::size_t>();
-    b.seq_len = batch["shape"][1].as<std::size_t>();
-    const auto copy = [](const val& array, auto& to) {
-      to.resize(array["length"].as<std::size_t>());
-      val(emscripten::typed_memory_view(to.size(), to.data())).call<void>("set", array);
-    };
-    copy(batch["tokens"], b.tokens);
-    copy(batch["targets"], b.targets);
-    copy(batch["scored"], b.scored);
-    const auto [loss, grads] = t.loss_and_gradients(b);
-    val out = val::object();
-    out.set("loss", loss);
-    out.set("gradients", parameters_to_js(t.config(), grads));
-    return out;
+    train::LanguageTrainer& t = g_trainers.get(id);
+    const auto [loss, grads] = t.loss_and_gradients(batch_from_js(batch));
+    return object_to_js({{"loss", val(loss)}, {"gradients", parameters_to_js(t.config(), grads)}});
   });
 }
 
 // Every parameter as { name: { data, shape } }, in parameter_specs order.
 val language_model_parameters(int id) {
   return guarded([&] {
-    const train::LanguageModel& m = model_by_id(id);
+    const train::LanguageModel& m = g_models.get(id);
     return parameters_to_js(m.config(), m.parameters());
   });
 }
@@ -299,14 +214,10 @@ val language_model_limits() {
   val out = val::object();
   out.set("objectives", names_to_js(train::kObjectiveNames));
   out.set("outputPositions", names_to_js(train::kOutputPositionNames));
-  out.set("maxTokens", train::kMaxLanguageTokens);
-  out.set("maxTopK", train::kMaxTopK);
-  out.set("maxLayers", train::kMaxLanguageLayers);
-  out.set("maxFeedForward", train::kMaxLanguageFeedForward);
-  out.set("maxSeqLen", train::kMaxLanguageSeqLen);
-  out.set("minOutputWords", train::kMinOutputWords);
-  out.set("maxOutputWords", train::kMaxOutputWords);
-  out.set("maxBatchSize", 1024);
+  set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens}, {"maxTopK", train::kMaxTopK},
+                   {"maxLayers", train::kMaxLanguageLayers}, {"maxFeedForward", train::kMaxLanguageFeedForward},
+                   {"maxSeqLen", train::kMaxLanguageSeqLen}, {"minOutputWords", train::kMinOutputWords},
+                   {"maxOutputWords", train::kMaxOutputWords}, {"maxBatchSize", 1024}});
   out.set("trainerDefaults", language_trainer_defaults());
   return out;
 }
@@ -314,18 +225,13 @@ val language_model_limits() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_language_model) {
-  emscripten::function("languageModelCreate", &language_model_create);
-  emscripten::function("languageModelRelease", &language_model_release);
-  emscripten::function("languageModelRun", &language_model_run);
-  emscripten::function("languageModelScore", &language_model_score);
-  emscripten::function("languageModelParameters", &language_model_parameters);
-  emscripten::function("languageModelLimits", &language_model_limits);
-  emscripten::function("languageTrainerCreate", &language_trainer_create);
-  emscripten::function("languageTrainerRelease", &language_trainer_release);
-  emscripten::function("languageTrainerStep", &language_trainer_step);
-  emscripten::function("languageTrainerEvaluate", &language_trainer_evaluate);
-  emscripten::function("languageTrainerParameters", &language_trainer_parameters);
-  emscripten::function("languageTrainerSetParameters", &language_trainer_set_parameters);
-  emscripten::function("languageTrainerSample", &language_trainer_sample);
-  emscripten::function("languageTrainerLossAndGradients", &language_trainer_loss_and_gradients);
+  bind_functions("languageModelCreate", &language_model_create, "languageModelRelease", &language_model_release,
+                 "languageModelRun", &language_model_run, "languageModelScore", &language_model_score,
+                 "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
+                 "languageTrainerCreate", &language_trainer_create, "languageTrainerRelease", &language_trainer_release,
+                 "languageTrainerStep", &language_trainer_step, "languageTrainerEvaluate", &language_trainer_evaluate,
+                 "languageTrainerParameters", &language_trainer_parameters,
+                 "languageTrainerSetParameters", &language_trainer_set_parameters,
+                 "languageTrainerSample", &language_trainer_sample,
+                 "languageTrainerLossAndGradients", &language_trainer_loss_and_gradients);
 }

@@ -21,7 +21,9 @@
 #include "attn/core/limits.hpp"
 #include "attn/core/multi_head.hpp"
 #include "convert.hpp"
+#include "exports.hpp"
 #include "guarded.hpp"
+#include "registry.hpp"
 
 using emscripten::val;
 using namespace bindings;
@@ -29,8 +31,7 @@ using namespace bindings;
 namespace {
 
 // Prepared layers by id. The JS wrapper releases an id when its layer object is garbage-collected.
-std::unordered_map<int, std::unique_ptr<attn::MultiHeadLayer>> g_layers;
-int g_next_layer = 1;
+Registry<attn::MultiHeadLayer> g_layers("multiHeadLayer: this layer was released");
 std::vector<float> g_input, g_output, g_weights;  // reused across forward calls: no allocation per call
 
 // multiHeadLayer().forward, the fast path: JS copies the input straight into wasm memory at the
@@ -57,12 +58,6 @@ float* buffer(std::vector<float>& v, std::size_t size) {
   return v.data();
 }
 
-attn::MultiHeadLayer& layer_by_id(int id) {
-  const auto found = g_layers.find(id);
-  if (found == g_layers.end()) throw std::invalid_argument("multiHeadLayer: this layer was released");
-  return *found->second;
-}
-
 // Layers are prepared through memory too (embind's val conversions of four matrices cost more than
 // packing them at d_model = 64): JS writes W_Q, W_K, W_V, W_O [d_model, d_model] one after the other at
 // the address layerWeightsInput() returns, then prepareLayer() returns the new layer's id (0: error).
@@ -86,8 +81,7 @@ std::unique_ptr<attn::MultiHeadLayer> layer_from_memory(double n_heads, double d
 
 double prepare_layer(double n_heads, double d_model) {
   try {
-    g_layers.emplace(g_next_layer, layer_from_memory(n_heads, d_model));
-    return g_next_layer++;
+    return g_layers.add(layer_from_memory(n_heads, d_model));
   } catch (const std::exception&) {
     g_layer_error = current_error();
     return 0;
@@ -123,11 +117,11 @@ bool same_values(const std::vector<float>& a, const std::vector<float>& b) {
 double prepare_cached_layer(double n_heads, double d_model) {
   const auto heads = static_cast<std::size_t>(n_heads);
   if (heads == g_cached_heads && g_cached_weights && same_values(g_layer_weights, *g_cached_weights)) return kCachedLayer;
-  g_layers.erase(kCachedLayer);
+  g_layers.release(kCachedLayer);
   g_cached_heads = 0;
   g_cached_weights.reset();
   try {
-    g_layers.emplace(kCachedLayer, layer_from_memory(n_heads, d_model));
+    g_layers.put(kCachedLayer, layer_from_memory(n_heads, d_model));
   } catch (const std::exception&) {
     g_layer_error = current_error();
     return 0;
@@ -167,7 +161,7 @@ val multi_head_attention_snapshot(const val& args) {
 // The input buffer [seq_len, d_model] of layer id, to be filled before forwardLayer.
 double layer_input(int id, double seq_len) {
   return address_or_error([&] {
-    const attn::MultiHeadLayer& layer = layer_by_id(id);
+    const attn::MultiHeadLayer& layer = g_layers.get(id);
     attn::check_cells(static_cast<std::uint64_t>(seq_len) * layer.d_model(), "multiHeadLayer: the input");
     return buffer(g_input, static_cast<std::size_t>(seq_len) * layer.d_model());
   });
@@ -178,7 +172,7 @@ double layer_input(int id, double seq_len) {
 double forward_layer(int id, double seq_len, bool causal, double valid_length, double temperature, bool scale,
                      bool return_weights) {
   return address_or_error([&] {
-    attn::MultiHeadLayer& layer = layer_by_id(id);
+    attn::MultiHeadLayer& layer = g_layers.get(id);
     const std::size_t n = static_cast<std::size_t>(seq_len);
     if (g_input.size() != n * layer.d_model()) throw std::logic_error("forwardLayer: call layerInput(id, seq_len) first");
     attn::AttentionOptions o;
@@ -271,24 +265,15 @@ double layer_weights() { return static_cast<double>(reinterpret_cast<std::uintpt
 
 val last_layer_error() { return error_object(g_layer_error.first, g_layer_error.second); }
 
-void release_layer(int id) { g_layers.erase(id); }
+void release_layer(int id) { g_layers.release(id); }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(multi_head_layer) {
-  emscripten::function("layerWeightsInput", &layer_weights_input);
-  emscripten::function("prepareLayer", &prepare_layer);
-  emscripten::function("prepareCachedLayer", &prepare_cached_layer);
-  emscripten::function("cachedSnapshot", &cached_snapshot);
-  emscripten::function("releaseSnapshot", &release_snapshot);
-  emscripten::function("multiHeadAttentionSnapshot", &multi_head_attention_snapshot);
-  emscripten::function("layerInput", &layer_input);
-  emscripten::function("forwardLayer", &forward_layer);
-  emscripten::function("layerWeights", &layer_weights);
-  emscripten::function("lastLayerError", &last_layer_error);
-  emscripten::function("releaseLayer", &release_layer);
-  emscripten::function("headInput", &head_input);
-  emscripten::function("attentionHead", &attention_head);
-  emscripten::function("inputHash", &input_hash);
-  emscripten::function("scratchInput", &scratch_input);
+  bind_functions("layerWeightsInput", &layer_weights_input, "prepareLayer", &prepare_layer,
+                 "prepareCachedLayer", &prepare_cached_layer, "cachedSnapshot", &cached_snapshot,
+                 "releaseSnapshot", &release_snapshot, "multiHeadAttentionSnapshot", &multi_head_attention_snapshot,
+                 "layerInput", &layer_input, "forwardLayer", &forward_layer, "layerWeights", &layer_weights,
+                 "lastLayerError", &last_layer_error, "releaseLayer", &release_layer, "headInput", &head_input,
+                 "attentionHead", &attention_head, "inputHash", &input_hash, "scratchInput", &scratch_input);
 }

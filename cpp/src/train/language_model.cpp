@@ -64,7 +64,7 @@ const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out
                             std::to_string(T));
   }
   out.inputs = input_ids_of(out.tokens, *table_);
-  if (objective_ == Objective::Causal && std::count(out.inputs.begin(), out.inputs.end(), mask_input(*table_))) {
+  if (objective_ == Objective::causal && std::count(out.inputs.begin(), out.inputs.end(), mask_input(*table_))) {
     throw std::invalid_argument("languageModel: the causal model was not trained with [MASK]; use the masked model to fill in blanks");
   }
   const float* x = forward_blocks(config_, parameters_.data(), out.inputs.data(), 1, T, {}, ws_, frozen_);
@@ -103,7 +103,7 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Pos
       out.positions.push_back(static_cast<std::size_t>(at < 0 ? at + signed_t : at));
     }
   } else {
-    const bool masks = std::get<OutputPositions>(positions) == OutputPositions::Masks;
+    const bool masks = std::get<OutputPositions>(positions) == OutputPositions::masks;
     for (std::size_t t = 0; t < T; ++t) {
       if (!masks || out.inputs[t] == mask_input(*table_)) out.positions.push_back(t);
     }
@@ -137,7 +137,7 @@ std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inp
 }
 
 LanguageModel::Score LanguageModel::score(const std::string& text) {
-  if (objective_ != Objective::Causal) throw std::invalid_argument("languageModel.score: only the causal model scores text");
+  if (objective_ != Objective::causal) throw std::invalid_argument("languageModel.score: only the causal model scores text");
   LanguageRun r;
   const float* x = run_blocks(text, r);
   const std::size_t T = r.tokens.size(), V = config_.outputs();

@@ -49,9 +49,9 @@ ModelConfig language_model_config(const LanguageTrainerOptions& o, const Embeddi
   c.d_ff = o.d_ff;
   c.layer_norm = o.layer_norm;
   c.biases = true;
-  c.causal = o.objective == Objective::Causal;
+  c.causal = o.objective == Objective::causal;
   c.tied_output = o.tied_output;
-  c.positional = Positional::Sinusoidal;
+  c.positional = Positional::sinusoidal;
   check_config(c);
   return c;
 }
@@ -125,7 +125,7 @@ LanguageTrainer::LanguageTrainer(const LanguageTrainerOptions& options, const Em
 
 Batch LanguageTrainer::draw_batch(SplitMix64& rng) const {
   const std::size_t B = options_.batch_size, T = options_.seq_len;
-  const bool causal = options_.objective == Objective::Causal;
+  const bool causal = options_.objective == Objective::causal;
   // Line starts with room for a whole window (and the causal target after it)
   const std::size_t room = train_.inputs.size() - T - (causal ? 1 : 0);
   const auto eligible = static_cast<std::uint32_t>(
@@ -211,7 +211,7 @@ double LanguageTrainer::step(std::size_t n) {
 
 LanguageEvaluation LanguageTrainer::evaluate(std::size_t max_tokens) {
   const std::size_t T = options_.seq_len, size = held_out_.inputs.size(), V = config_.outputs();
-  const bool causal = options_.objective == Objective::Causal;
+  const bool causal = options_.objective == Objective::causal;
   const auto& starts = held_out_.line_starts;
   // The windows: each starts at the last line start before the first token it scores (or, in a line
   // longer than the window allows, half a window before it), so every token is scored once.

@@ -100,13 +100,13 @@ const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::
     }
   }
   const Parameters<const Real> p = bind_parameters(c, params);
-  if (c.positional == Positional::Sinusoidal && ws.positional.size() != c.seq_len * d) {
+  if (c.positional == Positional::sinusoidal && ws.positional.size() != c.seq_len * d) {
     const auto table = sinusoidal_encoding(c.seq_len, d);
     ws.positional.assign(table.begin(), table.end());
   }
   bind_activations(c, B, T, ws);
 
-  const Real* positional = c.positional == Positional::Sinusoidal ? ws.positional.data() : p.positional;
+  const Real* positional = c.positional == Positional::sinusoidal ? ws.positional.data() : p.positional;
   embedding_forward(ws.x0, tokens, N, T, d, frozen.table.data(), c.frozen_rows, p.embedding, positional);
   const Real* x = ws.x0;
   for (std::size_t l = 0; l < L; ++l) {

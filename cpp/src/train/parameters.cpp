@@ -10,12 +10,6 @@ namespace attn::train {
 
 namespace {
 
-std::string name_list(const char* const* names, std::size_t count) {
-  std::string list;
-  for (std::size_t i = 0; i < count; ++i) list += std::string(i ? ", " : "") + "'" + names[i] + "'";
-  return list;
-}
-
 // How a tensor starts: drawn with standard deviation sigma (a matrix), or the constant value.
 struct Init {
   float sigma, constant;
@@ -29,7 +23,7 @@ void visit_parameters(const ModelConfig& c, Parameters<Real>& p, Visit&& visit) 
   const Init input{1.0f, 0}, fan_in_d{1.0f / std::sqrt(static_cast<float>(d)), 0}, zero{0, 0}, one{0, 1.0f};
   const Init fan_in_ff{c.d_ff ? 1.0f / std::sqrt(static_cast<float>(c.d_ff)) : 0.0f, 0};
   if (c.learned_rows()) visit("embedding", {c.learned_rows(), d}, input, p.embedding);
-  if (c.positional == Positional::Learned) visit("positional", {c.seq_len, d}, input, p.positional);
+  if (c.positional == Positional::learned) visit("positional", {c.seq_len, d}, input, p.positional);
   p.layers.assign(c.n_layers, {});
   for (std::size_t l = 0; l < c.n_layers; ++l) {
     LayerParameters<Real>& layer = p.layers[l];
@@ -66,16 +60,6 @@ std::size_t product(const std::vector<std::size_t>& shape) {
 }
 
 }  // namespace
-
-Positional positional_from_name(const std::string& name) {
-  for (std::size_t i = 0; i < kPositionalNames.size(); ++i) {
-    if (name == kPositionalNames[i]) return static_cast<Positional>(i);
-  }
-  throw std::invalid_argument("positionalEncoding must be one of " + name_list(kPositionalNames.data(), kPositionalNames.size()) +
-                              ", got '" + name + "'");
-}
-
-const char* positional_name(Positional positional) { return kPositionalNames[static_cast<std::size_t>(positional)]; }
 
 void check_config(const ModelConfig& c) {
   const auto positive = [](std::size_t value, const char* name) {

@@ -8,12 +8,6 @@ namespace attn::train {
 
 namespace {
 
-std::string task_list() {
-  std::string names;
-  for (const char* name : kTaskNames) names += std::string(names.empty() ? "" : ", ") + "'" + name + "'";
-  return names;
-}
-
 std::size_t induction_max_repeat(std::size_t seq_len) { return std::max<std::size_t>(2, seq_len / 3); }
 
 // k distinct tokens from [0, n) (k ≤ n), by a partial Fisher–Yates shuffle of `pool` (resized to n).
@@ -37,19 +31,19 @@ void sample_row(Task task, std::size_t vocab_size, SplitMix64& rng, Batch& batch
   std::fill(scored, scored + T, 0);
   const auto V = static_cast<std::uint32_t>(vocab_size);
   switch (task) {
-    case Task::PreviousToken:
+    case Task::previous_token:
       for (std::size_t t = 0; t < T; ++t) tokens[t] = static_cast<std::int32_t>(uniform_below(rng, V));
       for (std::size_t t = 1; t < T; ++t) {
         targets[t] = tokens[t - 1];
         scored[t] = 1;
       }
       return;
-    case Task::Reverse:
-    case Task::Sort: {
+    case Task::reverse:
+    case Task::sort: {
       const std::size_t n = T / 2;
       const auto separator = static_cast<std::int32_t>(V - 1);
       std::vector<std::int32_t> full(2 * n + 1);
-      if (task == Task::Sort) {
+      if (task == Task::sort) {
         distinct_tokens(n, V - 1, rng, pool);
         std::copy(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(n), full.begin());
       } else {
@@ -57,7 +51,7 @@ void sample_row(Task task, std::size_t vocab_size, SplitMix64& rng, Batch& batch
       }
       full[n] = separator;
       std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n), full.begin() + static_cast<std::ptrdiff_t>(n) + 1);
-      if (task == Task::Sort) {
+      if (task == Task::sort) {
         std::sort(full.begin() + static_cast<std::ptrdiff_t>(n) + 1, full.end());
       } else {
         std::reverse(full.begin() + static_cast<std::ptrdiff_t>(n) + 1, full.end());
@@ -69,7 +63,7 @@ void sample_row(Task task, std::size_t vocab_size, SplitMix64& rng, Batch& batch
       }
       return;
     }
-    case Task::Induction: {
+    case Task::induction: {
       const std::size_t r_max = induction_max_repeat(T);
       const std::size_t r = 2 + uniform_below(rng, static_cast<std::uint32_t>(r_max - 1));
       const std::size_t p1 = uniform_below(rng, static_cast<std::uint32_t>(T - 2 * r + 1));
@@ -102,31 +96,22 @@ Batch empty_batch(std::size_t batch_size, std::size_t seq_len) {
 
 }  // namespace
 
-Task task_from_name(const std::string& name) {
-  for (std::size_t i = 0; i < kTaskNames.size(); ++i) {
-    if (name == kTaskNames[i]) return static_cast<Task>(i);
-  }
-  throw std::invalid_argument("task must be one of " + task_list() + ", got '" + name + "'");
-}
-
-const char* task_name(Task task) { return kTaskNames[static_cast<std::size_t>(task)]; }
-
 std::size_t min_seq_len(Task task) {
   switch (task) {
-    case Task::PreviousToken: return 2;
-    case Task::Reverse:
-    case Task::Sort: return 3;
-    case Task::Induction: return 4;
+    case Task::previous_token: return 2;
+    case Task::reverse:
+    case Task::sort: return 3;
+    case Task::induction: return 4;
   }
   return 4;
 }
 
 std::size_t min_vocab_size(Task task, std::size_t seq_len) {
   switch (task) {
-    case Task::PreviousToken: return 2;
-    case Task::Reverse: return 2;
-    case Task::Sort: return seq_len / 2 + 1;
-    case Task::Induction: return induction_max_repeat(seq_len) + 2;
+    case Task::previous_token: return 2;
+    case Task::reverse: return 2;
+    case Task::sort: return seq_len / 2 + 1;
+    case Task::induction: return induction_max_repeat(seq_len) + 2;
   }
   return 2;
 }
@@ -134,11 +119,11 @@ std::size_t min_vocab_size(Task task, std::size_t seq_len) {
 void check_task_sizes(Task task, std::size_t seq_len, std::size_t vocab_size) {
   if (seq_len < min_seq_len(task)) {
     throw std::out_of_range(std::string("seqLen must be at least ") + std::to_string(min_seq_len(task)) + " for task '" +
-                            task_name(task) + "', got " + std::to_string(seq_len));
+                            name_of(kTaskNames, task) + "', got " + std::to_string(seq_len));
   }
   if (vocab_size < min_vocab_size(task, seq_len)) {
     throw std::out_of_range(std::string("vocabSize must be at least ") + std::to_string(min_vocab_size(task, seq_len)) +
-                            " for task '" + task_name(task) + "' with seqLen " + std::to_string(seq_len) + ", got " +
+                            " for task '" + name_of(kTaskNames, task) + "' with seqLen " + std::to_string(seq_len) + ", got " +
                             std::to_string(vocab_size));
   }
 }
@@ -159,7 +144,7 @@ Batch repeated_tokens_batch(Task task, std::size_t batch_size, std::size_t seq_l
                             SplitMix64& rng) {
   check_task_sizes(task, seq_len, vocab_size);
   Batch batch = empty_batch(batch_size, seq_len);
-  const bool separator = task == Task::Reverse || task == Task::Sort;
+  const bool separator = task == Task::reverse || task == Task::sort;
   const std::size_t values = separator ? vocab_size - 1 : vocab_size;
   const std::size_t half = seq_len / 2;
   std::vector<std::int32_t> pool;

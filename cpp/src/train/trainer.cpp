@@ -55,19 +55,19 @@ struct Seeds {
 TrainerOptions default_trainer_options(Task task) {
   TrainerOptions o;
   o.task = task;
-  o.model.positional = Positional::Sinusoidal;
+  o.model.positional = Positional::sinusoidal;
   o.batch_size = 16;
   o.optimizer.learning_rate = 1e-2f;
   o.optimizer.weight_decay = 0.01f;
   switch (task) {
-    case Task::PreviousToken:
+    case Task::previous_token:
       o.model.n_layers = 1, o.model.n_heads = 1, o.model.d_model = 32, o.model.seq_len = 16, o.model.vocab_size = 16;
       break;
-    case Task::Reverse:
-    case Task::Sort:
+    case Task::reverse:
+    case Task::sort:
       o.model.n_layers = 2, o.model.n_heads = 2, o.model.d_model = 32, o.model.seq_len = 16, o.model.vocab_size = 17;
       break;
-    case Task::Induction:
+    case Task::induction:
       o.model.n_layers = 2, o.model.n_heads = 2, o.model.d_model = 32, o.model.seq_len = 16, o.model.vocab_size = 16;
       break;
   }

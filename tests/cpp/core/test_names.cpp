@@ -11,6 +11,10 @@
 #include "attn/lessons/designed_heads.hpp"
 #include "attn/lessons/explain.hpp"
 #include "attn/lessons/soft_lookup.hpp"
+#include "attn/train/language_model.hpp"
+#include "attn/train/language_trainer.hpp"
+#include "attn/train/parameters.hpp"
+#include "attn/train/tasks.hpp"
 
 namespace {
 
@@ -51,6 +55,10 @@ TEST_CASE("names: every enum's table covers it and reads back") {
   check_table(attn::kHeadKindNames, 5);
   check_table(attn::kProjectionNames, 2);
   check_table(attn::kLookupSimilarityNames, 2);
+  check_table(attn::train::kTaskNames, 4);
+  check_table(attn::train::kPositionalNames, 3);
+  check_table(attn::train::kObjectiveNames, 2);
+  check_table(attn::train::kOutputPositionNames, 2);
 }
 
 TEST_CASE("names: the JS spellings, in the order the API documents (defaults first where there is one)") {
@@ -61,6 +69,10 @@ TEST_CASE("names: the JS spellings, in the order the API documents (defaults fir
   CHECK(attn::name_list(attn::kHeadKindNames) == "'projected', 'semantic', 'offset', 'first', 'uniform'");
   CHECK(attn::name_list(attn::kProjectionNames) == "'identity', 'random'");
   CHECK(attn::name_list(attn::kLookupSimilarityNames) == "'letters', 'wordVectors'");
+  CHECK(attn::name_list(attn::train::kTaskNames) == "'previous-token', 'reverse', 'sort', 'induction'");
+  CHECK(attn::name_list(attn::train::kPositionalNames) == "'sinusoidal', 'learned', 'none'");
+  CHECK(attn::name_list(attn::train::kObjectiveNames) == "'causal', 'masked'");
+  CHECK(attn::name_list(attn::train::kOutputPositionNames) == "'all', 'masks'");
   CHECK(attn::value_of(attn::kScoreFunctionNames, "scaledDot", "x") == attn::ScoreFunction::scaled_dot);
   CHECK(attn::value_of(attn::kHeadKindNames, "first", "x") == attn::HeadKind::first_token);
   CHECK(std::string(attn::name_of(attn::kLookupSimilarityNames, attn::LookupSimilarity::word_vectors)) == "wordVectors");
@@ -74,6 +86,10 @@ TEST_CASE("names: an unknown name throws, naming the argument and the allowed na
   check_unknown(attn::kHeadKindNames, "heads[0].kind");
   check_unknown(attn::kProjectionNames, "projection");
   check_unknown(attn::kLookupSimilarityNames, "similarity");
+  check_unknown(attn::train::kTaskNames, "task");
+  check_unknown(attn::train::kPositionalNames, "positionalEncoding");
+  check_unknown(attn::train::kObjectiveNames, "objective");
+  check_unknown(attn::train::kOutputPositionNames, "positions");
   // Names are exact: no case folding, no trimming, no prefix match.
   CHECK_THROWS_AS(attn::value_of(attn::kNormalizerNames, "Softmax", "method"), std::out_of_range);
   CHECK_THROWS_AS(attn::value_of(attn::kNormalizerNames, "softmax ", "method"), std::out_of_range);

@@ -45,7 +45,7 @@ LanguageModel round_trip(const LanguageTrainer& trainer) {
 
 TEST_CASE("language trainer: the same seed gives the same losses bit for bit, on one thread or two", "[train]") {
   const auto [train, held_out] = fixture_text();
-  for (const Objective objective : {Objective::Causal, Objective::Masked}) {
+  for (const Objective objective : {Objective::causal, Objective::masked}) {
     LanguageTrainer one(small_options(objective), shipped_table(), train, held_out);
     LanguageTrainer two(small_options(objective), shipped_table(), train, held_out,
                         [](std::size_t n, const std::function<void(std::size_t)>& body) {
@@ -64,7 +64,7 @@ TEST_CASE("language trainer: the same seed gives the same losses bit for bit, on
 
 TEST_CASE("language trainer: batches follow the objective (causal targets shifted by one, masked 80/10/10)", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer causal(small_options(Objective::Causal), shipped_table(), train, held_out);
+  LanguageTrainer causal(small_options(Objective::causal), shipped_table(), train, held_out);
   const Batch b = causal.peek_batch();
   const TokenStream& s = causal.train_stream();
   // every window starts at a line start, and its target at t is the output id of token t + 1
@@ -77,7 +77,7 @@ TEST_CASE("language trainer: batches follow the objective (causal targets shifte
     REQUIRE(start < s.inputs.size());
     for (std::size_t t = 0; t < b.seq_len; ++t) CHECK(b.targets[row * b.seq_len + t] == s.outputs[start + t + 1]);
   }
-  LanguageTrainerOptions o = small_options(Objective::Masked);
+  LanguageTrainerOptions o = small_options(Objective::masked);
   o.batch_size = 256, o.shards = 1;
   LanguageTrainer masked(o, shipped_table(), train, held_out);
   const Batch m = masked.peek_batch();
@@ -98,7 +98,7 @@ TEST_CASE("language trainer: batches follow the objective (causal targets shifte
 
 TEST_CASE("language model: a file round trip runs the trained parameters, and weights, top-k and scores are consistent", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer trainer(small_options(Objective::Causal), shipped_table(), train, held_out);
+  LanguageTrainer trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(5);
   LanguageModel model = round_trip(trainer);
   const LanguageRun r = model.run("The river bank was muddy after the storm", 10);
@@ -143,7 +143,7 @@ TEST_CASE("language model: a file round trip runs the trained parameters, and we
 TEST_CASE("language model: outputs at chosen positions equal x_L U + b recomputed in double, and those of a full run", "[train]") {
   const auto [train, held_out] = fixture_text();
   for (const bool tied : {false, true}) {
-    LanguageTrainerOptions o = small_options(Objective::Causal);
+    LanguageTrainerOptions o = small_options(Objective::causal);
     o.tied_output = tied;
     LanguageTrainer trainer(o, shipped_table(), train, held_out);
     trainer.step(5);
@@ -199,7 +199,7 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
 
 TEST_CASE("language model: bad input is refused with a clear error", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer causal(small_options(Objective::Causal), shipped_table(), train, held_out);
+  LanguageTrainer causal(small_options(Objective::causal), shipped_table(), train, held_out);
   LanguageModel model = round_trip(causal);
   CHECK_THROWS_WITH(model.run(""), Catch::Contains("1 to 256 tokens, got 0"));
   std::string long_text;
@@ -210,13 +210,13 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
   CHECK_THROWS_WITH(model.score("bank"), Catch::Contains("at least 2 tokens"));
   const LanguageRun unknown = model.run("zzqx qqzx");  // only words the vectors lack: a defined result
   for (const auto& top : unknown.top) CHECK(std::isfinite(top[0].p));
-  LanguageTrainer masked_trainer(small_options(Objective::Masked), shipped_table(), train, held_out);
+  LanguageTrainer masked_trainer(small_options(Objective::masked), shipped_table(), train, held_out);
   LanguageModel masked = round_trip(masked_trainer);
   const LanguageRun m = masked.run("the river [MASK] was muddy");
   CHECK(m.tokens[2].key == "[MASK]");
-  const LanguageRun blanks = masked.run("the [MASK] bank [MASK] muddy", 3, OutputPositions::Masks);
+  const LanguageRun blanks = masked.run("the [MASK] bank [MASK] muddy", 3, OutputPositions::masks);
   CHECK(blanks.positions == std::vector<std::size_t>{1, 3});
-  CHECK(masked.run("the river bank", 3, OutputPositions::Masks).top.empty());
+  CHECK(masked.run("the river bank", 3, OutputPositions::masks).top.empty());
   CHECK(m.inputs[2] == mask_input(shipped_table()));
   CHECK_THROWS_WITH(masked.score("the river bank"), Catch::Contains("only the causal model"));
 
@@ -240,7 +240,7 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
 
 TEST_CASE("head statistics: each score is the mean over queries of the weights it names, recomputed here", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer trainer(small_options(Objective::Causal), shipped_table(), train, held_out);
+  LanguageTrainer trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(3);
   LanguageModel model = round_trip(trainer);
   const std::string line = "the cat saw the dog and the cat ran";  // "the" and "cat" recur
@@ -276,7 +276,7 @@ TEST_CASE("head statistics: each score is the mean over queries of the weights i
 // than 0.01 (absolute) and the held-out loss by less than 0.01 nats.
 TEST_CASE("language model: float16 storage changes probabilities by < 0.01 and the held-out loss by < 0.01 nats", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer trainer(small_options(Objective::Causal), shipped_table(), train, held_out);
+  LanguageTrainer trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(10);
   const auto load = [&](bool half) {
     const auto bytes = write_safetensors(language_model_file(trainer, recipe_json(trainer.options()), "{}", {}, half));

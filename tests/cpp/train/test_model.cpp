@@ -77,7 +77,7 @@ void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& abla
                 tensor_worst < 1e-7 ? "OK" : "NOT OK");
     worst = std::max(worst, tensor_worst);
   }
-  std::printf("%s, %zu layers, %zu heads: %zu parameters, largest gradient error %.2e\n", positional_name(c.positional),
+  std::printf("%s, %zu layers, %zu heads: %zu parameters, largest gradient error %.2e\n", attn::name_of(kPositionalNames, c.positional),
               c.n_layers, c.n_heads, params.size(), worst);
   CHECK(worst < 1e-7);
 }
@@ -100,15 +100,15 @@ void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& abla
 }  // namespace
 
 TEST_CASE("train model: every gradient agrees with central finite differences in double", "[train]") {
-  for (const Positional p : {Positional::Sinusoidal, Positional::Learned, Positional::None}) {
+  for (const Positional p : {Positional::sinusoidal, Positional::learned, Positional::none}) {
     check_gradients(small_config(p), {}, 7);
   }
-  check_gradients(small_config(Positional::Learned, 3, 4), {}, 8);
-  check_gradients(small_config(Positional::Sinusoidal, 1, 1), {}, 9);
+  check_gradients(small_config(Positional::learned, 3, 4), {}, 8);
+  check_gradients(small_config(Positional::sinusoidal, 1, 1), {}, 9);
 }
 
 TEST_CASE("train model: gradients with an ablated head agree with finite differences, and its Q K V get none", "[train]") {
-  const ModelConfig c = small_config(Positional::Sinusoidal);
+  const ModelConfig c = small_config(Positional::sinusoidal);
   std::vector<std::uint8_t> ablated(c.n_layers * c.n_heads, 0);
   ablated[1 * c.n_heads + 0] = 1;  // layer 1, head 0
   check_gradients(c, ablated, 11);
@@ -132,7 +132,7 @@ TEST_CASE("train model: gradients with an ablated head agree with finite differe
 //   dU = x₁ gᵀ, dx₁ = U g, dW_O = z dx₁ᵀ (z = x W_V), dz = W_O dx₁, dW_V = x dzᵀ, dW_Q = dW_K = 0,
 //   dE[token] = dx₁ + W_V dz.
 TEST_CASE("train model: one position, one layer: gradients equal the hand-derived ones", "[train]") {
-  ModelConfig c = small_config(Positional::None, 1, 1);
+  ModelConfig c = small_config(Positional::none, 1, 1);
   c.seq_len = 1;
   const auto params = as_double(init_parameters(c, 21));
   const std::size_t d = c.d_model, V = c.vocab_size;
@@ -188,10 +188,10 @@ TEST_CASE("train model: one position, one layer: gradients equal the hand-derive
 
 TEST_CASE("train model: the float instance on the kernels agrees with the double instance", "[train]") {
   ModelConfig c;
-  c.vocab_size = 11, c.d_model = 16, c.n_heads = 4, c.n_layers = 2, c.seq_len = 13, c.positional = Positional::Sinusoidal;
+  c.vocab_size = 11, c.d_model = 16, c.n_heads = 4, c.n_layers = 2, c.seq_len = 13, c.positional = Positional::sinusoidal;
   const auto params = init_parameters(c, 31);
   attn::SplitMix64 rng(32);
-  const Batch batch = sample_batch(Task::Induction, 3, c.seq_len, c.vocab_size, rng);
+  const Batch batch = sample_batch(Task::induction, 3, c.seq_len, c.vocab_size, rng);
   Workspace<float> wf;
   Workspace<double> wd;
   forward(c, params.data(), batch.tokens.data(), 3, c.seq_len, {}, wf);
@@ -212,7 +212,7 @@ TEST_CASE("train model: the float instance on the kernels agrees with the double
 }
 
 TEST_CASE("train model: causal weights, rows sum to 1, ablation zeroes a head's output", "[train]") {
-  const ModelConfig c = small_config(Positional::Sinusoidal);
+  const ModelConfig c = small_config(Positional::sinusoidal);
   const auto params = init_parameters(c, 41);
   const std::vector<std::int32_t> tokens = {0, 1, 2, 3};
   Workspace<float> ws;
@@ -236,7 +236,7 @@ TEST_CASE("train model: causal weights, rows sum to 1, ablation zeroes a head's 
 }
 
 TEST_CASE("train model: bad sizes and tokens are refused", "[train]") {
-  ModelConfig c = small_config(Positional::Sinusoidal);
+  ModelConfig c = small_config(Positional::sinusoidal);
   const auto params = init_parameters(c, 1);
   Workspace<float> ws;
   const std::vector<std::int32_t> bad = {0, 5};
@@ -245,7 +245,8 @@ TEST_CASE("train model: bad sizes and tokens are refused", "[train]") {
   CHECK_THROWS_WITH(forward(c, params.data(), long_seq.data(), 1, 5, {}, ws), Catch::Contains("1 to seqLen = 4"));
   c.n_heads = 3;
   CHECK_THROWS_WITH(check_config(c), Catch::Contains("numHeads must divide dModel"));
-  CHECK_THROWS_WITH(positional_from_name("rope"), Catch::Contains("'sinusoidal', 'learned', 'none'"));
+  CHECK_THROWS_WITH(attn::value_of(kPositionalNames, "rope", "positionalEncoding"),
+                    Catch::Contains("'sinusoidal', 'learned', 'none'"));
 }
 
 namespace {

@@ -10,7 +10,7 @@ using namespace attn::train;
 
 TEST_CASE("train tasks: previous-token targets the token before, from position 1", "[train]") {
   attn::SplitMix64 rng(1);
-  const Batch b = sample_batch(Task::PreviousToken, 4, 10, 7, rng);
+  const Batch b = sample_batch(Task::previous_token, 4, 10, 7, rng);
   for (std::size_t s = 0; s < 4; ++s) {
     CHECK(b.scored[s * 10] == 0);
     CHECK(b.targets[s * 10] == -1);
@@ -23,7 +23,7 @@ TEST_CASE("train tasks: previous-token targets the token before, from position 1
 }
 
 TEST_CASE("train tasks: reverse and sort put the values, the separator, then their reverse or sorted order", "[train]") {
-  for (const Task task : {Task::Reverse, Task::Sort}) {
+  for (const Task task : {Task::reverse, Task::sort}) {
     for (const std::size_t T : {9, 10}) {
       attn::SplitMix64 rng(2);
       const std::size_t V = 12, n = T / 2;
@@ -34,7 +34,7 @@ TEST_CASE("train tasks: reverse and sort put the values, the separator, then the
         CHECK(tok[n] == static_cast<std::int32_t>(V - 1));
         CHECK(std::all_of(values.begin(), values.end(), [&](std::int32_t x) { return x >= 0 && x < static_cast<std::int32_t>(V - 1); }));
         std::vector<std::int32_t> expected = values;
-        if (task == Task::Sort) {
+        if (task == Task::sort) {
           CHECK(std::set<std::int32_t>(values.begin(), values.end()).size() == n);  // distinct
           std::sort(expected.begin(), expected.end());
         } else {
@@ -54,7 +54,7 @@ TEST_CASE("train tasks: reverse and sort put the values, the separator, then the
 TEST_CASE("train tasks: induction repeats a segment and scores where the earlier occurrence predicts", "[train]") {
   attn::SplitMix64 rng(3);
   const std::size_t T = 18, V = 10;
-  const Batch b = sample_batch(Task::Induction, 200, T, V, rng);
+  const Batch b = sample_batch(Task::induction, 200, T, V, rng);
   std::set<std::size_t> lengths, starts;
   for (std::size_t s = 0; s < 200; ++s) {
     const std::int32_t* tok = b.tokens.data() + s * T;
@@ -82,17 +82,17 @@ TEST_CASE("train tasks: induction repeats a segment and scores where the earlier
 
 TEST_CASE("train tasks: the same seed gives the same batch, and sizes below a task's minimum are refused", "[train]") {
   attn::SplitMix64 a(5), b(5);
-  CHECK(sample_batch(Task::Induction, 3, 12, 9, a).tokens == sample_batch(Task::Induction, 3, 12, 9, b).tokens);
+  CHECK(sample_batch(Task::induction, 3, 12, 9, a).tokens == sample_batch(Task::induction, 3, 12, 9, b).tokens);
   attn::SplitMix64 rng(1);
-  CHECK_THROWS_WITH(sample_batch(Task::Sort, 1, 12, 6, rng), Catch::Contains("vocabSize must be at least 7"));
-  CHECK_THROWS_WITH(sample_batch(Task::Induction, 1, 3, 9, rng), Catch::Contains("seqLen must be at least 4"));
-  CHECK_THROWS_WITH(task_from_name("copy"), Catch::Contains("'previous-token', 'reverse', 'sort', 'induction'"));
-  CHECK(task_from_name("sort") == Task::Sort);
+  CHECK_THROWS_WITH(sample_batch(Task::sort, 1, 12, 6, rng), Catch::Contains("vocabSize must be at least 7"));
+  CHECK_THROWS_WITH(sample_batch(Task::induction, 1, 3, 9, rng), Catch::Contains("seqLen must be at least 4"));
+  CHECK_THROWS_WITH(attn::value_of(kTaskNames, "copy", "task"), Catch::Contains("'previous-token', 'reverse', 'sort', 'induction'"));
+  CHECK(attn::value_of(kTaskNames, "sort", "task") == Task::sort);
 }
 
 TEST_CASE("train tasks: the repeated-tokens probe repeats its first half", "[train]") {
   attn::SplitMix64 rng(4);
-  const Batch b = repeated_tokens_batch(Task::Reverse, 3, 12, 9, rng);
+  const Batch b = repeated_tokens_batch(Task::reverse, 3, 12, 9, rng);
   for (std::size_t s = 0; s < 3; ++s) {
     const std::int32_t* tok = b.tokens.data() + s * 12;
     for (std::size_t t = 0; t < 6; ++t) {

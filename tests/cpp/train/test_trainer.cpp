@@ -9,7 +9,7 @@
 using namespace attn::train;
 
 TEST_CASE("trainer: the same seed gives the same losses and parameters, another seed does not", "[train]") {
-  const TrainerOptions o = default_trainer_options(Task::Induction);
+  const TrainerOptions o = default_trainer_options(Task::induction);
   Trainer a(o), b(o);
   for (int i = 0; i < 5; ++i) CHECK(a.step(3) == b.step(3));
   CHECK(a.parameters() == b.parameters());
@@ -20,8 +20,8 @@ TEST_CASE("trainer: the same seed gives the same losses and parameters, another 
 }
 
 TEST_CASE("trainer: the held-out loss falls on every task", "[train]") {
-  for (const char* name : kTaskNames) {
-    Trainer t(default_trainer_options(task_from_name(name)));
+  for (const auto& [name, task] : kTaskNames) {
+    Trainer t(default_trainer_options(task));
     const Evaluation before = t.evaluate();
     t.step(150);
     const Evaluation after = t.evaluate();
@@ -33,7 +33,7 @@ TEST_CASE("trainer: the held-out loss falls on every task", "[train]") {
 }
 
 TEST_CASE("trainer: previous-token learns a previous-token head", "[train]") {
-  Trainer t(default_trainer_options(Task::PreviousToken));
+  Trainer t(default_trainer_options(Task::previous_token));
   t.step(300);
   const Evaluation e = t.evaluate();
   std::printf("previous-token after 300 steps: accuracy %.3f, previous-token score %.3f\n", e.accuracy, e.heads.previous_token[0]);
@@ -47,7 +47,7 @@ TEST_CASE("trainer: previous-token learns a previous-token head", "[train]") {
 }
 
 TEST_CASE("trainer: attention, predict, evaluate and errors", "[train]") {
-  Trainer t(default_trainer_options(Task::Induction));
+  Trainer t(default_trainer_options(Task::induction));
   const ModelConfig& c = t.config();
   const std::vector<std::int32_t> tokens = {1, 2, 3, 1, 2};
   const auto w = t.attention(tokens);
@@ -60,16 +60,16 @@ TEST_CASE("trainer: attention, predict, evaluate and errors", "[train]") {
   CHECK_THROWS_WITH(t.predict({0, 99}), Catch::Contains("outside [0, vocabSize = 16)"));
   CHECK_THROWS_WITH(t.ablate(2, 0, true), Catch::Contains("layer must be in [0, 1]"));
   CHECK_THROWS_WITH(t.set_parameters({1.0f}), Catch::Contains("expected"));
-  TrainerOptions bad = default_trainer_options(Task::Induction);
+  TrainerOptions bad = default_trainer_options(Task::induction);
   bad.model.n_layers = 5;
   CHECK_THROWS_WITH(Trainer(bad), Catch::Contains("numLayers must be an integer in [1, 4]"));
-  bad = default_trainer_options(Task::Sort);
+  bad = default_trainer_options(Task::sort);
   bad.model.vocab_size = 5;
   CHECK_THROWS_WITH(Trainer(bad), Catch::Contains("vocabSize must be at least 9"));
 }
 
 TEST_CASE("trainer: a step that would diverge throws and leaves the parameters as they were", "[train]") {
-  Trainer t(default_trainer_options(Task::PreviousToken));
+  Trainer t(default_trainer_options(Task::previous_token));
   std::vector<float> huge = t.parameters();
   for (float& x : huge) x *= 1e18f;
   t.set_parameters(huge);

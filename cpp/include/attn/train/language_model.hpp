@@ -24,9 +24,10 @@ inline constexpr std::size_t kMaxLanguageTokens = 256;
 inline constexpr std::size_t kMaxTopK = 100;
 
 // Where run() applies the output layer when no positions are listed: at every token, or at each "[MASK]".
-enum class OutputPositions { All, Masks };
-inline constexpr NamedValue<OutputPositions> kOutputPositionNames[] = {{"all", OutputPositions::All},
-                                                                       {"masks", OutputPositions::Masks}};
+// Their JS names (languageModel's `positions`) go through names.hpp.
+enum class OutputPositions { all, masks };
+inline constexpr NamedValue<OutputPositions> kOutputPositionNames[] = {{"all", OutputPositions::all},
+                                                                       {"masks", OutputPositions::masks}};
 
 struct WordProbability {
   std::int32_t id;  // output id
@@ -60,7 +61,7 @@ class LanguageModel {
   // than kMaxLanguageTokens positions are listed;
   // std::invalid_argument if the causal model is given "[MASK]" (it was never trained on it).
   using Positions = std::variant<OutputPositions, std::vector<std::int64_t>>;
-  LanguageRun run(const std::string& text, std::size_t k = 10, const Positions& positions = OutputPositions::All);
+  LanguageRun run(const std::string& text, std::size_t k = 10, const Positions& positions = OutputPositions::all);
 
   // Causal models: ln p(token i | tokens before it) for i = 1 … T − 1, and the perplexity exp(−mean).
   // Throws as run(), and std::invalid_argument for a masked model or a text of one token.

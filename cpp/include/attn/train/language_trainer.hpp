@@ -29,8 +29,9 @@
 
 namespace attn::train {
 
-enum class Objective { Causal, Masked };
-inline constexpr NamedValue<Objective> kObjectiveNames[] = {{"causal", Objective::Causal}, {"masked", Objective::Masked}};
+// The objectives above; their JS names (core.createLanguageTrainer's `objective`) go through names.hpp.
+enum class Objective { causal, masked };
+inline constexpr NamedValue<Objective> kObjectiveNames[] = {{"causal", Objective::causal}, {"masked", Objective::masked}};
 
 // Limits of the language trainer's options.
 inline constexpr std::size_t kMaxLanguageLayers = 4;
@@ -40,7 +41,7 @@ inline constexpr std::size_t kMaxShards = 16;
 inline constexpr double kMaskRate = 0.15;  // Devlin et al. 2019, §3.1
 
 struct LanguageTrainerOptions {
-  Objective objective = Objective::Causal;
+  Objective objective = Objective::causal;
   std::size_t n_layers = 2;
   std::size_t n_heads = 4;
   std::size_t d_ff = 400;

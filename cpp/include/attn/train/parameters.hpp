@@ -11,22 +11,22 @@
 //  - the language models (Vaswani et al. 2017, §3.1, post-LN): frozen word vectors as the first F input
 //    rows and learned rows after them (<unk>), LayerNorm, a ReLU feed-forward layer, biases, and the
 //    output matrix either untied or tied to the input rows of the output words.
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "attn/core/names.hpp"
+
 namespace attn::train {
 
-enum class Positional { Sinusoidal, Learned, None };
+enum class Positional { sinusoidal, learned, none };
 
-// Names of the positional options, in the enum's order ("sinusoidal", "learned", "none").
-inline constexpr std::array<const char*, 3> kPositionalNames = {"sinusoidal", "learned", "none"};
-
-// The option named `name`; throws std::invalid_argument naming the allowed names otherwise.
-Positional positional_from_name(const std::string& name);
-const char* positional_name(Positional positional);
+// The positional options' JS names (core.createTrainer's `positionalEncoding`), both ways through
+// names.hpp: value_of(kPositionalNames, name, "positionalEncoding") reads one (std::out_of_range naming
+// the allowed names otherwise), name_of writes one.
+inline constexpr NamedValue<Positional> kPositionalNames[] = {
+    {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
 
 // LayerNorm's ε (Ba et al. 2016, eq. 4), as PyTorch's default.
 inline constexpr double kLayerNormEpsilon = 1e-5;
@@ -44,7 +44,7 @@ struct ModelConfig {
   bool biases = false;          // b_Q, b_K, b_V, b_O, the feed-forward biases and an output bias
   bool causal = true;           // causal mask (a decoder); false: every position sees every other (an encoder)
   bool tied_output = false;     // U = the input rows of the output words, transposed (no U parameter)
-  Positional positional = Positional::Sinusoidal;
+  Positional positional = Positional::sinusoidal;
 
   std::size_t outputs() const { return output_size ? output_size : vocab_size; }
   std::size_t learned_rows() const { return vocab_size - frozen_rows; }

@@ -23,24 +23,22 @@
 //                   (the segment, and at least two other tokens for the filler).
 //
 // Unscored positions have target −1.
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "attn/core/names.hpp"
 #include "attn/core/random.hpp"
 
 namespace attn::train {
 
-enum class Task { PreviousToken, Reverse, Sort, Induction };
+enum class Task { previous_token, reverse, sort, induction };
 
-// The tasks' names, in the enum's order ("previous-token", "reverse", "sort", "induction").
-inline constexpr std::array<const char*, 4> kTaskNames = {"previous-token", "reverse", "sort", "induction"};
-
-// The task named `name`; throws std::invalid_argument naming the allowed names otherwise.
-Task task_from_name(const std::string& name);
-const char* task_name(Task task);
+// The tasks' JS names (core.createTrainer's `task`), both ways through names.hpp: value_of(kTaskNames,
+// name, "task") reads one (std::out_of_range naming the allowed names otherwise), name_of writes one.
+inline constexpr NamedValue<Task> kTaskNames[] = {
+    {"previous-token", Task::previous_token}, {"reverse", Task::reverse}, {"sort", Task::sort}, {"induction", Task::induction}};
 
 // The smallest seq_len and vocab_size a task accepts for a given seq_len (see the layouts above).
 std::size_t min_seq_len(Task task);

@@ -28,7 +28,7 @@ inline constexpr std::size_t kEvalSequences = 256;
 inline constexpr std::size_t kProbeSequences = 64;
 
 struct TrainerOptions {
-  Task task = Task::Induction;
+  Task task = Task::induction;
   ModelConfig model;
   std::size_t batch_size = 0;
   AdamWOptions optimizer;
