@@ -118,7 +118,9 @@ val explain(const std::string& text, const val& options) {
     if (!g_model || g_model->d_model != table().dim() || g_model->projection != o.projection || g_model->seed != o.seed) {
       g_model = std::make_unique<attn::ModelWeights>(attn::model_weights(table().dim(), o.projection, o.seed));
     }
-    return trace_to_js(attn::explain(text, table(), o, *g_model), o.position_checks);
+    val trace = trace_to_js(attn::explain(text, table(), o, *g_model), o.position_checks);
+    trace.set("scoring", score_options_to_js(o));
+    return trace;
   });
 }
 
@@ -126,8 +128,8 @@ val compare_contexts(const std::string& first, const std::string& second, const 
   return guarded([&] {
     const attn::ExplainOptions o = explain_options(options);
     const auto c = attn::compare_contexts(first, second, table(), o);
-    return object_to_js({{"first", trace_to_js(c.first, o.position_checks)},
-                         {"second", trace_to_js(c.second, o.position_checks)}, {"projection", pca_to_js(c.projection)}});
+    return object_to_js({{"first", trace_to_js(c.first, o.position_checks)}, {"second", trace_to_js(c.second, o.position_checks)},
+                         {"projection", pca_to_js(c.projection)}, {"scoring", score_options_to_js(o)}});
   });
 }
 
@@ -139,6 +141,7 @@ val explain_cross(const std::string& source, const std::string& target, const va
     out.set("source", trace_to_js(r.source, false));
     out.set("target", trace_to_js(r.target, false));
     out.set("memory", tensor_to_js(r.memory));
+    out.set("scoring", score_options_to_js(o));
     if (r.cross.heads.empty()) {
       out.set("queriesInput", val::null());
       out.set("cross", val::null());

@@ -183,14 +183,23 @@ attn::ExplainOptions explain_options(const val& options) {
   o.position_checks = options["positionChecks"].as<bool>();
   o.shuffle_seed = options["shuffleSeed"].as<std::uint32_t>();
   o.additive_hidden = options["additiveHidden"].as<std::size_t>();
-  // scoreFunction, when given, decides the scale and whether additiveHidden applies (as the JS wrapper
-  // documents): 'dot' is Q Kᵀ, 'scaledDot' Q Kᵀ / √d_k, 'additive' vᵀ tanh(W_q q + W_k k).
-  if (!options["scoreFunction"].isUndefined()) {
-    const attn::ScoreFunction f = enum_from_js(attn::kScoreFunctionNames, options["scoreFunction"], "scoreFunction");
-    o.attention.scale = f == attn::ScoreFunction::scaled_dot;
-    if (f != attn::ScoreFunction::additive) o.additive_hidden = 0;
-  }
+  // The one place the score function's rule lives: it decides the scaling and whether additiveHidden applies
+  // ('dot' is Q Kᵀ, 'scaledDot' Q Kᵀ / √d_k, 'additive' vᵀ tanh(W_q q + W_k k), Bahdanau et al. 2014); without
+  // one, `scale` chooses between 'scaledDot' and 'dot'. The JS wrapper reads the outcome back (score_options_to_js).
+  const attn::ScoreFunction f = options["scoreFunction"].isUndefined()
+                                    ? (o.attention.scale ? attn::ScoreFunction::scaled_dot : attn::ScoreFunction::dot)
+                                    : enum_from_js(attn::kScoreFunctionNames, options["scoreFunction"], "scoreFunction");
+  o.attention.scale = f == attn::ScoreFunction::scaled_dot;
+  if (f != attn::ScoreFunction::additive) o.additive_hidden = 0;
   return o;
+}
+
+val score_options_to_js(const attn::ExplainOptions& o) {
+  const attn::ScoreFunction f = o.additive_hidden > 0 ? attn::ScoreFunction::additive
+                                : o.attention.scale  ? attn::ScoreFunction::scaled_dot
+                                                     : attn::ScoreFunction::dot;
+  return object_to_js({{"scoreFunction", val(std::string(attn::name_of(attn::kScoreFunctionNames, f)))},
+                       {"scale", val(o.attention.scale)}, {"additiveHidden", val(o.additive_hidden)}});
 }
 
 attn::PositionalLabOptions positional_lab_options(const val& args) {

@@ -141,7 +141,11 @@ val names_to_js(const attn::NamedValue<E> (&table)[N]) {
 inline attn::Normalizer normalizer_from_js(const val& name, const std::string& argument) {
   return enum_from_js(attn::kNormalizerNames, name, argument);
 }
+// explain()'s options, checked names (an unknown one throws std::out_of_range naming it); the score function
+// decides the scaling and whether additiveHidden applies, here and nowhere else.
 attn::ExplainOptions explain_options(const val& options);
+// { scoreFunction, scale, additiveHidden } in effect for these options (what explain_options decided).
+val score_options_to_js(const attn::ExplainOptions& o);
 // { positions, dModel, position, errorPositions, base, delta } for attn::positional_lab.
 attn::PositionalLabOptions positional_lab_options(const val& args);
 

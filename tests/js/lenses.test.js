@@ -61,11 +61,17 @@ describe('score functions', () => {
     }
   });
 
+  const pick = ({ scoreFunction, scale, additiveHidden }) => ({ scoreFunction, scale, additiveHidden });
   test("'dot' is scale: false; designed heads keep dot products; bad names and sizes are refused", () => {
     const dot = core.explain(SOURCE, { scoreFunction: 'dot' });
     assert.equal(dot.options.scale, false);
     assert.deepEqual(dot.weights.data, core.explain(SOURCE, { scale: false }).weights.data);
     assert.equal(core.explain(SOURCE, { scale: false }).options.scoreFunction, 'dot');
+    // The core decides what the score function implies, and every call reports it the same way.
+    assert.deepEqual(pick(core.explain(SOURCE).options), { scoreFunction: 'scaledDot', scale: true, additiveHidden: 0 });
+    assert.deepEqual(pick(core.compareContexts(SOURCE, 'a bank', { scale: false }).second.options), { scoreFunction: 'dot', scale: false, additiveHidden: 0 });
+    assert.deepEqual(pick(core.explainCross(SOURCE, 'eine Bank', { scoreFunction: 'additive', additiveHidden: 8 }).options),
+      { scoreFunction: 'additive', scale: false, additiveHidden: 8 });
     const designed = core.explain(SOURCE, { numHeads: 2, heads: ['previous'], scoreFunction: 'additive' });
     assert.equal(designed.heads[0].additiveScorer, null);
     assert.notEqual(designed.heads[1].additiveScorer, null);

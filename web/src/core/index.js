@@ -19,12 +19,20 @@ const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.met
 const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'alibiSlopes', 'maskedPositions',
   'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
   ...ATTENTION_OPTIONS];
-/** scoreFunction, when given, decides scale too: 'dot' is scale false, 'scaledDot' scale true. */
+/**
+ * scoreFunction (a name of limits.scoreFunctions, or undefined) and additiveHidden (1 … limits.maxAdditiveHidden,
+ * default 16), checked. What the score function decides (the scaling; whether additiveHidden applies) the core
+ * decides and reports back (withScoring).
+ */
 function scoreOptions(options, where, limits) {
-  const { scoreFunction = options.scale === false ? 'dot' : 'scaledDot', additiveHidden = 16 } = options;
-  check.oneOf(scoreFunction, where, 'scoreFunction', limits.scoreFunctions);
-  const hidden = check.integerIn(additiveHidden, where, 'additiveHidden', 1, limits.maxAdditiveHidden);
-  return { scoreFunction, scale: scoreFunction === 'scaledDot', additiveHidden: scoreFunction === 'additive' ? hidden : 0 };
+  const { scoreFunction, additiveHidden = 16 } = options;
+  if (scoreFunction !== undefined) check.oneOf(scoreFunction, where, 'scoreFunction', limits.scoreFunctions);
+  return { scoreFunction, additiveHidden: check.integerIn(additiveHidden, where, 'additiveHidden', 1, limits.maxAdditiveHidden) };
+}
+
+/** The options a result was computed with: the checked ones, and the core's { scoreFunction, scale, additiveHidden } in effect. */
+function withScoring(normalized, scoring) {
+  return { ...normalized, ...scoring };
 }
 
 /** true / false stand for 'sinusoidal' / 'none'. */
@@ -327,8 +335,8 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
      */
     explain(text, options = {}) {
       const normalized = explainOptions(options, 'explain', dModel, limits);
-      const trace = unwrap(wasm.explain(check.text(text, 'explain'), normalized));
-      return { ...trace, options: normalized };
+      const { scoring, ...trace } = unwrap(wasm.explain(check.text(text, 'explain'), normalized));
+      return { ...trace, options: withScoring(normalized, scoring) };
     },
 
     /**
@@ -339,7 +347,8 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
     compareContexts(first, second, options = {}) {
       const normalized = explainOptions(options, 'compareContexts', dModel, limits);
       const result = unwrap(wasm.compareContexts(check.text(first, 'compareContexts'), check.text(second, 'compareContexts'), normalized));
-      return { first: { ...result.first, options: normalized }, second: { ...result.second, options: normalized }, projection: result.projection };
+      const used = withScoring(normalized, result.scoring);
+      return { first: { ...result.first, options: used }, second: { ...result.second, options: used }, projection: result.projection };
     },
 
     /**
@@ -365,8 +374,9 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
     explainCross(source, target, options = {}) {
       const where = 'explainCross';
       const normalized = explainOptions(options, where, dModel, limits);
-      const r = unwrap(wasm.explainCross(check.text(source, where), check.text(target, where), normalized));
-      return { ...r, source: { ...r.source, options: normalized }, target: { ...r.target, options: normalized }, options: normalized };
+      const { scoring, ...r } = unwrap(wasm.explainCross(check.text(source, where), check.text(target, where), normalized));
+      const used = withScoring(normalized, scoring);
+      return { ...r, source: { ...r.source, options: used }, target: { ...r.target, options: used }, options: used };
     },
 
     // The analyses: positionalEncodingLab, simplexObjective, scoreCost, softLookup, layerCosts
