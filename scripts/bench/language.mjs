@@ -11,14 +11,12 @@
 //     the output layer at the one position a view shows and at every position.
 // Writes bench-output/bench-language.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createAttentionCore } from 'attention-explorer/core';
-import { registerTfjsGradients } from './tfjs-gradients.js';
+import { useTfjsWasmForTraining } from './tfjs-gradients.js';
 import { frozenInputs, tfjsLanguageModel } from './tfjs-language-model.js';
 
 const corpusFile = (name) => fileURLToPath(new URL(`../../build/lm/corpus/${name}`, import.meta.url));
@@ -29,11 +27,7 @@ if (missing.length) {
   process.exit(1);
 }
 
-const require = createRequire(import.meta.url);
-setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
-tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-await tf.setBackend('wasm');
-await registerTfjsGradients();
+await useTfjsWasmForTraining(tf);
 const core = await createAttentionCore({ kernels: 'simd128' });
 // The files beside the package's core: the embedding asset the core loaded, the shipped models
 const coreDir = new URL('.', import.meta.resolve('attention-explorer/core'));

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { build } from 'vite';
 
 /** Registers every TF.js gradient (once per process). */
@@ -27,4 +28,16 @@ export async function registerTfjsGradients() {
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * The TF.js peer as the benchmarks and tests train it: `tf` (the caller's tfjs-core) on the wasm backend from
+ * node_modules, one thread (as our core runs), with every gradient registered.
+ */
+export async function useTfjsWasmForTraining(tf) {
+  const require = createRequire(import.meta.url);
+  setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  await tf.setBackend('wasm');
+  await registerTfjsGradients();
 }

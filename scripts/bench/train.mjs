@@ -8,19 +8,13 @@
 //     task, interleaved in rounds in this process; medians of per-step times.
 // Writes bench-output/bench-train.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createAttentionCore } from 'attention-explorer/core';
-import { registerTfjsGradients } from './tfjs-gradients.js';
+import { useTfjsWasmForTraining } from './tfjs-gradients.js';
 import { tfjsModel } from './tfjs-trainer.js';
 
-const require = createRequire(import.meta.url);
-setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
-tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-await tf.setBackend('wasm');
-await registerTfjsGradients();
+await useTfjsWasmForTraining(tf);
 const core = await createAttentionCore({ kernels: 'simd128' });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

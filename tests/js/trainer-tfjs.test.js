@@ -1,22 +1,15 @@
 // The hand-written backward pass against an independent one: TF.js's automatic differentiation of the
 // same model (scripts/bench/tfjs-trainer.js), from the same parameters on the same batch.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { before, test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { createAttentionCore } from 'attention-explorer/core';
-import { registerTfjsGradients } from '../../scripts/bench/tfjs-gradients.js';
+import { useTfjsWasmForTraining } from '../../scripts/bench/tfjs-gradients.js';
 import { tfjsModel } from '../../scripts/bench/tfjs-trainer.js';
 
-const require = createRequire(import.meta.url);
 let core;
 before(async () => {
-  setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  await tf.setBackend('wasm');
-  await registerTfjsGradients();
+  await useTfjsWasmForTraining(tf);
   core = await createAttentionCore();
 });
 

@@ -144,19 +144,6 @@ std::size_t tile_rows(std::size_t left) {
 }
 
 
-// Any block, one row and column at a time: the edges the micro-kernel does not cover.
-void edge_kernel(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
-                 std::size_t rows, std::size_t k, std::size_t cols, bool accumulate) {
-  for (std::size_t r = 0; r < rows; ++r) {
-    float* crow = c + r * ldc;
-    if (!accumulate) std::fill(crow, crow + cols, 0.0f);
-    for (std::size_t p = 0; p < k; ++p) {
-      const float ar = a[r * lda + p];
-      const float* brow = b + p * ldb;
-      for (std::size_t j = 0; j < cols; ++j) crow[j] += ar * brow[j];
-    }
-  }
-}
 
 // One cache block: C[:, 0..m) (+)= A[:, 0..k) · B[0..k, 0..m).
 void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
@@ -176,7 +163,7 @@ void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb
         default: micro_kernel<1>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
       }
     }
-    if (m_main < m) edge_kernel(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
+    if (m_main < m) gemm_rowwise(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
   }
 }
 

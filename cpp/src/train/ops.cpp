@@ -24,15 +24,7 @@ void matmul(const float* a, std::size_t lda, const float* b, std::size_t ldb, fl
 
 void matmul(const double* a, std::size_t lda, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t n,
             std::size_t k, std::size_t m, bool accumulate) {
-  for (std::size_t i = 0; i < n; ++i) {
-    double* row = c + i * ldc;
-    if (!accumulate) std::fill(row, row + m, 0.0);
-    for (std::size_t p = 0; p < k; ++p) {
-      const double aip = a[i * lda + p];
-      const double* brow = b + p * ldb;
-      for (std::size_t j = 0; j < m; ++j) row[j] += aip * brow[j];
-    }
-  }
+  gemm_rowwise(a, lda, b, ldb, c, ldc, n, k, m, accumulate);
 }
 
 // out (cols, rows) = aᵀ for a (rows, cols) with row stride lda.

@@ -82,3 +82,32 @@ export function finiteTensors(args, where, names) {
   for (const name of names) matrix(args[name], where, name);
   return args;
 }
+
+/** A token sequence (array of integers or Int32Array) as an Int32Array; types checked here, values by the core. */
+export function tokenArray(tokens, where, name) {
+  if (tokens instanceof Int32Array) return tokens;
+  if (!Array.isArray(tokens)) throw new TypeError(`${where}: ${name} must be an array of token ids or an Int32Array`);
+  tokens.forEach((t, i) => { if (!Number.isInteger(t)) throw new TypeError(`${where}: ${name}[${i}] must be an integer token id, got ${t}`); });
+  return Int32Array.from(tokens);
+}
+
+/**
+ * A training batch as the trainers' sample() returns it, checked: { tokens, targets: Int32Array (or arrays of
+ * integers), scored: Uint8Array (or an array of booleans), shape: [rows, cols] }, every array rows · cols long
+ * (element [b, t] at index b · cols + t), 1 ≤ rows ≤ maxRows, 1 ≤ cols ≤ maxCols. Token values are the core's to check.
+ * @returns {{ tokens: Int32Array, targets: Int32Array, scored: Uint8Array, shape: [number, number] }}
+ * @throws TypeError for another structure or element type, RangeError for sizes out of range or lengths that differ
+ */
+export function batch(value, where, maxRows, maxCols) {
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.shape) || value.shape.length !== 2) {
+    throw new TypeError(`${where}: batch must be { tokens, targets, scored, shape: [batchSize, T] } as sample() returns`);
+  }
+  const [rows, cols] = value.shape.map((n, i) => integerIn(n, where, `shape[${i}]`, 1, i ? maxCols : maxRows));
+  const tokens = tokenArray(value.tokens, where, 'tokens');
+  const targets = tokenArray(value.targets, where, 'targets');
+  const scored = value.scored instanceof Uint8Array ? value.scored : Uint8Array.from(value.scored ?? [], (s) => (s ? 1 : 0));
+  for (const [name, array] of [['tokens', tokens], ['targets', targets], ['scored', scored]]) {
+    if (array.length !== rows * cols) throw new RangeError(`${where}: ${name} has ${array.length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
+  }
+  return { tokens, targets, scored, shape: [rows, cols] };
+}

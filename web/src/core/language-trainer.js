@@ -79,18 +79,7 @@ export function languageTrainerApi(wasm, limits, maxSeed) {
       },
       lossAndGradients(batch) {
         const where = 'languageTrainer.lossAndGradients';
-        if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.shape) || batch.shape.length !== 2) {
-          throw new TypeError(`${where}: batch must be { tokens, targets, scored, shape: [batchSize, T] } as sample() returns`);
-        }
-        const [rows, cols] = batch.shape.map((n, i) => check.integerIn(n, where, `shape[${i}]`, 1, i ? rest.seqLen : limits.maxBatchSize));
-        for (const name of ['tokens', 'targets']) {
-          if (!(batch[name] instanceof Int32Array)) throw new TypeError(`${where}: ${name} must be an Int32Array`);
-        }
-        if (!(batch.scored instanceof Uint8Array)) throw new TypeError(`${where}: scored must be a Uint8Array`);
-        for (const name of ['tokens', 'targets', 'scored']) {
-          if (batch[name].length !== rows * cols) throw new RangeError(`${where}: ${name} has ${batch[name].length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
-        }
-        return unwrap(wasm.languageTrainerLossAndGradients(id, batch), where);
+        return unwrap(wasm.languageTrainerLossAndGradients(id, check.batch(batch, where, limits.maxBatchSize, rest.seqLen)), where);
       },
     };
     released.register(trainer, id);

@@ -8,14 +8,6 @@ import { unwrap } from './wasm-module.js';
 const OPTIONS = ['task', 'numLayers', 'numHeads', 'dModel', 'seqLen', 'vocabSize', 'batchSize', 'learningRate', 'weightDecay',
   'positionalEncoding', 'seed'];
 
-/** A token sequence (array of integers or Int32Array) as an Int32Array; types checked here, values by the core. */
-function tokenArray(tokens, where, name) {
-  if (tokens instanceof Int32Array) return tokens;
-  if (!Array.isArray(tokens)) throw new TypeError(`${where}: ${name} must be an array of token ids or an Int32Array`);
-  tokens.forEach((t, i) => { if (!Number.isInteger(t)) throw new TypeError(`${where}: ${name}[${i}] must be an integer token id, got ${t}`); });
-  return Int32Array.from(tokens);
-}
-
 /** Checks every tensor of a parameters structure (types, shapes' consistency, finite values); the core checks the shapes. */
 function checkParameters(p, where) {
   if (p === null || typeof p !== 'object' || !Array.isArray(p.layers)) {
@@ -69,11 +61,11 @@ export function trainerApi(wasm, attentionLimits) {
         return unwrap(wasm.trainerSample(id, batchSize), 'trainer.sample');
       },
       attention(tokens) {
-        const ids = tokens === undefined ? trainer.sample(1).tokens : tokenArray(tokens, 'trainer.attention', 'tokens');
+        const ids = tokens === undefined ? trainer.sample(1).tokens : check.tokenArray(tokens, 'trainer.attention', 'tokens');
         return { tokens: ids, weights: unwrap(wasm.trainerAttention(id, ids), 'trainer.attention') };
       },
       predict(tokens) {
-        const ids = tokenArray(tokens, 'trainer.predict', 'tokens');
+        const ids = check.tokenArray(tokens, 'trainer.predict', 'tokens');
         return { tokens: ids, ...unwrap(wasm.trainerPredict(id, ids), 'trainer.predict') };
       },
       parameters() {
@@ -84,17 +76,7 @@ export function trainerApi(wasm, attentionLimits) {
       },
       lossAndGradients(batch) {
         const where = 'trainer.lossAndGradients';
-        if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.shape) || batch.shape.length !== 2) {
-          throw new TypeError(`${where}: batch must be { tokens, targets, scored, shape: [batchSize, T] } as sample() returns`);
-        }
-        const [rows, cols] = batch.shape.map((n, i) => check.integerIn(n, where, `shape[${i}]`, 1, i ? limits.maxSeqLen : limits.maxBatchSize));
-        const tokens = tokenArray(batch.tokens, where, 'tokens');
-        const targets = tokenArray(batch.targets, where, 'targets');
-        const scored = batch.scored instanceof Uint8Array ? batch.scored : Uint8Array.from(batch.scored ?? [], (s) => (s ? 1 : 0));
-        for (const [name, array] of [['tokens', tokens], ['targets', targets], ['scored', scored]]) {
-          if (array.length !== rows * cols) throw new RangeError(`${where}: ${name} has ${array.length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
-        }
-        return unwrap(wasm.trainerLossAndGradients(id, { tokens, targets, scored, shape: [rows, cols] }), where);
+        return unwrap(wasm.trainerLossAndGradients(id, check.batch(batch, where, limits.maxBatchSize, limits.maxSeqLen)), where);
       },
       ablate(target, on = true) {
         const where = 'trainer.ablate';

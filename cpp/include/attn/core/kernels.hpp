@@ -6,10 +6,28 @@
 //
 // Matrices are row-major float32 behind raw pointers with explicit row strides (ld*), so a head's
 // column slice of a wider matrix is used in place, without copying.
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 namespace attn {
+
+// C = A · B, or C += A · B when accumulate, one row and one column at a time in the order row, k, column.
+// A [rows, k] (row stride lda), B [k, cols] (ldb), C [rows, cols] (ldc). The plain loop: gemm's edges that its
+// micro-kernel does not cover (float), and the float64 products of the trainer's gradient checks (double).
+template <typename Real>
+void gemm_rowwise(const Real* a, std::size_t lda, const Real* b, std::size_t ldb, Real* c, std::size_t ldc, std::size_t rows,
+                  std::size_t k, std::size_t cols, bool accumulate) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    Real* crow = c + r * ldc;
+    if (!accumulate) std::fill(crow, crow + cols, Real(0));
+    for (std::size_t p = 0; p < k; ++p) {
+      const Real ar = a[r * lda + p];
+      const Real* brow = b + p * ldb;
+      for (std::size_t j = 0; j < cols; ++j) crow[j] += ar * brow[j];
+    }
+  }
+}
 
 // C = A · B, or C += A · B when accumulate.  A [n, k] (row stride lda), B [k, m] (ldb), C [n, m] (ldc).
 void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc, std::size_t n,
