@@ -1,6 +1,7 @@
 // Types of the <attention-explorer> custom element (package export "./element": the built bundle
 // dist/element/attention-explorer.js, which defines the element when imported).
 import type { AttentionCore, Trace } from '../core/index.js';
+import type { LanguageModelKind } from '../core/language-model.js';
 
 /** A head's kind: 'projected' uses W_Q, W_K; the others are designed (see the README). */
 export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'offset' | 'first' | 'uniform';
@@ -8,6 +9,15 @@ export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'offset'
 /** Everything the learner has chosen; the element's `state` and the `change` event's detail. */
 export interface ExplorerState {
   sentence: string;
+  /**
+   * Whose attention the page shows: the 'designed' heads (every setting below applies), or one of the core's trained
+   * language models (core.languageModelLimits.objectives): 'causal', the decoder, with its next-word predictions;
+   * 'masked', the encoder, filling in the words of maskedPositions. A trained model fixes the heads, mask, position
+   * information, projections, score function and normalizer it was trained with.
+   */
+  model: 'designed' | LanguageModelKind;
+  /** A trained model's selected head, layer-major (layer · heads per layer + head). */
+  trainedHead: number;
   numHeads: number;
   /** Selected head, 0-based. */
   head: number;
@@ -62,7 +72,7 @@ export interface ExplorerState {
 }
 
 /**
- * <attention-explorer>: attributes sentence, heads ("4" or kinds "previous,semantic"), projection, seed,
+ * <attention-explorer>: attributes sentence, model ("designed", "causal" or "masked"), heads ("4" or kinds "previous,semantic"), projection, seed,
  * mask, valid-length, positional-encoding, temperature, normalizer, score-function, target-sentence, color-map,
  * tour (empty, a step number from 1 or a step id: opens the guided tour there), state (URL-hash syntax), views,
  * controls ("none" or a list), height, readonly, url-state, assets-base, theme ("auto", "light" or "dark"),

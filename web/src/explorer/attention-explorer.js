@@ -9,6 +9,7 @@ import { ELEMENT_MODULE_URL } from './element-url.js';
 import { ChapterTabs } from './chapter-tabs.js';
 import { FIGURES, drawsWithoutSentence, figuresNeeding } from './figures.js';
 import { LensData } from './lens-data.js';
+import { modelChoice } from './model-choice.js';
 import { buildControls } from './settings-form.js';
 import { shareBar } from './share-bar.js';
 import { sharedCore } from './shared-core.js';
@@ -143,6 +144,7 @@ export class AttentionExplorer extends HTMLElement {
     this.second = textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
     this.controls = buildControls(this.core.dModel, this.core.maxTokens);
     this.controls.form.addEventListener('input', (event) => this.edit(this.controls.read(event.target.name)));
+    this.models = modelChoice((model) => this.edit({ model }));
     this.notice = element('p', 'notice');
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
@@ -173,9 +175,10 @@ export class AttentionExplorer extends HTMLElement {
     tokens.append(this.slots.tokens);
     /** @type {import('../lessons/chapters.js').ChapterParts} */
     const parts = { core: this.core, state: () => this.current, edit: (change, options) => this.edit(change, options), slots: this.slots,
-      redraw: (figure, extra) => this.visibleFigures.redraw(figure, extra), publish: (key, data) => this.visibleFigures.publish(key, data) };
+      redraw: (figure, extra) => this.visibleFigures.redraw(figure, extra), publish: (key, data) => this.visibleFigures.publish(key, data),
+      refresh: () => this.update() };
     this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
-      share: this.share, figureControls: [] };
+      modelChoice: this.models.element, share: this.share, figureControls: [] };
     this.tabs = new ChapterTabs(parts, (chapter) => this.applyChange({ chapter }));
     this.chapters = this.tabs.sections;
     this.built = [...this.tabs.chapters().values()];  // what each chapter built: its controls follow the state through sync()
@@ -192,7 +195,10 @@ export class AttentionExplorer extends HTMLElement {
     bar.append(this.tabs.nav, this.share);
     this.moreSettings = this.controls.form.querySelector('.more-settings');
     // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
-    this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, tokens, bar, this.controls.form,
+    // The tokens and the model choice share a row: the choice goes under the tokens only when they fill it.
+    const tokenRow = element('div', 'token-row');
+    tokenRow.append(tokens, this.models.element);
+    this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, tokenRow, bar, this.controls.form,
       this.notice, this.empty, this.chapters, this.guide.panel.panel);
     this.applyConfiguration();
   }
@@ -321,6 +327,7 @@ export class AttentionExplorer extends HTMLElement {
     const context = { readonly, open: this.openChapter?.id, autoplay: this.hasAttribute('autoplay') };
     for (const { sync } of this.built) sync?.(this.current, context);
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
+    this.models.sync(this.current, readonly);
     if (!readonly) this.controls.sync(this.current);
   }
 

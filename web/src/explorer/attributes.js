@@ -11,7 +11,7 @@ import { parsesAs, stateFromHash, stateToHash } from './url-state.js';
 /** Figures (groups of figures) the `views` attribute can list, in page order: the tokens, then each chapter's. */
 export const VIEWS = ['tokens', ...CHAPTERS.flatMap((chapter) => chapter.views)];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
-export const CONTROLS = ['sentence', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
+export const CONTROLS = ['sentence', 'model', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
   'share', 'figures'];
 const MASKS = ['bidirectional', 'causal', 'padding'];
 
@@ -24,6 +24,7 @@ export const THEMES = ['auto', 'light', 'dark'];
  */
 const FIELD_ATTRIBUTES = {
   sentence: ['sentence', (text) => text],
+  model: ['model', (text) => oneOf(text, names('models'))],
   projection: ['projection', (text) => oneOf(text, names('projections'))],
   seed: ['seed', (text) => integerIn(text, 0, coreLimits().maxSeed)],
   mask: ['mask', (text) => oneOf(text, MASKS)],

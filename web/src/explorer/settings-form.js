@@ -1,7 +1,7 @@
 // The explorer's settings form: the model settings every chapter reads, whose values are read back
 // into the state on every change. A chapter's own settings are its own controls (lessons/<chapter>/).
 import { ADDITIVE_HIDDEN_SIZES, headCounts } from '../settings/state.js';
-import { coreLimits, labelled } from '../settings/limits.js';
+import { DESIGNED, coreLimits, labelled } from '../settings/limits.js';
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { clampInteger, field, input, select } from '../views/form-controls.js';
 
@@ -78,6 +78,13 @@ export function buildControls(dModel, maxTokens) {
     return { [changed]: values[changed] };
   };
 
+  // A trained model fixes what it was trained with: these settings show the designed heads' values, disabled, and say why.
+  const fixable = [numHeads, kind, head, offset, mask, validLength, temperature, positional, projection, seed, scoreFunction,
+    additiveHidden, normalizer];
+  for (const control of fixable) control.closest('.control').classList.add('fixable');
+  const fixedNote = form.insertBefore(document.createElement('p'), details);
+  fixedNote.className = 'hint fixed-note';
+
   const sync = (state) => {
     headKinds = state.headKinds;
     numHeads.value = String(state.numHeads);
@@ -85,25 +92,33 @@ export function buildControls(dModel, maxTokens) {
       head.replaceChildren(...Array.from({ length: state.numHeads }, (_, h) => new Option(`head ${h + 1}`, String(h))));
     }
     head.value = String(state.head);
-    head.disabled = state.numHeads === 1;
     kind.value = state.headKinds[state.head] ?? 'projected';
     offset.value = String(state.offset);
-    offset.disabled = kind.value !== 'offset';
     projection.value = state.projection;
     seed.value = String(state.seed);
-    seed.disabled = state.projection !== 'random';
     mask.value = state.mask;
     validLength.value = String(state.validLength);
-    validLength.disabled = state.mask !== 'padding';
     validLength.parentElement.classList.toggle('inactive', state.mask !== 'padding');  // only beside a padding mask
     temperature.value = String(state.temperature);
     temperatureOut.value = Number(state.temperature).toFixed(2);
     scoreFunction.value = state.scoreFunction;
     additiveHidden.value = String(state.additiveHidden);
-    additiveHidden.disabled = state.scoreFunction !== 'additive';
     positional.value = state.positionalEncoding;
     colorMap.value = state.colorMap;
     normalizer.value = state.normalizer;
+    const fixed = state.model !== DESIGNED;
+    fixedNote.hidden = !fixed;
+    // What the model was trained with, in place of the settings it fixes (its figures give its sizes).
+    if (fixed) {
+      fixedNote.textContent = `The ${labelled('models').find(([name]) => name === state.model)[1]} was trained with its own heads and ` +
+        `projections, a ${state.model === 'causal' ? 'causal' : 'bidirectional'} mask, sinusoidal position information and softmax of ` +
+        'scaled dot products, so those settings are fixed (its figures give its sizes). Choose “designed heads” to change them.';
+    }
+    // Each control's own rule (a setting that does not apply is disabled), unless the model fixes them all.
+    const own = { head: state.numHeads === 1, offset: kind.value !== 'offset', seed: state.projection !== 'random',
+      validLength: state.mask !== 'padding', additiveHidden: state.scoreFunction !== 'additive' };
+    for (const control of fixable) control.disabled = fixed || (own[control.name] ?? false);
+    form.classList.toggle('fixed-by-model', fixed);
   };
   return { form, read, sync };
 }

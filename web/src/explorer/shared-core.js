@@ -18,7 +18,7 @@ export function sharedCore(assetsBase = '') {
       ? { wasmUrl: new URL('attn_core.wasm', base), relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base),
         embeddingsUrl: new URL('embeddings.bin', base) }
       : {}).then((core) => {
-      setCoreLimits(core.limits, core.trainerLimits);
+      setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits);
       return core;
     }));
   }

@@ -15,7 +15,7 @@ const CONTROL_FIELDS = {
 /**
  * Shows the chosen views and controls, hides the rest (hidden figures are never drawn).
  * @param {{ views: Record<string, HTMLElement[]>, groups: HTMLElement[], controls: HTMLFormElement,
- *   sentence: HTMLElement[], share: HTMLElement, figureControls: HTMLElement[] }} parts
+ *   sentence: HTMLElement[], modelChoice: HTMLElement, share: HTMLElement, figureControls: HTMLElement[] }} parts
  * @param {{ views: Set<string>, controls: Set<string> }} chosen
  */
 export function showChosen(parts, { views, controls }) {
@@ -27,6 +27,7 @@ export function showChosen(parts, { views, controls }) {
   }
   parts.controls.hidden = Object.keys(CONTROL_FIELDS).every((name) => !controls.has(name));
   for (const el of parts.sentence) el.hidden = !controls.has('sentence');
+  parts.modelChoice.hidden = !controls.has('model');
   parts.share.hidden = !controls.has('share');
   for (const el of parts.figureControls) el.hidden = !controls.has('figures');
 }

@@ -4,13 +4,14 @@ import styles from './explorer.css?inline';
 import heatmapStyles from '../views/heatmap.css?inline';
 import scrollHintStyles from '../views/scroll-hint.css?inline';
 import learnStyles from '../lessons/learn/learn.css?inline';
+import trainedStyles from '../lessons/attention/trained.css?inline';
 
 let sheet;
 
 export function styleSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${scrollHintStyles}\n${learnStyles}`);
+    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${scrollHintStyles}\n${learnStyles}\n${trainedStyles}`);
   }
   return sheet;
 }

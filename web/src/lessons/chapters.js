@@ -40,7 +40,8 @@ export function chapterOfView(view) {
  * @property {(figure: string, extra: object) => void} redraw  redraws one figure on screen with `extra` on top of the
  *   state (what the pointer hovers: not state, not in the URL)
  * @property {(key: string, data: object) => void} publish  data the chapter receives on its own (not from the update's core
- *   call: Learn's training snapshots), for its figures whose `needs` is key and `published` true: drawn in the next frame
+ *   call: Learn's training snapshots), for its figures whose `needs` is key and `published` true: drawn at once if on screen
+ * @property {() => void} refresh  computes and draws again: data its lenses read has become ready (a model has loaded)
  */
 
 /**

@@ -7,11 +7,31 @@ import { headKindNames } from '../core/limits.js';
 
 let loaded = null;
 let loadedTrainer = null;
+let loadedLanguage = null;
 
-/** Called once the core has loaded. @param {object} limits  core.limits @param {object} [trainer]  core.trainerLimits */
-export function setCoreLimits(limits, trainer = null) {
+/**
+ * Called once the core has loaded.
+ * @param {object} limits  core.limits @param {object} [trainer]  core.trainerLimits
+ * @param {object} [language]  core.languageModelLimits (the trained models' kinds)
+ */
+export function setCoreLimits(limits, trainer = null, language = null) {
   loaded = limits;
   loadedTrainer = trainer;
+  loadedLanguage = language;
+}
+
+/** The model the explorer shows that is not a trained one: the designed heads (and random or identity projections). */
+export const DESIGNED = 'designed';
+
+/**
+ * The models the explorer can show: 'designed', then the core's trained language models (core.languageModelLimits.objectives:
+ * 'causal', the decoder; 'masked', the encoder).
+ * @returns {string[]}
+ * @throws {Error} before the core has loaded
+ */
+export function modelNames() {
+  if (!loadedLanguage) throw new Error('The attention core has not loaded yet: its language models are not known.');
+  return [DESIGNED, ...loadedLanguage.objectives];
 }
 
 /**
@@ -40,6 +60,7 @@ const LABELS = {
   scoreFunctions: { scaledDot: 'scaled dot product (Vaswani)', dot: 'dot product', additive: 'additive (Bahdanau)' },
   normalizers: { softmax: 'softmax (dense)', sparsemax: 'sparsemax (sparse)', entmax15: '1.5-entmax (sparse)', hardmax: 'hardmax (one-hot)' },
   projections: { identity: 'identity (raw word-vector similarity)', random: 'random (Glorot, seeded)' },
+  models: { designed: 'designed heads', causal: 'trained decoder', masked: 'trained encoder' },
   headKinds: {
     projected: 'projected (W_Q, W_K)', semantic: 'semantic: similar words', previous: 'previous token', next: 'next token',
     offset: 'offset δ', first: 'first token', uniform: 'uniform',
@@ -51,13 +72,13 @@ const FIRST = { positionalEncodings: 'sinusoidal' };
 
 /**
  * A name list of the core with its labels, for a select.
- * @param {'positionalEncodings' | 'scoreFunctions' | 'normalizers' | 'projections' | 'headKinds'} list
+ * @param {'positionalEncodings' | 'scoreFunctions' | 'normalizers' | 'projections' | 'headKinds' | 'models'} list
  * @returns {[string, string][]} [name, label] pairs
  * @throws {Error} naming a name that has no label
  */
 export function labelled(list) {
   const limits = coreLimits();
-  const names = list === 'headKinds' ? headKindNames(limits) : [...limits[list]];
+  const names = list === 'headKinds' ? headKindNames(limits) : list === 'models' ? modelNames() : [...limits[list]];
   if (FIRST[list]) names.sort((a, b) => (b === FIRST[list]) - (a === FIRST[list]));
   return names.map((name) => {
     if (!Object.hasOwn(LABELS[list], name)) throw new Error(`The page has no label for ${list} "${name}".`);
@@ -68,4 +89,21 @@ export function labelled(list) {
 /** The names of a list (as labelled() orders them). */
 export function names(list) {
   return labelled(list).map(([name]) => name);
+}
+
+/** What each model is, in a sentence (the model choice's tooltips). */
+const MODEL_DESCRIPTIONS = {
+  designed: 'Heads designed by hand (semantic, previous, next, first token) or projected: every setting is yours to change.',
+  causal: 'Our small GPT-style language model: each word attends to itself and earlier words only; it predicts the next word.',
+  masked: 'Our small BERT-style language model: each word attends to every word; it fills in a hidden word ([MASK]).',
+};
+
+/**
+ * @param {string} name  a name of modelNames()
+ * @returns {string} what that model is, in a sentence
+ * @throws {Error} for a name without a description (a model added in C++ must be described here)
+ */
+export function modelDescription(name) {
+  if (!Object.hasOwn(MODEL_DESCRIPTIONS, name)) throw new Error(`The page has no description of the model "${name}".`);
+  return MODEL_DESCRIPTIONS[name];
 }

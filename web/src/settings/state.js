@@ -14,6 +14,7 @@ export function baseState() {
     compare: false,          // show `sentence` and `compareSentence` together, on shared axes (context moves meaning)
     compareSentence: COMPARISON[1],
     chapter: 'attention',    // the chapter shown: an id of lessons/chapters.js (an unknown one shows the first)
+    model: 'designed',       // whose attention: 'designed' heads, or a trained model, 'causal' (decoder) or 'masked' (encoder)
     // Four designed heads a learner can name at first sight (designed_heads.hpp).
     numHeads: 4,
     head: 0,                 // selected head, 0-based

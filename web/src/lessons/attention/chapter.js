@@ -1,13 +1,21 @@
 // Chapter "Attention", the first screen: every head as a small multiple with what it does, the
 // selected head's weights large, and the mix — the selected word's output built from the value
 // vectors its row of weights picks (Vaswani et al. 2017 eq. 1). Below, who attends to whom as lines.
+// With a trained model chosen (state.model), its learned heads on the sentence instead, each named by what
+// it was measured to do, and its predictions.
 import { tour } from './tour.js';
+import { DESIGNED } from '../../settings/limits.js';
 import { element, row } from '../../views/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
 import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
 import { mixView } from './mix-view.js';
+import { predictionsView } from './predictions-view.js';
+import { trainedData, trainedInputs } from './trained-data.js';
+import { trainedHeadGrid } from './trained-heads.js';
+import { trainedModels } from './trained-models.js';
+import { trainedWeights } from './trained-weights.js';
 
 /** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
 function mixQuery(trace, query) {
@@ -15,18 +23,40 @@ function mixQuery(trace, query) {
   return Math.max(0, Math.min(last, query ?? 2));
 }
 
+/** A trained model's figure, or what stands in for it while the model loads, failed to, or has no sentence to read. */
+function whenTrained(draw) {
+  return ({ trained }, previous, state, env) => {
+    if (trained.run) return draw(trained, state, env);
+    const note = element('p', trained.error ? 'status error' : 'empty-figure', trained.error
+      ? `The trained model could not be loaded: ${trained.error}`
+      : trained.loading ? 'Loading the trained model (once; about 2 MB)…' : 'Type a sentence above: the model reads its words.');
+    return note;
+  };
+}
 
 export const attentionChapter = {
   id: 'attention',
   title: 'Attention',
   takeaway: 'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
-  views: ['heads', 'attention', 'mix', 'lines'],
+  views: ['heads', 'attention', 'mix', 'lines', 'predictions'],
   /** Its slice of the state (a function: read when the defaults are made, after every module has loaded). */
   state: () => ({
     lineHeads: [0],          // heads drawn in the line view
     lineQuery: null,         // the pinned query: of the line view, and the mix's when nothing is hovered
     lineThreshold: 0.05,
+    trainedHead: 1,          // a trained model's selected head, layer-major (layer · heads + head): the decoder's previous-word head
   }),
+  /**
+   * Data its figures need beyond the trace (explorer/lens-data.js): a trained model's run on the sentence, while one of
+   * its figures is on screen.
+   */
+  lenses: {
+    trained: {
+      inputs: (state, trace, core) => trainedInputs(state, trace, trainedModels(core)),
+      compute: (core, inputs) => trainedData(trainedModels(core), inputs),
+      kept: 'The figures show the last sentence the model could read.',
+    },
+  },
   /** The line view draws heads that exist, and at least one (the selected head when none is left). */
   consistent(state) {
     const lineHeads = state.lineHeads.filter((h) => h < state.numHeads);
@@ -50,9 +80,21 @@ export const attentionChapter = {
       draw: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
         heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
     },
+    trainedHeads: {
+      needs: 'trained',
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas }) => trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas })),
+    },
+    trainedWeights: {
+      needs: 'trained',
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height }) => trainedWeights(trained, {
+        selected: trainedHead, colorMap, cellBudget: height ? Math.max(120, height - 340) : undefined, canvas: canvas('weights') })),
+    },
+    predictions: { needs: 'trained', draw: whenTrained((trained) => predictionsView(trained)) },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
-  build({ slots, edit, redraw }) {
+  build({ core, slots, edit, redraw, refresh }) {
+    const models = trainedModels(core);
+    models.onSettled(refresh);
     const lineControls = buildLineControls();
     lineControls.form.addEventListener('input', () => edit(lineControls.read()));
     // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
@@ -67,11 +109,27 @@ export const attentionChapter = {
     linePanel.append(element('summary', '', 'Who attends to whom, as lines (several heads at once)'), lineControls.form, slots.lines);
     const first = row(slots.heads, slots.attention, slots.mix);
     first.classList.add('first-screen');
+    // A trained model's first screen: its heads, the selected one's weights, its predictions.
+    const trainedMessage = element('p', 'status error');
+    trainedMessage.setAttribute('role', 'alert');
+    const trained = row(slots.trainedHeads, slots.trainedWeights, slots.predictions);
+    const lines = element('div', 'line-panel-box');  // shown with the designed heads (the `views` attribute shows or hides linePanel)
+    lines.append(linePanel);
+    trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [first, linePanel],
-      views: { heads: [slots.heads], attention: [slots.attention], mix: [slots.mix], lines: [linePanel] },
+      content: [trainedMessage, first, trained, lines],
+      views: { heads: [slots.heads, slots.trainedHeads], attention: [slots.attention, slots.trainedWeights], mix: [slots.mix], lines: [linePanel],
+        predictions: [slots.predictions] },
       figureControls: [lineControls.form],
-      sync: (state, { readonly }) => readonly || lineControls.sync(state),
+      sync: (state, { readonly }) => {
+        const designed = state.model === DESIGNED;
+        if (!designed) models.load(state.model);
+        first.hidden = !designed;
+        lines.hidden = !designed;  // the lines draw the designed heads' weights
+        trained.hidden = designed;
+        if (!readonly) lineControls.sync(state);
+      },
+      messages: { trained: trainedMessage },
     };
   },
 };

@@ -1,0 +1,132 @@
+// A trained model on the learner's own sentence, end to end in headless Chromium: the model choice by link
+// and by attribute, the learned heads labelled with the page core's measurements, the decoder's next-word
+// bars and the encoder's blank equal to what the core's language model computes in the same page, and the
+// settings the model fixes shown as fixed.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { distAndBrowser, openSite } from './browser.js';
+
+const OUTPUT = 'test-output';
+const shared = distAndBrowser();
+mkdirSync(OUTPUT, { recursive: true });
+
+/** Waits until the trained model's figures are drawn (the model loads once, asynchronously). */
+async function trainedDrawn(page) {
+  await page.waitForSelector('attention-explorer [data-figure="predictions"]', { timeout: 30000 });
+  await page.waitForSelector('attention-explorer [data-figure="trained-heads"]');
+}
+
+/** What the page shows: each head's label and score, the prediction sections' words and probabilities. */
+function shown(page) {
+  return page.$eval('attention-explorer', (el) => {
+    const root = el.shadowRoot;
+    return {
+      heads: [...root.querySelectorAll('[data-figure="trained-heads"] .head-thumb')].map((b) => ({
+        layer: Number(b.dataset.layer), head: Number(b.dataset.head), label: b.dataset.label, score: Number(b.dataset.score),
+        text: b.querySelector('.head-line').textContent, selected: b.getAttribute('aria-pressed') === 'true' })),
+      predictions: [...root.querySelectorAll('[data-figure="predictions"] section')].map((s) => ({
+        position: Number(s.dataset.position), hidden: s.dataset.hidden, rank: s.dataset.rank,
+        words: [...s.querySelectorAll('li')].map((li) => li.dataset.word), p: [...s.querySelectorAll('li')].map((li) => Number(li.dataset.p)) })),
+      designedShown: root.querySelector('[data-figure="attention-weights"]')?.checkVisibility() ?? false,
+      note: root.querySelector('.fixed-note')?.checkVisibility() ? root.querySelector('.fixed-note').textContent : null,
+      maskSelectShown: root.querySelector('select[name="mask"]').checkVisibility(),
+      choice: [...root.querySelectorAll('.model-option')].map((b) => [b.dataset.model, b.getAttribute('aria-checked')]),
+    };
+  });
+}
+
+test('#model=causal: the learned heads carry the measured labels, and the next-word bars are run()\'s top for the last token', async () => {
+  const { page, errors } = await openSite(shared, 'model=causal');
+  await trainedDrawn(page);
+  const view = await shown(page);
+  const expected = await page.$eval('attention-explorer', async (el) => {
+    const model = await el.core.languageModel('causal');
+    const run = model.run(el.sentence, { k: 10, positions: [-1] });
+    return { heads: model.config.heads, top: run.top.at(-1), layers: model.config.numLayers, perLayer: model.config.numHeads };
+  });
+  assert.equal(view.heads.length, expected.layers * expected.perLayer, 'layers × heads');
+  const scoreOf = { previous: 'previous', next: 'next', self: 'self', first: 'first', 'same word': 'sameWord', prefix: 'prefix' };
+  for (const head of view.heads) {
+    const measured = expected.heads.find((h) => h.layer === head.layer && h.head === head.head);
+    assert.equal(head.label, measured.label, `L${head.layer} H${head.head}'s label`);
+    const scores = Object.values(scoreOf).map((field) => measured[field]);
+    const score = measured.label === 'mixed' ? Math.max(...scores) : measured[scoreOf[measured.label]];
+    assert.equal(head.score, score, `L${head.layer} H${head.head}'s score`);
+    assert.ok(head.text.includes(score.toFixed(2)), `${head.text} quotes ${score.toFixed(2)}`);
+  }
+  assert.ok(view.heads.some((h) => h.label === 'previous'), 'the decoder has a measured previous-word head');
+  assert.equal(view.heads.find((h) => h.selected).label, 'previous', 'selected by default: the previous-word head');
+  assert.equal(view.predictions.length, 1);
+  assert.deepEqual(view.predictions[0].words, expected.top.map((w) => w.word));
+  assert.deepEqual(view.predictions[0].p, expected.top.map((w) => w.p));
+  assert.equal(view.designedShown, false, 'the designed heads step aside');
+  assert.match(view.note, /trained decoder .* causal mask/, 'the fixed settings say why');
+  assert.equal(view.maskSelectShown, false, 'the mask it fixes is not offered');
+  assert.deepEqual(view.choice.find(([, checked]) => checked === 'true'), ['causal', 'true']);
+  await page.screenshot({ path: `${OUTPUT}/trained-causal.png` });
+
+  // A keystroke: the bars follow the new sentence.
+  await page.fill('attention-explorer textarea', 'In the beginning God created the');
+  await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot
+    .querySelector('[data-figure="predictions"] .prediction-title')?.textContent.includes('created the'));
+  const after = await shown(page);
+  const top = await page.$eval('attention-explorer', async (el) => (await el.core.languageModel('causal'))
+    .run('In the beginning God created the', { k: 10, positions: [-1] }).top.at(-1).map((w) => w.word));
+  assert.deepEqual(after.predictions[0].words, top);
+  // Another head, picked in the grid, is drawn large.
+  await page.click('attention-explorer [data-figure="trained-heads"] .head-thumb[data-layer="1"][data-head="0"]');
+  assert.match(await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('[data-figure="trained-weights"] figcaption').textContent),
+    /^Attention weights of L2 H1 of the trained decoder/);
+  assert.match(page.url(), /model=causal/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('#model=masked: clicking a word makes it [MASK] and shows fillMask\'s top 10 with the hidden word\'s rank', async () => {
+  const { page, errors } = await openSite(shared, 'model=masked');
+  await trainedDrawn(page);
+  assert.deepEqual((await shown(page)).predictions, [], 'no blank yet: the figure says to click a word');
+  await page.click('attention-explorer .tokens [data-index="1"]');  // "river"
+  await page.waitForSelector('attention-explorer [data-figure="predictions"] section');
+  const view = await shown(page);
+  const expected = await page.$eval('attention-explorer', async (el) => (await el.core.languageModel('masked'))
+    .fillMask('The [MASK] bank was muddy after the storm', 100));
+  assert.equal(view.predictions.length, 1);
+  assert.equal(view.predictions[0].position, expected[0].position);
+  assert.deepEqual(view.predictions[0].words, expected[0].top.slice(0, 10).map((w) => w.word));
+  assert.deepEqual(view.predictions[0].p, expected[0].top.slice(0, 10).map((w) => w.p));
+  assert.equal(view.predictions[0].hidden, 'river');
+  const rank = expected[0].top.findIndex((w) => w.word === 'river') + 1;
+  assert.equal(view.predictions[0].rank, rank ? String(rank) : undefined, 'the hidden word\'s rank among the top 100');
+  assert.match(view.note, /trained encoder .* bidirectional mask/);
+  await page.screenshot({ path: `${OUTPUT}/trained-masked.png` });
+  // Back to the designed heads: their figures return.
+  await page.click('attention-explorer .model-option[data-model="designed"]');
+  await page.waitForSelector('attention-explorer [data-figure="attention-weights"]');
+  assert.equal((await shown(page)).designedShown, true);
+  assert.equal((await shown(page)).note, null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('embedded: model="masked" fills a mask; a model that does not exist is named, and the designed heads stay', async () => {
+  const { page, errors } = await openSite(shared);
+  await page.evaluate(() => {
+    document.body.innerHTML = '<attention-explorer id="lm" model="masked" sentence="she deposited money at the bank" views="tokens,attention,predictions">' +
+      '</attention-explorer><attention-explorer id="bad" model="gpt-5"></attention-explorer>';
+  });
+  await page.waitForFunction(() => document.getElementById('bad').getTrace?.());
+  assert.match(await page.$eval('#bad', (el) => el.shadowRoot.querySelector('.config-errors').textContent),
+    /Attribute model="gpt-5": must be one of designed, causal, masked/);
+  assert.equal(await page.$eval('#bad', (el) => el.state.model), 'designed');
+  await page.waitForSelector('#lm [data-figure="predictions"]', { timeout: 30000 });
+  await page.click('#lm .tokens [data-index="5"]');  // "bank"
+  await page.waitForSelector('#lm [data-figure="predictions"] section li');
+  const words = await page.$$eval('#lm [data-figure="predictions"] section li', (items) => items.map((li) => li.dataset.word));
+  const expected = await page.$eval('#lm', async (el) => (await el.core.languageModel('masked'))
+    .fillMask('she deposited money at the [MASK]', 10)[0].top.map((w) => w.word));
+  assert.deepEqual(words, expected);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,44 @@
+// Whose attention the page shows, above the chapters: the designed heads, or one of the core's trained
+// language models (the decoder that predicts the next word, the encoder that fills in a blank). A choice of
+// model, not a setting of one: a radio group of buttons beside the settings, not among them.
+import { labelled, modelDescription } from '../settings/limits.js';
+import { element } from '../views/layout.js';
+
+/**
+ * @param {(model: string) => void} choose  called with the name picked (settings/limits.js modelNames)
+ * @returns {{ element: HTMLElement, sync: (state: object, readonly: boolean) => void }}
+ */
+export function modelChoice(choose) {
+  const group = element('div', 'model-choice');
+  group.setAttribute('role', 'radiogroup');
+  group.setAttribute('aria-label', 'Model');
+  group.append(element('span', 'model-choice-label', 'Model'));
+  const buttons = labelled('models').map(([name, label]) => {
+    const button = group.appendChild(element('button', 'model-option', label));
+    button.type = 'button';
+    button.setAttribute('role', 'radio');
+    button.dataset.model = name;
+    button.title = modelDescription(name);
+    button.addEventListener('click', () => choose(name));
+    return button;
+  });
+  // Arrow keys move between the options, as a radio group's do (WAI-ARIA radio group pattern).
+  group.addEventListener('keydown', (event) => {
+    const by = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+    const at = buttons.indexOf(event.target);
+    if (!by || at < 0) return;
+    const next = buttons[(at + by + buttons.length) % buttons.length];
+    next.focus();
+    next.click();
+    event.preventDefault();
+  });
+  const sync = (state, readonly) => {
+    for (const button of buttons) {
+      const checked = button.dataset.model === state.model;
+      button.setAttribute('aria-checked', String(checked));
+      button.tabIndex = checked ? 0 : -1;
+      button.disabled = readonly;
+    }
+  };
+  return { element: group, sync };
+}

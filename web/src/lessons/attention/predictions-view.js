@@ -1,0 +1,71 @@
+// What a trained model predicts on the learner's sentence, the thing learners know transformers by: the
+// decoder's next word after the sentence, or the encoder's words for each blank ([MASK], a clicked word),
+// as bars of probability, with where the hidden word ranks.
+import { format } from 'd3-format';
+import { modelFacts } from './trained-facts.js';
+
+const percent = format('.1%');
+
+/** One prediction's bars: the words, most likely first, each a bar as long as its probability (the first fills the row). */
+function bars(top, hidden) {
+  const list = document.createElement('ol');
+  list.className = 'prediction-bars';
+  const most = Math.max(top[0]?.p ?? 0, 1e-9);
+  for (const { word, p } of top) {
+    const item = list.appendChild(document.createElement('li'));
+    Object.assign(item.dataset, { word, p: String(p) });
+    if (word === hidden) item.classList.add('hidden-word');
+    const name = item.appendChild(document.createElement('span'));
+    name.className = 'prediction-word';
+    name.textContent = word;
+    const bar = item.appendChild(document.createElement('span'));
+    bar.className = 'prediction-bar';
+    bar.style.width = `${(100 * p) / most}%`;
+    const value = item.appendChild(document.createElement('span'));
+    value.className = 'prediction-p';
+    value.textContent = percent(p);
+  }
+  return list;
+}
+
+/**
+ * @param {{ kind: string, config: object, run: object, predictions: object[] }} trained  trained-data.js trainedData()
+ * @returns {HTMLElement} a <figure data-figure="predictions">: per prediction a <section data-position> with its words as
+ *   <li data-word data-p> (most likely first) and, for a blank, data-hidden and data-rank (1-based; absent past 100)
+ */
+export function predictionsView({ kind, config, run, predictions }) {
+  const figure = document.createElement('figure');
+  figure.dataset.figure = 'predictions';
+  const caption = figure.appendChild(document.createElement('figcaption'));
+  caption.textContent = kind === 'causal' ? 'The next word, as the trained decoder predicts it after your sentence.'
+    : 'The blanks, as the trained encoder fills them in from both sides.';
+  const facts = figure.appendChild(document.createElement('p'));
+  facts.className = 'hint model-facts';
+  facts.textContent = modelFacts(config);
+  if (predictions.length === 0) {
+    const hint = figure.appendChild(document.createElement('p'));
+    hint.className = 'empty-figure';
+    hint.textContent = 'Click a word of your sentence to hide it ([MASK]): the encoder guesses it from the words around it.';
+    return figure;
+  }
+  for (const { position, top, hidden, known, rank } of predictions) {
+    const section = figure.appendChild(document.createElement('section'));
+    section.dataset.position = String(position);
+    const title = section.appendChild(document.createElement('p'));
+    title.className = 'prediction-title';
+    if (kind === 'causal') title.textContent = `After “${run.tokens.map((t) => t.text).join(' ')}”:`;
+    else {
+      Object.assign(section.dataset, { hidden: hidden ?? '', ...(rank ? { rank: String(rank) } : {}) });
+      const where = hidden === undefined ? 'a typed [MASK]' : `“${hidden}”`;
+      title.textContent = `[MASK] at position ${position} (${where}): ` + (hidden === undefined ? ''
+        : !known ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>).`
+          : rank ? `the hidden word ranks ${rank}${rank <= top.length ? ', highlighted' : ''}.` : 'the hidden word is not in its top 100.');
+    }
+    section.append(bars(top, hidden));
+  }
+  if (predictions.some(({ top }) => top.some(({ word }) => word === '<unk>'))) {
+    figure.appendChild(document.createElement('p')).className = 'hint';
+    figure.lastChild.textContent = `<unk> stands for every word outside the ${config.outputSize - 1} it can output.`;
+  }
+  return figure;
+}

@@ -1,0 +1,64 @@
+// The attention chapter's data for a trained model (a lens: explorer/lens-data.js): the model run on the
+// learner's sentence once per update — every head's weights, and its predictions at the one position a
+// figure shows (the output layer costs more than the blocks: core.languageModel run()'s positions).
+import { DESIGNED } from '../../settings/limits.js';
+
+/** How many words a prediction figure lists. */
+export const SHOWN_WORDS = 10;
+/** How many the masked model ranks, to say where the hidden word stands (core.languageModelLimits.maxTopK). */
+const RANKED_WORDS = 100;
+
+/**
+ * The sentence as the trained model reads it: each token the learner masked (state.maskedPositions) written
+ * as [MASK] in its place, the rest of the text as typed.
+ * @param {string} sentence  @param {{ start: number, end: number }[]} tokens  the trace's tokens (UTF-16 spans)
+ * @param {number[]} masked  token positions
+ * @returns {string}
+ */
+export function maskedText(sentence, tokens, masked) {
+  const spans = [...new Set(masked)].filter((i) => i < tokens.length).map((i) => tokens[i]).sort((a, b) => b.start - a.start);
+  return spans.reduce((text, { start, end }) => `${text.slice(0, start)}[MASK]${text.slice(end)}`, sentence);
+}
+
+/**
+ * The lens's inputs: null while the designed heads are shown.
+ * @param {object} state  @param {object} trace  core.explain()'s (its tokens and their spans)
+ * @param {{ get: (kind: string) => object }} models  trained-models.js trainedModels(core)
+ * @returns {{ kind: string, text: string, masked: string[], status: string } | null}  masked: the hidden words, in order
+ */
+export function trainedInputs(state, trace, models) {
+  if (state.model === DESIGNED) return null;
+  const { model, error } = models.get(state.model);
+  const masked = state.model === 'masked' ? [...new Set(state.maskedPositions)].filter((i) => i < trace.tokens.length).sort((a, b) => a - b) : [];
+  return {
+    kind: state.model,
+    text: state.model === 'masked' ? maskedText(state.sentence, trace.tokens, masked) : state.sentence,
+    hidden: masked.map((i) => trace.tokens[i].text.toLowerCase()),
+    status: model ? 'ready' : error ? `error: ${error}` : 'loading',
+  };
+}
+
+/**
+ * The model's run on the text: { kind, config, run, predictions } — predictions: causal, the words after the last token;
+ * masked, for each [MASK], its position, the top words, the hidden word, whether the model can output it at all (known:
+ * in its output vocabulary) and its rank (1-based, null past RANKED_WORDS). { kind, loading } or { kind, error } while there is no model; null for the designed heads.
+ * @throws RangeError from run() (text too long, [MASK] typed for the causal model): the section says it
+ */
+export function trainedData(models, inputs) {  // models: trained-models.js trainedModels(core)
+  if (!inputs) return { kind: DESIGNED };
+  const { kind, text, hidden } = inputs;
+  const { model, error } = models.get(kind);
+  if (!model) return error ? { kind, error } : { kind, loading: true };
+  if (text.trim() === '') return { kind, config: model.config, empty: true };
+  if (kind === 'causal') {
+    const run = model.run(text, { k: SHOWN_WORDS, positions: [-1] });
+    return { kind, config: model.config, run, predictions: [{ position: run.tokens.length - 1, top: run.top.at(-1) }] };
+  }
+  const run = model.run(text, { k: RANKED_WORDS, positions: 'masks' });
+  const predictions = run.tokens.flatMap((token, position) => (token.mask ? [position] : [])).map((position, n) => {
+    const rank = run.top[position].findIndex(({ word }) => word === hidden[n]);
+    return { position, hidden: hidden[n], known: model.vocabulary.includes(hidden[n]), rank: rank < 0 ? null : rank + 1,
+      top: run.top[position].slice(0, SHOWN_WORDS) };
+  });
+  return { kind, config: model.config, run, predictions };
+}

@@ -1,0 +1,44 @@
+// The core's trained language models as the attention chapter reads them: each loaded once per core (every
+// explorer on a page shares the core, so they share its models), when a learner first chooses it (the causal
+// model's file is 2.2 MB), then run on every keystroke. Loading is the only asynchronous step: until a model is
+// there, its figures say that it is loading, or why it failed.
+
+class TrainedModels {
+  constructor(core) {
+    this.core = core;
+    this.models = new Map();     // kind → { model } | { error } | { loading: true }
+    this.listeners = new Set();  // called when a load finishes, either way
+  }
+
+  /** Starts loading `kind` unless it is loaded or loading. */
+  load(kind) {
+    if (this.models.has(kind)) return;
+    this.models.set(kind, { loading: true });
+    let promise;
+    try {
+      promise = this.core.languageModel(kind);
+    } catch (error) {
+      promise = Promise.reject(error);
+    }
+    promise.then((model) => this.models.set(kind, { model }), (error) => this.models.set(kind, { error: error.message }))
+      .then(() => { for (const listener of this.listeners) listener(); });
+  }
+
+  /** @returns {{ model?: object, error?: string, loading?: boolean }} what there is of `kind` now */
+  get(kind) {
+    return this.models.get(kind) ?? { loading: true };
+  }
+
+  /** `listener()` after each load finishes, so its figures compute again. */
+  onSettled(listener) {
+    this.listeners.add(listener);
+  }
+}
+
+const byCore = new WeakMap();
+
+/** @param {object} core  createAttentionCore()'s core @returns {TrainedModels} the models of that core */
+export function trainedModels(core) {
+  if (!byCore.has(core)) byCore.set(core, new TrainedModels(core));
+  return byCore.get(core);
+}

@@ -1,0 +1,57 @@
+// The selected trained head's weights large: rows are queries, columns keys, each row sums to 1 (a decoder's
+// causal mask greys the later keys), with what the head was measured to do and, where a designed head does
+// the same job by construction, how the two compare.
+import { format } from 'd3-format';
+import { measuredJob, trainedHeadName } from './trained-heads.js';
+import { modelKindName } from './trained-facts.js';
+import { weightColorMap } from '../../views/colors.js';
+import { heatmap } from '../../views/heatmap.js';
+
+const fmt = format('.4f');
+
+/** Where a designed head does this head's job by construction: the comparison in a sentence. */
+const DESIGNED_TWIN = {
+  previous: (score) => `The designed “previous token” head does this job by construction: weight 1 one position back. This head learned it ` +
+    `from text and puts ${score.toFixed(2)} there on average.`,
+  next: (score) => `The designed “next token” head does this by construction (weight 1 one position ahead); this one learned it: ${score.toFixed(2)}.`,
+  first: (score) => `The designed “first token” head rests on position 0 by construction; this one learned to: ${score.toFixed(2)} on average.`,
+};
+
+/** Pixels per cell: as the designed heads' weights (attention-heatmap.js), so that 256 tokens fit. */
+function cellSize(seqLen, budget) {
+  return Math.max(2, Math.min(32, Math.floor(budget / Math.max(seqLen, 1))));
+}
+
+/**
+ * @param {{ config: object, run: object }} trained  trained-data.js trainedData()
+ * @param {{ selected: number, colorMap?: string, cellBudget?: number, canvas?: HTMLCanvasElement }} options  selected:
+ *   the head, layer-major; cellBudget: pixels for all the rows
+ * @returns {HTMLElement} a <figure data-figure="trained-weights"> (heatmap.js)
+ */
+export function trainedWeights({ config, run }, { selected, colorMap = 'viridis', cellBudget = 272, canvas }) {
+  const T = run.tokens.length;
+  const layer = Math.floor(selected / config.numHeads), head = selected % config.numHeads;
+  const weights = run.attention[layer][head];
+  const labels = run.tokens.map((t) => t.text);
+  const causal = config.objective === 'causal';
+  const job = measuredJob(config.heads[selected]);
+  const cell = cellSize(T, Math.min(cellBudget, window.innerWidth - 160));
+  const figure = heatmap({
+    name: 'trained-weights',
+    caption: `Attention weights of ${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}: softmax(q·k / √${config.dK}) ` +
+      `with its learned W_Q, W_K${causal ? ', causal mask' : ''}, [${T}, ${T}]; each row sums to 1. On held-out text: ${job.text}.`,
+    values: weights, rows: T, cols: T, rowLabels: labels, colLabels: labels, rowTitle: 'query ↓', colTitle: 'key (attended to) →',
+    color: weightColorMap(colorMap), domain: [0, 1], legendTitle: 'attention weight', cellWidth: cell, cellHeight: cell,
+    isMasked: causal ? (i, j) => j > i : undefined, canvas,
+    describe: (i, j, w) => (causal && j > i ? `"${labels[i]}" → "${labels[j]}": a later word, masked (weight 0)`
+      : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}`),
+  });
+  const note = document.createElement('p');
+  note.className = 'head-explanation';
+  note.textContent = DESIGNED_TWIN[job.label]?.(job.score) ?? (job.label === 'mixed'
+    ? `No single job measured (no score reaches 0.4): like most trained heads, it spreads its weight by what the words are, ` +
+      `${config.heads[selected].entropyBits.toFixed(1)} bits on average.`
+    : `Measured on held-out text: ${job.text}.`);
+  figure.querySelector('figcaption').after(note);
+  return figure;
+}
