@@ -82,7 +82,11 @@ export interface ExplorerState {
  * 'lenses', 'learn'); only the open one computes and draws, and a keystroke's figures follow it by a frame. The Learn
  * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole).
  * Fires `change` (ExplorerChangeEvent) after every change of its state: `detail` is the new state itself (frozen: read
- * it, keep it, never alter it), `changed` the names of the fields the change set.
+ * it, keep it, never alter it), `changed` the names of the fields the change set. Fires `ready` (an Event) once, when its
+ * core has loaded and the figures on screen are drawn, and `resize` (ExplorerResizeEvent) whenever its height changes,
+ * for a page that lays itself out around it (reveal.js: call Reveal.layout()). Keys pressed while focus is inside it
+ * (typing in its sentence box, arrows on a heatmap) stay inside it, except Tab and shortcuts with Ctrl or ⌘: a host
+ * page's own shortcuts (reveal.js, a notebook's) do not see them.
  */
 export class AttentionExplorer extends HTMLElement {
   /** The sentence shown; setting it recomputes every figure (a TypeError for anything but a string). */
@@ -116,8 +120,14 @@ export interface ExplorerChangeEvent extends CustomEvent<Readonly<ExplorerState>
   readonly changed: readonly string[];
 }
 
-export interface AttentionExplorerEventMap extends HTMLElementEventMap {
+/** The `resize` event: the element's new height in CSS pixels (its border box). */
+export interface ExplorerResizeEvent extends CustomEvent<{ readonly height: number }> {}
+
+/** The element's events; `resize` is its own, not the window's UIEvent. */
+export interface AttentionExplorerEventMap extends Omit<HTMLElementEventMap, 'resize'> {
   change: ExplorerChangeEvent;
+  ready: Event;
+  resize: ExplorerResizeEvent;
 }
 
 declare global {

@@ -8,6 +8,7 @@ import { OBSERVED_ATTRIBUTES, THEMES, checkChange, embedCode, readAttributes } f
 import { ELEMENT_MODULE_URL } from './element-url.js';
 import { ChapterTabs } from './chapter-tabs.js';
 import { FIGURES, drawsWithoutSentence, figuresNeeding } from './figures.js';
+import { hostPage } from './host-page.js';
 import { LensData } from './lens-data.js';
 import { modelChoice } from './model-choice.js';
 import { buildControls } from './settings-form.js';
@@ -40,6 +41,7 @@ export class AttentionExplorer extends HTMLElement {
   connectedCallback() {
     if (this.root) return;
     this.root = this.shadowRoot.appendChild(element('div', 'ae-root'));
+    this.hostPage = hostPage(this, this.root);
     this.status = element('p', 'status', 'Loading the attention core and word vectors…');
     this.status.setAttribute('role', 'status');
     this.root.append(this.status);
@@ -149,7 +151,10 @@ export class AttentionExplorer extends HTMLElement {
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
     this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
-    this.visibleFigures = new VisibleFigures(this.slots, { needData: () => this.update(), afterDraw: () => this.guide.afterDraw() });
+    this.visibleFigures = new VisibleFigures(this.slots, { needData: () => this.update(), afterDraw: () => {
+      this.guide.afterDraw();
+      this.hostPage.drawn();
+    } });
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
     this.slots.tokens.addEventListener('keydown', (event) => (event.key === 'Enter' || event.key === ' ') && this.toggleMask(event.target.closest('[data-index]')));
     // What a figure chooses to look at (a head, a step, a query) is a change of state that readonly allows: it sets no setting.

@@ -6,10 +6,11 @@
 // key of a lens's own data in the result (lens-data.js), or of data a chapter publishes on its own
 // (published: true; visible-figures.js publish); dataOnly: drawn
 // from that data alone, so redrawn only when it is new; withoutSentence: it needs no sentence (the
-// positional-encoding lab), so it is drawn while the sentence is empty.
+// positional-encoding lab), so it is drawn while the sentence is empty; fit: the selector of its part that must
+// show whole in an element of fixed height (env.room tells how much room there is: visible-figures.js fitInBox).
 import { CHAPTERS } from '../lessons/chapters.js';
 
-/** @type {Record<string, { draw: Function, needs?: string, dataOnly?: boolean, published?: boolean, withoutSentence?: boolean }>} */
+/** @type {Record<string, { draw: Function, needs?: string, dataOnly?: boolean, published?: boolean, withoutSentence?: boolean, fit?: string }>} */
 export const FIGURES = Object.assign({}, ...CHAPTERS.map((chapter) => chapter.figures));
 
 /** Whether a chapter shows anything while the sentence is empty: it reads none, or has figures that need none. */

@@ -23,6 +23,7 @@ export class VisibleFigures {
     this.canvases = {};               // figure name → its canvases by key, kept from draw to draw
     this.height = undefined;          // the element's height in pixels, when its `height` attribute gives one
     this.published = {};              // data chapters publish on their own (publish()), by key: in every result
+    this.room = {};                   // figure name → pixels from its fitted part's top to the box's bottom (fitInBox)
     const observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         if (entry.isIntersecting) this.visible.add(entry.target.dataset.slot);
@@ -70,7 +71,8 @@ export class VisibleFigures {
    * What a figure's draw function gets besides its data: the theme's colours; canvas(key), the
    * figure's own canvas for that key, the same one at every redraw (making a canvas costs more than
    * filling it: ~5 ms for a 560 × 400 one in Chromium); and height, the element's fixed height in
-   * pixels (undefined when it has none), for a figure that fits itself in the box.
+   * pixels (undefined when it has none), for a figure that fits itself in the box, and room: for a figure
+   * with `fit`, the pixels from its fitted part's top to the bottom of the box at its last draw (fitInBox).
    */
   environment(name) {
     const pool = (this.canvases[name] ??= new Map());
@@ -78,7 +80,7 @@ export class VisibleFigures {
       if (!pool.has(key)) pool.set(key, document.createElement('canvas'));
       return pool.get(key);
     };
-    return { colors: this.colors, canvas, height: this.height };
+    return { colors: this.colors, canvas, height: this.height, room: this.room[name] };
   }
 
   /**
@@ -126,8 +128,26 @@ export class VisibleFigures {
       // offers the downloads beside it (the same export, figure-export.js).
       if (!published) addExportMenus(slot);
       this.drawnFrom.set(name, data);
+      if (this.fitInBox(name, slot)) return this.drawFigure(name);
     }
     delete slot.dataset.stale;
+  }
+
+  /**
+   * In a box of fixed height, the part of a figure that must show whole (FIGURES[name].fit, a selector: the
+   * weights' cells) is measured after each draw: what sits above it (controls, captions, the token strip)
+   * differs with the attributes, the width and the sentence. Returns whether it ends below the box while the
+   * room it was drawn for was not the room there is: then it is drawn again at once, for that room.
+   */
+  fitInBox(name, slot) {
+    const part = this.height && FIGURES[name].fit && slot.querySelector(FIGURES[name].fit);
+    const box = part && slot.closest('.fixed-height');
+    if (!box?.clientHeight) return false;  // no fixed height, or not laid out (hidden)
+    const { top, height } = part.getBoundingClientRect();
+    const offset = top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
+    const room = Math.floor(box.clientHeight - offset), drawnFor = this.room[name];
+    this.room[name] = room;
+    return offset + height > box.clientHeight + 1 && room !== drawnFor;
   }
 }
 

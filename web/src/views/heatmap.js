@@ -8,6 +8,7 @@ import { rgb } from 'd3-color';
 import { format } from 'd3-format';
 import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
+import { scrollRegion } from './layout.js';
 import { legend } from './legend.js';
 import { tooltip } from './tooltip.js';
 
@@ -324,13 +325,7 @@ function dataTable({ caption, values, rows, cols, rowLabels, colLabels, rowTitle
       row.insertCell().textContent = isMasked?.(i, j) ? 'masked' : tableValue(values[i * cols + j]);
     }
   }
-  // Focusable, so keyboard users can scroll a wide table.
-  const scroller = document.createElement('div');
-  scroller.className = 'data-table-scroll';
-  scroller.tabIndex = 0;
-  scroller.setAttribute('role', 'region');
-  scroller.setAttribute('aria-label', 'Table of values, scrollable');
-  scroller.append(table);
+  const scroller = scrollRegion('data-table-scroll', 'Table of values, scrollable', table);
   const cut = [rows > TABLE_MAX && `${TABLE_MAX} of ${rows} rows`, cols > TABLE_MAX && `${TABLE_MAX} of ${cols} columns`].filter(Boolean);
   if (cut.length === 0) return [scroller];
   const note = document.createElement('p');

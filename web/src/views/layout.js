@@ -1,5 +1,5 @@
 // Layout helpers of the explorer's page inside its shadow root: elements, titled sections, rows of
-// figures side by side, and labelled text boxes.
+// figures side by side, regions that scroll sideways, and labelled text boxes.
 
 export function element(tag, className, text) {
   const el = document.createElement(tag);
@@ -33,6 +33,19 @@ export function textBox(labelText, onInput, rows = 1) {
   box.spellcheck = false;
   box.addEventListener('input', () => onInput(box.value));
   return box;
+}
+
+/**
+ * A region that scrolls sideways when what it holds is wider than the element (a wide table): named by
+ * `label` and reachable by Tab, so that keyboard and screen-reader users can scroll it too.
+ */
+export function scrollRegion(className, label, ...children) {
+  const region = element('div', className);
+  region.tabIndex = 0;
+  region.setAttribute('role', 'region');
+  region.setAttribute('aria-label', label);
+  region.append(...children);
+  return region;
 }
 
 export function row(...children) {

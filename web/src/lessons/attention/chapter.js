@@ -68,9 +68,10 @@ export const attentionChapter = {
   figures: {
     heads: { draw: ({ trace }, _, { head, colorMap }, { canvas }) => headGrid(trace, { head, colorMap, canvas }) },
     attention: {
-      // In a box of fixed height the weights' cells shrink so the heatmap fits in it with the controls above.
-      draw: ({ trace }, previous, { head, colorMap }, { canvas, height }) => attentionHeatmap(trace, {
-        head, previous, colorMap, cellBudget: height ? Math.max(120, height - 340) : undefined, canvas: canvas('weights') }),
+      // In a box of fixed height the weights' cells shrink so that all their rows show under what is above them.
+      fit: '.heatmap-plot canvas',
+      draw: ({ trace }, previous, { head, colorMap }, { canvas, height, room }) => attentionHeatmap(trace, {
+        head, previous, colorMap, cellBudget: height ? Math.max(120, room ?? height - 340) : undefined, canvas: canvas('weights') }),
     },
     mix: {
       draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) => mixView(trace, {

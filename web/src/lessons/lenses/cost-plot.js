@@ -11,7 +11,7 @@ import { LAYER_ROWS } from './cost-table.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MARGIN = { top: 16, right: 124, bottom: 44, left: 64 };
-const WIDTH = 520, HEIGHT = 300;
+const WIDTH = 480, HEIGHT = 300;  // with the margins, within a 700 px column
 const LABEL_GAP = 14;  // pixels between stacked curve labels
 const count = format(',');
 const SUPERSCRIPT = { 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '-': '⁻' };

@@ -3,6 +3,7 @@
 // with the formulas and their values for this n, d and k. Pure: new DOM from core.layerCosts()'s result.
 import { format } from 'd3-format';
 import { math } from '../../views/formulas.js';
+import { scrollRegion } from '../../views/layout.js';
 
 const count = format(',');
 
@@ -34,7 +35,8 @@ export function costTable(costs, { n, dModel, kernelSize }) {
   figure.dataset.n = String(n);
   figure.appendChild(document.createElement('figcaption')).textContent =
     `One layer on this sentence: n = ${count(n)} token${n === 1 ? '' : 's'}, d = d_model = ${dModel}, kernel k = ${kernelSize}`;
-  const table = figure.appendChild(document.createElement('table'));
+  const table = document.createElement('table');
+  figure.append(scrollRegion('table-scroll', 'Cost of each layer kind, scrollable', table));
   const head = table.appendChild(document.createElement('thead')).appendChild(document.createElement('tr'));
   for (const text of ['Layer', 'Operations', 'Sequential operations', 'Maximum path length']) {
     const th = head.appendChild(document.createElement('th'));

@@ -1,6 +1,7 @@
 // The score function in use (d2l.ai §11.3): its formula, and what each choice costs for this sentence.
 import { format } from 'd3-format';
 import { math } from '../../views/formulas.js';
+import { scrollRegion } from '../../views/layout.js';
 
 const count = format(',');
 export const SCORE_TEX = {
@@ -30,8 +31,8 @@ export function scoreFunctionView({ scoreFunction, costs, seqLen, dK, hidden, nu
     `${scoreFunction === 'additive' ? `, ${hidden} hidden units` : ''}); × ${numHeads} head${numHeads === 1 ? '' : 's'} for the layer.`;
   const formula = figure.appendChild(math(SCORE_TEX[scoreFunction], { display: true, tag: 'div' }));
   formula.tabIndex = 0;  // it scrolls sideways in a narrow explorer: keyboard users must reach it too
-  const table = figure.appendChild(document.createElement('table'));
-  table.className = 'cost-table';
+  const table = Object.assign(document.createElement('table'), { className: 'cost-table' });  // the cost table's look
+  figure.append(scrollRegion('table-scroll', 'Cost of each score function, scrollable', table));
   const head = table.createTHead().insertRow();
   for (const text of ['score function', 'multiply-adds', 'additions', 'divisions', 'tanh', 'total']) {
     head.appendChild(Object.assign(document.createElement('th'), { scope: 'col', textContent: text }));

@@ -2,6 +2,7 @@
 // turns (p_i[2j], p_i[2j+1]) into (p_{i+δ}[2j], p_{i+δ}[2j+1]). The core applies it in float32 and
 // reports the largest error, and the error at every position when the angles are formed in float32.
 import { format } from 'd3-format';
+import { scrollRegion } from '../../views/layout.js';
 import { lineChart } from '../../views/line-chart.js';
 
 const fmt = format('.4f');
@@ -59,7 +60,7 @@ export function rotationView(lab, { from, to, tokens }) {
   const name = (i) => (i < tokens.length ? `“${tokens[i].text}” (position ${i})` : `position ${i}`);
   wrapper.appendChild(document.createElement('figcaption')).textContent =
     `Moving from ${name(from)} to ${name(to)} is the same rotation for any starting position: d_model = ${d}, all ${d / 2} frequencies.`;
-  wrapper.append(rotationTable(float64Angles, { from, to, wavelengths: lab.wavelengths }));
+  wrapper.append(scrollRegion('table-scroll', 'Rotation of each frequency pair, scrollable', rotationTable(float64Angles, { from, to, wavelengths: lab.wavelengths })));
   const verdict = wrapper.appendChild(document.createElement('p'));
   verdict.className = 'verdict';
   verdict.textContent = `max |R(δ)·p_${from} − p_${to}| over all ${d} dimensions, in float32: ${sci(float64Angles.maxError)} ` +
