@@ -87,8 +87,9 @@ export const attentionChapter = {
     },
     trainedWeights: {
       needs: 'trained',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height }) => trainedWeights(trained, {
-        selected: trainedHead, colorMap, cellBudget: height ? Math.max(120, height - 340) : undefined, canvas: canvas('weights') })),
+      fit: '.heatmap-plot canvas',
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height, room }) => trainedWeights(trained, {
+        selected: trainedHead, colorMap, cellBudget: height ? Math.max(120, room ?? height - 340) : undefined, canvas: canvas('weights') })),
     },
     predictions: { needs: 'trained', draw: whenTrained((trained) => predictionsView(trained)) },
   },
