@@ -1,5 +1,6 @@
-// Types of the <attention-explorer> custom element (package export "./element": the built bundle
-// dist/element/attention-explorer.js, which defines the element when imported).
+// Types of the <attention-explorer> custom element (package exports "./element": the built bundle
+// dist/element/attention-explorer.js, and "./single": the single file; each defines the element when
+// imported in a browser, and imports without error where there is no DOM, e.g. Node).
 import type { AttentionCore, Trace } from '../core/index.js';
 
 /** A head's kind: 'projected' uses W_Q, W_K; the others are designed (see the README). */
@@ -100,6 +101,13 @@ export class AttentionExplorer extends HTMLElement {
     listener: (this: AttentionExplorer, event: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
+
+/**
+ * Defines <attention-explorer> in the window's custom element registry; importing the module already does.
+ * Nothing happens where there is no registry (Node, a Web Worker: then false) or when the name is defined.
+ * @returns whether <attention-explorer> is defined now
+ */
+export function define(): boolean;
 
 /** The `change` event: the new state (frozen) and the fields that were set. */
 export interface ExplorerChangeEvent extends CustomEvent<Readonly<ExplorerState>> {

@@ -26,7 +26,13 @@ import { keepFocus } from '../views/keep-focus.js';
 import { element, textBox } from '../views/layout.js';
 import { tokenStrip } from '../views/token-strip.js';
 
-export class AttentionExplorer extends HTMLElement {
+/**
+ * Where there is no DOM (Node, a Web Worker) the module still imports — a bundler's server-side pass, a
+ * test, the single file started as its own training worker — so the class extends an empty one there.
+ */
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class AttentionExplorer extends ElementBase {
   static get observedAttributes() {
     return OBSERVED_ATTRIBUTES;
   }
@@ -363,4 +369,16 @@ function frozen(state) {
   return Object.freeze(state);
 }
 
-if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorer);
+/**
+ * Defines <attention-explorer> in this window's registry. Importing the module calls it; it does nothing
+ * where there is no registry (Node, a worker) and when the name is already defined (a second copy of the
+ * module on the page keeps the first definition).
+ * @returns {boolean} whether <attention-explorer> is defined now
+ */
+export function define() {
+  if (!globalThis.customElements) return false;
+  if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorer);
+  return true;
+}
+
+define();
