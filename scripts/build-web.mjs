@@ -10,8 +10,8 @@
 //                                   assets/: the Learn chapter's training worker (the trainer's JS; it starts
 //                                   the .wasm file the page's core runs, core.wasmUrl)
 //   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the 5,000 most frequent
-//                                   words' vectors inlined, and the training worker too, for hosts that
-//                                   accept only one file
+//                                   words' vectors inlined, for hosts that accept only one file; it is its
+//                                   own training worker (lessons/learn/self-worker.js)
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -97,15 +97,18 @@ const workerWithoutWasm = {
 };
 const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault, withoutModels] };
 
-/** The single file carries the training worker inside it too: Vite's inline worker (a Blob URL made from a string). */
-const inlineWorker = {
-  name: 'inline-worker',
+/**
+ * The single file is its own training worker (lessons/learn/self-worker.js): no Blob URL of an inlined copy,
+ * which a Content-Security-Policy of script-src 'self' refuses, and no second copy of the trainer's code.
+ */
+const selfWorker = {
+  name: 'self-worker',
   enforce: 'pre',
   transform(code, id) {
     if (!id.endsWith('/web/src/lessons/learn/learn-session.js')) return null;
     const from = "new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' })";
-    if (!code.includes(from)) throw new Error(`inline-worker: ${from} not found in ${id}`);
-    return `import InlineTrainWorker from './train-worker.js?worker&inline';\n${code.replace(from, 'new InlineTrainWorker()')}`;
+    if (!code.includes(from)) throw new Error(`self-worker: ${from} not found in ${id}`);
+    return `import './train-worker.js';\nimport { selfWorker } from './self-worker.js';\n${code.replace(from, 'selfWorker(import.meta.url)')}`;
   },
 };
 
@@ -124,6 +127,6 @@ await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths:
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, inlineWorker, glueWithoutDefault, withoutModels] }));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels] }));
 copyFileSync('web/embed.html', 'dist/embed.html');
 console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');

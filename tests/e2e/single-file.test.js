@@ -1,0 +1,90 @@
+// The single file (dist/single/attention-explorer.js) as course authors host it: alone on a plain page,
+// served by a static server whose RESPONSE HEADER sets a strict Content-Security-Policy (no blob:, no
+// data:, no inline script). Its figures draw, its Learn chapter trains, its vocabulary covers every word
+// of the page's own example sentences and of the README's examples, and a sentence of made-up words is
+// named as such in the element. Headless Chromium.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { after, before, test } from 'node:test';
+import { launchBrowser } from './browser.js';
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+/** A policy that refuses every worker: training falls back to the page's thread. */
+const NO_WORKERS = `${CSP}; worker-src 'none'`;
+const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title>' +
+  '<script type="module" src="attention-explorer.js"></script></head><body><attention-explorer></attention-explorer></body></html>';
+
+let server, url, browser;
+
+/** A static server of one page and the single file, every response carrying the policy (NO_WORKERS under /no-workers/). */
+function serve() {
+  const single = readFileSync('dist/single/attention-explorer.js');
+  const files = { '/': ['text/html', PAGE], '/attention-explorer.js': ['text/javascript', single], '/favicon.ico': ['image/x-icon', ''] };
+  server = createServer((request, response) => {
+    const path = new URL(request.url, 'http://localhost').pathname;
+    const file = files[path.replace(/^\/no-workers\//, '/')];
+    const policy = path.startsWith('/no-workers/') ? NO_WORKERS : CSP;
+    response.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain', 'content-security-policy': policy });
+    response.end(file?.[1] ?? 'not found');
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/`)));
+}
+
+before(async () => {
+  url = await serve();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** A fresh page of the course site; problems: console errors (CSP violations among them) and uncaught exceptions. */
+async function open(path = '') {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${url}${path}`);
+  await page.waitForSelector('attention-explorer [data-figure="attention-weights"]', { timeout: 30000 });
+  return { page, problems };
+}
+
+test('under a strict CSP response header the single file draws its figures and its Learn chapter trains', async () => {
+  const { page, problems } = await open();
+  await page.fill('attention-explorer textarea', 'policy holds');
+  await page.$eval('attention-explorer', (el) => { el.getTrace(); });
+  assert.equal(await page.getAttribute('attention-explorer [data-figure="attention-weights"]', 'data-rows'), '2');
+  await page.click('attention-explorer [data-chapter-tab="learn"]');
+  await page.waitForSelector('attention-explorer .learn-readout[data-step="0"]', { timeout: 30000 });
+  await page.click('attention-explorer [data-action="step"]');
+  await page.waitForSelector('attention-explorer .learn-readout[data-step="1"]', { timeout: 30000 });
+  // Running trains on, and the explorer still answers while it does.
+  await page.click('attention-explorer [data-action="train"]');
+  await page.waitForFunction(() => Number(document.querySelector('attention-explorer').shadowRoot
+    .querySelector('.learn-readout').dataset.step) >= 20, null, { timeout: 30000 });
+  // In a worker: the policy lets the file start itself (the note says when training falls back to the page's thread).
+  assert.equal(await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.learn-thread').hidden), true);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('where the policy refuses every worker, the Learn chapter trains on the page\'s thread and names the directive', async () => {
+  const { page, problems } = await open('no-workers/');
+  await page.click('attention-explorer [data-chapter-tab="learn"]');
+  await page.click('attention-explorer [data-action="train"]');
+  await page.waitForFunction(() => Number(document.querySelector('attention-explorer').shadowRoot
+    .querySelector('.learn-readout')?.dataset.step) >= 20, null, { timeout: 30000 });
+  const note = await page.$eval('attention-explorer', (el) => { const p = el.shadowRoot.querySelector('.learn-thread'); return { hidden: p.hidden, text: p.textContent }; });
+  assert.equal(note.hidden, false);
+  assert.match(note.text, /on the page's thread.*\(worker-src\) refused it; add worker-src 'self' blob:/);
+  // Typing still draws while it trains.
+  await page.click('attention-explorer [data-chapter-tab="attention"]');
+  await page.fill('attention-explorer textarea', 'typing while training');
+  await page.$eval('attention-explorer', (el) => { el.getTrace(); });
+  assert.equal(await page.getAttribute('attention-explorer [data-figure="attention-weights"]', 'data-rows'), '3');
+  // The browser's own report of the refused worker is the only console error.
+  assert.deepEqual(problems.filter((p) => !/Creating a worker from .* violates the following Content Security Policy directive/.test(p)), []);
+  await page.close();
+});
