@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
+import { exampleTexts } from '../../scripts/example-texts.mjs';
 import { launchBrowser } from './browser.js';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
@@ -86,5 +87,24 @@ test('where the policy refuses every worker, the Learn chapter trains on the pag
   assert.equal(await page.getAttribute('attention-explorer [data-figure="attention-weights"]', 'data-rows'), '3');
   // The browser's own report of the refused worker is the only console error.
   assert.deepEqual(problems.filter((p) => !/Creating a worker from .* violates the following Content Security Policy directive/.test(p)), []);
+  await page.close();
+});
+test('the single file knows every word of the default sentences, the tour and the README examples; made-up words are named', async () => {
+  const { page, problems } = await open();
+  const texts = exampleTexts();
+  assert.ok(texts.some((t) => /muddy/.test(t)) && texts.some((t) => /deposited/.test(t)) && texts.some((t) => /tired/.test(t)), texts.join(' | '));
+  const unknown = await page.$eval('attention-explorer', (el, texts) => texts.flatMap((text) => el.core.tokenize(text)
+    .filter((token) => token.oov).map((token) => `${token.text} (in "${text}")`)), texts.filter((t) => !/Flussufer/.test(t)));
+  assert.deepEqual(unknown, []);
+  assert.equal(await page.textContent('attention-explorer .notice'), '', 'no notice for the default sentence');
+  const madeUp = 'the blorfin zendrak vlimmed over a snarfle with flimbo';
+  await page.fill('attention-explorer textarea', madeUp);
+  await page.$eval('attention-explorer', (el) => { el.getTrace(); });
+  const { vocabSize, oov } = await page.$eval('attention-explorer', (el, text) =>
+    ({ vocabSize: el.core.vocabSize, oov: el.core.tokenize(text).filter((token) => token.oov).length }), madeUp);
+  assert.equal(oov, 5, 'blorfin, zendrak, vlimmed, snarfle and flimbo are no words');
+  assert.match(await page.textContent('attention-explorer .notice'),
+    new RegExp(`5 of 9 words are not in this build's vocabulary \\(it carries ${vocabSize.toLocaleString('en-US')} words\\); they get stand-in vectors`));
+  assert.deepEqual(problems, []);
   await page.close();
 });

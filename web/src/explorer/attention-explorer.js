@@ -24,7 +24,7 @@ import { computeTrace } from '../settings/trace.js';
 import { exportFigure } from '../views/figure-export.js';
 import { keepFocus } from '../views/keep-focus.js';
 import { element, textBox } from '../views/layout.js';
-import { tokenStrip } from '../views/token-strip.js';
+import { tokenStrip, unknownWordsNote } from '../views/token-strip.js';
 
 /**
  * Where there is no DOM (Node, a Web Worker) the module still imports — a bundler's server-side pass, a
@@ -337,6 +337,7 @@ export class AttentionExplorer extends ElementBase {
     this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
     this.notice.textContent = [
       trace.truncated && `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
+      unknownWordsNote(trace, this.core.vocabSize),
       this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
     ].filter(Boolean).join(' ');
     keepFocus(this.slots.tokens, () => this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize })));
