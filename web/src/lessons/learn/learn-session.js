@@ -17,17 +17,18 @@ function startWorker() {
 export class LearnSession {
   /**
    * @param {{ onModel: (model: object) => void, onSnapshot: (snapshot: object) => void, onError: (message: string) => void,
-   *   onMainThread?: (note: string) => void, core: { kernels: string, wasmUrl: string } }} hooks
+   *   onMainThread?: (note: string) => void, core: { kernels: string, wasmUrl: string, createTrainer: Function } }} hooks
    *   onModel: a new model's { options, example, defaultProbe } (train-loop.js), before its first snapshot;
    *   onSnapshot: each new snapshot; onError: a message to show (training has stopped); onMainThread: a one-line note
    *   to show once training has moved to the page's thread (why, and what lets the worker start); core: the page's
-   *   core, whose build (kernels, wasmUrl) the worker starts
+   *   core, whose build (kernels, wasmUrl) the worker starts, and on which training runs when no worker can
    */
   constructor({ onModel, onSnapshot, onError, onMainThread = () => {}, core }) {
     this.onModel = onModel;
     this.onSnapshot = onSnapshot;
     this.onError = onError;
     this.onMainThread = onMainThread;
+    this.core = core;
     this.build = { kernels: core.kernels, wasmUrl: core.wasmUrl };
     this.port = null;          // the worker, or { postMessage } of the loop on this thread
     this.answered = false;     // whether the worker has sent anything (then it started)
@@ -66,7 +67,7 @@ export class LearnSession {
   /** The worker could not start: the loop runs on this thread from now on, given what was sent so far. */
   trainHere(worker, reason, stopListening) {
     worker?.terminate();
-    const receive = trainingLoop((message) => this.receive(message), MAIN_THREAD_PACE);
+    const receive = trainingLoop((message) => this.receive(message), MAIN_THREAD_PACE, async () => this.core);
     this.port = { postMessage: receive };
     this.answered = true;
     for (const message of this.unanswered.splice(0)) receive(message);

@@ -1,4 +1,4 @@
-// The Learn chapter's training loop: its own instance of the core, training one attention-only
+// The Learn chapter's training loop: on a core of its thread, training one attention-only
 // transformer (core.createTrainer, cpp/include/attn/train/) at a paced number of steps per second, and
 // posting snapshots — the step, the losses, the accuracy, every head's scores and its attention on the
 // probe — about 14 times a second. It runs in a Web Worker (train-worker.js), so typing in the explorer
@@ -9,7 +9,7 @@
 //   { type: 'reset', options, kernels, wasmUrl }  a new trainer (TrainerOptions; the task's defaults for the
 //                                         rest), paused at step 0, on the task's default probe; kernels and
 //                                         wasmUrl: the page's core's build and where it was loaded from (core.kernels,
-//                                         core.wasmUrl): the loop starts the same file, so no bundle carries a second copy
+//                                         core.wasmUrl): a worker starts the same file, so no bundle carries a second copy
 //   { type: 'run', stepsPerSecond }       train until paused (stepsPerSecond 0: as fast as the pace allows)
 //   { type: 'pause' }
 //   { type: 'step', n }                   n steps now, then a snapshot (paused)
@@ -23,9 +23,6 @@
 //   { type: 'snapshot', snapshot }  snapshot.js
 //   { type: 'parameters', parameters, options, step }
 //   { type: 'error', message }      a bad option or a diverged step: training stops, nothing else changes
-import { frozenLimits } from '../../core/limits.js';
-import { trainerApi } from '../../core/trainer.js';
-import { startModule } from '../../core/wasm-module.js';
 import { defaultProbe } from './probe.js';
 import { takeSnapshot } from './snapshot.js';
 
@@ -40,24 +37,17 @@ const CHUNK = 5;              // steps per core call at full speed, between cloc
 export const WORKER_PACE = { tickMs: SNAPSHOT_MS, busyMs: SNAPSHOT_MS };
 export const MAIN_THREAD_PACE = { tickMs: 16, busyMs: 6 };
 
-let api = null;               // { createTrainer, trainerLimits }, shared by the loops of one thread (one core instance)
-
-async function core(kernels, url) {
-  if (!api) {
-    const { wasm } = await startModule(kernels === 'relaxed-simd' ? { kernels, relaxedWasmUrl: url } : { kernels, wasmUrl: url });
-    api = trainerApi(wasm, frozenLimits(wasm));
-  }
-  return api;
-}
-
 /**
  * A training loop.
  * @param {(message: object, transfer?: Transferable[]) => void} postMessage  where its messages out go
  * @param {{ tickMs: number, busyMs: number }} pace  WORKER_PACE or MAIN_THREAD_PACE
+ * @param {(kernels: string, wasmUrl: string) => Promise<{ createTrainer: Function }>} core  the core the trainer
+ *   runs on, given the page's build (a reset's kernels and wasmUrl): a worker starts its own, the page's thread
+ *   uses the page's core
  * @returns {(message: object) => void} takes the messages in; they run one at a time, in order (a reset's
  *   loading finishes before the run that follows it); a failure is posted as { type: 'error' }, never thrown
  */
-export function trainingLoop(postMessage, { tickMs, busyMs }) {
+export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
   let trainer = null;
   let probe = null;             // Int32Array
   let running = false;
