@@ -16,10 +16,10 @@ const TOURS = [attentionTour, insideHeadTour, learnTour, lensesTour, positionsTo
 const TEXT_FIELDS = ['sentence', 'compareSentence', 'crossTarget'];
 
 /**
- * A string literal ('…' or "…") of two words or more made of letters, apostrophes, spaces, [MASK] and
- * sentence punctuation: a sentence, not a path, a URL or a list of option names.
+ * A string literal ('…' or "…") of two words or more made of letters, apostrophes (in "…" only), spaces,
+ * [MASK] and sentence punctuation: a sentence, not a path, a URL, a list of option names or two quoted names.
  */
-const SENTENCE_LITERAL = /'([A-Za-z][A-Za-z '’[\].,?!-]* [A-Za-z '’[\].,?!-]*)'|"([A-Za-z][A-Za-z '’[\].,?!-]* [A-Za-z '’[\].,?!-]*)"/g;
+const SENTENCE_LITERAL = /'([A-Za-z][A-Za-z ’[\].,?!-]* [A-Za-z ’[\].,?!-]*)'|"([A-Za-z][A-Za-z '’[\].,?!-]* [A-Za-z '’[\].,?!-]*)"/g;
 
 /** The README's code: its fenced blocks and its `inline code`. */
 function readmeCode(markdown) {

@@ -11,21 +11,25 @@ import { exampleTexts } from '../../scripts/example-texts.mjs';
 import { launchBrowser } from './browser.js';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
-/** A policy that refuses every worker: training falls back to the page's thread. */
+/** Under /no-workers/: a policy that refuses every worker (training falls back to the page's thread). */
 const NO_WORKERS = `${CSP}; worker-src 'none'`;
+/** Under /no-wasm/: a policy that forbids compiling WebAssembly. */
+const NO_WASM = "default-src 'self'; script-src 'self'";
+const POLICIES = { 'no-workers': NO_WORKERS, 'no-wasm': NO_WASM };
 const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title>' +
   '<script type="module" src="attention-explorer.js"></script></head><body><attention-explorer></attention-explorer></body></html>';
 
 let server, url, browser;
 
-/** A static server of one page and the single file, every response carrying the policy (NO_WORKERS under /no-workers/). */
+/** A static server of one page and the single file, every response carrying the policy (another one under POLICIES' folders). */
 function serve() {
   const single = readFileSync('dist/single/attention-explorer.js');
   const files = { '/': ['text/html', PAGE], '/attention-explorer.js': ['text/javascript', single], '/favicon.ico': ['image/x-icon', ''] };
   server = createServer((request, response) => {
     const path = new URL(request.url, 'http://localhost').pathname;
-    const file = files[path.replace(/^\/no-workers\//, '/')];
-    const policy = path.startsWith('/no-workers/') ? NO_WORKERS : CSP;
+    const [, folder, rest] = path.match(/^\/([^/]+)(\/.*)$/) ?? [];
+    const file = files[POLICIES[folder] ? rest : path];
+    const policy = POLICIES[folder] ?? CSP;
     response.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain', 'content-security-policy': policy });
     response.end(file?.[1] ?? 'not found');
   });
@@ -42,13 +46,13 @@ after(async () => {
 });
 
 /** A fresh page of the course site; problems: console errors (CSP violations among them) and uncaught exceptions. */
-async function open(path = '') {
+async function open(path = '', ready = 'attention-explorer [data-figure="attention-weights"]') {
   const page = await browser.context.newPage();
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${url}${path}`);
-  await page.waitForSelector('attention-explorer [data-figure="attention-weights"]', { timeout: 30000 });
+  await page.waitForSelector(ready, { timeout: 30000 });
   return { page, problems };
 }
 
@@ -89,6 +93,12 @@ test('where the policy refuses every worker, the Learn chapter trains on the pag
   assert.deepEqual(problems.filter((p) => !/Creating a worker from .* violates the following Content Security Policy directive/.test(p)), []);
   await page.close();
 });
+test('a policy without \'wasm-unsafe-eval\': the element names the directive to add', async () => {
+  const { page } = await open('no-wasm/', 'attention-explorer .status.error');
+  assert.match(await page.textContent('attention-explorer .status'), /add 'wasm-unsafe-eval' to script-src/);
+  await page.close();
+});
+
 test('the single file knows every word of the default sentences, the tour and the README examples; made-up words are named', async () => {
   const { page, problems } = await open();
   const texts = exampleTexts();
