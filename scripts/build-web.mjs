@@ -13,6 +13,7 @@
 //                                   frequent words and of every word in the examples (example-texts.mjs) inlined,
 //                                   for hosts that accept only one file; it is its
 //                                   own training worker (lessons/learn/self-worker.js)
+//   dist/single/attention-explorer.d.ts  its types (those of dist/element/)
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -143,5 +144,7 @@ copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, await singleFileVocabulary(readFileSync('web/assets/embeddings.bin')));
 await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels] }));
+// The same types: the declaration's import of ../core/index.js finds dist/core/index.d.ts from here too.
+copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/single/attention-explorer.d.ts');
 copyFileSync('web/embed.html', 'dist/embed.html');
 console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');
