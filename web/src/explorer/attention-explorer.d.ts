@@ -71,7 +71,9 @@ export interface ExplorerState {
  * when first shown: views="learn" task="induction" autoplay).
  * Attribute changes re-render. The page is chapters (state.chapter: 'attention', 'inside-head', 'positions',
  * 'lenses', 'learn'); only the open one computes and draws, and a keystroke's figures follow it by a frame. The Learn
- * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole).
+ * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole; the single
+ * file is its own worker); where the page's Content-Security-Policy refuses the worker, it trains on the page's thread
+ * in short slices and says so.
  * Fires `change` (ExplorerChangeEvent) after every change of its state: `detail` is the new state itself (frozen: read
  * it, keep it, never alter it), `changed` the names of the fields the change set.
  */
