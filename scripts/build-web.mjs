@@ -9,17 +9,21 @@
 //                                   imports ../core/index.js, so the core's files ship once), its .d.ts, and
 //                                   assets/: the Learn chapter's training worker (the trainer's JS; it starts
 //                                   the .wasm file the page's core runs, core.wasmUrl)
-//   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the 5,000 most frequent
-//                                   words' vectors inlined, and the training worker too, for hosts that
-//                                   accept only one file
+//   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the vectors of the 5,000 most
+//                                   frequent words and of every word in the examples (example-texts.mjs) inlined,
+//                                   for hosts that accept only one file; it is its
+//                                   own training worker (lessons/learn/self-worker.js)
+//   dist/single/attention-explorer.d.ts  its types (those of dist/element/)
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'vite';
-import { firstWords } from './embedding-asset.mjs';
+import { createAttentionCore } from '../web/src/core/index.js';
+import { keptRows } from './embedding-asset.mjs';
+import { exampleTexts } from './example-texts.mjs';
 
 const SINGLE_FILE_WORDS = 5000;
-const SUBSET = 'build/embeddings-5000.bin';
+const SUBSET = 'build/embeddings-single.bin';
 const ENTRY = 'web/src/explorer/attention-explorer.js';
 const CORE = resolve('web/src/core/index.js');
 const quiet = { configFile: false, logLevel: 'warn' };
@@ -53,6 +57,18 @@ function replaceIn(name, file, from, to) {
       return code.replace(from, to);
     },
   };
+}
+
+/**
+ * The single file's word vectors: the SINGLE_FILE_WORDS most frequent words, and every word of the texts a
+ * reader meets before typing (example-texts.mjs: the page's sentences, the tour's, the README's), found
+ * by the core's own tokenizer (which lower-cases and splits clitics as the vocabulary does).
+ */
+async function singleFileVocabulary(asset) {
+  const core = await createAttentionCore({ embeddings: asset, kernels: 'simd128' });
+  const rows = new Set(exampleTexts().flatMap((text) => core.explain(text, { encoderBlock: false, project2d: false })
+    .tokens.filter((token) => !token.oov).map((token) => token.id)));
+  return keptRows(asset, (row) => row < SINGLE_FILE_WORDS || rows.has(row));
 }
 
 /** Points the core's default embedding asset at the subset (the single file carries only that one). */
@@ -97,15 +113,18 @@ const workerWithoutWasm = {
 };
 const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault, withoutModels] };
 
-/** The single file carries the training worker inside it too: Vite's inline worker (a Blob URL made from a string). */
-const inlineWorker = {
-  name: 'inline-worker',
+/**
+ * The single file is its own training worker (lessons/learn/self-worker.js): no Blob URL of an inlined copy,
+ * which a Content-Security-Policy of script-src 'self' refuses, and no second copy of the trainer's code.
+ */
+const selfWorker = {
+  name: 'self-worker',
   enforce: 'pre',
   transform(code, id) {
     if (!id.endsWith('/web/src/lessons/learn/learn-session.js')) return null;
     const from = "new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' })";
-    if (!code.includes(from)) throw new Error(`inline-worker: ${from} not found in ${id}`);
-    return `import InlineTrainWorker from './train-worker.js?worker&inline';\n${code.replace(from, 'new InlineTrainWorker()')}`;
+    if (!code.includes(from)) throw new Error(`self-worker: ${from} not found in ${id}`);
+    return `import './train-worker.js';\nimport { selfWorker } from './self-worker.js';\n${code.replace(from, 'selfWorker(import.meta.url)')}`;
   },
 };
 
@@ -123,7 +142,9 @@ copyFileSync('web/src/core/language-model.d.ts', 'dist/core/language-model.d.ts'
 await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths: { [CORE]: '../core/index.js' }, plugins: [glueWithoutDefault] }));
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
-writeFileSync(SUBSET, firstWords(readFileSync('web/assets/embeddings.bin'), SINGLE_FILE_WORDS));
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, inlineWorker, glueWithoutDefault, withoutModels] }));
+writeFileSync(SUBSET, await singleFileVocabulary(readFileSync('web/assets/embeddings.bin')));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels] }));
+// The same types: the declaration's import of ../core/index.js finds dist/core/index.d.ts from here too.
+copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/single/attention-explorer.d.ts');
 copyFileSync('web/embed.html', 'dist/embed.html');
 console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');

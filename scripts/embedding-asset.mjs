@@ -41,14 +41,27 @@ export function packAsset({ words, dim, scales, vectors }) {
  * @param {Uint8Array} bytes  an asset @param {number} count @returns {Buffer}
  */
 export function firstWords(bytes, count) {
+  return keptRows(bytes, (row) => row < count);
+}
+
+/**
+ * The asset cut to the rows `keep` accepts, in their order (so still by frequency).
+ * @param {Uint8Array} bytes  an asset
+ * @param {(row: number, word: string) => boolean} keep  row: the word's row in `bytes`
+ * @returns {Buffer} @throws {Error} when `bytes` is not an AEMB version 1 asset
+ */
+export function keptRows(bytes, keep) {
   const asset = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (asset.toString('ascii', 0, 4) !== 'AEMB' || asset.readUInt32LE(4) !== VERSION) throw new Error('not an AEMB version 1 asset');
   const [vocab, dim, wordsBytes] = [asset.readUInt32LE(8), asset.readUInt32LE(12), asset.readUInt32LE(16)];
-  const n = Math.min(count, vocab);
-  const words = asset.toString('utf8', HEADER_BYTES, HEADER_BYTES + wordsBytes).split('\n').slice(0, n);
+  const allWords = asset.toString('utf8', HEADER_BYTES, HEADER_BYTES + wordsBytes).split('\n').slice(0, vocab);
+  const rows = allWords.flatMap((word, row) => (keep(row, word) ? [row] : []));
   const scalesAt = HEADER_BYTES + Math.ceil(wordsBytes / 4) * 4;
   const vectorsAt = scalesAt + 4 * vocab;
-  const scales = new Float32Array(asset.buffer.slice(asset.byteOffset + scalesAt, asset.byteOffset + scalesAt + 4 * n));
-  const vectors = new Int8Array(asset.buffer.slice(asset.byteOffset + vectorsAt, asset.byteOffset + vectorsAt + dim * n));
-  return packAsset({ words, dim, scales, vectors });
+  const scales = new Float32Array(rows.length), vectors = new Int8Array(dim * rows.length);
+  rows.forEach((row, i) => {
+    scales[i] = asset.readFloatLE(scalesAt + 4 * row);
+    vectors.set(new Int8Array(asset.buffer, asset.byteOffset + vectorsAt + dim * row, dim), dim * i);
+  });
+  return packAsset({ words: rows.map((row) => allWords[row]), dim, scales, vectors });
 }

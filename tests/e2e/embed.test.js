@@ -246,7 +246,9 @@ test('the single-file variant works from a static server with no other files bes
   try {
     const { page, errors, requests } = await open(alone.url, 1);
     assert.deepEqual(await tokensOf(page, 'attention-explorer'), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
-    assert.equal(await page.$eval('attention-explorer', (el) => el.core.vocabSize), 5000);
+    // The 5,000 most frequent words and the few more the examples use (tests/e2e/single-file.test.js checks which).
+    const vocabSize = await page.$eval('attention-explorer', (el) => el.core.vocabSize);
+    assert.ok(vocabSize > 5000 && vocabSize < 5100, `vocabulary of ${vocabSize} words`);
     assert.equal(await page.$eval('attention-explorer', (el) => el.core.kernels), 'simd128', 'it inlines only attn_core.wasm');
     const fetched = requests.filter((url) => url.startsWith('http')).map((url) => new URL(url).pathname).sort();
     assert.deepEqual(fetched, ['/', '/attention-explorer.js']);

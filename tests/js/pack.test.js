@@ -1,13 +1,15 @@
 // The npm package as a user gets it: `npm pack`, install the tarball into an empty project, import
-// ./core from Node and compute an attention (the built .wasm and the word vectors must be inside);
-// ./element resolves to the built element bundle. The package has no runtime dependencies (the core
-// is one bundled module), so `npm install --offline` of the tarball needs nothing from any npm cache:
-// the test passes on a machine that never installed anything.
+// the package (its "." is the core) and ./core from Node and compute an attention (the built .wasm and the
+// word vectors must be inside); ./element and ./single import in Node without a DOM (they define the
+// element only in a browser); every export's types resolve under TypeScript's moduleResolution nodenext,
+// bundler and node10; the sizes the README states are the measured ones. The package has no runtime
+// dependencies (the core is one bundled module), so `npm install --offline` of the tarball needs nothing
+// from any npm cache: the test passes on a machine that never installed anything.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 
 // The tarball's bytes (gzip): the word vectors (2.2 MB), two .wasm builds (~0.4 MB each), the
@@ -15,6 +17,42 @@ import { test } from 'node:test';
 // vectors would pass it). The two language models' float16 weights (≤ 3 MB, which gzip barely shrinks) ship
 // once, in dist/core/, and get a budget of their own: 3 MiB.
 const MAX_TARBALL_BYTES = 4 * 2 ** 20 + 3 * 2 ** 20;
+
+/** A README size ("6.7 MB") matches the measured bytes within this share (it is rounded to 0.1 MB). */
+const README_SIZE_TOLERANCE = 0.05;
+
+/** The number of MB (10⁶ bytes) the README states where `pattern`'s group 1 is. */
+function readmeMegabytes(pattern) {
+  const found = readFileSync('README.md', 'utf8').match(pattern);
+  assert.ok(found, `the README states ${pattern}`);
+  return Number(found[1]);
+}
+
+function assertStatedSize(pattern, bytes, what) {
+  const stated = readmeMegabytes(pattern);
+  assert.ok(Math.abs(stated * 1e6 - bytes) <= README_SIZE_TOLERANCE * bytes,
+    `the README says ${what} is ${stated} MB; it is ${(bytes / 1e6).toFixed(2)} MB (${bytes} bytes)`);
+}
+
+/** Uses every export's types; tsc checks it in the user's project under each moduleResolution. */
+const TYPES_USAGE = `import { createAttentionCore, type Matrix } from 'attention-explorer';
+import type { Trace } from 'attention-explorer/core';
+import { define, type AttentionExplorer } from 'attention-explorer/element';
+import type { AttentionExplorer as SingleFileExplorer } from 'attention-explorer/single';
+export async function use(el: AttentionExplorer, single: SingleFileExplorer): Promise<number> {
+  const core = await createAttentionCore();
+  const x: Matrix = core.embed('the river bank');
+  const trace: Trace | undefined = el.getTrace() ?? single.getTrace();
+  return x.shape[0] + (trace?.tokens.length ?? 0) + (define() ? 1 : 0);
+}
+`;
+
+/** tsc's options per moduleResolution: node10 is TypeScript's name for the resolution of Node's require (CommonJS). */
+const RESOLUTIONS = {
+  nodenext: ['--module', 'nodenext', '--moduleResolution', 'nodenext'],
+  bundler: ['--module', 'esnext', '--moduleResolution', 'bundler'],
+  node10: ['--module', 'commonjs', '--moduleResolution', 'node10'],
+};
 
 const npm = (args, cwd, env = process.env) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -25,15 +63,18 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
     const files = packed.files.map((f) => f.path);
     for (const needed of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/attn_core.wasm', 'dist/core/attn_core.relaxed.wasm',
       'dist/core/embeddings.bin', 'dist/core/causal.safetensors', 'dist/core/masked.safetensors', 'dist/core/language-model.d.ts', 'dist/element/attention-explorer.js', 'dist/element/attention-explorer.d.ts',
-      'dist/single/attention-explorer.js', 'package.json', 'README.md', 'LICENSE']) {
+      'dist/single/attention-explorer.js', 'dist/single/attention-explorer.d.ts', 'dist/embed.html', 'dist/favicon.svg',
+      'package.json', 'README.md', 'LICENSE']) {
       assert.ok(files.includes(needed), `${needed} is in the tarball`);
     }
     assert.ok(files.every((f) => f.startsWith('dist/core/') || f.startsWith('dist/element/') || f.startsWith('dist/single/') ||
-      ['package.json', 'README.md', 'LICENSE'].includes(f)), `only the built package: ${files.join(', ')}`);
+      ['dist/embed.html', 'dist/favicon.svg', 'package.json', 'README.md', 'LICENSE'].includes(f)), `only the built package: ${files.join(', ')}`);
     for (const asset of ['attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin', 'causal.safetensors', 'masked.safetensors']) {
       assert.deepEqual(files.filter((f) => f.endsWith(`/${asset}`)), [`dist/core/${asset}`], `${asset} ships once`);
     }
     assert.ok(packed.size < MAX_TARBALL_BYTES, `tarball ${packed.size} bytes < ${MAX_TARBALL_BYTES}`);
+    assertStatedSize(/\(([\d.]+) MB packed/, packed.size, 'the tarball');
+    assertStatedSize(/in \*\*one file\*\* \(([\d.]+) MB[;)]/, statSync('dist/single/attention-explorer.js').size, 'the single file');
     assert.equal(JSON.parse(readFileSync('package.json', 'utf8')).dependencies, undefined, 'no runtime dependencies');
     const project = join(dir, 'project');
     execFileSync('mkdir', [project]);
@@ -42,19 +83,34 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
     npm(['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], project, { ...process.env, npm_config_cache: join(dir, 'empty-cache') });
     const script = `
       import { createAttentionCore } from 'attention-explorer/core';
+      const root = await import('attention-explorer');
+      const element = await import('attention-explorer/element'), single = await import('attention-explorer/single');
       const core = await createAttentionCore();
       const m = (data, rows, cols) => ({ data: Float32Array.from(data), shape: [rows, cols] });
       const r = core.attention({ queries: m([1, 0, 0, 1], 2, 2), keys: m([1, 0, 0, 1], 2, 2), values: m([1, 2, 3, 4], 2, 2) });
-      const element = (await import('node:url')).fileURLToPath(import.meta.resolve('attention-explorer/element'));
+      const elementFile = (await import('node:url')).fileURLToPath(import.meta.resolve('attention-explorer/element'));
       console.log(JSON.stringify({ weights: [...r.weights.data], dModel: core.dModel, tokens: core.tokenize('hello world').length,
-        element: (await import('node:fs')).statSync(element).size }));`;
+        element: (await import('node:fs')).statSync(elementFile).size, sameCore: root.createAttentionCore === createAttentionCore,
+        defined: [element.define(), single.define()], classes: [typeof element.AttentionExplorer, typeof single.AttentionExplorer] }));`;
     const out = JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }));
     // softmax([1, 0] / √2) = [e^(1/√2), 1] / (e^(1/√2) + 1)
     const w = Math.exp(Math.SQRT1_2) / (Math.exp(Math.SQRT1_2) + 1);
     assert.ok(Math.abs(out.weights[0] - w) < 1e-6 && Math.abs(out.weights[1] - (1 - w)) < 1e-6, JSON.stringify(out));
     assert.equal(out.dModel, 100);
     assert.equal(out.tokens, 2);
-    assert.ok(out.element > 100000, './element resolves to the built bundle (a browser module: not run in Node)');
+    assert.ok(out.element > 100000, './element resolves to the built bundle');
+    assert.equal(out.sameCore, true, 'the package itself is the core');
+    assert.deepEqual(out.defined, [false, false], 'no custom element registry in Node: nothing defined, nothing thrown');
+    assert.deepEqual(out.classes, ['function', 'function']);
+    writeFileSync(join(project, 'use.ts'), TYPES_USAGE);
+    const tsc = resolve('node_modules/.bin/tsc');
+    for (const [name, options] of Object.entries(RESOLUTIONS)) {
+      try {
+        execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom', ...options, 'use.ts'], { cwd: project, encoding: 'utf8' });
+      } catch (error) {
+        assert.fail(`moduleResolution ${name}: ${error.stdout}${error.stderr}`);
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

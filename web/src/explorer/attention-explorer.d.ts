@@ -1,5 +1,6 @@
-// Types of the <attention-explorer> custom element (package export "./element": the built bundle
-// dist/element/attention-explorer.js, which defines the element when imported).
+// Types of the <attention-explorer> custom element (package exports "./element": the built bundle
+// dist/element/attention-explorer.js, and "./single": the single file; each defines the element when
+// imported in a browser, and imports without error where there is no DOM, e.g. Node).
 import type { AttentionCore, Trace } from '../core/index.js';
 import type { LanguageModelKind } from '../core/language-model.js';
 
@@ -80,7 +81,9 @@ export interface ExplorerState {
  * when first shown: views="learn" task="induction" autoplay).
  * Attribute changes re-render. The page is chapters (state.chapter: 'attention', 'inside-head', 'positions',
  * 'lenses', 'learn'); only the open one computes and draws, and a keystroke's figures follow it by a frame. The Learn
- * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole).
+ * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole; the single
+ * file is its own worker); where the page's Content-Security-Policy refuses the worker, it trains on the page's thread
+ * in short slices and says so.
  * Fires `change` (ExplorerChangeEvent) after every change of its state: `detail` is the new state itself (frozen: read
  * it, keep it, never alter it), `changed` the names of the fields the change set. Fires `ready` (an Event) once, when its
  * core has loaded and the figures on screen are drawn, and `resize` (ExplorerResizeEvent) whenever its height changes,
@@ -114,6 +117,13 @@ export class AttentionExplorer extends HTMLElement {
     listener: (this: AttentionExplorer, event: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
+
+/**
+ * Defines <attention-explorer> in the window's custom element registry; importing the module already does.
+ * Nothing happens where there is no registry (Node, a Web Worker: then false) or when the name is defined.
+ * @returns whether <attention-explorer> is defined now
+ */
+export function define(): boolean;
 
 /** The `change` event: the new state (frozen) and the fields that were set. */
 export interface ExplorerChangeEvent extends CustomEvent<Readonly<ExplorerState>> {

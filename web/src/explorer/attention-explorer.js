@@ -26,9 +26,15 @@ import { computeTrace } from '../settings/trace.js';
 import { exportFigure } from '../views/figure-export.js';
 import { keepFocus } from '../views/keep-focus.js';
 import { element, textBox } from '../views/layout.js';
-import { tokenStrip } from '../views/token-strip.js';
+import { tokenStrip, unknownWordsNote } from '../views/token-strip.js';
 
-export class AttentionExplorer extends HTMLElement {
+/**
+ * Where there is no DOM (Node, a Web Worker) the module still imports — a bundler's server-side pass, a
+ * test, the single file started as its own training worker — so the class extends an empty one there.
+ */
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class AttentionExplorer extends ElementBase {
   static get observedAttributes() {
     return OBSERVED_ATTRIBUTES;
   }
@@ -343,6 +349,7 @@ export class AttentionExplorer extends HTMLElement {
     this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
     this.notice.textContent = [
       trace.truncated && `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
+      unknownWordsNote(trace, this.core.vocabSize),
       this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
     ].filter(Boolean).join(' ');
     keepFocus(this.slots.tokens, () => this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize })));
@@ -375,4 +382,16 @@ function frozen(state) {
   return Object.freeze(state);
 }
 
-if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorer);
+/**
+ * Defines <attention-explorer> in this window's registry. Importing the module calls it; it does nothing
+ * where there is no registry (Node, a worker) and when the name is already defined (a second copy of the
+ * module on the page keeps the first definition).
+ * @returns {boolean} whether <attention-explorer> is defined now
+ */
+export function define() {
+  if (!globalThis.customElements) return false;
+  if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorer);
+  return true;
+}
+
+define();

@@ -38,3 +38,18 @@ export function tokenStrip(trace, { vocabSize } = {}) {
   });
   return list;
 }
+
+/**
+ * A line saying how many of the sentence's words have no vector, when that is many (3 or more, and a
+ * quarter or more): a cut-down vocabulary (the single file's) would otherwise turn a typed sentence into
+ * stand-in vectors with only dashed outlines to show it.
+ * @param {object} trace  core.explain() result  @param {number} vocabSize  the loaded vocabulary's size
+ * @returns {string} the line, or '' when few or no words are unknown ([MASK]ed tokens do not count)
+ */
+export function unknownWordsNote(trace, vocabSize) {
+  const words = trace.tokens.filter((token) => !token.masked);
+  const unknown = words.filter((token) => token.oov).length;
+  if (unknown < 3 || unknown < words.length / 4) return '';
+  return `${unknown} of ${words.length} words are not in this build's vocabulary (it carries ${vocabSize.toLocaleString('en-US')} words); ` +
+    'they get stand-in vectors.';
+}

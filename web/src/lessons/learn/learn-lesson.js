@@ -32,7 +32,7 @@ export class LearnLesson {
     this.edit = edit;
     this.publish = publish;
     this.session = new LearnSession({ core, onModel: (model) => this.modelReady(model), onSnapshot: () => this.show(),
-      onError: (message) => this.showError(message) });
+      onError: (message) => this.showError(message), onMainThread: (note) => Object.assign(this.threadNote, { textContent: note, hidden: false }) });
     this.controls = buildLearnControls(core.trainerLimits.tasks);
     this.controls.training.addEventListener('input', () => this.edit(this.controls.read()));
     this.controls.training.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));
@@ -40,6 +40,8 @@ export class LearnLesson {
     this.controls.probe.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));
     this.readout = element('p', 'learn-readout');
     this.readout.setAttribute('role', 'status');
+    this.threadNote = element('p', 'hint learn-thread');  // where training runs, when not in a worker
+    this.threadNote.hidden = true;
     this.error = element('p', 'status error learn-error');
     this.error.setAttribute('role', 'alert');
     this.probeError = element('p', 'status error probe-error');
@@ -82,7 +84,7 @@ export class LearnLesson {
   /** The chapter's content, in reading order. */
   content() {
     const top = element('div', 'learn-top');
-    top.append(this.controls.training, this.readout, this.error);
+    top.append(this.controls.training, this.readout, this.threadNote, this.error);
     const heads = element('div', 'learn-heads-area');
     heads.append(this.slots.heads, this.ablation);
     const history = element('div', 'learn-history-area');

@@ -1,39 +1,87 @@
 // The page's side of training: starts the training worker (train-worker.js), sends it commands and
 // keeps what it reports — the latest snapshot and the run's history (losses and the probe's attention
 // over time, for the curves and the history strip). The worker starts on first use, so a page that
-// never opens the Learn chapter loads nothing for it.
+// never opens the Learn chapter loads nothing for it. Where the worker cannot start (a Content-Security-
+// Policy without the worker's source, a script on another origin), the same loop (train-loop.js) runs on
+// the page's thread in short slices between frames: slower, but it trains, and the chapter says so.
+import { MAIN_THREAD_PACE, trainingLoop } from './train-loop.js';
 
 /** Snapshots kept per run; past that, every other one is dropped (the oldest first), so memory stays bounded. */
 export const MAX_HISTORY = 600;
 
+/** The training worker. (The single-file build starts the file itself instead: build-web.mjs.) */
+function startWorker() {
+  return new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
+}
+
 export class LearnSession {
   /**
    * @param {{ onModel: (model: object) => void, onSnapshot: (snapshot: object) => void, onError: (message: string) => void,
-   *   core: { kernels: string, wasmUrl: string } }} hooks
-   *   onModel: a new model's { options, example, defaultProbe } (train-worker.js), before its first snapshot;
-   *   onSnapshot: each new snapshot; onError: a message to show (training has stopped); core: the page's core, whose
-   *   build (kernels, wasmUrl) the worker starts
+   *   onMainThread?: (note: string) => void, core: { kernels: string, wasmUrl: string, createTrainer: Function } }} hooks
+   *   onModel: a new model's { options, example, defaultProbe } (train-loop.js), before its first snapshot;
+   *   onSnapshot: each new snapshot; onError: a message to show (training has stopped); onMainThread: a one-line note
+   *   to show once training has moved to the page's thread (why, and what lets the worker start); core: the page's
+   *   core, whose build (kernels, wasmUrl) the worker starts, and on which training runs when no worker can
    */
-  constructor({ onModel, onSnapshot, onError, core }) {
+  constructor({ onModel, onSnapshot, onError, onMainThread = () => {}, core }) {
     this.onModel = onModel;
     this.onSnapshot = onSnapshot;
     this.onError = onError;
+    this.onMainThread = onMainThread;
+    this.core = core;
     this.build = { kernels: core.kernels, wasmUrl: core.wasmUrl };
-    this.worker = null;
+    this.port = null;          // the worker, or { postMessage } of the loop on this thread
+    this.answered = false;     // whether the worker has sent anything (then it started)
+    this.unanswered = [];      // messages sent before that: sent again to the loop here if the worker fails to start
+    this.blocked = null;       // the policy directive that refused the worker, when the browser reported one
     this.latest = null;
     this.history = [];
     this.waiting = new Map();  // message type → resolve of the promise waiting for it
   }
 
   start() {
-    if (this.worker) return this.worker;
-    this.worker = new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
-    this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => this.onError(`The training thread failed: ${event.message ?? 'could not start it'}`);
-    return this.worker;
+    if (this.port) return this.port;
+    // A worker refused by the page's Content-Security-Policy fails with a bare error event; the report names the directive.
+    const report = (event) => { this.blocked = event.effectiveDirective; };
+    globalThis.document?.addEventListener('securitypolicyviolation', report);
+    const stopListening = () => globalThis.document?.removeEventListener('securitypolicyviolation', report);
+    try {
+      const worker = startWorker();
+      worker.onmessage = ({ data }) => {
+        this.answered = true;
+        this.unanswered = [];
+        stopListening();
+        this.receive(data);
+      };
+      worker.onerror = (event) => {
+        if (this.answered) this.onError(`The training thread failed: ${event.message ?? 'an error'}`);
+        else this.trainHere(worker, event.message, stopListening);
+      };
+      this.port = worker;
+    } catch (error) {
+      this.trainHere(null, error.message, stopListening);  // a SecurityError: e.g. the script is on another origin
+    }
+    return this.port;
+  }
+
+  /** The worker could not start: the loop runs on this thread from now on, given what was sent so far. */
+  trainHere(worker, reason, stopListening) {
+    worker?.terminate();
+    const receive = trainingLoop((message) => this.receive(message), MAIN_THREAD_PACE, async () => this.core);
+    this.port = { postMessage: receive };
+    this.answered = true;
+    for (const message of this.unanswered.splice(0)) receive(message);
+    // The policy's report may arrive after the error event: the note waits a task for it.
+    setTimeout(() => {
+      stopListening();
+      const why = this.blocked ? `the page's Content-Security-Policy (${this.blocked}) refused it; add worker-src 'self' blob: to train in the background`
+        : (reason || 'it could not start');
+      this.onMainThread(`Training runs on the page's thread, in short slices between frames (slower than in a worker: ${why}).`);
+    }, 0);
   }
 
   send(message) {
+    if (!this.answered) this.unanswered.push(message);
     this.start().postMessage(message);
   }
 
