@@ -29,7 +29,8 @@ function shown(page) {
         position: Number(s.dataset.position), hidden: s.dataset.hidden, rank: s.dataset.rank,
         words: [...s.querySelectorAll('li')].map((li) => li.dataset.word), p: [...s.querySelectorAll('li')].map((li) => Number(li.dataset.p)) })),
       designedShown: root.querySelector('[data-figure="attention-weights"]')?.checkVisibility() ?? false,
-      note: root.querySelector('.fixed-note')?.checkVisibility() ? root.querySelector('.fixed-note').textContent : null,
+      note: root.querySelector('.fixed-note').hidden ? null : root.querySelector('.fixed-note').textContent,
+      settingsLine: root.querySelector('.more-settings > summary').textContent,
       maskSelectShown: root.querySelector('select[name="mask"]').checkVisibility(),
       choice: [...root.querySelectorAll('.model-option')].map((b) => [b.dataset.model, b.getAttribute('aria-checked')]),
     };
@@ -62,9 +63,29 @@ test('#model=causal: the learned heads carry the measured labels, and the next-w
   assert.deepEqual(view.predictions[0].p, expected.top.map((w) => w.p));
   assert.equal(view.designedShown, false, 'the designed heads step aside');
   assert.match(view.note, /trained decoder .* causal mask/, 'the fixed settings say why');
+  assert.equal(view.settingsLine, 'Settings: fixed by the trained decoder', 'the rest fold under one line');
   assert.equal(view.maskSelectShown, false, 'the mask it fixes is not offered');
   assert.deepEqual(view.choice.find(([, checked]) => checked === 'true'), ['causal', 'true']);
   await page.screenshot({ path: `${OUTPUT}/trained-causal.png` });
+
+  // Pointing at a row of the weights: what the decoder predicted there, and how it rated the word that came.
+  const canvas = await page.locator('attention-explorer [data-figure="trained-weights"] .heatmap-plot canvas').boundingBox();
+  const T = 8;
+  await page.mouse.move(canvas.x + 3, canvas.y + (2.5 * canvas.height) / T);  // row 2: after "The river bank"
+  await page.waitForSelector('attention-explorer [data-figure="predictions"] section[data-focus]');
+  const pointed = await page.$eval('attention-explorer', (el) => {
+    const section = el.shadowRoot.querySelector('[data-figure="predictions"] section[data-focus]');
+    return { position: Number(section.dataset.position), rank: section.dataset.rank, title: section.querySelector('.prediction-title').textContent,
+      words: [...section.querySelectorAll('li')].map((li) => li.dataset.word) };
+  });
+  const at2 = await page.$eval('attention-explorer', async (el) => (await el.core.languageModel('causal'))
+    .run(el.sentence, { k: 100, positions: [2] }).top[2].map((w) => w.word));
+  assert.equal(pointed.position, 2);
+  assert.deepEqual(pointed.words, at2.slice(0, 10));
+  const rank = at2.indexOf('was') + 1;
+  assert.equal(pointed.rank, rank ? String(rank) : undefined, 'the rank of the word that came, "was"');
+  assert.match(pointed.title, /^After “The river bank” it expected: the word that came, “was”: /);
+  await page.screenshot({ path: `${OUTPUT}/trained-causal-pointed.png` });
 
   // A keystroke: the bars follow the new sentence.
   await page.fill('attention-explorer textarea', 'In the beginning God created the');
@@ -106,6 +127,21 @@ test('#model=masked: clicking a word makes it [MASK] and shows fillMask\'s top 1
   await page.waitForSelector('attention-explorer [data-figure="attention-weights"]');
   assert.equal((await shown(page)).designedShown, true);
   assert.equal((await shown(page)).note, null);
+  assert.equal((await shown(page)).settingsLine, 'More settings');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('on a 390 px phone the decoder\'s first figure comes before the settings, which fold under one line', async () => {
+  const { page, errors } = await openSite(shared, 'model=causal', { width: 390, height: 844 });
+  await trainedDrawn(page);
+  const top = (selector) => page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().top);
+  const figure = Math.min(await top('attention-explorer [data-figure="trained-weights"]'), await top('attention-explorer [data-figure="trained-heads"]'));
+  const settings = await page.$eval('attention-explorer', (el) => [...el.shadowRoot.querySelectorAll('form.controls:not(.line-controls) .control')]
+    .filter((c) => c.checkVisibility()).length);
+  assert.equal(settings, 0, 'no setting in view until the line is opened');
+  assert.ok(figure < 844, `the first figure starts at ${figure} px, in the first screen`);
+  await page.screenshot({ path: `${OUTPUT}/trained-causal-phone.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -2,6 +2,7 @@
 // is given (cpp/include/attn/train/language_trainer.hpp): the same code and recipe as the shipped models
 // (npm run train:lm), on one thread. Its interface follows core.createTrainer's.
 import * as check from './checks.js';
+import { sharedTrainerMembers } from './trainer-members.js';
 import { unwrap } from './wasm-module.js';
 
 const OPTIONS = ['objective', 'numLayers', 'numHeads', 'dFF', 'seqLen', 'batchSize', 'outputWords', 'tiedOutput', 'layerNorm',
@@ -71,16 +72,7 @@ export function languageTrainerApi(wasm, limits, maxSeed) {
       sample() {
         return unwrap(wasm.languageTrainerSample(id), 'languageTrainer.sample');
       },
-      parameters() {
-        return unwrap(wasm.languageTrainerParameters(id), 'languageTrainer.parameters');
-      },
-      setParameters(parameters) {
-        unwrap(wasm.languageTrainerSetParameters(id, parameterData(parameters, 'languageTrainer.setParameters')), 'languageTrainer.setParameters');
-      },
-      lossAndGradients(batch) {
-        const where = 'languageTrainer.lossAndGradients';
-        return unwrap(wasm.languageTrainerLossAndGradients(id, check.batch(batch, where, limits.maxBatchSize, rest.seqLen)), where);
-      },
+      ...sharedTrainerMembers(wasm, id, 'languageTrainer', { parameterData, maxBatchSize: limits.maxBatchSize, seqLen: rest.seqLen }),
     };
     released.register(trainer, id);
     return trainer;

@@ -3,6 +3,7 @@
 // its attention heads as they form. The task names, the positional options and every limit come from
 // the core (trainerLimits); the defaults of each task too (trainerDefaults).
 import * as check from './checks.js';
+import { sharedTrainerMembers } from './trainer-members.js';
 import { unwrap } from './wasm-module.js';
 
 const OPTIONS = ['task', 'numLayers', 'numHeads', 'dModel', 'seqLen', 'vocabSize', 'batchSize', 'learningRate', 'weightDecay',
@@ -68,16 +69,7 @@ export function trainerApi(wasm, attentionLimits) {
         const ids = check.tokenArray(tokens, 'trainer.predict', 'tokens');
         return { tokens: ids, ...unwrap(wasm.trainerPredict(id, ids), 'trainer.predict') };
       },
-      parameters() {
-        return unwrap(wasm.trainerParameters(id), 'trainer.parameters');
-      },
-      setParameters(parameters) {
-        unwrap(wasm.trainerSetParameters(id, checkParameters(parameters, 'trainer.setParameters')), 'trainer.setParameters');
-      },
-      lossAndGradients(batch) {
-        const where = 'trainer.lossAndGradients';
-        return unwrap(wasm.trainerLossAndGradients(id, check.batch(batch, where, limits.maxBatchSize, limits.maxSeqLen)), where);
-      },
+      ...sharedTrainerMembers(wasm, id, 'trainer', { parameterData: checkParameters, maxBatchSize: limits.maxBatchSize, seqLen: limits.maxSeqLen }),
       ablate(target, on = true) {
         const where = 'trainer.ablate';
         if (target === null || typeof target !== 'object') throw new TypeError(`${where}: the first argument must be { layer, head }`);

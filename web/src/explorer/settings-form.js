@@ -33,7 +33,8 @@ export function buildControls(dModel, maxTokens) {
   const positional = field(form, 'Position information', select('positionalEncoding', labelled('positionalEncodings')));
   const details = form.appendChild(document.createElement('details'));
   details.className = 'more-settings';
-  details.appendChild(document.createElement('summary')).textContent = 'More settings';
+  const summary = details.appendChild(document.createElement('summary'));
+  summary.textContent = 'More settings';
   const more = details.appendChild(document.createElement('div'));
   more.className = 'more-controls';
   const head = field(more, 'Selected head', select('head', []));
@@ -82,7 +83,8 @@ export function buildControls(dModel, maxTokens) {
   const fixable = [numHeads, kind, head, offset, mask, validLength, temperature, positional, projection, seed, scoreFunction,
     additiveHidden, normalizer];
   for (const control of fixable) control.closest('.control').classList.add('fixable');
-  const fixedNote = form.insertBefore(document.createElement('p'), details);
+  // With the settings it fixes gone, the rest fold under one line that says why (the figures come first, even on a phone).
+  const fixedNote = more.insertBefore(document.createElement('p'), more.firstChild);
   fixedNote.className = 'hint fixed-note';
 
   const sync = (state) => {
@@ -109,8 +111,10 @@ export function buildControls(dModel, maxTokens) {
     const fixed = state.model !== DESIGNED;
     fixedNote.hidden = !fixed;
     // What the model was trained with, in place of the settings it fixes (its figures give its sizes).
+    const name = labelled('models').find(([model]) => model === state.model)?.[1];
+    summary.textContent = fixed ? `Settings: fixed by the ${name}` : 'More settings';
     if (fixed) {
-      fixedNote.textContent = `The ${labelled('models').find(([name]) => name === state.model)[1]} was trained with its own heads and ` +
+      fixedNote.textContent = `The ${name} was trained with its own heads and ` +
         `projections, a ${state.model === 'causal' ? 'causal' : 'bidirectional'} mask, sinusoidal position information and softmax of ` +
         'scaled dot products, so those settings are fixed (its figures give its sizes). Choose “designed heads” to change them.';
     }

@@ -27,7 +27,8 @@ export function showChosen(parts, { views, controls }) {
   }
   parts.controls.hidden = Object.keys(CONTROL_FIELDS).every((name) => !controls.has(name));
   for (const el of parts.sentence) el.hidden = !controls.has('sentence');
-  parts.modelChoice.hidden = !controls.has('model');
+  // The model choice comes with the trained models' own figure (a page of a few chosen figures keeps its room).
+  parts.modelChoice.hidden = !controls.has('model') || !views.has('predictions');
   parts.share.hidden = !controls.has('share');
   for (const el of parts.figureControls) el.hidden = !controls.has('figures');
 }

@@ -12,7 +12,7 @@ import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
 import { mixView } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
-import { trainedData, trainedInputs } from './trained-data.js';
+import { predictionAt, trainedData, trainedInputs } from './trained-data.js';
 import { trainedHeadGrid } from './trained-heads.js';
 import { trainedModels } from './trained-models.js';
 import { trainedWeights } from './trained-weights.js';
@@ -91,10 +91,10 @@ export const attentionChapter = {
       draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height, room }) => trainedWeights(trained, {
         selected: trainedHead, colorMap, cellBudget: height ? Math.max(120, room ?? height - 340) : undefined, canvas: canvas('weights') })),
     },
-    predictions: { needs: 'trained', draw: whenTrained((trained) => predictionsView(trained)) },
+    predictions: { needs: 'trained', draw: whenTrained((trained, { focus }) => predictionsView(trained, { focus })) },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
-  build({ core, slots, edit, redraw, refresh }) {
+  build({ core, state, slots, edit, redraw, refresh }) {
     const models = trainedModels(core);
     models.onSettled(refresh);
     const lineControls = buildLineControls();
@@ -105,6 +105,17 @@ export const attentionChapter = {
       if (focused === event.detail.row) return;
       focused = event.detail.row;
       redraw('mix', { focusQuery: focused });
+    });
+    // Pointing at a row of the decoder's weights shows what it predicted there (computed then: one position's output layer).
+    slots.trainedWeights.addEventListener('focus-query', (event) => {
+      const { model } = models.get('causal');
+      const { sentence, model: kind } = state();
+      if (kind !== 'causal' || !model || event.detail.row === null || event.detail.row === undefined) return;
+      try {
+        redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row) });
+      } catch {
+        // A sentence the model cannot read (its section says why); the pointer changes nothing.
+      }
     });
     // Another view of the same weights, drawn only when opened (it is the costliest figure to redraw).
     const linePanel = element('details', 'line-panel');

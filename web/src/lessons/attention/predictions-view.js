@@ -28,16 +28,31 @@ function bars(top, hidden) {
   return list;
 }
 
+/** What the decoder expected after `context` and how it rated the word that came (trained-data.js predictionAt). */
+function focusTitle({ context, next, known, rank, p }, config) {
+  const after = `After “${context}” it expected:`;
+  if (next === undefined) return after;
+  const rated = !known ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>)`
+    : rank ? `rank ${rank}, p = ${percent(p)}` : 'not in its top 100';
+  return `${after} the word that came, “${next}”: ${rated}.`;
+}
+
 /**
  * @param {{ kind: string, config: object, run: object, predictions: object[] }} trained  trained-data.js trainedData()
+ * @param {{ focus?: object }} [options]  focus: the decoder's prediction at a row the learner points at (trained-data.js
+ *   predictionAt), shown instead of the next word while it is of this sentence
  * @returns {HTMLElement} a <figure data-figure="predictions">: per prediction a <section data-position> with its words as
- *   <li data-word data-p> (most likely first) and, for a blank, data-hidden and data-rank (1-based; absent past 100)
+ *   <li data-word data-p> (most likely first) and, for a blank, data-hidden and data-rank (1-based; absent past 100);
+ *   a pointed-at position's section has data-focus, and data-rank when the word that came is in the top 100
  */
-export function predictionsView({ kind, config, run, predictions }) {
+export function predictionsView({ kind, config, run, predictions }, { focus } = {}) {
+  const pointed = kind === 'causal' && focus && focus.tokens === run.tokens.map((t) => t.text).join(' ') ? focus : null;
+  if (pointed) predictions = [{ position: pointed.position, top: pointed.top, focus: pointed }];
   const figure = document.createElement('figure');
   figure.dataset.figure = 'predictions';
   const caption = figure.appendChild(document.createElement('figcaption'));
-  caption.textContent = kind === 'causal' ? 'The next word, as the trained decoder predicts it after your sentence.'
+  caption.textContent = kind === 'causal' ? 'The next word, as the trained decoder predicts it after your sentence (point at a row ' +
+    'of the weights: what it predicted there, against the word that came).'
     : 'The blanks, as the trained encoder fills them in from both sides.';
   const facts = figure.appendChild(document.createElement('p'));
   facts.className = 'hint model-facts';
@@ -48,12 +63,15 @@ export function predictionsView({ kind, config, run, predictions }) {
     hint.textContent = 'Click a word of your sentence to hide it ([MASK]): the encoder guesses it from the words around it.';
     return figure;
   }
-  for (const { position, top, hidden, known, rank } of predictions) {
+  for (const { position, top, hidden, known, rank, focus: at } of predictions) {
     const section = figure.appendChild(document.createElement('section'));
     section.dataset.position = String(position);
     const title = section.appendChild(document.createElement('p'));
     title.className = 'prediction-title';
-    if (kind === 'causal') title.textContent = `After “${run.tokens.map((t) => t.text).join(' ')}”:`;
+    if (at) {
+      Object.assign(section.dataset, { focus: '', ...(at.rank ? { rank: String(at.rank) } : {}) });
+      title.textContent = focusTitle(at, config);
+    } else if (kind === 'causal') title.textContent = `After “${run.tokens.map((t) => t.text).join(' ')}”:`;
     else {
       Object.assign(section.dataset, { hidden: hidden ?? '', ...(rank ? { rank: String(rank) } : {}) });
       const where = hidden === undefined ? 'a typed [MASK]' : `“${hidden}”`;
@@ -61,7 +79,7 @@ export function predictionsView({ kind, config, run, predictions }) {
         : !known ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>).`
           : rank ? `the hidden word ranks ${rank}${rank <= top.length ? ', highlighted' : ''}.` : 'the hidden word is not in its top 100.');
     }
-    section.append(bars(top, hidden));
+    section.append(bars(top, hidden ?? at?.next));
   }
   if (predictions.some(({ top }) => top.some(({ word }) => word === '<unk>'))) {
     figure.appendChild(document.createElement('p')).className = 'hint';

@@ -62,3 +62,23 @@ export function trainedData(models, inputs) {  // models: trained-models.js trai
   });
   return { kind, config: model.config, run, predictions };
 }
+
+/**
+ * What the decoder predicted at one position of the sentence (what came after its first position + 1 tokens), and how it
+ * rated the word that actually came next: computed when the learner points at a row, not per keystroke (the output
+ * layer at every position would cost a keystroke ~4× the blocks).
+ * @param {object} model  core.languageModel('causal') @param {string} sentence  @param {number} position  0 … T − 1
+ * @returns {{ tokens: string, position: number, context: string, top: { word: string, p: number }[], next?: string,
+ *   known?: boolean, rank: number | null, p: number | null }}  next: the word that came (none after the last token);
+ *   known: in its output vocabulary; tokens: the sentence's tokens, joined (whose prediction this is); rank (1-based) and p: where it stands among the RANKED_WORDS most likely, else null
+ */
+export function predictionAt(model, sentence, position) {
+  const run = model.run(sentence, { k: RANKED_WORDS, positions: [position] });
+  const next = run.tokens[position + 1]?.text.toLowerCase();
+  const top = run.top[position];
+  const at = next === undefined ? -1 : top.findIndex(({ word }) => word === next);
+  return {
+    tokens: run.tokens.map((t) => t.text).join(' '), position, context: run.tokens.slice(0, position + 1).map((t) => t.text).join(' '), top: top.slice(0, SHOWN_WORDS), next,
+    known: next !== undefined && model.vocabulary.includes(next), rank: at < 0 ? null : at + 1, p: at < 0 ? null : top[at].p,
+  };
+}

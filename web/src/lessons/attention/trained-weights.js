@@ -43,6 +43,7 @@ export function trainedWeights({ config, run }, { selected, colorMap = 'viridis'
     values: weights, rows: T, cols: T, rowLabels: labels, colLabels: labels, rowTitle: 'query ↓', colTitle: 'key (attended to) →',
     color: weightColorMap(colorMap), domain: [0, 1], legendTitle: 'attention weight', cellWidth: cell, cellHeight: cell,
     isMasked: causal ? (i, j) => j > i : undefined, canvas,
+    currentCellEvent: 'focus-query',  // the decoder's prediction at the row under the pointer (predictions-view.js)
     describe: (i, j, w) => (causal && j > i ? `"${labels[i]}" → "${labels[j]}": a later word, masked (weight 0)`
       : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}`),
   });
