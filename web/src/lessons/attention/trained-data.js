@@ -24,7 +24,9 @@ export function maskedText(sentence, tokens, masked) {
  * The lens's inputs: null while the designed heads are shown.
  * @param {object} state  @param {object} trace  core.explain()'s (its tokens and their spans)
  * @param {{ get: (kind: string) => object }} models  trained-models.js trainedModels(core)
- * @returns {{ kind: string, text: string, masked: string[], status: string } | null}  masked: the hidden words, in order
+ * @returns {{ kind: string, text: string, hidden: string[], status: string } | null}  text: the sentence as the model reads
+ *   it; hidden: the words behind its [MASK]s, in order (lower case); status: 'ready', 'loading' or 'error: …' (so the
+ *   lens computes again once the model has loaded)
  */
 export function trainedInputs(state, trace, models) {
   if (state.model === DESIGNED) return null;
@@ -41,7 +43,8 @@ export function trainedInputs(state, trace, models) {
 /**
  * The model's run on the text: { kind, config, run, predictions } — predictions: causal, the words after the last token;
  * masked, for each [MASK], its position, the top words, the hidden word, whether the model can output it at all (known:
- * in its output vocabulary) and its rank (1-based, null past RANKED_WORDS). { kind, loading } or { kind, error } while there is no model; null for the designed heads.
+ * in its output vocabulary) and its rank (1-based, null past RANKED_WORDS). { kind, loading } or { kind, error } while there is no model,
+ * { kind, config, empty } for an empty sentence, { kind: 'designed' } for the designed heads (no trained figure shows).
  * @throws RangeError from run() (text too long, [MASK] typed for the causal model): the section says it
  */
 export function trainedData(models, inputs) {  // models: trained-models.js trainedModels(core)
