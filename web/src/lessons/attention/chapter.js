@@ -37,8 +37,7 @@ function whenTrained(draw) {
 export const attentionChapter = {
   id: 'attention',
   title: 'Attention',
-  takeaway: 'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see ' +
-    'the mix (with the trained decoder: what it predicted there).',
+  takeaway: 'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
   views: ['heads', 'attention', 'mix', 'lines', 'predictions'],
   /** Its slice of the state (a function: read when the defaults are made, after every module has loaded). */
   state: () => ({
