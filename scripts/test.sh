@@ -12,12 +12,13 @@ cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$(nproc)"
 ctest --test-dir build/native --output-on-failure --no-tests=error
 
-step "language models: the corpus, and the first 50 training steps of each shipped model's recipe re-run bit for bit"
+step "language models: the corpus, the Learn sample taken from it, and the first 50 training steps of each shipped model's recipe re-run bit for bit"
 node scripts/lm/corpus-text.mjs build/lm/corpus
 bash scripts/lm/build-trainer.sh >/dev/null
 for objective in causal masked; do
   build/train/attn_train_lm --verify "web/assets/models/$objective.safetensors"
 done
+node scripts/lm/learn-sample.mjs --check build/lm/corpus
 
 step "the same Catch2 tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang)"
 bash scripts/build-sanitized.sh

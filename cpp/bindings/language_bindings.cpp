@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "attn/train/baselines.hpp"
+#include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model.hpp"
 #include "convert.hpp"
 #include "exports.hpp"
@@ -143,7 +145,7 @@ val language_trainer_create(val o, const std::string& text, const std::string& h
     options.seed = static_cast<std::uint64_t>(o["seed"].as<double>());
     const int id = g_trainers.add(std::make_unique<train::LanguageTrainer>(options, loaded_table(), text, held_out));
     const train::LanguageTrainer& trainer = g_trainers.get(id);
-    return object_to_js({{"id", val(id)}, {"trainTokens", val(trainer.train_stream().inputs.size())},
+    return object_to_js({{"id", val(id)}, {"dModel", val(trainer.config().d_model)}, {"trainTokens", val(trainer.train_stream().inputs.size())},
                          {"heldOutTokens", val(trainer.held_out_stream().inputs.size())},
                          {"words", array_to_js(trainer.vocabulary().words())}});
   });
@@ -202,6 +204,41 @@ val language_trainer_loss_and_gradients(int id, val batch) {
   });
 }
 
+// The unigram and bigram baselines of the trainer's texts (baselines.hpp).
+val language_trainer_baselines(int id) {
+  return guarded([&] {
+    const train::BaselinePerplexities b = train::held_out_baselines(g_trainers.get(id));
+    return object_to_js({{"unigramPerplexity", val(b.unigram)}, {"bigramPerplexity", val(b.bigram)},
+                         {"bigramDiscount", val(b.bigram_discount)}, {"tokens", val(b.tokens)}});
+  });
+}
+
+// A language model holding a copy of the trainer's parameters as they are now (its id in g_models): the
+// trainer goes on training, the model stays as it was.
+val language_trainer_model(int id) {
+  return guarded([&] {
+    const train::LanguageTrainer& t = g_trainers.get(id);
+    return val(g_models.add(std::make_unique<train::LanguageModel>(t.config(), t.options().objective, t.vocabulary().words(),
+                                                                   t.parameters(), loaded_table())));
+  });
+}
+
+// What each head does on `text` (head_statistics.hpp), layer-major, named as the model files record it.
+val language_model_heads(int id, const std::string& text, double max_windows) {
+  return guarded([&] {
+    val out = val::array();
+    for (const train::HeadStatistics& h : train::head_statistics(g_models.get(id), text, train::kHeadStatisticsWindow,
+                                                                 static_cast<std::size_t>(max_windows))) {
+      const auto& s = h.scores;
+      val head = object_to_js({{"layer", val(h.layer)}, {"head", val(h.head)}, {"previous", val(s[0])}, {"next", val(s[1])},
+                               {"self", val(s[2])}, {"first", val(s[3])}, {"sameWord", val(s[4])}, {"prefix", val(s[5])},
+                               {"entropyBits", val(h.entropy_bits)}, {"label", val(h.label)}});
+      out.call<void>("push", head);
+    }
+    return out;
+  });
+}
+
 // Every parameter as { name: { data, shape } }, in parameter_specs order.
 val language_model_parameters(int id) {
   return guarded([&] {
@@ -233,5 +270,7 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
                  "languageTrainerParameters", &language_trainer_parameters,
                  "languageTrainerSetParameters", &language_trainer_set_parameters,
                  "languageTrainerSample", &language_trainer_sample,
-                 "languageTrainerLossAndGradients", &language_trainer_loss_and_gradients);
+                 "languageTrainerLossAndGradients", &language_trainer_loss_and_gradients,
+                 "languageTrainerBaselines", &language_trainer_baselines, "languageTrainerModel", &language_trainer_model,
+                 "languageModelHeads", &language_model_heads);
 }

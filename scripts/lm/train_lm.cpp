@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/text/embeddings.hpp"
+#include "attn/train/baselines.hpp"
 #include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model_file.hpp"
 #include "attn/train/language_trainer.hpp"
@@ -70,35 +71,10 @@ ParallelFor threads(std::size_t count) {
   };
 }
 
-// Held-out perplexity of the unigram and Kneser–Ney bigram baselines over the tokens the causal model
-// scores (every held-out token after the first), each conditioned within its line.
+// The baselines (baselines.hpp) as the file's metadata records them.
 json baselines(const LanguageTrainer& trainer) {
-  const auto sentences = [](const TokenStream& s) {
-    std::vector<std::vector<std::int32_t>> lines;
-    for (std::size_t i = 0; i < s.line_starts.size(); ++i) {
-      const std::size_t end = i + 1 < s.line_starts.size() ? s.line_starts[i + 1] : s.outputs.size();
-      lines.emplace_back(s.outputs.begin() + s.line_starts[i], s.outputs.begin() + end);
-    }
-    return lines;
-  };
-  const std::size_t V = trainer.vocabulary().size();
-  const UnigramModel unigram(sentences(trainer.train_stream()), V);
-  const KneserNeyBigram bigram(sentences(trainer.train_stream()), V);
-  const TokenStream& h = trainer.held_out_stream();
-  double uni = 0, bi = 0;
-  std::size_t line = 0;
-  for (std::size_t i = 1; i < h.outputs.size(); ++i) {
-    while (line + 1 < h.line_starts.size() && h.line_starts[line + 1] <= i) ++line;
-    const std::int32_t previous = h.line_starts[line] == i ? KneserNeyBigram::kSentenceStart : h.outputs[i - 1];
-    uni += unigram.log_prob(h.outputs[i]);
-    bi += bigram.log_prob(previous, h.outputs[i]);
-  }
-  const double n = static_cast<double>(h.outputs.size() - 1);
-  // Always predicting the most frequent words, for the masked model's accuracy
-  std::vector<std::size_t> counts(V, 0);
-  for (const std::int32_t w : trainer.train_stream().outputs) ++counts[static_cast<std::size_t>(w)];
-  return {{"unigramPerplexity", std::exp(-uni / n)}, {"bigramPerplexity", std::exp(-bi / n)}, {"bigramDiscount", bigram.discount()},
-          {"tokens", h.outputs.size() - 1}};
+  const BaselinePerplexities b = held_out_baselines(trainer);
+  return {{"unigramPerplexity", b.unigram}, {"bigramPerplexity", b.bigram}, {"bigramDiscount", b.bigram_discount}, {"tokens", b.tokens}};
 }
 
 int verify(const std::map<std::string, std::string>& args, const attn::EmbeddingTable& table, const std::string& train,

@@ -2,7 +2,7 @@
 // npm run train:lm) run on any text through the JS API: their configuration and measured quality, the
 // shapes and properties of every output, the file checks, and bad input.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 
@@ -162,5 +162,25 @@ describe('languageModel: run', () => {
       assert.throws(() => causal.run(''));
     }
     assert.ok(core.heapInUse() <= heap + 4096, `heap ${heap} → ${core.heapInUse()}`);
+  });
+});
+
+describe('languageModel: measureHeads', () => {
+  test('measured on the corpus\'s held-out text, each shipped model\'s heads are what its file records (to 1e-4: the file was measured natively)', async () => {
+    const heldOut = new URL('../../build/lm/corpus/held-out.raw.txt', import.meta.url);
+    assert.ok(existsSync(heldOut), 'build/lm/corpus/held-out.raw.txt: node scripts/lm/corpus-text.mjs builds it (npm test does)');
+    const text = readFileSync(heldOut, 'utf8');
+    for (const kind of ['causal', 'masked']) {
+      const model = await core.languageModel(kind);
+      const measured = model.measureHeads(text);
+      assert.equal(measured.length, model.config.heads.length);
+      measured.forEach((h, i) => {
+        const recorded = model.config.heads[i];
+        assert.equal(h.label, recorded.label, `${kind} L${h.layer} H${h.head}`);
+        for (const key of ['previous', 'next', 'self', 'first', 'sameWord', 'prefix', 'entropyBits']) {
+          assert.ok(Math.abs(h[key] - recorded[key]) < 1e-4, `${kind} L${h.layer} H${h.head} ${key}: ${h[key]} vs ${recorded[key]}`);
+        }
+      });
+    }
   });
 });

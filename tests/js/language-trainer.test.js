@@ -84,3 +84,51 @@ describe('createLanguageTrainer', () => {
     assert.throws(() => t.setParameters(bad), { name: 'RangeError', message: /embedding holds a value that is not finite/ });
   });
 });
+
+describe('createLanguageTrainer: baselines and snapshots of the model', () => {
+  /** Output ids per line, as the corpus reads text (cpp/src/train/corpus.cpp token_stream): the word's index, else <unk>. */
+  function outputIds(text, vocabulary) {
+    const index = new Map(vocabulary.slice(0, -1).map((word, i) => [word, i]));
+    return text.split('\n').map((line) => core.tokenize(line).map((t) => index.get(t.text.toLowerCase()) ?? vocabulary.length - 1))
+      .filter((ids) => ids.length > 0);
+  }
+
+  test('baselines(): the add-one unigram perplexity recomputed here from the texts; the bigram\'s is a perplexity', () => {
+    const lines = TEXT.split('\n');
+    const text = lines.slice(0, -12).join('\n'), heldOutText = lines.slice(-12).join('\n');
+    const t = core.createLanguageTrainer({ ...SMALL, text, heldOutText });
+    const V = t.vocabulary.length;
+    const counts = new Float64Array(V);
+    let N = 0;
+    for (const ids of outputIds(text, t.vocabulary)) for (const id of ids) counts[id] += 1, N += 1;
+    const heldOut = outputIds(heldOutText, t.vocabulary).flat().slice(1);  // every held-out token after the first
+    const logProb = heldOut.reduce((sum, id) => sum + Math.log((counts[id] + 1) / (N + V)), 0);
+    const b = t.baselines();
+    assert.equal(b.tokens, heldOut.length);
+    assert.ok(Math.abs(b.unigramPerplexity - Math.exp(-logProb / heldOut.length)) < 1e-6 * b.unigramPerplexity,
+      `${b.unigramPerplexity} vs ${Math.exp(-logProb / heldOut.length)}`);
+    // (On this small text the bigram does worse than the unigram: most contexts were seen once. On the Learn sample it does better: learn.test.js.)
+    assert.ok(Number.isFinite(b.bigramPerplexity) && b.bigramPerplexity > 1 && b.bigramPerplexity < V, String(b.bigramPerplexity));
+    assert.ok(b.bigramDiscount > 0 && b.bigramDiscount <= 1);
+    assert.equal(t.baselines(), b);  // computed once
+  });
+
+  test('model(): a copy of the parameters as they are now, that training does not change; release() frees it', () => {
+    const t = core.createLanguageTrainer(SMALL);
+    t.step(3);
+    const model = t.model();
+    assert.deepEqual(model.parameters(), t.parameters());
+    assert.equal(model.config.steps, 3);
+    assert.deepEqual(model.vocabulary, t.vocabulary);
+    const before = model.run('the light of the sun', { positions: [-1] });
+    t.step(3);
+    assert.notDeepEqual(model.parameters(), t.parameters());
+    assert.deepEqual(model.run('the light of the sun', { positions: [-1] }), before);
+    const heads = model.measureHeads(TEXT, { maxWindows: 8 });
+    assert.equal(heads.length, model.config.numLayers * model.config.numHeads);
+    for (const h of heads) assert.ok(h.previous + h.next + h.self <= 1 + 1e-6 && h.entropyBits >= 0, JSON.stringify(h));
+    model.release();
+    assert.throws(() => model.run('the sun'), /released/);
+    assert.throws(() => model.measureHeads('one'), /released/);
+  });
+});

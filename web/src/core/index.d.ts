@@ -315,6 +315,11 @@ export interface AttentionCore extends LanguageModelApi {
    */
   readonly wasmUrl: string;
   /**
+   * Where the word vectors were loaded from (absolute; a data: URL where a bundle inlines them), or null when they were
+   * given as bytes: another core with the same words starts from it (createAttentionCore({ embeddingsUrl })).
+   */
+  readonly embeddingsUrl: string | null;
+  /**
    * Words and punctuation, split as GloVe's training text was (PTB): "didn't" → "did" "n't", "it's" →
    * "it" "'s"; compounds the vocabulary has ("well-known") and numbers ("1,000", "3.5") stay whole.
    */

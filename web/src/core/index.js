@@ -103,13 +103,22 @@ export async function createAttentionCore(options = {}) {
   const [started, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url, 'embeddings asset')]);
   const loaded = started.wasm.loadEmbeddings(bytes);
   if (loaded.error) throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
-  return makeCore(started, loaded.value);
+  return makeCore(started, loaded.value, options.embeddings ? null : absoluteUrl(url));
 }
 
-function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
+/** `url` resolved against the page (a path in Node stays as given: readAsset reads it from disk). */
+function absoluteUrl(url) {
+  try {
+    return new URL(url, globalThis.location?.href).href;
+  } catch {
+    return String(url);
+  }
+}
+
+function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl) {
   const limits = frozenLimits(wasm);
   const fast = fastPaths(wasm, limits);
-  const language = languageModelApi(wasm);
+  const { makeModel, ...language } = languageModelApi(wasm);
   return {
     /** Vocabulary size of the loaded word vectors (25,477 for the shipped asset). */
     vocabSize,
@@ -130,6 +139,11 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
      * 'simd128', or ({ kernels, relaxedWasmUrl }) for 'relaxed-simd'.
      */
     wasmUrl: url,
+    /**
+     * Where the word vectors were loaded from (an absolute URL, a data: URL where a bundle inlines them), or null when
+     * they were given as bytes: another core with the same words starts from it (createAttentionCore({ embeddingsUrl })).
+     */
+    embeddingsUrl,
 
     /**
      * Words and punctuation of `text`, split as GloVe's training text was (PTB): "didn't" → "did" "n't",
@@ -388,7 +402,7 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }) {
     // The explorer's trained language models: languageModel(kind) and languageModelLimits (language-model.js),
     // and training one on given text: createLanguageTrainer(options) (language-trainer.js)
     ...language,
-    ...languageTrainerApi(wasm, language.languageModelLimits, limits.maxSeed),
+    ...languageTrainerApi(wasm, language.languageModelLimits, limits.maxSeed, makeModel),
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */
     heapInUse() {

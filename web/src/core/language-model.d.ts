@@ -154,6 +154,17 @@ export interface LanguageModel {
   fillMask(text: string, k?: number): { position: number; top: WordProbability[] }[];
   /** Every parameter by its C++ name ("layers.0.attention.w_q"), row-major. */
   parameters(): Record<string, { data: Float32Array; shape: number[] }>;
+  /**
+   * What each head does on `text` (layer-major), measured as the shipped files' `config.heads` were
+   * (cpp/include/attn/train/head_statistics.hpp: windows of 32 tokens starting at line starts, one line a sentence),
+   * over at most maxWindows windows (default 2,000). RangeError if no line has 2 tokens; TypeError: not a string.
+   */
+  measureHeads(text: string, options?: { maxWindows?: number }): HeadMeasurement[];
+  /**
+   * Frees the model's memory in the core now, rather than when it is garbage-collected (a trainer's model() taken many
+   * times a second). Every later call on it throws an Error saying it was released.
+   */
+  release(): void;
 }
 
 /**
@@ -213,6 +224,17 @@ export interface LanguageTrainer {
   evaluate(options?: { maxTokens?: number }): { step: number; loss: number; perplexity: number; top1: number; top5: number; tokens: number };
   /** The batch the next step will train on. */
   sample(): LanguageBatch;
+  /**
+   * The unigram (add-one) and interpolated Kneser–Ney bigram perplexities, counted on the training text over this
+   * trainer's output vocabulary and scored on the held-out tokens the causal model's evaluate() scores
+   * (cpp/include/attn/train/baselines.hpp). Computed once.
+   */
+  baselines(): { unigramPerplexity: number; bigramPerplexity: number; bigramDiscount: number; tokens: number };
+  /**
+   * A LanguageModel holding a copy of the parameters as they are now (training goes on without changing it):
+   * run(), score() or fillMask() and measureHeads() on any text. Its config.heads is empty (measure them with measureHeads).
+   */
+  model(): LanguageModel;
   /** Every parameter by its C++ name, row-major. */
   parameters(): Record<string, { data: Float32Array; shape: number[] }>;
   /** Replaces every parameter (RangeError naming a missing tensor or wrong size, a value that is not finite). */

@@ -65,10 +65,14 @@ export function languageModelApi(wasm) {
   const limits = Object.freeze(wasm.languageModelLimits());
   const released = new FinalizationRegistry((id) => wasm.languageModelRelease(id));
 
-  function makeModel(kind, file, id) {
-    const { recipe, measured, words } = file;
+  /**
+   * The LanguageModel object over the core's model `id`: kind, the recipe and measurements it was made with (a file's
+   * metadata, or a trainer's options), its output words (without <unk>), its measured heads, d_model, and what to do
+   * when it is released.
+   */
+  function makeModel({ kind, recipe, measured, words, heads = [], asStored, dModel, onRelease = () => {} }, id) {
     const vocabulary = [...words, '<unk>'];
-    const [numLayers, numHeads, dModel] = [recipe.numLayers, recipe.numHeads, file.tensors.get('layers.0.attention.w_q').shape[0]];
+    const [numLayers, numHeads] = [recipe.numLayers, recipe.numHeads];
     const wordOf = (ids, p, at) => ({ word: vocabulary[ids[at]], p: p[at] });
     const model = {
       config: Object.freeze({
@@ -79,8 +83,8 @@ export function languageModelApi(wasm) {
         maskedTop1: kind === 'masked' ? measured.heldOutTop1 : undefined,
         maskedTop5: kind === 'masked' ? measured.heldOutTop5 : undefined,
         baselines: measured.baselines, recipe, measured,
-        heads: Object.freeze(file.heads.map((h) => Object.freeze(h))),
-        asStored: file.asStored && Object.freeze(file.asStored),
+        heads: Object.freeze(heads.map((h) => Object.freeze(h))),
+        asStored: asStored && Object.freeze(asStored),
       }),
       vocabulary: Object.freeze(vocabulary),
       run(text, options = {}) {
@@ -116,8 +120,17 @@ export function languageModelApi(wasm) {
       parameters() {
         return unwrap(wasm.languageModelParameters(id));
       },
+      release() {
+        released.unregister(model);
+        wasm.languageModelRelease(id);
+        onRelease(model);
+      },
+      measureHeads(text, { maxWindows = 2000 } = {}) {
+        const where = 'languageModel.measureHeads';
+        return unwrap(wasm.languageModelHeads(id, check.text(text, where), check.integerIn(maxWindows, where, 'maxWindows', 1, 1e6)), where);
+      },
     };
-    released.register(model, id);
+    released.register(model, id, model);
     return model;
   }
 
@@ -145,7 +158,9 @@ export function languageModelApi(wasm) {
       const tensors = Object.fromEntries([...file.tensors].map(([name, t]) => [name, t.data]));
       const created = wasm.languageModelCreate({ recipe: file.recipe, words: file.words, tensors });
       if (created.error) throw new RangeError(`${fileName}: ${created.error.message}`);
-      return makeModel(kind, file, created.value);
+      // The one loaded per kind is loaded again after a release.
+      const onRelease = () => { if (loaded.get(kind) === promise) loaded.delete(kind); };
+      return makeModel({ kind, ...file, dModel: file.tensors.get('layers.0.attention.w_q').shape[0], onRelease }, created.value);
     })();
     if (options.bytes === undefined && options.url === undefined) {
       loaded.set(kind, promise);
@@ -154,5 +169,5 @@ export function languageModelApi(wasm) {
     return promise;
   }
 
-  return { languageModel, languageModelLimits: limits };
+  return { languageModel, languageModelLimits: limits, makeModel };
 }

@@ -19,8 +19,11 @@ function parameterData(parameters, where) {
   }));
 }
 
-/** The language-trainer API over the module `wasm` (index.d.ts documents each member); limits: core.languageModelLimits. */
-export function languageTrainerApi(wasm, limits, maxSeed) {
+/**
+ * The language-trainer API over the module `wasm` (index.d.ts documents each member); limits: core.languageModelLimits;
+ * makeModel: language-model.js's, which wraps a model the core holds (a trainer's model()).
+ */
+export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
   const released = new FinalizationRegistry((id) => wasm.languageTrainerRelease(id));
 
   function resolveOptions(options) {
@@ -57,6 +60,7 @@ export function languageTrainerApi(wasm, limits, maxSeed) {
     const info = unwrap(wasm.languageTrainerCreate(rest, train, heldOut), 'createLanguageTrainer');
     const { id } = info;
     const vocabulary = Object.freeze([...info.words, '<unk>']);
+    let steps = 0, baselines = null;
     const trainer = {
       /** The options in effect (the defaults for the ones not given), without the texts. */
       options: Object.freeze(rest),
@@ -64,13 +68,26 @@ export function languageTrainerApi(wasm, limits, maxSeed) {
       trainTokens: info.trainTokens,
       heldOutTokens: info.heldOutTokens,
       step(n = 1) {
-        return unwrap(wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)), 'languageTrainer.step');
+        const result = unwrap(wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)), 'languageTrainer.step');
+        steps = result.step;
+        return result;
       },
       evaluate({ maxTokens = 0 } = {}) {
         return unwrap(wasm.languageTrainerEvaluate(id, check.integerIn(maxTokens, 'languageTrainer.evaluate', 'maxTokens', 0, 1e9)), 'languageTrainer.evaluate');
       },
       sample() {
         return unwrap(wasm.languageTrainerSample(id), 'languageTrainer.sample');
+      },
+      baselines() {
+        baselines ??= Object.freeze(unwrap(wasm.languageTrainerBaselines(id), 'languageTrainer.baselines'));
+        return baselines;
+      },
+      model() {
+        const modelId = unwrap(wasm.languageTrainerModel(id), 'languageTrainer.model');
+        return makeModel({
+          kind: rest.objective, words: info.words, dModel: info.dModel, measured: { trainTokens: info.trainTokens },
+          recipe: { ...rest, corpus: 'the text given to createLanguageTrainer', steps },
+        }, modelId);
       },
       ...sharedTrainerMembers(wasm, id, 'languageTrainer', { parameterData, maxBatchSize: limits.maxBatchSize, seqLen: rest.seqLen }),
     };

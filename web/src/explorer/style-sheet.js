@@ -3,6 +3,7 @@
 import styles from './explorer.css?inline';
 import heatmapStyles from '../views/heatmap.css?inline';
 import scrollHintStyles from '../views/scroll-hint.css?inline';
+import barStyles from '../views/probability-bars.css?inline';
 import learnStyles from '../lessons/learn/learn.css?inline';
 import trainedStyles from '../lessons/attention/trained.css?inline';
 
@@ -11,7 +12,7 @@ let sheet;
 export function styleSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${scrollHintStyles}\n${learnStyles}\n${trainedStyles}`);
+    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${scrollHintStyles}\n${barStyles}\n${learnStyles}\n${trainedStyles}`);
   }
   return sheet;
 }

@@ -1,5 +1,5 @@
 // Curves over positions (or any integer axis, such as training steps): one SVG path per series, axes, a
-// legend, an optional threshold line, labelled vertical markers, and a hover rule reading every series at
+// legend, optional threshold lines, labelled vertical markers, and a hover rule reading every series at
 // the pointer. Pure: new DOM from its arguments.
 import { axisBottom, axisLeft } from 'd3-axis';
 import { format } from 'd3-format';
@@ -21,7 +21,7 @@ const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the flo
  * @param {string} spec.xTitle @param {string} spec.yTitle
  * @param {boolean} [spec.log]    logarithmic y axis (values below LOG_FLOOR drawn at it)
  * @param {[number, number]} [spec.yDomain]
- * @param {{ value: number, label: string }} [spec.threshold]  a dashed horizontal line
+ * @param {{ value: number, label: string }[]} [spec.thresholds]  dashed horizontal lines (reference levels), each labelled at its right end
  * @param {ArrayLike<number>} [spec.x]  the x of each point (increasing integers), default 0, 1, …
  * @param {{ x: number, label: string }[]} [spec.markers]  in increasing x: dashed vertical lines, numbered above the plot (markers
  *   closer than a number's width share one label, "1, 2") and listed with their labels under it
@@ -29,7 +29,7 @@ const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the flo
  * @param {number} [spec.width] @param {number} [spec.height]  of the plot area, pixels
  * @returns {HTMLElement} a <figure>
  */
-export function lineChart({ name, caption, series, xTitle, yTitle, log = false, yDomain, threshold, x: xs, markers = [], pointName = 'position',
+export function lineChart({ name, caption, series, xTitle, yTitle, log = false, yDomain, thresholds = [], x: xs, markers = [], pointName = 'position',
   width = 520, height = 200 }) {
   const figure = document.createElement('figure');
   figure.className = 'line-chart';
@@ -41,7 +41,8 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
   const x = scaleLinear().domain([first, Math.max(first + 1, last)]).range([0, width]);
   const clampY = (v) => (log ? Math.max(v, LOG_FLOOR) : v);
   const all = series.flatMap((s) => Array.from(s.values, clampY));
-  const [low, high] = yDomain ?? [Math.min(...all, threshold?.value ?? Infinity), Math.max(...all, threshold?.value ?? -Infinity)];
+  const levels = thresholds.map((t) => t.value);
+  const [low, high] = yDomain ?? [Math.min(...all, ...levels), Math.max(...all, ...levels)];
   // One value (a single point, a flat line) still gets an axis around it.
   const domain = high > low ? [low, high] : log ? [low / 2, low * 2] : [low - 0.5, high + 0.5];
   const y = (log ? scaleLog() : scaleLinear()).domain(domain).range([height, 0]).nice();
@@ -62,9 +63,9 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
     .attr('text-anchor', 'middle').text(xTitle);
   svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${top + height / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle').text(yTitle);
-  if (threshold) {
+  for (const threshold of thresholds) {
     plot.append('line').attr('class', 'threshold').attr('x1', 0).attr('x2', width)
-      .attr('y1', y(threshold.value)).attr('y2', y(threshold.value));
+      .attr('y1', y(threshold.value)).attr('y2', y(threshold.value)).attr('data-threshold', threshold.label);
     plot.append('text').attr('class', 'threshold-label').attr('x', width - 4).attr('y', y(threshold.value) - 4)
       .attr('text-anchor', 'end').text(threshold.label);
   }

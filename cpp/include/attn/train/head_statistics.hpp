@@ -25,6 +25,8 @@
 namespace attn::train {
 
 inline constexpr double kHeadLabelThreshold = 0.4;
+// The window the shipped models were measured with: their training windows' length.
+inline constexpr std::size_t kHeadStatisticsWindow = 32;
 inline constexpr std::array<const char*, 6> kHeadScoreNames = {"previous", "next", "self", "first", "same word", "prefix"};
 
 struct HeadStatistics {
@@ -37,7 +39,7 @@ struct HeadStatistics {
 // Every head (layer-major) over the windows of `text`'s lines: each window starts at a line's first token
 // and holds up to window tokens of that line and the ones after it (at most max_windows windows, in text
 // order). Throws std::invalid_argument if the text has no line of at least 2 tokens.
-std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::string& text, std::size_t window = 32,
+std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::string& text, std::size_t window = kHeadStatisticsWindow,
                                             std::size_t max_windows = 2000);
 
 }  // namespace attn::train

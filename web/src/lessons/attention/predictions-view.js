@@ -1,32 +1,8 @@
 // What a trained model predicts on the learner's sentence, the thing learners know transformers by: the
 // decoder's next word after the sentence, or the encoder's words for each blank ([MASK], a clicked word),
 // as bars of probability, with where the hidden word ranks.
-import { format } from 'd3-format';
 import { modelFacts } from './trained-facts.js';
-
-const percent = format('.1%');
-
-/** One prediction's bars: the words, most likely first, each a bar as long as its probability (the first fills the row). */
-function bars(top, hidden) {
-  const list = document.createElement('ol');
-  list.className = 'prediction-bars';
-  const most = Math.max(top[0]?.p ?? 0, 1e-9);
-  for (const { word, p } of top) {
-    const item = list.appendChild(document.createElement('li'));
-    Object.assign(item.dataset, { word, p: String(p) });
-    if (word === hidden) item.classList.add('hidden-word');
-    const name = item.appendChild(document.createElement('span'));
-    name.className = 'prediction-word';
-    name.textContent = word;
-    const bar = item.appendChild(document.createElement('span'));
-    bar.className = 'prediction-bar';
-    bar.style.width = `${(100 * p) / most}%`;
-    const value = item.appendChild(document.createElement('span'));
-    value.className = 'prediction-p';
-    value.textContent = percent(p);
-  }
-  return list;
-}
+import { percent, probabilityBars as bars } from '../../views/probability-bars.js';
 
 /** What the decoder expected after `context` and how it rated the word that came (trained-data.js predictionAt). */
 function focusTitle({ context, next, known, rank, p }, config) {

@@ -5,6 +5,8 @@ import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
 
 const GRID_PX = 56;  // each small multiple's side
+/** A head no measurement is given for (a model trained in the page on too little held-out text). */
+const NOT_MEASURED = { text: 'not measured', label: 'not measured', score: NaN };
 
 /** Each measured label, the score it was measured by (config.heads fields), and how the page names it. */
 const MEASURES = {
@@ -35,18 +37,19 @@ export function trainedHeadName(layer, head) {
 
 /**
  * @param {{ config: object, run: object }} trained  trained-data.js trainedData(): the model's config and its run on the sentence
- * @param {{ selected: number, colorMap?: string, canvas?: (key: string) => HTMLCanvasElement }} options  selected: the
- *   selected head, layer-major (layer · numHeads + head)
+ * @param {{ selected: number, colorMap?: string, canvas?: (key: string) => HTMLCanvasElement, name?: string,
+ *   caption?: string }} options  selected: the selected head, layer-major (layer · numHeads + head), or −1 where heads
+ *   are not chosen here (then each is a plain item); name: the figure's data-figure; caption: instead of the default
  * @returns {HTMLElement} a <figure data-figure="trained-heads">: one button per head (data-layer, data-head, data-label,
  *   data-score), each dispatching CustomEvent("choose", { detail: { trainedHead }, bubbles })
  */
-export function trainedHeadGrid({ config, run }, { selected, colorMap = 'viridis', canvas }) {
+export function trainedHeadGrid({ config, run }, { selected, colorMap = 'viridis', canvas, name = 'trained-heads', caption }) {
   const T = run.tokens.length;
   const color = weightColorMap(colorMap);
   const cell = Math.max(1, GRID_PX / Math.max(T, 1));
   const figure = document.createElement('figure');
-  figure.dataset.figure = 'trained-heads';
-  figure.appendChild(document.createElement('figcaption')).textContent =
+  figure.dataset.figure = name;
+  figure.appendChild(document.createElement('figcaption')).textContent = caption ??
     `The ${config.numLayers * config.numHeads} learned heads (${config.numLayers} layers × ${config.numHeads}, d_k = ${config.dK}) on your sentence, ` +
     'each named by what it did on held-out text (the mean weight it puts there).';
   const list = figure.appendChild(document.createElement('ol'));
@@ -54,11 +57,15 @@ export function trainedHeadGrid({ config, run }, { selected, colorMap = 'viridis
   list.style.setProperty('--heads', String(config.numHeads));
   run.attention.forEach((heads, l) => heads.forEach((weights, h) => {
     const index = l * config.numHeads + h;
-    const job = measuredJob(config.heads[index]);
-    const button = list.appendChild(document.createElement('li')).appendChild(document.createElement('button'));
-    button.type = 'button';
+    const job = config.heads[index] ? measuredJob(config.heads[index]) : NOT_MEASURED;
+    const item = list.appendChild(document.createElement('li'));
+    const button = selected < 0 ? item : item.appendChild(document.createElement('button'));
     button.className = index === selected ? 'head-thumb selected' : 'head-thumb';
-    button.setAttribute('aria-pressed', String(index === selected));
+    if (selected >= 0) {
+      button.type = 'button';
+      button.setAttribute('aria-pressed', String(index === selected));
+      button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { trainedHead: index }, bubbles: true })));
+    }
     Object.assign(button.dataset, { layer: String(l), head: String(h), label: job.label, score: String(job.score) });
     button.append(cellCanvas({
       rows: T, cols: T, values: weights, color, domain: [0, 1], cellWidth: cell, cellHeight: cell,
@@ -68,7 +75,6 @@ export function trainedHeadGrid({ config, run }, { selected, colorMap = 'viridis
     label.className = 'head-label';
     label.append(Object.assign(document.createElement('strong'), { textContent: trainedHeadName(l, h) }),
       Object.assign(document.createElement('span'), { className: 'head-line', textContent: job.text }));
-    button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { trainedHead: index }, bubbles: true })));
   }));
   return figure;
 }

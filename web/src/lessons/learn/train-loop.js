@@ -1,33 +1,35 @@
-// The Learn chapter's training loop: on a core of its thread, training one attention-only
-// transformer (core.createTrainer, cpp/include/attn/train/) at a paced number of steps per second, and
-// posting snapshots — the step, the losses, the accuracy, every head's scores and its attention on the
-// probe — about 14 times a second. It runs in a Web Worker (train-worker.js), so typing in the explorer
+// The Learn chapter's training loop: on a core of its thread, training one model at a paced number of
+// steps per second, and posting snapshots about 14 times a second. What is trained is a lesson's: an
+// attention-only transformer on a synthetic task (synthetic-run.js: core.createTrainer; its snapshots
+// hold the losses, the accuracy, every head's scores and its attention on the probe), or a language model
+// on real English (language-run.js: core.createLanguageTrainer; the probe is the learner's sentence). It runs in a Web Worker (train-worker.js), so typing in the explorer
 // stays within a frame while it trains; where a page cannot start that worker, learn-session.js runs it on
 // the page's thread in short slices (MAIN_THREAD_PACE), between frames.
 //
 // Messages in (learn-session.js sends them):
-//   { type: 'reset', options, kernels, wasmUrl }  a new trainer (TrainerOptions; the task's defaults for the
-//                                         rest), paused at step 0, on the task's default probe; kernels and
+//   { type: 'reset', options, kernels, wasmUrl, embeddingsUrl }  a new trainer (TrainerOptions, the task's
+//                                         defaults for the rest; or, for the task 'language', language-run.js's
+//                                         options), paused at step 0, on the task's default probe; kernels and
 //                                         wasmUrl: the page's core's build and where it was loaded from (core.kernels,
-//                                         core.wasmUrl): a worker starts the same file, so no bundle carries a second copy
+//                                         core.wasmUrl): a worker starts the same file, so no bundle carries a second
+//                                         copy; embeddingsUrl: the word vectors the language task reads
 //   { type: 'run', stepsPerSecond }       train until paused (stepsPerSecond 0: as fast as the pace allows)
 //   { type: 'pause' }
 //   { type: 'step', n }                   n steps now, then a snapshot (paused)
-//   { type: 'probe', tokens }             the probe sequence (token ids)
+//   { type: 'probe', tokens }             the probe: token ids, or the language task's sentence
 //   { type: 'ablate', layer, head, on }   zero that head's output (in training too; trainer.ablate)
 //   { type: 'parameters' }               the trained parameters (for the JSON export)
 // Messages out:
-//   { type: 'model', options, example, defaultProbe }  after a reset, before its first snapshot: the options in
-//                                   effect (the task's defaults filled in), one sample of the task and its default
-//                                   probe (token ids), both drawn from the sample stream (training does not change)
-//   { type: 'snapshot', snapshot }  snapshot.js
+//   { type: 'model', options, … }    after a reset, before its first snapshot: the options in effect (the task's
+//                                   defaults filled in) and what the lesson announces (synthetic-run.js: one sample
+//                                   of the task and its default probe; language-run.js: the texts' sizes, baselines)
+//   { type: 'snapshot', snapshot }  snapshot.js, or language-run.js's
 //   { type: 'parameters', parameters, options, step }
 //   { type: 'error', message }      a bad option or a diverged step: training stops, nothing else changes
-import { defaultProbe } from './probe.js';
-import { takeSnapshot } from './snapshot.js';
+import { LANGUAGE_TASK, languageRun } from './language-run.js';
+import { syntheticRun } from './synthetic-run.js';
 
 const SNAPSHOT_MS = 70;       // one snapshot per this much time while running: ~14 redraws a second (at least 10)
-const CHUNK = 5;              // steps per core call at full speed, between clock reads
 
 /**
  * How a loop shares its thread. tickMs: one tick (steps, then a wait) per this much time; busyMs: a tick's
@@ -41,15 +43,17 @@ export const MAIN_THREAD_PACE = { tickMs: 16, busyMs: 6 };
  * A training loop.
  * @param {(message: object, transfer?: Transferable[]) => void} postMessage  where its messages out go
  * @param {{ tickMs: number, busyMs: number }} pace  WORKER_PACE or MAIN_THREAD_PACE
- * @param {(kernels: string, wasmUrl: string) => Promise<{ createTrainer: Function }>} core  the core the trainer
- *   runs on, given the page's build (a reset's kernels and wasmUrl): a worker starts its own, the page's thread
- *   uses the page's core
+ * @param {(kernels: string, wasmUrl: string, embeddingsUrl?: string) => Promise<{ createTrainer: Function,
+ *   createLanguageTrainer?: Function }>} core  the core the trainer runs on, given the page's build (a reset's kernels
+ *   and wasmUrl; embeddingsUrl when the lesson reads word vectors): a worker starts its own, the page's thread uses
+ *   the page's core
  * @returns {(message: object) => void} takes the messages in; they run one at a time, in order (a reset's
  *   loading finishes before the run that follows it); a failure is posted as { type: 'error' }, never thrown
  */
 export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
-  let trainer = null;
-  let probe = null;             // Int32Array
+  let lesson = null;            // synthetic-run.js or language-run.js
+  let trained = null;           // what the lesson trains ({ trainer, … }: the lesson's create())
+  let probe = null;             // what the lesson's snapshots show the model on
   let running = false;
   let stepsPerSecond = 0;
   let timer = null;
@@ -62,15 +66,13 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
 
   /** What the page draws: everything measured now. */
   function snapshot() {
-    return takeSnapshot(trainer, probe, { trainLoss, ablated, running, stepsPerSecond: rate.ms > 0 ? (1000 * rate.steps) / rate.ms : 0,
+    return lesson.snapshot(trained, probe, { trainLoss, ablated, running, stepsPerSecond: rate.ms > 0 ? (1000 * rate.steps) / rate.ms : 0,
       elapsedMs: elapsed + (running ? performance.now() - started : 0) });
   }
 
   function post(message) {
-    if (message.type === 'snapshot') {
-      const s = message.snapshot;
-      postMessage(message, [s.weights.data.buffer, s.predictions.buffer]);
-    } else postMessage(message);
+    if (message.type === 'snapshot') postMessage(message, lesson.transfer(message.snapshot));
+    else postMessage(message);
   }
 
   function fail(error) {
@@ -92,8 +94,8 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
     let done = 0, lossSum = 0;
     try {
       while (done < wanted && performance.now() - begin < busyMs) {
-        const n = Math.min(CHUNK, wanted - done);
-        lossSum += trainer.step(n).loss * n;
+        const n = Math.min(lesson.chunk, wanted - done);
+        lossSum += trained.trainer.step(n).loss * n;
         done += n;
       }
     } catch (error) {
@@ -114,17 +116,19 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
   }
 
   const HANDLERS = {
-    async reset({ options, kernels, wasmUrl }) {
+    async reset({ options, kernels, wasmUrl, embeddingsUrl }) {
       stop();
-      const { createTrainer } = await core(kernels, wasmUrl);
+      const next = options?.task === LANGUAGE_TASK ? languageRun : syntheticRun;
+      const api = await core(kernels, wasmUrl, next === languageRun ? embeddingsUrl : undefined);
+      let made;
       try {
-        trainer = createTrainer(options);
+        made = await next.create(api, options);
       } catch (error) {
         throw new Error(`Training settings: ${error.message}`);  // the last model stays
       }
-      // The default probe first, from the fresh sample stream, then the example the task's description shows.
-      probe = defaultProbe(trainer);
-      post({ type: 'model', options: trainer.options, defaultProbe: Array.from(probe), example: Array.from(trainer.sample(1).tokens) });
+      [lesson, trained] = [next, made];
+      probe = lesson.defaultProbe(trained);
+      post({ type: 'model', ...lesson.announce(trained, probe) });
       ablated = [];
       rate = { steps: 0, ms: 0 };
       trainLoss = NaN;
@@ -145,7 +149,7 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
     step({ n }) {
       stop();
       try {
-        trainLoss = trainer.step(n).loss;
+        trainLoss = trained.trainer.step(n).loss;
       } catch (error) {
         fail(error);
         return;
@@ -153,23 +157,23 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
       post({ type: 'snapshot', snapshot: snapshot() });
     },
     probe({ tokens }) {
-      const next = Int32Array.from(tokens);
       try {
-        trainer.attention(next);  // checks the ids and the length (throws a RangeError naming them)
+        probe = lesson.probe(trained, tokens);  // checked: a RangeError names what is wrong
       } catch (error) {
         post({ type: 'error', message: `probe: ${error.message}` });  // training goes on, on the last good probe
         return;
       }
-      probe = next;
       if (!running) post({ type: 'snapshot', snapshot: snapshot() });
     },
     ablate({ layer, head, on }) {
-      trainer.ablate({ layer, head }, on);
+      if (!trained.trainer.ablate) throw new Error('ablate: this task\'s model has no ablation switches');
+      trained.trainer.ablate({ layer, head }, on);
       const key = `${layer},${head}`;
       ablated = on ? [...new Set([...ablated, key])] : ablated.filter((k) => k !== key);
       if (!running) post({ type: 'snapshot', snapshot: snapshot() });
     },
     parameters() {
+      const { trainer } = trained;
       post({ type: 'parameters', parameters: trainer.parameters(), options: trainer.options, step: trainer.evaluate().step });
     },
   };
@@ -179,7 +183,7 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
     queue = queue.then(async () => {
       const handler = HANDLERS[data?.type];
       if (!handler) throw new Error(`unknown message ${JSON.stringify(data?.type)}`);
-      if (!trainer && data.type !== 'reset') throw new Error(`${data.type}: no model yet (reset first)`);
+      if (!trained && data.type !== 'reset') throw new Error(`${data.type}: no model yet (reset first)`);
       await handler(data);
     }).catch(fail);
   };

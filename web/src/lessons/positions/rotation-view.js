@@ -83,7 +83,7 @@ export function rotationView(lab, { from, to, tokens }) {
     yTitle: 'max |R(δ)p_i − p_{i+δ}|',
     log: true,
     yDomain: [1e-9, 1e-3],
-    threshold: { value: TOLERANCE, label: '1e-5' },
+    thresholds: [{ value: TOLERANCE, label: '1e-5' }],
   }));
   return wrapper;
 }

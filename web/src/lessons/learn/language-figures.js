@@ -1,0 +1,105 @@
+// The figures of the Learn chapter's "language (real English)" task, pure functions of its snapshots
+// (language-run.js): the held-out loss falling past the unigram and bigram baselines' lines, every head on
+// the learner's sentence labelled by what it was measured to do on held-out text, and the next word the
+// model predicts after the sentence — beside the shipped decoder's, when the learner compares.
+import { lineChart } from '../../views/line-chart.js';
+import { probabilityBars } from '../../views/probability-bars.js';
+import { trainedHeadGrid } from '../attention/trained-heads.js';
+import { modelFacts } from '../attention/trained-facts.js';
+
+const HELD_OUT_COLOR = '#1f77b4';
+const TRAIN_COLOR = '#9ecae1';
+
+/**
+ * The held-out loss at each evaluation (language-run.js measures it every ~2.5 s of training and at each pause) and the
+ * training loss then, with the baselines' losses ln(perplexity) as dashed lines.
+ * @param {object[]} history  snapshots in step order @param {{ unigramPerplexity: number, bigramPerplexity: number }} baselines
+ * @param {{ log?: boolean, width?: number }} [options]
+ * @returns {HTMLElement} <div> holding <figure data-figure="learn-language-loss"> (its lines: data-threshold "unigram …", "bigram …")
+ */
+export function languageCurves(history, baselines, { log = false, width = 520 } = {}) {
+  const points = history.filter((s) => s.evaluation.step === s.step);
+  const wrapper = document.createElement('div');
+  wrapper.className = 'training-curves language-curves';
+  if (points.length < 2) {
+    const hint = wrapper.appendChild(document.createElement('p'));
+    hint.className = 'hint curves-hint';
+    hint.textContent = 'Press Train: the held-out loss draws here, every few seconds, as the model learns.';
+  }
+  wrapper.append(lineChart({
+    name: 'learn-language-loss',
+    caption: `Loss (cross-entropy, nats a word) on the ${points.at(-1)?.evaluation.tokens.toLocaleString('en-US') ?? ''} held-out words, ` +
+      'and on the training batches, against two counting baselines: a model that beats the unigram line uses more than how ' +
+      'common each word is; one that beats the bigram line uses more than the word before',
+    series: [
+      { label: 'held-out loss', values: points.map((s) => s.evaluation.loss), color: HELD_OUT_COLOR },
+      { label: 'training loss', values: points.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.evaluation.loss)), color: TRAIN_COLOR },
+    ],
+    thresholds: [
+      { value: Math.log(baselines.unigramPerplexity), label: `unigram ${Math.log(baselines.unigramPerplexity).toFixed(2)}` },
+      { value: Math.log(baselines.bigramPerplexity), label: `bigram ${Math.log(baselines.bigramPerplexity).toFixed(2)}` },
+    ],
+    x: points.map((s) => s.step), pointName: 'step', xTitle: 'training step', yTitle: log ? 'loss (log scale)' : 'loss', log, width, height: 190,
+  }));
+  return wrapper;
+}
+
+/** The snapshot's run on the sentence in trained-heads.js's shape: { config, run }. */
+function asTrained(snapshot, options) {
+  const { tokens, weights: { data, shape: [numLayers, numHeads, T] } } = snapshot.probe;
+  const attention = Array.from({ length: numLayers }, (_, l) => Array.from({ length: numHeads },
+    (_, h) => data.subarray((l * numHeads + h) * T * T, (l * numHeads + h + 1) * T * T)));
+  const config = { numLayers, numHeads, dK: options.dK, objective: options.objective, heads: snapshot.heads };
+  return { config, run: { tokens, attention } };
+}
+
+/** A figure saying why there is nothing to draw (no sentence, a word the model cannot read). */
+function noSentence(name, caption, message) {
+  const figure = document.createElement('figure');
+  figure.dataset.figure = name;
+  figure.appendChild(document.createElement('figcaption')).textContent = caption;
+  figure.appendChild(document.createElement('p')).className = 'hint';
+  figure.lastChild.textContent = message;
+  return figure;
+}
+
+/**
+ * @param {object} snapshot  language-run.js @param {{ objective: string, dK: number, colorMap?: string, canvas?: Function }} options
+ *   objective, dK: the model's (the worker's model message)
+ * @returns {HTMLElement} <figure data-figure="learn-language-heads">: trained-heads.js's grid (data-label, data-score per head)
+ */
+export function languageHeads(snapshot, { objective, dK, colorMap, canvas }) {
+  const caption = `Every head on your sentence at step ${snapshot.step}, each named by what it did on ${snapshot.heads.length ? 'the held-out text' : '…'} ` +
+    `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`;
+  if (snapshot.probe.error) return noSentence('learn-language-heads', caption, snapshot.probe.error);
+  return trainedHeadGrid(asTrained(snapshot, { objective, dK }), { selected: -1, colorMap, canvas, name: 'learn-language-heads', caption });
+}
+
+/**
+ * The ten most likely next words after the sentence, the model's and, when compared, the shipped decoder's.
+ * @param {object} snapshot  language-run.js
+ * @param {{ outputWords: number, shipped?: { config: object, top: { word: string, p: number }[] } | null }} options  outputWords:
+ *   the trained model's output vocabulary (<unk> included); shipped: the shipped decoder's config and predictions on the same sentence
+ * @returns {HTMLElement} <figure data-figure="learn-language-next">: a <section data-model="yours"> (and "shipped") of bars (li data-word, data-p)
+ */
+export function languageNext(snapshot, { outputWords, shipped = null }) {
+  const caption = `The next word after your sentence: what the model predicts at step ${snapshot.step}`;
+  if (snapshot.probe.error) return noSentence('learn-language-next', caption, snapshot.probe.error);
+  const figure = document.createElement('figure');
+  figure.dataset.figure = 'learn-language-next';
+  figure.appendChild(document.createElement('figcaption')).textContent = caption;
+  const columns = figure.appendChild(document.createElement('div'));
+  columns.className = 'side-by-side language-next';
+  const section = (model, title, top, note) => {
+    const part = columns.appendChild(document.createElement('section'));
+    part.dataset.model = model;
+    part.appendChild(document.createElement('h4')).textContent = title;
+    part.append(probabilityBars(top));
+    part.appendChild(document.createElement('p')).className = 'hint';
+    part.lastChild.textContent = note;
+  };
+  section('yours', `Yours, step ${snapshot.step}`, snapshot.probe.next,
+    `It can output ${(outputWords - 1).toLocaleString('en-US')} words; <unk> stands for every other word.`);
+  if (shipped) section('shipped', 'The shipped decoder', shipped.top, modelFacts(shipped.config));
+  return figure;
+}
