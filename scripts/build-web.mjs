@@ -83,6 +83,11 @@ const withoutModels = replaceIn('without-models', '/web/src/core/language-model.
   "const DEFAULT_URLS = {\n  causal: new URL('../../assets/models/causal.safetensors', import.meta.url),\n  masked: new URL('../../assets/models/masked.safetensors', import.meta.url),\n};",
   'const DEFAULT_URLS = { causal: null, masked: null };');
 
+/** The Learn chapter's sample of the corpus (1 MB) stays out of the single file: there the learner pastes text to train on. */
+const withoutSample = replaceIn('without-sample', '/web/src/lessons/learn/language-lesson.js',
+  "const SAMPLE = {\n  train: new URL('../../../assets/corpus/learn-train.txt', import.meta.url),\n  heldOut: new URL('../../../assets/corpus/learn-held-out.txt', import.meta.url),\n};",
+  'const SAMPLE = { train: null, heldOut: null };');
+
 /** The single file inlines attn_core.wasm only (the relaxed-SIMD build would add 500 KB of base64): kernels 'auto' runs simd128. */
 const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
   "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
@@ -143,7 +148,7 @@ await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths:
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, await singleFileVocabulary(readFileSync('web/assets/embeddings.bin')));
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels] }));
+await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels, withoutSample] }));
 // The same types: the declaration's import of ../core/index.js finds dist/core/index.d.ts from here too.
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/single/attention-explorer.d.ts');
 copyFileSync('web/embed.html', 'dist/embed.html');

@@ -106,6 +106,12 @@ LanguageTrainer::LanguageTrainer(const LanguageTrainerOptions& options, const Em
     throw std::invalid_argument("createLanguageTrainer: the training and the held-out text must each hold more than seqLen = " +
                                 std::to_string(options_.seq_len) + " tokens");
   }
+  if (vocabulary_.size() != config_.output_size) {
+    // The output layer has outputWords + 1 rows; a text with fewer distinct words (that have vectors) cannot fill them.
+    throw std::invalid_argument("createLanguageTrainer: outputWords = " + std::to_string(options_.output_words) +
+                                ", but the training text has only " + std::to_string(vocabulary_.size() - 1) +
+                                " distinct words with word vectors: give more text or a smaller outputWords");
+  }
   scheduled_learning_rate(options_.optimizer.learning_rate, options_.schedule, 1);  // validates the schedule
   frozen_.table = frozen_rows(table);
   if (config_.tied_output) frozen_.output_rows = vocabulary_.input_rows();

@@ -219,6 +219,9 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
   CHECK(masked.run("the river bank", 3, OutputPositions::masks).top.empty());
   CHECK(m.inputs[2] == mask_input(shipped_table()));
   CHECK_THROWS_WITH(masked.score("the river bank"), Catch::Contains("only the causal model"));
+  LanguageTrainerOptions too_many = small_options(Objective::causal);
+  too_many.output_words = 5000;  // the fixture has far fewer distinct words: the output layer cannot be filled
+  CHECK_THROWS_WITH(LanguageTrainer(too_many, shipped_table(), train, held_out), Catch::Contains("outputWords = 5000, but the training text has only"));
 
   // Files: corrupted, another version, a tensor missing
   SafeTensors file = language_model_file(causal, recipe_json(causal.options()), "{}", {}, true);

@@ -71,8 +71,10 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
   }
   drawMarkers(figure, plot, markers, x, { width, height, pointName });
   const path = line().x((_, i) => x(xAt(i))).y((v) => y(clampY(v)));
+  // The curves keep to the plot area: with a yDomain, what lies outside it runs off the edge instead of over the axes.
+  const area = plot.append('svg').attr('class', 'series-area').attr('width', width).attr('height', height).attr('overflow', 'hidden');
   for (const s of series) {
-    plot.append('path').attr('class', 'series').attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', 1.6)
+    area.append('path').attr('class', 'series').attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', 1.6)
       .attr('d', path(Array.from(s.values))).attr('data-series', s.label);
   }
   addReadout(figure, plot, { series, x, xAt, pointName, width, height });

@@ -1,18 +1,26 @@
 // Chapter "Learn": train a small attention-only transformer (Elhage et al. 2021) in the core, in a Web
 // Worker, and watch its heads form — a previous-token head, then the induction heads of a two-layer
-// model appearing with the loss's sudden drop (Olsson et al. 2022). Its figures draw from the
-// training snapshots (learn-lesson.js), not from the sentence's trace.
+// model appearing with the loss's sudden drop (Olsson et al. 2022); or train a language model on real
+// English and watch its held-out loss pass the unigram and bigram baselines (language-lesson.js). Its
+// figures draw from the training snapshots (learn-lesson.js, language-lesson.js), not from the sentence's trace.
 import { tour } from './tour.js';
 import { historyStrip } from './history-strip.js';
 import { LearnLesson } from './learn-lesson.js';
 import { probeView } from './probe-view.js';
 import { trainedHeads } from './trained-heads.js';
 import { trainingCurves } from './training-curves.js';
+import { LanguageLesson } from './language-lesson.js';
+import { languageCurves, languageHeads, languageNext } from './language-figures.js';
+import { LANGUAGE_TASK } from './language-run.js';
+import { learnTasks } from './tasks.js';
+import { element } from '../../views/layout.js';
 import { oneOf } from '../../settings/attribute-values.js';
 import { trainerLimits } from '../../settings/limits.js';
 
 /** Its figures draw the training's data, which the chapter publishes on its own (not a sentence: drawn while it is empty). */
 const FROM_TRAINING = { needs: 'learn', published: true, withoutSentence: true };
+/** The language task's figures draw its own snapshots (language-lesson.js publishes them as learnLanguage). */
+const FROM_LANGUAGE = { needs: 'learnLanguage', published: true, withoutSentence: true };
 
 export const learnChapter = {
   id: 'learn',
@@ -25,7 +33,7 @@ export const learnChapter = {
   usesSentence: false,
   /** Its slice of the state: the task, the model's size (null: the task's default), the seed, the pace and the probe. */
   state: () => ({
-    trainTask: 'induction',  // a name of core.trainerLimits.tasks
+    trainTask: 'induction',  // a name of tasks.js learnTasks(): core.trainerLimits.tasks, or 'language'
     trainLayers: null,
     trainHeads: null,
     trainDModel: null,
@@ -36,7 +44,7 @@ export const learnChapter = {
     trainProbe: '',          // the probe as typed (probe.js); '' the task's default
   }),
   /** Its attributes of the element (explorer/attributes.js): attribute → [field, parse(text)]. */
-  attributes: { task: ['trainTask', (text) => oneOf(text, trainerLimits().tasks)] },
+  attributes: { task: ['trainTask', (text) => oneOf(text, learnTasks(trainerLimits().tasks))] },
   /** Its steps of the guided tour (tour.js). */
   tour,
   /**
@@ -54,11 +62,31 @@ export const learnChapter = {
       ...FROM_TRAINING, draw: ({ learn }, _, { colorMap }, { canvas }) => historyStrip(learn.history, { at: learn.at, colorMap, canvas }),
     },
     learnProbe: { ...FROM_TRAINING, draw: ({ learn }) => probeView(learn.shown, learn.names) },
+    learnLanguageCurves: {
+      ...FROM_LANGUAGE, draw: ({ learnLanguage: d }, _, { trainLog }) => languageCurves(d.history, d.latest.baselines, { log: trainLog }),
+    },
+    learnLanguageHeads: {
+      ...FROM_LANGUAGE,
+      draw: ({ learnLanguage: d }, _, { colorMap }, { canvas }) => languageHeads(d.latest, { ...d.model.options, colorMap, canvas }),
+    },
+    learnLanguageNext: {
+      ...FROM_LANGUAGE, draw: ({ learnLanguage: d }) => languageNext(d.latest, { outputWords: d.model.outputWords, shipped: d.shipped }),
+    },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build(parts) {
     const learn = new LearnLesson(parts);
-    const content = learn.content();
-    return { content, views: { learn: content }, figureControls: [], sync: (state, context) => learn.sync(state, context) };
+    const language = new LanguageLesson(parts);
+    const { slots } = parts;
+    const figures = element('div', 'language-figures');
+    figures.append(slots.learnLanguageCurves, slots.learnLanguageHeads, slots.learnLanguageNext);
+    const content = [...learn.content(), ...language.content([figures])];
+    return {
+      content, views: { learn: content }, figureControls: [],
+      sync(state, context) {
+        learn.sync(state, context);
+        language.sync(state, { active: state.trainTask === LANGUAGE_TASK, readonly: context.readonly });
+      },
+    };
   },
 };

@@ -9,6 +9,7 @@ import { modelFacts } from '../attention/trained-facts.js';
 
 const HELD_OUT_COLOR = '#1f77b4';
 const TRAIN_COLOR = '#9ecae1';
+const CEILING_ABOVE_UNIGRAM = 3;  // nats of loss shown above the unigram line
 
 /**
  * The held-out loss at each evaluation (language-run.js measures it every ~2.5 s of training and at each pause) and the
@@ -26,19 +27,26 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
     hint.className = 'hint curves-hint';
     hint.textContent = 'Press Train: the held-out loss draws here, every few seconds, as the model learns.';
   }
+  const [unigram, bigram] = [Math.log(baselines.unigramPerplexity), Math.log(baselines.bigramPerplexity)];
+  const held = points.map((s) => s.evaluation.loss);
+  const train = points.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.evaluation.loss));
+  // The first steps' losses (~18 nats: the tied output's logits start large) would flatten the part that matters, near
+  // the baselines: the axis stops CEILING_ABOVE_UNIGRAM nats above the unigram line, and the caption says what runs off it.
+  const highest = Math.max(...held, ...train, unigram);
+  const ceiling = Math.min(highest, unigram + CEILING_ABOVE_UNIGRAM);
+  const floor = Math.min(...held, ...train, bigram, unigram) - 0.25;
+  const off = highest > ceiling ? `; the first steps' losses, up to ${highest.toFixed(1)}, run off the top` : '';
   wrapper.append(lineChart({
     name: 'learn-language-loss',
     caption: `Loss (cross-entropy, nats a word) on the ${points.at(-1)?.evaluation.tokens.toLocaleString('en-US') ?? ''} held-out words, ` +
-      'and on the training batches, against two counting baselines: a model that beats the unigram line uses more than how ' +
-      'common each word is; one that beats the bigram line uses more than the word before',
+      'and on the training batches, against two counting baselines: a model below the unigram line uses more than how ' +
+      `common each word is; one below the bigram line uses more than the word before${off}`,
+    yDomain: log ? [Math.max(floor, 0.1), ceiling] : [floor, ceiling],
     series: [
-      { label: 'held-out loss', values: points.map((s) => s.evaluation.loss), color: HELD_OUT_COLOR },
-      { label: 'training loss', values: points.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.evaluation.loss)), color: TRAIN_COLOR },
+      { label: 'held-out loss', values: held, color: HELD_OUT_COLOR },
+      { label: 'training loss', values: train, color: TRAIN_COLOR },
     ],
-    thresholds: [
-      { value: Math.log(baselines.unigramPerplexity), label: `unigram ${Math.log(baselines.unigramPerplexity).toFixed(2)}` },
-      { value: Math.log(baselines.bigramPerplexity), label: `bigram ${Math.log(baselines.bigramPerplexity).toFixed(2)}` },
-    ],
+    thresholds: [{ value: unigram, label: `unigram ${unigram.toFixed(2)}` }, { value: bigram, label: `bigram ${bigram.toFixed(2)}` }],
     x: points.map((s) => s.step), pointName: 'step', xTitle: 'training step', yTitle: log ? 'loss (log scale)' : 'loss', log, width, height: 190,
   }));
   return wrapper;

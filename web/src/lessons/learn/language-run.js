@@ -52,6 +52,21 @@ function measureHeads(model, heldOutText) {
   }
 }
 
+/**
+ * The output words for these texts: the recipe's, or fewer where the training text has fewer distinct words with vectors
+ * (a short pasted text; the trainer needs them all). The training part is createLanguageTrainer's: without heldOutText,
+ * every line but each 20th.
+ */
+function outputWords(api, { text, heldOutText }) {
+  const lines = text.split('\n').filter((_, i) => heldOutText !== undefined || i % 20 !== 19);
+  const words = new Set();
+  for (const line of lines) {
+    for (const token of api.tokenize(line)) if (!token.oov) words.add(token.text.toLowerCase());
+    if (words.size >= LANGUAGE_RECIPE.outputWords) return LANGUAGE_RECIPE.outputWords;
+  }
+  return Math.max(1, words.size);
+}
+
 /** The held-out loss and heads now (a model of the parameters now, released after use). */
 function measure(trainer, heldOutText) {
   const evaluation = trainer.evaluate();
@@ -97,7 +112,7 @@ export const languageRun = {
    */
   async create(api, { text, sample, seed = 0 }) {
     const texts = await readTexts({ text, sample });
-    const trainer = api.createLanguageTrainer({ ...LANGUAGE_RECIPE, seed, ...texts });
+    const trainer = api.createLanguageTrainer({ ...LANGUAGE_RECIPE, seed, ...texts, outputWords: outputWords(api, texts) });
     // The held-out text the heads are measured on: the sample's, or the pasted text's held-out lines.
     const heldOutText = texts.heldOutText ?? text.split('\n').filter((_, i) => i % 20 === 19).join('\n');
     return { trainer, heldOutText, measured: null, measuredAt: -Infinity };

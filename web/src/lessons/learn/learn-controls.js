@@ -40,9 +40,11 @@ const SIZE_OPTIONS = { trainLayers: 'numLayers', trainHeads: 'numHeads', trainDM
 const SIZE_LABELS = { trainLayers: 'Layers', trainHeads: 'Heads per layer', trainDModel: 'd_model', trainLearningRate: 'Learning rate' };
 
 /**
- * @param {string[]} tasks  core.trainerLimits.tasks
+ * @param {string[]} tasks  tasks.js learnTasks()
  * @returns {{ training: HTMLFormElement, probe: HTMLFormElement, read: () => object, readProbe: () => string,
+ *   syncTask: (task: string) => void,
  *   sync: (state: object, info: { defaults: object, example: Int32Array, running: boolean, step: number, probe: string }) => void }}
+ *   syncTask: the task shown and described (the form's data-task: the language task's own controls replace the rest)
  *   info.probe: the probe shown in the box while the state has none of its own (the task's default)
  *   Buttons carry data-action: 'train' (Train / Pause), 'step', 'reset', 'default-probe', 'append' (data-token: an id), 'backspace'.
  */
@@ -96,9 +98,13 @@ export function buildLearnControls(tasks) {
       return change;
     },
     readProbe: () => text.value,
+    syncTask(name) {
+      task.value = name;
+      description.textContent = taskDescription(name);
+      training.dataset.task = name;
+    },
     sync(state, { defaults, example: tokens, running, step, probe: shownProbe }) {
-      task.value = state.trainTask;
-      description.textContent = taskDescription(state.trainTask);
+      this.syncTask(state.trainTask);
       example.replaceChildren(Object.assign(document.createElement('span'), { className: 'hint', textContent: 'Example:' }),
         tokenChips(tokens, defaults));
       speed.value = String(state.trainSpeed);

@@ -10,6 +10,8 @@ import { buildLearnControls } from './learn-controls.js';
 import { LearnSession } from './learn-session.js';
 import { parseProbe, probeText } from './probe.js';
 import { headName } from './head-formations.js';
+import { LANGUAGE_TASK } from './language-run.js';
+import { learnTasks } from './tasks.js';
 
 /** The trainer's options (core.createTrainer) for the Learn chapter's slice of the state; unset sizes take the task's defaults. */
 export function trainerOptions(state) {
@@ -33,7 +35,7 @@ export class LearnLesson {
     this.publish = publish;
     this.session = new LearnSession({ core, onModel: (model) => this.modelReady(model), onSnapshot: () => this.show(),
       onError: (message) => this.showError(message), onMainThread: (note) => Object.assign(this.threadNote, { textContent: note, hidden: false }) });
-    this.controls = buildLearnControls(core.trainerLimits.tasks);
+    this.controls = buildLearnControls(learnTasks(core.trainerLimits.tasks));
     this.controls.training.addEventListener('input', () => this.edit(this.controls.read()));
     this.controls.training.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));
     this.controls.probe.addEventListener('input', () => this.edit({ trainProbe: this.controls.readProbe() }));
@@ -91,6 +93,7 @@ export class LearnLesson {
     history.append(this.scrub.bar, this.slots.history);
     const probe = element('div', 'learn-probe-area');
     probe.append(this.controls.probe, this.probeError, this.slots.probe);
+    this.ownParts = [this.readout, this.error, this.slots.curves, heads, history, probe, this.downloads];
     return [top, this.slots.curves, heads, history, probe, this.downloads];
   }
 
@@ -140,6 +143,19 @@ export class LearnLesson {
    *   start training when this chapter first opens (the element's `autoplay` attribute)
    */
   sync(state, { open: chapter, readonly, autoplay }) {
+    // The language task has a lesson of its own (language-lesson.js): this one pauses and shows only the task's choice.
+    const language = state.trainTask === LANGUAGE_TASK;
+    for (const part of this.ownParts ?? []) part.hidden = language;
+    this.controls.syncTask(state.trainTask);
+    if (language) {
+      if (this.running) {
+        this.running = false;
+        this.session.pause();
+      }
+      this.state = state;
+      this.open = false;
+      return;
+    }
     const open = chapter === 'learn';
     this.state = state;
     this.readonly = readonly;

@@ -17,8 +17,8 @@ function startWorker() {
 export class LearnSession {
   /**
    * @param {{ onModel: (model: object) => void, onSnapshot: (snapshot: object) => void, onError: (message: string) => void,
-   *   onMainThread?: (note: string) => void, core: { kernels: string, wasmUrl: string, createTrainer: Function } }} hooks
-   *   onModel: a new model's { options, example, defaultProbe } (train-loop.js), before its first snapshot;
+   *   onMainThread?: (note: string) => void, core: { kernels: string, wasmUrl: string, embeddingsUrl: string | null, createTrainer: Function } }} hooks
+   *   onModel: a new model's message (train-loop.js: its options and what its lesson announces), before its first snapshot;
    *   onSnapshot: each new snapshot; onError: a message to show (training has stopped); onMainThread: a one-line note
    *   to show once training has moved to the page's thread (why, and what lets the worker start); core: the page's
    *   core, whose build (kernels, wasmUrl) the worker starts, and on which training runs when no worker can
@@ -29,7 +29,7 @@ export class LearnSession {
     this.onError = onError;
     this.onMainThread = onMainThread;
     this.core = core;
-    this.build = { kernels: core.kernels, wasmUrl: core.wasmUrl };
+    this.build = { kernels: core.kernels, wasmUrl: core.wasmUrl, embeddingsUrl: core.embeddingsUrl };
     this.port = null;          // the worker, or { postMessage } of the loop on this thread
     this.answered = false;     // whether the worker has sent anything (then it started)
     this.unanswered = [];      // messages sent before that: sent again to the loop here if the worker fails to start
@@ -110,7 +110,7 @@ export class LearnSession {
     if (this.history.length > MAX_HISTORY) this.history = this.history.filter((_, i) => i % 2 === 0 || i === this.history.length - 1);
   }
 
-  /** A new model (TrainerOptions), at step 0, paused, on the task's default probe (setProbe changes it). */
+  /** A new model (TrainerOptions, or language-run.js's options), at step 0, paused, on the task's default probe (setProbe changes it). */
   reset(options) {
     this.history = [];
     this.latest = null;
@@ -130,7 +130,7 @@ export class LearnSession {
     this.send({ type: 'step', n });
   }
 
-  /** @param {number[]} tokens  the probe's ids */
+  /** @param {number[] | string} tokens  the probe's ids, or the language task's sentence */
   setProbe(tokens) {
     this.send({ type: 'probe', tokens });
   }

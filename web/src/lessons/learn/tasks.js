@@ -1,14 +1,27 @@
-// What the Learn chapter says about each of the trainer's tasks (the names are the core's,
-// core.trainerLimits.tasks; cpp/include/attn/train/tasks.hpp defines them), and the head scores it
+// What the Learn chapter says about each of its tasks (the names are the core's, core.trainerLimits.tasks,
+// and real English, language-run.js; cpp/include/attn/train/tasks.hpp defines them), and the head scores it
 // watches (Olsson et al. 2022, §2).
 
+import { LANGUAGE_TASK } from './language-run.js';
+
 const DESCRIPTIONS = {
+  [LANGUAGE_TASK]: 'Real English: a 2-layer decoder learns to predict the next word from scratch, on a sample of the corpus the ' +
+    'shipped model read or on your own text. Watch its held-out loss fall past the unigram and bigram lines, and its heads and ' +
+    'next-word guesses on your sentence change.',
   'previous-token': 'Predict the token before this one. One head that looks one step back solves it.',
   reverse: 'Read values up to the separator |, then write them in reverse order.',
   sort: 'Read distinct values up to the separator |, then write them in ascending order.',
   induction: 'A segment repeats later in the sequence: once it starts again, predict what came next the first time ' +
     '(…A B … A → B). Two layers solve it together: a previous-token head and an induction head.',
 };
+
+/**
+ * The tasks a learner picks from: the core's attention-only tasks, then real English (language-run.js).
+ * @param {readonly string[]} trainerTasks  core.trainerLimits.tasks
+ */
+export function learnTasks(trainerTasks) {
+  return [...trainerTasks, LANGUAGE_TASK];
+}
 
 /**
  * The one-line description of a task.
