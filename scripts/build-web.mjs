@@ -88,6 +88,13 @@ const withoutSample = replaceIn('without-sample', '/web/src/lessons/learn/langua
   "const SAMPLE = {\n  train: new URL('../../../assets/corpus/learn-train.txt', import.meta.url),\n  heldOut: new URL('../../../assets/corpus/learn-held-out.txt', import.meta.url),\n};",
   'const SAMPLE = { train: null, heldOut: null };');
 
+/**
+ * The training worker is given the page's word vectors (core.embeddingsUrl, for the language task), so it carries no
+ * default: without this, the bundler would copy the 2.8 MB asset a second time for the worker.
+ */
+const workerWithoutDefaultEmbeddings = replaceIn('worker-without-default-embeddings', '/web/src/core/index.js',
+  "const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);", 'const DEFAULT_EMBEDDINGS_URL = null;');
+
 /** The single file inlines attn_core.wasm only (the relaxed-SIMD build would add 500 KB of base64): kernels 'auto' runs simd128. */
 const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
   "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
@@ -116,7 +123,7 @@ const workerWithoutWasm = {
     return urls.reduce((text, url) => text.replace(url, 'null'), code);
   },
 };
-const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault, withoutModels] };
+const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault, withoutModels, workerWithoutDefaultEmbeddings] };
 
 /**
  * The single file is its own training worker (lessons/learn/self-worker.js): no Blob URL of an inlined copy,

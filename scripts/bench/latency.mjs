@@ -93,6 +93,12 @@ try {
   await page.waitForSelector('[data-figure="attention-weights"]');
   results.firstRenderMs = await page.evaluate(() => performance.now());
   results.kernels = await page.evaluate(() => document.querySelector('attention-explorer').core.kernels);
+  // The decoder loads on its own when the page is first idle (trained-models.js preload): when it is ready, counted from
+  // the first figure (the core loaded and drawn).
+  results.modelAfterCoreMs = await page.evaluate(async (firstRender) => {
+    await document.querySelector('attention-explorer').core.languageModel('causal');
+    return performance.now() - firstRender;
+  }, results.firstRenderMs);
 
   results.paint = await keystrokeToPaint(page, [8, 32, 128]);
   // A trained model: how long after the core it is ready (loaded, checked and drawn), and keystroke → next paint with
@@ -175,7 +181,8 @@ for (const tokens of [8, 32, 128]) {
 }
 {
   const { readyMs, paint, bare } = results.trained;
-  console.log(`trained decoder: ready ${readyMs.toFixed(0)} ms after it is chosen (its file loaded, checked and drawn; goal ≤ 300 ms)`);
+  console.log(`trained decoder: loaded ${results.modelAfterCoreMs.toFixed(0)} ms after the first figure (fetched, checked and packed while the page ` +
+    `is idle; goal ≤ 300 ms after the core); drawn ${readyMs.toFixed(0)} ms after it is chosen`);
   console.log(`keystroke → next paint at 32 tokens with the trained decoder: median ${ms(paint.median)}, p95 ${ms(paint.p95)}; ` +
     `a bare textarea typed the same way: median ${ms(bare.median)}, p95 ${ms(bare.p95)} (goal: p95 at most 16 ms above the bare one's)`);
 }

@@ -96,7 +96,7 @@ describe('createLanguageTrainer: baselines and snapshots of the model', () => {
   test('baselines(): the add-one unigram perplexity recomputed here from the texts; the bigram\'s is a perplexity', () => {
     const lines = TEXT.split('\n');
     const text = lines.slice(0, -12).join('\n'), heldOutText = lines.slice(-12).join('\n');
-    const t = core.createLanguageTrainer({ ...SMALL, text, heldOutText });
+    const t = core.createLanguageTrainer({ ...SMALL, outputWords: 60, text, heldOutText });
     const V = t.vocabulary.length;
     const counts = new Float64Array(V);
     let N = 0;

@@ -14,22 +14,29 @@ const DEFAULT_URLS = {
 const FORMAT = 'attention-explorer-language-model';
 const FORMAT_VERSION = '1';
 
-/** FNV-1a 64 over the float32 little-endian bytes of every tensor in file order, as the file's checksum records it. */
+/**
+ * FNV-1a 64 over the float32 little-endian bytes of every tensor in file order, as the file's checksum records it:
+ * h = (h ⊕ byte) × (2⁴⁰ + 435) mod 2⁶⁴, offset basis 14695981039346656037, in 32-bit halves (every intermediate below
+ * 2⁵³, exact in a double; `>>> 0` takes a double mod 2³²).
+ */
 function checksum(tensors) {
-  let hi = 0xcbf29ce4, lo = 0x84222325;  // offset basis 14695981039346656037
-  const word = new Uint32Array(1);
-  const asFloat = new Float32Array(word.buffer);
+  let hi = 0xcbf29ce4, lo = 0x84222325;
+  const word = new Float32Array(1);
+  const wordBytes = new Uint8Array(word.buffer);
   for (const { data } of tensors.values()) {
-    for (let i = 0; i < data.length; ++i) {
-      asFloat[0] = data[i];
-      for (let shift = 0; shift < 32; shift += 8) {
-        lo = (lo ^ ((word[0] >>> shift) & 0xff)) >>> 0;
-        // h × (2⁴⁰ + 435) mod 2⁶⁴, in 32-bit halves (every intermediate below 2⁵³, exact in a double)
-        const low = lo * 435;
-        const carry = Math.floor(low / 0x100000000);
-        hi = (hi * 435 + carry + ((lo << 8) >>> 0)) % 0x100000000;
-        lo = low % 0x100000000;
+    // The float32 bytes little-endian: a view of the array on a little-endian machine, else each value written out.
+    const bytes = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+    for (let i = 0, n = data.byteLength; i < n; ++i) {
+      let byte;
+      if (bytes) byte = bytes[i];
+      else {
+        if (i % 4 === 0) word[0] = data[i / 4];
+        byte = wordBytes[3 - (i % 4)];
       }
+      const x = (lo ^ byte) >>> 0;
+      const low = x * 435;
+      lo = low >>> 0;
+      hi = (Math.imul(hi, 435) + (low - lo) / 0x100000000 + (x << 8)) >>> 0;
     }
   }
   return `fnv1a64:${hi.toString(16).padStart(8, '0')}${lo.toString(16).padStart(8, '0')}`;

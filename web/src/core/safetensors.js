@@ -28,6 +28,14 @@ export function halfToFloat(h) {
   return sign * (1024 + fraction) * 2 ** (exponent - 25);  // (1 + fraction / 2¹⁰) · 2^(exponent − 15)
 }
 
+let halves = null;  // every binary16 value as a float32, by its bits: decoding a file is then one lookup a value
+
+/** halfToFloat of every bits pattern 0 … 0xFFFF, made once (65,536 values, ~1 ms). */
+function halfTable() {
+  if (!halves) halves = Float32Array.from({ length: 0x10000 }, (_, h) => halfToFloat(h));
+  return halves;
+}
+
 /** The JSON type of a parsed value, in nlohmann-json's words (as the native reader's messages). */
 function jsonType(value) {
   if (value === null) return 'null';
@@ -152,7 +160,8 @@ export function readSafetensors(bytes, fileName) {
     const count = (e.end - e.begin) / ELEMENT_BYTES[e.dtype];
     const values = new Float32Array(count);
     if (e.dtype === 'F16') {
-      for (let i = 0, at = e.begin; i < count; i++, at += 2) values[i] = halfToFloat(data[at] | (data[at + 1] << 8));
+      const table = halfTable();
+      for (let i = 0, at = e.begin; i < count; i++, at += 2) values[i] = table[data[at] | (data[at + 1] << 8)];
     } else if (LITTLE_ENDIAN) {
       new Uint8Array(values.buffer).set(data.subarray(e.begin, e.end));  // a byte copy: any alignment
     } else {

@@ -335,7 +335,7 @@ export class AttentionExplorer extends ElementBase {
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
     const readonly = this.hasAttribute('readonly');
-    const context = { readonly, open: this.openChapter?.id, autoplay: this.hasAttribute('autoplay') };
+    const context = { readonly, open: this.openChapter?.id, autoplay: this.hasAttribute('autoplay'), views: this.chosen.views };
     for (const { sync } of this.built) sync?.(this.current, context);
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
     this.models.sync(this.current, readonly);

@@ -50,8 +50,9 @@ export function chapterOfView(view) {
  * @property {HTMLElement[]} content  its sections in reading order
  * @property {Record<string, HTMLElement[]>} views  the elements of each name of its `views` (attributes.js VIEWS)
  * @property {HTMLElement[]} figureControls  its forms (shown with the `figures` control, disabled when readonly)
- * @property {(state: object, context: { readonly: boolean, open: string | undefined, autoplay: boolean }) => void} [sync]
- *   its controls follow the state, at every update, before the core is called; open: the open chapter's id
+ * @property {(state: object, context: { readonly: boolean, open: string | undefined, autoplay: boolean, views: Set<string> }) => void} [sync]
+ *   its controls follow the state, at every update, before the core is called; open: the open chapter's id; views: the
+ *   views the element shows (its `views` attribute)
  * @property {(state: object, trace: object, wants: (figures: string[]) => boolean) => void} [syncTrace]  its controls
  *   that follow the trace (the tokens), after each core call; wants: whether any of these figures is on screen
  * @property {Record<string, HTMLElement>} [messages]  where a lens with `kept` says why a change drew nothing new

@@ -134,9 +134,10 @@ export const attentionChapter = {
       views: { heads: [slots.heads, slots.trainedHeads], attention: [slots.attention, slots.trainedWeights], mix: [slots.mix], lines: [linePanel],
         predictions: [slots.predictions] },
       figureControls: [lineControls.form],
-      sync: (state, { readonly }) => {
+      sync: (state, { readonly, open, views }) => {
         const designed = state.model === DESIGNED;
         if (!designed) models.load(state.model);
+        else if (open === 'attention' && views?.has('predictions')) models.preload('causal');  // the choice's likeliest pick
         first.hidden = !designed;
         lines.hidden = !designed;  // the lines draw the designed heads' weights
         trained.hidden = designed;
