@@ -1,7 +1,8 @@
 // Chapter "Other lenses": the choices inside attention seen from outside — context moving a word's
-// vector, how queries and keys become scores (d2l.ai §11.3), the normalizer as a point on the simplex
-// (Martins & Astudillo 2016; Peters et al. 2019), attention as a soft lookup table (d2l.ai §11.1),
-// cross-attention (Vaswani et al. 2017 §3.2.3) and what a layer costs (Table 1).
+// vector (through the designed heads, or a trained model's layers), how queries and keys become scores
+// (d2l.ai §11.3), the normalizer as a point on the simplex (Martins & Astudillo 2016; Peters et al. 2019),
+// attention as a soft lookup table (d2l.ai §11.1), cross-attention (Vaswani et al. 2017 §3.2.3) and what
+// a layer costs (Table 1).
 import { tour } from './tour.js';
 import { costData, costInputs, costSection } from './cost-section.js';
 import { element, section, textBox } from '../../views/layout.js';
