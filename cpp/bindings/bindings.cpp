@@ -18,6 +18,7 @@
 #include "attn/core/limits.hpp"
 #include "attn/core/multi_head.hpp"
 #include "attn/core/normalizers.hpp"
+#include "attn/core/pca.hpp"
 #include "attn/core/positional.hpp"
 #include "attn/core/positional_variants.hpp"
 #include "attn/core/score_functions.hpp"
@@ -204,6 +205,10 @@ val layer_norm(const val& args) {
   });
 }
 
+val pca(const val& args) {
+  return guarded([&] { return pca_to_js(attn::pca(matrix_from_js(args["rows"], "rows"), args["k"].as<std::size_t>())); });
+}
+
 val normalize(const val& args) {
   return guarded([&] {
     return tensor_to_js(attn::normalize(matrix_from_js(args["scores"], "scores"),
@@ -316,7 +321,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
                  "sinusoidalEncoding", &sinusoidal_encoding, "attention", &attention, "multiHeadAttention", &multi_head_attention,
                  "explain", &explain, "compareContexts", &compare_contexts, "explainCross", &explain_cross,
                  "simplexObjective", &simplex_objective, "scoreCost", &score_cost, "layerNorm", &layer_norm,
-                 "normalize", &normalize, "positionalEncodingLab", &positional_encoding_lab, "softLookup", &soft_lookup,
+                 "normalize", &normalize, "pca", &pca, "positionalEncodingLab", &positional_encoding_lab, "softLookup", &soft_lookup,
                  "layerCosts", &layer_costs, "heapInUse", &heap_in_use, "coreLimits", &core_limits);
   emscripten::constant("maxTokens", attn::kMaxTokens);
   emscripten::constant("maxLookupRows", attn::kMaxLookupRows);

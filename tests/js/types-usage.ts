@@ -99,6 +99,11 @@ causalModel.run('the river bank', { positions: 'last' });
 const perplexity: number = causalModel.score('the river bank was muddy').perplexity;
 const blanks = (await core.languageModel('masked')).fillMask('the river [MASK] was muddy', 5);
 const firstHeadWeight: number = causalModel.run('the bank').attention[0][0][0] + blanks[0].top[0].p;
+const inputRow: number = causalModel.run('the bank').input.data[0] + causalModel.run('the bank').embeddings.shape[1];
+const firstAxis: Float32Array = core.pca({ data: new Float32Array(4), shape: [2, 2] }, { k: 1 }).coordinates.data;
+// @ts-expect-error pca takes k only
+core.pca({ data: new Float32Array(4), shape: [2, 2] }, { components: 1 });
+console.log(inputRow, firstAxis);
 // @ts-expect-error the models are 'causal' and 'masked'
 core.languageModel('gpt2');
 const lmTrainer = core.createLanguageTrainer({ objective: 'masked', numLayers: 1, text: 'the river bank\nthe money bank\n' });

@@ -68,6 +68,14 @@ const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out
     throw std::invalid_argument("languageModel: the causal model was not trained with [MASK]; use the masked model to fill in blanks");
   }
   const float* x = forward_blocks(config_, parameters_.data(), out.inputs.data(), 1, T, {}, ws_, frozen_);
+  // The rows as embedding_forward (ops.hpp) reads them: ids below frozen_rows from the frozen table, the rest learned.
+  const float* learned = bind_parameters(config_, parameters_.data()).embedding;
+  for (const std::int32_t id : out.inputs) {
+    const auto row = static_cast<std::size_t>(id);
+    const float* e = row < config_.frozen_rows ? frozen_.table.data() + row * d : learned + (row - config_.frozen_rows) * d;
+    out.embeddings.insert(out.embeddings.end(), e, e + d);
+  }
+  out.input.assign(ws_.x0, ws_.x0 + T * d);
   for (const LayerActivations<float>& layer : ws_.layers) {
     out.attention.insert(out.attention.end(), layer.weights, layer.weights + H * T * T);
     out.hidden.insert(out.hidden.end(), layer.out, layer.out + T * d);

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "../asset.hpp"
+#include "attn/core/positional.hpp"
 #include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model_file.hpp"
 
@@ -138,6 +140,31 @@ TEST_CASE("language model: a file round trip runs the trained parameters, and we
   double total = 0;
   for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row1[j]));
   CHECK(s.log_prob[1] == Approx(row1[model.vocabulary().id_of("bank")] - std::log(total)).epsilon(1e-4));
+}
+
+TEST_CASE("language model: the first block's input is each word's table row plus sinusoidal P, recomputed here", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  LanguageTrainer trainer(small_options(Objective::masked), shipped_table(), train, held_out);
+  trainer.step(2);
+  LanguageModel model = round_trip(trainer);
+  // "bank" twice at different positions: the same row, different inputs; a [MASK] reads the table's mask vector.
+  const LanguageRun r = model.run("the bank by the [MASK] bank", 5, OutputPositions::masks);
+  const std::size_t T = r.tokens.size(), d = 100;
+  REQUIRE(T == 6);
+  REQUIRE(r.embeddings.size() == T * d);
+  REQUIRE(r.input.size() == T * d);
+  const auto p = attn::sinusoidal_encoding(T, d);
+  const attn::EmbeddingTable& table = shipped_table();
+  for (const std::size_t t : {std::size_t{0}, std::size_t{1}, std::size_t{5}}) {
+    const auto row = table.vector(static_cast<std::size_t>(table.id_of(r.tokens[t].key)));
+    for (std::size_t j = 0; j < d; ++j) {
+      CHECK(r.embeddings[t * d + j] == row(j));
+      CHECK(r.input[t * d + j] == Approx(row(j) + p(t, j)).margin(1e-6));
+    }
+  }
+  for (std::size_t j = 0; j < d; ++j) CHECK(r.embeddings[4 * d + j] == table.mask_vector()(j));
+  CHECK(std::equal(r.embeddings.begin() + d, r.embeddings.begin() + 2 * d, r.embeddings.begin() + 5 * d));
+  CHECK_FALSE(std::equal(r.input.begin() + d, r.input.begin() + 2 * d, r.input.begin() + 5 * d));
 }
 
 TEST_CASE("language model: outputs at chosen positions equal x_L U + b recomputed in double, and those of a full run", "[train]") {

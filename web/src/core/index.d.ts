@@ -351,6 +351,12 @@ export interface AttentionCore extends LanguageModelApi {
   /** Each row normalized (Ba et al. 2016), γ = 1, β = 0. */
   layerNorm(x: Matrix, options?: { epsilon?: number }): Matrix;
   /**
+   * Principal components of rows [n, d] (n ≥ 1, d ≤ 1024), computed in the core: mean [d], components [k, d] (unit,
+   * largest variance first, sign fixed so the largest-magnitude entry is positive), variance [k] (÷ n),
+   * coordinates [n, k]. k: 1 … d, default 2. RangeError for NaN/∞ or k out of range.
+   */
+  pca(rows: Matrix, options?: { k?: number }): { mean: Tensor; components: Matrix; variance: Tensor; coordinates: Matrix };
+  /**
    * Attention weights from scores [rows, cols] → [rows, cols], each row on the simplex (all 0 when every
    * cell is −Infinity, the mask). Scores are divided by temperature > 0 (default 1); method default 'softmax'.
    */

@@ -278,6 +278,23 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl) 
     },
 
     /**
+     * Principal component analysis (Pearson 1901; Jolliffe 2002 §1): the top k unit directions of the rows'
+     * covariance, largest variance first, each signed so its largest-magnitude entry is positive, in double
+     * precision in the core (cpp/include/attn/core/pca.hpp). rows [n, d] (n ≥ 1) →
+     * mean [d], components [k, d], variance [k] (÷ n), coordinates [n, k] = (row − mean) · componentsᵀ.
+     * @param {{ data: Float32Array, shape: [number, number] }} rows  @param {{ k?: number }} [options]  k: 1 … d (default 2)
+     * @throws TypeError if rows is not a matrix; RangeError for NaN/∞, no rows, k outside 1 … d, or d > 1024.
+     */
+    pca(rows, options = {}) {
+      const where = 'pca';
+      check.knownOptions(options, where, ['k']);
+      const { k = 2 } = options;
+      check.matrix(rows, where, 'rows');
+      if (rows.shape[0] < 1) throw new RangeError(`${where}: rows must hold at least one row`);
+      return unwrap(wasm.pca({ rows, k: check.integerIn(k, where, 'k', 1, rows.shape[1]) }));
+    },
+
+    /**
      * Attention weights from scores, row by row: p = argmax over the probability simplex of
      * ⟨p, s/temperature⟩ − Ω(p) (Blondel, Martins & Niculae 2020). method:
      *   'softmax'   Ω = negative Shannon entropy: p_j = exp(z_j) / Σ_k exp(z_k), z = s / temperature;

@@ -105,6 +105,13 @@ export interface WordProbability {
 
 export interface LanguageRun {
   tokens: LanguageToken[];
+  /**
+   * [T, dModel]: each token's input row before position is added: its frozen GloVe word vector (the same at every
+   * position), the [MASK] vector, or the learned <unk> row (an oov word).
+   */
+  embeddings: { data: Float32Array; shape: [number, number] };
+  /** [T, dModel]: x₀ = embeddings + P (sinusoidal, Vaswani et al. 2017 §3.5), the first block's input. */
+  input: { data: Float32Array; shape: [number, number] };
   /** [layer][head]: the T × T weights, row i (query i) at data[i * T + j]. */
   attention: Float32Array[][];
   /** [layer]: each block's output x_{l+1}, [T, dModel]. */

@@ -110,9 +110,11 @@ export function languageModelApi(wasm) {
         const attention = Array.from({ length: numLayers }, (_, l) => Array.from({ length: numHeads },
           (_, h) => r.attention.subarray(((l * numHeads + h) * T) * T, ((l * numHeads + h + 1) * T) * T)));
         const hidden = Array.from({ length: numLayers }, (_, l) => ({ shape: [T, dModel], data: r.hidden.subarray(l * T * dModel, (l + 1) * T * dModel) }));
+        const embeddings = { shape: [T, dModel], data: r.embeddings };
+        const input = { shape: [T, dModel], data: r.input };
         const top = new Array(T).fill(null);
         r.positions.forEach((t, n) => { top[t] = Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, n * k + i)); });
-        return { tokens: r.tokens, attention, hidden, top };
+        return { tokens: r.tokens, embeddings, input, attention, hidden, top };
       },
       score(text) {
         if (kind !== 'causal') throw new RangeError("languageModel.score: only the 'causal' model scores text (it predicts the next word)");

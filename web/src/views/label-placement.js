@@ -10,6 +10,17 @@ const GAP = 2;  // pixels kept between two labels, and between a label and a mar
 // 8 labels 5 ms, 16 labels 12 ms, 32 labels 115 ms. The figure is redrawn on each keystroke while on screen,
 // so above this many labels they keep their starting place, above-right of their point.
 const MAX_PLACED = 16;
+let measure;
+
+/**
+ * A label's width in pixels in `font` (a CSS font shorthand, as the figure's stylesheet sets for its text), with a
+ * pixel to spare each side: the width placeLabels() keeps free for it.
+ */
+export function labelWidth(text, font) {
+  measure ??= document.createElement('canvas').getContext('2d');
+  measure.font = font;
+  return Math.ceil(measure.measureText(text).width) + 2;
+}
 
 /**
  * A force that pushes apart axis-aligned boxes (centred at node.x, node.y, node.width × node.height) that

@@ -37,6 +37,9 @@ struct WordProbability {
 struct LanguageRun {
   std::vector<Token> tokens;                        // (T) as tokenized, "[MASK]" merged
   std::vector<std::int32_t> inputs;                 // (T) input ids (corpus.hpp)
+  std::vector<float> embeddings;                    // (T, d) each token's input row: its frozen word vector (GloVe),
+                                                    //   the [MASK] vector, or the learned <unk> row
+  std::vector<float> input;                         // (T, d) x₀ = embeddings + P (sinusoidal), the first block's input
   std::vector<float> attention;                     // (L, H, T, T) weights; row i is query i
   std::vector<float> hidden;                        // (L, T, d) each block's output x_{l+1}
   std::vector<std::size_t> positions;               // (P) the positions whose outputs were computed

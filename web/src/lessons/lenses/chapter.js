@@ -1,7 +1,8 @@
 // Chapter "Other lenses": the choices inside attention seen from outside — context moving a word's
-// vector, how queries and keys become scores (d2l.ai §11.3), the normalizer as a point on the simplex
-// (Martins & Astudillo 2016; Peters et al. 2019), attention as a soft lookup table (d2l.ai §11.1),
-// cross-attention (Vaswani et al. 2017 §3.2.3) and what a layer costs (Table 1).
+// vector (through the designed heads, or a trained model's layers), how queries and keys become scores
+// (d2l.ai §11.3), the normalizer as a point on the simplex (Martins & Astudillo 2016; Peters et al. 2019),
+// attention as a soft lookup table (d2l.ai §11.1), cross-attention (Vaswani et al. 2017 §3.2.3) and what
+// a layer costs (Table 1).
 import { tour } from './tour.js';
 import { costData, costInputs, costSection } from './cost-section.js';
 import { element, section, textBox } from '../../views/layout.js';
@@ -20,6 +21,10 @@ import { scoreFunctionView } from './score-function.js';
 import { buildSimplexControls } from './simplex-controls.js';
 import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { simplexView } from './simplex-view.js';
+import { contextData, contextInputs } from './trained-context.js';
+import { contextTrainedView } from './trained-context-view.js';
+import { trainedModels } from '../attention/trained-models.js';
+import { DESIGNED } from '../../settings/limits.js';
 
 export const lensesChapter = {
   id: 'lenses',
@@ -45,6 +50,12 @@ export const lensesChapter = {
    * keeps the last data that worked.
    */
   lenses: {
+    // A trained model's states of one word in the comparison's two sentences (computed only while comparing with one chosen).
+    contextStates: {
+      inputs: (state, trace, core) => contextInputs(state, trainedModels(core)),
+      compute: (core, inputs) => contextData(core, trainedModels(core), inputs),
+      kept: 'The figure shows the last sentences the model could read.',
+    },
     scoreCosts: { inputs: (state, trace, core) => scoreCostInputs(state, trace.tokens.length, core.dModel), compute: scoreCosts },
     simplex: { inputs: (state) => simplexInputs(state), compute: simplexData },
     lookup: { inputs: (state) => lookupInputs(state), compute: lookupData, kept: 'The figure shows the last table that worked.' },
@@ -66,6 +77,7 @@ export const lensesChapter = {
   tour,
   figures: {
     projection: { needs: 'projection', draw: ({ projected }) => projectionView(projected) },
+    contextTrained: { needs: 'contextStates', draw: ({ contextStates }) => contextTrainedView(contextStates) },
     scoreFunction: { needs: 'scoreCosts', dataOnly: true, draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts) },
     simplex: { needs: 'simplex', dataOnly: true, draw: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }) },
     lookup: {
@@ -77,7 +89,9 @@ export const lensesChapter = {
     costPlot: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
-  build({ slots, core, edit, state }) {
+  build({ slots, core, edit, state, refresh }) {
+    const models = trainedModels(core);
+    models.onSettled(refresh);
     const simplexControls = buildSimplexControls();
     const compareButton = element('button', 'compare-button');
     compareButton.type = 'button';
@@ -104,10 +118,10 @@ export const lensesChapter = {
       scores[index] = score;
       edit({ simplexScores: scores });
     });
-    const context = section('Context moves meaning', 'The same word starts at the same point; attention pulls it toward its context. ' +
-      'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone; ' +
-      'leaving it gives back your sentence and settings.',
-    compareButton, slots.projection);
+    const contextMessage = element('p', 'status error');
+    contextMessage.setAttribute('role', 'alert');
+    const context = section('Context moves meaning', '', compareButton, contextMessage, slots.projection, slots.contextTrained);
+    const contextIntro = context.insertBefore(element('p', 'intro'), compareButton);
     const scores = section('Score functions: how a query meets a key', 'The selected score function (in More settings) for your sentence, ' +
       'and what each one costs per head.', formula('attention'), slots.scoreFunction);
     const simplex = section('Normalizers: softmax is one choice', 'Attention weights are the point p of the simplex (all weight vectors) that ' +
@@ -125,13 +139,23 @@ export const lensesChapter = {
       sync: (current, context) => {
         for (const part of [lookup, cost]) part.sync(current, context);
         compareButton.textContent = current.compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
+        // With a trained model, its own states of the word (its settings are its own); with the designed heads, theirs.
+        const designed = current.model === DESIGNED;
+        if (!designed) models.load(current.model);
+        slots.projection.hidden = !designed;
+        slots.contextTrained.hidden = designed;
+        contextIntro.textContent = designed ? 'The same word starts at the same point; attention pulls it toward its context. ' +
+          'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone; ' +
+          'leaving it gives back your sentence and settings.'
+          : 'The same word starts as the same vector in both sentences; each layer of the trained model mixes in its context. ' +
+          'Leaving the comparison gives back your sentence and settings.';
         compareButton.disabled = context.readonly;
         target.readOnly = context.readonly;
         // Never written back into the box while it is being typed in (it already shows the text).
         if (target.value !== current.crossTarget && target.getRootNode().activeElement !== target) target.value = current.crossTarget;
         if (!context.readonly) simplexControls.sync(simplexInputs(current));
       },
-      messages: { lookup: lookup.message, cost: cost.message },
+      messages: { lookup: lookup.message, cost: cost.message, contextStates: contextMessage },
     };
   },
 };

@@ -5,23 +5,19 @@ import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { tokenLabels } from '../../views/labels.js';
-import { placeLabels } from '../../views/label-placement.js';
+import { labelWidth, placeLabels } from '../../views/label-placement.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIZE = 460;
 const PAD = 36;
-const COLORS = ['#3b5bdb', '#e8590c'];
+/** The comparison's two sentences' colours (also the trained comparison's: trained-context-view.js). */
+export const SENTENCE_COLORS = ['#3b5bdb', '#e8590c'];
+const COLORS = SENTENCE_COLORS;
 const pct = format('.0%');
 const FONT = '12px system-ui, sans-serif';  // as explorer.css sets for .projection-view text
 const LABEL_HEIGHT = 14;
-let measure;
-
 /** A label's width in pixels, in the plot's font. */
-function textWidth(text) {
-  measure ??= document.createElement('canvas').getContext('2d');
-  measure.font = FONT;
-  return Math.ceil(measure.measureText(text).width) + 2;
-}
+const textWidth = (text) => labelWidth(text, FONT);
 let nextId = 0;
 
 /** Points of one sentence: rows 0…n−1 of `coordinates` from `offset` are X, the next n the outputs. */
