@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -81,9 +82,25 @@ val tokens_to_js(const std::vector<attn::Token>& tokens, const std::vector<std::
   return out;
 }
 
-// { tokens, attention (L·H·T·T), hidden (L·T·d), positions (P), topIds / topP (P·k) } as flat typed arrays; the
-// JS side shapes them. positions: a name of kOutputPositionNames, or an array of integers (checked in JS).
-val language_model_run(int id, const std::string& text, int k, const val& positions) {
+// One head's block, step by step (block_activations.hpp), as tensors { data, shape } under their JS names.
+val block_activations_to_js(const train::BlockActivations& a, const train::ModelConfig& c, std::size_t T) {
+  const std::size_t d = c.d_model, dk = d / c.n_heads;
+  const auto tensor = [&](const std::vector<float>& data, std::size_t cols) {
+    return data.empty() ? val::null() : tensor_to_js(data.data(), {T, cols});
+  };
+  return object_to_js({{"layer", val(a.layer)}, {"head", val(a.head)},
+                       {"wordVectors", tensor(a.word_vectors, d)}, {"positional", tensor(a.positional, d)}, {"input", tensor(a.input, d)},
+                       {"queries", tensor(a.queries, dk)}, {"keys", tensor(a.keys, dk)}, {"values", tensor(a.values, dk)},
+                       {"scores", tensor(a.scores, T)}, {"weights", tensor(a.weights, T)}, {"headOutput", tensor(a.head_output, dk)},
+                       {"concat", tensor(a.concat, d)}, {"attentionOutput", tensor(a.attention_output, d)},
+                       {"residual1", tensor(a.residual1, d)}, {"norm1", tensor(a.norm1, d)}, {"ffHidden", tensor(a.ff_hidden, c.d_ff)},
+                       {"ffOutput", tensor(a.ff_output, d)}, {"residual2", tensor(a.residual2, d)}, {"output", tensor(a.output, d)}});
+}
+
+// { tokens, attention (L·H·T·T), hidden (L·T·d), positions (P), topIds / topP (P·k), activations } as flat typed arrays
+// (activations: tensors, or null); the JS side shapes them. positions: a name of kOutputPositionNames, or an array of
+// integers; activations: undefined, or { layer, head } (both checked in JS, and again here).
+val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations) {
   return guarded([&] {
     train::LanguageModel& m = g_models.get(id);
     train::LanguageModel::Positions at = train::OutputPositions::all;
@@ -94,7 +111,9 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
       for (const double p : vector_from_js<double>(positions)) listed.push_back(static_cast<std::int64_t>(p));
       at = std::move(listed);
     }
-    const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k), at);
+    std::optional<train::HeadChoice> choice;
+    if (!activations.isUndefined()) choice = train::HeadChoice{activations["layer"].as<std::size_t>(), activations["head"].as<std::size_t>()};
+    const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k), at, choice);
     const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
     std::vector<std::int32_t> ids;
     std::vector<float> p;
@@ -104,7 +123,8 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
     return object_to_js({{"tokens", tokens_to_js(r.tokens, r.inputs)}, {"embeddings", typed_array_to_js(r.embeddings)},
                          {"input", typed_array_to_js(r.input)}, {"attention", typed_array_to_js(r.attention)},
                          {"hidden", typed_array_to_js(r.hidden)}, {"positions", typed_array_to_js(computed)},
-                         {"topIds", typed_array_to_js(ids)}, {"topP", typed_array_to_js(p)}});
+                         {"topIds", typed_array_to_js(ids)}, {"topP", typed_array_to_js(p)},
+                         {"activations", r.activations ? block_activations_to_js(*r.activations, m.config(), r.tokens.size()) : val::null()}});
   });
 }
 

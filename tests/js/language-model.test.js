@@ -114,6 +114,39 @@ describe('languageModel: run', () => {
     assert.throws(() => causal.run(SENTENCE, { positions: Array(257).fill(0) }), { name: 'RangeError', message: /at most 256 positions, got 257/ });
   });
 
+  test('activations: one head\'s block step by step, consistent with the run (its weights, its block\'s output); a head that does not exist is a RangeError', () => {
+    for (const model of [causal, masked]) {
+      const { numLayers, numHeads, dModel, dK, dFF } = model.config;
+      const plain = model.run(SENTENCE, { positions: [] });
+      assert.equal(plain.activations, undefined, 'only when asked');
+      const T = plain.tokens.length;
+      for (const [layer, head] of [[0, 0], [numLayers - 1, numHeads - 1]]) {
+        const { activations: a, attention, hidden } = model.run(SENTENCE, { positions: [], activations: { layer, head } });
+        assert.deepEqual([a.layer, a.head], [layer, head]);
+        const shapes = { wordVectors: dModel, positional: dModel, input: dModel, queries: dK, keys: dK, values: dK, scores: T, weights: T,
+          headOutput: dK, concat: dModel, attentionOutput: dModel, residual1: dModel, norm1: dModel, ffHidden: dFF, ffOutput: dModel,
+          residual2: dModel, output: dModel };
+        assert.deepEqual(Object.keys(a).filter((key) => a[key]?.shape).sort(), Object.keys(shapes).sort());
+        for (const [key, cols] of Object.entries(shapes)) assert.deepEqual(a[key].shape, [T, cols], key);
+        assert.deepEqual(a.weights.data, attention[layer][head]);
+        assert.deepEqual(a.output.data, hidden[layer].data);
+        assert.deepEqual(a.input.data, layer ? hidden[layer - 1].data : a.wordVectors.data.map((x, i) => x + a.positional.data[i]));
+        // the head's output is its columns of the concatenation; R₁ = X + MultiHead
+        for (let t = 0; t < T; t++) {
+          assert.deepEqual(a.headOutput.data.subarray(t * dK, (t + 1) * dK), a.concat.data.subarray(t * dModel + head * dK, t * dModel + (head + 1) * dK));
+        }
+        a.residual1.data.forEach((r, i) => assert.ok(Math.abs(r - a.input.data[i] - a.attentionOutput.data[i]) < 1e-5));
+        const maskedCells = Array.from(a.scores.data).filter((s) => s === -Infinity).length;
+        assert.equal(maskedCells, model === causal ? (T * (T - 1)) / 2 : 0, 'the causal mask, only for the decoder');
+      }
+      assert.throws(() => model.run(SENTENCE, { activations: { layer: numLayers, head: 0 } }),
+        { name: 'RangeError', message: new RegExp(`activations.layer must be an integer from 0 to ${numLayers - 1}, got ${numLayers}`) });
+      assert.throws(() => model.run(SENTENCE, { activations: { layer: 0, head: -1 } }), { name: 'RangeError', message: /activations.head must be/ });
+      assert.throws(() => model.run(SENTENCE, { activations: { layer: 0, head: 0, step: 1 } }), { name: 'RangeError', message: /unknown option 'step'/ });
+      assert.throws(() => model.run(SENTENCE, { activations: { layer: '0', head: 0 } }), { name: 'TypeError' });
+    }
+  });
+
   test('score: ln p of each token given the ones before it; the perplexity is exp(−mean); a likely sentence scores better than its shuffle', () => {
     const s = causal.score(SENTENCE);
     assert.equal(s.logProb.length, 7);

@@ -92,10 +92,12 @@ void LanguageModel::output_layer(const float* x, std::size_t n, float* logits) c
   }
 }
 
-LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions) {
+LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions, std::optional<HeadChoice> activations) {
   if (k < 1 || k > kMaxTopK) throw std::out_of_range("languageModel.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " + std::to_string(k));
+  if (activations) check_head_choice(config_, *activations, "languageModel.run: activations");
   LanguageRun out;
   const float* x = run_blocks(text, out);
+  if (activations) out.activations = block_activations(config_, parameters_.data(), frozen_, out.inputs.data(), ws_, *activations);
   const std::size_t T = out.tokens.size(), d = config_.d_model, V = config_.outputs();
   if (const auto* listed = std::get_if<std::vector<std::int64_t>>(&positions)) {
     if (listed->size() > kMaxLanguageTokens) {

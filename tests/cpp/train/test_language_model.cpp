@@ -11,23 +11,13 @@
 
 #include "../asset.hpp"
 #include "attn/core/positional.hpp"
+#include "fixture_text.hpp"
 #include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model_file.hpp"
 
 using namespace attn::train;
 
 namespace {
-
-// The fixture's paragraphs: the first 15 paragraphs to train on, the rest held out.
-std::pair<std::string, std::string> fixture_text() {
-  std::ifstream in(ATTN_FIXTURE_DIR "/public-domain-english.txt");
-  std::string line, train, held_out;
-  for (int n = 0; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    (n++ < 15 ? train : held_out) += line + "\n";
-  }
-  return {train, held_out};
-}
 
 LanguageTrainerOptions small_options(Objective objective) {
   LanguageTrainerOptions o;

@@ -121,6 +121,58 @@ export interface LanguageRun {
    * (options.positions) and null elsewhere. Causal: the word after position i; masked: the word at i.
    */
   top: (WordProbability[] | null)[];
+  /** With options.activations: every step of that head's block, from the same forward pass. */
+  activations?: BlockActivations;
+}
+
+/** A tensor [rows, cols], row-major: data[i * cols + j]. */
+export interface LanguageTensor {
+  data: Float32Array;
+  shape: [number, number];
+}
+
+/**
+ * One block (layer l) of a trained model followed for one head h on the text, every value as the model computed it
+ * (cpp/include/attn/train/block_activations.hpp; Vaswani et al. 2017 §3.1–3.3, post-LN). T = the text's tokens,
+ * d = dModel (100), d_k = dK (25), d_ff = dFF. The head's columns of Q, K, V and of the concatenation are
+ * h·d_k … (h+1)·d_k − 1; W_Q, W_K, W_V, W_O, their biases, LayerNorm's γ and β and the feed-forward weights are
+ * parameters()' "layers.<l>.attention.w_q", "….b_q", …, "layers.<l>.norm1.gamma", "layers.<l>.feed_forward.w_1", ….
+ */
+export interface BlockActivations {
+  layer: number;
+  head: number;
+  /** [T, d] each token's input row: its frozen GloVe vector (core.embed's), or the learned row of <unk> or [MASK]. */
+  wordVectors: LanguageTensor;
+  /** [T, d] the sinusoidal P (core.sinusoidalEncoding(T, d)), added unscaled. */
+  positional: LanguageTensor;
+  /** [T, d] X_l, the block's input: wordVectors + positional for layer 0, else hidden[l − 1]. */
+  input: LanguageTensor;
+  /** [T, d_k] Q_h = X_l W_Q[:, h] + b_Q[h]; keys and values alike. */
+  queries: LanguageTensor;
+  keys: LanguageTensor;
+  values: LanguageTensor;
+  /** [T, T] Q_h K_hᵀ / √d_k; −Infinity where the causal model's mask hides a later key (j > i). */
+  scores: LanguageTensor;
+  /** [T, T] softmax of each row of scores (= attention[l][h]). */
+  weights: LanguageTensor;
+  /** [T, d_k] head_h = A_h V_h. */
+  headOutput: LanguageTensor;
+  /** [T, d] Concat(head_1 … head_H). */
+  concat: LanguageTensor;
+  /** [T, d] Concat(…) W_O + b_O. */
+  attentionOutput: LanguageTensor;
+  /** [T, d] R₁ = X_l + attentionOutput. */
+  residual1: LanguageTensor;
+  /** [T, d] N₁ = γ₁ ⊙ (R₁ − μ) / √(σ² + 10⁻⁵) + β₁, per row. */
+  norm1: LanguageTensor;
+  /** [T, d_ff] ReLU(N₁ W_1 + b_1). */
+  ffHidden: LanguageTensor;
+  /** [T, d] ffHidden W_2 + b_2. */
+  ffOutput: LanguageTensor;
+  /** [T, d] R₂ = N₁ + ffOutput. */
+  residual2: LanguageTensor;
+  /** [T, d] the block's output LayerNorm₂(R₂) (= hidden[l]). */
+  output: LanguageTensor;
 }
 
 /**
@@ -136,6 +188,11 @@ export interface LanguageRunOptions {
   k?: number;
   /** Default 'all'. */
   positions?: OutputPositions;
+  /**
+   * Also return every step of this head's block (run()'s `activations`): layer in [0, numLayers), head in
+   * [0, numHeads); RangeError outside them (or for another option in it), TypeError if not numbers.
+   */
+  activations?: { layer: number; head: number };
 }
 
 export interface LanguageScore {
@@ -152,7 +209,8 @@ export interface LanguageModel {
   readonly vocabulary: readonly string[];
   /**
    * RangeError: empty text, more than maxTokens tokens, k outside 1 … maxTopK, a position outside [−T, T),
-   * an unknown option, [MASK] given to the causal model; TypeError: not a string.
+   * a layer or head of activations that does not exist, an unknown option, [MASK] given to the causal model;
+   * TypeError: not a string.
    */
   run(text: string, options?: LanguageRunOptions): LanguageRun;
   /** Causal model only (RangeError otherwise, and for fewer than 2 tokens). */

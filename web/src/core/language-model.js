@@ -96,8 +96,8 @@ export function languageModelApi(wasm) {
       vocabulary: Object.freeze(vocabulary),
       run(text, options = {}) {
         const where = 'languageModel.run';
-        check.knownOptions(options, where, ['k', 'positions']);
-        const { k = 10, positions = 'all' } = options;
+        check.knownOptions(options, where, ['k', 'positions', 'activations']);
+        const { k = 10, positions = 'all', activations } = options;
         check.integerIn(k, where, 'k', 1, limits.maxTopK);
         if (Array.isArray(positions)) {
           if (positions.length > limits.maxTokens) throw new RangeError(`${where}: at most ${limits.maxTokens} positions, got ${positions.length}`);
@@ -105,7 +105,13 @@ export function languageModelApi(wasm) {
         } else {
           check.oneOf(positions, where, 'positions', limits.outputPositions);
         }
-        const r = unwrap(wasm.languageModelRun(id, check.text(text, where), k, positions));
+        if (activations !== undefined) {
+          check.knownOptions(activations, `${where} activations`, ['layer', 'head']);
+          check.integerIn(activations.layer, where, 'activations.layer', 0, numLayers - 1);
+          check.integerIn(activations.head, where, 'activations.head', 0, numHeads - 1);
+        }
+        const r = unwrap(wasm.languageModelRun(id, check.text(text, where), k, positions,
+          activations && { layer: activations.layer, head: activations.head }));
         const T = r.tokens.length;
         const attention = Array.from({ length: numLayers }, (_, l) => Array.from({ length: numHeads },
           (_, h) => r.attention.subarray(((l * numHeads + h) * T) * T, ((l * numHeads + h + 1) * T) * T)));
@@ -114,7 +120,8 @@ export function languageModelApi(wasm) {
         const input = { shape: [T, dModel], data: r.input };
         const top = new Array(T).fill(null);
         r.positions.forEach((t, n) => { top[t] = Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, n * k + i)); });
-        return { tokens: r.tokens, embeddings, input, attention, hidden, top };
+        return activations ? { tokens: r.tokens, embeddings, input, attention, hidden, top, activations: r.activations }
+          : { tokens: r.tokens, embeddings, input, attention, hidden, top };
       },
       score(text) {
         if (kind !== 'causal') throw new RangeError("languageModel.score: only the 'causal' model scores text (it predicts the next word)");

@@ -7,11 +7,13 @@
 // V_out = the output vocabulary with <unk> (corpus.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "attn/text/embeddings.hpp"
+#include "attn/train/block_activations.hpp"
 #include "attn/train/corpus.hpp"
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/model.hpp"
@@ -45,6 +47,7 @@ struct LanguageRun {
   std::vector<std::size_t> positions;               // (P) the positions whose outputs were computed
   std::vector<std::vector<WordProbability>> top;    // (P) at positions[i]: the k most likely outputs, most likely first
   std::vector<float> logits;                        // (P, V_out) at positions[i]
+  std::optional<BlockActivations> activations;      // one head's block step by step, when run() was asked for it
 };
 
 class LanguageModel {
@@ -63,8 +66,11 @@ class LanguageModel {
   // no token or more than kMaxLanguageTokens, k is outside [1, kMaxTopK], a position outside [−T, T) or more
   // than kMaxLanguageTokens positions are listed;
   // std::invalid_argument if the causal model is given "[MASK]" (it was never trained on it).
+  // activations: also every step of that head's block (block_activations.hpp), from the same forward pass;
+  // std::out_of_range if its layer or head does not exist.
   using Positions = std::variant<OutputPositions, std::vector<std::int64_t>>;
-  LanguageRun run(const std::string& text, std::size_t k = 10, const Positions& positions = OutputPositions::all);
+  LanguageRun run(const std::string& text, std::size_t k = 10, const Positions& positions = OutputPositions::all,
+                  std::optional<HeadChoice> activations = std::nullopt);
 
   // Causal models: ln p(token i | tokens before it) for i = 1 … T − 1, and the perplexity exp(−mean).
   // Throws as run(), and std::invalid_argument for a masked model or a text of one token.

@@ -10,28 +10,17 @@ import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
 import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
-import { mixView } from './mix-view.js';
+import { designedMix, mixView, trainedMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
 import { predictionAt, trainedData, trainedInputs } from './trained-data.js';
 import { trainedHeadGrid } from './trained-heads.js';
 import { trainedModels } from './trained-models.js';
+import { whenTrained } from './trained-placeholder.js';
 import { trainedWeights } from './trained-weights.js';
 
 /** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
-function mixQuery(trace, query) {
-  const last = trace.tokens.length - 1;
-  return Math.max(0, Math.min(last, query ?? 2));
-}
-
-/** A trained model's figure, or what stands in for it while the model loads, failed to, or has no sentence to read. */
-function whenTrained(draw) {
-  return ({ trained }, previous, state, env) => {
-    if (trained.run) return draw(trained, state, env);
-    const note = element('p', trained.error ? 'status error' : 'empty-figure', trained.error
-      ? `The trained model could not be loaded: ${trained.error}`
-      : trained.loading ? 'Loading the trained model (once; about 2 MB)…' : 'Type a sentence above: the model reads its words.');
-    return note;
-  };
+function mixQuery(tokens, query) {
+  return Math.max(0, Math.min(tokens.length - 1, query ?? 2));
 }
 
 export const attentionChapter = {
@@ -74,8 +63,8 @@ export const attentionChapter = {
         head, previous, colorMap, cellBudget: height ? Math.max(120, room ?? height - 340) : undefined, canvas: canvas('weights') }),
     },
     mix: {
-      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) => mixView(trace, {
-        head, query: mixQuery(trace, focusQuery ?? lineQuery), colors, canvas }),
+      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) => mixView(designedMix(trace, head), {
+        query: mixQuery(trace.tokens, focusQuery ?? lineQuery), colors, canvas }),
     },
     lines: {
       draw: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
@@ -92,6 +81,11 @@ export const attentionChapter = {
         selected: trainedHead, colorMap, cellBudget: height ? Math.max(120, room ?? height - 340) : undefined, canvas: canvas('weights') })),
     },
     predictions: { needs: 'trained', draw: whenTrained((trained, { focus }) => predictionsView(trained, { focus })) },
+    trainedMix: {
+      needs: 'trained',
+      draw: whenTrained((trained, { lineQuery, focusQuery }, { colors, canvas }) => mixView(trainedMix(trained), {
+        query: mixQuery(trained.run.tokens, focusQuery ?? lineQuery), colors, canvas })),
+    },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build({ core, state, slots, edit, redraw, refresh }) {
@@ -106,8 +100,13 @@ export const attentionChapter = {
       focused = event.detail.row;
       redraw('mix', { focusQuery: focused });
     });
-    // Pointing at a row of the decoder's weights shows what it predicted there (computed then: one position's output layer).
+    // Pointing at a row of a trained head's weights shows that word's mix, and for the decoder what it predicted there
+    // (computed then: one position's output layer).
+    let trainedFocused = null;
     slots.trainedWeights.addEventListener('focus-query', (event) => {
+      if (trainedFocused === event.detail.row) return;
+      trainedFocused = event.detail.row;
+      redraw('trainedMix', { focusQuery: trainedFocused });
       const { model } = models.get('causal');
       const { sentence, model: kind } = state();
       if (kind !== 'causal' || !model || event.detail.row === null || event.detail.row === undefined) return;
@@ -122,16 +121,18 @@ export const attentionChapter = {
     linePanel.append(element('summary', '', 'Who attends to whom, as lines (several heads at once)'), lineControls.form, slots.lines);
     const first = row(slots.heads, slots.attention, slots.mix);
     first.classList.add('first-screen');
-    // A trained model's first screen: its heads, the selected one's weights, its predictions.
+    // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
     const trainedMessage = element('p', 'status error');
     trainedMessage.setAttribute('role', 'alert');
     const trained = row(slots.trainedHeads, slots.trainedWeights, slots.predictions);
+    const trainedMixBox = element('div', 'trained-mix');  // under the first screen: the mix needs its width
+    trainedMixBox.append(slots.trainedMix);
     const lines = element('div', 'line-panel-box');  // shown with the designed heads (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [trainedMessage, first, trained, lines],
-      views: { heads: [slots.heads, slots.trainedHeads], attention: [slots.attention, slots.trainedWeights], mix: [slots.mix], lines: [linePanel],
+      content: [trainedMessage, first, trained, trainedMixBox, lines],
+      views: { heads: [slots.heads, slots.trainedHeads], attention: [slots.attention, slots.trainedWeights], mix: [slots.mix, slots.trainedMix], lines: [linePanel],
         predictions: [slots.predictions] },
       figureControls: [lineControls.form],
       sync: (state, { readonly, open, views }) => {
@@ -141,6 +142,7 @@ export const attentionChapter = {
         first.hidden = !designed;
         lines.hidden = !designed;  // the lines draw the designed heads' weights
         trained.hidden = designed;
+        trainedMixBox.hidden = designed;
         if (!readonly) lineControls.sync(state);
       },
       messages: { trained: trainedMessage },

@@ -1,5 +1,6 @@
 // The mix: one query's output built as the weighted sum of the value vectors (Vaswani et al. 2017
-// eq. 1, row i: z_i = Σ_j a_ij v_j; the figure follows Alammar, "The Illustrated Transformer").
+// eq. 1, row i: z_i = Σ_j a_ij v_j; the figure follows Alammar, "The Illustrated Transformer"), for a
+// designed head of the trace or the selected head of a trained model (its real value vectors).
 // Each key j is one row: its word, its weight a_ij as a bar, and a_ij·v_j as a strip of d_v cells —
 // rows with little weight fade to white — stacked above their sum z_i, the head's output row i.
 // One canvas for every row (a keystroke redraws it without building per-row DOM).
@@ -9,6 +10,8 @@ import { cellCanvas } from '../../views/heatmap.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
 import { emptyReason, rowStatus, selfOnlyText } from './row-status.js';
+import { modelKindName } from './trained-facts.js';
+import { trainedHeadName } from './trained-heads.js';
 
 const fmt = format('.2f');
 const LABEL_PX = 86;     // the words' column
@@ -23,16 +26,41 @@ function rowHeight(seqLen) {
 }
 
 /**
- * The mix's numbers for query `query` of head `head` (what the figure draws, exported with it).
- * @param {object} trace  core.explain()'s trace
+ * What the mix of one designed head shows: its weights and value vectors in the trace.
+ * @param {object} trace  core.explain()'s trace  @param {number} head  0-based
+ * @returns {object} mixView()'s source
+ */
+export function designedMix(trace, head) {
+  const n = trace.tokens.length;
+  return { figure: 'mix', labels: tokenLabels(trace), weights: trace.heads[head].weights.data, values: trace.heads[head].values, id: head,
+    name: `head ${head + 1}`, status: rowStatus(trace.heads[head], n, n), emptyReason: emptyReason(trace.options) };
+}
+
+/**
+ * What the mix of the selected head of a trained model shows: its weights and its real value vectors V_h = X W_V + b_V
+ * (the run's activations, trained-data.js). A causal mask leaves every query at least itself: no row is empty.
+ * @param {{ config: object, run: { tokens: object[], activations: object } }} trained  trained-data.js trainedData()
+ * @returns {object} mixView()'s source
+ */
+export function trainedMix({ config, run }) {
+  const { layer, head, weights, values } = run.activations;
+  return { figure: 'trained-mix', labels: run.tokens.map((t) => t.text), weights: weights.data, values, id: layer * config.numHeads + head,
+    name: `${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}`, status: { empty: [], selfOnly: [] },
+    valuesNote: ` Its value vectors are the model's own: v_j = x_j W_V + b_V, d_k = ${config.dK}.` };
+}
+
+/**
+ * The mix's numbers for one query (what the figure draws, exported with it).
+ * @param {{ weights: Float32Array, values: { data: Float32Array, shape: [number, number] } }} source  designedMix() or
+ *   trainedMix(): the head's weights [seqLen, seqLen] and values [seqLen, d_v], row-major
+ * @param {number} query  the query position
  * @returns {{ weights: Float32Array, scaled: Float32Array, output: Float32Array, dV: number }}
  *   weights a_i· [seqLen]; scaled a_ij·v_j [seqLen, d_v] row-major; output z_i = Σ_j a_ij v_j [d_v],
- *   summed here from the core's weights and values (the test checks it equals the trace's output row)
+ *   summed here from the weights and values (the tests check it equals the head's output row)
  */
-export function mixData(trace, head, query) {
-  const { weights, values } = trace.heads[head];
-  const n = trace.tokens.length, dV = values.shape[1];
-  const row = weights.data.subarray(query * n, (query + 1) * n);
+export function mixData({ weights: all, values }, query) {
+  const [n, dV] = values.shape;
+  const row = all.subarray(query * n, (query + 1) * n);
   const scaled = new Float32Array(n * dV);
   const output = new Float32Array(dV);
   for (let j = 0; j < n; j++) {
@@ -46,19 +74,22 @@ export function mixData(trace, head, query) {
 }
 
 /**
- * @param {object} trace  core.explain()'s trace (at least one token)
- * @param {{ head: number, query: number, colors?: { ink: string, muted: string, line: string },
- *   canvas?: (key: string) => HTMLCanvasElement }} options  the head (0-based) and the query position
- *   shown; text and rule colours (the theme's); where to get the figure's canvases (the same ones at
- *   every redraw), else new ones
- * @returns {HTMLElement} <figure data-figure="mix" data-query data-head>; `figure.exportData` holds the
+ * @param {{ figure: string, labels: string[], weights: Float32Array, values: { data: Float32Array, shape: [number, number] },
+ *   id: number, name: string, status: { empty: number[], selfOnly: number[] }, emptyReason?: string, valuesNote?: string }} source
+ *   designedMix() or trainedMix(): the figure's name (data-figure), the tokens' labels, the head's weights and values,
+ *   its index (data-head), its name in the caption, its rows with no key or only their own, why a row is empty, what its
+ *   value vectors are
+ * @param {{ query: number, colors?: { ink: string, muted: string, line: string },
+ *   canvas?: (key: string) => HTMLCanvasElement }} options  the query position shown; text and rule colours (the
+ *   theme's); where to get the figure's canvases (the same ones at every redraw), else new ones
+ * @returns {HTMLElement} <figure data-figure="mix" (or "trained-mix") data-query data-head>; `figure.exportData` holds the
  *   rows drawn (keys, then the output) for CSV/JSON export, `figure.mix` the mixData() numbers
  */
-export function mixView(trace, { head, query, colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' },
+export function mixView(source, { query, colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' },
   canvas: canvasFor = () => document.createElement('canvas') }) {
-  const n = trace.tokens.length;
-  const labels = tokenLabels(trace);
-  const data = mixData(trace, head, query);
+  const { labels, status } = source;
+  const n = labels.length;
+  const data = mixData(source, query);
   const { weights, scaled, output, dV } = data;
   const h = rowHeight(n);
   // Bars take a third of what the words leave, strips the rest.
@@ -73,18 +104,17 @@ export function mixView(trace, { head, query, colors = { ink: '#1d1d1f', muted: 
 
   const figure = document.createElement('figure');
   figure.className = 'mix';
-  figure.dataset.figure = 'mix';
+  figure.dataset.figure = source.figure;
   figure.dataset.query = String(query);
-  figure.dataset.head = String(head);
+  figure.dataset.head = String(source.id);
   const caption = figure.appendChild(document.createElement('figcaption'));
-  const status = rowStatus(trace.heads[head], n, n);
-  caption.textContent = `The output of “${labels[query]}” (head ${head + 1}) is a weighted mix of the value vectors: ` +
-    `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.`;
+  caption.textContent = `The output of “${labels[query]}” (${source.name}) is a weighted mix of the value vectors: ` +
+    `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.${source.valuesNote ?? ''}`;
   figure.mix = data;
   const note = (className, text) => Object.assign(figure.appendChild(document.createElement('p')), { className, textContent: text });
   if (status.empty.includes(query)) {
     // No key left: nothing to mix, and a colour scale around 0 would have no range to show.
-    note('mix-note empty-row', `“${labels[query]}” has no key to attend to (${emptyReason(trace.options)}): its weights are all 0 and z_${query} = 0.`);
+    note('mix-note empty-row', `“${labels[query]}” has no key to attend to (${source.emptyReason}): its weights are all 0 and z_${query} = 0.`);
     figure.exportData = mixExport(caption.textContent, labels, data, query);
     return figure;
   }

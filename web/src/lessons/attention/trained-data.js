@@ -2,6 +2,7 @@
 // learner's sentence once per update — every head's weights, and its predictions at the one position a
 // figure shows (the output layer costs more than the blocks: core.languageModel run()'s positions).
 import { DESIGNED } from '../../settings/limits.js';
+import { trainedHeadAt } from './trained-heads.js';
 
 /** How many words a prediction figure lists. */
 export const SHOWN_WORDS = 10;
@@ -24,9 +25,10 @@ export function maskedText(sentence, tokens, masked) {
  * The lens's inputs: null while the designed heads are shown.
  * @param {object} state  @param {object} trace  core.explain()'s (its tokens and their spans)
  * @param {{ get: (kind: string) => object }} models  trained-models.js trainedModels(core)
- * @returns {{ kind: string, text: string, hidden: string[], status: string } | null}  text: the sentence as the model reads
- *   it; hidden: the words behind its [MASK]s, in order (lower case); status: 'ready', 'loading' or 'error: …' (so the
- *   lens computes again once the model has loaded)
+ * @returns {{ kind: string, text: string, hidden: string[], selected: number, status: string } | null}  text: the sentence
+ *   as the model reads it; hidden: the words behind its [MASK]s, in order (lower case); selected: the selected head,
+ *   layer-major (state.trainedHead); status: 'ready', 'loading' or 'error: …' (so the lens computes again once the
+ *   model has loaded)
  */
 export function trainedInputs(state, trace, models) {
   if (state.model === DESIGNED) return null;
@@ -36,28 +38,44 @@ export function trainedInputs(state, trace, models) {
     kind: state.model,
     text: state.model === 'masked' ? maskedText(state.sentence, trace.tokens, masked) : state.sentence,
     hidden: masked.map((i) => trace.tokens[i].text.toLowerCase()),
+    selected: state.trainedHead,
     status: model ? 'ready' : error ? `error: ${error}` : 'loading',
   };
 }
 
 /**
- * The model's run on the text: { kind, config, run, predictions } — predictions: causal, the words after the last token;
- * masked, for each [MASK], its position, the top words, the hidden word, whether the model can output it at all (known:
- * in its output vocabulary) and its rank (1-based, null past RANKED_WORDS). { kind, loading } or { kind, error } while there is no model,
- * { kind, config, empty } for an empty sentence, { kind: 'designed' } for the designed heads (no trained figure shows).
+ * The loaded model trainedInputs() name, or what its figures show instead: { kind: 'designed' } for the designed heads
+ * (no trained figure shows), { kind, loading } or { kind, error } while there is no model, { kind, config, empty } for an
+ * empty sentence.
+ * @param {{ get: (kind: string) => object }} models  trained-models.js trainedModels(core)
+ * @returns {{ model: object } | { instead: object }}
+ */
+export function readyModel(models, inputs) {
+  if (!inputs) return { instead: { kind: DESIGNED } };
+  const { kind, text } = inputs;
+  const { model, error } = models.get(kind);
+  if (!model) return { instead: error ? { kind, error } : { kind, loading: true } };
+  if (text.trim() === '') return { instead: { kind, config: model.config, empty: true } };
+  return { model };
+}
+
+/**
+ * The model's run on the text: { kind, config, run, predictions } — run with the selected head's block step by step
+ * (run.activations: its value vectors for the mix); predictions: causal, the words after the last token; masked, for
+ * each [MASK], its position, the top words, the hidden word, whether the model can output it at all (known: in its
+ * output vocabulary) and its rank (1-based, null past RANKED_WORDS). Without a model or a sentence, readyModel()'s stand-in.
  * @throws RangeError from run() (text too long, [MASK] typed for the causal model): the section says it
  */
 export function trainedData(models, inputs) {  // models: trained-models.js trainedModels(core)
-  if (!inputs) return { kind: DESIGNED };
+  const { model, instead } = readyModel(models, inputs);
+  if (!model) return instead;
   const { kind, text, hidden } = inputs;
-  const { model, error } = models.get(kind);
-  if (!model) return error ? { kind, error } : { kind, loading: true };
-  if (text.trim() === '') return { kind, config: model.config, empty: true };
+  const activations = trainedHeadAt(model.config, inputs.selected);
   if (kind === 'causal') {
-    const run = model.run(text, { k: SHOWN_WORDS, positions: [-1] });
+    const run = model.run(text, { k: SHOWN_WORDS, positions: [-1], activations });
     return { kind, config: model.config, run, predictions: [{ position: run.tokens.length - 1, top: run.top.at(-1) }] };
   }
-  const run = model.run(text, { k: RANKED_WORDS, positions: 'masks' });
+  const run = model.run(text, { k: RANKED_WORDS, positions: 'masks', activations });
   const predictions = run.tokens.flatMap((token, position) => (token.mask ? [position] : [])).map((position, n) => {
     const rank = run.top[position].findIndex(({ word }) => word === hidden[n]);
     return { position, hidden: hidden[n], known: model.vocabulary.includes(hidden[n]), rank: rank < 0 ? null : rank + 1,

@@ -30,6 +30,17 @@ export function measuredJob(head) {
   return { text: `mixed (${name} ${head[field].toFixed(2)})`, label: 'mixed', score: head[field] };
 }
 
+/**
+ * The layer and head of a selected head, layer-major as the grid counts them (layer · numHeads + head); a selection
+ * past the last head (a hand-edited link) is the last head.
+ * @param {{ numLayers: number, numHeads: number }} config  @param {number} selected
+ * @returns {{ layer: number, head: number }}
+ */
+export function trainedHeadAt({ numLayers, numHeads }, selected) {
+  const index = Math.max(0, Math.min(numLayers * numHeads - 1, Math.round(selected)));
+  return { layer: Math.floor(index / numHeads), head: index % numHeads };
+}
+
 /** "L1 H2": layer and head, from 1. */
 export function trainedHeadName(layer, head) {
   return `L${layer + 1} H${head + 1}`;

@@ -154,7 +154,8 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
     color: step.weights ? weightColor : divergingColor(limit),
     domain: step.weights ? [0, 1] : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
     legendTitle: step.weights ? 'weight' : 'value',
-    cellWidth: Math.max(1, Math.min(36, Math.floor(widthBudget / Math.max(cols, 1)))),
+    // Whole pixels while a column gets at least one; narrower (400 feed-forward units on a phone), a fraction, so it fits.
+    cellWidth: widthBudget >= cols ? Math.min(36, Math.floor(widthBudget / Math.max(cols, 1))) : widthBudget / cols,
     cellHeight: Math.max(2, Math.min(28, Math.floor(heightBudget / Math.max(rows, 1)))),
     isMasked: step.isMasked,
     rowNotes: step.notes,
@@ -190,23 +191,37 @@ function neighbour(step, index, weightColor, direction) {
 }
 
 /**
- * The steps as a stepper: a numbered list of every step, the current step large with its formula and
- * shape, and its previous and next steps beside it.
+ * The steps of the selected designed head as a stepper (stepper() below).
  * @param {object} trace  core.explain() result
  * @param {{ head: number, step?: number, colorMap?: 'viridis' | 'cividis' }} options  the head to follow (0-based);
  *   the step shown, 1-based (clamped to the steps there are; default 1); the attention weights' colour map
  *   (default 'viridis')
+ * @returns {HTMLElement} <div data-figure="pipeline" data-head data-step data-steps>
+ */
+export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
+  const root = stepper(steps(trace, head), { step, colorMap, name: `head ${head + 1} (${headKindLabel(trace.heads[head])})` });
+  root.dataset.head = String(head);
+  return root;
+}
+
+/**
+ * Steps as a stepper: a numbered list of every step, the current step large with its formula and shape, and its
+ * previous and next steps beside it.
+ * @param {{ title: string, tex: string, tensor: { data: Float32Array, shape: [number, number] }, rowLabels: string[],
+ *   cols: string[], colTitle: string, describe: Function, weights?: boolean, isMasked?: Function, limit?: number,
+ *   shapeNote?: string, colGroups?: object[], notes?: string[] }[]} all  the steps, in order (at least one)
+ * @param {{ step?: number, colorMap?: 'viridis' | 'cividis', name: string, id?: string }} options  the step shown, 1-based
+ *   (clamped); the attention weights' colour map; what the steps are of, for the step list's accessible name ("head 2 (…)");
+ *   the prefix of its elements' ids (default 'pipeline'), so that two steppers in one page do not share ids
  * @returns {HTMLElement} <div data-figure="pipeline" data-step data-steps>; its buttons dispatch
  *   CustomEvent("choose", { detail: { step } (1-based), bubbles })
  */
-export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
-  const all = steps(trace, head);
+export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipeline' }) {
   const current = Math.max(0, Math.min(all.length - 1, Math.round(step) - 1));
   const weightColor = weightColorMap(colorMap);
   const root = document.createElement('div');
   root.className = 'pipeline';
   root.dataset.figure = 'pipeline';
-  root.dataset.head = String(head);
   root.dataset.step = String(current + 1);
   root.dataset.steps = String(all.length);
 
@@ -217,15 +232,15 @@ export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
   const nav = root.appendChild(document.createElement('div'));
   nav.className = 'stepper';
   nav.setAttribute('role', 'tablist');
-  nav.setAttribute('aria-label', `The ${all.length} steps of head ${head + 1} (${headKindLabel(trace.heads[head])})`);
+  nav.setAttribute('aria-label', `The ${all.length} steps of ${name}`);
   const tabs = all.map((s, i) => {
     const button = nav.appendChild(stepButton(i === current ? 'step-number current' : 'step-number', i, [String(i + 1)], `${i + 1}. ${s.title}`));
     button.title = `${i + 1}. ${s.title}`;
-    button.id = `pipeline-tab-${i + 1}`;
+    button.id = `${id}-tab-${i + 1}`;
     button.dataset.focusKey = `step-tab-${i + 1}`;
     button.setAttribute('role', 'tab');
     button.setAttribute('aria-selected', String(i === current));
-    button.setAttribute('aria-controls', 'pipeline-panel');
+    button.setAttribute('aria-controls', `${id}-panel`);
     button.tabIndex = i === current ? 0 : -1;
     if (i === current) button.dataset.focusFallback = '';
     return button;
@@ -245,9 +260,9 @@ export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
   if (current > 0) row.append(neighbour(all[current - 1], current - 1, weightColor, 'previous'));
   const card = row.appendChild(document.createElement('section'));
   card.className = 'step';
-  card.id = 'pipeline-panel';
+  card.id = `${id}-panel`;
   card.setAttribute('role', 'tabpanel');
-  card.setAttribute('aria-labelledby', `pipeline-tab-${current + 1}`);
+  card.setAttribute('aria-labelledby', `${id}-tab-${current + 1}`);
   const title = card.appendChild(document.createElement('h3'));
   title.textContent = `${current + 1}. ${all[current].title}`;
   card.append(math(all[current].tex, { display: true }),
