@@ -99,6 +99,7 @@ export function buildLearnControls(tasks) {
     },
     readProbe: () => text.value,
     syncTask(name) {
+      if (training.dataset.task === name) return;  // called at every update: the DOM is written only when the task changes
       task.value = name;
       description.textContent = taskDescription(name);
       training.dataset.task = name;
