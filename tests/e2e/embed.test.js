@@ -215,7 +215,9 @@ test('assets-base: the element and core modules in one folder, the .wasm and wor
   for (const sub of ['lesson/element', 'lesson/core', 'shared-assets']) mkdirSync(join(folder, sub), { recursive: true });
   copyFileSync('dist/element/attention-explorer.js', join(folder, 'lesson/element/attention-explorer.js'));
   copyFileSync('dist/core/index.js', join(folder, 'lesson/core/index.js'));
-  for (const asset of ['attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin']) copyFileSync(`dist/core/${asset}`, join(folder, 'shared-assets', asset));
+  for (const asset of ['attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin', 'causal.safetensors', 'masked.safetensors']) {
+    copyFileSync(`dist/core/${asset}`, join(folder, 'shared-assets', asset));
+  }
   writeFileSync(join(folder, 'lesson/index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>assets-base</title>' +
     '<link rel="icon" href="data:,"><script type="module" src="element/attention-explorer.js"></script></head>' +
     '<body><attention-explorer sentence="a lesson page" assets-base="../shared-assets/"></attention-explorer></body></html>');
@@ -227,6 +229,9 @@ test('assets-base: the element and core modules in one folder, the .wasm and wor
     // Chromium runs relaxed SIMD: the element picks that build
     assert.ok(fetched.includes('/shared-assets/attn_core.relaxed.wasm') && fetched.includes('/shared-assets/embeddings.bin'), fetched.join(' '));
     assert.ok(!fetched.includes('/shared-assets/attn_core.wasm'), 'one .wasm is fetched');
+    // The trained decoder loads from the same folder when the page is first idle (trained-models.js preload).
+    await page.evaluate(async () => { await document.querySelector('attention-explorer').core.languageModel('causal'); });
+    assert.ok(requests.map((url) => new URL(url).pathname).includes('/shared-assets/causal.safetensors'), 'the decoder from assets-base');
     assert.equal(await page.$eval('attention-explorer', (el) => el.core.kernels), 'relaxed-simd');
     assert.deepEqual(errors, []);
     await page.close();

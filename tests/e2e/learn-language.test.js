@@ -2,35 +2,35 @@
 // and the step-0 model equal the core's in Node on the same shipped sample (same seed), Train lowers the
 // held-out loss below the unigram line within 60 s, the heads on the learner's sentence carry the measured
 // labels, the shipped decoder compares beside it, and the learner's own text trains (a too-short one is refused
-// with a message). Screenshots at 1440×900 and 390×844 in test-output/.
+// with a message), and the single file, which carries no sample, trains on pasted text. Screenshots at 1440×900 and
+// 390×844 in test-output/.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
-import { launchBrowser, serveDist } from './browser.js';
+import { distAndBrowser, serveFolder } from './browser.js';
 
 const OUTPUT = 'test-output';
 const HOST = 'attention-explorer';
 const SENTENCE = 'the river flows into the';
-let server, browser, core;
+const shared = distAndBrowser();
+let core;
 before(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  [server, browser, core] = await Promise.all([serveDist(), launchBrowser(), createAttentionCore({ kernels: 'simd128' })]);
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  core = await createAttentionCore({ kernels: 'simd128' });
 });
 
 const sample = (name) => readFileSync(new URL(`../../web/assets/corpus/${name}`, import.meta.url), 'utf8');
 
 async function open(viewport = { width: 1440, height: 900 }) {
-  const page = await browser.context.newPage();
+  const page = await shared.browser.context.newPage();
   const errors = [];
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewport);
-  await page.goto(`${server.url}#chapter=learn&trainTask=language&sentence=${encodeURIComponent(SENTENCE)}`);
+  await page.goto(`${shared.server.url}#chapter=learn&trainTask=language&sentence=${encodeURIComponent(SENTENCE)}`);
   return { page, errors };
 }
 
@@ -140,4 +140,36 @@ test('language: the learner\'s own text trains; one too short is refused with a 
   assert.ok(overflow <= 0, `nothing wider than the phone (${overflow} px over)`);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('language in the single file: no sample, it says so; pasted text trains in its own worker', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'ae-single-language-'));
+  copyFileSync('dist/single/attention-explorer.js', join(folder, 'attention-explorer.js'));
+  writeFileSync(join(folder, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
+    '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head>' +
+    '<body><attention-explorer views="learn" task="language" sentence="the light of the"></attention-explorer></body></html>');
+  const alone = await serveFolder(folder);
+  try {
+    const page = await shared.browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(alone.url);
+    await page.waitForFunction(() => /carries no sample/.test(document.querySelector('attention-explorer')?.shadowRoot
+      ?.querySelector('.language-lesson .learn-readout')?.textContent ?? ''), null, { timeout: 30000 });
+    assert.equal(await page.$eval(HOST, (el) => el.shadowRoot.querySelector('select[name="languageSource"]').value), 'own');
+    const fixture = readFileSync(new URL('../fixtures/public-domain-english.txt', import.meta.url), 'utf8')
+      .split('\n').filter((line) => line && !line.startsWith('#')).join('\n');
+    await page.fill(`${HOST} textarea[name="languageText"]`, fixture);
+    await page.click(`${HOST} [data-action="use-text"]`);
+    const made = await until(page, (s) => s.step === 0 && s.yours.length === 10, 30);
+    assert.ok(made.seconds !== null, `a model of the pasted text in the single file (${made.state?.text})`);
+    await page.click(`${HOST} .language-lesson [data-action="train"]`);
+    const trained = await until(page, (s) => s.lossStep >= 20, 30);
+    assert.ok(trained.seconds !== null && trained.state.loss < made.state.loss, `it trains: ${made.state.loss} → ${trained.state.loss}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await alone.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
 });

@@ -404,7 +404,10 @@ export interface AttentionCore extends LanguageModelApi {
  * kernels use relaxed SIMD's fused multiply-add, where the engine runs relaxed SIMD, else attn_core.wasm
  * ('simd128'); asking for 'relaxed-simd' where it does not run rejects. wasmUrl / relaxedWasmUrl: where those
  * two files are hosted (default: in the package; a wasmUrl alone means only attn_core.wasm is hosted).
+ * languageModelsUrl: the folder holding causal.safetensors and masked.safetensors, where languageModel(kind) loads
+ * them from (default: in the package).
  */
 export function createAttentionCore(options?: { embeddingsUrl?: string | URL; embeddings?: Uint8Array;
-  kernels?: 'auto' | 'relaxed-simd' | 'simd128'; wasmUrl?: string | URL; relaxedWasmUrl?: string | URL }):
+  kernels?: 'auto' | 'relaxed-simd' | 'simd128'; wasmUrl?: string | URL; relaxedWasmUrl?: string | URL;
+  languageModelsUrl?: string | URL }):
   Promise<AttentionCore>;

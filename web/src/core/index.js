@@ -84,26 +84,27 @@ function explainOptions(options, where, dModel, limits) {
 /**
  * Loads the wasm module and the word vectors.
  * @param {{ embeddingsUrl?: string | URL, embeddings?: Uint8Array, kernels?: 'auto' | 'relaxed-simd' | 'simd128',
- *   wasmUrl?: string | URL, relaxedWasmUrl?: string | URL }} [options]
+ *   wasmUrl?: string | URL, relaxedWasmUrl?: string | URL, languageModelsUrl?: string | URL }} [options]
  *   embeddingsUrl: where to fetch the embedding asset (default: web/assets/embeddings.bin beside this
  *   package; file: URLs are read from disk in Node); embeddings: the asset's bytes, to skip loading;
  *   kernels: which build of the core to run (wasm-module.js): 'auto' (default) the relaxed-SIMD one where
  *   the engine runs it, else 'simd128'; wasmUrl / relaxedWasmUrl: where attn_core.wasm /
  *   attn_core.relaxed.wasm are hosted (default: beside attn_core.mjs), for assets hosted elsewhere (a
- *   wasmUrl alone: auto uses it everywhere).
+ *   wasmUrl alone: auto uses it everywhere); languageModelsUrl: the folder holding causal.safetensors and
+ *   masked.safetensors, where core.languageModel(kind) loads them from (default: beside this package's core).
  * @returns {Promise<AttentionCore>} rejects with an Error naming the file and the reason (HTTP status,
  *   wrong magic, unsupported version, truncated, checksum mismatch; the .wasm that failed to load; kernels
  *   'relaxed-simd' on an engine without relaxed SIMD).
  */
 export async function createAttentionCore(options = {}) {
-  check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings', 'kernels', 'wasmUrl', 'relaxedWasmUrl']);
+  check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings', 'kernels', 'wasmUrl', 'relaxedWasmUrl', 'languageModelsUrl']);
   const { kernels = 'auto', wasmUrl, relaxedWasmUrl } = options;
   const url = options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL;
   const module = startModule({ kernels: check.oneOf(kernels, 'createAttentionCore', 'kernels', KERNELS), wasmUrl, relaxedWasmUrl });
   const [started, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url, 'embeddings asset')]);
   const loaded = started.wasm.loadEmbeddings(bytes);
   if (loaded.error) throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
-  return makeCore(started, loaded.value, options.embeddings ? null : absoluteUrl(url));
+  return makeCore(started, loaded.value, options.embeddings ? null : absoluteUrl(url), options.languageModelsUrl);
 }
 
 /** `url` resolved against the page (a path in Node stays as given: readAsset reads it from disk). */
@@ -115,10 +116,10 @@ function absoluteUrl(url) {
   }
 }
 
-function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl) {
+function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, languageModelsUrl) {
   const limits = frozenLimits(wasm);
   const fast = fastPaths(wasm, limits);
-  const { makeModel, ...language } = languageModelApi(wasm);
+  const { makeModel, ...language } = languageModelApi(wasm, languageModelsUrl);
   return {
     /** Vocabulary size of the loaded word vectors (25,477 for the shipped asset). */
     vocabSize,

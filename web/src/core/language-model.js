@@ -67,8 +67,11 @@ export function readLanguageModelFile(bytes, fileName) {
   return { recipe: metadataJson(metadata, 'recipe', fileName), measured: metadataJson(metadata, 'measured', fileName), asStored, heads, words, tensors };
 }
 
-/** The language-model API over the module `wasm` (index.d.ts documents each member). */
-export function languageModelApi(wasm) {
+/**
+ * The language-model API over the module `wasm` (index.d.ts documents each member); modelsUrl: the folder the model files
+ * are loaded from (createAttentionCore's languageModelsUrl), else the package's.
+ */
+export function languageModelApi(wasm, modelsUrl) {
   const limits = Object.freeze(wasm.languageModelLimits());
   const released = new FinalizationRegistry((id) => wasm.languageModelRelease(id));
 
@@ -153,15 +156,15 @@ export function languageModelApi(wasm) {
   const loaded = new Map();
   /**
    * @param {'causal' | 'masked'} kind
-   * @param {{ url?: string | URL, bytes?: Uint8Array }} [options] where the file is (default: web/assets/models/<kind>.safetensors
-   *   beside the core), or its bytes
+   * @param {{ url?: string | URL, bytes?: Uint8Array }} [options] where the file is (default: <kind>.safetensors in the
+   *   core's languageModelsUrl, else web/assets/models/ beside the core), or its bytes
    */
   function languageModel(kind, options = {}) {
     const where = 'languageModel';
     check.oneOf(kind, where, 'kind', limits.objectives);
     check.knownOptions(options, where, ['url', 'bytes']);
     if (options.bytes === undefined && options.url === undefined && loaded.has(kind)) return loaded.get(kind);
-    const url = options.url ?? DEFAULT_URLS[kind];
+    const url = options.url ?? (modelsUrl ? new URL(`${kind}.safetensors`, modelsUrl) : DEFAULT_URLS[kind]);
     if (!url && !options.bytes) {
       throw new RangeError(`${where}: this build carries no language model files (the single file leaves them out): ` +
         `pass { url } of ${kind}.safetensors (in the package's dist/core/)`);

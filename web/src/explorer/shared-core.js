@@ -6,8 +6,9 @@ import { setCoreLimits } from '../settings/limits.js';
 const cores = new Map();  // assets base ('' = bundled) → Promise<AttentionCore>
 
 /**
- * The page's core for assets at `assetsBase` (a folder URL holding attn_core.wasm, attn_core.relaxed.wasm
- * and embeddings.bin, resolved against the page), or the bundled assets when it is empty.
+ * The page's core for assets at `assetsBase` (a folder URL holding attn_core.wasm, attn_core.relaxed.wasm,
+ * embeddings.bin and the language models' causal.safetensors and masked.safetensors, resolved against the page), or the
+ * bundled assets when it is empty.
  * @param {string} [assetsBase]
  * @returns {Promise<import('../core/index.js').AttentionCore>}
  */
@@ -16,7 +17,7 @@ export function sharedCore(assetsBase = '') {
     const base = assetsBase && new URL(assetsBase.endsWith('/') ? assetsBase : `${assetsBase}/`, document.baseURI);
     cores.set(assetsBase, createAttentionCore(base
       ? { wasmUrl: new URL('attn_core.wasm', base), relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base),
-        embeddingsUrl: new URL('embeddings.bin', base) }
+        embeddingsUrl: new URL('embeddings.bin', base), languageModelsUrl: base }
       : {}).then((core) => {
       setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits);
       return core;

@@ -3,6 +3,7 @@
 // the learner's sentence labelled by what it was measured to do on held-out text, and the next word the
 // model predicts after the sentence — beside the shipped decoder's, when the learner compares.
 import { lineChart } from '../../views/line-chart.js';
+import { curvesBox } from './training-curves.js';
 import { probabilityBars } from '../../views/probability-bars.js';
 import { trainedHeadGrid } from '../attention/trained-heads.js';
 import { modelFacts } from '../attention/trained-facts.js';
@@ -20,13 +21,7 @@ const CEILING_ABOVE_UNIGRAM = 3;  // nats of loss shown above the unigram line
  */
 export function languageCurves(history, baselines, { log = false, width = 520 } = {}) {
   const points = history.filter((s) => s.evaluation.step === s.step);
-  const wrapper = document.createElement('div');
-  wrapper.className = 'training-curves language-curves';
-  if (points.length < 2) {
-    const hint = wrapper.appendChild(document.createElement('p'));
-    hint.className = 'hint curves-hint';
-    hint.textContent = 'Press Train: the held-out loss draws here, every few seconds, as the model learns.';
-  }
+  const wrapper = curvesBox('training-curves language-curves', points.length < 2 && 'Press Train: the held-out loss draws here, every few seconds, as the model learns.');
   const [unigram, bigram] = [Math.log(baselines.unigramPerplexity), Math.log(baselines.bigramPerplexity)];
   const held = points.map((s) => s.evaluation.loss);
   const train = points.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.evaluation.loss));

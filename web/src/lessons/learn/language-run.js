@@ -24,16 +24,23 @@ export const LANGUAGE_RECIPE = Object.freeze({
 const EVALUATION_MS = 2500;
 const HEAD_WINDOWS = 32;        // held-out windows of 32 tokens the heads are measured on (~60 ms)
 const SHOWN_WORDS = 10;         // next-word predictions shown
+const HELD_OUT_EVERY = 20;      // of a pasted text, every 20th line is held out …
+const HELD_OUT_LINES = 400;     // … up to this many lines
 
 /**
- * The texts to train on: the learner's own (its every 20th line held out, createLanguageTrainer's default), or
- * the shipped sample's two files (its held-out part comes from the corpus's held-out documents).
+ * The texts to train on: the learner's own — every 20th line held out, as createLanguageTrainer does by default, but at
+ * most HELD_OUT_LINES of them (so each evaluation scores ~5,000 tokens whatever was pasted; the rest of those lines are
+ * not trained on either) — or the shipped sample's two files (its held-out part comes from the corpus's held-out documents).
  * @param {{ text?: string, sample?: { train: string, heldOut: string } }} source  text, or the sample's URLs
- * @returns {Promise<{ text: string, heldOutText?: string }>}
+ * @returns {Promise<{ text: string, heldOutText: string }>}
  * @throws Error naming a file that did not load
  */
 async function readTexts({ text, sample }) {
-  if (text !== undefined) return { text };
+  if (text !== undefined) {
+    const lines = text.split('\n');
+    const held = (_, i) => i % HELD_OUT_EVERY === HELD_OUT_EVERY - 1;
+    return { text: lines.filter((line, i) => !held(line, i)).join('\n'), heldOutText: lines.filter(held).slice(0, HELD_OUT_LINES).join('\n') };
+  }
   const read = async (url) => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`the Learn sample ${url} did not load (${response.status} ${response.statusText})`);
@@ -43,24 +50,13 @@ async function readTexts({ text, sample }) {
   return { text: train, heldOutText: heldOut };
 }
 
-/** What each head does on the held-out text; none when it has no line of 2 words (a short pasted text). */
-function measureHeads(model, heldOutText) {
-  try {
-    return model.measureHeads(heldOutText, { maxWindows: HEAD_WINDOWS });
-  } catch {
-    return [];
-  }
-}
-
 /**
- * The output words for these texts: the recipe's, or fewer where the training text has fewer distinct words with vectors
- * (a short pasted text; the trainer needs them all). The training part is createLanguageTrainer's: without heldOutText,
- * every line but each 20th.
+ * The output words for the training text: the recipe's, or fewer where it has fewer distinct words with vectors (a
+ * short pasted text; the trainer needs them all).
  */
-function outputWords(api, { text, heldOutText }) {
-  const lines = text.split('\n').filter((_, i) => heldOutText !== undefined || i % 20 !== 19);
+function outputWords(api, { text }) {
   const words = new Set();
-  for (const line of lines) {
+  for (const line of text.split('\n')) {
     for (const token of api.tokenize(line)) if (!token.oov) words.add(token.text.toLowerCase());
     if (words.size >= LANGUAGE_RECIPE.outputWords) return LANGUAGE_RECIPE.outputWords;
   }
@@ -113,9 +109,7 @@ export const languageRun = {
   async create(api, { text, sample, seed = 0 }) {
     const texts = await readTexts({ text, sample });
     const trainer = api.createLanguageTrainer({ ...LANGUAGE_RECIPE, seed, ...texts, outputWords: outputWords(api, texts) });
-    // The held-out text the heads are measured on: the sample's, or the pasted text's held-out lines.
-    const heldOutText = texts.heldOutText ?? text.split('\n').filter((_, i) => i % 20 === 19).join('\n');
-    return { trainer, heldOutText, measured: null, measuredAt: -Infinity };
+    return { trainer, heldOutText: texts.heldOutText, measured: null, measuredAt: -Infinity };
   },
   /** The model message after a reset: the options in effect (with d_model, d_k), the texts' sizes, the output words and the baselines. */
   announce({ trainer }) {

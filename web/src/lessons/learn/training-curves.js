@@ -9,6 +9,21 @@ const TRAIN_COLOR = '#9ecae1';
 const ACCURACY_COLOR = '#2ca02c';
 
 /**
+ * The <div> a run's curves go in, opening with `hint` (what to press) while there is too little to draw.
+ * @param {string} className  @param {string | false} hint
+ */
+export function curvesBox(className, hint) {
+  const wrapper = document.createElement('div');
+  wrapper.className = className;
+  if (hint) {
+    const p = wrapper.appendChild(document.createElement('p'));
+    p.className = 'hint curves-hint';
+    p.textContent = hint;
+  }
+  return wrapper;
+}
+
+/**
  * @param {object[]} history  snapshots (train-worker.js), in step order
  * @param {{ log: boolean, width?: number }} options  log: the loss on a logarithmic axis
  * @returns {HTMLElement} a <div> holding the two figures: data-figure "learn-loss" and "learn-accuracy"
@@ -16,13 +31,7 @@ const ACCURACY_COLOR = '#2ca02c';
 export function trainingCurves(history, { log, width = 420 }) {
   const steps = history.map((s) => s.step);
   const markers = headFormations(history);
-  const wrapper = document.createElement('div');
-  wrapper.className = 'side-by-side training-curves';
-  if (history.length < 2) {
-    const hint = wrapper.appendChild(document.createElement('p'));
-    hint.className = 'hint curves-hint';
-    hint.textContent = 'Press Train: the loss and accuracy curves draw here as the model learns.';
-  }
+  const wrapper = curvesBox('side-by-side training-curves', history.length < 2 && 'Press Train: the loss and accuracy curves draw here as the model learns.');
   wrapper.append(
     lineChart({
       name: 'learn-loss',
