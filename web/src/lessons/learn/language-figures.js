@@ -72,7 +72,7 @@ function noSentence(name, caption, message) {
  * @returns {HTMLElement} <figure data-figure="learn-language-heads">: trained-heads.js's grid (data-label, data-score per head)
  */
 export function languageHeads(snapshot, { objective, dK, colorMap, canvas }) {
-  const caption = `Every head on your sentence at step ${snapshot.step}, each named by what it did on ${snapshot.heads.length ? 'the held-out text' : '…'} ` +
+  const caption = `Every head on your sentence at step ${snapshot.probe.step}, each named by what it did on ${snapshot.heads.length ? 'the held-out text' : '…'} ` +
     `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`;
   if (snapshot.probe.error) return noSentence('learn-language-heads', caption, snapshot.probe.error);
   return trainedHeadGrid(asTrained(snapshot, { objective, dK }), { selected: -1, colorMap, canvas, name: 'learn-language-heads', caption });
@@ -86,7 +86,7 @@ export function languageHeads(snapshot, { objective, dK, colorMap, canvas }) {
  * @returns {HTMLElement} <figure data-figure="learn-language-next">: a <section data-model="yours"> (and "shipped") of bars (li data-word, data-p)
  */
 export function languageNext(snapshot, { outputWords, shipped = null }) {
-  const caption = `The next word after your sentence: what the model predicts at step ${snapshot.step}`;
+  const caption = `The next word after your sentence: what the model predicts at step ${snapshot.probe.step}`;
   if (snapshot.probe.error) return noSentence('learn-language-next', caption, snapshot.probe.error);
   const figure = document.createElement('figure');
   figure.dataset.figure = 'learn-language-next';
@@ -101,7 +101,7 @@ export function languageNext(snapshot, { outputWords, shipped = null }) {
     part.appendChild(document.createElement('p')).className = 'hint';
     part.lastChild.textContent = note;
   };
-  section('yours', `Yours, step ${snapshot.step}`, snapshot.probe.next,
+  section('yours', `Yours, step ${snapshot.probe.step}`, snapshot.probe.next,
     `It can output ${(outputWords - 1).toLocaleString('en-US')} words; <unk> stands for every other word.`);
   if (shipped) section('shipped', 'The shipped decoder', shipped.top, modelFacts(shipped.config));
   return figure;

@@ -23,6 +23,9 @@ export const LANGUAGE_RECIPE = Object.freeze({
 // which takes ~250 ms: at most once per EVALUATION_MS of training (~10 % of the time), and at every pause.
 const EVALUATION_MS = 2500;
 const HEAD_WINDOWS = 32;        // held-out windows of 32 tokens the heads are measured on (~60 ms)
+// The model on the sentence (a copy of the parameters and the frozen input rows, then a run: ~20 ms) at most this often
+// while training: the snapshots in between (every ~70 ms) carry the last one, so training keeps most of the thread.
+const SENTENCE_MS = 250;
 const SHOWN_WORDS = 10;         // next-word predictions shown
 const HELD_OUT_EVERY = 20;      // of a pasted text, every 20th line is held out …
 const HELD_OUT_LINES = 400;     // … up to this many lines
@@ -63,6 +66,15 @@ function outputWords(api, { text }) {
   return Math.max(1, words.size);
 }
 
+/** What each head does on the held-out text; none when it has no line of 2 words (a short pasted text). */
+function measureHeads(model, heldOutText) {
+  try {
+    return model.measureHeads(heldOutText, { maxWindows: HEAD_WINDOWS });
+  } catch {
+    return [];
+  }
+}
+
 /** The held-out loss and heads now (a model of the parameters now, released after use). */
 function measure(trainer, heldOutText) {
   const evaluation = trainer.evaluate();
@@ -96,8 +108,9 @@ function onSentence(trainer, sentence) {
 /**
  * The task's run on the training thread (train-loop.js lesson interface): making the trainer, the snapshots, the probe.
  * A snapshot: { task, step, trainLoss, evaluation { step, loss, perplexity, top1, top5, tokens }, heads (HeadMeasurement[],
- * measured at evaluation.step), baselines { unigramPerplexity, bigramPerplexity }, probe { sentence, tokens, weights
- * [L, H, T, T], next [{ word, p }] } or { sentence, error }, running, stepsPerSecond, elapsedMs }.
+ * measured at evaluation.step), baselines { unigramPerplexity, bigramPerplexity }, probe { sentence, step, tokens, weights
+ * [L, H, T, T], next [{ word, p }] } or { sentence, step, error } (step: the step it was run at), running, stepsPerSecond,
+ * elapsedMs }.
  */
 export const languageRun = {
   /** Steps per core call: one (a step is tens of milliseconds; the loop checks the clock between them). */
@@ -109,7 +122,7 @@ export const languageRun = {
   async create(api, { text, sample, seed = 0 }) {
     const texts = await readTexts({ text, sample });
     const trainer = api.createLanguageTrainer({ ...LANGUAGE_RECIPE, seed, ...texts, outputWords: outputWords(api, texts) });
-    return { trainer, heldOutText: texts.heldOutText, measured: null, measuredAt: -Infinity };
+    return { trainer, heldOutText: texts.heldOutText, measured: null, measuredAt: -Infinity, shown: null, shownAt: -Infinity };
   },
   /** The model message after a reset: the options in effect (with d_model, d_k), the texts' sizes, the output words and the baselines. */
   announce({ trainer }) {
@@ -133,8 +146,13 @@ export const languageRun = {
       state.measured = measure(trainer, state.heldOutText);
       state.measuredAt = now;
     }
-    return { task: LANGUAGE_TASK, step, trainLoss, ...state.measured, baselines: trainer.baselines(), probe: onSentence(trainer, sentence),
+    if (!running || state.shown?.sentence !== sentence || now - state.shownAt >= SENTENCE_MS) {
+      state.shown = { ...onSentence(trainer, sentence), step };
+      state.shownAt = now;
+    }
+    return { task: LANGUAGE_TASK, step, trainLoss, ...state.measured, baselines: trainer.baselines(), probe: state.shown,
       running, stepsPerSecond, elapsedMs };
   },
-  transfer: (snapshot) => (snapshot.probe.weights ? [snapshot.probe.weights.data.buffer] : []),
+  /** Nothing is transferred: a snapshot's sentence run may be posted again in the next one (it is ~32 KB, copied). */
+  transfer: () => [],
 };
