@@ -65,7 +65,11 @@ export class LanguageLesson {
     this.sentence = field(this.form, 'Your sentence', document.createElement('input'));
     Object.assign(this.sentence, { type: 'text', name: 'languageSentence', spellcheck: false, autocomplete: 'off' });
     this.sentence.addEventListener('input', () => this.edit({ sentence: this.sentence.value }, { typing: true }));
-    this.source.addEventListener('change', () => this.syncSource());
+    this.source.addEventListener('change', () => {
+      this.syncSource();
+      // Back to the sample: train on it again (your text stays in the box for later).
+      if (this.source.value === 'sample' && this.trainingText !== null) this.trainOn(null);
+    });
     this.form.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));
     this.readout = element('p', 'learn-readout');
     this.readout.setAttribute('role', 'status');
@@ -78,6 +82,7 @@ export class LanguageLesson {
     this.shipped = null;       // { model } while comparing, or null
     this.fallback = null;      // the model and figures to go back to if new text cannot be trained on
     this.trainingText = null;  // the own text trained on (null: the sample)
+    this.textVersion = 0;      // counts the texts trained on (the model's key, without comparing the texts)
     this.key = null;
     this.running = false;
     this.resolved = null;      // the worker's model message
@@ -118,7 +123,7 @@ export class LanguageLesson {
     }
     for (const control of this.form.elements) control.disabled = readonly;
     if (!SAMPLE.train) this.source.options[0].disabled = true;
-    const key = JSON.stringify({ seed: state.trainSeed, text: this.trainingText });
+    const key = `${state.trainSeed}/${this.textVersion}`;
     if (key !== this.key && !SAMPLE.train && this.trainingText === null) {
       this.readout.textContent = 'This build of the explorer carries no sample of the corpus: paste English text above and press “Train on this text”.';
       this.source.value = 'own';
@@ -174,16 +179,23 @@ export class LanguageLesson {
         this.showError(`Your text has ${text.length.toLocaleString('en-US')} characters; at most ${MAX_OWN_TEXT.toLocaleString('en-US')} train here.`);
         return;
       }
-      // Kept until the worker answers: text it cannot train on (too short) leaves the last model and figures as they were.
-      const { latest, history } = this.session;
-      this.fallback = { resolved: this.resolved, trainingText: this.trainingText, key: this.key, latest, history };
-      this.trainingText = text;
-      this.key = null;
-      this.sync(this.state, { active: true, readonly: false });
+      this.trainOn(text);
     } else if (action === 'compare') {
       this.toggleShipped();
     }
     this.show();
+  }
+
+  /**
+   * A new model of `text` (null: the sample). Until the worker answers, the last model and figures are kept: text it
+   * cannot train on (too short) leaves them as they were.
+   */
+  trainOn(text) {
+    const { latest, history } = this.session;
+    this.fallback = { resolved: this.resolved, trainingText: this.trainingText, textVersion: this.textVersion, key: this.key, latest, history };
+    this.trainingText = text;
+    this.textVersion += 1;
+    this.sync(this.state, { active: true, readonly: this.readonly });
   }
 
   /** Loads the shipped decoder (once per core) to show beside the model in training, or hides it. */
@@ -204,8 +216,8 @@ export class LanguageLesson {
     this.error.textContent = message;
     if (message) this.running = false;
     if (message && this.fallback && !this.resolved) {
-      const { resolved, trainingText, key, latest, history } = this.fallback;
-      Object.assign(this, { resolved, trainingText, key, fallback: null });
+      const { resolved, trainingText, textVersion, key, latest, history } = this.fallback;
+      Object.assign(this, { resolved, trainingText, textVersion, key, fallback: null });
       Object.assign(this.session, { latest, history });
       this.sentProbe = null;
       this.sendProbe();
