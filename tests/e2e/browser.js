@@ -1,6 +1,6 @@
 // Headless Debian Chromium driven by playwright-core (no browser download), and the built site
 // served by Vite's preview server on 127.0.0.1.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { after, before } from 'node:test';
@@ -39,6 +39,20 @@ export async function serveFolder(folder) {
     preview: { host: '127.0.0.1', port: 4173, strictPort: false },
   });
   return { url: server.resolvedUrls.local[0], close: () => server.close() };
+}
+
+/**
+ * The single file alone in a temporary folder with an index.html whose body is `body`, served; close() stops the server
+ * and removes the folder.
+ * @param {string} body  HTML @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function serveSingleFile(body) {
+  const folder = mkdtempSync(join(tmpdir(), 'ae-single-'));
+  copyFileSync('dist/single/attention-explorer.js', join(folder, 'attention-explorer.js'));
+  writeFileSync(join(folder, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
+    `<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head><body>${body}</body></html>`);
+  const server = await serveFolder(folder);
+  return { url: server.url, close: async () => { await server.close(); rmSync(folder, { recursive: true, force: true }); } };
 }
 
 /**

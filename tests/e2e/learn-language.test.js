@@ -5,12 +5,10 @@
 // with a message), and the single file, which carries no sample, trains on pasted text. Screenshots at 1440×900 and
 // 390×844 in test-output/.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
-import { distAndBrowser, serveFolder } from './browser.js';
+import { distAndBrowser, serveSingleFile } from './browser.js';
 
 const OUTPUT = 'test-output';
 const HOST = 'attention-explorer';
@@ -143,12 +141,7 @@ test('language: the learner\'s own text trains; one too short is refused with a 
 });
 
 test('language in the single file: no sample, it says so; pasted text trains in its own worker', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'ae-single-language-'));
-  copyFileSync('dist/single/attention-explorer.js', join(folder, 'attention-explorer.js'));
-  writeFileSync(join(folder, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
-    '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head>' +
-    '<body><attention-explorer views="learn" task="language" sentence="the light of the"></attention-explorer></body></html>');
-  const alone = await serveFolder(folder);
+  const alone = await serveSingleFile('<attention-explorer views="learn" task="language" sentence="the light of the"></attention-explorer>');
   try {
     const page = await shared.browser.context.newPage();
     const errors = [];
@@ -170,6 +163,5 @@ test('language in the single file: no sample, it says so; pasted text trains in 
     await page.close();
   } finally {
     await alone.close();
-    rmSync(folder, { recursive: true, force: true });
   }
 });
