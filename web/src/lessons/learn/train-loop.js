@@ -2,9 +2,10 @@
 // steps per second, and posting snapshots about 14 times a second. What is trained is a lesson's: an
 // attention-only transformer on a synthetic task (synthetic-run.js: core.createTrainer; its snapshots
 // hold the losses, the accuracy, every head's scores and its attention on the probe), or a language model
-// on real English (language-run.js: core.createLanguageTrainer; the probe is the learner's sentence). It runs in a Web Worker (train-worker.js), so typing in the explorer
-// stays within a frame while it trains; where a page cannot start that worker, learn-session.js runs it on
-// the page's thread in short slices (MAIN_THREAD_PACE), between frames.
+// on real English (language-run.js: core.createLanguageTrainer; the probe is the learner's sentence). It
+// runs in a Web Worker (train-worker.js), so typing in the explorer stays within a frame while it trains;
+// where a page cannot start that worker, learn-session.js runs it on the page's thread in short slices
+// (MAIN_THREAD_PACE), between frames.
 //
 // Messages in (learn-session.js sends them):
 //   { type: 'reset', options, kernels, wasmUrl, embeddingsUrl }  a new trainer (TrainerOptions, the task's
