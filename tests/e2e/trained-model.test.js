@@ -166,3 +166,19 @@ test('embedded: model="masked" fills a mask; a model that does not exist is name
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('embedded: model="causal" shows the decoder on the first screen, its next words run()\'s top for the last token', async () => {
+  const { page, errors } = await openSite(shared);
+  await page.evaluate(() => {
+    document.body.innerHTML = '<attention-explorer id="gpt" model="causal" sentence="the river bank was muddy after the" ' +
+      'views="tokens,heads,attention,predictions"></attention-explorer>';
+  });
+  await page.waitForSelector('#gpt [data-figure="predictions"] section li', { timeout: 30000 });
+  const words = await page.$$eval('#gpt [data-figure="predictions"] section li', (items) => items.map((li) => li.dataset.word));
+  const expected = await page.$eval('#gpt', async (el) => (await el.core.languageModel('causal'))
+    .run('the river bank was muddy after the', { positions: [-1] }).top.at(-1).map((w) => w.word));
+  assert.deepEqual(words, expected);
+  assert.equal(await page.$$eval('#gpt [data-figure="trained-heads"] .head-thumb', (heads) => heads.length), 8, 'its 2 × 4 learned heads');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
