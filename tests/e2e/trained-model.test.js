@@ -182,3 +182,12 @@ test('embedded: model="causal" shows the decoder on the first screen, its next w
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a hand-edited link with a trained head past the last (trainedHead=99) shows the last head, with no error', async () => {
+  const { page, errors } = await openSite(shared, 'model=causal&trainedHead=99');
+  await page.waitForSelector('attention-explorer [data-figure="trained-weights"]', { timeout: 30000 });
+  const caption = await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('[data-figure="trained-weights"] figcaption').textContent);
+  assert.match(caption, /L2 H4/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

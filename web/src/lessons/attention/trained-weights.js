@@ -2,7 +2,7 @@
 // causal mask greys the later keys), with what the head was measured to do and, where a designed head does
 // the same job by construction, how the two compare.
 import { format } from 'd3-format';
-import { measuredJob, trainedHeadName } from './trained-heads.js';
+import { measuredJob, trainedHeadAt, trainedHeadName } from './trained-heads.js';
 import { modelKindName } from './trained-facts.js';
 import { weightColorMap } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
@@ -30,11 +30,12 @@ function cellSize(seqLen, budget) {
  */
 export function trainedWeights({ config, run }, { selected, colorMap = 'viridis', cellBudget = 272, canvas }) {
   const T = run.tokens.length;
-  const layer = Math.floor(selected / config.numHeads), head = selected % config.numHeads;
+  const { layer, head } = trainedHeadAt(config, selected);  // a head past the last (a hand-edited link) is the last
   const weights = run.attention[layer][head];
   const labels = run.tokens.map((t) => t.text);
   const causal = config.objective === 'causal';
-  const job = measuredJob(config.heads[selected]);
+  const measured = config.heads[layer * config.numHeads + head];
+  const job = measuredJob(measured);
   const cell = cellSize(T, Math.min(cellBudget, window.innerWidth - 160));
   const figure = heatmap({
     name: 'trained-weights',
@@ -51,7 +52,7 @@ export function trainedWeights({ config, run }, { selected, colorMap = 'viridis'
   note.className = 'head-explanation';
   note.textContent = DESIGNED_TWIN[job.label]?.(job.score) ?? (job.label === 'mixed'
     ? `No single job measured (no score reaches 0.4): like most trained heads, it spreads its weight by what the words are, ` +
-      `${config.heads[selected].entropyBits.toFixed(1)} bits on average.`
+      `${measured.entropyBits.toFixed(1)} bits on average.`
     : `Measured on held-out text: ${job.text}.`);
   figure.querySelector('figcaption').after(note);
   return figure;
