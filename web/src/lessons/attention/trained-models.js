@@ -8,11 +8,17 @@ class TrainedModels {
   constructor(core) {
     this.core = core;
     this.models = new Map();     // kind → { model } | { error } | { loading: true }
-    this.listeners = new Set();  // called when a load finishes, either way
+    this.wanted = new Set();     // kinds a figure asked for (load): only their loads finishing redraw anything
+    this.listeners = new Set();  // called when a wanted load finishes, either way
   }
 
-  /** Starts loading `kind` unless it is loaded or loading. */
+  /** Starts loading `kind` unless it is loaded or loading; its figures compute again when it has (onSettled). */
   load(kind) {
+    this.wanted.add(kind);
+    this.start(kind);
+  }
+
+  start(kind) {
     if (this.models.has(kind)) return;
     this.models.set(kind, { loading: true });
     let promise;
@@ -21,8 +27,10 @@ class TrainedModels {
     } catch (error) {
       promise = Promise.reject(error);
     }
+    // A preload nobody has asked for yet finishes quietly: nothing on screen changes, so nothing is redrawn (a redraw
+    // would replace the figures, and their open menus, under the learner's pointer).
     promise.then((model) => this.models.set(kind, { model }), (error) => this.models.set(kind, { error: error.message }))
-      .then(() => { for (const listener of this.listeners) listener(); });
+      .then(() => { if (this.wanted.has(kind)) for (const listener of this.listeners) listener(); });
   }
 
   /**
@@ -34,7 +42,7 @@ class TrainedModels {
     if (this.preloading) return;
     this.preloading = true;
     const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-    idle(() => this.load(kind), { timeout: 2000 });
+    idle(() => this.start(kind), { timeout: 2000 });
   }
 
   /** @returns {{ model?: object, error?: string, loading?: boolean }} what there is of `kind` now */
@@ -42,7 +50,7 @@ class TrainedModels {
     return this.models.get(kind) ?? { loading: true };
   }
 
-  /** `listener()` after each load finishes, so its figures compute again. */
+  /** `listener()` after each wanted load finishes, so its figures compute again. */
   onSettled(listener) {
     this.listeners.add(listener);
   }
