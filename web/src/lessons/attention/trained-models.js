@@ -10,6 +10,7 @@ class TrainedModels {
     this.models = new Map();     // kind → { model } | { error } | { loading: true }
     this.wanted = new Set();     // kinds a figure asked for (load): only their loads finishing redraw anything
     this.listeners = new Set();  // called when a wanted load finishes, either way
+    this.preloading = false;     // a preload has been scheduled (one per core)
   }
 
   /** Starts loading `kind` unless it is loaded or loading; its figures compute again when it has (onSettled). */

@@ -72,8 +72,10 @@ function noSentence(name, caption, message) {
  * @returns {HTMLElement} <figure data-figure="learn-language-heads">: trained-heads.js's grid (data-label, data-score per head)
  */
 export function languageHeads(snapshot, { objective, dK, colorMap, canvas }) {
-  const caption = `Every head on your sentence at step ${snapshot.probe.step}, each named by what it did on ${snapshot.heads.length ? 'the held-out text' : '…'} ` +
-    `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`;
+  const caption = snapshot.heads.length
+    ? `Every head on your sentence at step ${snapshot.probe.step}, each named by what it did on the held-out text ` +
+      `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`
+    : `Every head on your sentence at step ${snapshot.probe.step} (not measured: the held-out text has no line of two words)`;
   if (snapshot.probe.error) return noSentence('learn-language-heads', caption, snapshot.probe.error);
   return trainedHeadGrid(asTrained(snapshot, { objective, dK }), { selected: -1, colorMap, canvas, name: 'learn-language-heads', caption });
 }
