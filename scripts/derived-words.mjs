@@ -22,13 +22,53 @@
 // that vector; the README lists the rule. Every source word must be in the source (checked when
 // the asset is built).
 
-const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven',
-  'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const UNITS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const DECADES = ['', '', 'twenties', 'thirties', 'forties', 'fifties', 'sixties', 'seventies', 'eighties', 'nineties'];
-const ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth',
-  'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth',
-  'nineteenth', 'twentieth'];
+const ORDINALS = [
+  '',
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+];
 
 /** The words a number 0 … 99 is read as. */
 function below100(n) {
@@ -68,9 +108,16 @@ export function derivedWords() {
   for (let n = 0; n < 100; n += 1) out.push({ word: String(n), from: below100(n) });
   out.push({ word: '100', from: ['hundred'] });
   for (let n = 2; n <= 9; n += 1) out.push({ word: String(n * 100), from: [UNITS[n], 'hundred'] });
-  for (const [word, from] of [['1000', ['thousand']], ['1,000', ['thousand']], ['10000', ['ten', 'thousand']],
-    ['10,000', ['ten', 'thousand']], ['100000', ['hundred', 'thousand']], ['100,000', ['hundred', 'thousand']],
-    ['1000000', ['million']], ['1,000,000', ['million']]]) {
+  for (const [word, from] of [
+    ['1000', ['thousand']],
+    ['1,000', ['thousand']],
+    ['10000', ['ten', 'thousand']],
+    ['10,000', ['ten', 'thousand']],
+    ['100000', ['hundred', 'thousand']],
+    ['100,000', ['hundred', 'thousand']],
+    ['1000000', ['million']],
+    ['1,000,000', ['million']],
+  ]) {
     out.push({ word, from });
   }
   for (let n = 1800; n <= 2099; n += 1) out.push({ word: String(n), from: year(n) });
@@ -79,7 +126,8 @@ export function derivedWords() {
     for (let t = 2; t <= 9; t += 1) out.push({ word: `${century}${t}0s`, from: [UNITS[century], DECADES[t]] });
   }
   out.push({ word: '2000s', from: ['two', 'thousands'] });
-  const suffix = (n) => (n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th');
+  const suffix = (n) =>
+    n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th';
   for (let n = 1; n <= 31; n += 1) out.push({ word: `${n}${suffix(n)}`, from: ordinal(n) });
   out.push({ word: '100th', from: ['hundredth'] });
   return out;

@@ -52,13 +52,18 @@ export function firstWords(bytes, count) {
  */
 export function keptRows(bytes, keep) {
   const asset = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (asset.toString('ascii', 0, 4) !== 'AEMB' || asset.readUInt32LE(4) !== VERSION) throw new Error('not an AEMB version 1 asset');
+  if (asset.toString('ascii', 0, 4) !== 'AEMB' || asset.readUInt32LE(4) !== VERSION)
+    throw new Error('not an AEMB version 1 asset');
   const [vocab, dim, wordsBytes] = [asset.readUInt32LE(8), asset.readUInt32LE(12), asset.readUInt32LE(16)];
-  const allWords = asset.toString('utf8', HEADER_BYTES, HEADER_BYTES + wordsBytes).split('\n').slice(0, vocab);
+  const allWords = asset
+    .toString('utf8', HEADER_BYTES, HEADER_BYTES + wordsBytes)
+    .split('\n')
+    .slice(0, vocab);
   const rows = allWords.flatMap((word, row) => (keep(row, word) ? [row] : []));
   const scalesAt = HEADER_BYTES + Math.ceil(wordsBytes / 4) * 4;
   const vectorsAt = scalesAt + 4 * vocab;
-  const scales = new Float32Array(rows.length), vectors = new Int8Array(dim * rows.length);
+  const scales = new Float32Array(rows.length),
+    vectors = new Int8Array(dim * rows.length);
   rows.forEach((row, i) => {
     scales[i] = asset.readFloatLE(scalesAt + 4 * row);
     vectors.set(new Int8Array(asset.buffer, asset.byteOffset + vectorsAt + dim * row, dim), dim * i);

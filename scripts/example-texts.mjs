@@ -19,7 +19,8 @@ const TEXT_FIELDS = ['sentence', 'compareSentence', 'crossTarget'];
  * A string literal ('…' or "…") of two words or more made of letters, apostrophes (in "…" only), spaces,
  * [MASK] and sentence punctuation: a sentence, not a path, a URL, a list of option names or two quoted names.
  */
-const SENTENCE_LITERAL = /'([A-Za-z][A-Za-z ’[\].,?!-]* [A-Za-z ’[\].,?!-]*)'|"([A-Za-z][A-Za-z '’[\].,?!-]* [A-Za-z '’[\].,?!-]*)"/g;
+const SENTENCE_LITERAL =
+  /'([A-Za-z][A-Za-z ’[\].,?!-]* [A-Za-z ’[\].,?!-]*)'|"([A-Za-z][A-Za-z '’[\].,?!-]* [A-Za-z '’[\].,?!-]*)"/g;
 
 /** The README's code: its fenced blocks and its `inline code`. */
 function readmeCode(markdown) {
@@ -34,9 +35,15 @@ function readmeCode(markdown) {
  *   (a [MASK] in them removed)
  */
 export function exampleTexts(readme = 'README.md') {
-  const own = Object.values(sentences).flatMap((value) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value : []));
-  const tour = TOURS.flat().flatMap((step) => TEXT_FIELDS.map((field) => step.state?.[field]).filter((text) => typeof text === 'string'));
-  const code = readmeCode(readFileSync(readme, 'utf8')).flatMap((text) => [...text.matchAll(SENTENCE_LITERAL)].map((m) => m[1] ?? m[2]));
+  const own = Object.values(sentences).flatMap((value) =>
+    typeof value === 'string' ? [value] : Array.isArray(value) ? value : [],
+  );
+  const tour = TOURS.flat().flatMap((step) =>
+    TEXT_FIELDS.map((field) => step.state?.[field]).filter((text) => typeof text === 'string'),
+  );
+  const code = readmeCode(readFileSync(readme, 'utf8')).flatMap((text) =>
+    [...text.matchAll(SENTENCE_LITERAL)].map((m) => m[1] ?? m[2]),
+  );
   // [MASK] is the masked model's blank (the core's token for a hidden word), not a word of the vocabulary.
   return [...new Set([...own, ...tour, ...code].map((text) => text.replaceAll('[MASK]', ' ').trim()))];
 }

@@ -19,8 +19,9 @@ const EARLY_MADD = 0xaf;
 const STANDARD_MADD = [0x85, 0x02]; // 0x105 as unsigned LEB128
 
 // SIMD opcodes left unassigned by the final SIMD spec (early proposals' numbers); EARLY_MADD is handled
-const SIMD_HOLES = new Set([0x9a, 0xa2, 0xa5, 0xa6, 0xb0, 0xb2, 0xb3, 0xb4, 0xbb, 0xc2, 0xc5, 0xc6, 0xcf, 0xd0, 0xd2,
-  0xd3, 0xd4, 0xe2, 0xee]);
+const SIMD_HOLES = new Set([
+  0x9a, 0xa2, 0xa5, 0xa6, 0xb0, 0xb2, 0xb3, 0xb4, 0xbb, 0xc2, 0xc5, 0xc6, 0xcf, 0xd0, 0xd2, 0xd3, 0xd4, 0xe2, 0xee,
+]);
 const VALUE_TYPES = new Set([0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f]); // i32 i64 f32 f64 v128 funcref externref
 
 class Reader {
@@ -36,7 +37,9 @@ class Reader {
 
   /** An unsigned or signed LEB128 number; only unsigned values (≤ 2^32) are returned exactly. */
   leb() {
-    let value = 0, scale = 1, b;
+    let value = 0,
+      scale = 1,
+      b;
     do {
       b = this.byte();
       value += (b & 0x7f) * scale;
@@ -60,15 +63,20 @@ function simdInstruction(r) {
   const start = r.at;
   const op = r.leb();
   if (op === EARLY_MADD) {
-    if (r.at - start !== 2) throw new Error(`relaxed madd at byte ${start} has a ${r.at - start}-byte opcode, expected 2`);
+    if (r.at - start !== 2)
+      throw new Error(`relaxed madd at byte ${start} has a ${r.at - start}-byte opcode, expected 2`);
     r.bytes.set(STANDARD_MADD, start);
     return 1;
   }
   if (SIMD_HOLES.has(op) || op > 0x113) throw new Error(`unknown SIMD opcode 0x${op.toString(16)} at byte ${start}`);
-  if (op <= 0x0b || op === 0x5c || op === 0x5d) r.memarg(); // loads and stores
-  else if (op === 0x0c || op === 0x0d) r.skip(16); // v128.const, i8x16.shuffle
-  else if (op >= 0x15 && op <= 0x22) r.skip(1); // extract_lane, replace_lane
-  else if (op >= 0x54 && op <= 0x5b) { // load_lane, store_lane
+  if (op <= 0x0b || op === 0x5c || op === 0x5d)
+    r.memarg(); // loads and stores
+  else if (op === 0x0c || op === 0x0d)
+    r.skip(16); // v128.const, i8x16.shuffle
+  else if (op >= 0x15 && op <= 0x22)
+    r.skip(1); // extract_lane, replace_lane
+  else if (op >= 0x54 && op <= 0x5b) {
+    // load_lane, store_lane
     r.memarg();
     r.skip(1);
   }
@@ -79,11 +87,20 @@ function simdInstruction(r) {
 function miscInstruction(r) {
   const op = r.leb();
   if (op <= 7) return; // trunc_sat
-  if (op === 8) { r.leb(); r.skip(1); } // memory.init
-  else if (op === 9 || op === 13 || (op >= 15 && op <= 17)) r.leb(); // data.drop, elem.drop, table.grow/size/fill
-  else if (op === 10) r.skip(2); // memory.copy
-  else if (op === 11) r.skip(1); // memory.fill
-  else if (op === 12 || op === 14) { r.leb(); r.leb(); } // table.init, table.copy
+  if (op === 8) {
+    r.leb();
+    r.skip(1);
+  } // memory.init
+  else if (op === 9 || op === 13 || (op >= 15 && op <= 17))
+    r.leb(); // data.drop, elem.drop, table.grow/size/fill
+  else if (op === 10)
+    r.skip(2); // memory.copy
+  else if (op === 11)
+    r.skip(1); // memory.fill
+  else if (op === 12 || op === 14) {
+    r.leb();
+    r.leb();
+  } // table.init, table.copy
   else throw new Error(`unknown 0xfc opcode ${op} at byte ${r.at}`);
 }
 
@@ -93,23 +110,49 @@ function instruction(r) {
   const op = r.byte();
   if (op === 0xfd) return simdInstruction(r);
   if (op === 0xfc) miscInstruction(r);
-  else if (op === 0x02 || op === 0x03 || op === 0x04) { // block, loop, if: empty, a value type, or a type index
+  else if (op === 0x02 || op === 0x03 || op === 0x04) {
+    // block, loop, if: empty, a value type, or a type index
     const next = r.bytes[r.at];
     if (next === 0x40 || VALUE_TYPES.has(next)) r.skip(1);
     else r.leb();
-  } else if (op === 0x0e) { // br_table: labels, then the default
+  } else if (op === 0x0e) {
+    // br_table: labels, then the default
     for (let n = r.leb(); n > 0; --n) r.leb();
     r.leb();
-  } else if (op === 0x11) { r.leb(); r.leb(); } // call_indirect: type, table
-  else if (op === 0x1c) r.skip(r.leb()); // select with value types
-  else if (op === 0x0c || op === 0x0d || op === 0x10 || (op >= 0x20 && op <= 0x26) || op === 0x41 || op === 0x42 || op === 0xd2) {
+  } else if (op === 0x11) {
+    r.leb();
+    r.leb();
+  } // call_indirect: type, table
+  else if (op === 0x1c)
+    r.skip(r.leb()); // select with value types
+  else if (
+    op === 0x0c ||
+    op === 0x0d ||
+    op === 0x10 ||
+    (op >= 0x20 && op <= 0x26) ||
+    op === 0x41 ||
+    op === 0x42 ||
+    op === 0xd2
+  ) {
     r.leb(); // br, br_if, call, local/global/table get/set/tee, i32/i64.const, ref.func
-  } else if (op >= 0x28 && op <= 0x3e) r.memarg(); // loads and stores
-  else if (op === 0x3f || op === 0x40 || op === 0xd0) r.skip(1); // memory.size/grow, ref.null
-  else if (op === 0x43) r.skip(4); // f32.const
-  else if (op === 0x44) r.skip(8); // f64.const
-  else if (!(op <= 0x01 || op === 0x05 || op === 0x0b || op === 0x0f || op === 0x1a || op === 0x1b ||
-             (op >= 0x45 && op <= 0xc4) || op === 0xd1)) {
+  } else if (op >= 0x28 && op <= 0x3e)
+    r.memarg(); // loads and stores
+  else if (op === 0x3f || op === 0x40 || op === 0xd0)
+    r.skip(1); // memory.size/grow, ref.null
+  else if (op === 0x43)
+    r.skip(4); // f32.const
+  else if (op === 0x44)
+    r.skip(8); // f64.const
+  else if (!(
+    op <= 0x01 ||
+    op === 0x05 ||
+    op === 0x0b ||
+    op === 0x0f ||
+    op === 0x1a ||
+    op === 0x1b ||
+    (op >= 0x45 && op <= 0xc4) ||
+    op === 0xd1
+  )) {
     throw new Error(`unknown opcode 0x${op.toString(16)} at byte ${at}`);
   }
   return 0;

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds everything from a clean clone and runs every test: Catch2 natively, under ASan + UBSan and
-# as wasm under Node; bounded fuzzing (FUZZ_SECONDS per target, default 20); node:test on the built
+# Lints and format-checks the JS (ESLint, Prettier), builds everything from a clean clone and runs every
+# test: Catch2 natively, under ASan + UBSan and as wasm under Node; bounded fuzzing (FUZZ_SECONDS per target, default 20); node:test on the built
 # module's JS API, the npm tarball and the TypeScript declarations; and end to end in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 step() { printf '\n== %s (at %d s)\n' "$1" "$SECONDS"; }
+step "lint (ESLint) and format (Prettier, print width 120) of web/, scripts/ and tests/"
+npm run --silent lint
+
 step "native build and Catch2 tests"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$(nproc)"

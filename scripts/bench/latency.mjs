@@ -6,13 +6,19 @@ import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'n
 import { gzipSync } from 'node:zlib';
 import { launchBrowser, serveDist } from '../../tests/e2e/browser.js';
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+const quantile = (values, q) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 function assetSizes() {
-  return Object.fromEntries(readdirSync('dist/assets').map((name) => {
-    const bytes = readFileSync(`dist/assets/${name}`);
-    return [name.replace(/-[\w-]{8}(\.\w+)$/, '$1'), { bytes: statSync(`dist/assets/${name}`).size, gzip: gzipSync(bytes).length }];
-  }));
+  return Object.fromEntries(
+    readdirSync('dist/assets').map((name) => {
+      const bytes = readFileSync(`dist/assets/${name}`);
+      return [
+        name.replace(/-[\w-]{8}(\.\w+)$/, '$1'),
+        { bytes: statSync(`dist/assets/${name}`).size, gzip: gzipSync(bytes).length },
+      ];
+    }),
+  );
 }
 
 /**
@@ -22,20 +28,28 @@ function assetSizes() {
  * without an entry counts as under 16 ms. Also the shadow DOM's node count on the first screen.
  */
 async function keystrokeToPaint(page, tokenCounts = [32, 128], box = 'attention-explorer textarea') {
-  const out = { nodes: await page.evaluate(() => {
-    const count = (node) => 1 + [...node.childNodes].reduce((sum, child) => sum + count(child), 0);
-    return count(document.querySelector('attention-explorer')?.shadowRoot ?? document.body);
-  }) };
+  const out = {
+    nodes: await page.evaluate(() => {
+      const count = (node) => 1 + [...node.childNodes].reduce((sum, child) => sum + count(child), 0);
+      return count(document.querySelector('attention-explorer')?.shadowRoot ?? document.body);
+    }),
+  };
   // Figures painted: from the key's input event to the frame after the update that drew them (an
   // upper bound: the timer runs after that frame's paint).
   if (!tokenCounts.length) return out;
   await page.evaluate(() => {
-    if (window.figuresPainted) return;  // installed by an earlier measurement
+    if (window.figuresPainted) return; // installed by an earlier measurement
     const el = document.querySelector('attention-explorer');
     window.figuresPainted = [];
-    if (!el) return;  // a bare text box: no figures
+    if (!el) return; // a bare text box: no figures
     let typedAt = null;
-    el.shadowRoot.querySelector('textarea').addEventListener('input', (event) => { typedAt ??= event.timeStamp; }, true);
+    el.shadowRoot.querySelector('textarea').addEventListener(
+      'input',
+      (event) => {
+        typedAt ??= event.timeStamp;
+      },
+      true,
+    );
     const update = el.update.bind(el);
     el.update = () => {
       update();
@@ -50,7 +64,11 @@ async function keystrokeToPaint(page, tokenCounts = [32, 128], box = 'attention-
     window.interactions = new Map();
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
-        if (entry.interactionId) window.interactions.set(entry.interactionId, Math.max(window.interactions.get(entry.interactionId) ?? 0, entry.duration));
+        if (entry.interactionId)
+          window.interactions.set(
+            entry.interactionId,
+            Math.max(window.interactions.get(entry.interactionId) ?? 0, entry.duration),
+          );
       }
     }).observe({ type: 'event', durationThreshold: 16, buffered: false });
   });
@@ -61,20 +79,28 @@ async function keystrokeToPaint(page, tokenCounts = [32, 128], box = 'attention-
     await page.focus(box);
     await page.keyboard.press('End');
     await page.waitForTimeout(500);
-    await page.evaluate(() => { window.interactions.clear(); window.figuresPainted = []; });
+    await page.evaluate(() => {
+      window.interactions.clear();
+      window.figuresPainted = [];
+    });
     const presses = 60;
     for (let k = 0; k < presses; k++) {
       // "clouds" ↔ "cloud": every press changes a token. A key is held 80 ms, as a typist's is (keyup
       // is part of the interaction: pressed in the same instant, it would queue behind the figures' update).
       await page.keyboard.press(k % 2 ? 'Backspace' : 's', { delay: 80 });
-      await page.waitForTimeout(120);                          // a typist's pace; each press paints before the next
+      await page.waitForTimeout(120); // a typist's pace; each press paints before the next
     }
     await page.waitForTimeout(500);
     const reported = await page.evaluate(() => [...window.interactions.values()]);
-    const durations = [...reported, ...Array(Math.max(0, presses - reported.length)).fill(0)];  // 0: under 16 ms
+    const durations = [...reported, ...Array(Math.max(0, presses - reported.length)).fill(0)]; // 0: under 16 ms
     const figures = await page.evaluate(() => window.figuresPainted);
-    out[tokens] = { presses, reported, median: quantile(durations, 0.5), p95: quantile(durations, 0.95),
-      figures: { median: quantile(figures, 0.5), p95: quantile(figures, 0.95), count: figures.length } };
+    out[tokens] = {
+      presses,
+      reported,
+      median: quantile(durations, 0.5),
+      p95: quantile(durations, 0.95),
+      figures: { median: quantile(figures, 0.5), p95: quantile(figures, 0.95), count: figures.length },
+    };
   }
   await page.fill(box, 'The river bank was muddy after the storm');
   return out;
@@ -103,18 +129,23 @@ try {
   results.paint = await keystrokeToPaint(page, [8, 32, 128]);
   // A trained model: how long after the core it is ready (loaded, checked and drawn), and keystroke → next paint with
   // it selected, beside a bare textarea typed the same way in the same browser run.
-  results.trained = await page.evaluate(() => new Promise((resolve) => {
-    const el = document.querySelector('attention-explorer');
-    const start = performance.now();
-    el.change({ model: 'causal' });
-    const drawn = () => el.shadowRoot.querySelector('[data-figure="predictions"] section');
-    const wait = () => (drawn() ? resolve({ readyMs: performance.now() - start }) : requestAnimationFrame(wait));
-    wait();
-  }));
+  results.trained = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const el = document.querySelector('attention-explorer');
+        const start = performance.now();
+        el.change({ model: 'causal' });
+        const drawn = () => el.shadowRoot.querySelector('[data-figure="predictions"] section');
+        const wait = () => (drawn() ? resolve({ readyMs: performance.now() - start }) : requestAnimationFrame(wait));
+        wait();
+      }),
+  );
   results.trained.paint = (await keystrokeToPaint(page, [32]))[32];
   await page.evaluate(() => document.querySelector('attention-explorer').change({ model: 'designed' }));
   const bare = await browser.context.newPage();
-  await bare.setContent('<!doctype html><html lang="en"><body><textarea aria-label="text" rows="1" cols="80"></textarea></body></html>');
+  await bare.setContent(
+    '<!doctype html><html lang="en"><body><textarea aria-label="text" rows="1" cols="80"></textarea></body></html>',
+  );
   results.trained.bare = (await keystrokeToPaint(bare, [32], 'textarea'))[32];
   await bare.close();
   // The same while the Learn chapter trains at full speed in its worker (the learner types in the
@@ -123,11 +154,16 @@ try {
   await page.waitForSelector('attention-explorer .learn-readout[data-step]');
   await page.click('attention-explorer [data-action="train"]');
   await page.evaluate(() => document.querySelector('attention-explorer').change({ chapter: 'attention' }));
-  const stepsBefore = await page.evaluate(() => Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step));
+  const stepsBefore = await page.evaluate(() =>
+    Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step),
+  );
   results.paintWhileTraining = (await keystrokeToPaint(page, [32]))[32];
   await page.evaluate(() => document.querySelector('attention-explorer').change({ chapter: 'learn' }));
   await page.waitForTimeout(300);
-  results.paintWhileTraining.steps = await page.evaluate(() => Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step)) - stepsBefore;
+  results.paintWhileTraining.steps =
+    (await page.evaluate(() =>
+      Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step),
+    )) - stepsBefore;
   await page.click('attention-explorer [data-action="train"]');
   await page.evaluate(() => document.querySelector('attention-explorer').change({ chapter: 'attention' }));
   for (const tokens of [8, 32, 128, 256]) {
@@ -139,11 +175,11 @@ try {
       for (let k = 0; k < 100; k++) {
         box.value = `${base} ${k % 2 ? 'clouds' : 'cloud'}`;
         const t0 = performance.now();
-        box.dispatchEvent(new Event('input'));  // the explorer schedules its update …
-        box.getRootNode().host.getTrace();      // … which runs now
-        void document.body.offsetHeight;        // … then style and layout of what changed
+        box.dispatchEvent(new Event('input')); // the explorer schedules its update …
+        box.getRootNode().host.getTrace(); // … which runs now
+        void document.body.offsetHeight; // … then style and layout of what changed
         times.push(performance.now() - t0);
-        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));  // let it paint
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))); // let it paint
       }
       return times;
     }, tokens);
@@ -151,7 +187,10 @@ try {
   const cdp = await page.context().newCDPSession(page);
   const heaps = async () => {
     await cdp.send('HeapProfiler.collectGarbage');
-    return page.evaluate(() => ({ js: performance.memory.usedJSHeapSize, wasm: document.querySelector('attention-explorer').core.heapInUse() }));
+    return page.evaluate(() => ({
+      js: performance.memory.usedJSHeapSize,
+      wasm: document.querySelector('attention-explorer').core.heapInUse(),
+    }));
   };
   const before = await heaps();
   await page.evaluate(() => {
@@ -164,34 +203,53 @@ try {
   await server.close();
 }
 
-console.log(`first interactive render (cold cache, localhost): ${results.firstRenderMs.toFixed(0)} ms; the page runs the ${results.kernels} build`);
-for (const [name, { bytes, gzip }] of Object.entries(results.sizes)) console.log(`${name.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KB, gzip ${(gzip / 1024).toFixed(0).padStart(6)} KB`);
+console.log(
+  `first interactive render (cold cache, localhost): ${results.firstRenderMs.toFixed(0)} ms; the page runs the ${results.kernels} build`,
+);
+for (const [name, { bytes, gzip }] of Object.entries(results.sizes))
+  console.log(
+    `${name.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KB, gzip ${(gzip / 1024).toFixed(0).padStart(6)} KB`,
+  );
 for (const [tokens, times] of Object.entries(results.keystrokes)) {
-  console.log(`keystroke at ${String(tokens).padStart(3)} tokens: median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
+  console.log(
+    `keystroke at ${String(tokens).padStart(3)} tokens: median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`,
+  );
 }
 const ms = (value) => (value < 16 ? '< 16 ms' : `${value.toFixed(0)} ms`);
 console.log(`first screen: ${results.paint.nodes} shadow DOM nodes (goal ≤ 1,500)`);
 for (const tokens of [8, 32, 128]) {
   const { median, p95, presses, reported } = results.paint[tokens];
-  console.log(`keystroke → next paint (Event Timing) at ${tokens} tokens: median ${ms(median)}, p95 ${ms(p95)} ` +
-    `(${reported.length} of ${presses} presses took ≥ 16 ms; goal p95 ≤ ${tokens <= 32 ? 16 : 33} ms; before the chapters: ${BEFORE})`);
+  console.log(
+    `keystroke → next paint (Event Timing) at ${tokens} tokens: median ${ms(median)}, p95 ${ms(p95)} ` +
+      `(${reported.length} of ${presses} presses took ≥ 16 ms; goal p95 ≤ ${tokens <= 32 ? 16 : 33} ms; before the chapters: ${BEFORE})`,
+  );
   const { figures } = results.paint[tokens];
-  console.log(`  … and to the frame after the figures are drawn (they follow the typed character by a frame): median ` +
-    `${figures.median.toFixed(0)} ms, p95 ${figures.p95.toFixed(0)} ms (${figures.count} updates)`);
+  console.log(
+    `  … and to the frame after the figures are drawn (they follow the typed character by a frame): median ` +
+      `${figures.median.toFixed(0)} ms, p95 ${figures.p95.toFixed(0)} ms (${figures.count} updates)`,
+  );
 }
 {
   const { readyMs, paint, bare } = results.trained;
-  console.log(`trained decoder: loaded ${results.modelAfterCoreMs.toFixed(0)} ms after the first figure (fetched, checked and packed while the page ` +
-    `is idle; goal ≤ 300 ms after the core); drawn ${readyMs.toFixed(0)} ms after it is chosen`);
-  console.log(`keystroke → next paint at 32 tokens with the trained decoder: median ${ms(paint.median)}, p95 ${ms(paint.p95)}; ` +
-    `a bare textarea typed the same way: median ${ms(bare.median)}, p95 ${ms(bare.p95)} (goal: p95 at most 16 ms above the bare one's)`);
+  console.log(
+    `trained decoder: loaded ${results.modelAfterCoreMs.toFixed(0)} ms after the first figure (fetched, checked and packed while the page ` +
+      `is idle; goal ≤ 300 ms after the core); drawn ${readyMs.toFixed(0)} ms after it is chosen`,
+  );
+  console.log(
+    `keystroke → next paint at 32 tokens with the trained decoder: median ${ms(paint.median)}, p95 ${ms(paint.p95)}; ` +
+      `a bare textarea typed the same way: median ${ms(bare.median)}, p95 ${ms(bare.p95)} (goal: p95 at most 16 ms above the bare one's)`,
+  );
 }
 {
   const { median, p95, presses, reported, steps } = results.paintWhileTraining;
-  console.log(`keystroke → next paint at 32 tokens while the Learn chapter trains at full speed (${steps} steps meanwhile): ` +
-    `median ${ms(median)}, p95 ${ms(p95)} (${reported.length} of ${presses} presses ≥ 16 ms; goal p95 ≤ 33 ms)`);
+  console.log(
+    `keystroke → next paint at 32 tokens while the Learn chapter trains at full speed (${steps} steps meanwhile): ` +
+      `median ${ms(median)}, p95 ${ms(p95)} (${reported.length} of ${presses} presses ≥ 16 ms; goal p95 ≤ 33 ms)`,
+  );
 }
 const { before, after } = results.heap;
-console.log(`10,000 updates: JS heap ${(before.js / 1e6).toFixed(1)} → ${(after.js / 1e6).toFixed(1)} MB, wasm heap in use ${before.wasm} → ${after.wasm} bytes`);
+console.log(
+  `10,000 updates: JS heap ${(before.js / 1e6).toFixed(1)} → ${(after.js / 1e6).toFixed(1)} MB, wasm heap in use ${before.wasm} → ${after.wasm} bytes`,
+);
 mkdirSync('bench-output', { recursive: true });
 writeFileSync('bench-output/bench-page.json', JSON.stringify(results, null, 2));

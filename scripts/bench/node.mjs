@@ -21,7 +21,9 @@ await tf.ready();
 const { kernels, core, peers: builds } = await ourBuilds(createAttentionCore);
 const peers = [...builds, onnxruntime(ort), tensorflow(tf), plainJs()];
 const sizes = process.argv[2] ? JSON.parse(process.argv[2]) : undefined;
-console.log(`Node ${process.version}, ours = the ${kernels} build (multiHeadLayer), ${tf.getBackend()} backend for TF.js, onnxruntime-web ${ort.env.versions?.web ?? ''}`);
+console.log(
+  `Node ${process.version}, ours = the ${kernels} build (multiHeadLayer), ${tf.getBackend()} backend for TF.js, onnxruntime-web ${ort.env.versions?.web ?? ''}`,
+);
 console.log(header(peers.map((p) => p.name)));
 const rows = await runBench({ peers, sizes, log: console.log });
 const headPeers = [oursAttention(core), onnxruntimeHead(ort)];
@@ -29,4 +31,7 @@ console.log(`\n${ONE_HEAD.name}: n × d_model × heads, one head of d_k = d_mode
 console.log(header(headPeers.map((p) => p.name)));
 const headRows = await runBench({ peers: headPeers, computation: ONE_HEAD, sizes, log: console.log });
 mkdirSync('bench-output', { recursive: true });
-writeFileSync(join('bench-output', 'bench-node.json'), JSON.stringify({ runtime: `node ${process.version}`, kernels, rows, headRows }, null, 2));
+writeFileSync(
+  join('bench-output', 'bench-node.json'),
+  JSON.stringify({ runtime: `node ${process.version}`, kernels, rows, headRows }, null, 2),
+);

@@ -11,7 +11,13 @@ export function ours(core, name = 'ours') {
     name,
     prepare({ n, d, heads, causal, weights }) {
       const tensor = (data) => ({ data, shape: [d, d] });
-      const layer = core.multiHeadLayer({ numHeads: heads, wQ: tensor(weights[0]), wK: tensor(weights[1]), wV: tensor(weights[2]), wO: tensor(weights[3]) });
+      const layer = core.multiHeadLayer({
+        numHeads: heads,
+        wQ: tensor(weights[0]),
+        wK: tensor(weights[1]),
+        wV: tensor(weights[2]),
+        wO: tensor(weights[3]),
+      });
       return (x) => layer.forward({ data: x, shape: [n, d] }, { causal }).output.data;
     },
   };
@@ -23,7 +29,9 @@ export function oursMultiHeadAttention(core) {
     name: 'ours multiHeadAttention',
     prepare({ n, d, heads, causal, weights }) {
       const [wQ, wK, wV, wO] = weights.map((data) => ({ data, shape: [d, d] }));
-      return (x) => core.multiHeadAttention({ input: { data: x, shape: [n, d] }, numHeads: heads, wQ, wK, wV, wO, causal }).output.data;
+      return (x) =>
+        core.multiHeadAttention({ input: { data: x, shape: [n, d] }, numHeads: heads, wQ, wK, wV, wO, causal }).output
+          .data;
     },
   };
 }
@@ -34,7 +42,8 @@ export function oursAttention(core) {
     name: 'ours attention',
     prepare({ n, dk, causal }) {
       const part = (qkv, k) => ({ data: qkv.subarray(k * n * dk, (k + 1) * n * dk), shape: [n, dk] });
-      return (qkv) => core.attention({ queries: part(qkv, 0), keys: part(qkv, 1), values: part(qkv, 2), causal }).output.data;
+      return (qkv) =>
+        core.attention({ queries: part(qkv, 0), keys: part(qkv, 1), values: part(qkv, 2), causal }).output.data;
     },
   };
 }
@@ -56,25 +65,52 @@ export async function ourBuilds(createAttentionCore) {
 /** The same computation as an ONNX graph of standard operators (opset 17), built here. */
 function attentionModel({ n, d, heads, causal, weights }) {
   const dk = d / heads;
-  const FLOAT = onnx.TensorProto.DataType.FLOAT, INT64 = onnx.TensorProto.DataType.INT64;
-  const floats = (name, dims, data) => ({ name, dims, dataType: FLOAT, rawData: new Uint8Array(Float32Array.from(data).buffer) });
-  const ints = (name, values) => ({ name, dims: [values.length], dataType: INT64, rawData: new Uint8Array(BigInt64Array.from(values.map(BigInt)).buffer) });
+  const FLOAT = onnx.TensorProto.DataType.FLOAT,
+    INT64 = onnx.TensorProto.DataType.INT64;
+  const floats = (name, dims, data) => ({
+    name,
+    dims,
+    dataType: FLOAT,
+    rawData: new Uint8Array(Float32Array.from(data).buffer),
+  });
+  const ints = (name, values) => ({
+    name,
+    dims: [values.length],
+    dataType: INT64,
+    rawData: new Uint8Array(BigInt64Array.from(values.map(BigInt)).buffer),
+  });
   const node = (opType, input, output, attribute = []) => ({ opType, input, output, attribute });
   const perm = (values) => ({ name: 'perm', type: onnx.AttributeProto.AttributeType.INTS, ints: values });
   const mask = new Float32Array(n * n);
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) mask[i * n + j] = -1e30;
   const nodes = [
-    node('MatMul', ['X', 'WQ'], ['Q']), node('MatMul', ['X', 'WK'], ['K']), node('MatMul', ['X', 'WV'], ['V']),
-    node('Reshape', ['Q', 'split'], ['Qr']), node('Transpose', ['Qr'], ['Qt'], [perm([1, 0, 2])]),
-    node('Reshape', ['K', 'split'], ['Kr']), node('Transpose', ['Kr'], ['Kt'], [perm([1, 2, 0])]),
-    node('Reshape', ['V', 'split'], ['Vr']), node('Transpose', ['Vr'], ['Vt'], [perm([1, 0, 2])]),
-    node('MatMul', ['Qt', 'Kt'], ['S']), node('Mul', ['S', 'scale'], ['Ss']),
+    node('MatMul', ['X', 'WQ'], ['Q']),
+    node('MatMul', ['X', 'WK'], ['K']),
+    node('MatMul', ['X', 'WV'], ['V']),
+    node('Reshape', ['Q', 'split'], ['Qr']),
+    node('Transpose', ['Qr'], ['Qt'], [perm([1, 0, 2])]),
+    node('Reshape', ['K', 'split'], ['Kr']),
+    node('Transpose', ['Kr'], ['Kt'], [perm([1, 2, 0])]),
+    node('Reshape', ['V', 'split'], ['Vr']),
+    node('Transpose', ['Vr'], ['Vt'], [perm([1, 0, 2])]),
+    node('MatMul', ['Qt', 'Kt'], ['S']),
+    node('Mul', ['S', 'scale'], ['Ss']),
     ...(causal ? [node('Add', ['Ss', 'mask'], ['Sm'])] : []),
-    node('Softmax', [causal ? 'Sm' : 'Ss'], ['A'], [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }]),
-    node('MatMul', ['A', 'Vt'], ['O']), node('Transpose', ['O'], ['Ot'], [perm([1, 0, 2])]),
-    node('Reshape', ['Ot', 'merge'], ['Oc']), node('MatMul', ['Oc', 'WO'], ['Y']),
+    node(
+      'Softmax',
+      [causal ? 'Sm' : 'Ss'],
+      ['A'],
+      [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }],
+    ),
+    node('MatMul', ['A', 'Vt'], ['O']),
+    node('Transpose', ['O'], ['Ot'], [perm([1, 0, 2])]),
+    node('Reshape', ['Ot', 'merge'], ['Oc']),
+    node('MatMul', ['Oc', 'WO'], ['Y']),
   ];
-  const valueInfo = (name, dims) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: dims.map((dimValue) => ({ dimValue })) } } } });
+  const valueInfo = (name, dims) => ({
+    name,
+    type: { tensorType: { elemType: FLOAT, shape: { dim: dims.map((dimValue) => ({ dimValue })) } } },
+  });
   const model = onnx.ModelProto.create({
     irVersion: 8,
     opsetImport: [{ domain: '', version: 17 }],
@@ -82,9 +118,13 @@ function attentionModel({ n, d, heads, causal, weights }) {
       name: 'multi_head_self_attention',
       node: nodes,
       initializer: [
-        floats('WQ', [d, d], weights[0]), floats('WK', [d, d], weights[1]), floats('WV', [d, d], weights[2]),
-        floats('WO', [d, d], weights[3]), floats('scale', [1], [1 / Math.sqrt(dk)]),
-        ints('split', [n, heads, dk]), ints('merge', [n, d]),
+        floats('WQ', [d, d], weights[0]),
+        floats('WK', [d, d], weights[1]),
+        floats('WV', [d, d], weights[2]),
+        floats('WO', [d, d], weights[3]),
+        floats('scale', [1], [1 / Math.sqrt(dk)]),
+        ints('split', [n, heads, dk]),
+        ints('merge', [n, d]),
         ...(causal ? [floats('mask', [n, n], mask)] : []),
       ],
       input: [valueInfo('X', [n, d])],
@@ -97,21 +137,40 @@ function attentionModel({ n, d, heads, causal, weights }) {
 /** One head as an ONNX graph (opset 17): Softmax(Q · Transpose(K) · 1/√d_k (+ causal mask)) · V, all three inputs. */
 function headModel({ n, dk, causal }) {
   const FLOAT = onnx.TensorProto.DataType.FLOAT;
-  const floats = (name, dims, data) => ({ name, dims, dataType: FLOAT, rawData: new Uint8Array(Float32Array.from(data).buffer) });
+  const floats = (name, dims, data) => ({
+    name,
+    dims,
+    dataType: FLOAT,
+    rawData: new Uint8Array(Float32Array.from(data).buffer),
+  });
   const node = (opType, input, output, attribute = []) => ({ opType, input, output, attribute });
   const mask = new Float32Array(n * n);
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) mask[i * n + j] = -1e30;
-  const valueInfo = (name) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [n, dk].map((dimValue) => ({ dimValue })) } } } });
+  const valueInfo = (name) => ({
+    name,
+    type: { tensorType: { elemType: FLOAT, shape: { dim: [n, dk].map((dimValue) => ({ dimValue })) } } },
+  });
   const model = onnx.ModelProto.create({
     irVersion: 8,
     opsetImport: [{ domain: '', version: 17 }],
     graph: {
       name: 'one_head_attention',
       node: [
-        node('Transpose', ['K'], ['Kt'], [{ name: 'perm', type: onnx.AttributeProto.AttributeType.INTS, ints: [1, 0] }]),
-        node('MatMul', ['Q', 'Kt'], ['S']), node('Mul', ['S', 'scale'], ['Ss']),
+        node(
+          'Transpose',
+          ['K'],
+          ['Kt'],
+          [{ name: 'perm', type: onnx.AttributeProto.AttributeType.INTS, ints: [1, 0] }],
+        ),
+        node('MatMul', ['Q', 'Kt'], ['S']),
+        node('Mul', ['S', 'scale'], ['Ss']),
         ...(causal ? [node('Add', ['Ss', 'mask'], ['Sm'])] : []),
-        node('Softmax', [causal ? 'Sm' : 'Ss'], ['A'], [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }]),
+        node(
+          'Softmax',
+          [causal ? 'Sm' : 'Ss'],
+          ['A'],
+          [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }],
+        ),
         node('MatMul', ['A', 'V'], ['Y']),
       ],
       initializer: [floats('scale', [1], [1 / Math.sqrt(dk)]), ...(causal ? [floats('mask', [n, n], mask)] : [])],
@@ -140,13 +199,15 @@ function onnxruntimePeer(ort, model, feeds) {
 }
 
 /** onnxruntime-web on multi-head self-attention (cases.js MULTI_HEAD). */
-export const onnxruntime = (ort) => onnxruntimePeer(ort, attentionModel, ({ n, d }) => (x) => ({ X: new ort.Tensor('float32', x, [n, d]) }));
+export const onnxruntime = (ort) =>
+  onnxruntimePeer(ort, attentionModel, ({ n, d }) => (x) => ({ X: new ort.Tensor('float32', x, [n, d]) }));
 
 /** onnxruntime-web on one head (cases.js ONE_HEAD). */
-export const onnxruntimeHead = (ort) => onnxruntimePeer(ort, headModel, ({ n, dk }) => (qkv) => {
-  const tensor = (k) => new ort.Tensor('float32', qkv.subarray(k * n * dk, (k + 1) * n * dk), [n, dk]);
-  return { Q: tensor(0), K: tensor(1), V: tensor(2) };
-});
+export const onnxruntimeHead = (ort) =>
+  onnxruntimePeer(ort, headModel, ({ n, dk }) => (qkv) => {
+    const tensor = (k) => new ort.Tensor('float32', qkv.subarray(k * n * dk, (k + 1) * n * dk), [n, dk]);
+    return { Q: tensor(0), K: tensor(1), V: tensor(2) };
+  });
 
 /** TF.js with its WebAssembly backend (SIMD). */
 export function tensorflow(tf) {
@@ -155,7 +216,12 @@ export function tensorflow(tf) {
     prepare({ n, d, heads, causal, weights }) {
       const dk = d / heads;
       const [wq, wk, wv, wo] = weights.map((w) => tf.keep(tf.tensor2d(w, [d, d])));
-      const mask = tf.keep(tf.tensor2d(Float32Array.from({ length: n * n }, (_, k) => (k % n > Math.floor(k / n) ? -1e30 : 0)), [n, n]));
+      const mask = tf.keep(
+        tf.tensor2d(
+          Float32Array.from({ length: n * n }, (_, k) => (k % n > Math.floor(k / n) ? -1e30 : 0)),
+          [n, n],
+        ),
+      );
       const run = (x) => {
         const y = tf.tidy(() => {
           const input = tf.tensor2d(x, [n, d]);
@@ -181,18 +247,27 @@ export function plainJs() {
     name: 'plain JS',
     prepare({ n, d, heads, causal, weights: [wq, wk, wv, wo] }) {
       const dk = d / heads;
-      const q = new Float32Array(n * d), k = new Float32Array(n * d), v = new Float32Array(n * d);
-      const concat = new Float32Array(n * d), out = new Float32Array(n * d), row = new Float32Array(n);
+      const q = new Float32Array(n * d),
+        k = new Float32Array(n * d),
+        v = new Float32Array(n * d);
+      const concat = new Float32Array(n * d),
+        out = new Float32Array(n * d),
+        row = new Float32Array(n);
       const matmul = (a, b, c, rows, inner, cols) => {
         c.fill(0);
-        for (let i = 0; i < rows; i++) for (let p = 0; p < inner; p++) {
-          const av = a[i * inner + p], bo = p * cols, co = i * cols;
-          for (let j = 0; j < cols; j++) c[co + j] += av * b[bo + j];
-        }
+        for (let i = 0; i < rows; i++)
+          for (let p = 0; p < inner; p++) {
+            const av = a[i * inner + p],
+              bo = p * cols,
+              co = i * cols;
+            for (let j = 0; j < cols; j++) c[co + j] += av * b[bo + j];
+          }
       };
       const scale = 1 / Math.sqrt(dk);
       return (x) => {
-        matmul(x, wq, q, n, d, d); matmul(x, wk, k, n, d, d); matmul(x, wv, v, n, d, d);
+        matmul(x, wq, q, n, d, d);
+        matmul(x, wk, k, n, d, d);
+        matmul(x, wv, v, n, d, d);
         concat.fill(0);
         for (let h = 0; h < heads; h++) {
           const o = h * dk;
@@ -206,7 +281,7 @@ export function plainJs() {
               if (row[j] > max) max = row[j];
             }
             let sum = 0;
-            for (let j = 0; j < limit; j++) sum += (row[j] = Math.exp(row[j] - max));
+            for (let j = 0; j < limit; j++) sum += row[j] = Math.exp(row[j] - max);
             for (let j = 0; j < limit; j++) {
               const w = row[j] / sum;
               for (let c = 0; c < dk; c++) concat[i * d + o + c] += w * v[j * d + o + c];

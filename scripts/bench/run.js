@@ -5,15 +5,15 @@ import { MULTI_HEAD, SIZES } from './cases.js';
 
 const WARMUP = 3;
 const MIN_SAMPLES = 20;
-const BUDGET_MS = 4000;  // per size: more samples while they are cheap
+const BUDGET_MS = 4000; // per size: more samples while they are cheap
 
-const SAMPLE_MS = 2;  // browsers round performance.now() to 0.1 ms: time enough calls per sample
+const SAMPLE_MS = 2; // browsers round performance.now() to 0.1 ms: time enough calls per sample
 
 /** Calls per sample so one sample lasts about SAMPLE_MS. */
 async function callsPerSample(run, inputs) {
   let t0 = performance.now();
   await run(inputs[0]);
-  if (performance.now() - t0 > SAMPLE_MS) return 1;  // slow enough to time one call at a time
+  if (performance.now() - t0 > SAMPLE_MS) return 1; // slow enough to time one call at a time
   t0 = performance.now();
   for (let k = 0; k < 10; k++) await run(inputs[k % inputs.length]);
   const each = Math.max((performance.now() - t0) / 10, 0.001);
@@ -47,10 +47,12 @@ export async function runBench({ peers, computation = MULTI_HEAD, sizes = SIZES,
       for (const peer of peers) {
         const run = await peer.prepare(benchCase);
         const maxDiff = maxAbsDiff(await run(benchCase.inputs[0]), expected);
-        if (!(maxDiff < 1e-3)) throw new Error(`${peer.name} disagrees with the float64 reference at ${n}×${d}×${heads}: ${maxDiff}`);
+        if (!(maxDiff < 1e-3))
+          throw new Error(`${peer.name} disagrees with the float64 reference at ${n}×${d}×${heads}: ${maxDiff}`);
         runners.push({ peer, run, maxDiff, samples: [] });
       }
-      for (let round = 0; round < WARMUP; round++) for (const r of runners) await r.run(benchCase.inputs[round % benchCase.inputs.length]);
+      for (let round = 0; round < WARMUP; round++)
+        for (const r of runners) await r.run(benchCase.inputs[round % benchCase.inputs.length]);
       for (const r of runners) r.reps = await callsPerSample(r.run, benchCase.inputs);
       const start = performance.now();
       for (let round = 0; round < MIN_SAMPLES || (performance.now() - start < BUDGET_MS && round < 400); round++) {
@@ -60,13 +62,29 @@ export async function runBench({ peers, computation = MULTI_HEAD, sizes = SIZES,
           r.samples.push((performance.now() - t0) / r.reps);
         }
       }
-      const results = Object.fromEntries(runners.map((r) => {
-        const ms = median(r.samples);
-        return [r.peer.name, { ms, gflops: flops(n, d, heads) / ms / 1e6, maxDiff: r.maxDiff, samples: r.samples.length, callsPerSample: r.reps }];
-      }));
+      const results = Object.fromEntries(
+        runners.map((r) => {
+          const ms = median(r.samples);
+          return [
+            r.peer.name,
+            {
+              ms,
+              gflops: flops(n, d, heads) / ms / 1e6,
+              maxDiff: r.maxDiff,
+              samples: r.samples.length,
+              callsPerSample: r.reps,
+            },
+          ];
+        }),
+      );
       for (const r of runners) await r.run.dispose?.();
       rows.push({ n, d, heads, causal, gflop: flops(n, d, heads) / 1e9, results });
-      log(formatRow(rows.at(-1), peers.map((p) => p.name)));
+      log(
+        formatRow(
+          rows.at(-1),
+          peers.map((p) => p.name),
+        ),
+      );
     }
   }
   return rows;
@@ -86,9 +104,14 @@ export function formatRow({ n, d, heads, causal, results }, names) {
   const ours = results[names[0]];
   const cells = names.map((name) => {
     const r = results[name];
-    const ratio = name === PEER ? ` (×${(r.ms / ours.ms).toFixed(2)})`
-      : name.startsWith('ours') ? (results[PEER] ? ` (vs ORT ×${(results[PEER].ms / r.ms).toFixed(2)})` : '')
-        : ` (×${(r.ms / ours.ms).toFixed(2)})`;
+    const ratio =
+      name === PEER
+        ? ` (×${(r.ms / ours.ms).toFixed(2)})`
+        : name.startsWith('ours')
+          ? results[PEER]
+            ? ` (vs ORT ×${(results[PEER].ms / r.ms).toFixed(2)})`
+            : ''
+          : ` (×${(r.ms / ours.ms).toFixed(2)})`;
     return `${formatTime(r.ms)} ${r.gflops.toFixed(1)} GF/s${ratio}`.padEnd(36);
   });
   return `${`${n}×${d}×${heads}${causal ? ' causal' : ''}`.padEnd(20)}${cells.join('')}`;

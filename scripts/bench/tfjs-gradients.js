@@ -16,7 +16,8 @@ export async function registerTfjsGradients() {
   const require = createRequire(import.meta.url);
   const entry = join(dirname(require.resolve('@tensorflow/tfjs-core/package.json')), 'dist/register_all_gradients.js');
   const out = await build({
-    configFile: false, logLevel: 'silent',
+    configFile: false,
+    logLevel: 'silent',
     build: { write: false, ssr: entry, minify: false, rollupOptions: { output: { format: 'es' } } },
     ssr: { noExternal: true },
   });

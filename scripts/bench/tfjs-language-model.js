@@ -12,7 +12,7 @@
 // the model comes in two forms: TF.js as it comes, and { explicitTransposes: true }, where every
 // product and its gradient transpose first (custom gradients), as a TF.js user who profiled would write.
 
-const LAYER_NORM_EPSILON = 1e-5;  // parameters.hpp kLayerNormEpsilon
+const LAYER_NORM_EPSILON = 1e-5; // parameters.hpp kLayerNormEpsilon
 // The language trainer's AdamW (language_trainer.hpp LanguageTrainerOptions.optimizer): β₂ is 0.98 there.
 const [BETA1, BETA2, EPSILON, MAX_GRAD_NORM] = [0.9, 0.98, 1e-8, 1];
 
@@ -26,9 +26,13 @@ const [BETA1, BETA2, EPSILON, MAX_GRAD_NORM] = [0.9, 0.98, 1e-8, 1];
  */
 export function frozenInputs(asset, vocabulary) {
   const bytes = Buffer.from(asset.buffer, asset.byteOffset, asset.length);
-  if (bytes.toString('ascii', 0, 4) !== 'AEMB' || bytes.readUInt32LE(4) !== 1) throw new Error('not an AEMB version 1 embedding asset');
+  if (bytes.toString('ascii', 0, 4) !== 'AEMB' || bytes.readUInt32LE(4) !== 1)
+    throw new Error('not an AEMB version 1 embedding asset');
   const [W, d, wordBytes] = [bytes.readUInt32LE(8), bytes.readUInt32LE(12), bytes.readUInt32LE(16)];
-  const words = bytes.toString('utf8', 24, 24 + wordBytes).split('\n').slice(0, W);
+  const words = bytes
+    .toString('utf8', 24, 24 + wordBytes)
+    .split('\n')
+    .slice(0, W);
   const scalesAt = 24 + Math.ceil(wordBytes / 4) * 4;
   const vectorsAt = scalesAt + 4 * W;
   const table = new Float32Array((W + 1) * d);
@@ -36,7 +40,7 @@ export function frozenInputs(asset, vocabulary) {
   for (let r = 0; r < W; r++) {
     const scale = bytes.readFloatLE(scalesAt + 4 * r);
     for (let c = 0; c < d; c++) {
-      const x = Math.fround(scale * bytes.readInt8(vectorsAt + r * d + c));  // float × float, rounded to float
+      const x = Math.fround(scale * bytes.readInt8(vectorsAt + r * d + c)); // float × float, rounded to float
       table[r * d + c] = x;
       sum[c] += x;
     }
@@ -53,7 +57,8 @@ function sinusoidal(T, d) {
   const p = new Float32Array(T * d);
   for (let j = 0; j < d; j++) {
     const inverseFrequency = 10000 ** (-(j - (j % 2)) / d);
-    for (let i = 0; i < T; i++) p[i * d + j] = j % 2 === 0 ? Math.sin(i * inverseFrequency) : Math.cos(i * inverseFrequency);
+    for (let i = 0; i < T; i++)
+      p[i * d + j] = j % 2 === 0 ? Math.sin(i * inverseFrequency) : Math.cos(i * inverseFrequency);
   }
   return p;
 }
@@ -82,9 +87,11 @@ export function tfjsLanguageModel(tf, options, parameters, frozen, { explicitTra
   const dk = d / H;
   const names = Object.keys(parameters);
   // (in tidy: the initial values are released once the variables hold their data)
-  const vars = tf.tidy(() => Object.fromEntries(names.map((n) => [n, tf.variable(tf.tensor(parameters[n].data, parameters[n].shape))])));
+  const vars = tf.tidy(() =>
+    Object.fromEntries(names.map((n) => [n, tf.variable(tf.tensor(parameters[n].data, parameters[n].shape))])),
+  );
   const list = names.map((n) => vars[n]);
-  const R = vars.embedding ? vars.embedding.shape[0] : 0;  // learned input rows (<unk>), ids F … F + R − 1
+  const R = vars.embedding ? vars.embedding.shape[0] : 0; // learned input rows (<unk>), ids F … F + R − 1
   const V = parameters.output_bias.shape[0];
 
   // Constants: the frozen rows with a zero row F (which learned ids read, their row added after), P,
@@ -93,10 +100,11 @@ export function tfjsLanguageModel(tf, options, parameters, frozen, { explicitTra
     const c = {
       table: tf.concat([tf.tensor2d(frozen.table, [F, d]), tf.zeros([1, d])]),
       P: tf.tensor2d(sinusoidal(seqLen, d), [seqLen, d]),
-      mask: tf.mul(tf.sub(tf.linalg.bandPart(tf.ones([seqLen, seqLen]), -1, 0), 1), 1e9),  // −1e9 above the diagonal
+      mask: tf.mul(tf.sub(tf.linalg.bandPart(tf.ones([seqLen, seqLen]), -1, 0), 1), 1e9), // −1e9 above the diagonal
     };
     if (tiedOutput) {
-      const u = new Float32Array(d * V), pick = new Float32Array(R * V);
+      const u = new Float32Array(d * V),
+        pick = new Float32Array(R * V);
       frozen.outputRows.forEach((id, o) => {
         if (id >= F) pick[(id - F) * V + o] = 1;
         else for (let j = 0; j < d; j++) u[j * V + o] = frozen.table[id * d + j];
@@ -112,21 +120,24 @@ export function tfjsLanguageModel(tf, options, parameters, frozen, { explicitTra
   // a · b and x W + b; with explicitTransposes, gradients dA = dY Bᵀ, dB = Aᵀ dY with Bᵀ, Aᵀ materialized
   const product = explicitTransposes
     ? tf.customGrad((a, b, save) => {
-      save([a, b]);
-      return { value: tf.matMul(a, b), gradFunc: (dy, [sa, sb]) => [tf.matMul(dy, swap(sb)), tf.matMul(swap(sa), dy)] };
-    })
+        save([a, b]);
+        return {
+          value: tf.matMul(a, b),
+          gradFunc: (dy, [sa, sb]) => [tf.matMul(dy, swap(sb)), tf.matMul(swap(sa), dy)],
+        };
+      })
     : (a, b) => tf.matMul(a, b);
   const linear = explicitTransposes
     ? tf.customGrad((x, w, bias, save) => {
-      save([x, w]);
-      return {
-        value: tf.fused.matMul({ a: x, b: w, bias }),
-        gradFunc: (dy, [sx, sw]) => [tf.matMul(dy, swap(sw)), tf.matMul(swap(sx), dy), tf.sum(dy, 0)],
-      };
-    })
+        save([x, w]);
+        return {
+          value: tf.fused.matMul({ a: x, b: w, bias }),
+          gradFunc: (dy, [sx, sw]) => [tf.matMul(dy, swap(sw)), tf.matMul(swap(sx), dy), tf.sum(dy, 0)],
+        };
+      })
     : (x, w, b) => tf.fused.matMul({ a: x, b: w, bias: b });
   function norm(x, gamma, beta) {
-    const { mean, variance } = tf.moments(x, -1, true);  // biased variance, as ops.cpp
+    const { mean, variance } = tf.moments(x, -1, true); // biased variance, as ops.cpp
     return tf.add(tf.mul(tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, LAYER_NORM_EPSILON))), gamma), beta);
   }
 
@@ -151,20 +162,35 @@ export function tfjsLanguageModel(tf, options, parameters, frozen, { explicitTra
       const a = layerNorm ? norm(h1, p('norm1.gamma'), p('norm1.beta')) : h1;
       x = a;
       if (dFF) {
-        const h2 = tf.add(a, linear(tf.relu(linear(a, p('feed_forward.w_1'), p('feed_forward.b_1'))), p('feed_forward.w_2'), p('feed_forward.b_2')));
+        const h2 = tf.add(
+          a,
+          linear(
+            tf.relu(linear(a, p('feed_forward.w_1'), p('feed_forward.b_1'))),
+            p('feed_forward.w_2'),
+            p('feed_forward.b_2'),
+          ),
+        );
         x = layerNorm ? norm(h2, p('norm2.gamma'), p('norm2.beta')) : h2;
       }
     }
-    const learnedColumns = () => (explicitTransposes ? product(swap(vars.embedding), uLearned) : tf.matMul(vars.embedding, uLearned, true, false));
+    const learnedColumns = () =>
+      explicitTransposes ? product(swap(vars.embedding), uLearned) : tf.matMul(vars.embedding, uLearned, true, false);
     const u = tiedOutput ? (R ? tf.add(uFrozen, learnedColumns()) : uFrozen) : vars.unembedding;
     const logits = linear(x, u, vars.output_bias);
     // int32 one-hot (the wasm backend's OneHot writes int32 whatever dtype is asked); the loss casts it
-    const labels = tf.oneHot(tf.tensor1d(Int32Array.from(targets, (t) => Math.max(t, 0)), 'int32'), V);
+    const labels = tf.oneHot(
+      tf.tensor1d(
+        Int32Array.from(targets, (t) => Math.max(t, 0)),
+        'int32',
+      ),
+      V,
+    );
     // Weighted by `scored`, divided by the number of scored positions (SUM_BY_NONZERO_WEIGHTS): the mean over them
     return tf.losses.softmaxCrossEntropy(labels, logits, tf.tensor1d(Float32Array.from(scored)));
   }
 
-  const asRecord = (tensors) => Object.fromEntries(names.map((n, i) => [n, { data: tensors[i].dataSync(), shape: tensors[i].shape }]));
+  const asRecord = (tensors) =>
+    Object.fromEntries(names.map((n, i) => [n, { data: tensors[i].dataSync(), shape: tensors[i].shape }]));
 
   function lossAndGradients(batch) {
     return tf.tidy(() => {
@@ -175,13 +201,18 @@ export function tfjsLanguageModel(tf, options, parameters, frozen, { explicitTra
 
   // AdamW (adamw.hpp): clip by global norm 1, decoupled decay on the matrices only (parameters.hpp: the
   // tensors drawn with σ > 0: the learned input rows, W_*, U), not on biases, γ and β.
-  const decays = names.map((n) => n === 'embedding' || n === 'unembedding' || n === 'positional' || /\.w_[a-z0-9]+$/.test(n));
-  const moments = tf.tidy(() => list.map((v) => ({ m: tf.variable(tf.zerosLike(v)), v: tf.variable(tf.zerosLike(v)) })));
+  const decays = names.map(
+    (n) => n === 'embedding' || n === 'unembedding' || n === 'positional' || /\.w_[a-z0-9]+$/.test(n),
+  );
+  const moments = tf.tidy(() =>
+    list.map((v) => ({ m: tf.variable(tf.zerosLike(v)), v: tf.variable(tf.zerosLike(v)) })),
+  );
   let t = 0;
   function step(batch) {
     t++;
     const lr = scheduledRate(options.learningRate, options.warmupSteps, options.totalSteps, t);
-    const c1 = 1 - BETA1 ** t, c2 = 1 - BETA2 ** t;
+    const c1 = 1 - BETA1 ** t,
+      c2 = 1 - BETA2 ** t;
     return tf.tidy(() => {
       const { value, grads } = tf.variableGrads(() => loss(batch), list);
       const g = list.map((v) => grads[v.name]);

@@ -22,27 +22,39 @@ function sinusoidal(T, d) {
  *   step(batch): number (AdamW step; the loss before it), dispose() }}
  */
 export function tfjsModel(tf, options, parameters) {
-  const { numLayers: L, numHeads: H, dModel: d, vocabSize: V, positionalEncoding } = options;
+  const { numHeads: H, dModel: d, vocabSize: V, positionalEncoding } = options;
   const dk = d / H;
   const variable = (t) => tf.variable(tf.tensor2d(t.data, t.shape));
   const vars = {
     embedding: variable(parameters.embedding),
     unembedding: variable(parameters.unembedding),
-    layers: parameters.layers.map((layer) => Object.fromEntries(['wQ', 'wK', 'wV', 'wO'].map((m) => [m, variable(layer[m])]))),
+    layers: parameters.layers.map((layer) =>
+      Object.fromEntries(['wQ', 'wK', 'wV', 'wO'].map((m) => [m, variable(layer[m])])),
+    ),
   };
   if (positionalEncoding === 'learned') vars.positional = variable(parameters.positional);
-  const list = [vars.embedding, ...(vars.positional ? [vars.positional] : []), ...vars.layers.flatMap((l) => [l.wQ, l.wK, l.wV, l.wO]), vars.unembedding];
-  const fixedP = positionalEncoding === 'sinusoidal' ? tf.keep(tf.tensor2d(sinusoidal(options.seqLen, d), [options.seqLen, d])) : null;
+  const list = [
+    vars.embedding,
+    ...(vars.positional ? [vars.positional] : []),
+    ...vars.layers.flatMap((l) => [l.wQ, l.wK, l.wV, l.wO]),
+    vars.unembedding,
+  ];
+  const fixedP =
+    positionalEncoding === 'sinusoidal'
+      ? tf.keep(tf.tensor2d(sinusoidal(options.seqLen, d), [options.seqLen, d]))
+      : null;
 
   function loss({ tokens, targets, scored, shape: [B, T] }) {
-    const x0 = tf.matMul(tf.oneHot(tf.tensor1d(tokens, 'int32'), V), vars.embedding);  // E[tokens] as a product
+    const x0 = tf.matMul(tf.oneHot(tf.tensor1d(tokens, 'int32'), V), vars.embedding); // E[tokens] as a product
     const positional = fixedP ?? vars.positional;
     const p = positional ? tf.slice(positional, [0, 0], [T, d]) : null;
     let x = p ? tf.reshape(tf.add(tf.reshape(x0, [B, T, d]), p), [B * T, d]) : x0;
-    const causal = tf.mul(tf.sub(tf.linalg.bandPart(tf.ones([T, T]), -1, 0), 1), 1e9);  // 0 on and below the diagonal
+    const causal = tf.mul(tf.sub(tf.linalg.bandPart(tf.ones([T, T]), -1, 0), 1), 1e9); // 0 on and below the diagonal
     const split = (m) => tf.transpose(tf.reshape(m, [B, T, H, dk]), [0, 2, 1, 3]);
     for (const layer of vars.layers) {
-      const q = split(tf.matMul(x, layer.wQ)), k = split(tf.matMul(x, layer.wK)), v = split(tf.matMul(x, layer.wV));
+      const q = split(tf.matMul(x, layer.wQ)),
+        k = split(tf.matMul(x, layer.wK)),
+        v = split(tf.matMul(x, layer.wV));
       const a = tf.softmax(tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dk)), causal));
       const z = tf.reshape(tf.transpose(tf.matMul(a, v), [0, 2, 1, 3]), [B * T, d]);
       x = tf.add(x, tf.matMul(z, layer.wO));
@@ -84,7 +96,8 @@ export function tfjsModel(tf, options, parameters) {
       const g = list.map((v) => grads[v.name]);
       const norm = tf.sqrt(tf.addN(g.map((x) => tf.sum(tf.square(x)))));
       const shrink = tf.minimum(1, tf.div(maxNorm, tf.maximum(norm, 1e-30)));
-      const c1 = 1 - b1 ** t, c2 = 1 - b2 ** t;
+      const c1 = 1 - b1 ** t,
+        c2 = 1 - b2 ** t;
       list.forEach((p, i) => {
         const gi = tf.mul(g[i], shrink);
         moments[i].m.assign(tf.add(tf.mul(moments[i].m, b1), tf.mul(gi, 1 - b1)));

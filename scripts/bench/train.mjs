@@ -21,7 +21,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const maxOf = (tensor) => Math.max(...tensor.data);
 const GOALS = {
   'previous-token': { seconds: 2, done: (e) => e.accuracy >= 0.95, text: 'accuracy ≥ 0.95' },
-  induction: { seconds: 5, done: (e) => e.accuracy >= 0.9 && maxOf(e.headScores.prefixMatching) >= 0.4, text: 'prefix matching ≥ 0.4, accuracy ≥ 0.9' },
+  induction: {
+    seconds: 5,
+    done: (e) => e.accuracy >= 0.9 && maxOf(e.headScores.prefixMatching) >= 0.4,
+    text: 'prefix matching ≥ 0.4, accuracy ≥ 0.9',
+  },
   reverse: { seconds: 30, done: (e) => e.accuracy >= 0.95, text: 'accuracy ≥ 0.95' },
   sort: { seconds: 30, done: (e) => e.accuracy >= 0.95, text: 'accuracy ≥ 0.95' },
 };
@@ -39,8 +43,15 @@ function timeToGoal(task, seed) {
     training += performance.now() - t0;
     const e = trainer.evaluate();
     if (GOALS[task].done(e)) {
-      return { seed, steps: e.step, trainingSeconds: training / 1000, wallSeconds: (performance.now() - start) / 1000, accuracy: e.accuracy,
-        prefixMatching: maxOf(e.headScores.prefixMatching), previousToken: maxOf(e.headScores.previousToken) };
+      return {
+        seed,
+        steps: e.step,
+        trainingSeconds: training / 1000,
+        wallSeconds: (performance.now() - start) / 1000,
+        accuracy: e.accuracy,
+        prefixMatching: maxOf(e.headScores.prefixMatching),
+        previousToken: maxOf(e.headScores.previousToken),
+      };
     }
   }
   return { seed, steps: null, trainingSeconds: training / 1000, wallSeconds: (performance.now() - start) / 1000 };
@@ -48,16 +59,27 @@ function timeToGoal(task, seed) {
 
 console.log(`Node ${process.version}, ours = the ${core.kernels} build, one thread\n`);
 console.log('time to heads (defaults; evaluated every 25 steps; medians over seeds 0–4)');
-console.log(`${'task'.padEnd(16)}${'goal'.padEnd(40)}${'steps'.padStart(7)}${'training s'.padStart(12)}${'wall s'.padStart(9)}${'target s'.padStart(10)}  per seed (steps)`);
+console.log(
+  `${'task'.padEnd(16)}${'goal'.padEnd(40)}${'steps'.padStart(7)}${'training s'.padStart(12)}${'wall s'.padStart(9)}${'target s'.padStart(10)}  per seed (steps)`,
+);
 const timeToHeads = {};
 for (const task of Object.keys(GOALS)) {
   const runs = SEEDS.map((seed) => timeToGoal(task, seed));
   const reached = runs.every((r) => r.steps !== null);
-  const row = { goal: GOALS[task].text, targetSeconds: GOALS[task].seconds, runs,
-    steps: median(runs.map((r) => r.steps ?? Infinity)), trainingSeconds: median(runs.map((r) => r.trainingSeconds)),
-    wallSeconds: median(runs.map((r) => r.wallSeconds)), slowestWallSeconds: Math.max(...runs.map((r) => r.wallSeconds)), reached };
+  const row = {
+    goal: GOALS[task].text,
+    targetSeconds: GOALS[task].seconds,
+    runs,
+    steps: median(runs.map((r) => r.steps ?? Infinity)),
+    trainingSeconds: median(runs.map((r) => r.trainingSeconds)),
+    wallSeconds: median(runs.map((r) => r.wallSeconds)),
+    slowestWallSeconds: Math.max(...runs.map((r) => r.wallSeconds)),
+    reached,
+  };
   timeToHeads[task] = row;
-  console.log(`${task.padEnd(16)}${row.goal.padEnd(40)}${String(row.steps).padStart(7)}${row.trainingSeconds.toFixed(2).padStart(12)}${row.wallSeconds.toFixed(2).padStart(9)}${String(row.targetSeconds).padStart(10)}  ${runs.map((r) => r.steps ?? 'not reached').join(', ')}`);
+  console.log(
+    `${task.padEnd(16)}${row.goal.padEnd(40)}${String(row.steps).padStart(7)}${row.trainingSeconds.toFixed(2).padStart(12)}${row.wallSeconds.toFixed(2).padStart(9)}${String(row.targetSeconds).padStart(10)}  ${runs.map((r) => r.steps ?? 'not reached').join(', ')}`,
+  );
 }
 
 // Training speed beside TF.js
@@ -67,8 +89,11 @@ const SPEED_CASES = [
   { task: 'sort' },
   { task: 'induction', dModel: 64, numHeads: 4, seqLen: 32, vocabSize: 32, batchSize: 32 },
 ];
-const ROUNDS = 30, PER_ROUND = 5;
-console.log(`\ntraining steps per second (medians of ${ROUNDS} rounds × ${PER_ROUND} steps, interleaved), ours vs TF.js wasm`);
+const ROUNDS = 30,
+  PER_ROUND = 5;
+console.log(
+  `\ntraining steps per second (medians of ${ROUNDS} rounds × ${PER_ROUND} steps, interleaved), ours vs TF.js wasm`,
+);
 console.log(`${'model'.padEnd(48)}${'ours'.padStart(9)}${'TF.js'.padStart(9)}${'ratio'.padStart(8)}`);
 const speed = [];
 for (const options of SPEED_CASES) {
@@ -76,8 +101,12 @@ for (const options of SPEED_CASES) {
   const o = trainer.options;
   const model = tfjsModel(tf, o, trainer.parameters());
   const batches = Array.from({ length: 8 }, () => trainer.sample(o.batchSize));
-  for (let i = 0; i < 3; i++) { trainer.step(1); model.step(batches[i]); }  // warm-up
-  const ours = [], theirs = [];
+  for (let i = 0; i < 3; i++) {
+    trainer.step(1);
+    model.step(batches[i]);
+  } // warm-up
+  const ours = [],
+    theirs = [];
   for (let round = 0; round < ROUNDS; round++) {
     let t0 = performance.now();
     trainer.step(PER_ROUND);
@@ -91,7 +120,12 @@ for (const options of SPEED_CASES) {
   const row = { model: name, options: o, oursMs: median(ours), tfjsMs: median(theirs) };
   row.ratio = row.tfjsMs / row.oursMs;
   speed.push(row);
-  console.log(`${name.padEnd(48)}${(1000 / row.oursMs).toFixed(0).padStart(9)}${(1000 / row.tfjsMs).toFixed(0).padStart(9)}${row.ratio.toFixed(2).padStart(7)}×`);
+  console.log(
+    `${name.padEnd(48)}${(1000 / row.oursMs).toFixed(0).padStart(9)}${(1000 / row.tfjsMs).toFixed(0).padStart(9)}${row.ratio.toFixed(2).padStart(7)}×`,
+  );
 }
 mkdirSync('bench-output', { recursive: true });
-writeFileSync(join('bench-output', 'bench-train.json'), JSON.stringify({ runtime: `node ${process.version}`, kernels: core.kernels, timeToHeads, speed }, null, 2));
+writeFileSync(
+  join('bench-output', 'bench-train.json'),
+  JSON.stringify({ runtime: `node ${process.version}`, kernels: core.kernels, timeToHeads, speed }, null, 2),
+);

@@ -39,7 +39,8 @@ export const SOURCES = {
   wordnet: {
     name: 'WordNet 3.0 glosses and examples',
     package: 'wordnet-base',
-    licence: 'WordNet 3.0 licence (Princeton University): use, copy, modify and distribute for any purpose; keep the copyright notice',
+    licence:
+      'WordNet 3.0 licence (Princeton University): use, copy, modify and distribute for any purpose; keep the copyright notice',
   },
   web: {
     name: 'World English Bible (engWEB2015eb, with deuterocanon)',
@@ -114,7 +115,10 @@ export function glossLines(gloss) {
  * definition, and every later piece is an example (a quote inside a piece separates two examples).
  */
 function unbalancedGlossLines(gloss) {
-  const pieces = gloss.split(/;\s+/).map(squash).filter((piece) => piece !== '');
+  const pieces = gloss
+    .split(/;\s+/)
+    .map(squash)
+    .filter((piece) => piece !== '');
   const strip = (text) => text.replace(/^["'\s]+|["'\s;:,]+$/g, '');
   let first = pieces.findIndex((piece) => piece.includes('"'));
   if (first < 0) first = pieces.length;
@@ -136,7 +140,9 @@ function wordnetDocuments() {
   for (const pos of WORDNET_POS) {
     const file = path.join(WORDNET_DIR, `data.${pos}`);
     if (!fs.existsSync(file)) {
-      throw new Error(`corpus-text: ${file} is missing; install the Debian package wordnet-base (apt-get install -y wordnet-base)`);
+      throw new Error(
+        `corpus-text: ${file} is missing; install the Debian package wordnet-base (apt-get install -y wordnet-base)`,
+      );
     }
     const text = fs.readFileSync(file, 'latin1');
     for (const line of text.split('\n')) {
@@ -162,10 +168,16 @@ function runMod2imp() {
     });
   } catch (error) {
     if (error.code === 'ENOENT') {
-      throw new Error('corpus-text: mod2imp not found; install the Debian package libsword-utils (apt-get install -y libsword-utils sword-text-web)');
+      throw new Error(
+        'corpus-text: mod2imp not found; install the Debian package libsword-utils (apt-get install -y libsword-utils sword-text-web)',
+        { cause: error },
+      );
     }
     const detail = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n')[0];
-    throw new Error(`corpus-text: mod2imp ${WEB_MODULE} failed (${detail}); install the Debian package sword-text-web (apt-get install -y sword-text-web)`);
+    throw new Error(
+      `corpus-text: mod2imp ${WEB_MODULE} failed (${detail}); install the Debian package sword-text-web (apt-get install -y sword-text-web)`,
+      { cause: error },
+    );
   }
 }
 
@@ -200,6 +212,7 @@ export function verseText(osis) {
     .replace(/<[^>]*>/g, '')
     .replace(/<[^>]*$/, '');
   // A soft break is a space between two pieces of text, nothing before punctuation or a space.
+  // eslint-disable-next-line no-control-regex -- U+0001 is the soft-break marker written above
   s = s.replace(/\u0001+/g, (run, at, all) => {
     const before = all[at - 1];
     const after = all[at + run.length];
@@ -217,13 +230,19 @@ const SENTENCE_END = /([.?!](?:[’”"')\]]| ”)*)\s+(?=[\p{Lu}“‘"(])/gu;
 
 /** Splits running text into sentences, keeping each sentence's final punctuation. */
 export function splitSentences(text) {
-  return text.replace(SENTENCE_END, '$1\n').split('\n').map(squash).filter((line) => line !== '');
+  return text
+    .replace(SENTENCE_END, '$1\n')
+    .split('\n')
+    .map(squash)
+    .filter((line) => line !== '');
 }
 
 function webDocuments() {
   const imp = runMod2imp();
   if (!/^\$\$\$Genesis 1:1$/m.test(imp)) {
-    throw new Error(`corpus-text: mod2imp ${WEB_MODULE} printed no Genesis 1:1; install the Debian package sword-text-web (apt-get install -y sword-text-web)`);
+    throw new Error(
+      `corpus-text: mod2imp ${WEB_MODULE} printed no Genesis 1:1; install the Debian package sword-text-web (apt-get install -y sword-text-web)`,
+    );
   }
   const documents = [];
   const byId = new Map();
@@ -274,7 +293,8 @@ export function buildCorpus(outDir) {
     const s = stats[doc.source][part];
     s.documents++;
     for (const line of doc.lines) {
-      if (line === '' || /\s{2}|^\s|\s$|\n/.test(line)) throw new Error(`corpus-text: bad line in ${doc.id}: ${JSON.stringify(line)}`);
+      if (line === '' || /\s{2}|^\s|\s$|\n/.test(line))
+        throw new Error(`corpus-text: bad line in ${doc.id}: ${JSON.stringify(line)}`);
       split[part].push(line);
       s.lines++;
       s.words += countWords(line);
@@ -301,7 +321,12 @@ export function buildCorpus(outDir) {
   const summary = {
     heldOutRule: HELD_OUT_RULE,
     files: { train: 'train.raw.txt', heldOut: 'held-out.raw.txt' },
-    sources: Object.entries(SOURCES).map(([key, info]) => ({ id: key, ...info, train: stats[key].train, heldOut: stats[key].heldOut })),
+    sources: Object.entries(SOURCES).map(([key, info]) => ({
+      id: key,
+      ...info,
+      train: stats[key].train,
+      heldOut: stats[key].heldOut,
+    })),
     total: {
       train: sumStats(Object.values(stats).map((s) => s.train)),
       heldOut: sumStats(Object.values(stats).map((s) => s.heldOut)),
@@ -312,8 +337,10 @@ export function buildCorpus(outDir) {
 }
 
 function sumStats(list) {
-  return list.reduce((a, s) => ({ documents: a.documents + s.documents, lines: a.lines + s.lines, words: a.words + s.words }),
-    { documents: 0, lines: 0, words: 0 });
+  return list.reduce(
+    (a, s) => ({ documents: a.documents + s.documents, lines: a.lines + s.lines, words: a.words + s.words }),
+    { documents: 0, lines: 0, words: 0 },
+  );
 }
 
 function main() {
@@ -322,11 +349,15 @@ function main() {
   const summary = buildCorpus(outDir);
   for (const s of summary.sources) {
     const all = s.train.words + s.heldOut.words;
-    console.log(`${s.id}: ${s.name} [${s.package}]: train ${s.train.documents} documents, ${s.train.lines} lines, ` +
-      `${s.train.words} words; held-out ${s.heldOut.documents} documents, ${s.heldOut.lines} lines, ${s.heldOut.words} words ` +
-      `(${(100 * s.heldOut.words / all).toFixed(2)} %)`);
+    console.log(
+      `${s.id}: ${s.name} [${s.package}]: train ${s.train.documents} documents, ${s.train.lines} lines, ` +
+        `${s.train.words} words; held-out ${s.heldOut.documents} documents, ${s.heldOut.lines} lines, ${s.heldOut.words} words ` +
+        `(${((100 * s.heldOut.words) / all).toFixed(2)} %)`,
+    );
   }
-  console.log(`wrote ${path.relative(REPO, outDir) || '.'}/{train.raw.txt,held-out.raw.txt,sources.json} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `wrote ${path.relative(REPO, outDir) || '.'}/{train.raw.txt,held-out.raw.txt,sources.json} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BLOCK_LINES = 40;
-export const TRAIN_EVERY = 14;     // ≈ 0.9 MB of the 12.8 MB training text
-export const HELD_OUT_EVERY = 40;  // ≈ 21 KB of the 0.84 MB held-out text: ~4,000 tokens, scored whole at every evaluation
+export const TRAIN_EVERY = 14; // ≈ 0.9 MB of the 12.8 MB training text
+export const HELD_OUT_EVERY = 40; // ≈ 21 KB of the 0.84 MB held-out text: ~4,000 tokens, scored whole at every evaluation
 export const FILES = { train: 'learn-train.txt', heldOut: 'learn-held-out.txt' };
 
 /** Every `every`-th block of BLOCK_LINES lines of `text`, from the first, as text ending in a newline. */
@@ -29,20 +29,26 @@ export function everyNthBlock(text, every) {
 /** The two sample texts from the corpus directory. */
 export function learnSample(corpusDir) {
   const read = (name) => fs.readFileSync(path.join(corpusDir, name), 'utf8');
-  return { train: everyNthBlock(read('train.raw.txt'), TRAIN_EVERY), heldOut: everyNthBlock(read('held-out.raw.txt'), HELD_OUT_EVERY) };
+  return {
+    train: everyNthBlock(read('train.raw.txt'), TRAIN_EVERY),
+    heldOut: everyNthBlock(read('held-out.raw.txt'), HELD_OUT_EVERY),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const check = args[0] === '--check';
-  const [corpusDir = path.join(REPO, 'build/lm/corpus'), outDir = path.join(REPO, 'web/assets/corpus')] = check ? args.slice(1) : args;
+  const [corpusDir = path.join(REPO, 'build/lm/corpus'), outDir = path.join(REPO, 'web/assets/corpus')] = check
+    ? args.slice(1)
+    : args;
   const sample = learnSample(corpusDir);
   let differs = false;
   for (const [part, name] of Object.entries(FILES)) {
     const file = path.join(outDir, name);
     if (check) {
       const same = fs.existsSync(file) && fs.readFileSync(file, 'utf8') === sample[part];
-      if (!same) console.error(`${file} differs from the sample of ${corpusDir} (node scripts/lm/learn-sample.mjs writes it)`);
+      if (!same)
+        console.error(`${file} differs from the sample of ${corpusDir} (node scripts/lm/learn-sample.mjs writes it)`);
       differs ||= !same;
     } else {
       fs.mkdirSync(outDir, { recursive: true });

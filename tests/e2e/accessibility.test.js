@@ -24,12 +24,18 @@ after(async () => {
 async function open(path, { width = 1280, colorScheme = 'light' } = {}) {
   const page = await browser.context.newPage();
   const errors = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize({ width, height: 850 });
   await page.emulateMedia({ colorScheme });
   await page.goto(`${server.url}${path}`);
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].every((el) => el.getTrace()), null, { timeout: 30000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('attention-explorer')].every((el) => el.getTrace()),
+    null,
+    { timeout: 30000 },
+  );
   // Figures off screen are drawn when they scroll in: scroll each into view.
   await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
@@ -42,8 +48,11 @@ async function open(path, { width = 1280, colorScheme = 'light' } = {}) {
       }
     }
   });
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')]
-    .every((el) => [...el.shadowRoot.querySelectorAll('.slot')].every((s) => !s.checkVisibility() || s.childElementCount > 0)));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('attention-explorer')].every((el) =>
+      [...el.shadowRoot.querySelectorAll('.slot')].every((s) => !s.checkVisibility() || s.childElementCount > 0),
+    ),
+  );
   await page.evaluate(() => window.scrollTo(0, 0));
   return { page, errors };
 }
@@ -51,10 +60,19 @@ async function open(path, { width = 1280, colorScheme = 'light' } = {}) {
 /** axe-core's violations of any impact, minor included (it walks open shadow roots). */
 async function audit(page) {
   await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, count: v.nodes.length, target: v.nodes[0]?.target })));
+  const violations = await page.evaluate(async () =>
+    (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      count: v.nodes.length,
+      target: v.nodes[0]?.target,
+    })),
+  );
   if (violations.length) console.log(JSON.stringify(violations));
-  console.log(`axe: ${violations.length ? violations.map((v) => `${v.impact} ${v.id} (${v.count})`).join(', ') : 'no violations'}`);
+  console.log(
+    `axe: ${violations.length ? violations.map((v) => `${v.impact} ${v.id} (${v.count})`).join(', ') : 'no violations'}`,
+  );
   return violations;
 }
 
@@ -63,7 +81,10 @@ for (const colorScheme of ['light', 'dark']) {
     const { page, errors } = await open('', { colorScheme });
     assert.deepEqual(await audit(page), []);
     if (colorScheme === 'dark') {
-      const background = await page.$eval('attention-explorer', (el) => getComputedStyle(el.shadowRoot.querySelector('.ae-root')).backgroundColor);
+      const background = await page.$eval(
+        'attention-explorer',
+        (el) => getComputedStyle(el.shadowRoot.querySelector('.ae-root')).backgroundColor,
+      );
       assert.equal(background, 'rgb(23, 24, 26)', 'dark mode follows prefers-color-scheme');
       await page.screenshot({ path: `${OUTPUT}/dark.png` });
     }
@@ -81,9 +102,15 @@ test('axe-core: no violations on the embedding page', async () => {
 
 test('at 375 px (a phone) the page does not scroll sideways; wide figures scroll inside their section', async () => {
   const { page, errors } = await open('', { width: 375 });
-  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
   assert.ok(widths.page <= widths.viewport, `page ${widths.page} px wide in a ${widths.viewport} px viewport`);
-  const controls = await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.controls').getBoundingClientRect().width);
+  const controls = await page.$eval(
+    'attention-explorer',
+    (el) => el.shadowRoot.querySelector('.controls').getBoundingClientRect().width,
+  );
   assert.ok(controls <= 375, `controls ${controls} px`);
   await page.screenshot({ path: `${OUTPUT}/phone.png`, fullPage: false });
   await page.locator('attention-explorer [data-figure="attention-weights"]').scrollIntoViewIfNeeded();
@@ -93,15 +120,29 @@ test('at 375 px (a phone) the page does not scroll sideways; wide figures scroll
 });
 
 test('the Learn chapter while it trains: no axe-core violations (light and dark); at 375 px no sideways scroll', async () => {
-  for (const [colorScheme, width] of [['light', 1280], ['dark', 375]]) {
+  for (const [colorScheme, width] of [
+    ['light', 1280],
+    ['dark', 375],
+  ]) {
     const { page, errors } = await open('#chapter=learn&trainSpeed=400', { colorScheme, width });
     await page.waitForSelector('attention-explorer .learn-readout[data-step]');
     await page.click('attention-explorer [data-action="train"]');
-    await page.waitForFunction(() => Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step) > 200);
-    await page.click('attention-explorer [data-action="train"]');  // paused: the figures hold still for the audit
-    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.running === 'false');
+    await page.waitForFunction(
+      () =>
+        Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step) >
+        200,
+    );
+    await page.click('attention-explorer [data-action="train"]'); // paused: the figures hold still for the audit
+    await page.waitForFunction(
+      () =>
+        document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.running ===
+        'false',
+    );
     assert.deepEqual(await audit(page), [], `${colorScheme}, ${width} px`);
-    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    }));
     assert.ok(widths.page <= widths.viewport, `page ${widths.page} px wide in a ${widths.viewport} px viewport`);
     if (width === 375) await page.screenshot({ path: `${OUTPUT}/learn-phone-dark.png`, fullPage: true });
     assert.deepEqual(errors, []);

@@ -8,14 +8,25 @@ import { chromium } from 'playwright-core';
 import { preview } from 'vite';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Launches Chromium with a fresh profile; close() removes it. */
 export async function launchBrowser() {
   const profile = mkdtempSync(join(tmpdir(), 'ae-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
   });
   return {
     context,
@@ -34,7 +45,9 @@ export function serveDist() {
 /** A static server of `folder` (nothing else) on 127.0.0.1; returns { url, close }. */
 export async function serveFolder(folder) {
   const server = await preview({
-    root: dirname(resolve(folder)), logLevel: 'warn', configFile: false,
+    root: dirname(resolve(folder)),
+    logLevel: 'warn',
+    configFile: false,
     build: { outDir: basename(folder) },
     preview: { host: '127.0.0.1', port: 4173, strictPort: false },
   });
@@ -49,10 +62,19 @@ export async function serveFolder(folder) {
 export async function serveSingleFile(body) {
   const folder = mkdtempSync(join(tmpdir(), 'ae-single-'));
   copyFileSync('dist/single/attention-explorer.js', join(folder, 'attention-explorer.js'));
-  writeFileSync(join(folder, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
-    `<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head><body>${body}</body></html>`);
+  writeFileSync(
+    join(folder, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
+      `<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head><body>${body}</body></html>`,
+  );
   const server = await serveFolder(folder);
-  return { url: server.url, close: async () => { await server.close(); rmSync(folder, { recursive: true, force: true }); } };
+  return {
+    url: server.url,
+    close: async () => {
+      await server.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -65,7 +87,9 @@ export async function openExplorer() {
   const browser = await launchBrowser();
   const page = await browser.context.newPage();
   const consoleErrors = [];
-  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
   return { server, browser, page, consoleErrors };
 }
@@ -77,12 +101,30 @@ export async function openExplorer() {
  * @param {string} [host]  the explorer's selector (default: the first attention-explorer)
  */
 export async function showSlot(page, slot, host = 'attention-explorer') {
-  const chapter = await page.$eval(host, (el, slot) => el.shadowRoot.querySelector(`.slot-${slot}`)?.closest('[data-chapter]')?.dataset.chapter, slot);
-  if (chapter && await page.$eval(host, (el, chapter) => el.shadowRoot.querySelector(`[data-chapter="${chapter}"]`).classList.contains('closed'), chapter)) {
+  const chapter = await page.$eval(
+    host,
+    (el, slot) => el.shadowRoot.querySelector(`.slot-${slot}`)?.closest('[data-chapter]')?.dataset.chapter,
+    slot,
+  );
+  if (
+    chapter &&
+    (await page.$eval(
+      host,
+      (el, chapter) => el.shadowRoot.querySelector(`[data-chapter="${chapter}"]`).classList.contains('closed'),
+      chapter,
+    ))
+  ) {
     await page.click(`${host} [data-chapter-tab="${chapter}"]`);
   }
   // A figure folded away (the line view) is opened, as a learner would.
-  await page.$eval(host, (el, slot) => { const details = el.shadowRoot.querySelector(`.slot-${slot}`)?.closest('details'); if (details) details.open = true; }, slot);
+  await page.$eval(
+    host,
+    (el, slot) => {
+      const details = el.shadowRoot.querySelector(`.slot-${slot}`)?.closest('details');
+      if (details) details.open = true;
+    },
+    slot,
+  );
   await page.locator(`${host} .slot-${slot}`).first().scrollIntoViewIfNeeded();
   await page.waitForSelector(`${host} .slot-${slot}:not([data-stale]) > *`);
 }
@@ -105,7 +147,9 @@ export async function oneProjectedHead(page) {
  * @param {import('playwright-core').Page} page  @param {string} [host]
  */
 export async function flush(page, host = 'attention-explorer') {
-  await page.$eval(host, (el) => { el.getTrace(); });
+  await page.$eval(host, (el) => {
+    el.getTrace();
+  });
 }
 
 /**
@@ -133,7 +177,9 @@ export function distAndBrowser() {
 export async function openSite(shared, hash = '', viewport = { width: 1440, height: 900 }) {
   const page = await shared.browser.context.newPage();
   const errors = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewport);
   await page.goto(`${shared.server.url}${hash ? `#${hash}` : ''}`);

@@ -15,28 +15,49 @@ async function open(hash, viewport) {
 }
 
 /** The tooltip's box, whether it is the topmost element at its four corners, and whether its text fits. */
-const readTooltip = (page) => page.$eval(HOST, (el) => {
-  const tip = el.shadowRoot.querySelector('[data-figure="attention-weights"] .tooltip');
-  const r = tip.getBoundingClientRect();
-  const corners = [[r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]];
-  tip.style.pointerEvents = 'auto';  // hit-testable for a moment: a clipped part of it is not
-  const onTop = corners.map(([x, y]) => el.shadowRoot.elementFromPoint(x, y) === tip);
-  tip.style.pointerEvents = '';
-  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: tip.textContent, fits: tip.scrollWidth <= tip.clientWidth,
-    onTop, width: innerWidth, height: innerHeight };
-});
+const readTooltip = (page) =>
+  page.$eval(HOST, (el) => {
+    const tip = el.shadowRoot.querySelector('[data-figure="attention-weights"] .tooltip');
+    const r = tip.getBoundingClientRect();
+    const corners = [
+      [r.left + 2, r.top + 2],
+      [r.right - 2, r.top + 2],
+      [r.left + 2, r.bottom - 2],
+      [r.right - 2, r.bottom - 2],
+    ];
+    tip.style.pointerEvents = 'auto'; // hit-testable for a moment: a clipped part of it is not
+    const onTop = corners.map(([x, y]) => el.shadowRoot.elementFromPoint(x, y) === tip);
+    tip.style.pointerEvents = '';
+    return {
+      left: r.left,
+      right: r.right,
+      top: r.top,
+      bottom: r.bottom,
+      text: tip.textContent,
+      fits: tip.scrollWidth <= tip.clientWidth,
+      onTop,
+      width: innerWidth,
+      height: innerHeight,
+    };
+  });
 
-for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+]) {
   test(`${viewport.width}×${viewport.height}: the weights' tooltip at the last column is whole and inside the viewport`, async () => {
     const { page, errors } = await open('', viewport);
     const canvas = page.locator(`${HOST} [data-figure="attention-weights"] canvas`);
     await canvas.scrollIntoViewIfNeeded();
     await canvas.focus();
-    for (const key of ['End', 'ArrowDown', 'ArrowDown']) await page.keyboard.press(key);  // row 2 ("bank"), the last key
+    for (const key of ['End', 'ArrowDown', 'ArrowDown']) await page.keyboard.press(key); // row 2 ("bank"), the last key
     const tip = await readTooltip(page);
     console.log(`# ${JSON.stringify(tip)}`);
     assert.match(tip.text, /^query "bank" \(2\) → key "storm" \(7\): weight 0\.\d{4}; q·k = /);
-    assert.ok(tip.left >= 0 && tip.right <= tip.width && tip.top >= 0 && tip.bottom <= tip.height, 'inside the viewport');
+    assert.ok(
+      tip.left >= 0 && tip.right <= tip.width && tip.top >= 0 && tip.bottom <= tip.height,
+      'inside the viewport',
+    );
     assert.deepEqual(tip.onTop, [true, true, true, true], 'nothing covers or clips any corner of it');
     assert.ok(tip.fits, 'its text is not cut');
     assert.deepEqual(errors, []);
@@ -44,25 +65,48 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
   });
 }
 
-test('1440×900: the tour rail never covers its step\'s figure, and beside it the weights keep their last column and entropy', async () => {
+test("1440×900: the tour rail never covers its step's figure, and beside it the weights keep their last column and entropy", async () => {
   const { page, errors } = await open('tour=attention-weights', { width: 1440, height: 900 });
   const ids = await page.$eval(HOST, (el) => el.guide.steps().map((step) => step.id));
   for (const id of ids) {
-    await page.$eval(HOST, (el, id) => { el.tour = id; }, id);
+    await page.$eval(
+      HOST,
+      (el, id) => {
+        el.tour = id;
+      },
+      id,
+    );
     await page.waitForTimeout(400);
     const seen = await page.$eval(HOST, (el) => {
       const root = el.shadowRoot;
       const step = el.guide.stepById(el.tour);
-      const anchor = (step.figure ? root.querySelector(`.slot-${step.figure}`) : root.querySelector(`[data-view="${step.view}"]`)).getBoundingClientRect();
+      const anchor = (
+        step.figure ? root.querySelector(`.slot-${step.figure}`) : root.querySelector(`[data-view="${step.view}"]`)
+      ).getBoundingClientRect();
       const panel = root.querySelector('.tour').getBoundingClientRect();
       const weights = root.querySelector('.chapter:not(.closed) .slot-attention');
       const notes = weights?.querySelector('.row-notes')?.getBoundingClientRect();
-      return { view: step.view, anchorRight: anchor.right, panelLeft: panel.left,
-        weights: weights && { scroll: weights.scrollWidth, client: weights.clientWidth, notesRight: notes.right, right: weights.getBoundingClientRect().right } };
+      return {
+        view: step.view,
+        anchorRight: anchor.right,
+        panelLeft: panel.left,
+        weights: weights && {
+          scroll: weights.scrollWidth,
+          client: weights.clientWidth,
+          notesRight: notes.right,
+          right: weights.getBoundingClientRect().right,
+        },
+      };
     });
-    assert.ok(seen.anchorRight <= seen.panelLeft, `${id}: the figure (right ${seen.anchorRight}) runs under the rail (left ${seen.panelLeft})`);
+    assert.ok(
+      seen.anchorRight <= seen.panelLeft,
+      `${id}: the figure (right ${seen.anchorRight}) runs under the rail (left ${seen.panelLeft})`,
+    );
     if (seen.weights) {
-      assert.ok(seen.weights.scroll <= seen.weights.client, `${id}: the weights are cut (${seen.weights.scroll} px in ${seen.weights.client})`);
+      assert.ok(
+        seen.weights.scroll <= seen.weights.client,
+        `${id}: the weights are cut (${seen.weights.scroll} px in ${seen.weights.client})`,
+      );
       assert.ok(seen.weights.notesRight <= seen.weights.right, `${id}: the entropy column is hidden`);
     }
   }
@@ -72,9 +116,11 @@ test('1440×900: the tour rail never covers its step\'s figure, and beside it th
 
 test('390×844: every region that scrolls sideways fades its edge where there is more, and only those', async () => {
   const { page, errors } = await open('', { width: 390, height: 844 });
-  const found = [];  // the regions that scroll
+  const found = []; // the regions that scroll
   for (const hash of ['chapter=attention', 'chapter=positions']) {
-    await page.evaluate((hash) => { location.hash = hash; }, hash);
+    await page.evaluate((hash) => {
+      location.hash = hash;
+    }, hash);
     await page.waitForTimeout(300);
     // Each figure of the chapter drawn: scroll through it.
     await page.$eval(HOST, async (el) => {
@@ -83,26 +129,42 @@ test('390×844: every region that scrolls sideways fades its edge where there is
         await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
       }
     });
-    const regions = await page.$eval(HOST, (el) => [...el.shadowRoot.querySelector('.chapter:not(.closed)').querySelectorAll('*')]
-      .filter((node) => ['auto', 'scroll'].includes(getComputedStyle(node).overflowX) && node.checkVisibility())
-      .map((node) => ({ name: `${node.tagName.toLowerCase()}.${[...node.classList].join('.')}${node.dataset.slot ? `[${node.dataset.slot}]` : ''}`,
-        scrolls: node.scrollWidth > node.clientWidth + 1, mask: getComputedStyle(node).maskImage })));
+    const regions = await page.$eval(HOST, (el) =>
+      [...el.shadowRoot.querySelector('.chapter:not(.closed)').querySelectorAll('*')]
+        .filter((node) => ['auto', 'scroll'].includes(getComputedStyle(node).overflowX) && node.checkVisibility())
+        .map((node) => ({
+          name: `${node.tagName.toLowerCase()}.${[...node.classList].join('.')}${node.dataset.slot ? `[${node.dataset.slot}]` : ''}`,
+          scrolls: node.scrollWidth > node.clientWidth + 1,
+          mask: getComputedStyle(node).maskImage,
+        })),
+    );
     const scrolling = regions.filter((r) => r.scrolls);
     console.log(`# ${hash}: ${scrolling.map((r) => r.name).join(', ')}`);
     for (const region of regions) {
-      if (region.scrolls) assert.match(region.mask, /^linear-gradient\((to right|90deg), rgb\(0, 0, 0\) calc\(100% - 40px\), rgba\(0, 0, 0, 0\)\)$/, `${hash}: ${region.name} scrolls with no hint`);
+      if (region.scrolls)
+        assert.match(
+          region.mask,
+          /^linear-gradient\((to right|90deg), rgb\(0, 0, 0\) calc\(100% - 40px\), rgba\(0, 0, 0, 0\)\)$/,
+          `${hash}: ${region.name} scrolls with no hint`,
+        );
       else assert.equal(region.mask, 'none', `${hash}: ${region.name} does not scroll but fades`);
     }
     found.push(...scrolling.map((r) => r.name));
   }
   // The positions chapter's formula and its P heatmap (the lab's) are wider than a phone.
-  assert.ok(found.includes('div.formula') && found.includes('div.slot.slot-labEncoding[labEncoding]'), `regions that scroll: ${found.join(', ')}`);
+  assert.ok(
+    found.includes('div.formula') && found.includes('div.slot.slot-labEncoding[labEncoding]'),
+    `regions that scroll: ${found.join(', ')}`,
+  );
   // Scrolled to its end, a region fades its left edge instead.
   const end = await page.$eval(HOST, (el) => {
-    const region = [...el.shadowRoot.querySelector('.chapter:not(.closed)').querySelectorAll('*')]
-      .find((node) => getComputedStyle(node).overflowX === 'auto' && node.scrollWidth > node.clientWidth + 1);
+    const region = [...el.shadowRoot.querySelector('.chapter:not(.closed)').querySelectorAll('*')].find(
+      (node) => getComputedStyle(node).overflowX === 'auto' && node.scrollWidth > node.clientWidth + 1,
+    );
     region.scrollLeft = region.scrollWidth;
-    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(getComputedStyle(region).maskImage))));
+    return new Promise((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(getComputedStyle(region).maskImage))),
+    );
   });
   assert.match(end, /^linear-gradient\((to right|90deg), rgba\(0, 0, 0, 0\), rgb\(0, 0, 0\) 40px\)$/);
   assert.deepEqual(errors, []);

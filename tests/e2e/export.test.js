@@ -12,11 +12,15 @@ before(async () => {
   ({ server, browser, page, consoleErrors } = await openExplorer());
   await page.goto(server.url);
   await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
-  trace = await page.$eval('attention-explorer', (el, sentence) => {
-    el.change({ sentence, numHeads: 2, head: 1, projection: 'random', seed: 5 });
-    const t = el.getTrace();
-    return { tokens: t.tokens.map((x) => x.text), weights: [...t.heads[1].weights.data] };
-  }, SENTENCE);
+  trace = await page.$eval(
+    'attention-explorer',
+    (el, sentence) => {
+      el.change({ sentence, numHeads: 2, head: 1, projection: 'random', seed: 5 });
+      const t = el.getTrace();
+      return { tokens: t.tokens.map((x) => x.text), weights: [...t.heads[1].weights.data] };
+    },
+    SENTENCE,
+  );
 });
 
 after(async () => {
@@ -59,11 +63,12 @@ test('PNG: a real image at twice the figure size', async () => {
   const { name, bytes } = await download('png');
   assert.equal(name, 'attention-explorer-attention-weights.png');
   assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const width = bytes.readUInt32BE(16), height = bytes.readUInt32BE(20);
+  const width = bytes.readUInt32BE(16),
+    height = bytes.readUInt32BE(20);
   assert.ok(width > 300 && height > 300, `${width}×${height}`);
 });
 
-test('CSV: token labels as header and row names, the trace\'s weights as values', async () => {
+test("CSV: token labels as header and row names, the trace's weights as values", async () => {
   const { name, bytes } = await download('csv');
   assert.equal(name, 'attention-explorer-attention-weights.csv');
   const lines = bytes.toString('utf8').trim().split('\n');
@@ -73,7 +78,10 @@ test('CSV: token labels as header and row names, the trace\'s weights as values'
   const quote = (t) => (/[",]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
   assert.equal(lines[0], ['query ↓ \\ key (attended to) →', ...trace.tokens].map(quote).join(','));
   for (let i = 0; i < n; i++) {
-    const cells = lines[i + 1].slice(quote(trace.tokens[i]).length + 1).split(',').map(Number);
+    const cells = lines[i + 1]
+      .slice(quote(trace.tokens[i]).length + 1)
+      .split(',')
+      .map(Number);
     assert.ok(lines[i + 1].startsWith(`${quote(trace.tokens[i])},`));
     cells.forEach((value, j) => assert.ok(Math.abs(value - trace.weights[i * n + j]) < 1e-8, `[${i}, ${j}]`));
   }
@@ -87,7 +95,9 @@ test('JSON: shape, labels and values', async () => {
   assert.deepEqual(data.rowLabels, trace.tokens);
   assert.deepEqual(data.colLabels, trace.tokens);
   assert.equal(data.values.length, n);
-  data.values.forEach((row, i) => row.forEach((value, j) => assert.ok(Math.abs(value - trace.weights[i * n + j]) < 1e-8)));
+  data.values.forEach((row, i) =>
+    row.forEach((value, j) => assert.ok(Math.abs(value - trace.weights[i * n + j]) < 1e-8)),
+  );
   assert.equal(data.state.sentence, SENTENCE);
   assert.deepEqual(consoleErrors, []);
 });

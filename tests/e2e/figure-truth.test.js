@@ -20,8 +20,16 @@ async function open({ hash = '', change, slot }) {
 test('causal mask + semantic head: the first word attends to itself and says so; a padding row is labelled empty', async () => {
   const { page, errors } = await open({ change: { mask: 'causal', lineQuery: 0 }, slot: 'mix' });
   const trace = await page.$eval('attention-explorer', (el) => {
-    const t = el.getTrace(), n = t.tokens.length, h = t.heads[0];
-    return { n, kind: h.kind, masksOwn: h.masksOwnPosition, weights: Array.from(h.weights.data), values: Array.from(h.values.data.subarray(0, h.values.shape[1])) };
+    const t = el.getTrace(),
+      n = t.tokens.length,
+      h = t.heads[0];
+    return {
+      n,
+      kind: h.kind,
+      masksOwn: h.masksOwnPosition,
+      weights: Array.from(h.weights.data),
+      values: Array.from(h.values.data.subarray(0, h.values.shape[1])),
+    };
   });
   assert.equal(trace.kind, 'semantic');
   assert.equal(trace.masksOwn, true);
@@ -31,26 +39,37 @@ test('causal mask + semantic head: the first word attends to itself and says so;
     const sum = trace.weights.slice(i * trace.n, (i + 1) * trace.n).reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(sum - 1) < 1e-5, `row ${i} sums to ${sum}`);
   }
-  for (let i = 1; i < trace.n; i++) assert.equal(trace.weights[i * trace.n + i], 0, `row ${i} still skips its own position`);
+  for (let i = 1; i < trace.n; i++)
+    assert.equal(trace.weights[i * trace.n + i], 0, `row ${i} still skips its own position`);
   // The heatmap draws that cell as a weight (not masked) and its note says why.
   const heat = await page.$eval('attention-explorer [data-figure="attention-weights"]', (f) => ({
-    masked: Array.from(f.exportData.masked), caption: f.querySelector('figcaption').textContent,
-    note: f.querySelector('.head-explanation').textContent }));
+    masked: Array.from(f.exportData.masked),
+    caption: f.querySelector('figcaption').textContent,
+    note: f.querySelector('.head-explanation').textContent,
+  }));
   assert.equal(heat.masked[0], 0);
   assert.equal(heat.masked[trace.n + 1], 1);
   assert.match(heat.note, /“The” has no other word it may see, so it attends to itself/);
   assert.match(heat.caption, /each row sums to 1/);
   // The mix of "The" is its own value vector, and its legend has a real range.
   const mix = await page.$eval('attention-explorer [data-figure="mix"]', (f) => ({
-    output: Array.from(f.mix.output), ticks: [...f.querySelectorAll('.legend .tick text')].map((t) => Number(t.textContent.replace('−', '-'))) }));
-  mix.output.forEach((v, c) => assert.ok(Math.abs(v - trace.values[c]) < 1e-6, `z_0[${c}] = ${v}, v_0[${c}] = ${trace.values[c]}`));
+    output: Array.from(f.mix.output),
+    ticks: [...f.querySelectorAll('.legend .tick text')].map((t) => Number(t.textContent.replace('−', '-'))),
+  }));
+  mix.output.forEach((v, c) =>
+    assert.ok(Math.abs(v - trace.values[c]) < 1e-6, `z_0[${c}] = ${v}, v_0[${c}] = ${trace.values[c]}`),
+  );
   assert.ok(Math.max(...mix.ticks) - Math.min(...mix.ticks) > 0.1, `legend ticks ${mix.ticks}`);
 
   // Cross-attention's step 1 (the target under the causal mask, the same semantic head): "Das" → "Das" is 1.
   await showSlot(page, 'cross');
   const cross = await page.$eval('attention-explorer [data-figure="cross-self-attention"]', (f) => ({
-    values: Array.from(f.exportData.values), masked: Array.from(f.exportData.masked), t: f.exportData.shape[0],
-    label: f.exportData.rowLabels[0], text: f.textContent }));
+    values: Array.from(f.exportData.values),
+    masked: Array.from(f.exportData.masked),
+    t: f.exportData.shape[0],
+    label: f.exportData.rowLabels[0],
+    text: f.textContent,
+  }));
   assert.equal(cross.label, 'Das');
   assert.equal(cross.values[0], 1);
   assert.equal(cross.masked[0], 0);
@@ -63,11 +82,16 @@ test('causal mask + semantic head: the first word attends to itself and says so;
   await flush(page);
   await showSlot(page, 'mix');
   const padded = await page.$eval('attention-explorer [data-figure="attention-weights"]', (f) => ({
-    caption: f.querySelector('figcaption').textContent, notes: [...f.querySelectorAll('.row-notes text')].slice(1).map((t) => t.textContent) }));
+    caption: f.querySelector('figcaption').textContent,
+    notes: [...f.querySelectorAll('.row-notes text')].slice(1).map((t) => t.textContent),
+  }));
   assert.doesNotMatch(padded.caption, /each row sums to 1/);
   assert.match(padded.caption, /8 rows have no key to attend to \(padding\): all 0/);
   assert.deepEqual(padded.notes, Array(trace.n).fill('no key'));
-  const emptyMix = await page.$eval('attention-explorer [data-figure="mix"]', (f) => ({ text: f.textContent, legends: f.querySelectorAll('.legend').length }));
+  const emptyMix = await page.$eval('attention-explorer [data-figure="mix"]', (f) => ({
+    text: f.textContent,
+    legends: f.querySelectorAll('.legend').length,
+  }));
   assert.match(emptyMix.text, /“river ·pad” has no key to attend to \(padding\): its weights are all 0 and z_1 = 0/);
   assert.equal(emptyMix.legends, 0, 'no colour scale for an empty mix');
   assert.deepEqual(errors, []);
@@ -77,7 +101,9 @@ test('causal mask + semantic head: the first word attends to itself and says so;
 /** Opens step `step` of the pipeline (1-based) by its number, as a learner would, and reads its figure. */
 async function pipelineStep(page, step) {
   await page.click(`attention-explorer [data-figure="pipeline"] .step-number[data-step="${step}"]`);
-  await page.waitForSelector(`attention-explorer [data-figure="pipeline"][data-step="${step}"] [data-figure="step-${step}"]`);
+  await page.waitForSelector(
+    `attention-explorer [data-figure="pipeline"][data-step="${step}"] [data-figure="step-${step}"]`,
+  );
   return page.$eval(`attention-explorer [data-figure="step-${step}"]`, (f) => {
     const canvas = f.querySelector('canvas');
     return {
@@ -102,15 +128,23 @@ test('QKᵀ and ÷ √d_k·τ share one colour scale: the division visibly shrin
   assert.match(raw.title, /Dot products/);
   assert.match(scaled.title, /Scaled/);
   // The default semantic head: queries and keys of d_k = 100, τ = 1, so the scores are the dot products ÷ 10.
-  raw.values.forEach((v, k) => assert.ok(Math.abs(scaled.values[k] - v / 10) < 1e-4, `cell ${k}: ${v} / 10 ≠ ${scaled.values[k]}`));
+  raw.values.forEach((v, k) =>
+    assert.ok(Math.abs(scaled.values[k] - v / 10) < 1e-4, `cell ${k}: ${v} / 10 ≠ ${scaled.values[k]}`),
+  );
   assert.equal(scaled.legend, raw.legend, 'one colour scale');
   assert.equal(masked.legend, raw.legend, 'the masked scores too');
-  assert.match(scaled.caption, /one colour scale for steps 7–9, ±100: ÷ 10 \(√100 · τ = 10 · 1\): every score 10× smaller/);
+  assert.match(
+    scaled.caption,
+    /one colour scale for steps 7–9, ±100: ÷ 10 \(√100 · τ = 10 · 1\): every score 10× smaller/,
+  );
   // The strongest dot product is drawn ten times paler once divided: compare its pixel's distance from white.
   const strongest = raw.values.reduce((best, v, k) => (Math.abs(v) > Math.abs(raw.values[best]) ? k : best), 0);
   const ink = (pixels) => 765 - pixels[strongest * 4] - pixels[strongest * 4 + 1] - pixels[strongest * 4 + 2];
   assert.ok(ink(raw.pixels) > 300, `raw cell ink ${ink(raw.pixels)}`);
-  assert.ok(ink(scaled.pixels) < ink(raw.pixels) / 3, `scaled cell ink ${ink(scaled.pixels)} vs raw ${ink(raw.pixels)}`);
+  assert.ok(
+    ink(scaled.pixels) < ink(raw.pixels) / 3,
+    `scaled cell ink ${ink(scaled.pixels)} vs raw ${ink(raw.pixels)}`,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -120,8 +154,15 @@ test('"Concatenate all heads" marks and labels each head\'s block of columns', a
   const concat = await pipelineStep(page, 12);
   assert.match(concat.title, /All heads, side by side/);
   assert.match(concat.caption, /\[8, 100\]; 4 blocks of d_v = 25 columns, one per head/);
-  assert.deepEqual(concat.colGroups, [0, 1, 2, 3].map((h) => ({ label: `head ${h + 1}`, start: 25 * h, end: 25 * (h + 1) })));
-  assert.deepEqual(concat.rules, [25, 50, 75].map((j) => j * concat.cellWidth), 'a rule between blocks');
+  assert.deepEqual(
+    concat.colGroups,
+    [0, 1, 2, 3].map((h) => ({ label: `head ${h + 1}`, start: 25 * h, end: 25 * (h + 1) })),
+  );
+  assert.deepEqual(
+    concat.rules,
+    [25, 50, 75].map((j) => j * concat.cellWidth),
+    'a rule between blocks',
+  );
   assert.deepEqual(concat.labels, ['head 1', 'head 2', 'head 3', 'head 4']);
   assert.deepEqual(errors, []);
   await page.close();
@@ -129,25 +170,46 @@ test('"Concatenate all heads" marks and labels each head\'s block of columns', a
 
 test('designed heads show the d_k they use; the heads menu names what every head shares, d_v', async () => {
   const { page, errors } = await open({ slot: 'attention' });
-  const heads = await page.$eval('attention-explorer', (el) => el.getTrace().heads.map((h) => ({ dK: h.queries.shape[1], keys: h.keys.shape[1], dV: h.values.shape[1] })));
+  const heads = await page.$eval('attention-explorer', (el) =>
+    el.getTrace().heads.map((h) => ({ dK: h.queries.shape[1], keys: h.keys.shape[1], dV: h.values.shape[1] })),
+  );
   // The default heads: semantic (whole word vectors) and three positional heads (encodings of even width).
-  assert.deepEqual(heads, [{ dK: 100, keys: 100, dV: 25 }, { dK: 26, keys: 26, dV: 25 }, { dK: 26, keys: 26, dV: 25 }, { dK: 26, keys: 26, dV: 25 }]);
-  const lines = await page.$$eval('attention-explorer .head-thumb .head-dims', (spans) => spans.map((s) => s.textContent));
-  assert.deepEqual(lines, heads.map(({ dK, dV }) => `d_k = ${dK} · d_v = ${dV}`));
-  const option = await page.$eval('attention-explorer select[name="numHeads"]', (s) => s.selectedOptions[0].textContent);
+  assert.deepEqual(heads, [
+    { dK: 100, keys: 100, dV: 25 },
+    { dK: 26, keys: 26, dV: 25 },
+    { dK: 26, keys: 26, dV: 25 },
+    { dK: 26, keys: 26, dV: 25 },
+  ]);
+  const lines = await page.$$eval('attention-explorer .head-thumb .head-dims', (spans) =>
+    spans.map((s) => s.textContent),
+  );
+  assert.deepEqual(
+    lines,
+    heads.map(({ dK, dV }) => `d_k = ${dK} · d_v = ${dV}`),
+  );
+  const option = await page.$eval(
+    'attention-explorer select[name="numHeads"]',
+    (s) => s.selectedOptions[0].textContent,
+  );
   assert.equal(option, '4 (d_v = 25)');
-  assert.match(await page.textContent('attention-explorer [data-figure="attention-weights"] .head-explanation'), /whole word vectors \(d_k = 100 ≠ d_v = 25\)/);
+  assert.match(
+    await page.textContent('attention-explorer [data-figure="attention-weights"] .head-explanation'),
+    /whole word vectors \(d_k = 100 ≠ d_v = 25\)/,
+  );
   await page.$eval('attention-explorer', (el) => el.change({ head: 1 }));
   await flush(page);
   await showSlot(page, 'attention');
-  assert.match(await page.textContent('attention-explorer [data-figure="attention-weights"] .head-explanation'), /positional encodings \(d_k = 26: d_v = 25 rounded up to even\)/);
+  assert.match(
+    await page.textContent('attention-explorer [data-figure="attention-weights"] .head-explanation'),
+    /positional encodings \(d_k = 26: d_v = 25 rounded up to even\)/,
+  );
   // Inside one head, the semantic head's queries say their width where they are drawn.
   await page.$eval('attention-explorer', (el) => el.change({ head: 0 }));
   await page.click('attention-explorer [data-chapter-tab="inside-head"]');
   await showSlot(page, 'pipeline');
   const queries = await pipelineStep(page, 4);
   assert.match(queries.title, /Queries of head 1/);
-  assert.equal(queries.caption, '[8, 100]; d_k = 100, not this head\'s d_v = 25: whole word vectors');
+  assert.equal(queries.caption, "[8, 100]; d_k = 100, not this head's d_v = 25: whole word vectors");
   assert.deepEqual(errors, []);
   await page.close();
 });

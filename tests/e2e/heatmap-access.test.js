@@ -8,9 +8,9 @@ import { format } from 'd3-format';
 import { interpolateCividis } from 'd3-scale-chromatic';
 import { openExplorer } from './browser.js';
 
-const weightText = format('.4f');  // as attention-heatmap.js's tooltip
-const tableText = format('.3g');   // as heatmap.js's table of values
-const HEAD = 2;                    // a head other than the default 0, so the wrong head would show
+const weightText = format('.4f'); // as attention-heatmap.js's tooltip
+const tableText = format('.3g'); // as heatmap.js's table of values
+const HEAD = 2; // a head other than the default 0, so the wrong head would show
 
 let server, browser, page, consoleErrors;
 const figure = () => page.locator('[data-figure="attention-weights"]');
@@ -23,7 +23,9 @@ before(async () => {
   await figure().waitFor({ timeout: 20000 });
   await change({ numHeads: 4 });
   await page.locator(`[data-figure="head-grid"] .head-thumb[data-head="${HEAD}"]`).click();
-  await figure().filter({ hasText: `head ${HEAD + 1} of 4` }).waitFor();
+  await figure()
+    .filter({ hasText: `head ${HEAD + 1} of 4` })
+    .waitFor();
 });
 
 after(async () => {
@@ -93,7 +95,14 @@ test('keys move the current cell; tooltip, outline and live region follow; Escap
   assert.equal(Number(await outline.getAttribute('x')), 2 * cellPx);
   assert.equal(Number(await outline.getAttribute('y')), 1 * cellPx);
 
-  const moves = [['End', 1, n - 1], ['PageDown', n - 1, n - 1], ['Home', n - 1, 0], ['PageUp', 0, 0], ['ArrowLeft', 0, 0], ['ArrowUp', 0, 0]];
+  const moves = [
+    ['End', 1, n - 1],
+    ['PageDown', n - 1, n - 1],
+    ['Home', n - 1, 0],
+    ['PageUp', 0, 0],
+    ['ArrowLeft', 0, 0],
+    ['ArrowUp', 0, 0],
+  ];
   for (const [key, i, j] of moves) {
     await page.keyboard.press(key);
     assert.ok((await tooltip().textContent()).startsWith(described(trace, i, j)), `${key} → (${i}, ${j})`);
@@ -124,18 +133,28 @@ test('the table of values is built when opened: seqLen × seqLen cells, 3 signif
   const table = await openTable();
   assert.equal(table.caption, await figure().locator('figcaption').textContent());
   assert.deepEqual(table.columns, [['col', 'query ↓'], ...tokens.map((t) => ['col', t])]);
-  assert.deepEqual(table.rows, tokens.map((t) => ['row', t]));
+  assert.deepEqual(
+    table.rows,
+    tokens.map((t) => ['row', t]),
+  );
   assert.equal(table.cells.length, n);
   for (const row of table.cells) assert.equal(row.length, n);
   assert.equal(table.cells[1][2], tableText(weights[n + 2]));
-  assert.deepEqual(table.cells, tokens.map((_, i) => tokens.map((__, j) => tableText(weights[i * n + j]))));
+  assert.deepEqual(
+    table.cells,
+    tokens.map((_, i) => tokens.map((__, j) => tableText(weights[i * n + j]))),
+  );
   assert.equal(await figure().locator('.data-table-note').count(), 0, 'not cut');
 });
 
 test('exportData: the weights as given; with a causal mask, masked cells are 1 and the table says "masked"', async () => {
   await change({ mask: 'causal' });
   const { n, tokens, weights } = await selected();
-  const data = await figure().evaluate((f) => ({ ...f.exportData, values: Array.from(f.exportData.values), masked: Array.from(f.exportData.masked) }));
+  const data = await figure().evaluate((f) => ({
+    ...f.exportData,
+    values: Array.from(f.exportData.values),
+    masked: Array.from(f.exportData.masked),
+  }));
   assert.equal(data.name, 'attention-weights');
   assert.equal(data.caption, await figure().locator('figcaption').textContent());
   assert.deepEqual(data.shape, [n, n]);
@@ -143,12 +162,19 @@ test('exportData: the weights as given; with a causal mask, masked cells are 1 a
   assert.deepEqual(data.rowLabels, tokens);
   assert.deepEqual(data.colLabels, tokens);
   assert.deepEqual(data.values, weights);
-  assert.deepEqual(data.masked, weights.map((_, k) => (k % n > Math.floor(k / n) ? 1 : 0)));
+  assert.deepEqual(
+    data.masked,
+    weights.map((_, k) => (k % n > Math.floor(k / n) ? 1 : 0)),
+  );
   const table = await openTable();
   assert.equal(table.cells[0][1], 'masked');
   assert.equal(table.cells[1][0], tableText(weights[n]));
   await change({ mask: 'bidirectional' });
-  assert.deepEqual(await figure().evaluate((f) => [...new Set(f.exportData.masked)]), [0], 'bidirectional: nothing masked');
+  assert.deepEqual(
+    await figure().evaluate((f) => [...new Set(f.exportData.masked)]),
+    [0],
+    'bidirectional: nothing masked',
+  );
 });
 
 test('a 150-token sentence: the table shows the first 100 × 100 and says so', async () => {
@@ -160,9 +186,14 @@ test('a 150-token sentence: the table shows the first 100 × 100 and says so', a
   for (const row of table.cells) assert.equal(row.length, 100);
   assert.equal(table.columns.length, 101);
   assert.equal(table.cells[99][99], tableText(weights[99 * n + 99]));
-  assert.equal(await figure().locator('.data-table-note').textContent(),
-    'Showing the first 100 of 150 rows and the first 100 of 150 columns; download the CSV for all.');
-  assert.deepEqual(await figure().evaluate((f) => [f.exportData.shape, f.exportData.values.length]), [[150, 150], 150 * 150]);
+  assert.equal(
+    await figure().locator('.data-table-note').textContent(),
+    'Showing the first 100 of 150 rows and the first 100 of 150 columns; download the CSV for all.',
+  );
+  assert.deepEqual(await figure().evaluate((f) => [f.exportData.shape, f.exportData.values.length]), [
+    [150, 150],
+    150 * 150,
+  ]);
   await change({ sentence: 'The river bank was muddy after the storm' });
 });
 
@@ -170,9 +201,11 @@ test('colorMap "cividis": the canvas pixels and the legend use d3\'s cividis', a
   await change({ colorMap: 'cividis' });
   const { n, weights } = await selected();
   const pixel = await canvas().evaluate((c) => Array.from(c.getContext('2d').getImageData(2, 1, 1, 1).data));
-  const expected = rgb(interpolateCividis(Math.round(weights[n + 2] * 255) / 255));  // heatmap.js's 256-entry table
+  const expected = rgb(interpolateCividis(Math.round(weights[n + 2] * 255) / 255)); // heatmap.js's 256-entry table
   assert.deepEqual(pixel, [expected.r, expected.g, expected.b, 255]);
-  const stops = await figure().locator('.legend stop').evaluateAll((all) => all.map((s) => s.getAttribute('stop-color')));
+  const stops = await figure()
+    .locator('.legend stop')
+    .evaluateAll((all) => all.map((s) => s.getAttribute('stop-color')));
   assert.deepEqual([stops[0], stops.at(-1)], [interpolateCividis(0), interpolateCividis(1)]);
   await change({ colorMap: 'viridis' });
 });

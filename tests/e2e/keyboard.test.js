@@ -9,11 +9,18 @@ const site = distAndBrowser();
 const open = (hash = '') => openSite(site, hash);
 
 /** What has keyboard focus inside the explorer: its class, data-index / data-step, and the page's scroll. */
-const focused = (page) => page.$eval('attention-explorer', (el) => {
-  const active = el.shadowRoot.activeElement;
-  return { className: active?.className ?? null, index: active?.dataset.index ?? null, step: active?.dataset.step ?? null,
-    role: active?.getAttribute('role') ?? null, selected: active?.getAttribute('aria-selected') ?? null, scrollY: window.scrollY };
-});
+const focused = (page) =>
+  page.$eval('attention-explorer', (el) => {
+    const active = el.shadowRoot.activeElement;
+    return {
+      className: active?.className ?? null,
+      index: active?.dataset.index ?? null,
+      step: active?.dataset.step ?? null,
+      role: active?.getAttribute('role') ?? null,
+      selected: active?.getAttribute('aria-selected') ?? null,
+      scrollY: window.scrollY,
+    };
+  });
 
 test('Enter on a word chip masks it and focus stays on that chip', async () => {
   const { page, errors } = await open();
@@ -26,7 +33,7 @@ test('Enter on a word chip masks it and focus stays on that chip', async () => {
   const after = await focused(page);
   assert.equal(after.index, '2', `focus went to ${JSON.stringify(after)}`);
   assert.match(after.className, /\bmasked\b/);
-  await page.keyboard.press('Enter');  // and again, from the same chip: restored
+  await page.keyboard.press('Enter'); // and again, from the same chip: restored
   await page.waitForFunction(() => document.querySelector('attention-explorer').state.maskedPositions.length === 0);
   assert.equal((await focused(page)).index, '2');
   assert.deepEqual(errors, []);
@@ -40,13 +47,25 @@ test('the stepper is a tab list: arrows, Home and End move selection and focus; 
     const stepper = el.shadowRoot.querySelector('.stepper');
     const tabs = [...stepper.querySelectorAll('.step-number')];
     const panel = el.shadowRoot.querySelector('[data-figure="pipeline"] .step');
-    return { list: stepper.getAttribute('role'), tabs: tabs.map((t) => t.getAttribute('role')), tabIndex: tabs.map((t) => t.tabIndex),
-      panel: panel.getAttribute('role'), labelledBy: panel.getAttribute('aria-labelledby'), controls: tabs[0].getAttribute('aria-controls'),
-      firstId: tabs[0].id, panelId: panel.id, steps: tabs.length };
+    return {
+      list: stepper.getAttribute('role'),
+      tabs: tabs.map((t) => t.getAttribute('role')),
+      tabIndex: tabs.map((t) => t.tabIndex),
+      panel: panel.getAttribute('role'),
+      labelledBy: panel.getAttribute('aria-labelledby'),
+      controls: tabs[0].getAttribute('aria-controls'),
+      firstId: tabs[0].id,
+      panelId: panel.id,
+      steps: tabs.length,
+    };
   });
   assert.equal(roles.list, 'tablist');
   assert.ok(roles.tabs.every((r) => r === 'tab'));
-  assert.deepEqual(roles.tabIndex, roles.tabIndex.map((_, i) => (i === 0 ? 0 : -1)), 'roving tabindex: only the selected tab is in the tab order');
+  assert.deepEqual(
+    roles.tabIndex,
+    roles.tabIndex.map((_, i) => (i === 0 ? 0 : -1)),
+    'roving tabindex: only the selected tab is in the tab order',
+  );
   assert.equal(roles.panel, 'tabpanel');
   assert.equal(roles.labelledBy, roles.firstId);
   assert.equal(roles.controls, roles.panelId);
@@ -61,23 +80,51 @@ test('the stepper is a tab list: arrows, Home and End move selection and focus; 
     if (/step-/.test(now.className ?? '')) reached = { ...now, presses };
   }
   assert.ok(reached, 'Tab reaches the stepper');
-  assert.deepEqual([reached.role, reached.step, reached.selected], ['tab', '1', 'true'], `Tab lands on ${JSON.stringify(reached)}`);
-  const expectations = [['ArrowRight', 2], ['ArrowRight', 3], ['ArrowLeft', 2], ['End', roles.steps], ['ArrowRight', 1], ['ArrowLeft', roles.steps], ['Home', 1]];
+  assert.deepEqual(
+    [reached.role, reached.step, reached.selected],
+    ['tab', '1', 'true'],
+    `Tab lands on ${JSON.stringify(reached)}`,
+  );
+  const expectations = [
+    ['ArrowRight', 2],
+    ['ArrowRight', 3],
+    ['ArrowLeft', 2],
+    ['End', roles.steps],
+    ['ArrowRight', 1],
+    ['ArrowLeft', roles.steps],
+    ['Home', 1],
+  ];
   for (const [key, expected] of expectations) {
     await page.keyboard.press(key);
-    await page.waitForFunction((n) => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-figure="pipeline"]').dataset.step === String(n), expected);
+    await page.waitForFunction(
+      (n) =>
+        document.querySelector('attention-explorer').shadowRoot.querySelector('[data-figure="pipeline"]').dataset
+          .step === String(n),
+      expected,
+    );
     const now = await focused(page);
-    assert.deepEqual([now.role, now.step, now.selected], ['tab', String(expected), 'true'], `after ${key}: ${JSON.stringify(now)}`);
+    assert.deepEqual(
+      [now.role, now.step, now.selected],
+      ['tab', String(expected), 'true'],
+      `after ${key}: ${JSON.stringify(now)}`,
+    );
   }
   // Enter on the "Next" thumbnail: focus stays on that control (now one step on), the page does not jump.
   await page.locator('attention-explorer .step-next').focus();
   const before = await focused(page);
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-figure="pipeline"]').dataset.step === '2');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('attention-explorer').shadowRoot.querySelector('[data-figure="pipeline"]').dataset.step ===
+      '2',
+  );
   const afterNext = await focused(page);
   assert.match(afterNext.className ?? '', /step-next/, `focus went to ${JSON.stringify(afterNext)}`);
   assert.equal(afterNext.step, '3', 'the new "next" button, one step on');
-  assert.ok(Math.abs(afterNext.scrollY - before.scrollY) < 2, `the page scrolled from ${before.scrollY} to ${afterNext.scrollY}`);
+  assert.ok(
+    Math.abs(afterNext.scrollY - before.scrollY) < 2,
+    `the page scrolled from ${before.scrollY} to ${afterNext.scrollY}`,
+  );
   assert.equal(await step(), 2);
   assert.deepEqual(errors, []);
   await page.close();

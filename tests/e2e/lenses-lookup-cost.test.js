@@ -25,8 +25,13 @@ const lookup = (selector) => `.lookup-section ${selector}`;
 
 /** The weight bars per key: [{ key label, soft, exact }]. */
 async function weights() {
-  return page.$$eval('[data-figure="lookup-weights"] g.row', (rows) => rows.map((g) => ({
-    label: g.querySelector('.row-label').textContent, soft: Number(g.dataset.soft), exact: Number(g.dataset.exact) })));
+  return page.$$eval('[data-figure="lookup-weights"] g.row', (rows) =>
+    rows.map((g) => ({
+      label: g.querySelector('.row-label').textContent,
+      soft: Number(g.dataset.soft),
+      exact: Number(g.dataset.exact),
+    })),
+  );
 }
 
 /** Moves the τ slider to log10(τ) = position. */
@@ -44,9 +49,15 @@ test('the explorer can show just these two sections (views="lookup,cost")', asyn
 
 test('the default table: five rows, the query “Luk” leans on Luke', async () => {
   const rows = await weights();
-  assert.deepEqual(rows.map((r) => r.label), ['Luke → Sprangers', 'Puke → Skywalker', 'Leia → Organa', 'Han → Solo', 'John → Lennon']);
+  assert.deepEqual(
+    rows.map((r) => r.label),
+    ['Luke → Sprangers', 'Puke → Skywalker', 'Leia → Organa', 'Han → Solo', 'John → Lennon'],
+  );
   assert.ok(rows[0].soft > 0.5 && rows[0].soft < 0.95, `weight on Luke ${rows[0].soft}`);
-  assert.ok(rows.every((r) => r.exact === 0), 'no key is “Luk”');
+  assert.ok(
+    rows.every((r) => r.exact === 0),
+    'no key is “Luk”',
+  );
   assert.match(await page.textContent('.lookup-verdict'), /The exact lookup fails: no key equals “Luk”/);
   assert.ok(await page.isVisible('.lookup-section [data-formula="lookup"] math'), 'the formula is typeset');
 });
@@ -57,8 +68,14 @@ test('query “Luke” with a small τ: the weight is ~1 on Luke and equals the 
   assert.match(await page.textContent(lookup('output')), /τ = 0\.01/);
   const rows = await weights();
   assert.ok(rows[0].soft > 0.999, `weight on Luke ${rows[0].soft}`);
-  assert.deepEqual(rows.map((r) => r.exact), [1, 0, 0, 0, 0]);
-  assert.match(await page.textContent('.lookup-verdict'), /attention returns 100\.0% Sprangers.*The exact lookup returns Sprangers\./);
+  assert.deepEqual(
+    rows.map((r) => r.exact),
+    [1, 0, 0, 0, 0],
+  );
+  assert.match(
+    await page.textContent('.lookup-verdict'),
+    /attention returns 100\.0% Sprangers.*The exact lookup returns Sprangers\./,
+  );
   await page.locator('.lookup-section').screenshot({ path: `${OUTPUT}/lookup-cold.png` });
 });
 
@@ -72,7 +89,10 @@ test('raising the temperature flattens the weights toward 1/5', async () => {
   await setTemperature(1);
   const hot = await spread();
   assert.ok(warm < 0.999 && hot < warm, `spread ${warm} → ${hot}`);
-  assert.ok((await weights()).every((r) => Math.abs(r.soft - 0.2) < 0.03), 'τ = 10 is nearly uniform');
+  assert.ok(
+    (await weights()).every((r) => Math.abs(r.soft - 0.2) < 0.03),
+    'τ = 10 is nearly uniform',
+  );
   await setTemperature(-0.7);
 });
 
@@ -81,15 +101,27 @@ test('editing the table: a new row takes part, word vectors flag names without a
   assert.equal(await page.$$eval(lookup('tbody tr'), (rows) => rows.length), 6);
   assert.equal((await weights()).length, 5, 'a blank row is left out');
   await page.fill(lookup('tbody tr:nth-child(6) input[name="lookupKey"]'), 'Luka');
-  assert.match(await page.textContent('.lookup-message'), /^The value in row 6 is empty; every key needs a value\. The figure shows the last table that worked\.$/);
+  assert.match(
+    await page.textContent('.lookup-message'),
+    /^The value in row 6 is empty; every key needs a value\. The figure shows the last table that worked\.$/,
+  );
   assert.equal((await weights()).length, 5, 'the last good figure stays');
   await page.fill(lookup('tbody tr:nth-child(6) input[name="lookupValue"]'), 'Sprangers');
   assert.equal(await page.textContent('.lookup-message'), '');
-  const mixture = await page.$$eval('[data-figure="lookup-mixture"] .row-label', (labels) => labels.map((l) => l.textContent));
-  assert.deepEqual(mixture, ['Sprangers', 'Skywalker', 'Organa', 'Solo', 'Lennon'], 'Luka → Sprangers adds to Sprangers');
+  const mixture = await page.$$eval('[data-figure="lookup-mixture"] .row-label', (labels) =>
+    labels.map((l) => l.textContent),
+  );
+  assert.deepEqual(
+    mixture,
+    ['Sprangers', 'Skywalker', 'Organa', 'Solo', 'Lennon'],
+    'Luka → Sprangers adds to Sprangers',
+  );
   await page.selectOption(lookup('select[name="lookupSimilarity"]'), 'wordVectors');
   assert.match(await page.getAttribute('[data-figure="lookup-weights"] g.row[data-row="1"]', 'data-soft'), /^0\.\d+/);
-  assert.match(await page.textContent('[data-figure="lookup-weights"] g.row[data-row="1"] title'), /a word without a vector/);
+  assert.match(
+    await page.textContent('[data-figure="lookup-weights"] g.row[data-row="1"] title'),
+    /a word without a vector/,
+  );
   await page.selectOption(lookup('select[name="lookupSimilarity"]'), 'letters');
 });
 
@@ -102,14 +134,18 @@ test('the state carries the table: the embed code reproduces it', async () => {
 });
 
 test('removing every row shows a message, keeps the last figure, and adding rows back works', async () => {
-  while ((await page.$$(lookup('button[data-action="lookup-remove"]'))).length) await page.click(lookup('button[data-action="lookup-remove"]'));
+  while ((await page.$$(lookup('button[data-action="lookup-remove"]'))).length)
+    await page.click(lookup('button[data-action="lookup-remove"]'));
   assert.match(await page.textContent('.lookup-message'), /The table is empty; give at least 1 key and its value\./);
   assert.equal((await weights()).length, 1, 'the last good figure (the last row) stays');
   await page.click(lookup('button[data-action="lookup-add"]'));
   await page.fill(lookup('tbody tr:nth-child(1) input[name="lookupKey"]'), 'Luke');
   await page.fill(lookup('tbody tr:nth-child(1) input[name="lookupValue"]'), 'Skywalker');
   assert.equal(await page.textContent('.lookup-message'), '');
-  assert.deepEqual((await weights()).map((r) => r.soft), [1]);
+  assert.deepEqual(
+    (await weights()).map((r) => r.soft),
+    [1],
+  );
 });
 
 /** The cost table for n tokens, once drawn: figures off screen wait, as a learner's would, until they scroll in. */
@@ -118,33 +154,55 @@ async function costTableFor(n) {
   await page.waitForSelector(`[data-figure="cost-table"][data-n="${n}"]`, { timeout: 5000 });
 }
 
-test('the cost table follows the typed sentence\'s token count', async () => {
-  const rows = () => page.$$eval('[data-figure="cost-table"] tbody tr', (trs) => trs.map((tr) => [tr.dataset.kind, Number(tr.dataset.operations)]));
+test("the cost table follows the typed sentence's token count", async () => {
+  const rows = () =>
+    page.$$eval('[data-figure="cost-table"] tbody tr', (trs) =>
+      trs.map((tr) => [tr.dataset.kind, Number(tr.dataset.operations)]),
+    );
   await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('views', 'tokens,lookup,cost'));
   await page.fill('attention-explorer textarea', 'the dog chased the cat');
   await costTableFor(5);
-  assert.deepEqual(await rows(), [['convolution', 3 * 5 * 100 ** 2], ['recurrent', 5 * 100 ** 2], ['selfAttention', 25 * 100]]);
+  assert.deepEqual(await rows(), [
+    ['convolution', 3 * 5 * 100 ** 2],
+    ['recurrent', 5 * 100 ** 2],
+    ['selfAttention', 25 * 100],
+  ]);
   assert.match(await page.textContent('[data-figure="cost-table"] tr.cheapest'), /Self-attention/);
   await page.fill('attention-explorer textarea', 'the dog chased the cat across the garden and over the wall');
   await costTableFor(12);
   assert.equal(await page.getAttribute('[data-figure="cost-plot"] .current-n', 'data-n'), '12');
   assert.match(await page.textContent('[data-figure="cost-table"] tr[data-kind="recurrent"]'), / = 12[\s\S]* = 11$/);
   await page.fill('.cost-section input[name="costKernel"]', '5');
-  assert.equal(await page.$eval('[data-figure="cost-table"] tr[data-kind="convolution"]', (tr) => Number(tr.dataset.operations)), 5 * 12 * 100 ** 2);
+  assert.equal(
+    await page.$eval('[data-figure="cost-table"] tr[data-kind="convolution"]', (tr) => Number(tr.dataset.operations)),
+    5 * 12 * 100 ** 2,
+  );
   await page.fill('.cost-section input[name="costKernel"]', '3');
 });
 
 test('the plot: three labelled curves, the current n and the two crossings', async () => {
-  const curves = await page.$$eval('[data-figure="cost-plot"] path.series', (paths) => paths.map((p) => p.dataset.kind));
+  const curves = await page.$$eval('[data-figure="cost-plot"] path.series', (paths) =>
+    paths.map((p) => p.dataset.kind),
+  );
   assert.deepEqual(curves, ['convolution', 'recurrent', 'selfAttention']);
-  const labels = await page.$$eval('[data-figure="cost-plot"] .curve-label', (texts) => texts.map((t) => t.firstChild.textContent));
+  const labels = await page.$$eval('[data-figure="cost-plot"] .curve-label', (texts) =>
+    texts.map((t) => t.firstChild.textContent),
+  );
   assert.deepEqual(labels, ['CNN k·n·d² (k = 3)', 'RNN n·d²', 'self-attention n²·d']);
-  const crossings = await page.$$eval('[data-figure="cost-plot"] .crossing', (gs) => gs.map((g) => [g.dataset.with, Number(g.dataset.n), g.querySelector('text').textContent]));
-  assert.deepEqual(crossings, [['recurrent', 100, 'n = d = 100'], ['convolution', 300, 'n = k·d = 300']]);
+  const crossings = await page.$$eval('[data-figure="cost-plot"] .crossing', (gs) =>
+    gs.map((g) => [g.dataset.with, Number(g.dataset.n), g.querySelector('text').textContent]),
+  );
+  assert.deepEqual(crossings, [
+    ['recurrent', 100, 'n = d = 100'],
+    ['convolution', 300, 'n = k·d = 300'],
+  ]);
   // Labels do not overlap one another.
-  const boxes = await page.$$eval('[data-figure="cost-plot"] .curve-label', (texts) => texts.map((t) => t.getBBox()).map((b) => [b.y, b.y + b.height]));
+  const boxes = await page.$$eval('[data-figure="cost-plot"] .curve-label', (texts) =>
+    texts.map((t) => t.getBBox()).map((b) => [b.y, b.y + b.height]),
+  );
   boxes.sort((a, b) => a[0] - b[0]);
-  for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i][0] >= boxes[i - 1][1] - 1, `labels overlap: ${JSON.stringify(boxes)}`);
+  for (let i = 1; i < boxes.length; i++)
+    assert.ok(boxes[i][0] >= boxes[i - 1][1] - 1, `labels overlap: ${JSON.stringify(boxes)}`);
   await page.locator('.cost-section').screenshot({ path: `${OUTPUT}/cost.png` });
 });
 

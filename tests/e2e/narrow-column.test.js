@@ -21,7 +21,9 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 async function columnPage() {
   const page = await site.browser.context.newPage();
   const errors = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize({ width: 1280, height: 900 });
   const url = `${site.server.url}lesson/column.html`;
@@ -33,10 +35,13 @@ async function columnPage() {
       for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
       document.querySelector('#here').replaceChildren(el);
     }, attributes);
-    await page.waitForFunction(() => document.querySelector('#here attention-explorer')?.getTrace?.(), null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('#here attention-explorer')?.getTrace?.(), null, {
+      timeout: 30000,
+    });
     // Every figure drawn: folded ones opened, each scrolled into view in turn (only those on screen draw).
     await page.$eval('#here attention-explorer', async (el) => {
-      for (const details of el.shadowRoot.querySelectorAll('.chapter:not(.closed) details.line-panel')) details.open = true;
+      for (const details of el.shadowRoot.querySelectorAll('.chapter:not(.closed) details.line-panel'))
+        details.open = true;
       for (const slot of el.shadowRoot.querySelectorAll('.chapter:not(.closed) .slot')) {
         if (!slot.checkVisibility()) continue;
         slot.scrollIntoView();
@@ -55,28 +60,41 @@ async function columnPage() {
  * out) other than labelled scrolling regions and what they hold; with a fixed height, weights rows below
  * the box's bottom or cut at its side.
  */
-const layoutFaults = (page) => page.$eval('#here attention-explorer', (el) => {
-  const root = el.shadowRoot.querySelector('.ae-root');
-  const name = (node) => `${node.tagName.toLowerCase()}${[...node.classList].map((c) => `.${c}`).join('')}`;
-  const labelledRegion = (node) => node.getAttribute('role') === 'region' && node.hasAttribute('aria-label') && node.tabIndex === 0;
-  const faults = [];
-  for (const node of [root, ...root.querySelectorAll('*')]) {
-    if (!(node instanceof HTMLElement) || !node.checkVisibility() || node.closest('.tooltip') || node.clientWidth <= 1) continue;
-    let inRegion = false;
-    for (let up = node.parentElement; up && up !== root; up = up.parentElement) if (labelledRegion(up)) inRegion = true;
-    if (inRegion || labelledRegion(node)) continue;
-    if (node.scrollWidth > node.clientWidth + 1) faults.push(`${name(node)} ${node.scrollWidth} px in ${node.clientWidth}`);
-  }
-  const box = root.getBoundingClientRect();
-  if (box.width > el.parentElement.clientWidth + 1) faults.push(`the element is ${box.width} px wide in a ${el.parentElement.clientWidth} px column`);
-  const weights = root.querySelector('.chapter:not(.closed) [data-figure="attention-weights"] canvas');
-  if (weights && root.classList.contains('fixed-height')) {
-    const cells = weights.getBoundingClientRect();
-    if (cells.bottom > box.bottom + 1) faults.push(`weights' last row ends ${Math.round(cells.bottom - box.bottom)} px below the box`);
-    if (cells.right > box.right + 1) faults.push(`weights' last column ends ${Math.round(cells.right - box.right)} px right of the box`);
-  }
-  return faults;
-});
+const layoutFaults = (page) =>
+  page.$eval('#here attention-explorer', (el) => {
+    const root = el.shadowRoot.querySelector('.ae-root');
+    const name = (node) => `${node.tagName.toLowerCase()}${[...node.classList].map((c) => `.${c}`).join('')}`;
+    const labelledRegion = (node) =>
+      node.getAttribute('role') === 'region' && node.hasAttribute('aria-label') && node.tabIndex === 0;
+    const faults = [];
+    for (const node of [root, ...root.querySelectorAll('*')]) {
+      if (
+        !(node instanceof HTMLElement) ||
+        !node.checkVisibility() ||
+        node.closest('.tooltip') ||
+        node.clientWidth <= 1
+      )
+        continue;
+      let inRegion = false;
+      for (let up = node.parentElement; up && up !== root; up = up.parentElement)
+        if (labelledRegion(up)) inRegion = true;
+      if (inRegion || labelledRegion(node)) continue;
+      if (node.scrollWidth > node.clientWidth + 1)
+        faults.push(`${name(node)} ${node.scrollWidth} px in ${node.clientWidth}`);
+    }
+    const box = root.getBoundingClientRect();
+    if (box.width > el.parentElement.clientWidth + 1)
+      faults.push(`the element is ${box.width} px wide in a ${el.parentElement.clientWidth} px column`);
+    const weights = root.querySelector('.chapter:not(.closed) [data-figure="attention-weights"] canvas');
+    if (weights && root.classList.contains('fixed-height')) {
+      const cells = weights.getBoundingClientRect();
+      if (cells.bottom > box.bottom + 1)
+        faults.push(`weights' last row ends ${Math.round(cells.bottom - box.bottom)} px below the box`);
+      if (cells.right > box.right + 1)
+        faults.push(`weights' last column ends ${Math.round(cells.right - box.right)} px right of the box`);
+    }
+    return faults;
+  });
 
 /** The element in screenshots 1000 px tall (`${path}-1.png`, …): a taller one is too small to read when viewed whole. */
 async function screenshots(page, path) {
@@ -91,9 +109,14 @@ async function screenshots(page, path) {
 }
 
 /** The cases: every view alone, with and without a height, and the pairs a lesson puts side by side. */
-const CASES = [...VIEWS.flatMap((view) => [{ views: view }, { views: view, height: '560' }]),
-  { views: 'attention,mix', height: '560' }, { views: 'attention,mix' }, { views: 'heads,attention,mix', height: '560' },
-  { views: 'heads,attention,mix,lines', height: '560' }, { views: 'positional,lab', height: '560' }];
+const CASES = [
+  ...VIEWS.flatMap((view) => [{ views: view }, { views: view, height: '560' }]),
+  { views: 'attention,mix', height: '560' },
+  { views: 'attention,mix' },
+  { views: 'heads,attention,mix', height: '560' },
+  { views: 'heads,attention,mix,lines', height: '560' },
+  { views: 'positional,lab', height: '560' },
+];
 
 test(`in a ${COLUMN} px column, no view scrolls sideways outside a labelled region, and with a height the weights fit`, async () => {
   mkdirSync(SHOTS, { recursive: true });

@@ -13,7 +13,8 @@ before(async () => {
   ({ server, browser, page, consoleErrors } = await openExplorer());
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== new URL(server.url).origin) foreignRequests.push(request.url());
+    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== new URL(server.url).origin)
+      foreignRequests.push(request.url());
   });
   await page.goto(server.url);
   await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
@@ -30,7 +31,7 @@ async function typeSentence(text) {
   await page.fill('attention-explorer textarea', '');
   await page.focus('attention-explorer textarea');
   await page.keyboard.type(text);
-  await flush(page);  // the figures follow the keystrokes in the next frame
+  await flush(page); // the figures follow the keystrokes in the next frame
 }
 
 /** Figures off screen are drawn when they scroll in: scroll a slot into view and wait until it is fresh. */
@@ -67,24 +68,42 @@ test('typing two sentences redraws the heatmaps with the tokens as labels', asyn
     const positional = await readHeatmap('lab-encoding');
     assert.equal(positional.rows, expected.length);
     assert.equal(positional.cols, 100);
-    assert.deepEqual(positional.rowLabels, expected.map((t, i) => `${i} ${t}`));
+    assert.deepEqual(
+      positional.rowLabels,
+      expected.map((t, i) => `${i} ${t}`),
+    );
   }
   await typeSentence('The river bank was muddy after the storm');
   await page.screenshot({ path: `${OUTPUT}/river-bank.png`, fullPage: true });
 });
 
-test('contractions become GloVe\'s chips (did + n\'t, all with vectors); an unknown word is dashed and says why', async () => {
+test("contractions become GloVe's chips (did + n't, all with vectors); an unknown word is dashed and says why", async () => {
   await typeSentence("The animal didn't cross the street because it's blorptastic");
-  const chips = await page.$$eval('[data-figure="tokens"] .token', (items) => items.map((item) => ({
-    text: item.querySelector('.token-text').textContent, oov: item.classList.contains('oov'), title: item.title,
-    start: Number(item.dataset.start), end: Number(item.dataset.end) })));
-  assert.deepEqual(chips.map((c) => c.text), ['The', 'animal', 'did', "n't", 'cross', 'the', 'street', 'because', 'it', "'s", 'blorptastic']);
-  assert.deepEqual(chips.filter((c) => c.oov).map((c) => c.text), ['blorptastic']);
+  const chips = await page.$$eval('[data-figure="tokens"] .token', (items) =>
+    items.map((item) => ({
+      text: item.querySelector('.token-text').textContent,
+      oov: item.classList.contains('oov'),
+      title: item.title,
+      start: Number(item.dataset.start),
+      end: Number(item.dataset.end),
+    })),
+  );
+  assert.deepEqual(
+    chips.map((c) => c.text),
+    ['The', 'animal', 'did', "n't", 'cross', 'the', 'street', 'because', 'it', "'s", 'blorptastic'],
+  );
+  assert.deepEqual(
+    chips.filter((c) => c.oov).map((c) => c.text),
+    ['blorptastic'],
+  );
   assert.deepEqual([chips[3].start, chips[3].end], [14, 17]);
   const unknown = chips.at(-1);
   assert.match(unknown.title, /not in the 25,477-word GloVe vocabulary: a stand-in vector hashed from the word/);
-  assert.equal(await page.$eval('[data-figure="tokens"] .token.oov', (item) => getComputedStyle(item).borderStyle), 'dashed');
-  await typeSentence('The river bank was muddy after the storm');  // the tests below read this sentence
+  assert.equal(
+    await page.$eval('[data-figure="tokens"] .token.oov', (item) => getComputedStyle(item).borderStyle),
+    'dashed',
+  );
+  await typeSentence('The river bank was muddy after the storm'); // the tests below read this sentence
 });
 
 test('the trace behind the figures: rows sum to 1, causal upper triangle exactly 0', async () => {
@@ -121,7 +140,7 @@ test('hovering a cell shows its exact value', async () => {
     return { x: r.x, y: r.y, w: r.width };
   });
   const cell = box.w / 8;
-  await page.mouse.move(box.x + cell * 2.5, box.y + cell * 1.5);  // query 1 "river", key 2 "bank"
+  await page.mouse.move(box.x + cell * 2.5, box.y + cell * 1.5); // query 1 "river", key 2 "bank"
   const text = await page.textContent('[data-figure="attention-weights"] .tooltip');
   assert.match(text, /query "river" \(1\) → key "bank" \(2\): weight 0\.\d{4}/);
 });
@@ -139,7 +158,14 @@ test('empty text shows an empty state; too long text is cut with a notice', asyn
 
 test('an invalid setting shows its message and keeps the last good figures', async () => {
   // From JavaScript: refused before it reaches the core (3 does not divide 100), shown and thrown
-  const thrown = await page.$eval('attention-explorer', (el) => { try { el.change({ numHeads: 3 }); } catch (error) { return error.message; } return null; });
+  const thrown = await page.$eval('attention-explorer', (el) => {
+    try {
+      el.change({ numHeads: 3 });
+    } catch (error) {
+      return error.message;
+    }
+    return null;
+  });
   assert.match(thrown, /^numHeads = 3, headKinds = .*: the number of heads must divide d_model = 100/);
   assert.equal(await page.textContent('attention-explorer .status'), thrown);
   assert.equal((await readHeatmap('attention-weights')).rows, 8);
@@ -148,7 +174,11 @@ test('an invalid setting shows its message and keeps the last good figures', asy
   // From a link edited by hand (in a page of its own): the core refuses it, with its own message
   const linked = await browser.context.newPage();
   await linked.goto(`${server.url}#numHeads=3`);
-  await linked.waitForFunction(() => /numHeads must divide d_model = 100, got 3/.test(document.querySelector('attention-explorer')?.shadowRoot.querySelector('.status')?.textContent));
+  await linked.waitForFunction(() =>
+    /numHeads must divide d_model = 100, got 3/.test(
+      document.querySelector('attention-explorer')?.shadowRoot.querySelector('.status')?.textContent,
+    ),
+  );
   await linked.close();
 });
 
@@ -169,23 +199,38 @@ test('line view: clicking a query shows exactly its row of weights above the thr
     const trace = document.querySelector('attention-explorer').getTrace();
     const n = trace.tokens.length;
     const row = Array.from(trace.heads[0].weights.data.subarray(2 * n, 3 * n));
-    const lines = [...document.querySelector('attention-explorer').shadowRoot.querySelectorAll('[data-figure="line-view"] line')].filter((l) => l.getAttribute('display') !== 'none');
-    return { visible: lines.map((l) => [Number(l.dataset.query), Number(l.dataset.key)]), expected: row.map((w, j) => [w, j]).filter(([w]) => w >= 0.05).map(([, j]) => [2, j]) };
+    const lines = [
+      ...document.querySelector('attention-explorer').shadowRoot.querySelectorAll('[data-figure="line-view"] line'),
+    ].filter((l) => l.getAttribute('display') !== 'none');
+    return {
+      visible: lines.map((l) => [Number(l.dataset.query), Number(l.dataset.key)]),
+      expected: row
+        .map((w, j) => [w, j])
+        .filter(([w]) => w >= 0.05)
+        .map(([, j]) => [2, j]),
+    };
   });
   assert.deepEqual(visible, expected);
   assert.equal(await page.getAttribute('[data-figure="line-view"]', 'data-query'), '2');
-  await page.click('[data-figure="line-view"] .queries text[data-index="2"]');  // unpin
+  await page.click('[data-figure="line-view"] .queries text[data-index="2"]'); // unpin
   assert.equal(await page.getAttribute('[data-figure="line-view"]', 'data-query'), '');
 });
 
-test('designed heads: a previous-token head puts every row\'s maximum on the previous token', async () => {
+test("designed heads: a previous-token head puts every row's maximum on the previous token", async () => {
   await page.selectOption('select[name="headKind"]', 'previous');
   const argmaxes = await page.$eval('attention-explorer', (el) => {
     const t = el.getTrace();
-    const n = t.tokens.length, w = t.heads[0].weights.data;
-    return Array.from({ length: n }, (_, i) => { const row = Array.from(w.subarray(i * n, (i + 1) * n)); return row.indexOf(Math.max(...row)); });
+    const n = t.tokens.length,
+      w = t.heads[0].weights.data;
+    return Array.from({ length: n }, (_, i) => {
+      const row = Array.from(w.subarray(i * n, (i + 1) * n));
+      return row.indexOf(Math.max(...row));
+    });
   });
-  assert.deepEqual(argmaxes.slice(1), argmaxes.slice(1).map((_, i) => i));
+  assert.deepEqual(
+    argmaxes.slice(1),
+    argmaxes.slice(1).map((_, i) => i),
+  );
   assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /previous token/);
   assert.match(await page.textContent('[data-figure="attention-weights"] .head-explanation'), /1 position before it/);
   await page.selectOption('select[name="headKind"]', 'projected');
@@ -199,7 +244,10 @@ test('clicking a word masks it; padding keys get exactly 0', async () => {
   assert.equal(await page.textContent('[data-figure="tokens"] .token[data-index="2"] .token-text'), 'bank');
   await page.selectOption('select[name="mask"]', 'padding');
   await page.fill('input[name="validLength"]', '3');
-  const { n, weights } = await page.$eval('attention-explorer', (el) => ({ n: el.getTrace().tokens.length, weights: Array.from(el.getTrace().weights.data) }));
+  const { n, weights } = await page.$eval('attention-explorer', (el) => ({
+    n: el.getTrace().tokens.length,
+    weights: Array.from(el.getTrace().weights.data),
+  }));
   for (let i = 0; i < n; i++) for (let j = 3; j < n; j++) assert.equal(weights[i * n + j], 0);
   assert.equal(await page.$$eval('[data-figure="tokens"] .token.padding', (t) => t.length), n - 3);
   await page.selectOption('select[name="mask"]', 'bidirectional');
@@ -217,7 +265,10 @@ test('the pipeline is a stepper over every step, each with its shape; screenshot
     const index = (await titles()).findIndex((title) => pattern.test(title));
     await page.click(`[data-figure="pipeline"] .step-number[data-step="${index + 1}"]`);
     await page.waitForSelector(`[data-figure="pipeline"][data-step="${index + 1}"]`);
-    return page.$eval('[data-figure="pipeline"] .step', (card) => ({ title: card.querySelector('h3').textContent, caption: card.querySelector('figcaption').textContent }));
+    return page.$eval('[data-figure="pipeline"] .step', (card) => ({
+      title: card.querySelector('h3').textContent,
+      caption: card.querySelector('figcaption').textContent,
+    }));
   };
   assert.equal((await open(/Queries of head 1/)).caption, '[8, 25]');
   assert.equal((await open(/Feed-forward hidden/)).caption, '[8, 400]');
@@ -232,7 +283,14 @@ test('the pipeline is a stepper over every step, each with its shape; screenshot
 });
 
 test('every positional encoding can be chosen; the caption says how it is used', async () => {
-  for (const [kind, words] of [['rope', /RoPE rotates/], ['alibi', /ALiBi biases/], ['t5', /T5 buckets/], ['learned', /learned positional table/], ['none', /no position information/], ['sinusoidal', /added to the word vectors/]]) {
+  for (const [kind, words] of [
+    ['rope', /RoPE rotates/],
+    ['alibi', /ALiBi biases/],
+    ['t5', /T5 buckets/],
+    ['learned', /learned positional table/],
+    ['none', /no position information/],
+    ['sinusoidal', /added to the word vectors/],
+  ]) {
     await page.selectOption('select[name="positionalEncoding"]', kind);
     await showSlot('labEncoding');
     assert.match(await page.textContent('[data-figure="lab-encoding"] figcaption'), words, kind);
@@ -248,28 +306,47 @@ test('editing the sentence outlines the weights that changed by more than 0.05',
   // One edit, as one change (a fill may send an empty text first, and an empty sentence leaves nothing to
   // compare with): "river" again, so the first "river" (whose query is its own key, identity
   // projections) splits its weight in two.
-  await page.$eval('attention-explorer', (el) => { el.sentence = 'The river bank was muddy after the storm river'; });
+  await page.$eval('attention-explorer', (el) => {
+    el.sentence = 'The river bank was muddy after the storm river';
+  });
   // The figure drawn for the edit outlines the cells that moved (wait for that draw; a later redraw
   // of the same state has nothing new to outline).
-  const outlined = await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot
-    .querySelectorAll('[data-figure="attention-weights"] rect.changed').length, null, { timeout: 5000 });
-  assert.ok(await outlined.jsonValue() > 0);
+  const outlined = await page.waitForFunction(
+    () =>
+      document
+        .querySelector('attention-explorer')
+        .shadowRoot.querySelectorAll('[data-figure="attention-weights"] rect.changed').length,
+    null,
+    { timeout: 5000 },
+  );
+  assert.ok((await outlined.jsonValue()) > 0);
 });
 
 test('context moves meaning: the labels of the words overlap neither each other nor any point, alone and in the comparison', async () => {
   await typeSentence('The river bank was muddy after the storm');
   await showSlot('projection');
-  const overlaps = () => page.$eval('attention-explorer', (el) => {
-    const figure = el.shadowRoot.querySelector('[data-figure="projection"]');
-    const boxes = [...figure.querySelectorAll('text')].filter((t) => t.closest('.moved-token')).map((t) => t.getBBox());
-    const points = [...figure.querySelectorAll('.moved-token circle')].map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]);
-    const found = [];
-    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
-      if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) found.push('two labels');
-    }));
-    for (const a of boxes) for (const [x, y] of points) if (x > a.x && x < a.x + a.width && y > a.y && y < a.y + a.height) found.push('a point');
-    return { labels: boxes.length, found };
-  });
+  const overlaps = () =>
+    page.$eval('attention-explorer', (el) => {
+      const figure = el.shadowRoot.querySelector('[data-figure="projection"]');
+      const boxes = [...figure.querySelectorAll('text')]
+        .filter((t) => t.closest('.moved-token'))
+        .map((t) => t.getBBox());
+      const points = [...figure.querySelectorAll('.moved-token circle')].map((c) => [
+        Number(c.getAttribute('cx')),
+        Number(c.getAttribute('cy')),
+      ]);
+      const found = [];
+      boxes.forEach((a, i) =>
+        boxes.slice(i + 1).forEach((b) => {
+          if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+            found.push('two labels');
+        }),
+      );
+      for (const a of boxes)
+        for (const [x, y] of points)
+          if (x > a.x && x < a.x + a.width && y > a.y && y < a.y + a.height) found.push('a point');
+      return { labels: boxes.length, found };
+    });
   assert.deepEqual(await overlaps(), { labels: 8, found: [] });
   await page.click('.compare-button');
   await showSlot('projection');
@@ -279,19 +356,37 @@ test('context moves meaning: the labels of the words overlap neither each other 
 
 test('comparison: "bank" starts at the same point in both sentences and moves, and leaving gives back the sentence and settings; screenshot', async () => {
   await showSlot('projection');
-  const mine = { sentence: 'my own words about a muddy shore', positionalEncoding: 'sinusoidal', projection: 'random', maskedPositions: [2] };
+  const mine = {
+    sentence: 'my own words about a muddy shore',
+    positionalEncoding: 'sinusoidal',
+    projection: 'random',
+    maskedPositions: [2],
+  };
   await page.$eval('attention-explorer', (el, change) => el.change(change), mine);
-  const settings = (el) => ({ sentence: el.state.sentence, positionalEncoding: el.state.positionalEncoding, projection: el.state.projection,
-    maskedPositions: el.state.maskedPositions });
+  const settings = (el) => ({
+    sentence: el.state.sentence,
+    positionalEncoding: el.state.positionalEncoding,
+    projection: el.state.projection,
+    maskedPositions: el.state.maskedPositions,
+  });
   await page.click('.compare-button');
-  assert.deepEqual(await page.$eval('attention-explorer', settings),
-    { sentence: 'the river bank was muddy', positionalEncoding: 'none', projection: 'identity', maskedPositions: [] });
+  assert.deepEqual(await page.$eval('attention-explorer', settings), {
+    sentence: 'the river bank was muddy',
+    positionalEncoding: 'none',
+    projection: 'identity',
+    maskedPositions: [],
+  });
   await showSlot('projection');
-  const points = await page.$$eval('[data-figure="projection"] .sentence', (groups) => groups.map((g) => {
-    const bank = [...g.querySelectorAll('.moved-token')].find((t) => t.dataset.token === 'bank');
-    const [from, to] = bank.querySelectorAll('circle');
-    return { from: [from.getAttribute('cx'), from.getAttribute('cy')], to: [to.getAttribute('cx'), to.getAttribute('cy')] };
-  }));
+  const points = await page.$$eval('[data-figure="projection"] .sentence', (groups) =>
+    groups.map((g) => {
+      const bank = [...g.querySelectorAll('.moved-token')].find((t) => t.dataset.token === 'bank');
+      const [from, to] = bank.querySelectorAll('circle');
+      return {
+        from: [from.getAttribute('cx'), from.getAttribute('cy')],
+        to: [to.getAttribute('cx'), to.getAttribute('cy')],
+      };
+    }),
+  );
   assert.equal(points.length, 2);
   assert.deepEqual(points[0].from, points[1].from);
   assert.notDeepEqual(points[0].to, points[1].to);
@@ -300,7 +395,10 @@ test('comparison: "bank" starts at the same point in both sentences and moves, a
   await showSlot('projection');
   assert.equal(await page.$$eval('[data-figure="projection"] .sentence', (g) => g.length), 1);
   assert.deepEqual(await page.$eval('attention-explorer', settings), mine);
-  assert.equal(await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('textarea').value), mine.sentence);
+  assert.equal(
+    await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('textarea').value),
+    mine.sentence,
+  );
 });
 
 test('no console errors and nothing loaded from another origin', () => {
@@ -312,9 +410,15 @@ test('the normalizer control: sparsemax gives exact zeros in the drawn weights a
   await showSlot('attention');
   await page.selectOption('select[name="normalizer"]', 'sparsemax');
   const { normalizer, zeros, sums } = await page.$eval('attention-explorer', (el) => {
-    const t = el.getTrace(), n = t.tokens.length, w = t.heads[0].weights.data;
+    const t = el.getTrace(),
+      n = t.tokens.length,
+      w = t.heads[0].weights.data;
     const rows = Array.from({ length: n }, (_, i) => Array.from(w.subarray(i * n, (i + 1) * n)));
-    return { normalizer: t.options.normalizer, zeros: w.filter((x) => x === 0).length, sums: rows.map((r) => r.reduce((a, b) => a + b, 0)) };
+    return {
+      normalizer: t.options.normalizer,
+      zeros: w.filter((x) => x === 0).length,
+      sums: rows.map((r) => r.reduce((a, b) => a + b, 0)),
+    };
   });
   assert.equal(normalizer, 'sparsemax');
   assert.ok(zeros > 0, 'sparse weights are exactly 0');

@@ -52,7 +52,9 @@ test('the sliders and the d2l preset redraw the encoding, the bits and the curve
   await page.click(lab('button[data-action="d2l-preset"]'));
   assert.deepEqual(await figureShape('lab-encoding'), [60, 32]);
   await showSlot('encodingCurves');
-  const series = await page.$$eval('[data-figure="encoding-curves"] path.series', (paths) => paths.map((p) => p.dataset.series));
+  const series = await page.$$eval('[data-figure="encoding-curves"] path.series', (paths) =>
+    paths.map((p) => p.dataset.series),
+  );
   assert.equal(series.length, 4);
   assert.match(series[0], /^column 6: sin, wavelength 2π·10000\^\(6\/32\) = 35\.3/);
   assert.match(series[3], /^column 9: cos/);
@@ -64,10 +66,16 @@ test('P Pᵀ is drawn over the positions and the rotation error is below 1e-5', 
   await showSlot('rotation');
   await page.selectOption(lab('select[name="rotationFrom"]'), '0');
   await page.selectOption(lab('select[name="rotationTo"]'), '4');
-  assert.match(await page.textContent('[data-figure="rotation"] figcaption'), /“the” \(position 0\) to “cat” \(position 4\)/);
+  assert.match(
+    await page.textContent('[data-figure="rotation"] figcaption'),
+    /“the” \(position 0\) to “cat” \(position 4\)/,
+  );
   const maxError = Number(await page.getAttribute('[data-figure="rotation"]', 'data-max-error'));
   assert.ok(maxError < 1e-5, `rotation error ${maxError}`);
-  assert.match(await page.textContent('[data-figure="rotation-error"] figcaption'), /float32 angles the error reaches 1e-5 at position \d+/);
+  assert.match(
+    await page.textContent('[data-figure="rotation-error"] figcaption'),
+    /float32 angles the error reaches 1e-5 at position \d+/,
+  );
 });
 
 test('shuffle check: 0 after un-shuffling without position information, not with it', async () => {
@@ -95,7 +103,9 @@ test('the same word twice: identical q, k, v without encoding, different with it
 });
 
 test('with the default designed heads and no encoding, the checks compare the heads that read only words and name the positional ones', async () => {
-  await page.$eval('attention-explorer', (el) => el.change({ numHeads: 4, headKinds: ['semantic', 'previous', 'next', 'first'], head: 0 }));
+  await page.$eval('attention-explorer', (el) =>
+    el.change({ numHeads: 4, headKinds: ['semantic', 'previous', 'next', 'first'], head: 0 }),
+  );
   await setPositional('none');
   await showSlot('repeated');
   const repeated = await page.textContent('[data-figure="repeated-word"] .verdict[data-word="the"]');
@@ -112,8 +122,16 @@ test('with the default designed heads and no encoding, the checks compare the he
 
 test('score decomposition: four terms and their sum for the selected head; a message for RoPE', async () => {
   await showSlot('scoreTerms');
-  const names = await page.$$eval('[data-figure="score-terms"] figure', (figures) => figures.map((f) => f.dataset.figure));
-  assert.deepEqual(names, ['score-contentContent', 'score-contentPosition', 'score-positionContent', 'score-positionPosition', 'score-sum']);
+  const names = await page.$$eval('[data-figure="score-terms"] figure', (figures) =>
+    figures.map((f) => f.dataset.figure),
+  );
+  assert.deepEqual(names, [
+    'score-contentContent',
+    'score-contentPosition',
+    'score-positionContent',
+    'score-positionPosition',
+    'score-sum',
+  ]);
   assert.deepEqual(await figureShape('score-sum'), [5, 5]);
   await setPositional('rope');
   assert.match(await page.textContent('[data-figure="score-terms"]'), /applies when P is added/);
@@ -143,9 +161,15 @@ test('an empty sentence keeps the lab, which needs none: 10 positions and their 
   assert.equal(await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.chapters').hidden), false);
   await showSlot('rotation');
   assert.ok(Number(await page.getAttribute('[data-figure="rotation"]', 'data-max-error')) < 1e-5);
-  assert.deepEqual(await page.$$eval(lab('select[name="rotationFrom"] option'), (o) => o.slice(0, 2).map((x) => x.textContent)), ['position 0', 'position 1']);
+  assert.deepEqual(
+    await page.$$eval(lab('select[name="rotationFrom"] option'), (o) => o.slice(0, 2).map((x) => x.textContent)),
+    ['position 0', 'position 1'],
+  );
   await showSlot('shuffle');
-  assert.equal(await page.textContent('attention-explorer .slot-shuffle'), 'Type a sentence above: this figure reads its words.');
+  assert.equal(
+    await page.textContent('attention-explorer .slot-shuffle'),
+    'Type a sentence above: this figure reads its words.',
+  );
   await page.fill('attention-explorer textarea', 'the dog chased the cat');
   await showSlot('shuffle');
   assert.match(await page.textContent('[data-figure="shuffle-check"] .verdict'), /^(Equal|Different)/);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, serveFolder } from './browser.js';
+/* global deck -- the page's Reveal instance, read inside page.evaluate() */
 
 // The README's recipe as a course author would paste it (without a height here: the element grows, and says so).
 const DECK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A deck</title><link rel="icon" href="data:,">
@@ -52,16 +53,27 @@ after(async () => {
 async function openDeck() {
   const page = await browser.context.newPage();
   const errors = [];
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(server.url);
-  await page.waitForFunction(() => window.deck?.isReady() && document.querySelector('attention-explorer').getTrace?.(), null, { timeout: 30000 });
+  await page.waitForFunction(
+    () => window.deck?.isReady() && document.querySelector('attention-explorer').getTrace?.(),
+    null,
+    { timeout: 30000 },
+  );
   return { page, errors };
 }
 
 /** Where the deck is and what the element shows. */
-const where = (page) => page.evaluate(() => ({ slide: deck.getIndices().h, paused: deck.isPaused(), overview: deck.isOverview(),
-  sentence: document.querySelector('attention-explorer').state.sentence }));
+const where = (page) =>
+  page.evaluate(() => ({
+    slide: deck.getIndices().h,
+    paused: deck.isPaused(),
+    overview: deck.isOverview(),
+    sentence: document.querySelector('attention-explorer').state.sentence,
+  }));
 
 test('typing in the sentence box changes the sentence, not the slide', async () => {
   const { page, errors } = await openDeck();
@@ -70,7 +82,13 @@ test('typing in the sentence box changes the sentence, not the slide', async () 
   await page.keyboard.press('End');
   await page.keyboard.type(' so big');
   assert.deepEqual(await where(page), { slide: 0, paused: false, overview: false, sentence: 'The river bank so big' });
-  assert.deepEqual(await page.$eval('attention-explorer', (el) => el.getTrace().tokens.map((t) => t.text)), ['The', 'river', 'bank', 'so', 'big']);
+  assert.deepEqual(await page.$eval('attention-explorer', (el) => el.getTrace().tokens.map((t) => t.text)), [
+    'The',
+    'river',
+    'bank',
+    'so',
+    'big',
+  ]);
   // Escape and the arrows in the box are the box's too.
   for (const key of ['ArrowLeft', 'ArrowRight', 'Escape', 'PageDown']) await page.keyboard.press(key);
   assert.equal((await where(page)).slide, 0);
@@ -84,7 +102,10 @@ test('the arrow keys on a focused heatmap move its cell, not the deck; outside t
   const canvas = page.locator('attention-explorer [data-figure="attention-weights"] canvas').first();
   await canvas.focus();
   for (const key of ['ArrowRight', 'ArrowDown', 'ArrowRight', ' ']) await page.keyboard.press(key);
-  const tip = await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('[data-figure="attention-weights"] .tooltip')?.textContent ?? '');
+  const tip = await page.$eval(
+    'attention-explorer',
+    (el) => el.shadowRoot.querySelector('[data-figure="attention-weights"] .tooltip')?.textContent ?? '',
+  );
   assert.match(tip, /^query "river" \(1\) → key "bank" \(2\)/, 'the heatmap followed the arrows');
   assert.equal((await where(page)).slide, 0);
   // Focus back on the page: the deck's keys work as before.
@@ -101,12 +122,18 @@ test('ready fires once, and resize when the element grows, so that the deck can 
   const seen = await page.evaluate(() => seen.filter((event) => event === 'ready'));
   assert.deepEqual(seen, ['ready']);
   const before = await page.$eval('attention-explorer', (el) => el.getBoundingClientRect().height);
-  await page.$eval('attention-explorer', (el) => { seen.length = 0; el.setAttribute('views', 'attention,mix'); });
+  await page.$eval('attention-explorer', (el) => {
+    seen.length = 0;
+    el.setAttribute('views', 'attention,mix');
+  });
   await page.waitForFunction(() => seen.some((event) => event.startsWith('resize')));
   const height = await page.evaluate(() => Number(seen.findLast((event) => event.startsWith('resize')).split(' ')[1]));
   const layoutHeight = await page.$eval('attention-explorer', (el) => el.offsetHeight);
   assert.ok(height > 0 && height !== Math.round(before), `resize says the new height (${height}, was ${before})`);
-  assert.ok(Math.abs(height - layoutHeight) < 1, `resize says the element's height (${height}; offsetHeight ${layoutHeight})`);
+  assert.ok(
+    Math.abs(height - layoutHeight) < 1,
+    `resize says the element's height (${height}; offsetHeight ${layoutHeight})`,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -16,7 +16,8 @@ const NO_WORKERS = `${CSP}; worker-src 'none'`;
 /** Under /no-wasm/: a policy that forbids compiling WebAssembly. */
 const NO_WASM = "default-src 'self'; script-src 'self'";
 const POLICIES = { 'no-workers': NO_WORKERS, 'no-wasm': NO_WASM };
-const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title>' +
+const PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title>' +
   '<script type="module" src="attention-explorer.js"></script></head><body><attention-explorer></attention-explorer></body></html>';
 
 let server, url, browser;
@@ -24,16 +25,25 @@ let server, url, browser;
 /** A static server of one page and the single file, every response carrying the policy (another one under POLICIES' folders). */
 function serve() {
   const single = readFileSync('dist/single/attention-explorer.js');
-  const files = { '/': ['text/html', PAGE], '/attention-explorer.js': ['text/javascript', single], '/favicon.ico': ['image/x-icon', ''] };
+  const files = {
+    '/': ['text/html', PAGE],
+    '/attention-explorer.js': ['text/javascript', single],
+    '/favicon.ico': ['image/x-icon', ''],
+  };
   server = createServer((request, response) => {
     const path = new URL(request.url, 'http://localhost').pathname;
     const [, folder, rest] = path.match(/^\/([^/]+)(\/.*)$/) ?? [];
     const file = files[POLICIES[folder] ? rest : path];
     const policy = POLICIES[folder] ?? CSP;
-    response.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain', 'content-security-policy': policy });
+    response.writeHead(file ? 200 : 404, {
+      'content-type': file?.[0] ?? 'text/plain',
+      'content-security-policy': policy,
+    });
     response.end(file?.[1] ?? 'not found');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/`)),
+  );
 }
 
 before(async () => {
@@ -49,7 +59,9 @@ after(async () => {
 async function open(path = '', ready = 'attention-explorer [data-figure="attention-weights"]') {
   const page = await browser.context.newPage();
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${url}${path}`);
   await page.waitForSelector(ready, { timeout: 30000 });
@@ -59,7 +71,9 @@ async function open(path = '', ready = 'attention-explorer [data-figure="attenti
 test('under a strict CSP response header the single file draws its figures and its Learn chapter trains', async () => {
   const { page, problems } = await open();
   await page.fill('attention-explorer textarea', 'policy holds');
-  await page.$eval('attention-explorer', (el) => { el.getTrace(); });
+  await page.$eval('attention-explorer', (el) => {
+    el.getTrace();
+  });
   assert.equal(await page.getAttribute('attention-explorer [data-figure="attention-weights"]', 'data-rows'), '2');
   await page.click('attention-explorer [data-chapter-tab="learn"]');
   await page.waitForSelector('attention-explorer .learn-readout[data-step="0"]', { timeout: 30000 });
@@ -67,33 +81,56 @@ test('under a strict CSP response header the single file draws its figures and i
   await page.waitForSelector('attention-explorer .learn-readout[data-step="1"]', { timeout: 30000 });
   // Running trains on, and the explorer still answers while it does.
   await page.click('attention-explorer [data-action="train"]');
-  await page.waitForFunction(() => Number(document.querySelector('attention-explorer').shadowRoot
-    .querySelector('.learn-readout').dataset.step) >= 20, null, { timeout: 30000 });
+  await page.waitForFunction(
+    () =>
+      Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout').dataset.step) >=
+      20,
+    null,
+    { timeout: 30000 },
+  );
   // In a worker: the policy lets the file start itself (the note says when training falls back to the page's thread).
-  assert.equal(await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.learn-thread').hidden), true);
+  assert.equal(
+    await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.learn-thread').hidden),
+    true,
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });
 
-test('where the policy refuses every worker, the Learn chapter trains on the page\'s thread and names the directive', async () => {
+test("where the policy refuses every worker, the Learn chapter trains on the page's thread and names the directive", async () => {
   const { page, problems } = await open('no-workers/');
   await page.click('attention-explorer [data-chapter-tab="learn"]');
   await page.click('attention-explorer [data-action="train"]');
-  await page.waitForFunction(() => Number(document.querySelector('attention-explorer').shadowRoot
-    .querySelector('.learn-readout')?.dataset.step) >= 20, null, { timeout: 30000 });
-  const note = await page.$eval('attention-explorer', (el) => { const p = el.shadowRoot.querySelector('.learn-thread'); return { hidden: p.hidden, text: p.textContent }; });
+  await page.waitForFunction(
+    () =>
+      Number(document.querySelector('attention-explorer').shadowRoot.querySelector('.learn-readout')?.dataset.step) >=
+      20,
+    null,
+    { timeout: 30000 },
+  );
+  const note = await page.$eval('attention-explorer', (el) => {
+    const p = el.shadowRoot.querySelector('.learn-thread');
+    return { hidden: p.hidden, text: p.textContent };
+  });
   assert.equal(note.hidden, false);
   assert.match(note.text, /on the page's thread.*\(worker-src\) refused it; add worker-src 'self' blob:/);
   // Typing still draws while it trains.
   await page.click('attention-explorer [data-chapter-tab="attention"]');
   await page.fill('attention-explorer textarea', 'typing while training');
-  await page.$eval('attention-explorer', (el) => { el.getTrace(); });
+  await page.$eval('attention-explorer', (el) => {
+    el.getTrace();
+  });
   assert.equal(await page.getAttribute('attention-explorer [data-figure="attention-weights"]', 'data-rows'), '3');
   // The browser's own report of the refused worker is the only console error.
-  assert.deepEqual(problems.filter((p) => !/Creating a worker from .* violates the following Content Security Policy directive/.test(p)), []);
+  assert.deepEqual(
+    problems.filter(
+      (p) => !/Creating a worker from .* violates the following Content Security Policy directive/.test(p),
+    ),
+    [],
+  );
   await page.close();
 });
-test('a policy without \'wasm-unsafe-eval\': the element names the directive to add', async () => {
+test("a policy without 'wasm-unsafe-eval': the element names the directive to add", async () => {
   const { page } = await open('no-wasm/', 'attention-explorer .status.error');
   assert.match(await page.textContent('attention-explorer .status'), /add 'wasm-unsafe-eval' to script-src/);
   await page.close();
@@ -102,19 +139,40 @@ test('a policy without \'wasm-unsafe-eval\': the element names the directive to 
 test('the single file knows every word of the default sentences, the tour and the README examples; made-up words are named', async () => {
   const { page, problems } = await open();
   const texts = exampleTexts();
-  assert.ok(texts.some((t) => /muddy/.test(t)) && texts.some((t) => /deposited/.test(t)) && texts.some((t) => /tired/.test(t)), texts.join(' | '));
-  const unknown = await page.$eval('attention-explorer', (el, texts) => texts.flatMap((text) => el.core.tokenize(text)
-    .filter((token) => token.oov).map((token) => `${token.text} (in "${text}")`)), texts.filter((t) => !/Flussufer/.test(t)));
+  assert.ok(
+    texts.some((t) => /muddy/.test(t)) && texts.some((t) => /deposited/.test(t)) && texts.some((t) => /tired/.test(t)),
+    texts.join(' | '),
+  );
+  const unknown = await page.$eval(
+    'attention-explorer',
+    (el, texts) =>
+      texts.flatMap((text) =>
+        el.core
+          .tokenize(text)
+          .filter((token) => token.oov)
+          .map((token) => `${token.text} (in "${text}")`),
+      ),
+    texts.filter((t) => !/Flussufer/.test(t)),
+  );
   assert.deepEqual(unknown, []);
   assert.equal(await page.textContent('attention-explorer .notice'), '', 'no notice for the default sentence');
   const madeUp = 'the blorfin zendrak vlimmed over a snarfle with flimbo';
   await page.fill('attention-explorer textarea', madeUp);
-  await page.$eval('attention-explorer', (el) => { el.getTrace(); });
-  const { vocabSize, oov } = await page.$eval('attention-explorer', (el, text) =>
-    ({ vocabSize: el.core.vocabSize, oov: el.core.tokenize(text).filter((token) => token.oov).length }), madeUp);
+  await page.$eval('attention-explorer', (el) => {
+    el.getTrace();
+  });
+  const { vocabSize, oov } = await page.$eval(
+    'attention-explorer',
+    (el, text) => ({ vocabSize: el.core.vocabSize, oov: el.core.tokenize(text).filter((token) => token.oov).length }),
+    madeUp,
+  );
   assert.equal(oov, 5, 'blorfin, zendrak, vlimmed, snarfle and flimbo are no words');
-  assert.match(await page.textContent('attention-explorer .notice'),
-    new RegExp(`5 of 9 words are not in this build's vocabulary \\(it carries ${vocabSize.toLocaleString('en-US')} words\\); they get stand-in vectors`));
+  assert.match(
+    await page.textContent('attention-explorer .notice'),
+    new RegExp(
+      `5 of 9 words are not in this build's vocabulary \\(it carries ${vocabSize.toLocaleString('en-US')} words\\); they get stand-in vectors`,
+    ),
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { distAndBrowser, flush, openSite } from './browser.js';
 
 const shared = distAndBrowser();
-const TOLERANCE = 1e-4;  // float32 in the page against double here (measured: ≤ 4e-6)
+const TOLERANCE = 1e-4; // float32 in the page against double here (measured: ≤ 4e-6)
 
 /** y [T, n] = x [T, m] W [m, n] + b */
 function affine(x, T, m, W, b, n) {
@@ -54,7 +54,9 @@ function block(x, { T, d, H, dFF, causal }, p, head) {
   const concat = new Float64Array(T * d);
   const steps = { input: x };
   for (let h = 0; h < H; h++) {
-    const scores = new Float64Array(T * T), weights = new Float64Array(T * T), out = new Float64Array(T * dK);
+    const scores = new Float64Array(T * T),
+      weights = new Float64Array(T * T),
+      out = new Float64Array(T * dK);
     for (let i = 0; i < T; i++) {
       for (let j = 0; j < T; j++) {
         let dot = 0;
@@ -71,15 +73,23 @@ function block(x, { T, d, H, dFF, causal }, p, head) {
       for (let c = 0; c < dK; c++) concat[i * d + h * dK + c] = out[i * dK + c];
     }
     if (h === head) {
-      Object.assign(steps, { queries: columns(q, T, d, h * dK, dK), keys: columns(k, T, d, h * dK, dK), values: columns(v, T, d, h * dK, dK),
-        scores, weights, headOutput: out });
+      Object.assign(steps, {
+        queries: columns(q, T, d, h * dK, dK),
+        keys: columns(k, T, d, h * dK, dK),
+        values: columns(v, T, d, h * dK, dK),
+        scores,
+        weights,
+        headOutput: out,
+      });
     }
   }
   steps.concat = concat;
   steps.attentionOutput = affine(concat, T, d, p['attention.w_o'], p['attention.b_o'], d);
   steps.residual1 = x.map((value, i) => value + steps.attentionOutput[i]);
   steps.norm1 = layerNorm(steps.residual1, T, d, p['norm1.gamma'], p['norm1.beta']);
-  steps.ffHidden = affine(steps.norm1, T, d, p['feed_forward.w_1'], p['feed_forward.b_1'], dFF).map((u) => Math.max(u, 0));
+  steps.ffHidden = affine(steps.norm1, T, d, p['feed_forward.w_1'], p['feed_forward.b_1'], dFF).map((u) =>
+    Math.max(u, 0),
+  );
   steps.ffOutput = affine(steps.ffHidden, T, dFF, p['feed_forward.w_2'], p['feed_forward.b_2'], d);
   steps.residual2 = steps.norm1.map((value, i) => value + steps.ffOutput[i]);
   steps.output = layerNorm(steps.residual2, T, d, p['norm2.gamma'], p['norm2.beta']);
@@ -88,26 +98,44 @@ function block(x, { T, d, H, dFF, causal }, p, head) {
 
 /** What the page's core gives for `kind` on its sentence: the layers' parameters, the input's two terms, the tokens. */
 function modelInputs(page, kind) {
-  return page.$eval('attention-explorer', async (el, kind) => {
-    const model = await el.core.languageModel(kind);
-    const { tokens } = model.run(el.sentence, { k: 1, positions: [] });
-    const T = tokens.length, d = model.config.dModel;
-    const layers = Object.entries(model.parameters()).filter(([name]) => name.startsWith('layers.'))
-      .map(([name, t]) => [name, Array.from(t.data)]);
-    return {
-      config: { T, d, H: model.config.numHeads, L: model.config.numLayers, dFF: model.config.dFF, causal: model.config.objective === 'causal' },
-      oov: tokens.filter((t) => t.oov || t.mask).length,
-      wordVectors: Array.from(el.core.embed(el.sentence).data), positional: Array.from(el.core.sinusoidalEncoding(T, d).data),
-      layers: Object.fromEntries(layers),
-    };
-  }, kind);
+  return page.$eval(
+    'attention-explorer',
+    async (el, kind) => {
+      const model = await el.core.languageModel(kind);
+      const { tokens } = model.run(el.sentence, { k: 1, positions: [] });
+      const T = tokens.length,
+        d = model.config.dModel;
+      const layers = Object.entries(model.parameters())
+        .filter(([name]) => name.startsWith('layers.'))
+        .map(([name, t]) => [name, Array.from(t.data)]);
+      return {
+        config: {
+          T,
+          d,
+          H: model.config.numHeads,
+          L: model.config.numLayers,
+          dFF: model.config.dFF,
+          causal: model.config.objective === 'causal',
+        },
+        oov: tokens.filter((t) => t.oov || t.mask).length,
+        wordVectors: Array.from(el.core.embed(el.sentence).data),
+        positional: Array.from(el.core.sinusoidalEncoding(T, d).data),
+        layers: Object.fromEntries(layers),
+      };
+    },
+    kind,
+  );
 }
 
 /** Every step of (layer, head) recomputed: the input X + P through the blocks before it, then that block. */
 function reference({ config, wordVectors, positional, layers }, layer, head) {
   const x0 = Float64Array.from(wordVectors, (w, i) => w + positional[i]);
-  const of = (l) => Object.fromEntries(Object.entries(layers).filter(([name]) => name.startsWith(`layers.${l}.`))
-    .map(([name, data]) => [name.slice(`layers.${l}.`.length), data]));
+  const of = (l) =>
+    Object.fromEntries(
+      Object.entries(layers)
+        .filter(([name]) => name.startsWith(`layers.${l}.`))
+        .map(([name, data]) => [name.slice(`layers.${l}.`.length), data]),
+    );
   let x = x0;
   for (let l = 0; l < layer; l++) x = block(x, config, of(l), 0).output;
   return { wordVectors, positional, ...block(x, config, of(layer), head) };
@@ -119,9 +147,16 @@ async function shownSteps(page) {
   const steps = [];
   for (let step = 1; step <= count; step++) {
     await page.click(`attention-explorer [data-figure="trained-steps"] .step-number[data-step="${step}"]`);
-    await page.waitForSelector(`attention-explorer [data-figure="trained-steps"][data-step="${step}"] [data-figure="step-${step}"]`);
-    steps.push(await page.$eval(`attention-explorer [data-figure="step-${step}"]`, (f) => ({
-      title: f.closest('.step').querySelector('h3').textContent, values: Array.from(f.exportData.values), shape: f.exportData.shape })));
+    await page.waitForSelector(
+      `attention-explorer [data-figure="trained-steps"][data-step="${step}"] [data-figure="step-${step}"]`,
+    );
+    steps.push(
+      await page.$eval(`attention-explorer [data-figure="step-${step}"]`, (f) => ({
+        title: f.closest('.step').querySelector('h3').textContent,
+        values: Array.from(f.exportData.values),
+        shape: f.exportData.shape,
+      })),
+    );
   }
   return steps;
 }
@@ -139,23 +174,45 @@ function maxDifference(shown, expected) {
 
 /** The steps in the stepper's order, by the reference's names. */
 function stepNames(layer) {
-  return [...(layer === 0 ? ['wordVectors', 'positional'] : []), 'input', 'queries', 'keys', 'values', 'scores', 'weights', 'headOutput',
-    'concat', 'attentionOutput', 'residual1', 'norm1', 'ffHidden', 'ffOutput', 'residual2', 'output'];
+  return [
+    ...(layer === 0 ? ['wordVectors', 'positional'] : []),
+    'input',
+    'queries',
+    'keys',
+    'values',
+    'scores',
+    'weights',
+    'headOutput',
+    'concat',
+    'attentionOutput',
+    'residual1',
+    'norm1',
+    'ffHidden',
+    'ffOutput',
+    'residual2',
+    'output',
+  ];
 }
 
 async function checkStepper(kind, trainedHead, expectedName) {
   const { page, errors } = await openSite(shared, `model=${kind}&chapter=inside-head&trainedHead=${trainedHead}`);
   await page.waitForSelector('attention-explorer [data-figure="trained-pipeline"]', { timeout: 30000 });
   const figure = await page.$eval('attention-explorer [data-figure="trained-pipeline"]', (f) => ({
-    layer: Number(f.dataset.layer), head: Number(f.dataset.head), caption: f.querySelector('figcaption').textContent,
-    designedShown: f.getRootNode().querySelector('[data-figure="pipeline"]')?.checkVisibility() ?? false }));
+    layer: Number(f.dataset.layer),
+    head: Number(f.dataset.head),
+    caption: f.querySelector('figcaption').textContent,
+    designedShown: f.getRootNode().querySelector('[data-figure="pipeline"]')?.checkVisibility() ?? false,
+  }));
   const inputs = await modelInputs(page, kind);
   const { H, dFF, T } = inputs.config;
   // The head is the grid's layer-major index: trainedHead = layer · numHeads + head.
   assert.deepEqual([figure.layer, figure.head], [Math.floor(trainedHead / H), trainedHead % H]);
-  assert.match(figure.caption, new RegExp(`^${expectedName} of the trained ${kind === 'causal' ? 'decoder' : 'encoder'} .*d_k = 25\\)`));
-  assert.equal(figure.designedShown, false, 'the designed head\'s stepper steps aside');
-  assert.equal(inputs.oov, 0, 'every word has its GloVe vector, so core.embed() gives the model\'s input rows');
+  assert.match(
+    figure.caption,
+    new RegExp(`^${expectedName} of the trained ${kind === 'causal' ? 'decoder' : 'encoder'} .*d_k = 25\\)`),
+  );
+  assert.equal(figure.designedShown, false, "the designed head's stepper steps aside");
+  assert.equal(inputs.oov, 0, "every word has its GloVe vector, so core.embed() gives the model's input rows");
 
   const steps = await shownSteps(page);
   const names = stepNames(figure.layer);
@@ -175,7 +232,7 @@ async function checkStepper(kind, trainedHead, expectedName) {
   // The comparison tells heads apart: the next head's queries, or the same head a layer off, are far from those shown.
   const queries = steps[names.indexOf('queries')].values;
   const other = reference(inputs, figure.layer, (figure.head + 1) % H).queries;
-  assert.ok(maxDifference(queries, other) > 0.1, 'another head\'s queries differ from the ones shown');
+  assert.ok(maxDifference(queries, other) > 0.1, "another head's queries differ from the ones shown");
   const otherLayer = reference(inputs, (figure.layer + 1) % inputs.config.L, figure.head).queries;
   assert.ok(maxDifference(queries, otherLayer) > 0.1, 'the same head of another layer differs');
   return { page, errors, inputs };
@@ -198,24 +255,38 @@ test('model=masked, L1 H1: word vectors, P and every step equal the recomputatio
   await page.close();
 });
 
-test('the Attention chapter\'s mix with a trained model mixes the selected head\'s real value vectors', async () => {
+test("the Attention chapter's mix with a trained model mixes the selected head's real value vectors", async () => {
   const { page, errors } = await openSite(shared, 'model=causal&trainedHead=6&lineQuery=3');
   await page.waitForSelector('attention-explorer [data-figure="trained-mix"]', { timeout: 30000 });
   await flush(page);
   const mix = await page.$eval('attention-explorer [data-figure="trained-mix"]', (f) => ({
-    query: Number(f.dataset.query), head: Number(f.dataset.head), caption: f.querySelector('figcaption').textContent,
-    weights: Array.from(f.mix.weights), scaled: Array.from(f.mix.scaled), output: Array.from(f.mix.output) }));
+    query: Number(f.dataset.query),
+    head: Number(f.dataset.head),
+    caption: f.querySelector('figcaption').textContent,
+    weights: Array.from(f.mix.weights),
+    scaled: Array.from(f.mix.scaled),
+    output: Array.from(f.mix.output),
+  }));
   const inputs = await modelInputs(page, 'causal');
   const { T } = inputs.config;
-  const expected = reference(inputs, 1, 2);  // trainedHead 6 = layer 1 · 4 + head 2
+  const expected = reference(inputs, 1, 2); // trainedHead 6 = layer 1 · 4 + head 2
   assert.equal(mix.head, 6);
   assert.equal(mix.query, 3);
   assert.match(mix.caption, /\(L2 H3 of the trained decoder\).*\[d_v\] = \[25\].*v_j = x_j W_V \+ b_V/);
   assert.ok(maxDifference(mix.weights, expected.weights.subarray(3 * T, 4 * T)) < TOLERANCE, 'its row of weights');
-  const scaled = Array.from({ length: T * 25 }, (_, i) => expected.weights[3 * T + Math.floor(i / 25)] * expected.values[i]);
+  const scaled = Array.from(
+    { length: T * 25 },
+    (_, i) => expected.weights[3 * T + Math.floor(i / 25)] * expected.values[i],
+  );
   assert.ok(maxDifference(mix.scaled, scaled) < TOLERANCE, 'a_3j · v_j');
-  assert.ok(maxDifference(mix.output, expected.headOutput.subarray(3 * 25, 4 * 25)) < TOLERANCE, 'z_3: the head\'s output row');
-  assert.ok(maxDifference(mix.output, reference(inputs, 1, 3).headOutput.subarray(3 * 25, 4 * 25)) > 0.01, 'not another head\'s');
+  assert.ok(
+    maxDifference(mix.output, expected.headOutput.subarray(3 * 25, 4 * 25)) < TOLERANCE,
+    "z_3: the head's output row",
+  );
+  assert.ok(
+    maxDifference(mix.output, reference(inputs, 1, 3).headOutput.subarray(3 * 25, 4 * 25)) > 0.01,
+    "not another head's",
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });

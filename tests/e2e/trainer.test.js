@@ -12,7 +12,9 @@ let browser, host, folder;
 before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'ae-trainer-'));
   cpSync('dist/core', join(folder, 'core'), { recursive: true });
-  writeFileSync(join(folder, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+  writeFileSync(
+    join(folder, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>trainer</title><link rel="icon" href="data:,"></head><body>
 <script type="module">
   import { createAttentionCore } from './core/index.js';
@@ -40,7 +42,8 @@ before(async () => {
   const same = simd.createTrainer({ task: 'induction', seed: 7 });
   const losses = [1, 2, 3].map(() => same.step(10).loss);
   window.result = { kernels: core.kernels, tasks, losses, embedding: [...same.parameters().embedding.data.slice(0, 64)] };
-</script></body></html>`);
+</script></body></html>`,
+  );
   host = await serveFolder(folder);
   browser = await launchBrowser();
 });
@@ -54,18 +57,26 @@ test('every task trains to its goal in Chromium, and seed 7 gives the numbers No
   const page = await browser.context.newPage();
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   await page.goto(host.url);
   await page.waitForFunction(() => window.result, null, { timeout: 120000 });
   const result = await page.evaluate(() => window.result);
   assert.deepEqual(errors, []);
   for (const [task, r] of Object.entries(result.tasks)) {
-    console.log(`Chromium (${result.kernels}) ${task}: step ${r.step}, accuracy ${r.accuracy.toFixed(3)}, prefix matching ${r.prefixMatching.toFixed(2)}, ${r.seconds.toFixed(2)} s with evaluations`);
+    console.log(
+      `Chromium (${result.kernels}) ${task}: step ${r.step}, accuracy ${r.accuracy.toFixed(3)}, prefix matching ${r.prefixMatching.toFixed(2)}, ${r.seconds.toFixed(2)} s with evaluations`,
+    );
     assert.ok(r.accuracy >= (task === 'induction' ? 0.9 : 0.95), `${task}: ${JSON.stringify(r)}`);
   }
   assert.ok(result.tasks.induction.prefixMatching >= 0.4);
   const core = await createAttentionCore({ kernels: 'simd128' });
   const trainer = core.createTrainer({ task: 'induction', seed: 7 });
-  assert.deepEqual([1, 2, 3].map(() => trainer.step(10).loss), result.losses, 'the same losses, bit for bit');
+  assert.deepEqual(
+    [1, 2, 3].map(() => trainer.step(10).loss),
+    result.losses,
+    'the same losses, bit for bit',
+  );
   assert.deepEqual([...trainer.parameters().embedding.data.slice(0, 64)], result.embedding, 'the same parameters');
 });

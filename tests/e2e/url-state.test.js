@@ -19,12 +19,13 @@ async function open(url) {
   await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
 }
 
-const view = () => page.$eval('attention-explorer', (el) => ({
-  sentence: el.shadowRoot.querySelector('textarea').value,
-  shape: el.getTrace().weights.shape,
-  positionalEncoding: el.getTrace().options.positionalEncoding,
-  temperature: el.getTrace().options.temperature,
-}));
+const view = () =>
+  page.$eval('attention-explorer', (el) => ({
+    sentence: el.shadowRoot.querySelector('textarea').value,
+    shape: el.getTrace().weights.shape,
+    positionalEncoding: el.getTrace().options.positionalEncoding,
+    temperature: el.getTrace().options.temperature,
+  }));
 
 test('a changed view is in the hash, and opening that link restores it', async () => {
   await open(server.url);
@@ -36,13 +37,18 @@ test('a changed view is in the hash, and opening that link restores it', async (
   const link = page.url();
   assert.match(new URL(link).hash, /numHeads=2/);
   const expected = await view();
-  await open(server.url);  // a fresh view, then the link
+  await open(server.url); // a fresh view, then the link
   assert.notDeepEqual(await view(), expected);
   await open(link);
   await page.reload();
   await page.waitForSelector('[data-figure="attention-weights"]');
   assert.deepEqual(await view(), expected);
-  assert.deepEqual(expected, { sentence: 'the cat sat on the mat & more', shape: [2, 8, 8], positionalEncoding: 'rope', temperature: 0.5 });
+  assert.deepEqual(expected, {
+    sentence: 'the cat sat on the mat & more',
+    shape: [2, 8, 8],
+    positionalEncoding: 'rope',
+    temperature: 0.5,
+  });
 });
 
 test('typing: the hash follows once the keystrokes pause; "Copy link" gives the sentence typed just now', async () => {
@@ -59,12 +65,14 @@ test('typing: the hash follows once the keystrokes pause; "Copy link" gives the 
 
 test('a hand-edited link: unknown keys and bad values are ignored, the rest applies', async () => {
   await open(`${server.url}#sentence=hello%20world&numHeads=lots&bogus=1`);
-  assert.deepEqual((await view()).shape, [4, 2, 2]);  // the four designed heads of the defaults
+  assert.deepEqual((await view()).shape, [4, 2, 2]); // the four designed heads of the defaults
   assert.equal((await view()).sentence, 'hello world');
 });
 
-test('for iframes, the query sets the element\'s attributes and chrome=none drops the page header', async () => {
-  await page.goto(`${server.url}?views=positional&controls=sentence&chrome=none&heads=previous,semantic#sentence=one%20two%20three`);
+test("for iframes, the query sets the element's attributes and chrome=none drops the page header", async () => {
+  await page.goto(
+    `${server.url}?views=positional&controls=sentence&chrome=none&heads=previous,semantic#sentence=one%20two%20three`,
+  );
   await page.waitForSelector('[data-figure="lab-encoding"]', { timeout: 20000 });
   const shown = await page.$eval('attention-explorer', (el) => ({
     tokens: el.getTrace().tokens.map((t) => t.text),
@@ -73,7 +81,13 @@ test('for iframes, the query sets the element\'s attributes and chrome=none drop
     heads: el.shadowRoot.querySelector('select[name="numHeads"]').checkVisibility(),
     header: document.querySelector('header').checkVisibility(),
   }));
-  assert.deepEqual(shown, { tokens: ['one', 'two', 'three'], kinds: ['offset', 'semantic'], attention: false, heads: false, header: false });
+  assert.deepEqual(shown, {
+    tokens: ['one', 'two', 'three'],
+    kinds: ['offset', 'semantic'],
+    attention: false,
+    heads: false,
+    header: false,
+  });
 });
 
 test('no console errors', () => {

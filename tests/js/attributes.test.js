@@ -18,19 +18,40 @@ const reader = (attributes) => (name) => attributes[name] ?? null;
 function parseTag(tag) {
   const attributes = {};
   for (const [, name, value] of tag.matchAll(/ ([a-z-]+)="([^"]*)"/g)) {
-    attributes[name] = value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+    attributes[name] = value
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&amp;/g, '&');
   }
   return attributes;
 }
 
 test('named attributes set the state; views and controls are lists', () => {
-  const { change, views, controls, errors } = readAttributes(reader({
-    sentence: 'the cat sat', heads: 'previous,semantic', projection: 'random', seed: '7', mask: 'causal',
-    'positional-encoding': 'rope', temperature: '0.5', views: 'attention, positional', controls: 'none',
-  }), D_MODEL);
+  const { change, views, controls, errors } = readAttributes(
+    reader({
+      sentence: 'the cat sat',
+      heads: 'previous,semantic',
+      projection: 'random',
+      seed: '7',
+      mask: 'causal',
+      'positional-encoding': 'rope',
+      temperature: '0.5',
+      views: 'attention, positional',
+      controls: 'none',
+    }),
+    D_MODEL,
+  );
   assert.deepEqual(errors, []);
-  assert.deepEqual(change, { sentence: 'the cat sat', numHeads: 2, headKinds: ['previous', 'semantic'], projection: 'random',
-    seed: 7, mask: 'causal', positionalEncoding: 'rope', temperature: 0.5 });
+  assert.deepEqual(change, {
+    sentence: 'the cat sat',
+    numHeads: 2,
+    headKinds: ['previous', 'semantic'],
+    projection: 'random',
+    seed: 7,
+    mask: 'causal',
+    positionalEncoding: 'rope',
+    temperature: 0.5,
+  });
   assert.deepEqual([...views], ['attention', 'positional']);
   assert.equal(controls.size, 0);
   const all = readAttributes(reader({}), D_MODEL);
@@ -38,10 +59,16 @@ test('named attributes set the state; views and controls are lists', () => {
 });
 
 test('a bad attribute is named with what is allowed, and sets nothing', () => {
-  const { change, errors } = readAttributes(reader({ heads: '3', temperature: '0', mask: 'sideways', seed: '-1', views: 'attention,bogus' }), D_MODEL);
+  const { change, errors } = readAttributes(
+    reader({ heads: '3', temperature: '0', mask: 'sideways', seed: '-1', views: 'attention,bogus' }),
+    D_MODEL,
+  );
   assert.deepEqual(change, {});
   assert.equal(errors.length, 5);
-  assert.match(errors[0], /^heads="3": the number of heads must divide d_model = 100: one of 1, 2, 4, 5, 10, 20, 25, 50, 100$/);
+  assert.match(
+    errors[0],
+    /^heads="3": the number of heads must divide d_model = 100: one of 1, 2, 4, 5, 10, 20, 25, 50, 100$/,
+  );
   assert.match(errors.join('\n'), /mask="sideways": must be one of bidirectional, causal, padding/);
   assert.match(errors.join('\n'), /temperature="0": must be a number from 0.05 to 5/);
   assert.match(errors.join('\n'), /views="attention,bogus": unknown bogus/);
@@ -50,15 +77,31 @@ test('a bad attribute is named with what is allowed, and sets nothing', () => {
 test('the embed code reproduces the state through the attributes, and is empty for the defaults', () => {
   const defaults = defaultState();
   const MODULE = 'https://example.org/course/element/attention-explorer.js';
-  assert.equal(embedCode(defaults, D_MODEL, MODULE),
-    `<script type="module" src="${MODULE}"></script>\n<attention-explorer></attention-explorer>`, 'the script tag, then the element');
+  assert.equal(
+    embedCode(defaults, D_MODEL, MODULE),
+    `<script type="module" src="${MODULE}"></script>\n<attention-explorer></attention-explorer>`,
+    'the script tag, then the element',
+  );
   const state = withChange(defaults, {
-    sentence: 'she said "a < b & c"', numHeads: 4, headKinds: [undefined, 'semantic'], head: 1, projection: 'random', seed: 9,
-    mask: 'padding', validLength: 3, temperature: 0.35, positionalEncoding: 'alibi', colorMap: 'cividis', lineThreshold: 0.2,
+    sentence: 'she said "a < b & c"',
+    numHeads: 4,
+    headKinds: [undefined, 'semantic'],
+    head: 1,
+    projection: 'random',
+    seed: 9,
+    mask: 'padding',
+    validLength: 3,
+    temperature: 0.35,
+    positionalEncoding: 'alibi',
+    colorMap: 'cividis',
+    lineThreshold: 0.2,
     labDModel: 32,
   });
   const tag = embedCode(state, D_MODEL, MODULE, { views: 'attention,lines', controls: null }).split('\n')[1];
-  assert.match(tag, /^<attention-explorer sentence="she said &quot;a &lt; b &amp; c&quot;" heads="projected,semantic,projected,projected" /);
+  assert.match(
+    tag,
+    /^<attention-explorer sentence="she said &quot;a &lt; b &amp; c&quot;" heads="projected,semantic,projected,projected" /,
+  );
   const attributes = parseTag(tag);
   assert.equal(attributes.views, 'attention,lines');
   assert.ok(!('controls' in attributes));
@@ -70,15 +113,42 @@ test('the embed code reproduces the state through the attributes, and is empty f
   assert.deepEqual({ ...reproduced, headKinds: null }, { ...state, headKinds: null });
 });
 
-test('checkChange: JS changes are checked with the attributes\' parsers; unknown fields and wrong types are refused', () => {
+test("checkChange: JS changes are checked with the attributes' parsers; unknown fields and wrong types are refused", () => {
   const defaults = defaultState();
-  assert.throws(() => checkChange({ temperature: 99 }, defaults, D_MODEL), { name: 'RangeError', message: 'temperature = 99: must be a number from 0.05 to 5' });
-  assert.throws(() => checkChange({ temperature: NaN }, defaults, D_MODEL), { name: 'RangeError', message: /^temperature = NaN: / });
-  assert.throws(() => checkChange({ numHeads: 3 }, defaults, D_MODEL), { name: 'RangeError', message: /the number of heads must divide d_model = 100/ });
-  assert.throws(() => checkChange({ headKinds: ['sideways'] }, defaults, D_MODEL), { name: 'RangeError', message: /must be one of/ });
-  assert.throws(() => checkChange({ bogus: 1 }, defaults, D_MODEL), { name: 'RangeError', message: /^unknown setting 'bogus'/ });
-  assert.throws(() => checkChange({ sentence: null }, defaults, D_MODEL), { name: 'TypeError', message: 'sentence must be a string, got null' });
-  assert.throws(() => checkChange({ maskedPositions: 3 }, defaults, D_MODEL), { name: 'TypeError', message: 'maskedPositions must be a list, got number' });
+  assert.throws(() => checkChange({ temperature: 99 }, defaults, D_MODEL), {
+    name: 'RangeError',
+    message: 'temperature = 99: must be a number from 0.05 to 5',
+  });
+  assert.throws(() => checkChange({ temperature: NaN }, defaults, D_MODEL), {
+    name: 'RangeError',
+    message: /^temperature = NaN: /,
+  });
+  assert.throws(() => checkChange({ numHeads: 3 }, defaults, D_MODEL), {
+    name: 'RangeError',
+    message: /the number of heads must divide d_model = 100/,
+  });
+  assert.throws(() => checkChange({ headKinds: ['sideways'] }, defaults, D_MODEL), {
+    name: 'RangeError',
+    message: /must be one of/,
+  });
+  assert.throws(() => checkChange({ bogus: 1 }, defaults, D_MODEL), {
+    name: 'RangeError',
+    message: /^unknown setting 'bogus'/,
+  });
+  assert.throws(() => checkChange({ sentence: null }, defaults, D_MODEL), {
+    name: 'TypeError',
+    message: 'sentence must be a string, got null',
+  });
+  assert.throws(() => checkChange({ maskedPositions: 3 }, defaults, D_MODEL), {
+    name: 'TypeError',
+    message: 'maskedPositions must be a list, got number',
+  });
   assert.throws(() => checkChange(null, defaults, D_MODEL), TypeError);
-  assert.doesNotThrow(() => checkChange({ temperature: 0.5, numHeads: 4, headKinds: ['semantic', 'previous'], labPositions: null, compare: true }, defaults, D_MODEL));
+  assert.doesNotThrow(() =>
+    checkChange(
+      { temperature: 0.5, numHeads: 4, headKinds: ['semantic', 'previous'], labPositions: null, compare: true },
+      defaults,
+      D_MODEL,
+    ),
+  );
 });

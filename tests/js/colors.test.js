@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { interpolateCividis, interpolateViridis } from 'd3-scale-chromatic';
 import { WEIGHT_COLOR_MAPS, weightColor, weightColorMap } from '../../web/src/views/colors.js';
 
-test('each map is d3\'s interpolator over [0, 1]', () => {
+test("each map is d3's interpolator over [0, 1]", () => {
   const reference = { viridis: interpolateViridis, cividis: interpolateCividis };
   assert.deepEqual(WEIGHT_COLOR_MAPS, ['viridis', 'cividis']);
   for (const name of WEIGHT_COLOR_MAPS) {

@@ -29,25 +29,36 @@ describe('loading', () => {
     corrupted[1000] ^= 1;
     await assert.rejects(createAttentionCore({ embeddings: corrupted }), /checksum/);
     await assert.rejects(createAttentionCore({ embeddings: good.subarray(0, 5000) }), /truncated/);
-    await assert.rejects(createAttentionCore({ embeddings: new TextEncoder().encode('<!doctype html> not found') }), /magic/);
-    await assert.rejects(createAttentionCore({ embeddingsUrl: new URL('file:///nonexistent/embeddings.bin') }),
-      { message: 'embeddings asset /nonexistent/embeddings.bin: no such file (ENOENT)' });
+    await assert.rejects(
+      createAttentionCore({ embeddings: new TextEncoder().encode('<!doctype html> not found') }),
+      /magic/,
+    );
+    await assert.rejects(createAttentionCore({ embeddingsUrl: new URL('file:///nonexistent/embeddings.bin') }), {
+      message: 'embeddings asset /nonexistent/embeddings.bin: no such file (ENOENT)',
+    });
   });
 
   test('in Node, embeddingsUrl may be a plain file path (absolute or relative to the working directory)', async () => {
     const asset = fileURLToPath(new URL('../../web/assets/embeddings.bin', import.meta.url));
     assert.equal((await createAttentionCore({ embeddingsUrl: asset })).vocabSize, 25477);
     assert.equal((await createAttentionCore({ embeddingsUrl: relative(process.cwd(), asset) })).vocabSize, 25477);
-    await assert.rejects(createAttentionCore({ embeddingsUrl: '/nonexistent/words.bin' }),
-      { message: 'embeddings asset /nonexistent/words.bin: no such file (ENOENT)' });
-    await assert.rejects(createAttentionCore({ embeddingsUrl: tmpdir() }), { message: `embeddings asset ${tmpdir()}: is a directory, not a file (EISDIR)` });
+    await assert.rejects(createAttentionCore({ embeddingsUrl: '/nonexistent/words.bin' }), {
+      message: 'embeddings asset /nonexistent/words.bin: no such file (ENOENT)',
+    });
+    await assert.rejects(createAttentionCore({ embeddingsUrl: tmpdir() }), {
+      message: `embeddings asset ${tmpdir()}: is a directory, not a file (EISDIR)`,
+    });
   });
 
   test('the .wasm can be hosted elsewhere (wasmUrl); a missing one is named', async () => {
-    const elsewhere = await createAttentionCore({ wasmUrl: new URL('../../build/wasm/attn_core.wasm', import.meta.url) });
+    const elsewhere = await createAttentionCore({
+      wasmUrl: new URL('../../build/wasm/attn_core.wasm', import.meta.url),
+    });
     assert.equal(elsewhere.dModel, 100);
-    await assert.rejects(createAttentionCore({ wasmUrl: new URL('file:///nonexistent/attn_core.wasm') }),
-      /WebAssembly module attn_core.wasm could not be loaded from file:\/\/\/nonexistent\/attn_core.wasm: .*no such file \(ENOENT\)$/);
+    await assert.rejects(
+      createAttentionCore({ wasmUrl: new URL('file:///nonexistent/attn_core.wasm') }),
+      /WebAssembly module attn_core.wasm could not be loaded from file:\/\/\/nonexistent\/attn_core.wasm: .*no such file \(ENOENT\)$/,
+    );
     assert.equal(elsewhere.kernels, 'simd128', 'a wasmUrl alone: only attn_core.wasm is hosted');
   });
 
@@ -57,8 +68,14 @@ describe('loading', () => {
     if (await relaxedSimd()) assert.equal((await relaxed).kernels, 'relaxed-simd');
     else await assert.rejects(relaxed, /kernels "relaxed-simd": this engine does not run relaxed SIMD/);
     await assert.rejects(createAttentionCore({ kernels: 'avx' }), RangeError);
-    await assert.rejects(createAttentionCore({ kernels: 'simd128', relaxedWasmUrl: 'file:///nonexistent/x.wasm', wasmUrl: 'file:///nonexistent/attn_core.wasm' }),
-      /attn_core.wasm could not be loaded/);
+    await assert.rejects(
+      createAttentionCore({
+        kernels: 'simd128',
+        relaxedWasmUrl: 'file:///nonexistent/x.wasm',
+        wasmUrl: 'file:///nonexistent/attn_core.wasm',
+      }),
+      /attn_core.wasm could not be loaded/,
+    );
   });
 });
 
@@ -66,17 +83,51 @@ describe('tokenize and embed', () => {
   test('tokens carry UTF-16 spans into the original text and an OOV flag', () => {
     const text = 'The bank, 😀 blorptastic!';
     const tokens = core.tokenize(text);
-    assert.deepEqual(tokens.map((t) => text.slice(t.start, t.end)), ['The', 'bank', ',', '😀', 'blorptastic', '!']);
-    assert.deepEqual(tokens.map((t) => t.oov), [false, false, false, true, true, false]);
+    assert.deepEqual(
+      tokens.map((t) => text.slice(t.start, t.end)),
+      ['The', 'bank', ',', '😀', 'blorptastic', '!'],
+    );
+    assert.deepEqual(
+      tokens.map((t) => t.oov),
+      [false, false, false, true, true, false],
+    );
   });
 
-  test('contractions split as GloVe\'s (PTB) tokenizer did, and every part has a vector', () => {
+  test("contractions split as GloVe's (PTB) tokenizer did, and every part has a vector", () => {
     const text = "The animal didn’t cross the street because it's too tired; I'm sure a 1999 well-known rabbit-hole";
     const tokens = core.tokenize(text);
-    assert.deepEqual(tokens.map((t) => text.slice(t.start, t.end)), ['The', 'animal', 'did', 'n’t', 'cross', 'the', 'street',
-      'because', 'it', "'s", 'too', 'tired', ';', 'I', "'m", 'sure', 'a', '1999', 'well-known', 'rabbit', '-', 'hole']);
-    assert.deepEqual(tokens.filter((t) => t.oov).map((t) => t.text), []);
-    const trace = core.explain('The animal didn\'t cross the street because it was too tired');
+    assert.deepEqual(
+      tokens.map((t) => text.slice(t.start, t.end)),
+      [
+        'The',
+        'animal',
+        'did',
+        'n’t',
+        'cross',
+        'the',
+        'street',
+        'because',
+        'it',
+        "'s",
+        'too',
+        'tired',
+        ';',
+        'I',
+        "'m",
+        'sure',
+        'a',
+        '1999',
+        'well-known',
+        'rabbit',
+        '-',
+        'hole',
+      ],
+    );
+    assert.deepEqual(
+      tokens.filter((t) => t.oov).map((t) => t.text),
+      [],
+    );
+    const trace = core.explain("The animal didn't cross the street because it was too tired");
     assert.equal(trace.tokens.length, 12);
     assert.ok(trace.tokens.every((t) => !t.oov && t.id >= 0));
   });
@@ -86,14 +137,26 @@ describe('tokenize and embed', () => {
     assert.equal(mean.length, 100);
     assert.deepEqual(directions.shape, [3, 100]);
     assert.equal(spectrum.length, 8);
-    const dot = (a, b) => { let s = 0; for (let c = 0; c < 100; c++) s += directions.data[a * 100 + c] * directions.data[b * 100 + c]; return s; };
-    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) assert.ok(Math.abs(dot(a, b) - (a === b ? 1 : 0)) < 1e-5, `u_${a} · u_${b}`);
+    const dot = (a, b) => {
+      let s = 0;
+      for (let c = 0; c < 100; c++) s += directions.data[a * 100 + c] * directions.data[b * 100 + c];
+      return s;
+    };
+    for (let a = 0; a < 3; a++)
+      for (let b = 0; b < 3; b++) assert.ok(Math.abs(dot(a, b) - (a === b ? 1 : 0)) < 1e-5, `u_${a} · u_${b}`);
     for (let k = 1; k < 8; k++) assert.ok(spectrum[k] <= spectrum[k - 1], 'spectrum descending');
   });
 
   test('lone surrogates are accepted and spans stay aligned', () => {
     const text = 'a \uD800 b';
-    assert.deepEqual(core.tokenize(text).map((t) => [t.start, t.end]), [[0, 1], [2, 3], [4, 5]]);
+    assert.deepEqual(
+      core.tokenize(text).map((t) => [t.start, t.end]),
+      [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+      ],
+    );
   });
 
   test('embed returns [seqLen, 100]; similar words have similar vectors', () => {
@@ -101,8 +164,14 @@ describe('tokenize and embed', () => {
     assert.deepEqual(x.shape, [4, 100]);
     const row = (i) => x.data.subarray(i * 100, (i + 1) * 100);
     const cosine = (a, b) => {
-      let ab = 0, aa = 0, bb = 0;
-      for (let i = 0; i < a.length; i++) { ab += a[i] * b[i]; aa += a[i] * a[i]; bb += b[i] * b[i]; }
+      let ab = 0,
+        aa = 0,
+        bb = 0;
+      for (let i = 0; i < a.length; i++) {
+        ab += a[i] * b[i];
+        aa += a[i] * a[i];
+        bb += b[i] * b[i];
+      }
       return ab / Math.sqrt(aa * bb);
     };
     assert.ok(Math.abs(cosine(row(0), row(1)) - 0.88) < 0.02);
@@ -112,7 +181,11 @@ describe('tokenize and embed', () => {
 
 describe('sinusoidalEncoding', () => {
   test('matches the formula computed in float64', () => {
-    for (const [n, d, base] of [[50, 100, 10000], [7, 9, 100], [1, 1, 10000]]) {
+    for (const [n, d, base] of [
+      [50, 100, 10000],
+      [7, 9, 100],
+      [1, 1, 10000],
+    ]) {
       const p = core.sinusoidalEncoding(n, d, { base });
       assert.deepEqual(p.shape, [n, d]);
       near(p.data, ref.sinusoidal(n, d, base), 1e-6, `P[${n}, ${d}] base ${base}`);
@@ -125,16 +198,27 @@ describe('sinusoidalEncoding', () => {
     assert.throws(() => core.sinusoidalEncoding(4, 0), { name: 'RangeError', message: /dModel/ });
     assert.throws(() => core.sinusoidalEncoding('4', 4), { name: 'TypeError', message: /seqLen/ });
     assert.throws(() => core.sinusoidalEncoding(4, 4, { base: 1 }), { name: 'RangeError', message: /base/ });
-    assert.throws(() => core.sinusoidalEncoding(4, 4, { bse: 100 }), { name: 'RangeError', message: /unknown option 'bse'/ });
+    assert.throws(() => core.sinusoidalEncoding(4, 4, { bse: 100 }), {
+      name: 'RangeError',
+      message: /unknown option 'bse'/,
+    });
   });
 });
 
 describe('attention', () => {
   const [n, m, d, dv] = [5, 6, 4, 3];
-  const queries = ref.randomMatrix(n, d, 1, 2), keys = ref.randomMatrix(m, d, 2, 2), values = ref.randomMatrix(m, dv, 3);
+  const queries = ref.randomMatrix(n, d, 1, 2),
+    keys = ref.randomMatrix(m, d, 2, 2),
+    values = ref.randomMatrix(m, dv, 3);
 
   test('weights and output equal the float64 reference, with masks and temperature', () => {
-    for (const options of [{}, { causal: true }, { validLength: 4 }, { temperature: 0.3 }, { causal: true, validLength: 2, temperature: 4 }]) {
+    for (const options of [
+      {},
+      { causal: true },
+      { validLength: 4 },
+      { temperature: 0.3 },
+      { causal: true, validLength: 2, temperature: 4 },
+    ]) {
       const r = core.attention({ queries, keys, values, ...options });
       const expected = ref.attention(queries.data, keys.data, values.data, n, m, d, dv, options);
       assert.deepEqual(r.weights.shape, [n, m]);
@@ -155,14 +239,32 @@ describe('attention', () => {
 
   test('bad tensors and options throw typed errors naming the argument', () => {
     assert.throws(() => core.attention({ queries: [1, 2], keys, values }), { name: 'TypeError', message: /queries/ });
-    assert.throws(() => core.attention({ queries: { data: new Float32Array(3), shape: [2, 2] }, keys, values }), { name: 'RangeError', message: /queries\.data has 3/ });
-    assert.throws(() => core.attention({ queries, keys: ref.randomMatrix(m, d + 1, 4), values }), { name: 'RangeError', message: /keys/ });
-    assert.throws(() => core.attention({ queries, keys, values: ref.randomMatrix(m + 1, dv, 5) }), { name: 'RangeError', message: /values/ });
+    assert.throws(() => core.attention({ queries: { data: new Float32Array(3), shape: [2, 2] }, keys, values }), {
+      name: 'RangeError',
+      message: /queries\.data has 3/,
+    });
+    assert.throws(() => core.attention({ queries, keys: ref.randomMatrix(m, d + 1, 4), values }), {
+      name: 'RangeError',
+      message: /keys/,
+    });
+    assert.throws(() => core.attention({ queries, keys, values: ref.randomMatrix(m + 1, dv, 5) }), {
+      name: 'RangeError',
+      message: /values/,
+    });
     const nan = { data: new Float32Array([NaN, 1, 2, 3]), shape: [1, 4] };
     assert.throws(() => core.attention({ queries: nan, keys, values }), { name: 'RangeError', message: /finite/ });
-    assert.throws(() => core.attention({ queries, keys, values, temperature: 0 }), { name: 'RangeError', message: /temperature/ });
-    assert.throws(() => core.attention({ queries, keys, values, validLength: 7 }), { name: 'RangeError', message: /valid_length/ });
-    assert.throws(() => core.attention({ queries, keys, values, causal: 'yes' }), { name: 'TypeError', message: /causal/ });
+    assert.throws(() => core.attention({ queries, keys, values, temperature: 0 }), {
+      name: 'RangeError',
+      message: /temperature/,
+    });
+    assert.throws(() => core.attention({ queries, keys, values, validLength: 7 }), {
+      name: 'RangeError',
+      message: /valid_length/,
+    });
+    assert.throws(() => core.attention({ queries, keys, values, causal: 'yes' }), {
+      name: 'TypeError',
+      message: /causal/,
+    });
   });
 });
 
@@ -175,17 +277,38 @@ describe('multiHeadAttention', () => {
     const r = core.multiHeadAttention({ input, numHeads, wQ, wK, wV, wO, causal: true });
     assert.deepEqual(r.weights.shape, [numHeads, seqLen, seqLen]);
     assert.deepEqual(r.output.shape, [seqLen, dModel]);
-    const expected = ref.multiHead(input.data, [wQ, wK, wV, wO].map((w) => w.data), seqLen, dModel, numHeads, { causal: true });
+    const expected = ref.multiHead(
+      input.data,
+      [wQ, wK, wV, wO].map((w) => w.data),
+      seqLen,
+      dModel,
+      numHeads,
+      { causal: true },
+    );
     for (let h = 0; h < numHeads; h++) {
-      near(r.weights.data.subarray(h * seqLen * seqLen, (h + 1) * seqLen * seqLen), expected.weights[h], 1e-5, `weights of head ${h}`);
+      near(
+        r.weights.data.subarray(h * seqLen * seqLen, (h + 1) * seqLen * seqLen),
+        expected.weights[h],
+        1e-5,
+        `weights of head ${h}`,
+      );
     }
     near(r.output.data, expected.output, 1e-5, 'output');
   });
 
   test('numHeads must divide dModel; weights must be [dModel, dModel]', () => {
-    assert.throws(() => core.multiHeadAttention({ input, numHeads: 3, wQ, wK, wV, wO }), { name: 'RangeError', message: /n_heads must be a divisor/ });
-    assert.throws(() => core.multiHeadAttention({ input, numHeads: 2, wQ: ref.randomMatrix(8, 4, 1), wK, wV, wO }), { name: 'RangeError', message: /W_Q/ });
-    assert.throws(() => core.multiHeadAttention({ input, numHeads: 0, wQ, wK, wV, wO }), { name: 'RangeError', message: /numHeads/ });
+    assert.throws(() => core.multiHeadAttention({ input, numHeads: 3, wQ, wK, wV, wO }), {
+      name: 'RangeError',
+      message: /n_heads must be a divisor/,
+    });
+    assert.throws(() => core.multiHeadAttention({ input, numHeads: 2, wQ: ref.randomMatrix(8, 4, 1), wK, wV, wO }), {
+      name: 'RangeError',
+      message: /W_Q/,
+    });
+    assert.throws(() => core.multiHeadAttention({ input, numHeads: 0, wQ, wK, wV, wO }), {
+      name: 'RangeError',
+      message: /numHeads/,
+    });
   });
 });
 
@@ -198,7 +321,9 @@ describe('layerNorm', () => {
       const row = Array.from(x.data.subarray(i * 7, i * 7 + 7));
       const mean = row.reduce((a, b) => a + b, 0) / 7;
       const variance = row.reduce((a, b) => a + (b - mean) ** 2, 0) / 7;
-      row.forEach((v, t) => { expected[i * 7 + t] = (v - mean) / Math.sqrt(variance + 1e-5); });
+      row.forEach((v, t) => {
+        expected[i * 7 + t] = (v - mean) / Math.sqrt(variance + 1e-5);
+      });
     }
     near(y.data, expected, 1e-5, 'LayerNorm');
     assert.throws(() => core.layerNorm(x, { epsilon: 0 }), { name: 'RangeError', message: /epsilon/ });
@@ -219,7 +344,12 @@ describe('explain', () => {
     assert.deepEqual(t.weights.shape, [4, 8, 8]);
     assert.deepEqual(t.output.shape, [8, 100]);
     near(t.positional.data, ref.sinusoidal(8, 100), 1e-6, 'P');
-    near(t.input.data, t.embeddings.data.map((x, i) => x + t.positional.data[i]), 1e-6, 'X + P');
+    near(
+      t.input.data,
+      t.embeddings.data.map((x, i) => x + t.positional.data[i]),
+      1e-6,
+      'X + P',
+    );
     for (let r = 0; r < 4 * 8; r++) {
       const sum = t.weights.data.subarray(r * 8, r * 8 + 8).reduce((a, b) => a + b, 0);
       assert.ok(Math.abs(sum - 1) < 1e-5, `row ${r} sums to ${sum}`);
@@ -227,9 +357,15 @@ describe('explain', () => {
   });
 
   test('designed heads: previous token, first token, semantic', () => {
-    const t = core.explain('the river bank was muddy after the storm', { numHeads: 4, heads: ['previous', 'first', 'semantic', 'uniform'] });
+    const t = core.explain('the river bank was muddy after the storm', {
+      numHeads: 4,
+      heads: ['previous', 'first', 'semantic', 'uniform'],
+    });
     const n = t.tokens.length;
-    const argmax = (w, i) => { const row = Array.from(w.data.subarray(i * n, (i + 1) * n)); return row.indexOf(Math.max(...row)); };
+    const argmax = (w, i) => {
+      const row = Array.from(w.data.subarray(i * n, (i + 1) * n));
+      return row.indexOf(Math.max(...row));
+    };
     for (let i = 1; i < n; i++) assert.equal(argmax(t.heads[0].weights, i), i - 1, `previous-token row ${i}`);
     for (let i = 0; i < n; i++) assert.equal(argmax(t.heads[1].weights, i), 0, `first-token row ${i}`);
     assert.equal(t.heads[0].kind, 'offset');
@@ -253,9 +389,12 @@ describe('explain', () => {
   });
 
   test('compareContexts: "bank" starts at the same point in both sentences', () => {
-    const c = core.compareContexts('the river bank was muddy', 'she deposited money at the bank', { positionalEncoding: false });
+    const c = core.compareContexts('the river bank was muddy', 'she deposited money at the bank', {
+      positionalEncoding: false,
+    });
     const xy = (row) => Array.from(c.projection.coordinates.data.subarray(row * 2, row * 2 + 2));
-    const a = xy(2), b = xy(10 + 5);
+    const a = xy(2),
+      b = xy(10 + 5);
     assert.ok(Math.hypot(a[0] - b[0], a[1] - b[1]) < 1e-4);
     assert.equal(c.first.tokens.length, 5);
     assert.equal(c.second.tokens.length, 6);
@@ -264,19 +403,28 @@ describe('explain', () => {
   test('positional encodings: none is blind to word order, the five others are not', () => {
     const permuted = (kind) => {
       const options = { numHeads: 4, projection: 'random', seed: 2, positionalEncoding: kind };
-      const a = core.explain('dog bites man today', options), b = core.explain('man bites dog today', options);
+      const a = core.explain('dog bites man today', options),
+        b = core.explain('man bites dog today', options);
       const perm = [2, 1, 0, 3];
       let diff = 0;
-      for (let h = 0; h < 4; h++) for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
-        diff = Math.max(diff, Math.abs(b.weights.data[(h * 4 + perm[i]) * 4 + perm[j]] - a.weights.data[(h * 4 + i) * 4 + j]));
-      }
+      for (let h = 0; h < 4; h++)
+        for (let i = 0; i < 4; i++)
+          for (let j = 0; j < 4; j++) {
+            diff = Math.max(
+              diff,
+              Math.abs(b.weights.data[(h * 4 + perm[i]) * 4 + perm[j]] - a.weights.data[(h * 4 + i) * 4 + j]),
+            );
+          }
       return diff;
     };
     assert.ok(permuted('none') < 1e-6);
     assert.ok(permuted(false) < 1e-6);
     for (const kind of ['sinusoidal', 'learned', 'rope', 'alibi', 't5']) assert.ok(permuted(kind) > 1e-3, kind);
     assert.equal(core.explain('a b', { positionalEncoding: true }).options.positionalEncoding, 'sinusoidal');
-    assert.throws(() => core.explain('a', { positionalEncoding: 'absolute' }), { name: 'RangeError', message: /positionalEncoding/ });
+    assert.throws(() => core.explain('a', { positionalEncoding: 'absolute' }), {
+      name: 'RangeError',
+      message: /positionalEncoding/,
+    });
   });
 
   test('the same seed gives the same trace; another seed another', () => {
@@ -298,11 +446,20 @@ describe('explain', () => {
   });
 
   test('bad options are typed errors naming the option', () => {
-    assert.throws(() => core.explain('a', { numHeads: 3 }), { name: 'RangeError', message: /numHeads must divide d_model = 100/ });
+    assert.throws(() => core.explain('a', { numHeads: 3 }), {
+      name: 'RangeError',
+      message: /numHeads must divide d_model = 100/,
+    });
     assert.throws(() => core.explain('a', { projection: 'learned' }), { name: 'RangeError', message: /projection/ });
     assert.throws(() => core.explain('a', { numHead: 2 }), { name: 'RangeError', message: /unknown option 'numHead'/ });
-    assert.throws(() => core.explain('a', { heads: ['sideways'] }), { name: 'RangeError', message: /heads\[0\]\.kind/ });
-    assert.throws(() => core.explain('a', { heads: [{ kind: 'offset', offset: 1.5 }] }), { name: 'RangeError', message: /offset/ });
+    assert.throws(() => core.explain('a', { heads: ['sideways'] }), {
+      name: 'RangeError',
+      message: /heads\[0\]\.kind/,
+    });
+    assert.throws(() => core.explain('a', { heads: [{ kind: 'offset', offset: 1.5 }] }), {
+      name: 'RangeError',
+      message: /offset/,
+    });
     assert.throws(() => core.explain(42), { name: 'TypeError', message: /text/ });
     assert.throws(() => core.explain('a', { temperature: NaN }), { name: 'RangeError', message: /temperature/ });
   });
@@ -315,7 +472,11 @@ test('the wasm heap does not grow over 1,000 calls, errors included', () => {
   for (let i = 0; i < 1000; i++) {
     core.explain(`The river bank was muddy after storm number ${i}`, options);
     assert.throws(() => core.explain('a', { numHeads: 3 }));
-    core.attention({ queries: ref.randomMatrix(3, 2, i), keys: ref.randomMatrix(3, 2, i + 1), values: ref.randomMatrix(3, 2, i + 2) });
+    core.attention({
+      queries: ref.randomMatrix(3, 2, i),
+      keys: ref.randomMatrix(3, 2, i + 1),
+      values: ref.randomMatrix(3, 2, i + 2),
+    });
   }
   assert.equal(core.heapInUse() - before, 0, 'bytes still allocated after 1,000 calls');
 });

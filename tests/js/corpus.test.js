@@ -15,7 +15,9 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/lm/corpus-text.mjs', import.
 function missingPackages() {
   const missing = [];
   if (!fs.existsSync('/usr/share/wordnet/data.noun')) missing.push('wordnet-base');
-  const onPath = (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, 'mod2imp')));
+  const onPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir && fs.existsSync(path.join(dir, 'mod2imp')));
   if (!onPath) missing.push('libsword-utils');
   if (!fs.existsSync('/usr/share/sword/mods.d/engWEB2015eb.conf')) missing.push('sword-text-web');
   return missing;
@@ -57,6 +59,7 @@ test('the outputs exist, one line per sentence, gloss or example, and no line is
     assert.ok(text.endsWith('\n') && !text.endsWith('\n\n'));
     assert.ok(!text.includes('\r') && !text.includes('\uFFFD'));
     const list = lines(text);
+    // eslint-disable-next-line no-control-regex -- U+0001 is the corpus script's soft-break marker, which must not survive
     const bad = list.filter((line) => line === '' || line !== line.trim() || /\s\s|[\t\u00A0\u0001]/.test(line));
     assert.deepEqual(bad.slice(0, 5), [], `${part}: empty, padded or unsquashed lines`);
   }
@@ -64,13 +67,31 @@ test('the outputs exist, one line per sentence, gloss or example, and no line is
 
 test('no markup is left: no tags, no "$$$" keys, no entities', { skip }, () => {
   // WordNet's gloss of "angle bracket" quotes the brackets themselves; that is text, not markup.
-  const allowed = new Set(["either of two punctuation marks (`<' or `>') used in computer programming and sometimes used to enclose textual material"]);
+  const allowed = new Set([
+    "either of two punctuation marks (`<' or `>') used in computer programming and sometimes used to enclose textual material",
+  ]);
   for (const part of ['train', 'heldOut']) {
     const list = lines(runs[0][part].toString('utf8'));
-    assert.deepEqual(list.filter((line) => /[<>]/.test(line) && !allowed.has(line)).slice(0, 5), [], `${part}: < or > left`);
-    assert.deepEqual(list.filter((line) => line.includes('$$$')), [], `${part}: $$$ left`);
-    assert.deepEqual(list.filter((line) => /&(?:amp|lt|gt|quot|apos|#\d+);/.test(line)).slice(0, 5), [], `${part}: entities left`);
-    assert.deepEqual(list.filter((line) => /lemma=|strong:[GH]\d|osisID|sID=|eID=/.test(line)).slice(0, 5), [], `${part}: attributes left`);
+    assert.deepEqual(
+      list.filter((line) => /[<>]/.test(line) && !allowed.has(line)).slice(0, 5),
+      [],
+      `${part}: < or > left`,
+    );
+    assert.deepEqual(
+      list.filter((line) => line.includes('$$$')),
+      [],
+      `${part}: $$$ left`,
+    );
+    assert.deepEqual(
+      list.filter((line) => /&(?:amp|lt|gt|quot|apos|#\d+);/.test(line)).slice(0, 5),
+      [],
+      `${part}: entities left`,
+    );
+    assert.deepEqual(
+      list.filter((line) => /lemma=|strong:[GH]\d|osisID|sID=|eID=/.test(line)).slice(0, 5),
+      [],
+      `${part}: attributes left`,
+    );
   }
 });
 
@@ -89,7 +110,11 @@ test('known lines are present: a WordNet example, a definition and Bible sentenc
   }
   // No front matter (Genesis 0:0 preface), no glossary after Revelation 22:21, no footnote text.
   const text = [...all].join('\n');
-  for (const absent of ['Preface to the World English Bible', 'Abaddon is Hebrew for destruction', 'The Hebrew word rendered']) {
+  for (const absent of [
+    'Preface to the World English Bible',
+    'Abaddon is Hebrew for destruction',
+    'The Hebrew word rendered',
+  ]) {
     assert.ok(!text.includes(absent), `should have been removed: ${absent}`);
   }
 });
@@ -97,52 +122,74 @@ test('known lines are present: a WordNet example, a definition and Bible sentenc
 test('sources.json: counts match the files; the held-out part is ≥ 5 % of ≥ 1 M words', { skip }, () => {
   const summary = JSON.parse(runs[0].sources.toString('utf8'));
   assert.match(summary.heldOutRule, /FNV-1a 32-bit.*modulo 16, is 0/);
-  assert.deepEqual(summary.sources.map((s) => s.package), ['wordnet-base', 'sword-text-web']);
-  for (const [part, file] of [['train', 'train'], ['heldOut', 'heldOut']]) {
+  assert.deepEqual(
+    summary.sources.map((s) => s.package),
+    ['wordnet-base', 'sword-text-web'],
+  );
+  for (const [part, file] of [
+    ['train', 'train'],
+    ['heldOut', 'heldOut'],
+  ]) {
     const list = lines(runs[0][file].toString('utf8'));
     const sum = (key) => summary.sources.reduce((total, s) => total + s[part][key], 0);
     assert.equal(sum('lines'), list.length, `${part} lines`);
     assert.equal(sum('words'), words(list), `${part} words`);
     assert.deepEqual(summary.total[part], { documents: sum('documents'), lines: sum('lines'), words: sum('words') });
     for (const s of summary.sources) {
-      assert.ok(s.name && s.licence && s[part].documents > 0 && s[part].lines > 0 && s[part].words > 0, `${s.id} ${part}`);
+      assert.ok(
+        s.name && s.licence && s[part].documents > 0 && s[part].lines > 0 && s[part].words > 0,
+        `${s.id} ${part}`,
+      );
     }
   }
   const trainWords = summary.total.train.words;
   const heldOutWords = summary.total.heldOut.words;
   assert.ok(trainWords + heldOutWords >= 1_000_000, `total ${trainWords + heldOutWords} words`);
   assert.ok(trainWords >= 1_000_000, `train ${trainWords} words`);
-  assert.ok(heldOutWords >= 0.05 * (trainWords + heldOutWords), `held-out ${heldOutWords} of ${trainWords + heldOutWords} words`);
+  assert.ok(
+    heldOutWords >= 0.05 * (trainWords + heldOutWords),
+    `held-out ${heldOutWords} of ${trainWords + heldOutWords} words`,
+  );
 });
 
-test('the split is by document: every document lies wholly on the side the FNV-1a rule gives it', { skip }, async () => {
-  const { collectDocuments, fnv1a32, isHeldOut } = await import('../../scripts/lm/corpus-text.mjs');
-  // Reference values of 32-bit FNV-1a.
-  assert.equal(fnv1a32(''), 0x811c9dc5);
-  assert.equal(fnv1a32('a'), 0xe40c292c);
-  assert.equal(fnv1a32('foobar'), 0xbf9cf968);
-  const documents = collectDocuments();
-  const ids = documents.map((doc) => doc.id);
-  assert.equal(new Set(ids).size, ids.length, 'document ids are unique');
-  assert.ok(ids.includes('wordnet:noun:09213565') && ids.includes('web:Genesis:1') && ids.includes('web:I Samuel:3'));
-  // Rebuilding each side from the documents the rule assigns to it gives the files exactly, so no
-  // document contributes to both sides and the order is the source order.
-  const side = { train: [], heldOut: [] };
-  const count = { train: { wordnet: 0, web: 0 }, heldOut: { wordnet: 0, web: 0 } };
-  for (const doc of documents) {
-    if (doc.lines.length === 0) continue;
-    const part = isHeldOut(doc.id) ? 'heldOut' : 'train';
-    side[part].push(...doc.lines);
-    count[part][doc.source]++;
-  }
-  assert.ok(side.train.join('\n') + '\n' === runs[0].train.toString('utf8'), 'train = the lines of the train documents');
-  assert.ok(side.heldOut.join('\n') + '\n' === runs[0].heldOut.toString('utf8'), 'held-out = the lines of the held-out documents');
-  const summary = JSON.parse(runs[0].sources.toString('utf8'));
-  for (const s of summary.sources) {
-    assert.equal(s.train.documents, count.train[s.id]);
-    assert.equal(s.heldOut.documents, count.heldOut[s.id]);
-  }
-});
+test(
+  'the split is by document: every document lies wholly on the side the FNV-1a rule gives it',
+  { skip },
+  async () => {
+    const { collectDocuments, fnv1a32, isHeldOut } = await import('../../scripts/lm/corpus-text.mjs');
+    // Reference values of 32-bit FNV-1a.
+    assert.equal(fnv1a32(''), 0x811c9dc5);
+    assert.equal(fnv1a32('a'), 0xe40c292c);
+    assert.equal(fnv1a32('foobar'), 0xbf9cf968);
+    const documents = collectDocuments();
+    const ids = documents.map((doc) => doc.id);
+    assert.equal(new Set(ids).size, ids.length, 'document ids are unique');
+    assert.ok(ids.includes('wordnet:noun:09213565') && ids.includes('web:Genesis:1') && ids.includes('web:I Samuel:3'));
+    // Rebuilding each side from the documents the rule assigns to it gives the files exactly, so no
+    // document contributes to both sides and the order is the source order.
+    const side = { train: [], heldOut: [] };
+    const count = { train: { wordnet: 0, web: 0 }, heldOut: { wordnet: 0, web: 0 } };
+    for (const doc of documents) {
+      if (doc.lines.length === 0) continue;
+      const part = isHeldOut(doc.id) ? 'heldOut' : 'train';
+      side[part].push(...doc.lines);
+      count[part][doc.source]++;
+    }
+    assert.ok(
+      side.train.join('\n') + '\n' === runs[0].train.toString('utf8'),
+      'train = the lines of the train documents',
+    );
+    assert.ok(
+      side.heldOut.join('\n') + '\n' === runs[0].heldOut.toString('utf8'),
+      'held-out = the lines of the held-out documents',
+    );
+    const summary = JSON.parse(runs[0].sources.toString('utf8'));
+    for (const s of summary.sources) {
+      assert.equal(s.train.documents, count.train[s.id]);
+      assert.equal(s.heldOut.documents, count.heldOut[s.id]);
+    }
+  },
+);
 
 test('two runs give byte-identical files', { skip }, () => {
   for (const key of ['train', 'heldOut', 'sources']) {

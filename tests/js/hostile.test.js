@@ -54,7 +54,10 @@ describe('any text is accepted', () => {
 
   test('an emoji ZWJ sequence stays one token; combining marks stay with their letter', () => {
     assert.equal(core.tokenize('👩‍👩‍👧‍👦').length, 1);
-    assert.deepEqual(core.tokenize('Cafe\u0301 ok').map((t) => t.text), ['Cafe\u0301', 'ok']);
+    assert.deepEqual(
+      core.tokenize('Cafe\u0301 ok').map((t) => t.text),
+      ['Cafe\u0301', 'ok'],
+    );
   });
 });
 
@@ -80,15 +83,60 @@ describe('every bad argument is a typed error naming it', () => {
     ['head kind unknown', () => core.explain('a', { heads: ['sideways'] }), RangeError, /heads\[0\]/],
     ['more head kinds than heads', () => core.explain('a', { heads: ['uniform', 'uniform'] }), RangeError, /heads/],
     ['tensor a plain array', () => core.attention({ queries: [[1, 2]], keys: q, values: q }), TypeError, /queries/],
-    ['data length ≠ shape', () => core.attention({ queries: { data: new Float32Array(5), shape: [3, 2] }, keys: q, values: q }), RangeError, /queries\.data has 5/],
-    ['shape of rank 3', () => core.attention({ queries: { data: new Float32Array(6), shape: [3, 2, 1] }, keys: q, values: q }), RangeError, /queries\.shape/],
-    ['negative size', () => core.attention({ queries: { data: new Float32Array(0), shape: [-1, 0] }, keys: q, values: q }), RangeError, /queries\.shape\[0\]/],
-    ['Infinity in data', () => core.attention({ queries: { data: new Float32Array([1, Infinity, 0, 0, 0, 0]), shape: [3, 2] }, keys: q, values: q }), RangeError, /queries\.data\[1\]/],
-    ['mismatched widths', () => core.attention({ queries: q, keys: randomMatrix(3, 4, 2), values: q }), RangeError, /keys/],
-    ['over the memory budget', () => core.attention({ queries: randomMatrix(5000, 1, 3), keys: randomMatrix(5000, 1, 4), values: randomMatrix(5000, 1, 5) }), RangeError, /limit/],
+    [
+      'data length ≠ shape',
+      () => core.attention({ queries: { data: new Float32Array(5), shape: [3, 2] }, keys: q, values: q }),
+      RangeError,
+      /queries\.data has 5/,
+    ],
+    [
+      'shape of rank 3',
+      () => core.attention({ queries: { data: new Float32Array(6), shape: [3, 2, 1] }, keys: q, values: q }),
+      RangeError,
+      /queries\.shape/,
+    ],
+    [
+      'negative size',
+      () => core.attention({ queries: { data: new Float32Array(0), shape: [-1, 0] }, keys: q, values: q }),
+      RangeError,
+      /queries\.shape\[0\]/,
+    ],
+    [
+      'Infinity in data',
+      () =>
+        core.attention({
+          queries: { data: new Float32Array([1, Infinity, 0, 0, 0, 0]), shape: [3, 2] },
+          keys: q,
+          values: q,
+        }),
+      RangeError,
+      /queries\.data\[1\]/,
+    ],
+    [
+      'mismatched widths',
+      () => core.attention({ queries: q, keys: randomMatrix(3, 4, 2), values: q }),
+      RangeError,
+      /keys/,
+    ],
+    [
+      'over the memory budget',
+      () =>
+        core.attention({
+          queries: randomMatrix(5000, 1, 3),
+          keys: randomMatrix(5000, 1, 4),
+          values: randomMatrix(5000, 1, 5),
+        }),
+      RangeError,
+      /limit/,
+    ],
     ['encoding too large', () => core.sinusoidalEncoding(65536, 4096), RangeError, /64 MB/],
     ['layerNorm epsilon negative', () => core.layerNorm(q, { epsilon: -1 }), RangeError, /epsilon/],
-    ['multiHead weights wrong shape', () => core.multiHeadAttention({ input: randomMatrix(3, 4, 1), numHeads: 2, wQ: q, wK: q, wV: q, wO: q }), RangeError, /W_Q/],
+    [
+      'multiHead weights wrong shape',
+      () => core.multiHeadAttention({ input: randomMatrix(3, 4, 1), numHeads: 2, wQ: q, wK: q, wV: q, wO: q }),
+      RangeError,
+      /W_Q/,
+    ],
   ];
   for (const [name, call, ErrorType, message] of cases) {
     test(name, () => assert.throws(call, (error) => error instanceof ErrorType && message.test(error.message)));
@@ -105,13 +153,28 @@ describe('every bad argument is a typed error naming it', () => {
 describe('asset faults name the file and the reason', () => {
   const good = readFileSync(new URL('../../web/assets/embeddings.bin', import.meta.url));
   const variants = {
-    'wrong version': (b) => { b[4] = 7; return b; },
-    'wrong magic': (b) => { b[0] = 0x50; return b; },
+    'wrong version': (b) => {
+      b[4] = 7;
+      return b;
+    },
+    'wrong magic': (b) => {
+      b[0] = 0x50;
+      return b;
+    },
     truncated: (b) => b.subarray(0, b.length - 1),
-    corrupted: (b) => { b[b.length - 1] ^= 0xff; return b; },
+    corrupted: (b) => {
+      b[b.length - 1] ^= 0xff;
+      return b;
+    },
     empty: () => new Uint8Array(0),
   };
-  const reasons = { 'wrong version': /version 7/, 'wrong magic': /magic/, truncated: /truncated/, corrupted: /checksum/, empty: /header/ };
+  const reasons = {
+    'wrong version': /version 7/,
+    'wrong magic': /magic/,
+    truncated: /truncated/,
+    corrupted: /checksum/,
+    empty: /header/,
+  };
   for (const [name, damage] of Object.entries(variants)) {
     test(name, async () => {
       await assert.rejects(createAttentionCore({ embeddings: damage(new Uint8Array(good)) }), reasons[name]);
@@ -129,7 +192,10 @@ describe('the language models take any text: a defined result or a typed error, 
       for (const model of [causal, masked]) {
         const tokens = core.tokenize(text).length;
         if (tokens === 0 || tokens > core.languageModelLimits.maxTokens) {
-          assert.throws(() => model.run(text), (e) => e instanceof RangeError && /1 to 256 tokens/.test(e.message));
+          assert.throws(
+            () => model.run(text),
+            (e) => e instanceof RangeError && /1 to 256 tokens/.test(e.message),
+          );
           continue;
         }
         const r = model.run(text, { k: 3 });

@@ -37,18 +37,27 @@ function sourceFiles(folder) {
 export function importsOf(text) {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const patterns = [
-    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,  // import … from '…', export … from '…'
-    /\bimport\s*['"]([^'"]+)['"]/g,                               // import '…' (side effects)
-    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,                        // import('…')
-    /\bnew\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g,  // a worker's (or asset's) URL
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g, // import … from '…', export … from '…'
+    /\bimport\s*['"]([^'"]+)['"]/g, // import '…' (side effects)
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, // import('…')
+    /\bnew\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g, // a worker's (or asset's) URL
   ];
   const found = patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1]));
-  return [...new Set(found.filter((specifier) => specifier.startsWith('.')).map((specifier) => specifier.replace(/\?.*$/, '')))];
+  return [
+    ...new Set(
+      found.filter((specifier) => specifier.startsWith('.')).map((specifier) => specifier.replace(/\?.*$/, '')),
+    ),
+  ];
 }
 
 /** The graph: file (relative to web/src) → the files it imports (relative to web/src; outside it: '../…'). */
 export function importGraph(files) {
-  return new Map(files.map(([file, text]) => [file, importsOf(text).map((specifier) => relative(SRC, resolve(SRC, dirname(file), specifier)))]));
+  return new Map(
+    files.map(([file, text]) => [
+      file,
+      importsOf(text).map((specifier) => relative(SRC, resolve(SRC, dirname(file), specifier))),
+    ]),
+  );
 }
 
 /** Imports that break the layers: [from, to] pairs. */
@@ -56,8 +65,9 @@ export function layerViolations(graph) {
   const bad = [];
   for (const [from, targets] of graph) {
     for (const to of targets) {
-      if (to.startsWith('..')) continue;  // the build's output (the wasm module), not a layer
-      const a = layerOf(from), b = layerOf(to);
+      if (to.startsWith('..')) continue; // the build's output (the wasm module), not a layer
+      const a = layerOf(from),
+        b = layerOf(to);
       if (a !== b && !MAY_IMPORT[a].includes(b)) bad.push([from, to]);
     }
   }
@@ -66,7 +76,7 @@ export function layerViolations(graph) {
 
 /** The first import cycle found (a list of files, the first repeated at the end), or null. */
 export function findCycle(graph) {
-  const state = new Map();  // file → 'open' while on the path, 'done' after
+  const state = new Map(); // file → 'open' while on the path, 'done' after
   const path = [];
   const visit = (file) => {
     if (state.get(file) === 'done') return null;
@@ -91,16 +101,24 @@ export function findCycle(graph) {
 const graph = importGraph(sourceFiles(SRC).map((path) => [relative(SRC, path), readFileSync(path, 'utf8')]));
 
 test('the import reader finds every kind of import in web/src', () => {
-  const text = "import { a,\n  b } from './x.js';\nimport './y.css?inline';\nexport { c } from '../z.js';\n" +
+  const text =
+    "import { a,\n  b } from './x.js';\nimport './y.css?inline';\nexport { c } from '../z.js';\n" +
     "// import { d } from './commented.js';\nconst w = new Worker(new URL('./worker.js', import.meta.url));\nimport('./lazy.js');\nimport 'd3-scale';";
   assert.deepEqual(importsOf(text).sort(), ['../z.js', './lazy.js', './worker.js', './x.js', './y.css'].sort());
   assert.ok(graph.size > 50, `read ${graph.size} modules`);
-  assert.ok(graph.get('page.js').some((to) => to.startsWith('explorer/')), 'page.js imports the explorer');
+  assert.ok(
+    graph.get('page.js').some((to) => to.startsWith('explorer/')),
+    'page.js imports the explorer',
+  );
 });
 
 test('imports run explorer → lessons → {settings, views, core}; views and settings → core', () => {
   const bad = layerViolations(graph);
-  assert.deepEqual(bad.map(([from, to]) => `${from} imports ${to}`), [], 'imports against the layers');
+  assert.deepEqual(
+    bad.map(([from, to]) => `${from} imports ${to}`),
+    [],
+    'imports against the layers',
+  );
 });
 
 test('no import cycle in web/src', () => {
@@ -109,7 +127,10 @@ test('no import cycle in web/src', () => {
 });
 
 test('the checks catch a cycle and an import back into the explorer', () => {
-  const made = new Map([['explorer/a.js', ['lessons/b.js']], ['lessons/b.js', ['explorer/a.js']]]);
+  const made = new Map([
+    ['explorer/a.js', ['lessons/b.js']],
+    ['lessons/b.js', ['explorer/a.js']],
+  ]);
   assert.deepEqual(findCycle(made), ['explorer/a.js', 'lessons/b.js', 'explorer/a.js']);
   assert.deepEqual(layerViolations(made), [['lessons/b.js', 'explorer/a.js']]);
 });

@@ -7,7 +7,9 @@ import { before, describe, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 
 const TEXT = readFileSync(new URL('../fixtures/public-domain-english.txt', import.meta.url), 'utf8')
-  .split('\n').filter((line) => line && !line.startsWith('#')).join('\n');
+  .split('\n')
+  .filter((line) => line && !line.startsWith('#'))
+  .join('\n');
 const SMALL = { numLayers: 1, dFF: 32, seqLen: 8, batchSize: 8, outputWords: 200, warmupSteps: 5, text: TEXT };
 
 let core;
@@ -16,15 +18,27 @@ before(async () => {
 });
 
 describe('createLanguageTrainer', () => {
-  test('defaults are the shipped recipe\'s, from the core; unknown or bad options are refused', () => {
+  test("defaults are the shipped recipe's, from the core; unknown or bad options are refused", () => {
     const d = core.languageModelLimits.trainerDefaults;
     assert.equal(d.objective, 'causal');
     assert.equal(d.numLayers, 2);
     assert.equal(d.dFF, 400);
-    assert.throws(() => core.createLanguageTrainer({ bogus: 1 }), { name: 'RangeError', message: /unknown option 'bogus'/ });
-    assert.throws(() => core.createLanguageTrainer({ objective: 'seq2seq' }), { name: 'RangeError', message: /'causal', 'masked'/ });
-    assert.throws(() => core.createLanguageTrainer({ ...SMALL, numHeads: 3 }), { name: 'RangeError', message: /^createLanguageTrainer: numHeads must divide dModel = 100/ });
-    assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 'too short' }), { name: 'RangeError', message: /more than seqLen = 8 tokens/ });
+    assert.throws(() => core.createLanguageTrainer({ bogus: 1 }), {
+      name: 'RangeError',
+      message: /unknown option 'bogus'/,
+    });
+    assert.throws(() => core.createLanguageTrainer({ objective: 'seq2seq' }), {
+      name: 'RangeError',
+      message: /'causal', 'masked'/,
+    });
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, numHeads: 3 }), {
+      name: 'RangeError',
+      message: /^createLanguageTrainer: numHeads must divide dModel = 100/,
+    });
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 'too short' }), {
+      name: 'RangeError',
+      message: /more than seqLen = 8 tokens/,
+    });
     assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 42 }), { name: 'TypeError' });
   });
 
@@ -81,7 +95,10 @@ describe('createLanguageTrainer', () => {
     assert.throws(() => t.setParameters(missing), { name: 'RangeError', message: /'output_bias' is missing/ });
     const bad = structuredClone(p);
     bad.embedding.data[0] = NaN;
-    assert.throws(() => t.setParameters(bad), { name: 'RangeError', message: /embedding holds a value that is not finite/ });
+    assert.throws(() => t.setParameters(bad), {
+      name: 'RangeError',
+      message: /embedding holds a value that is not finite/,
+    });
   });
 });
 
@@ -89,28 +106,36 @@ describe('createLanguageTrainer: baselines and snapshots of the model', () => {
   /** Output ids per line, as the corpus reads text (cpp/src/train/corpus.cpp token_stream): the word's index, else <unk>. */
   function outputIds(text, vocabulary) {
     const index = new Map(vocabulary.slice(0, -1).map((word, i) => [word, i]));
-    return text.split('\n').map((line) => core.tokenize(line).map((t) => index.get(t.text.toLowerCase()) ?? vocabulary.length - 1))
+    return text
+      .split('\n')
+      .map((line) => core.tokenize(line).map((t) => index.get(t.text.toLowerCase()) ?? vocabulary.length - 1))
       .filter((ids) => ids.length > 0);
   }
 
-  test('baselines(): the add-one unigram perplexity recomputed here from the texts; the bigram\'s is a perplexity', () => {
+  test("baselines(): the add-one unigram perplexity recomputed here from the texts; the bigram's is a perplexity", () => {
     const lines = TEXT.split('\n');
-    const text = lines.slice(0, -12).join('\n'), heldOutText = lines.slice(-12).join('\n');
+    const text = lines.slice(0, -12).join('\n'),
+      heldOutText = lines.slice(-12).join('\n');
     const t = core.createLanguageTrainer({ ...SMALL, outputWords: 60, text, heldOutText });
     const V = t.vocabulary.length;
     const counts = new Float64Array(V);
     let N = 0;
-    for (const ids of outputIds(text, t.vocabulary)) for (const id of ids) counts[id] += 1, N += 1;
-    const heldOut = outputIds(heldOutText, t.vocabulary).flat().slice(1);  // every held-out token after the first
+    for (const ids of outputIds(text, t.vocabulary)) for (const id of ids) ((counts[id] += 1), (N += 1));
+    const heldOut = outputIds(heldOutText, t.vocabulary).flat().slice(1); // every held-out token after the first
     const logProb = heldOut.reduce((sum, id) => sum + Math.log((counts[id] + 1) / (N + V)), 0);
     const b = t.baselines();
     assert.equal(b.tokens, heldOut.length);
-    assert.ok(Math.abs(b.unigramPerplexity - Math.exp(-logProb / heldOut.length)) < 1e-6 * b.unigramPerplexity,
-      `${b.unigramPerplexity} vs ${Math.exp(-logProb / heldOut.length)}`);
+    assert.ok(
+      Math.abs(b.unigramPerplexity - Math.exp(-logProb / heldOut.length)) < 1e-6 * b.unigramPerplexity,
+      `${b.unigramPerplexity} vs ${Math.exp(-logProb / heldOut.length)}`,
+    );
     // (On this small text the bigram does worse than the unigram: most contexts were seen once. On the Learn sample it does better: learn.test.js.)
-    assert.ok(Number.isFinite(b.bigramPerplexity) && b.bigramPerplexity > 1 && b.bigramPerplexity < V, String(b.bigramPerplexity));
+    assert.ok(
+      Number.isFinite(b.bigramPerplexity) && b.bigramPerplexity > 1 && b.bigramPerplexity < V,
+      String(b.bigramPerplexity),
+    );
     assert.ok(b.bigramDiscount > 0 && b.bigramDiscount <= 1);
-    assert.equal(t.baselines(), b);  // computed once
+    assert.equal(t.baselines(), b); // computed once
   });
 
   test('model(): a copy of the parameters as they are now, that training does not change; release() frees it', () => {

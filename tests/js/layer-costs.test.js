@@ -12,8 +12,12 @@ before(async () => {
 
 /** Layers of kernel k until one output's receptive field holds all n positions (grown one layer at a time). */
 function convolutionLayers(n, k) {
-  let layers = 0, field = 1;
-  while (field < n) { field += k - 1; layers++; }
+  let layers = 0,
+    field = 1;
+  while (field < n) {
+    field += k - 1;
+    layers++;
+  }
   return layers;
 }
 
@@ -24,7 +28,11 @@ describe('layerCosts', () => {
     assert.deepEqual(c.recurrent, { operations: 80000, sequentialOperations: 8, maxPathLength: 7 });
     assert.deepEqual(c.selfAttention, { operations: 6400, sequentialOperations: 1, maxPathLength: 1 });
     assert.deepEqual(c.crossings, { selfAttentionRecurrent: 100, selfAttentionConvolution: 300 });
-    assert.equal(core.layerCosts({ n: 8 }).recurrent.operations, 8 * core.dModel ** 2, 'dModel defaults to core.dModel');
+    assert.equal(
+      core.layerCosts({ n: 8 }).recurrent.operations,
+      8 * core.dModel ** 2,
+      'dModel defaults to core.dModel',
+    );
   });
 
   test('formulas and simulated receptive fields over a grid of n, d, k', () => {
@@ -48,9 +56,18 @@ describe('layerCosts', () => {
     const curveN = Array.from({ length: 41 }, (_, i) => Math.round(10 ** (i / 10)));
     const { curves, crossings } = core.layerCosts({ n: 8, dModel: 100, kernelSize: 5, curveN });
     assert.deepEqual(Array.from(curves.n), curveN);
-    assert.deepEqual(Array.from(curves.convolution), curveN.map((n) => 5 * n * 1e4));
-    assert.deepEqual(Array.from(curves.recurrent), curveN.map((n) => n * 1e4));
-    assert.deepEqual(Array.from(curves.selfAttention), curveN.map((n) => n * n * 100));
+    assert.deepEqual(
+      Array.from(curves.convolution),
+      curveN.map((n) => 5 * n * 1e4),
+    );
+    assert.deepEqual(
+      Array.from(curves.recurrent),
+      curveN.map((n) => n * 1e4),
+    );
+    assert.deepEqual(
+      Array.from(curves.selfAttention),
+      curveN.map((n) => n * n * 100),
+    );
     assert.deepEqual(crossings, { selfAttentionRecurrent: 100, selfAttentionConvolution: 500 });
     const at = (n) => core.layerCosts({ n, dModel: 100, kernelSize: 5 });
     assert.equal(at(100).selfAttention.operations, at(100).recurrent.operations);
@@ -72,7 +89,10 @@ describe('layerCosts', () => {
   ];
   for (const [args, ErrorClass, message] of cases) {
     test(`${ErrorClass.name} ${message}`, () => {
-      assert.throws(() => core.layerCosts(args), (error) => error instanceof ErrorClass && message.test(error.message));
+      assert.throws(
+        () => core.layerCosts(args),
+        (error) => error instanceof ErrorClass && message.test(error.message),
+      );
     });
   }
 

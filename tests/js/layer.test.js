@@ -15,13 +15,17 @@ before(async () => {
 function setup(n, d, heads, seed) {
   const weights = [1, 2, 3, 4].map((s) => ref.randomMatrix(d, d, seed + s, 0.4));
   const [wQ, wK, wV, wO] = weights;
-  return { layer: core.multiHeadLayer({ numHeads: heads, wQ, wK, wV, wO }), weights: weights.map((w) => w.data), input: ref.randomMatrix(n, d, seed) };
+  return {
+    layer: core.multiHeadLayer({ numHeads: heads, wQ, wK, wV, wO }),
+    weights: weights.map((w) => w.data),
+    input: ref.randomMatrix(n, d, seed),
+  };
 }
 
 describe('multiHeadLayer', () => {
   // tests/js/relaxed-simd.test.js runs this file again with relaxed SIMD switched on in Node 20
   test('runs the relaxed-SIMD build where the engine supports it, else the SIMD128 one', async () => {
-    assert.equal(core.kernels, await relaxedSimd() ? 'relaxed-simd' : 'simd128');
+    assert.equal(core.kernels, (await relaxedSimd()) ? 'relaxed-simd' : 'simd128');
   });
 
   // 70 rows cross a query block (36); 8 and 7 rows are tiles of 4 + 4 and 4 + 3; d_k = 10 and 70 keys
@@ -43,10 +47,18 @@ describe('multiHeadLayer', () => {
       assert.deepEqual(r.weights.shape, [heads, n, n]);
       const { scale = true, temperature = 1 } = options;
       // scale: false is attention with τ' = τ / √d_k
-      const expected = ref.multiHead(input.data, weights, n, d, heads,
-        { ...options, temperature: scale ? temperature : temperature / Math.sqrt(d / heads) });
+      const expected = ref.multiHead(input.data, weights, n, d, heads, {
+        ...options,
+        temperature: scale ? temperature : temperature / Math.sqrt(d / heads),
+      });
       ref.assertNear(r.output.data, expected.output, 1e-5, 'output');
-      for (let h = 0; h < heads; h++) ref.assertNear(r.weights.data.subarray(h * n * n, (h + 1) * n * n), expected.weights[h], 1e-5, `weights of head ${h}`);
+      for (let h = 0; h < heads; h++)
+        ref.assertNear(
+          r.weights.data.subarray(h * n * n, (h + 1) * n * n),
+          expected.weights[h],
+          1e-5,
+          `weights of head ${h}`,
+        );
       assert.equal(layer.forward(input, options).weights, undefined);
     });
   }
@@ -55,7 +67,12 @@ describe('multiHeadLayer', () => {
     const { layer, weights, input } = setup(12, 16, 2, 5);
     const [wQ, wK, wV, wO] = weights.map((data) => ({ data, shape: [16, 16] }));
     const first = layer.forward(input).output.data;
-    ref.assertNear(first, core.multiHeadAttention({ input, numHeads: 2, wQ, wK, wV, wO }).output.data, 1e-6, 'multiHeadAttention');
+    ref.assertNear(
+      first,
+      core.multiHeadAttention({ input, numHeads: 2, wQ, wK, wV, wO }).output.data,
+      1e-6,
+      'multiHeadAttention',
+    );
     const big = setup(1024, 64, 1, 9);
     assert.equal(big.layer.forward(big.input, { returnWeights: true }).weights.data.length, 1024 * 1024);
     assert.deepEqual(layer.forward(input).output.data, first);
@@ -66,10 +83,16 @@ describe('multiHeadLayer', () => {
     const good = layer.forward(input).output.data;
     const bad = { data: input.data.slice(), shape: [3, 8] };
     bad.data[10] = NaN;
-    assert.throws(() => layer.forward(bad), { name: 'RangeError', message: /input\[1, 2\] is NaN; numbers must be finite/ });
+    assert.throws(() => layer.forward(bad), {
+      name: 'RangeError',
+      message: /input\[1, 2\] is NaN; numbers must be finite/,
+    });
     bad.data[10] = -Infinity;
     assert.throws(() => layer.forward(bad), { name: 'RangeError', message: /input\[1, 2\] is infinite/ });
-    assert.throws(() => layer.forward({ data: new Float32Array(12), shape: [3, 4] }), { name: 'RangeError', message: /dModel = 8 columns/ });
+    assert.throws(() => layer.forward({ data: new Float32Array(12), shape: [3, 4] }), {
+      name: 'RangeError',
+      message: /dModel = 8 columns/,
+    });
     assert.throws(() => layer.forward(input, { validLength: 4 }), { name: 'RangeError', message: /valid_length/ });
     assert.throws(() => layer.forward(input, { temperature: 0 }), { name: 'RangeError', message: /temperature/ });
     assert.throws(() => layer.forward(input, { mask: true }), { name: 'RangeError', message: /unknown option 'mask'/ });

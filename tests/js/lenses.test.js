@@ -23,7 +23,8 @@ function columns({ data, shape: [rows, cols] }, from, width) {
 /** vᵀ tanh(W_q q_i + W_k k_j) for every pair, straight from the definition (Bahdanau et al. 2014, A.1.2). */
 function additiveScores(q, k, n, m, d, { wQ, wK, v }) {
   const hidden = v.data.length;
-  const a = ref.matmul(q, wQ.data, n, d, hidden), b = ref.matmul(k, wK.data, m, d, hidden);
+  const a = ref.matmul(q, wQ.data, n, d, hidden),
+    b = ref.matmul(k, wK.data, m, d, hidden);
   const out = new Float64Array(n * m);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) {
@@ -40,15 +41,24 @@ function softmaxRows(scores, n, m) {
     const max = Math.max(...row);
     const e = row.map((s) => (s === -Infinity ? 0 : Math.exp(s - max)));
     const sum = e.reduce((x, y) => x + y, 0);
-    e.forEach((x, j) => { out[i * m + j] = x / sum; });
+    e.forEach((x, j) => {
+      out[i * m + j] = x / sum;
+    });
   }
   return out;
 }
 
 describe('score functions', () => {
   test('additive: dotProducts are vᵀ tanh(W_q q + W_k k), weights their softmax ÷ τ', () => {
-    const trace = core.explain(SOURCE, { numHeads: 2, projection: 'random', seed: 4, scoreFunction: 'additive', additiveHidden: 8,
-      temperature: 0.7, causal: true });
+    const trace = core.explain(SOURCE, {
+      numHeads: 2,
+      projection: 'random',
+      seed: 4,
+      scoreFunction: 'additive',
+      additiveHidden: 8,
+      temperature: 0.7,
+      causal: true,
+    });
     assert.equal(trace.options.scoreFunction, 'additive');
     assert.equal(trace.options.additiveHidden, 8);
     const n = 6;
@@ -68,10 +78,20 @@ describe('score functions', () => {
     assert.deepEqual(dot.weights.data, core.explain(SOURCE, { scale: false }).weights.data);
     assert.equal(core.explain(SOURCE, { scale: false }).options.scoreFunction, 'dot');
     // The core decides what the score function implies, and every call reports it the same way.
-    assert.deepEqual(pick(core.explain(SOURCE).options), { scoreFunction: 'scaledDot', scale: true, additiveHidden: 0 });
-    assert.deepEqual(pick(core.compareContexts(SOURCE, 'a bank', { scale: false }).second.options), { scoreFunction: 'dot', scale: false, additiveHidden: 0 });
-    assert.deepEqual(pick(core.explainCross(SOURCE, 'eine Bank', { scoreFunction: 'additive', additiveHidden: 8 }).options),
-      { scoreFunction: 'additive', scale: false, additiveHidden: 8 });
+    assert.deepEqual(pick(core.explain(SOURCE).options), {
+      scoreFunction: 'scaledDot',
+      scale: true,
+      additiveHidden: 0,
+    });
+    assert.deepEqual(pick(core.compareContexts(SOURCE, 'a bank', { scale: false }).second.options), {
+      scoreFunction: 'dot',
+      scale: false,
+      additiveHidden: 0,
+    });
+    assert.deepEqual(
+      pick(core.explainCross(SOURCE, 'eine Bank', { scoreFunction: 'additive', additiveHidden: 8 }).options),
+      { scoreFunction: 'additive', scale: false, additiveHidden: 8 },
+    );
     const designed = core.explain(SOURCE, { numHeads: 2, heads: ['previous'], scoreFunction: 'additive' });
     assert.equal(designed.heads[0].additiveScorer, null);
     assert.notEqual(designed.heads[1].additiveScorer, null);
@@ -80,8 +100,13 @@ describe('score functions', () => {
   });
 
   test('scoreCost counts operations', () => {
-    assert.deepEqual(core.scoreCost({ scoreFunction: 'dot', queries: 8, keys: 8, dK: 25 }),
-      { multiplyAdds: 1600, additions: 0, divisions: 0, tanh: 0, total: 1600 });
+    assert.deepEqual(core.scoreCost({ scoreFunction: 'dot', queries: 8, keys: 8, dK: 25 }), {
+      multiplyAdds: 1600,
+      additions: 0,
+      divisions: 0,
+      tanh: 0,
+      total: 1600,
+    });
     assert.equal(core.scoreCost({ scoreFunction: 'scaledDot', queries: 8, keys: 8, dK: 25 }).total, 1664);
     const additive = core.scoreCost({ scoreFunction: 'additive', queries: 8, keys: 8, dK: 25, hidden: 16 });
     assert.deepEqual(additive, { multiplyAdds: 7424, additions: 1024, divisions: 0, tanh: 1024, total: 9472 });
@@ -92,16 +117,26 @@ describe('score functions', () => {
 describe('cross-attention', () => {
   test('shapes, the causal target, flagged unknown words, step 2 recomputed from its inputs', () => {
     const r = core.explainCross(SOURCE, TARGET, { numHeads: 4 });
-    const s = 6, t = 6, dK = 25;
+    const s = 6,
+      t = 6,
+      dK = 25;
     assert.deepEqual(r.cross.weights.shape, [4, t, s]);
     assert.deepEqual(r.memory.shape, [s, 100]);
     assert.deepEqual(r.target.weights.shape, [4, t, t]);
     assert.ok(r.target.tokens[2].oov);
     for (let h = 0; h < 4; h++) {
-      for (let i = 0; i < t; i++) for (let j = i + 1; j < t; j++) assert.equal(r.target.weights.data[(h * t + i) * t + j], 0);
+      for (let i = 0; i < t; i++)
+        for (let j = i + 1; j < t; j++) assert.equal(r.target.weights.data[(h * t + i) * t + j], 0);
       // Identity projections: head h reads columns 25h … 25h + 24 of Y and of the memory.
-      const { weights } = ref.attention(columns(r.queriesInput, h * dK, dK), columns(r.memory, h * dK, dK),
-        columns(r.memory, h * dK, dK), t, s, dK, dK);
+      const { weights } = ref.attention(
+        columns(r.queriesInput, h * dK, dK),
+        columns(r.memory, h * dK, dK),
+        columns(r.memory, h * dK, dK),
+        t,
+        s,
+        dK,
+        dK,
+      );
       ref.assertNear(r.cross.weights.data.subarray(h * t * s, (h + 1) * t * s), weights, 1e-5, `cross head ${h}`);
     }
     assert.ok(r.source.weights.data[5] > 0, 'the source is bidirectional');
@@ -119,7 +154,8 @@ describe('cross-attention', () => {
   test('repeated calls do not grow the wasm heap', () => {
     core.explainCross(SOURCE, TARGET, { numHeads: 2, scoreFunction: 'additive' });
     const before = core.heapInUse();
-    for (let k = 0; k < 300; k++) core.explainCross(`${SOURCE} ${k}`, TARGET, { numHeads: 2, scoreFunction: 'additive' });
+    for (let k = 0; k < 300; k++)
+      core.explainCross(`${SOURCE} ${k}`, TARGET, { numHeads: 2, scoreFunction: 'additive' });
     assert.ok(core.heapInUse() - before < 64 * 1024, `heap grew by ${core.heapInUse() - before} bytes`);
   });
 });
@@ -132,7 +168,12 @@ describe('the normalizers as regularized choices on the simplex', () => {
     hardmax: () => 0,
   };
   const points = (() => {
-    const rows = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1 / 3, 1 / 3, 1 / 3]];
+    const rows = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+      [1 / 3, 1 / 3, 1 / 3],
+    ];
     const random = ref.randomMatrix(400, 3, 7);
     for (let i = 0; i < 400; i++) {
       const e = Array.from(random.data.subarray(i * 3, i * 3 + 3), (x) => Math.exp(2 * x));

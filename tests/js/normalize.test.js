@@ -23,7 +23,9 @@ function byRow(scores, temperature, rowFn) {
     const live = row.map((z, j) => j).filter((j) => row[j] !== -Infinity);
     if (live.length === 0) continue;
     const p = rowFn(live.map((j) => row[j]));
-    live.forEach((j, k) => { out[i * cols + j] = p[k]; });
+    live.forEach((j, k) => {
+      out[i * cols + j] = p[k];
+    });
   }
   return out;
 }
@@ -38,7 +40,8 @@ const reference = {
   // Sort descending; k = the largest k with 1 + k·z_(k) > Σ_{j≤k} z_(j); τ = (Σ_{j≤k} z_(j) − 1) / k.
   sparsemax(z) {
     const sorted = [...z].sort((a, b) => b - a);
-    let sum = 0, tau = 0;
+    let sum = 0,
+      tau = 0;
     sorted.forEach((x, index) => {
       sum += x;
       if (1 + (index + 1) * x > sum) tau = (sum - 1) / (index + 1);
@@ -50,10 +53,12 @@ const reference = {
     const u = z.map((x) => x / 2);
     const top = Math.max(...u);
     const mass = (tau) => u.reduce((a, x) => a + Math.max(x - tau, 0) ** 2, 0);
-    let low = top - 1, high = top;
+    let low = top - 1,
+      high = top;
     for (let step = 0; step < 200; step++) {
       const mid = (low + high) / 2;
-      if (mass(mid) >= 1) low = mid; else high = mid;
+      if (mass(mid) >= 1) low = mid;
+      else high = mid;
     }
     return u.map((x) => Math.max(x - low, 0) ** 2);
   },
@@ -118,26 +123,44 @@ describe('normalize', () => {
 
   test('arguments are checked with errors naming them', () => {
     const s = { data: new Float32Array([1, 2, 3, 4]), shape: [2, 2] };
-    assert.throws(() => core.normalize({ data: [1, 2], shape: [1, 2] }), { name: 'TypeError', message: /normalize: scores must be/ });
-    assert.throws(() => core.normalize({ data: new Float32Array(3), shape: [2, 2] }), { name: 'RangeError', message: /scores.data has 3 numbers/ });
-    assert.throws(() => core.normalize({ data: new Float32Array([1, NaN]), shape: [1, 2] }),
-      { name: 'RangeError', message: /scores.data\[1\] is NaN; numbers must be finite or -Infinity \(masked\)/ });
-    assert.throws(() => core.normalize({ data: new Float32Array([Infinity, 1]), shape: [1, 2] }),
-      { name: 'RangeError', message: /scores.data\[0\] is Infinity/ });
-    assert.throws(() => core.normalize(s, { method: 'entmax' }),
-      { name: 'RangeError', message: /method must be one of 'softmax', 'sparsemax', 'entmax15', 'hardmax', got entmax/ });
+    assert.throws(() => core.normalize({ data: [1, 2], shape: [1, 2] }), {
+      name: 'TypeError',
+      message: /normalize: scores must be/,
+    });
+    assert.throws(() => core.normalize({ data: new Float32Array(3), shape: [2, 2] }), {
+      name: 'RangeError',
+      message: /scores.data has 3 numbers/,
+    });
+    assert.throws(() => core.normalize({ data: new Float32Array([1, NaN]), shape: [1, 2] }), {
+      name: 'RangeError',
+      message: /scores.data\[1\] is NaN; numbers must be finite or -Infinity \(masked\)/,
+    });
+    assert.throws(() => core.normalize({ data: new Float32Array([Infinity, 1]), shape: [1, 2] }), {
+      name: 'RangeError',
+      message: /scores.data\[0\] is Infinity/,
+    });
+    assert.throws(() => core.normalize(s, { method: 'entmax' }), {
+      name: 'RangeError',
+      message: /method must be one of 'softmax', 'sparsemax', 'entmax15', 'hardmax', got entmax/,
+    });
     for (const temperature of [0, -1, NaN, Infinity]) {
-      assert.throws(() => core.normalize(s, { temperature }), { name: 'RangeError', message: /normalize: temperature must be a finite number above 0/ });
+      assert.throws(() => core.normalize(s, { temperature }), {
+        name: 'RangeError',
+        message: /normalize: temperature must be a finite number above 0/,
+      });
     }
     assert.throws(() => core.normalize(s, { temperature: '2' }), { name: 'TypeError', message: /temperature/ });
     // Positive in JS but 0 in float32: the core refuses it and the message crosses back as a RangeError.
-    assert.throws(() => core.normalize(s, { temperature: 1e-50 }), { name: 'RangeError', message: /normalize: temperature must be a finite number > 0, got 0/ });
+    assert.throws(() => core.normalize(s, { temperature: 1e-50 }), {
+      name: 'RangeError',
+      message: /normalize: temperature must be a finite number > 0, got 0/,
+    });
     assert.throws(() => core.normalize(s, { alpha: 1.5 }), { name: 'RangeError', message: /unknown option 'alpha'/ });
   });
 
   test('the wasm heap does not grow over 1,000 calls, failed ones included', () => {
     const scores = maskedScores(8, 8, 3);
-    for (const method of METHODS) core.normalize(scores, { method });  // warm up
+    for (const method of METHODS) core.normalize(scores, { method }); // warm up
     const before = core.heapInUse();
     for (let i = 0; i < 1000; i++) {
       core.normalize(scores, { method: METHODS[i % 4], temperature: 0.5 + (i % 3) });
@@ -150,8 +173,14 @@ describe('normalize', () => {
 describe('explain and attention with another normalizer', () => {
   for (const normalizer of ['sparsemax', 'entmax15', 'hardmax']) {
     test(`${normalizer}: every head's weights are the reference ${normalizer} of its scores, with exact zeros`, () => {
-      const trace = core.explain('the river bank was muddy after the storm', { numHeads: 4, projection: 'random', seed: 3, causal: true,
-        temperature: 0.5, normalizer });
+      const trace = core.explain('the river bank was muddy after the storm', {
+        numHeads: 4,
+        projection: 'random',
+        seed: 3,
+        causal: true,
+        temperature: 0.5,
+        normalizer,
+      });
       assert.equal(trace.options.normalizer, normalizer);
       let zeros = 0;
       for (const head of trace.heads) {
@@ -165,8 +194,17 @@ describe('explain and attention with another normalizer', () => {
 
   test('attention({ normalizer }) and a bad name', () => {
     const m = (data, rows, cols) => ({ data: Float32Array.from(data), shape: [rows, cols] });
-    const r = core.attention({ queries: m([2, 0], 1, 2), keys: m([2, 0, 0, 2, 1, 1], 3, 2), values: m([1, 2, 3], 3, 1), normalizer: 'sparsemax', scale: false });
+    const r = core.attention({
+      queries: m([2, 0], 1, 2),
+      keys: m([2, 0, 0, 2, 1, 1], 3, 2),
+      values: m([1, 2, 3], 3, 1),
+      normalizer: 'sparsemax',
+      scale: false,
+    });
     near(r.weights.data, reference.sparsemax([4, 0, 2]), 1e-6, 'sparsemax([4, 0, 2]) = [1, 0, 0]');
-    assert.throws(() => core.explain('a b', { normalizer: 'argmax' }), /normalizer must be one of 'softmax', 'sparsemax', 'entmax15', 'hardmax'/);
+    assert.throws(
+      () => core.explain('a b', { normalizer: 'argmax' }),
+      /normalizer must be one of 'softmax', 'sparsemax', 'entmax15', 'hardmax'/,
+    );
   });
 });

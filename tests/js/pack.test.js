@@ -30,8 +30,10 @@ function readmeMegabytes(pattern) {
 
 function assertStatedSize(pattern, bytes, what) {
   const stated = readmeMegabytes(pattern);
-  assert.ok(Math.abs(stated * 1e6 - bytes) <= README_SIZE_TOLERANCE * bytes,
-    `the README says ${what} is ${stated} MB; it is ${(bytes / 1e6).toFixed(2)} MB (${bytes} bytes)`);
+  assert.ok(
+    Math.abs(stated * 1e6 - bytes) <= README_SIZE_TOLERANCE * bytes,
+    `the README says ${what} is ${stated} MB; it is ${(bytes / 1e6).toFixed(2)} MB (${bytes} bytes)`,
+  );
 }
 
 /** Uses every export's types; tsc checks it in the user's project under each moduleResolution. */
@@ -54,33 +56,77 @@ const RESOLUTIONS = {
   node10: ['--module', 'commonjs', '--moduleResolution', 'node10'],
 };
 
-const npm = (args, cwd, env = process.env) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const npm = (args, cwd, env = process.env) =>
+  execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 test('npm pack → install in a fresh project → import ./core in Node → attention', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ae-pack-'));
   try {
     const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], process.cwd()));
     const files = packed.files.map((f) => f.path);
-    for (const needed of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/attn_core.wasm', 'dist/core/attn_core.relaxed.wasm',
-      'dist/core/embeddings.bin', 'dist/core/causal.safetensors', 'dist/core/masked.safetensors', 'dist/core/language-model.d.ts', 'dist/element/attention-explorer.js', 'dist/element/attention-explorer.d.ts',
-      'dist/single/attention-explorer.js', 'dist/single/attention-explorer.d.ts', 'dist/embed.html', 'dist/favicon.svg',
-      'package.json', 'README.md', 'LICENSE']) {
+    for (const needed of [
+      'dist/core/index.js',
+      'dist/core/index.d.ts',
+      'dist/core/attn_core.wasm',
+      'dist/core/attn_core.relaxed.wasm',
+      'dist/core/embeddings.bin',
+      'dist/core/causal.safetensors',
+      'dist/core/masked.safetensors',
+      'dist/core/language-model.d.ts',
+      'dist/element/attention-explorer.js',
+      'dist/element/attention-explorer.d.ts',
+      'dist/single/attention-explorer.js',
+      'dist/single/attention-explorer.d.ts',
+      'dist/embed.html',
+      'dist/favicon.svg',
+      'package.json',
+      'README.md',
+      'LICENSE',
+    ]) {
       assert.ok(files.includes(needed), `${needed} is in the tarball`);
     }
-    assert.ok(files.every((f) => f.startsWith('dist/core/') || f.startsWith('dist/element/') || f.startsWith('dist/single/') ||
-      ['dist/embed.html', 'dist/favicon.svg', 'package.json', 'README.md', 'LICENSE'].includes(f)), `only the built package: ${files.join(', ')}`);
-    for (const asset of ['attn_core.wasm', 'attn_core.relaxed.wasm', 'embeddings.bin', 'causal.safetensors', 'masked.safetensors']) {
-      assert.deepEqual(files.filter((f) => f.endsWith(`/${asset}`)), [`dist/core/${asset}`], `${asset} ships once`);
+    assert.ok(
+      files.every(
+        (f) =>
+          f.startsWith('dist/core/') ||
+          f.startsWith('dist/element/') ||
+          f.startsWith('dist/single/') ||
+          ['dist/embed.html', 'dist/favicon.svg', 'package.json', 'README.md', 'LICENSE'].includes(f),
+      ),
+      `only the built package: ${files.join(', ')}`,
+    );
+    for (const asset of [
+      'attn_core.wasm',
+      'attn_core.relaxed.wasm',
+      'embeddings.bin',
+      'causal.safetensors',
+      'masked.safetensors',
+    ]) {
+      assert.deepEqual(
+        files.filter((f) => f.endsWith(`/${asset}`)),
+        [`dist/core/${asset}`],
+        `${asset} ships once`,
+      );
     }
     assert.ok(packed.size < MAX_TARBALL_BYTES, `tarball ${packed.size} bytes < ${MAX_TARBALL_BYTES}`);
     assertStatedSize(/\(([\d.]+) MB packed/, packed.size, 'the tarball');
-    assertStatedSize(/in \*\*one file\*\* \(([\d.]+) MB[;)]/, statSync('dist/single/attention-explorer.js').size, 'the single file');
+    assertStatedSize(
+      /in \*\*one file\*\* \(([\d.]+) MB[;)]/,
+      statSync('dist/single/attention-explorer.js').size,
+      'the single file',
+    );
     assert.equal(JSON.parse(readFileSync('package.json', 'utf8')).dependencies, undefined, 'no runtime dependencies');
     const project = join(dir, 'project');
     execFileSync('mkdir', [project]);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+    );
     // An empty npm cache, as on a machine that never installed anything: --offline then fails on any dependency
-    npm(['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], project, { ...process.env, npm_config_cache: join(dir, 'empty-cache') });
+    npm(['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], project, {
+      ...process.env,
+      npm_config_cache: join(dir, 'empty-cache'),
+    });
     const script = `
       import { createAttentionCore } from 'attention-explorer/core';
       const root = await import('attention-explorer');
@@ -92,7 +138,9 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
       console.log(JSON.stringify({ weights: [...r.weights.data], dModel: core.dModel, tokens: core.tokenize('hello world').length,
         element: (await import('node:fs')).statSync(elementFile).size, sameCore: root.createAttentionCore === createAttentionCore,
         defined: [element.define(), single.define()], classes: [typeof element.AttentionExplorer, typeof single.AttentionExplorer] }));`;
-    const out = JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }));
+    const out = JSON.parse(
+      execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' }),
+    );
     // softmax([1, 0] / √2) = [e^(1/√2), 1] / (e^(1/√2) + 1)
     const w = Math.exp(Math.SQRT1_2) / (Math.exp(Math.SQRT1_2) + 1);
     assert.ok(Math.abs(out.weights[0] - w) < 1e-6 && Math.abs(out.weights[1] - (1 - w)) < 1e-6, JSON.stringify(out));
@@ -100,13 +148,20 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
     assert.equal(out.tokens, 2);
     assert.ok(out.element > 100000, './element resolves to the built bundle');
     assert.equal(out.sameCore, true, 'the package itself is the core');
-    assert.deepEqual(out.defined, [false, false], 'no custom element registry in Node: nothing defined, nothing thrown');
+    assert.deepEqual(
+      out.defined,
+      [false, false],
+      'no custom element registry in Node: nothing defined, nothing thrown',
+    );
     assert.deepEqual(out.classes, ['function', 'function']);
     writeFileSync(join(project, 'use.ts'), TYPES_USAGE);
     const tsc = resolve('node_modules/.bin/tsc');
     for (const [name, options] of Object.entries(RESOLUTIONS)) {
       try {
-        execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom', ...options, 'use.ts'], { cwd: project, encoding: 'utf8' });
+        execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom', ...options, 'use.ts'], {
+          cwd: project,
+          encoding: 'utf8',
+        });
       } catch (error) {
         assert.fail(`moduleResolution ${name}: ${error.stdout}${error.stderr}`);
       }

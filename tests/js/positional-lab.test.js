@@ -12,7 +12,10 @@ before(async () => {
 
 const near = ref.assertNear;
 
-const identity = (d) => ({ data: Float32Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0)), shape: [d, d] });
+const identity = (d) => ({
+  data: Float32Array.from({ length: d * d }, (_, i) => (i % (d + 1) === 0 ? 1 : 0)),
+  shape: [d, d],
+});
 
 describe('positionalEncodingLab', () => {
   test('P, wavelengths and bits equal their formulas', () => {
@@ -30,16 +33,18 @@ describe('positionalEncodingLab', () => {
   });
 
   test('P Pᵀ equals the float64 product and depends only on the offset', () => {
-    const n = 40, d = 64;
+    const n = 40,
+      d = 64;
     const lab = core.positionalEncodingLab({ positions: n, dModel: d });
     const p = ref.sinusoidal(n, d);
     const transposed = Float64Array.from({ length: d * n }, (_, idx) => p[(idx % n) * d + Math.floor(idx / n)]);
     near(lab.similarity.data, ref.matmul(p, transposed, n, d, n), 1e-4, 'P Pᵀ');
-    for (let i = 1; i < n; i++) near([lab.similarity.data[i * n + i - 1]], [lab.similarity.data[n]], 1e-4, `offset 1 at row ${i}`);
+    for (let i = 1; i < n; i++)
+      near([lab.similarity.data[i * n + i - 1]], [lab.similarity.data[n]], 1e-4, `offset 1 at row ${i}`);
     for (let i = 0; i < n; i++) assert.ok(Math.abs(lab.cosineSimilarity.data[i * n + i] - 1) < 1e-6);
   });
 
-  test('the rotation check: < 1e-5 with the core\'s angles, growing with float32 angles', () => {
+  test("the rotation check: < 1e-5 with the core's angles, growing with float32 angles", () => {
     const lab = core.positionalEncodingLab({ positions: 1024, dModel: 512, position: 1000, delta: 7 });
     const { float64Angles, float32Angles } = lab.rotation;
     assert.equal(float64Angles.angles.shape[0], 256);
@@ -56,11 +61,23 @@ describe('positionalEncodingLab', () => {
   });
 
   test('bad arguments name themselves', () => {
-    assert.throws(() => core.positionalEncodingLab({ positions: 10, dModel: 7 }), { name: 'RangeError', message: /dModel must be even/ });
+    assert.throws(() => core.positionalEncodingLab({ positions: 10, dModel: 7 }), {
+      name: 'RangeError',
+      message: /dModel must be even/,
+    });
     assert.throws(() => core.positionalEncodingLab({ positions: 0 }), { name: 'RangeError', message: /positions/ });
-    assert.throws(() => core.positionalEncodingLab({ positions: 10, position: 8, delta: 2 }), { name: 'RangeError', message: /delta/ });
-    assert.throws(() => core.positionalEncodingLab({ positions: 10, base: 1 }), { name: 'RangeError', message: /base/ });
-    assert.throws(() => core.positionalEncodingLab({ positions: 10, bases: 2 }), { name: 'RangeError', message: /unknown option 'bases'/ });
+    assert.throws(() => core.positionalEncodingLab({ positions: 10, position: 8, delta: 2 }), {
+      name: 'RangeError',
+      message: /delta/,
+    });
+    assert.throws(() => core.positionalEncodingLab({ positions: 10, base: 1 }), {
+      name: 'RangeError',
+      message: /base/,
+    });
+    assert.throws(() => core.positionalEncodingLab({ positions: 10, bases: 2 }), {
+      name: 'RangeError',
+      message: /unknown option 'bases'/,
+    });
     assert.throws(() => core.positionalEncodingLab({ positions: '10' }), { name: 'TypeError', message: /positions/ });
   });
 });
@@ -75,10 +92,15 @@ describe('explain: positionChecks and scales', () => {
     const n = 5;
     for (let h = 0; h < 4; h++) {
       const terms = checks.scoreTerms[h];
-      const sum = terms.contentContent.data.map((v, i) => v + terms.contentPosition.data[i] + terms.positionContent.data[i] + terms.positionPosition.data[i]);
+      const sum = terms.contentContent.data.map(
+        (v, i) => v + terms.contentPosition.data[i] + terms.positionContent.data[i] + terms.positionPosition.data[i],
+      );
       near(sum, t.scores.data.subarray(h * n * n, (h + 1) * n * n), 1e-4, `head ${h}: Σ terms vs scores`);
     }
-    assert.deepEqual(checks.repeated.map(({ key, first, second }) => [key, first, second]), [['the', 0, 3]]);
+    assert.deepEqual(
+      checks.repeated.map(({ key, first, second }) => [key, first, second]),
+      [['the', 0, 3]],
+    );
     assert.ok(checks.repeated[0].maxDifference.queries > 0.05);
     assert.equal(checks.shuffle.order.length, 5);
     assert.deepEqual([...checks.shuffle.order].sort(), [0, 1, 2, 3, 4]);
@@ -99,8 +121,16 @@ describe('explain: positionChecks and scales', () => {
   test('the scales multiply X and P before they are added', () => {
     const plain = core.explain('king queen');
     const scaled = core.explain('king queen', { embeddingScale: 10, positionalScale: 0.5 });
-    near(scaled.input.data, plain.embeddings.data.map((x, i) => 10 * x + 0.5 * plain.positional.data[i]), 1e-5, 'input');
-    assert.throws(() => core.explain('a', { positionalScale: -1 }), { name: 'RangeError', message: /positionalScale must be a finite number at least 0/ });
+    near(
+      scaled.input.data,
+      plain.embeddings.data.map((x, i) => 10 * x + 0.5 * plain.positional.data[i]),
+      1e-5,
+      'input',
+    );
+    assert.throws(() => core.explain('a', { positionalScale: -1 }), {
+      name: 'RangeError',
+      message: /positionalScale must be a finite number at least 0/,
+    });
     assert.throws(() => core.explain('a', { embeddingScale: 0 }), { name: 'RangeError', message: /embeddingScale/ });
     assert.throws(() => core.explain('a', { positionChecks: 'yes' }), { name: 'TypeError', message: /positionChecks/ });
   });
@@ -113,7 +143,16 @@ describe('multiHeadAttention: positionalEncoding', () => {
     const w = identity(100);
     for (const kind of ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']) {
       const t = core.explain(text, { numHeads: 4, positionalEncoding: kind, seed: 7 });
-      const r = core.multiHeadAttention({ input, numHeads: 4, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: kind, seed: 7 });
+      const r = core.multiHeadAttention({
+        input,
+        numHeads: 4,
+        wQ: w,
+        wK: w,
+        wV: w,
+        wO: w,
+        positionalEncoding: kind,
+        seed: 7,
+      });
       near(r.weights.data, t.weights.data, 1e-6, `${kind}: weights`);
     }
   });
@@ -121,21 +160,70 @@ describe('multiHeadAttention: positionalEncoding', () => {
   test("alibiSlopes: 'paper' (default) 2^(−8h/n), 'reference' the authors' get_slopes(); unknown names are named", () => {
     // One token pair at distance 1 per head, no content (zero input): head h's scores are [0, −m_h] on row 0
     // after the scale, so softmax gives w[0, 1] = 1 / (1 + e^{m_h}).
-    const n = 2, d = 10, heads = 5;
+    const n = 2,
+      d = 10,
+      heads = 5;
     const input = { data: new Float32Array(n * d), shape: [n, d] };
     const w = identity(d);
     const slopesOf = (r) => Array.from({ length: heads }, (_, h) => -r.scores.data[h * n * n + 1]);
-    const paper = slopesOf(core.multiHeadAttention({ input, numHeads: heads, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'alibi' }));
-    near(paper, [1, 2, 3, 4, 5].map((h) => 2 ** (-8 * h / heads)), 1e-6, 'paper');
-    const reference = slopesOf(core.multiHeadAttention({ input, numHeads: heads, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'alibi', alibiSlopes: 'reference' }));
+    const paper = slopesOf(
+      core.multiHeadAttention({ input, numHeads: heads, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'alibi' }),
+    );
+    near(
+      paper,
+      [1, 2, 3, 4, 5].map((h) => 2 ** ((-8 * h) / heads)),
+      1e-6,
+      'paper',
+    );
+    const reference = slopesOf(
+      core.multiHeadAttention({
+        input,
+        numHeads: heads,
+        wQ: w,
+        wK: w,
+        wV: w,
+        wO: w,
+        positionalEncoding: 'alibi',
+        alibiSlopes: 'reference',
+      }),
+    );
     near(reference, [1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2], 1e-7, 'reference');
-    const traced = core.explain('the cat sat on the mat', { numHeads: 5, positionalEncoding: 'alibi', alibiSlopes: 'reference', encoderBlock: false, project2d: false });
-    const api = core.multiHeadAttention({ input: core.embed('the cat sat on the mat'), numHeads: 5, wQ: identity(100), wK: identity(100), wV: identity(100),
-      wO: identity(100), positionalEncoding: 'alibi', alibiSlopes: 'reference' });
+    const traced = core.explain('the cat sat on the mat', {
+      numHeads: 5,
+      positionalEncoding: 'alibi',
+      alibiSlopes: 'reference',
+      encoderBlock: false,
+      project2d: false,
+    });
+    const api = core.multiHeadAttention({
+      input: core.embed('the cat sat on the mat'),
+      numHeads: 5,
+      wQ: identity(100),
+      wK: identity(100),
+      wV: identity(100),
+      wO: identity(100),
+      positionalEncoding: 'alibi',
+      alibiSlopes: 'reference',
+    });
     near(api.weights.data, traced.weights.data, 1e-6, 'explain and multiHeadAttention agree');
-    assert.throws(() => core.multiHeadAttention({ input, numHeads: heads, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'alibi', alibiSlopes: 'bloom' }),
-      { name: 'RangeError', message: "alibiSlopes must be one of 'paper', 'reference', got 'bloom'" });
-    assert.throws(() => core.explain('a b', { alibiSlopes: 2 }), { name: 'TypeError', message: /alibiSlopes must be a string/ });
+    assert.throws(
+      () =>
+        core.multiHeadAttention({
+          input,
+          numHeads: heads,
+          wQ: w,
+          wK: w,
+          wV: w,
+          wO: w,
+          positionalEncoding: 'alibi',
+          alibiSlopes: 'bloom',
+        }),
+      { name: 'RangeError', message: "alibiSlopes must be one of 'paper', 'reference', got 'bloom'" },
+    );
+    assert.throws(() => core.explain('a b', { alibiSlopes: 2 }), {
+      name: 'TypeError',
+      message: /alibiSlopes must be a string/,
+    });
   });
 
   test('sinusoidal equals adding P to the input; default none leaves it', () => {
@@ -143,11 +231,21 @@ describe('multiHeadAttention: positionalEncoding', () => {
     const w = identity(8);
     const p = core.sinusoidalEncoding(5, 8);
     const added = { data: input.data.map((x, i) => x + p.data[i]), shape: [5, 8] };
-    const a = core.multiHeadAttention({ input, numHeads: 2, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'sinusoidal' });
+    const a = core.multiHeadAttention({
+      input,
+      numHeads: 2,
+      wQ: w,
+      wK: w,
+      wV: w,
+      wO: w,
+      positionalEncoding: 'sinusoidal',
+    });
     const b = core.multiHeadAttention({ input: added, numHeads: 2, wQ: w, wK: w, wV: w, wO: w });
     near(a.output.data, b.output.data, 1e-6, 'output');
-    assert.throws(() => core.multiHeadAttention({ input, numHeads: 2, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'relative' }),
-      { name: 'RangeError', message: /positionalEncoding/ });
+    assert.throws(
+      () => core.multiHeadAttention({ input, numHeads: 2, wQ: w, wK: w, wV: w, wO: w, positionalEncoding: 'relative' }),
+      { name: 'RangeError', message: /positionalEncoding/ },
+    );
   });
 });
 

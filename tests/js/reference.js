@@ -14,7 +14,8 @@ export function sinusoidal(seqLen, dModel, base = 10000) {
 
 /** softmax(mask(Q Kᵀ / (√d_k τ))) V for row-major Q [n, d], K [m, d], V [m, dv]. */
 export function attention(q, k, v, n, m, d, dv, { causal = false, validLength = m, temperature = 1 } = {}) {
-  const weights = new Float64Array(n * m), output = new Float64Array(n * dv);
+  const weights = new Float64Array(n * m),
+    output = new Float64Array(n * dv);
   for (let i = 0; i < n; i++) {
     const scores = [];
     for (let j = 0; j < m; j++) {
@@ -43,9 +44,11 @@ export function attention(q, k, v, n, m, d, dv, { causal = false, validLength = 
 export function multiHead(x, [wQ, wK, wV, wO], n, d, heads, options = {}) {
   const dK = d / heads;
   const [q, k, v] = [wQ, wK, wV].map((w) => matmul(x, w, n, d, d));
-  const concat = new Float64Array(n * d), weights = [];
+  const concat = new Float64Array(n * d),
+    weights = [];
   for (let h = 0; h < heads; h++) {
-    const slice = (m) => Float64Array.from({ length: n * dK }, (_, idx) => m[Math.floor(idx / dK) * d + h * dK + (idx % dK)]);
+    const slice = (m) =>
+      Float64Array.from({ length: n * dK }, (_, idx) => m[Math.floor(idx / dK) * d + h * dK + (idx % dK)]);
     const head = attention(slice(q), slice(k), slice(v), n, n, dK, dK, options);
     weights.push(head.weights);
     for (let i = 0; i < n; i++) for (let c = 0; c < dK; c++) concat[i * d + h * dK + c] = head.output[i * dK + c];
@@ -56,7 +59,8 @@ export function multiHead(x, [wQ, wK, wV, wO], n, d, heads, options = {}) {
 /** A [n, k] · B [k, m], row-major. */
 export function matmul(a, b, n, k, m) {
   const c = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) for (let p = 0; p < k; p++) for (let j = 0; j < m; j++) c[i * m + j] += a[i * k + p] * b[p * m + j];
+  for (let i = 0; i < n; i++)
+    for (let p = 0; p < k; p++) for (let j = 0; j < m; j++) c[i * m + j] += a[i * k + p] * b[p * m + j];
   return c;
 }
 
@@ -80,7 +84,7 @@ export function randomMatrix(rows, cols, seed, scale = 1) {
   let state = seed >>> 0;
   for (let i = 0; i < data.length; i++) {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    data[i] = (state / 2 ** 32 * 2 - 1) * scale;
+    data[i] = ((state / 2 ** 32) * 2 - 1) * scale;
   }
   return { data, shape: [rows, cols] };
 }

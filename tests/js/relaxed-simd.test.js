@@ -8,7 +8,7 @@ import { renumberRelaxedSimd } from '../../scripts/renumber-relaxed-simd.mjs';
 
 const FLAG = '--experimental-wasm-relaxed-simd';
 // NODE_TEST_CONTEXT would make a child `node --test` report to this runner instead of printing TAP
-const { NODE_TEST_CONTEXT, ...env } = process.env;
+const { NODE_TEST_CONTEXT: _, ...env } = process.env;
 const node = (args) => spawnSync(process.execPath, args, { env, encoding: 'utf8' });
 
 /** Node's arguments that switch relaxed SIMD on: none where it is on by default (Node ≥ 22), FLAG in Node 20. */
@@ -28,16 +28,56 @@ const v128Const = (bytes) => [0xfd, 0x0c, ...bytes];
  */
 function earlyMaddModule() {
   const a = [...f32(2), 0xfd, 0xaf, 0x01, 0x00, ...f32(0, 0)];
-  const body = [0x00, ...v128Const(a), ...v128Const(f32(3, 3, 3, 3)), ...v128Const(f32(1, 1, 1, 1)),
-    0xfd, 0xaf, 0x01, 0xfd, 0x1f, 0x00, 0x0b];  // madd (early), f32x4.extract_lane 0, end
-  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7d,  // type () → f32
-    0x03, 0x02, 0x01, 0x00,  // one function of that type
-    0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00,  // exported as "f"
-    0x0a, body.length + 2, 0x01, body.length, ...body]);
+  const body = [
+    0x00,
+    ...v128Const(a),
+    ...v128Const(f32(3, 3, 3, 3)),
+    ...v128Const(f32(1, 1, 1, 1)),
+    0xfd,
+    0xaf,
+    0x01,
+    0xfd,
+    0x1f,
+    0x00,
+    0x0b,
+  ]; // madd (early), f32x4.extract_lane 0, end
+  return Uint8Array.from([
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x05,
+    0x01,
+    0x60,
+    0x00,
+    0x01,
+    0x7d, // type () → f32
+    0x03,
+    0x02,
+    0x01,
+    0x00, // one function of that type
+    0x07,
+    0x05,
+    0x01,
+    0x01,
+    0x66,
+    0x00,
+    0x00, // exported as "f"
+    0x0a,
+    body.length + 2,
+    0x01,
+    body.length,
+    ...body,
+  ]);
 }
 
-const countEarly = (bytes) => bytes.filter((b, i) => b === 0xfd && bytes[i + 1] === 0xaf && bytes[i + 2] === 0x01).length;
+const countEarly = (bytes) =>
+  bytes.filter((b, i) => b === 0xfd && bytes[i + 1] === 0xaf && bytes[i + 2] === 0x01).length;
 
 test('renumbering rewrites the early madd opcode, not the same bytes inside an immediate', () => {
   const bytes = earlyMaddModule();
@@ -56,10 +96,10 @@ test('renumbering rewrites the early madd opcode, not the same bytes inside an i
 test('renumbering refuses what it cannot read, rather than patching blindly', () => {
   assert.throws(() => renumberRelaxedSimd(Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8])), /not a WebAssembly binary/);
   const unknown = earlyMaddModule();
-  unknown[unknown.length - 4] = 0x06;  // extract_lane's prefix → an opcode (try) this reader does not know
+  unknown[unknown.length - 4] = 0x06; // extract_lane's prefix → an opcode (try) this reader does not know
   assert.throws(() => renumberRelaxedSimd(unknown), /unknown opcode 0x6/);
   const short = earlyMaddModule();
-  short[short.length - 1] = 0x01;  // the final end → nop: the body's size ends it mid-block
+  short[short.length - 1] = 0x01; // the final end → nop: the body's size ends it mid-block
   assert.throws(() => renumberRelaxedSimd(short), /misread|unexpected end/);
 });
 

@@ -35,7 +35,8 @@ function write(tensors, metadata) {
   const chunks = [];
   let offset = 0;
   for (const [name, { dtype, shape, data }] of tensors) {
-    const bytes = dtype === 'F16' ? new Uint8Array(new Uint16Array(data).buffer) : new Uint8Array(new Float32Array(data).buffer);
+    const bytes =
+      dtype === 'F16' ? new Uint8Array(new Uint16Array(data).buffer) : new Uint8Array(new Float32Array(data).buffer);
     header[name] = { dtype, shape, data_offsets: [offset, offset + bytes.length] };
     chunks.push(bytes);
     offset += bytes.length;
@@ -47,18 +48,22 @@ function write(tensors, metadata) {
   return fileOf(json, data);
 }
 
-const entry = (name, dtype, shape, offsets) => `"${name}":{"dtype":${dtype},"shape":${shape},"data_offsets":${offsets}}`;
+const entry = (name, dtype, shape, offsets) =>
+  `"${name}":{"dtype":${dtype},"shape":${shape},"data_offsets":${offsets}}`;
 const one = (e) => `{${e}}`;
 const zeros = (n) => new Uint8Array(n);
 
 /** Asserts that reading `bytes` throws `Kind` whose message starts with the file name and contains `problem`. */
 function refuses(bytes, Kind, problem) {
-  assert.throws(() => readSafetensors(bytes, NAME), (error) => {
-    assert.ok(error instanceof Kind, `expected a ${Kind.name}, got ${error}`);
-    assert.ok(error.message.startsWith(`${NAME}: `), `"${error.message}" starts with the file name`);
-    assert.ok(error.message.includes(problem), `"${error.message}" says "${problem}"`);
-    return true;
-  });
+  assert.throws(
+    () => readSafetensors(bytes, NAME),
+    (error) => {
+      assert.ok(error instanceof Kind, `expected a ${Kind.name}, got ${error}`);
+      assert.ok(error.message.startsWith(`${NAME}: `), `"${error.message}" starts with the file name`);
+      assert.ok(error.message.includes(problem), `"${error.message}" says "${problem}"`);
+      return true;
+    },
+  );
 }
 
 /** binary16 bits → float by building the float32 bit pattern (independent of halfToFloat's arithmetic). */
@@ -70,9 +75,13 @@ function halfByBits(h) {
   if (exponent === 31) bits = sign | 0x7f800000 | (fraction << 13);
   else if (exponent !== 0) bits = sign | ((exponent + 112) << 23) | (fraction << 13);
   else if (fraction === 0) bits = sign;
-  else {  // subnormal: normalize, shifting the leading 1 into the implicit bit
+  else {
+    // subnormal: normalize, shifting the leading 1 into the implicit bit
     exponent = 113;
-    while (!(fraction & 0x400)) { fraction <<= 1; exponent--; }
+    while (!(fraction & 0x400)) {
+      fraction <<= 1;
+      exponent--;
+    }
     bits = sign | (exponent << 23) | ((fraction & 0x3ff) << 13);
   }
   return new Float32Array(new Uint32Array([bits >>> 0]).buffer)[0];
@@ -82,11 +91,11 @@ describe('halfToFloat', () => {
   test('hand-worked values', () => {
     assert.equal(halfToFloat(0x3c00), 1);
     assert.equal(halfToFloat(0xc000), -2);
-    assert.equal(halfToFloat(0x0001), 2 ** -24);  // the smallest subnormal
-    assert.equal(halfToFloat(0x03ff), 1023 * 2 ** -24);  // the largest subnormal
-    assert.equal(halfToFloat(0x0400), 2 ** -14);  // the smallest normal
-    assert.equal(halfToFloat(0x7bff), 65504);  // (2 − 2⁻¹⁰) · 2¹⁵
-    assert.equal(halfToFloat(0x2e66), 0.0999755859375);  // 0.1 rounded: (1 + 614/1024) · 2⁻⁴
+    assert.equal(halfToFloat(0x0001), 2 ** -24); // the smallest subnormal
+    assert.equal(halfToFloat(0x03ff), 1023 * 2 ** -24); // the largest subnormal
+    assert.equal(halfToFloat(0x0400), 2 ** -14); // the smallest normal
+    assert.equal(halfToFloat(0x7bff), 65504); // (2 − 2⁻¹⁰) · 2¹⁵
+    assert.equal(halfToFloat(0x2e66), 0.0999755859375); // 0.1 rounded: (1 + 614/1024) · 2⁻⁴
     assert.equal(halfToFloat(0x7c00), Infinity);
     assert.equal(halfToFloat(0xfc00), -Infinity);
     assert.ok(Object.is(halfToFloat(0x8000), -0));
@@ -96,7 +105,8 @@ describe('halfToFloat', () => {
   test('all 65,536 patterns equal a bit-level decode', () => {
     let mismatches = 0;
     for (let h = 0; h <= 0xffff; h++) {
-      const a = halfToFloat(h), b = halfByBits(h);
+      const a = halfToFloat(h),
+        b = halfByBits(h);
       if (!(Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b)))) mismatches++;
     }
     assert.equal(mismatches, 0);
@@ -106,20 +116,23 @@ describe('halfToFloat', () => {
 describe('readSafetensors: files that are read', () => {
   test('F32 exactly, F16 decoded, metadata, in the order of the data', () => {
     const f32 = [0.5, -1.25, -0, 1e-40, Infinity, NaN];
-    const bytes = write([
-      ['z.weight', { dtype: 'F32', shape: [2, 3], data: f32 }],
-      ['a.half', { dtype: 'F16', shape: [4], data: [0x3c00, 0x0001, 0x7bff, 0xfc00] }],
-      ['empty', { dtype: 'F32', shape: [0, 5], data: [] }],
-      ['scalar', { dtype: 'F16', shape: [], data: [0xc000] }],
-      ['10', { dtype: 'F32', shape: [1], data: [7] }],  // an integer-like name: JSON.parse lists it first
-    ], JSON.parse('{"task": "induction", "__proto__": "x", "ünï": "ταυ \\"quoted\\"\\n"}'));  // an own "__proto__" key
+    const bytes = write(
+      [
+        ['z.weight', { dtype: 'F32', shape: [2, 3], data: f32 }],
+        ['a.half', { dtype: 'F16', shape: [4], data: [0x3c00, 0x0001, 0x7bff, 0xfc00] }],
+        ['empty', { dtype: 'F32', shape: [0, 5], data: [] }],
+        ['scalar', { dtype: 'F16', shape: [], data: [0xc000] }],
+        ['10', { dtype: 'F32', shape: [1], data: [7] }], // an integer-like name: JSON.parse lists it first
+      ],
+      JSON.parse('{"task": "induction", "__proto__": "x", "ünï": "ταυ \\"quoted\\"\\n"}'),
+    ); // an own "__proto__" key
     const { tensors, metadata } = readSafetensors(bytes, 'good.safetensors');
     assert.deepEqual([...tensors.keys()], ['z.weight', 'a.half', 'empty', 'scalar', '10']);
     const z = tensors.get('z.weight');
     assert.deepEqual(z.shape, [2, 3]);
     assert.equal(z.dtype, 'F32');
     assert.ok(z.data instanceof Float32Array);
-    assert.deepEqual(new Uint32Array(z.data.buffer), new Uint32Array(new Float32Array(f32).buffer));  // bit for bit
+    assert.deepEqual(new Uint32Array(z.data.buffer), new Uint32Array(new Float32Array(f32).buffer)); // bit for bit
     assert.deepEqual([...tensors.get('a.half').data], [1, 2 ** -24, 65504, -Infinity]);
     assert.equal(tensors.get('a.half').dtype, 'F16');
     assert.deepEqual(tensors.get('empty'), { shape: [0, 5], data: new Float32Array(0), dtype: 'F32' });
@@ -131,7 +144,10 @@ describe('readSafetensors: files that are read', () => {
     assert.equal(metadata['ünï'], 'ταυ "quoted"\n');
   });
   test('ArrayBuffer, Buffer, and a Uint8Array at an odd offset of a larger buffer', () => {
-    const bytes = write([['w', { dtype: 'F32', shape: [2], data: [1.5, -3] }], ['h', { dtype: 'F16', shape: [1], data: [0x3800] }]]);
+    const bytes = write([
+      ['w', { dtype: 'F32', shape: [2], data: [1.5, -3] }],
+      ['h', { dtype: 'F16', shape: [1], data: [0x3800] }],
+    ]);
     const expect = (file) => {
       assert.deepEqual([...file.tensors.get('w').data], [1.5, -3]);
       assert.deepEqual([...file.tensors.get('h').data], [0.5]);
@@ -148,7 +164,10 @@ describe('readSafetensors: files that are read', () => {
     assert.deepEqual([...file.tensors.keys()], ['a', 'b']);
     assert.deepEqual([...file.tensors.get('b').data], [65504, -Infinity]);
     assert.deepEqual(file.metadata, { format: 'pt' });
-    const extra = readSafetensors(fileOf('{"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"note":[1,2]}}', [0, 0, 0x80, 0x3f]), 'x');
+    const extra = readSafetensors(
+      fileOf('{"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"note":[1,2]}}', [0, 0, 0x80, 0x3f]),
+      'x',
+    );
     assert.deepEqual([...extra.tensors.get('x').data], [1]);
     const none = readSafetensors(fileOf('{}'), 'none');
     assert.equal(none.tensors.size, 0);
@@ -160,7 +179,7 @@ describe('readSafetensors: files that are read', () => {
     assert.deepEqual(metadata, { steps: '700', task: 'induction' });
     assert.deepEqual([...tensors.keys()], ['embed.weight', 'head.0.q', 'scale', 'empty']);
     assert.deepEqual([...tensors.get('embed.weight').data], [...new Float32Array([0.5, -1.25, 3, 0.1, -0, 1e-30])]);
-    assert.deepEqual([...tensors.get('head.0.q').data], [1, 65504, 2 ** -24]);  // 6e-8 rounded to the smallest subnormal
+    assert.deepEqual([...tensors.get('head.0.q').data], [1, 65504, 2 ** -24]); // 6e-8 rounded to the smallest subnormal
     assert.equal(tensors.get('head.0.q').dtype, 'F16');
     assert.deepEqual(tensors.get('scale'), { shape: [], data: new Float32Array([0.125]), dtype: 'F32' });
     assert.deepEqual(tensors.get('empty').shape, [0, 4]);
@@ -173,7 +192,10 @@ describe('readSafetensors: refusals name the file and the problem', () => {
   const twelve = zeros(12);
 
   test('wrong arguments', () => {
-    assert.throws(() => readSafetensors(new Uint8Array(8), 42), /readSafetensors: fileName must be a string, got number/);
+    assert.throws(
+      () => readSafetensors(new Uint8Array(8), 42),
+      /readSafetensors: fileName must be a string, got number/,
+    );
     refuses([1, 2, 3, 4, 5, 6, 7, 8], TypeError, 'bytes must be an ArrayBuffer or a Uint8Array, got Array');
     refuses(new Float32Array(4), TypeError, 'got Float32Array');
     refuses(undefined, TypeError, 'got undefined');
@@ -186,11 +208,19 @@ describe('readSafetensors: refusals name the file and the problem', () => {
     refuses(withLength(2n ** 64n - 1n, 10), RangeError, 'truncated: header says 18446744073709551615 bytes');
     refuses(withLength(2n ** 63n, 0), RangeError, 'truncated: header says 9223372036854775808 bytes, file has 0');
     const whole = write([['w', { dtype: 'F32', shape: [2], data: [1, 2] }]]);
-    refuses(whole.subarray(0, whole.length - 1), RangeError, 'data_offsets [0, 8] are out of range: the data section has 7 bytes');
+    refuses(
+      whole.subarray(0, whole.length - 1),
+      RangeError,
+      'data_offsets [0, 8] are out of range: the data section has 7 bytes',
+    );
     refuses(whole.subarray(0, 20), RangeError, 'truncated: header says');
   });
   test('a header above the 100 MB limit', () => {
-    refuses(withLength(BigInt(MAX_HEADER_BYTES + 1), MAX_HEADER_BYTES + 1), RangeError, 'header of 100000001 bytes is above the limit');
+    refuses(
+      withLength(BigInt(MAX_HEADER_BYTES + 1), MAX_HEADER_BYTES + 1),
+      RangeError,
+      'header of 100000001 bytes is above the limit',
+    );
   });
   test('not JSON, or not an object', () => {
     refuses(fileOf(''), RangeError, 'header is not valid JSON');
@@ -208,49 +238,123 @@ describe('readSafetensors: refusals name the file and the problem', () => {
     refuses(fileOf('{"w":{"shape":[1],"data_offsets":[0,4]}}', four), TypeError, `tensor 'w': missing "dtype"`);
     refuses(fileOf('{"w":{"dtype":"F32","data_offsets":[0,4]}}', four), TypeError, `tensor 'w': missing "shape"`);
     refuses(fileOf('{"w":{"dtype":"F32","shape":[1]}}', four), TypeError, `tensor 'w': missing "data_offsets"`);
-    refuses(fileOf(one(entry('w', '32', '[1]', '[0,4]')), four), TypeError, "tensor 'w': dtype must be a string, got number");
+    refuses(
+      fileOf(one(entry('w', '32', '[1]', '[0,4]')), four),
+      TypeError,
+      "tensor 'w': dtype must be a string, got number",
+    );
     refuses(fileOf(one(entry('w', '"F32"', '{}', '[0,4]')), four), TypeError, "tensor 'w': shape must be an array");
-    refuses(fileOf(one(entry('w', '"F32"', '[-1]', '[0,4]')), four), RangeError, "tensor 'w': shape[0] must be an unsigned integer, got -1");
-    refuses(fileOf(one(entry('w', '"F32"', '[1.5]', '[0,4]')), four), RangeError, 'shape[0] must be an unsigned integer, got 1.5');
-    refuses(fileOf(one(entry('w', '"F32"', '[1,"2"]', '[0,4]')), four), TypeError, 'shape[1] must be an unsigned integer, got string');
-    refuses(fileOf(one(entry('w', '"F32"', '[9007199254740993]', '[0,4]')), four), RangeError, 'shape[0] must be an unsigned integer');
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[-1]', '[0,4]')), four),
+      RangeError,
+      "tensor 'w': shape[0] must be an unsigned integer, got -1",
+    );
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[1.5]', '[0,4]')), four),
+      RangeError,
+      'shape[0] must be an unsigned integer, got 1.5',
+    );
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[1,"2"]', '[0,4]')), four),
+      TypeError,
+      'shape[1] must be an unsigned integer, got string',
+    );
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[9007199254740993]', '[0,4]')), four),
+      RangeError,
+      'shape[0] must be an unsigned integer',
+    );
     for (const offsets of ['[0]', '[0,4,8]', '"0,4"', '{"begin":0}', '[0,null]']) {
-      refuses(fileOf(one(entry('w', '"F32"', '[1]', offsets)), four), TypeError, "tensor 'w': data_offsets must be an array of two unsigned integers");
+      refuses(
+        fileOf(one(entry('w', '"F32"', '[1]', offsets)), four),
+        TypeError,
+        "tensor 'w': data_offsets must be an array of two unsigned integers",
+      );
     }
     for (const offsets of ['[0,-4]', '[0,4.5]']) {
-      refuses(fileOf(one(entry('w', '"F32"', '[1]', offsets)), four), RangeError, "tensor 'w': data_offsets must be an array of two unsigned integers");
+      refuses(
+        fileOf(one(entry('w', '"F32"', '[1]', offsets)), four),
+        RangeError,
+        "tensor 'w': data_offsets must be an array of two unsigned integers",
+      );
     }
   });
   test('unsupported dtypes', () => {
-    refuses(fileOf(one(entry('w', '"BF16"', '[2]', '[0,4]')), four), RangeError, "tensor 'w': unsupported dtype 'BF16' (only F32 and F16 are read)");
+    refuses(
+      fileOf(one(entry('w', '"BF16"', '[2]', '[0,4]')), four),
+      RangeError,
+      "tensor 'w': unsupported dtype 'BF16' (only F32 and F16 are read)",
+    );
     refuses(fileOf(one(entry('w', '"F64"', '[1]', '[0,8]')), eight), RangeError, "unsupported dtype 'F64'");
     refuses(fileOf(one(entry('w', '"f32"', '[1]', '[0,4]')), four), RangeError, "unsupported dtype 'f32'");
     refuses(fileOf(one(entry('w', '"toString"', '[1]', '[0,4]')), four), RangeError, "unsupported dtype 'toString'");
   });
   test('shapes that overflow or do not match the byte count', () => {
-    refuses(fileOf(one(entry('w', '"F32"', '[4294967296,4294967296]', '[0,4]')), four), RangeError, "tensor 'w': shape [4294967296, 4294967296] overflows");
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[4294967296,4294967296]', '[0,4]')), four),
+      RangeError,
+      "tensor 'w': shape [4294967296, 4294967296] overflows",
+    );
     refuses(fileOf(one(entry('w', '"F16"', '[4503599627370496]', '[0,4]')), four), RangeError, 'overflows');
-    refuses(fileOf(one(entry('w', '"F32"', '[3]', '[0,8]')), eight), RangeError, "tensor 'w': shape [3] of F32 needs 12 bytes, data_offsets [0, 8] hold 8");
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[3]', '[0,8]')), eight),
+      RangeError,
+      "tensor 'w': shape [3] of F32 needs 12 bytes, data_offsets [0, 8] hold 8",
+    );
     refuses(fileOf(one(entry('w', '"F16"', '[2]', '[0,8]')), eight), RangeError, 'shape [2] of F16 needs 4 bytes');
     refuses(fileOf(one(entry('w', '"F32"', '[]', '[0,8]')), eight), RangeError, 'shape [] of F32 needs 4 bytes');
   });
   test('offsets out of range, overlapping, with gaps, or not covering the data', () => {
-    refuses(fileOf(one(entry('w', '"F32"', '[1]', '[8,4]')), eight), RangeError, "tensor 'w': data_offsets [8, 4] are reversed");
-    refuses(fileOf(one(entry('w', '"F32"', '[2]', '[4,12]')), eight), RangeError, "tensor 'w': data_offsets [4, 12] are out of range: the data section has 8 bytes");
-    refuses(fileOf(`{${entry('a', '"F32"', '[2]', '[0,8]')},${entry('b', '"F32"', '[2]', '[4,12]')}}`, twelve), RangeError,
-      "tensor 'b': data_offsets [4, 12] overlap tensor 'a'");
-    refuses(fileOf(`{${entry('a', '"F32"', '[1]', '[0,4]')},${entry('b', '"F32"', '[1]', '[0,4]')}}`, four), RangeError, 'overlap');
-    refuses(fileOf(`{${entry('a', '"F32"', '[1]', '[0,4]')},${entry('b', '"F32"', '[1]', '[8,12]')}}`, twelve), RangeError,
-      "gap in the data section: bytes [4, 8) belong to no tensor (before tensor 'b')");
-    refuses(fileOf(one(entry('b', '"F32"', '[1]', '[4,8]')), eight), RangeError, 'gap in the data section: bytes [0, 4)');
-    refuses(fileOf(one(entry('w', '"F32"', '[1]', '[0,4]')), eight), RangeError, 'the tensors do not cover the data section: they end at byte 4 of 8');
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[1]', '[8,4]')), eight),
+      RangeError,
+      "tensor 'w': data_offsets [8, 4] are reversed",
+    );
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[2]', '[4,12]')), eight),
+      RangeError,
+      "tensor 'w': data_offsets [4, 12] are out of range: the data section has 8 bytes",
+    );
+    refuses(
+      fileOf(`{${entry('a', '"F32"', '[2]', '[0,8]')},${entry('b', '"F32"', '[2]', '[4,12]')}}`, twelve),
+      RangeError,
+      "tensor 'b': data_offsets [4, 12] overlap tensor 'a'",
+    );
+    refuses(
+      fileOf(`{${entry('a', '"F32"', '[1]', '[0,4]')},${entry('b', '"F32"', '[1]', '[0,4]')}}`, four),
+      RangeError,
+      'overlap',
+    );
+    refuses(
+      fileOf(`{${entry('a', '"F32"', '[1]', '[0,4]')},${entry('b', '"F32"', '[1]', '[8,12]')}}`, twelve),
+      RangeError,
+      "gap in the data section: bytes [4, 8) belong to no tensor (before tensor 'b')",
+    );
+    refuses(
+      fileOf(one(entry('b', '"F32"', '[1]', '[4,8]')), eight),
+      RangeError,
+      'gap in the data section: bytes [0, 4)',
+    );
+    refuses(
+      fileOf(one(entry('w', '"F32"', '[1]', '[0,4]')), eight),
+      RangeError,
+      'the tensors do not cover the data section: they end at byte 4 of 8',
+    );
     refuses(fileOf('{}', four), RangeError, 'do not cover the data section');
     // A repeated name: the last entry counts, so the first one's bytes are uncovered.
-    refuses(fileOf(`{${entry('w', '"F32"', '[1]', '[0,4]')},${entry('w', '"F32"', '[1]', '[4,8]')}}`, eight), RangeError, 'gap');
+    refuses(
+      fileOf(`{${entry('w', '"F32"', '[1]', '[0,4]')},${entry('w', '"F32"', '[1]', '[4,8]')}}`, eight),
+      RangeError,
+      'gap',
+    );
   });
   test('metadata that is not an object of strings', () => {
     refuses(fileOf('{"__metadata__":["a"]}'), TypeError, '__metadata__ must be an object of strings, got array');
-    refuses(fileOf('{"__metadata__":{"a":"b","steps":1000}}'), TypeError, "__metadata__ value of 'steps' must be a string, got number");
+    refuses(
+      fileOf('{"__metadata__":{"a":"b","steps":1000}}'),
+      TypeError,
+      "__metadata__ value of 'steps' must be a string, got number",
+    );
     refuses(fileOf('{"__metadata__":{"a":null}}'), TypeError, "__metadata__ value of 'a' must be a string, got null");
   });
 });

@@ -19,13 +19,19 @@ const VALUES = ['Sprangers', 'Skywalker', 'Organa', 'Solo', 'Lennon'];
 function bigrams(text) {
   const chars = ['\u0002', ...text.trim().toLowerCase(), '\u0003'];
   const counts = new Map();
-  for (let i = 0; i + 1 < chars.length; i++) counts.set(chars[i] + chars[i + 1], (counts.get(chars[i] + chars[i + 1]) ?? 0) + 1);
+  for (let i = 0; i + 1 < chars.length; i++)
+    counts.set(chars[i] + chars[i + 1], (counts.get(chars[i] + chars[i + 1]) ?? 0) + 1);
   return counts;
 }
 
 function cosine(a, b) {
-  let dot = 0, aa = 0, bb = 0;
-  for (const [key, x] of a) { aa += x * x; dot += x * (b.get(key) ?? 0); }
+  let dot = 0,
+    aa = 0,
+    bb = 0;
+  for (const [key, x] of a) {
+    aa += x * x;
+    dot += x * (b.get(key) ?? 0);
+  }
   for (const y of b.values()) bb += y * y;
   return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
 }
@@ -41,7 +47,10 @@ function softmax(z) {
 // The mean all-but-the-top vector of the tokens of `text`, formed here in float64:
 // x̃ = (x − μ) − Σ_k (u_k · (x − μ)) u_k, which is linear, so the mean of x̃ is that of the mean of x.
 function meanVector(text) {
-  const { data, shape: [n, d] } = core.embed(text);
+  const {
+    data,
+    shape: [n, d],
+  } = core.embed(text);
   const { mean: mu, directions } = core.allButTheTop();
   const mean = new Float64Array(d);
   for (let i = 0; i < n; i++) for (let c = 0; c < d; c++) mean[c] += data[i * d + c] / n;
@@ -57,8 +66,14 @@ function meanVector(text) {
 }
 
 function vectorCosine(a, b) {
-  let dot = 0, aa = 0, bb = 0;
-  for (let c = 0; c < a.length; c++) { dot += a[c] * b[c]; aa += a[c] * a[c]; bb += b[c] * b[c]; }
+  let dot = 0,
+    aa = 0,
+    bb = 0;
+  for (let c = 0; c < a.length; c++) {
+    dot += a[c] * b[c];
+    aa += a[c] * a[c];
+    bb += b[c] * b[c];
+  }
   return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
 }
 
@@ -67,20 +82,41 @@ describe('softLookup with letter bigrams', () => {
     const r = core.softLookup('luke', { keys: ['Puke'], values: ['Skywalker'] });
     near(r.similarities, [0.6], 1e-7, 'cos(luke, puke)');
     assert.deepEqual(r.sharedBigrams, [['uk', 'ke', 'e$']]);
-    near(core.softLookup('Luk', { keys: ['Luke'], values: ['x'] }).similarities, [3 / Math.sqrt(20)], 1e-7, 'cos(luk, luke)');
+    near(
+      core.softLookup('Luk', { keys: ['Luke'], values: ['x'] }).similarities,
+      [3 / Math.sqrt(20)],
+      1e-7,
+      'cos(luk, luke)',
+    );
   });
 
-  for (const [query, temperature] of [['Luk', 1], ['Luk', 0.1], ['Skywalker', 0.3], ['han solo', 2], ['', 0.5]]) {
+  for (const [query, temperature] of [
+    ['Luk', 1],
+    ['Luk', 0.1],
+    ['Skywalker', 0.3],
+    ['han solo', 2],
+    ['', 0.5],
+  ]) {
     test(`"${query}", τ = ${temperature}: similarities, scores, weights and mixture match the float64 reference`, () => {
       const r = core.softLookup(query, { keys: KEYS, values: VALUES, temperature });
       const sims = KEYS.map((key) => cosine(bigrams(query), bigrams(key)));
       near(r.similarities, sims, 1e-6, 'similarities');
-      near(r.scores, sims.map((s) => s / temperature), 1e-5, 'scores');
+      near(
+        r.scores,
+        sims.map((s) => s / temperature),
+        1e-5,
+        'scores',
+      );
       const weights = softmax(sims.map((s) => s / temperature));
       near(r.weights, weights, 1e-6, 'weights');
       assert.deepEqual(r.distinctValues, VALUES);
       near(r.mixture, weights, 1e-6, 'mixture');
-      near(r.exact, KEYS.map((key) => (key.toLowerCase() === query.trim().toLowerCase() ? 1 : 0)), 0, 'exact');
+      near(
+        r.exact,
+        KEYS.map((key) => (key.toLowerCase() === query.trim().toLowerCase() ? 1 : 0)),
+        0,
+        'exact',
+      );
     });
   }
 
@@ -92,7 +128,9 @@ describe('softLookup with letter bigrams', () => {
     const hot = core.softLookup('Luke', { keys: KEYS, values: VALUES, temperature: 10000 });
     near(hot.weights, new Array(5).fill(0.2), 1e-4, 'weights at τ = 10⁴');
     // The weight on Luke falls as τ rises.
-    const onLuke = [0.01, 0.1, 1, 10].map((t) => core.softLookup('Luke', { keys: KEYS, values: VALUES, temperature: t }).weights[0]);
+    const onLuke = [0.01, 0.1, 1, 10].map(
+      (t) => core.softLookup('Luke', { keys: KEYS, values: VALUES, temperature: t }).weights[0],
+    );
     for (let i = 1; i < onLuke.length; i++) assert.ok(onLuke[i] < onLuke[i - 1], `weight on Luke ${onLuke}`);
   });
 
@@ -109,7 +147,10 @@ describe('softLookup with letter bigrams', () => {
   test('every normalizer: the weights are core.normalize of the similarities at the same temperature', () => {
     for (const normalizer of ['softmax', 'sparsemax', 'entmax15', 'hardmax']) {
       const r = core.softLookup('Luk', { keys: KEYS, values: VALUES, temperature: 0.2, normalizer });
-      const expected = core.normalize({ data: r.similarities, shape: [1, KEYS.length] }, { method: normalizer, temperature: 0.2 });
+      const expected = core.normalize(
+        { data: r.similarities, shape: [1, KEYS.length] },
+        { method: normalizer, temperature: 0.2 },
+      );
       near(r.weights, expected.data, 0, normalizer);
     }
     const sparse = core.softLookup('Luk', { keys: KEYS, values: VALUES, temperature: 0.2, normalizer: 'sparsemax' });
@@ -123,11 +164,25 @@ describe('softLookup with word vectors', () => {
     const values = ['animal', 'vehicle', 'vehicle', 'nonsense', 'Sprangers'];
     for (const query of ['cat', 'blue truck', '']) {
       const r = core.softLookup(query, { keys, values, similarity: 'wordVectors', temperature: 0.1 });
-      near(r.similarities, keys.map((key) => vectorCosine(meanVector(query), meanVector(key))), 1e-6, `similarities for "${query}"`);
+      near(
+        r.similarities,
+        keys.map((key) => vectorCosine(meanVector(query), meanVector(key))),
+        1e-6,
+        `similarities for "${query}"`,
+      );
       near(r.weights, softmax(Array.from(r.similarities, (s) => s / 0.1)), 1e-6, 'weights');
-      assert.deepEqual(r.keyOov, keys.map((key) => core.tokenize(key).some((t) => t.oov)));
-      assert.equal(r.queryOov, core.tokenize(query).some((t) => t.oov));
-      assert.deepEqual(r.sharedBigrams, keys.map(() => []));
+      assert.deepEqual(
+        r.keyOov,
+        keys.map((key) => core.tokenize(key).some((t) => t.oov)),
+      );
+      assert.equal(
+        r.queryOov,
+        core.tokenize(query).some((t) => t.oov),
+      );
+      assert.deepEqual(
+        r.sharedBigrams,
+        keys.map(() => []),
+      );
     }
     const cat = core.softLookup('cat', { keys, values, similarity: 'wordVectors' });
     assert.ok(cat.similarities[0] > cat.similarities[1], 'cat is nearer dog than car');
@@ -143,7 +198,11 @@ describe('softLookup errors', () => {
     [{ keys: ['a', ''], values: ['x', 'y'] }, RangeError, /keys\[1\] is empty/],
     [{ keys: ['a', 'b'], values: ['x', '  '] }, RangeError, /values\[1\] is empty/],
     [{ keys: ['a', 'x'.repeat(65)], values: ['x', 'y'] }, RangeError, /keys\[1\] has 65 characters; at most 64/],
-    [{ ...table, temperature: 0 }, RangeError, /temperature must be a finite number at least 0.0001 and at most 10000, got 0/],
+    [
+      { ...table, temperature: 0 },
+      RangeError,
+      /temperature must be a finite number at least 0.0001 and at most 10000, got 0/,
+    ],
     [{ ...table, temperature: NaN }, RangeError, /temperature/],
     [{ ...table, temperature: 1e5 }, RangeError, /temperature/],
     [{ ...table, similarity: 'glove' }, RangeError, /similarity must be one of 'letters', 'wordVectors'/],
@@ -154,11 +213,17 @@ describe('softLookup errors', () => {
   ];
   for (const [args, ErrorClass, message] of cases) {
     test(`${ErrorClass.name} ${message}`, () => {
-      assert.throws(() => core.softLookup('a', args), (error) => error instanceof ErrorClass && message.test(error.message));
+      assert.throws(
+        () => core.softLookup('a', args),
+        (error) => error instanceof ErrorClass && message.test(error.message),
+      );
     });
   }
   test('a query over 64 characters and a non-string query', () => {
-    assert.throws(() => core.softLookup('q'.repeat(65), table), { name: 'RangeError', message: /query has 65 characters/ });
+    assert.throws(() => core.softLookup('q'.repeat(65), table), {
+      name: 'RangeError',
+      message: /query has 65 characters/,
+    });
     assert.throws(() => core.softLookup(42, table), TypeError);
   });
 

@@ -18,7 +18,7 @@ const defaults = defaultState();
 let core;
 before(async () => {
   core = await createAttentionCore();
-  setCoreLimits(core.limits, core.trainerLimits);  // the attribute parsers' name lists and ranges
+  setCoreLimits(core.limits, core.trainerLimits); // the attribute parsers' name lists and ranges
 });
 
 /** The attributes of a tag, unescaped (the way a browser parses them). */
@@ -27,7 +27,10 @@ const MODULE = 'https://example.org/element/attention-explorer.js';
 function parseTag(tag) {
   const attributes = {};
   for (const [, name, value] of tag.matchAll(/ ([a-z-]+)="([^"]*)"/g)) {
-    attributes[name] = value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+    attributes[name] = value
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&amp;/g, '&');
   }
   return attributes;
 }
@@ -37,7 +40,11 @@ test('steps: 10–18, unique link-safe ids, a title, two or three sentences, a k
   const ids = TOUR_STEPS.map((step) => step.id);
   assert.equal(new Set(ids).size, ids.length, 'unique ids');
   for (const step of TOUR_STEPS) {
-    assert.deepEqual(Object.keys(step).filter((key) => !['id', 'title', 'text', 'state', 'view', 'figure', 'control'].includes(key)), [], step.id);
+    assert.deepEqual(
+      Object.keys(step).filter((key) => !['id', 'title', 'text', 'state', 'view', 'figure', 'control'].includes(key)),
+      [],
+      step.id,
+    );
     if ('control' in step) assert.ok(step.control in defaults, `${step.id}: control ${step.control} is a setting`);
     assert.match(step.id, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, 'lowercase-with-dashes (no escaping in a URL)');
     assert.ok(step.title.trim().length > 0 && step.title.length <= 60, `${step.id}: title`);
@@ -49,7 +56,7 @@ test('steps: 10–18, unique link-safe ids, a title, two or three sentences, a k
   }
 });
 
-test('the phase-change step quotes the task\'s numbers: the untrained loss and ln V, computed by the core, and the markers\' thresholds', () => {
+test("the phase-change step quotes the task's numbers: the untrained loss and ln V, computed by the core, and the markers' thresholds", () => {
   const step = TOUR_STEPS.find((s) => s.id === 'learn-phase-change');
   const state = stepState(step, defaults, defaults);
   const text = stepText(step, { core, state });
@@ -57,30 +64,38 @@ test('the phase-change step quotes the task\'s numbers: the untrained loss and l
   const trainer = core.createTrainer({ task: state.trainTask, seed: state.trainSeed });
   const { vocabSize } = trainer.options;
   const initial = trainer.evaluate().loss;
-  console.log(`# ${state.trainTask}, seed ${state.trainSeed}: initial loss ${initial}, ln ${vocabSize} = ${Math.log(vocabSize)}`);
+  console.log(
+    `# ${state.trainTask}, seed ${state.trainSeed}: initial loss ${initial}, ln ${vocabSize} = ${Math.log(vocabSize)}`,
+  );
   assert.ok(text.includes(`starts at ${initial.toFixed(2)}`), text);
   assert.ok(text.includes(`ln ${vocabSize} ≈ ${Math.log(vocabSize).toFixed(2)}`), text);
   assert.match(text, /previous-token score ≥ 0\.4/);
   assert.match(text, /prefix-matching score ≥ 0\.4 with a previous-token head in a layer below/);
 });
 
-test('every step\'s state names only state fields, with values of the defaults\' types', () => {
+test("every step's state names only state fields, with values of the defaults' types", () => {
   for (const step of TOUR_STEPS) {
     for (const [key, value] of Object.entries(step.state)) {
       assert.ok(key in defaults && key !== 'tour', `${step.id}: ${key} is a state field`);
       const type = (v) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
-      assert.ok(type(value) === type(defaults[key]) || defaults[key] === null, `${step.id}: ${key} is a ${type(defaults[key])}`);
+      assert.ok(
+        type(value) === type(defaults[key]) || defaults[key] === null,
+        `${step.id}: ${key} is a ${type(defaults[key])}`,
+      );
     }
     const state = withChange(defaults, step.state);
     assert.deepEqual(withChange(state, {}), state, `${step.id}: consistent (heads exist)`);
   }
 });
 
-test('every step\'s state passes the attribute parsers (through its embed code) and survives a link', () => {
+test("every step's state passes the attribute parsers (through its embed code) and survives a link", () => {
   for (const step of TOUR_STEPS) {
     const state = stepState(step, defaults, defaults);
     assert.equal(state.tour, step.id);
-    const { change, errors } = readAttributes(reader(parseTag(embedCode(state, D_MODEL, MODULE).split('\n')[1])), D_MODEL);
+    const { change, errors } = readAttributes(
+      reader(parseTag(embedCode(state, D_MODEL, MODULE).split('\n')[1])),
+      D_MODEL,
+    );
     assert.deepEqual(errors, [], step.id);
     const kinds = (s) => Array.from({ length: s.numHeads }, (_, h) => s.headKinds[h] ?? 'projected');
     const reproduced = withChange(defaults, change);
@@ -91,18 +106,25 @@ test('every step\'s state passes the attribute parsers (through its embed code) 
   }
 });
 
-test('the core computes every step\'s state', () => {
+test("the core computes every step's state", () => {
   for (const step of TOUR_STEPS) {
     const state = stepState(step, defaults, defaults);
     const options = { ...traceOptions(state), positionChecks: true };
-    const trace = state.compare ? core.compareContexts(state.sentence, state.compareSentence, options).first : core.explain(state.sentence, options);
+    const trace = state.compare
+      ? core.compareContexts(state.sentence, state.compareSentence, options).first
+      : core.explain(state.sentence, options);
     assert.ok(trace.tokens.length > 1, step.id);
     assert.ok(trace.weights.data.every(Number.isFinite), `${step.id}: finite weights`);
   }
 });
 
-test('a step keeps the learner\'s colour map and replaces everything else by the defaults plus the step', () => {
-  const current = withChange(defaults, { colorMap: 'cividis', temperature: 0.2, numHeads: 5, sentence: 'something else' });
+test("a step keeps the learner's colour map and replaces everything else by the defaults plus the step", () => {
+  const current = withChange(defaults, {
+    colorMap: 'cividis',
+    temperature: 0.2,
+    numHeads: 5,
+    sentence: 'something else',
+  });
   const step = TOUR_STEPS.find((s) => s.id === 'heads');
   const state = stepState(step, defaults, current);
   assert.equal(state.colorMap, 'cividis');
@@ -122,7 +144,12 @@ test('the tour attribute: empty is the first step, a number counts from 1, or a 
     const { change, errors } = parse(bad);
     assert.deepEqual(change, {}, `tour="${bad}" sets nothing`);
     assert.equal(errors.length, 1);
-    assert.match(errors[0], new RegExp(`^tour="${bad.replace('.', '\\.')}": must be empty, a step number from 1 to ${TOUR_STEPS.length}, or a step id: attention-weights, `));
+    assert.match(
+      errors[0],
+      new RegExp(
+        `^tour="${bad.replace('.', '\\.')}": must be empty, a step number from 1 to ${TOUR_STEPS.length}, or a step id: attention-weights, `,
+      ),
+    );
   }
 });
 
@@ -131,5 +158,9 @@ test('the embed code of a view inside the tour names the step', () => {
   const tag = embedCode(state, D_MODEL, MODULE).split('\n')[1];
   assert.match(tag, new RegExp(` tour="${TOUR_STEPS[5].id}"`));
   assert.ok(!tag.includes('state="tour'), 'a named attribute, not in the state attribute');
-  assert.equal(embedCode(defaults, D_MODEL, MODULE).split('\n')[1], '<attention-explorer></attention-explorer>', 'no tour: no attribute');
+  assert.equal(
+    embedCode(defaults, D_MODEL, MODULE).split('\n')[1],
+    '<attention-explorer></attention-explorer>',
+    'no tour: no attribute',
+  );
 });

@@ -14,8 +14,12 @@ before(async () => {
 });
 
 function flat(p) {
-  return [p.embedding, ...(p.positional ? [p.positional] : []), ...p.layers.flatMap((l) => [l.wQ, l.wK, l.wV, l.wO]), p.unembedding]
-    .flatMap((t) => [...t.data]);
+  return [
+    p.embedding,
+    ...(p.positional ? [p.positional] : []),
+    ...p.layers.flatMap((l) => [l.wQ, l.wK, l.wV, l.wO]),
+    p.unembedding,
+  ].flatMap((t) => [...t.data]);
 }
 
 for (const positionalEncoding of ['sinusoidal', 'learned']) {
@@ -24,11 +28,19 @@ for (const positionalEncoding of ['sinusoidal', 'learned']) {
     trainer.step(30);
     const model = tfjsModel(tf, trainer.options, trainer.parameters());
     const batch = trainer.sample(8);
-    const ours = trainer.lossAndGradients(batch), theirs = model.lossAndGradients(batch);
-    const a = flat(ours.gradients), b = flat(theirs.gradients);
-    let worst = 0, largest = 0;
-    a.forEach((g, i) => { worst = Math.max(worst, Math.abs(g - b[i])); largest = Math.max(largest, Math.abs(b[i])); });
-    console.log(`${positionalEncoding}: loss ${ours.loss} vs TF.js ${theirs.loss}; ${a.length} gradients, largest difference ${worst.toExponential(2)} (largest gradient ${largest.toExponential(2)})`);
+    const ours = trainer.lossAndGradients(batch),
+      theirs = model.lossAndGradients(batch);
+    const a = flat(ours.gradients),
+      b = flat(theirs.gradients);
+    let worst = 0,
+      largest = 0;
+    a.forEach((g, i) => {
+      worst = Math.max(worst, Math.abs(g - b[i]));
+      largest = Math.max(largest, Math.abs(b[i]));
+    });
+    console.log(
+      `${positionalEncoding}: loss ${ours.loss} vs TF.js ${theirs.loss}; ${a.length} gradients, largest difference ${worst.toExponential(2)} (largest gradient ${largest.toExponential(2)})`,
+    );
     assert.ok(Math.abs(ours.loss - theirs.loss) < 1e-5);
     assert.ok(worst < 1e-5 * Math.max(1, largest));
     model.dispose();

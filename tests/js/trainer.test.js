@@ -28,46 +28,98 @@ describe('createTrainer: options', () => {
     assert.deepEqual(core.trainerLimits.tasks, ['previous-token', 'reverse', 'sort', 'induction']);
     assert.deepEqual(core.trainerLimits.positionalEncodings, ['sinusoidal', 'learned', 'none']);
     const t = core.createTrainer({ task: 'sort', seed: 3 });
-    assert.deepEqual(t.options, { task: 'sort', numLayers: 2, numHeads: 2, dModel: 32, seqLen: 16, vocabSize: 17, batchSize: 16,
-      learningRate: t.options.learningRate, weightDecay: t.options.weightDecay, positionalEncoding: 'sinusoidal', seed: 3 });
+    assert.deepEqual(t.options, {
+      task: 'sort',
+      numLayers: 2,
+      numHeads: 2,
+      dModel: 32,
+      seqLen: 16,
+      vocabSize: 17,
+      batchSize: 16,
+      learningRate: t.options.learningRate,
+      weightDecay: t.options.weightDecay,
+      positionalEncoding: 'sinusoidal',
+      seed: 3,
+    });
     assert.ok(Math.abs(t.options.learningRate - 0.01) < 1e-9 && Math.abs(t.options.weightDecay - 0.01) < 1e-9);
     assert.equal(core.createTrainer().options.task, 'induction');
   });
 
   test('bad options are named RangeErrors and TypeErrors', () => {
-    assert.throws(() => core.createTrainer({ task: 'copy' }), /task must be one of 'previous-token', 'reverse', 'sort', 'induction', got copy/);
-    assert.throws(() => core.createTrainer({ numLayer: 2 }), { name: 'RangeError', message: /unknown option 'numLayer'/ });
-    assert.throws(() => core.createTrainer({ numLayers: 5 }), { name: 'RangeError', message: /numLayers must be an integer from 1 to 4/ });
-    assert.throws(() => core.createTrainer({ numHeads: 3 }), { name: 'RangeError', message: /^createTrainer: numHeads must divide dModel = 32, got 3$/ });
-    assert.throws(() => core.createTrainer({ task: 'sort', vocabSize: 5 }), { name: 'RangeError', message: /vocabSize must be at least 9 for task 'sort'/ });
+    assert.throws(
+      () => core.createTrainer({ task: 'copy' }),
+      /task must be one of 'previous-token', 'reverse', 'sort', 'induction', got copy/,
+    );
+    assert.throws(() => core.createTrainer({ numLayer: 2 }), {
+      name: 'RangeError',
+      message: /unknown option 'numLayer'/,
+    });
+    assert.throws(() => core.createTrainer({ numLayers: 5 }), {
+      name: 'RangeError',
+      message: /numLayers must be an integer from 1 to 4/,
+    });
+    assert.throws(() => core.createTrainer({ numHeads: 3 }), {
+      name: 'RangeError',
+      message: /^createTrainer: numHeads must divide dModel = 32, got 3$/,
+    });
+    assert.throws(() => core.createTrainer({ task: 'sort', vocabSize: 5 }), {
+      name: 'RangeError',
+      message: /vocabSize must be at least 9 for task 'sort'/,
+    });
     assert.throws(() => core.createTrainer({ learningRate: 0 }), { name: 'RangeError', message: /learningRate/ });
-    assert.throws(() => core.createTrainer({ positionalEncoding: 'rope' }), { name: 'RangeError', message: /'sinusoidal', 'learned', 'none'/ });
+    assert.throws(() => core.createTrainer({ positionalEncoding: 'rope' }), {
+      name: 'RangeError',
+      message: /'sinusoidal', 'learned', 'none'/,
+    });
     assert.throws(() => core.createTrainer({ seed: '1' }), { name: 'TypeError' });
-    assert.throws(() => core.createTrainer({ seqLen: 256, dModel: 512, numLayers: 4, batchSize: 1024, vocabSize: 100 }),
-      { name: 'RangeError', message: /the activations of a batch .* above the limit/ });
+    assert.throws(
+      () => core.createTrainer({ seqLen: 256, dModel: 512, numLayers: 4, batchSize: 1024, vocabSize: 100 }),
+      { name: 'RangeError', message: /the activations of a batch .* above the limit/ },
+    );
     const t = core.createTrainer({ task: 'previous-token' });
     assert.throws(() => t.step(0), { name: 'RangeError' });
     assert.throws(() => t.step(1e9), { name: 'RangeError', message: /n must be an integer from 1 to 100000/ });
-    assert.throws(() => t.predict([0, 16]), { name: 'RangeError', message: /tokens\[1\] = 16 is outside \[0, vocabSize = 16\)/ });
+    assert.throws(() => t.predict([0, 16]), {
+      name: 'RangeError',
+      message: /tokens\[1\] = 16 is outside \[0, vocabSize = 16\)/,
+    });
     assert.throws(() => t.predict(new Array(17).fill(0)), { name: 'RangeError', message: /1 to seqLen = 16 tokens/ });
     assert.throws(() => t.attention(['a']), { name: 'TypeError' });
-    assert.throws(() => t.ablate({ layer: 1, head: 0 }), { name: 'RangeError', message: /layer must be an integer from 0 to 0/ });
+    assert.throws(() => t.ablate({ layer: 1, head: 0 }), {
+      name: 'RangeError',
+      message: /layer must be an integer from 0 to 0/,
+    });
   });
 });
 
 describe('lossAndGradients: the hand-written backward pass through the API', () => {
   test('agrees with central differences of the loss for entries of every parameter tensor', () => {
-    const t = core.createTrainer({ task: 'induction', numLayers: 2, numHeads: 2, dModel: 8, seqLen: 8, vocabSize: 6, batchSize: 4,
-      positionalEncoding: 'learned', seed: 5 });
-    t.step(20);  // away from the initialization, so every path carries gradient
+    const t = core.createTrainer({
+      task: 'induction',
+      numLayers: 2,
+      numHeads: 2,
+      dModel: 8,
+      seqLen: 8,
+      vocabSize: 6,
+      batchSize: 4,
+      positionalEncoding: 'learned',
+      seed: 5,
+    });
+    t.step(20); // away from the initialization, so every path carries gradient
     const batch = t.sample(4);
     const { loss, gradients } = t.lossAndGradients(batch);
     const base = t.parameters();
-    const tensors = [['embedding', base.embedding, gradients.embedding], ['positional', base.positional, gradients.positional],
+    const tensors = [
+      ['embedding', base.embedding, gradients.embedding],
+      ['positional', base.positional, gradients.positional],
       ['unembedding', base.unembedding, gradients.unembedding],
-      ...base.layers.flatMap((layer, l) => ['wQ', 'wK', 'wV', 'wO'].map((m) => [`layers[${l}].${m}`, layer[m], gradients.layers[l][m]]))];
-    const h = 1e-2;  // float32 losses: a step large enough for differences above rounding, small for O(h²)
-    let worst = 0, checked = 0;
+      ...base.layers.flatMap((layer, l) =>
+        ['wQ', 'wK', 'wV', 'wO'].map((m) => [`layers[${l}].${m}`, layer[m], gradients.layers[l][m]]),
+      ),
+    ];
+    const h = 1e-2; // float32 losses: a step large enough for differences above rounding, small for O(h²)
+    let worst = 0,
+      checked = 0;
     for (const [name, tensor, grad] of tensors) {
       assert.deepEqual(grad.shape, tensor.shape, name);
       // the entries with the largest gradients, and a spread of others
@@ -85,20 +137,26 @@ describe('lossAndGradients: the hand-written backward pass through the API', () 
         const error = Math.abs(numeric - grad.data[i]);
         worst = Math.max(worst, error);
         checked++;
-        assert.ok(error < 2e-3 + 0.03 * Math.abs(numeric), `${name}[${i}]: backward ${grad.data[i]}, central difference ${numeric}`);
+        assert.ok(
+          error < 2e-3 + 0.03 * Math.abs(numeric),
+          `${name}[${i}]: backward ${grad.data[i]}, central difference ${numeric}`,
+        );
       }
     }
     t.setParameters(base);
     assert.equal(t.lossAndGradients(batch).loss, loss, 'parameters restored');
-    console.log(`lossAndGradients: ${checked} entries of ${tensors.length} tensors, largest |difference| ${worst.toExponential(2)}`);
+    console.log(
+      `lossAndGradients: ${checked} entries of ${tensors.length} tensors, largest |difference| ${worst.toExponential(2)}`,
+    );
   });
 
-  test('the loss is the mean cross-entropy of predict()\'s logits over the scored positions', () => {
+  test("the loss is the mean cross-entropy of predict()'s logits over the scored positions", () => {
     const t = core.createTrainer({ task: 'reverse', seed: 2 });
     t.step(10);
     const batch = t.sample(3);
     const [B, T] = batch.shape;
-    let sum = 0, count = 0;
+    let sum = 0,
+      count = 0;
     for (let b = 0; b < B; b++) {
       const { logits } = t.predict(batch.tokens.subarray(b * T, (b + 1) * T));
       const V = logits.shape[1];
@@ -116,10 +174,14 @@ describe('lossAndGradients: the hand-written backward pass through the API', () 
 
 describe('training', () => {
   test('the same seed gives identical losses and parameters', () => {
-    const a = core.createTrainer({ task: 'induction', seed: 9 }), b = core.createTrainer({ task: 'induction', seed: 9 });
+    const a = core.createTrainer({ task: 'induction', seed: 9 }),
+      b = core.createTrainer({ task: 'induction', seed: 9 });
     for (let i = 0; i < 4; i++) assert.deepEqual(a.step(5), b.step(5));
     assert.deepEqual(a.parameters(), b.parameters());
-    assert.notDeepEqual(core.createTrainer({ task: 'induction', seed: 10 }).step(1), core.createTrainer({ task: 'induction', seed: 9 }).step(1));
+    assert.notDeepEqual(
+      core.createTrainer({ task: 'induction', seed: 10 }).step(1),
+      core.createTrainer({ task: 'induction', seed: 9 }).step(1),
+    );
   });
 
   test('previous-token: ≥ 0.95 accuracy, and a head attending to i − 1; ablating it blinds the model', () => {
@@ -137,7 +199,9 @@ describe('training', () => {
     const t = core.createTrainer({ task: 'induction' });
     const first = t.evaluate();
     const e = trainUntil(t, (r) => r.accuracy >= 0.9 && max(r.headScores.prefixMatching) >= 0.4, { max: 2000 });
-    console.log(`induction: accuracy ${first.accuracy.toFixed(3)} → ${e.accuracy.toFixed(3)} and prefix matching ${max(first.headScores.prefixMatching).toFixed(2)} → ${max(e.headScores.prefixMatching).toFixed(2)} at step ${e.step}`);
+    console.log(
+      `induction: accuracy ${first.accuracy.toFixed(3)} → ${e.accuracy.toFixed(3)} and prefix matching ${max(first.headScores.prefixMatching).toFixed(2)} → ${max(e.headScores.prefixMatching).toFixed(2)} at step ${e.step}`,
+    );
     assert.ok(e.accuracy >= 0.9 && max(e.headScores.prefixMatching) >= 0.4, JSON.stringify(e));
     assert.deepEqual(e.headScores.prefixMatching.shape, [2, 2]);
     // The induction head is in layer 1 (it needs layer 0's previous-token information)
@@ -169,7 +233,10 @@ describe('reading the model', () => {
       const i = row % 16;
       const cells = weights.data.subarray(row * 16, row * 16 + 16);
       assert.ok(Math.abs(cells.reduce((s, w) => s + w, 0) - 1) < 1e-5);
-      assert.ok(cells.subarray(i + 1).every((w) => w === 0), 'no weight on later tokens');
+      assert.ok(
+        cells.subarray(i + 1).every((w) => w === 0),
+        'no weight on later tokens',
+      );
     }
     assert.deepEqual(t.attention([3, 1, 4]).weights.shape, [2, 2, 3, 3]);
   });
@@ -184,8 +251,9 @@ describe('reading the model', () => {
     });
   });
 
-  test('sample(): the task\'s layout, from a stream that does not change training', () => {
-    const a = core.createTrainer({ task: 'reverse' }), b = core.createTrainer({ task: 'reverse' });
+  test("sample(): the task's layout, from a stream that does not change training", () => {
+    const a = core.createTrainer({ task: 'reverse' }),
+      b = core.createTrainer({ task: 'reverse' });
     const s = a.sample(2);
     assert.deepEqual(s.shape, [2, 16]);
     assert.ok(s.tokens instanceof Int32Array && s.targets instanceof Int32Array && s.scored instanceof Uint8Array);
@@ -203,13 +271,18 @@ describe('reading the model', () => {
     assert.deepEqual(p.embedding.shape, [16, 32]);
     assert.deepEqual(p.positional.shape, [16, 32]);
     assert.deepEqual(p.unembedding.shape, [32, 16]);
-    assert.deepEqual(p.layers.map((l) => l.wO.shape), [[32, 32]]);
+    assert.deepEqual(
+      p.layers.map((l) => l.wO.shape),
+      [[32, 32]],
+    );
     p.embedding.data[0] = 123;
     assert.notEqual(t.parameters().embedding.data[0], 123, 'a copy');
     t.setParameters(p);
     assert.equal(t.parameters().embedding.data[0], 123);
-    assert.throws(() => t.setParameters({ ...p, unembedding: { data: new Float32Array(4), shape: [2, 2] } }),
-      { name: 'RangeError', message: /unembedding must be \[32, 16\]/ });
+    assert.throws(() => t.setParameters({ ...p, unembedding: { data: new Float32Array(4), shape: [2, 2] } }), {
+      name: 'RangeError',
+      message: /unembedding must be \[32, 16\]/,
+    });
     p.layers[0].wK.data[5] = NaN;
     assert.throws(() => t.setParameters(p), { name: 'RangeError', message: /layers\[0\]\.wK\.data\[5\] is NaN/ });
     assert.throws(() => t.setParameters({ ...p, layers: [] }), { name: 'RangeError', message: /numLayers = 1/ });
@@ -220,7 +293,11 @@ describe('reading the model', () => {
     t.step(2);
     t.evaluate();
     const heap = core.heapInUse();
-    for (let i = 0; i < 20; i++) { t.step(2); t.evaluate(); t.attention(); }
+    for (let i = 0; i < 20; i++) {
+      t.step(2);
+      t.evaluate();
+      t.attention();
+    }
     assert.equal(core.heapInUse(), heap);
   });
 });

@@ -6,24 +6,47 @@ const core = await createAttentionCore({ embeddingsUrl: new URL('file:///tmp/emb
 const x: Matrix = core.embed('the river bank');
 const [seqLen, dModel] = x.shape;
 const identity: Matrix = { data: new Float32Array(dModel * dModel), shape: [dModel, dModel] };
-const result = core.multiHeadAttention({ input: x, numHeads: 4, wQ: identity, wK: identity, wV: identity, wO: identity,
-  causal: true, positionalEncoding: 'rope' });
+const result = core.multiHeadAttention({
+  input: x,
+  numHeads: 4,
+  wQ: identity,
+  wK: identity,
+  wV: identity,
+  wO: identity,
+  causal: true,
+  positionalEncoding: 'rope',
+});
 const firstWeight: number = result.heads[0].weights.data[0];
-const trace: Trace = core.explain('the dog chased the cat', { numHeads: 2, positionChecks: true, heads: ['previous', { kind: 'offset', offset: 2 }] });
+const trace: Trace = core.explain('the dog chased the cat', {
+  numHeads: 2,
+  positionChecks: true,
+  heads: ['previous', { kind: 'offset', offset: 2 }],
+});
 const repeated = trace.positionChecks?.repeated[0]?.maxDifference.queries ?? 0;
 const lab = core.positionalEncodingLab({ positions: seqLen + 10, dModel: 32 });
 const error: number = lab.rotation.float64Angles.maxError;
 const layer = core.multiHeadLayer({ numHeads: 2, wQ: identity, wK: identity, wV: identity, wO: identity });
 const out: Matrix = layer.forward(x, { returnWeights: true }).output;
 const sparse: Matrix = core.normalize(x, { method: 'sparsemax', temperature: 0.5 });
-const decoder = core.explainCross('the cat sat', 'die Katze', { numHeads: 2, scoreFunction: 'additive', additiveHidden: 8 });
+const decoder = core.explainCross('the cat sat', 'die Katze', {
+  numHeads: 2,
+  scoreFunction: 'additive',
+  additiveHidden: 8,
+});
 const crossWeight: number = decoder.cross?.weights.data[0] ?? 0;
-const f = core.simplexObjective({ data: Float32Array.of(1, 0, 0), shape: [1, 3] }, [1, 0.5, -0.5], { method: 'entmax15' });
+const f = core.simplexObjective({ data: Float32Array.of(1, 0, 0), shape: [1, 3] }, [1, 0.5, -0.5], {
+  method: 'entmax15',
+});
 const additions: number = core.scoreCost({ scoreFunction: 'additive', queries: 8, keys: 8, dK: 25 }).additions;
 // @ts-expect-error score functions are a fixed set
 core.explain('a', { scoreFunction: 'cosine' });
-const lookup = core.softLookup('Luk', { keys: ['Luke', 'Puke'], values: ['Sprangers', 'Skywalker'], temperature: 0.1,
-  similarity: 'wordVectors', normalizer: 'entmax15' });
+const lookup = core.softLookup('Luk', {
+  keys: ['Luke', 'Puke'],
+  values: ['Sprangers', 'Skywalker'],
+  temperature: 0.1,
+  similarity: 'wordVectors',
+  normalizer: 'entmax15',
+});
 const luke: number = lookup.mixture[lookup.valueIndex[0]];
 const costs = core.layerCosts({ n: seqLen, kernelSize: 3, curveN: [1, 10, 100] });
 const cheaper: boolean = costs.selfAttention.operations < costs.recurrent.operations;
@@ -41,7 +64,18 @@ core.softLookup('a', { keys: ['a'], values: ['b'], similarity: 'glove' });
 
 const firstOffset: number = trace.options.heads[0].offset;
 
-export const used = [firstWeight, repeated, error, out, sparse, trace.tokens[0].oov, firstOffset, crossWeight, f, additions];
+export const used = [
+  firstWeight,
+  repeated,
+  error,
+  out,
+  sparse,
+  trace.tokens[0].oov,
+  firstOffset,
+  crossWeight,
+  f,
+  additions,
+];
 
 // Training an attention-only transformer
 const trainer = core.createTrainer({ task: 'induction', numLayers: 2, seed: 1 });
@@ -50,7 +84,13 @@ const scores: Matrix = trainer.evaluate().headScores.prefixMatching;
 const batch = trainer.sample(4);
 const grads = trainer.lossAndGradients(batch).gradients.layers[0].wQ;
 trainer.ablate({ layer: 1, head: 0 });
-console.log(loss, scores.shape, grads.shape, trainer.attention([1, 2, 3]).weights.shape, core.trainerLimits.tasks.includes(trainer.options.task));
+console.log(
+  loss,
+  scores.shape,
+  grads.shape,
+  trainer.attention([1, 2, 3]).weights.shape,
+  core.trainerLimits.tasks.includes(trainer.options.task),
+);
 // @ts-expect-error task names are a fixed set
 core.createTrainer({ task: 'copy' });
 
@@ -65,13 +105,13 @@ export function configure(el: AttentionExplorer): number {
     console.log(state.temperature.toFixed(2), state.positionalEncoding, changed.includes('temperature'));
   });
   el.change({ numHeads: 4, mask: 'causal' });
-  el.tour = 3;  // the guided tour at step 3 (or a step id); reading it gives the step's id
+  el.tour = 3; // the guided tour at step 3 (or a step id); reading it gives the step's id
   const step: string = el.tour;
   el.tour = null;
   console.log(step.length);
   // @ts-expect-error mask names are a fixed set
   el.change({ mask: 'sideways' });
-  el.change({ chapter: 'learn', trainTask: 'sort', trainLayers: null, trainSpeed: 400 });  // the Learn chapter
+  el.change({ chapter: 'learn', trainTask: 'sort', trainLayers: null, trainSpeed: 400 }); // the Learn chapter
   // @ts-expect-error training tasks are a fixed set
   el.change({ trainTask: 'copy' });
   const explorer = document.querySelector('attention-explorer');
@@ -106,7 +146,11 @@ core.pca({ data: new Float32Array(4), shape: [2, 2] }, { components: 1 });
 console.log(inputRow, firstAxis);
 // @ts-expect-error the models are 'causal' and 'masked'
 core.languageModel('gpt2');
-const lmTrainer = core.createLanguageTrainer({ objective: 'masked', numLayers: 1, text: 'the river bank\nthe money bank\n' });
+const lmTrainer = core.createLanguageTrainer({
+  objective: 'masked',
+  numLayers: 1,
+  text: 'the river bank\nthe money bank\n',
+});
 const lmLoss: number = lmTrainer.step(2).loss + lmTrainer.evaluate({ maxTokens: 100 }).perplexity;
 // @ts-expect-error objectives are 'causal' and 'masked'
 core.createLanguageTrainer({ objective: 'seq2seq' });

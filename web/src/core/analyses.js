@@ -31,14 +31,19 @@ export function analysisFunctions(wasm, dModel, limits) {
       const { positions, dModel: width = 100, base = 10000, position = 0, delta = 1, errorPositions = 1024 } = options;
       const n = check.integerIn(positions, where, 'positions', 1, limits.maxLabPositions);
       const d = check.integerIn(width, where, 'dModel', 2, limits.maxLabDModel);
-      if (d % 2 !== 0) throw new RangeError(`${where}: dModel must be even (each frequency is a sine–cosine pair), got ${d}`);
+      if (d % 2 !== 0)
+        throw new RangeError(`${where}: dModel must be even (each frequency is a sine–cosine pair), got ${d}`);
       const i = check.integerIn(position, where, 'position', 0, n - 1);
-      return unwrap(wasm.positionalEncodingLab({
-        positions: n, dModel: d, position: i,
-        base: check.finiteIn(base, where, 'base', { above: 1 }),
-        delta: check.integerIn(delta, where, 'delta', -i, n - 1 - i),
-        errorPositions: check.integerIn(errorPositions, where, 'errorPositions', 1, limits.maxLabErrorPositions),
-      }));
+      return unwrap(
+        wasm.positionalEncodingLab({
+          positions: n,
+          dModel: d,
+          position: i,
+          base: check.finiteIn(base, where, 'base', { above: 1 }),
+          delta: check.integerIn(delta, where, 'delta', -i, n - 1 - i),
+          errorPositions: check.integerIn(errorPositions, where, 'errorPositions', 1, limits.maxLabErrorPositions),
+        }),
+      );
     },
 
     /**
@@ -58,15 +63,19 @@ export function analysisFunctions(wasm, dModel, limits) {
       check.knownOptions(options, where, ['method', 'temperature']);
       const { method = 'softmax', temperature = 1 } = options;
       check.matrix(points, where, 'points');
-      if (points.data.length > limits.maxSimplexCoordinates) throw new RangeError(`${where}: at most ${limits.maxSimplexCoordinates} point coordinates`);
+      if (points.data.length > limits.maxSimplexCoordinates)
+        throw new RangeError(`${where}: at most ${limits.maxSimplexCoordinates} point coordinates`);
       if (!Array.isArray(scores) || scores.some((s) => typeof s !== 'number' || !Number.isFinite(s))) {
         throw new RangeError(`${where}: scores must be an array of finite numbers`);
       }
-      return unwrap(wasm.simplexObjective({
-        points, scores,
-        method: check.oneOf(method, where, 'method', limits.normalizers),
-        temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
-      }));
+      return unwrap(
+        wasm.simplexObjective({
+          points,
+          scores,
+          method: check.oneOf(method, where, 'method', limits.normalizers),
+          temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
+        }),
+      );
     },
 
     /**
@@ -81,13 +90,15 @@ export function analysisFunctions(wasm, dModel, limits) {
      */
     scoreCost({ scoreFunction, queries, keys, dK, hidden = 16 } = {}) {
       const where = 'scoreCost';
-      return unwrap(wasm.scoreCost({
-        scoreFunction: check.oneOf(scoreFunction, where, 'scoreFunction', limits.scoreFunctions),
-        queries: check.integerIn(queries, where, 'queries', 0, limits.maxSeqLen),
-        keys: check.integerIn(keys, where, 'keys', 0, limits.maxSeqLen),
-        dK: check.integerIn(dK, where, 'dK', 0, limits.maxDModel),
-        hidden: check.integerIn(hidden, where, 'hidden', 1, limits.maxAdditiveHidden),
-      }));
+      return unwrap(
+        wasm.scoreCost({
+          scoreFunction: check.oneOf(scoreFunction, where, 'scoreFunction', limits.scoreFunctions),
+          queries: check.integerIn(queries, where, 'queries', 0, limits.maxSeqLen),
+          keys: check.integerIn(keys, where, 'keys', 0, limits.maxSeqLen),
+          dK: check.integerIn(dK, where, 'dK', 0, limits.maxDModel),
+          hidden: check.integerIn(hidden, where, 'hidden', 1, limits.maxAdditiveHidden),
+        }),
+      );
     },
 
     /**
@@ -118,26 +129,38 @@ export function analysisFunctions(wasm, dModel, limits) {
       const where = 'softLookup';
       check.knownOptions(table, where, ['keys', 'values', 'temperature', 'similarity', 'normalizer']);
       const { keys, values, temperature = 1, similarity = 'letters', normalizer = 'softmax' } = table;
-      for (const [name, list] of [['keys', keys], ['values', values]]) {
+      for (const [name, list] of [
+        ['keys', keys],
+        ['values', values],
+      ]) {
         if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) {
           throw new TypeError(`${where}: ${name} must be an array of strings`);
         }
       }
       if (keys.length !== values.length) {
-        throw new RangeError(`${where}: keys and values must have the same length, got ${keys.length} keys and ${values.length} values`);
+        throw new RangeError(
+          `${where}: keys and values must have the same length, got ${keys.length} keys and ${values.length} values`,
+        );
       }
       if (keys.length === 0) throw new RangeError(`${where}: the table is empty; give at least 1 key and its value`);
       if (keys.length > limits.maxLookupRows) {
-        throw new RangeError(`${where}: the table has ${keys.length} rows; at most ${limits.maxLookupRows} are allowed`);
+        throw new RangeError(
+          `${where}: the table has ${keys.length} rows; at most ${limits.maxLookupRows} are allowed`,
+        );
       }
-      return unwrap(wasm.softLookup({
-        query: check.text(query, where),
-        keys: keys.map((key) => check.text(key, where)),
-        values: values.map((value) => check.text(value, where)),
-        temperature: check.finiteIn(temperature, where, 'temperature', { min: limits.minLookupTemperature, max: limits.maxLookupTemperature }),
-        similarity: check.oneOf(similarity, where, 'similarity', limits.lookupSimilarities),
-        normalizer: check.oneOf(normalizer, where, 'normalizer', limits.normalizers),
-      }));
+      return unwrap(
+        wasm.softLookup({
+          query: check.text(query, where),
+          keys: keys.map((key) => check.text(key, where)),
+          values: values.map((value) => check.text(value, where)),
+          temperature: check.finiteIn(temperature, where, 'temperature', {
+            min: limits.minLookupTemperature,
+            max: limits.maxLookupTemperature,
+          }),
+          similarity: check.oneOf(similarity, where, 'similarity', limits.lookupSimilarities),
+          normalizer: check.oneOf(normalizer, where, 'normalizer', limits.normalizers),
+        }),
+      );
     },
 
     /** Most rows softLookup() takes (32). */
@@ -166,13 +189,18 @@ export function analysisFunctions(wasm, dModel, limits) {
       check.knownOptions(options, where, ['n', 'dModel', 'kernelSize', 'curveN']);
       const { n, dModel: width = dModel, kernelSize = 3, curveN = [] } = options;
       if (!Array.isArray(curveN)) throw new TypeError(`${where}: curveN must be an array of token counts`);
-      if (curveN.length > limits.maxCostPoints) throw new RangeError(`${where}: curveN has ${curveN.length} values; at most ${limits.maxCostPoints} are allowed`);
-      return unwrap(wasm.layerCosts({
-        n: check.integerIn(n, where, 'n', 1, limits.maxCostTokens),
-        dModel: check.integerIn(width, where, 'dModel', 1, limits.maxCostWidth),
-        kernelSize: check.integerIn(kernelSize, where, 'kernelSize', 2, limits.maxCostKernel),
-        curveN: curveN.map((value, i) => check.integerIn(value, where, `curveN[${i}]`, 1, limits.maxCostTokens)),
-      }));
+      if (curveN.length > limits.maxCostPoints)
+        throw new RangeError(
+          `${where}: curveN has ${curveN.length} values; at most ${limits.maxCostPoints} are allowed`,
+        );
+      return unwrap(
+        wasm.layerCosts({
+          n: check.integerIn(n, where, 'n', 1, limits.maxCostTokens),
+          dModel: check.integerIn(width, where, 'dModel', 1, limits.maxCostWidth),
+          kernelSize: check.integerIn(kernelSize, where, 'kernelSize', 2, limits.maxCostKernel),
+          curveN: curveN.map((value, i) => check.integerIn(value, where, `curveN[${i}]`, 1, limits.maxCostTokens)),
+        }),
+      );
     },
   };
 }

@@ -37,7 +37,9 @@ export async function readAsset(url, what) {
     try {
       return new Uint8Array(await nodeModule('fs').promises.readFile(file));
     } catch (error) {
-      throw new Error(`${what} ${file}: ${FILE_ERRORS[error.code] ?? error.message} (${error.code ?? 'error'})`);
+      throw new Error(`${what} ${file}: ${FILE_ERRORS[error.code] ?? error.message} (${error.code ?? 'error'})`, {
+        cause: error,
+      });
     }
   }
   if (href.protocol === 'data:') return dataUrlBytes(href.href, what);
@@ -53,7 +55,8 @@ export async function readAsset(url, what) {
 function dataUrlBytes(url, what) {
   const comma = url.indexOf(',');
   if (comma < 0) throw new Error(`${what}: a data: URL without a comma`);
-  const header = url.slice(5, comma), body = url.slice(comma + 1);
+  const header = url.slice(5, comma),
+    body = url.slice(comma + 1);
   if (/;base64$/i.test(header)) {
     const binary = atob(body);
     const bytes = new Uint8Array(binary.length);

@@ -14,7 +14,8 @@ export function attentionOptions(options, where, limits) {
   const { causal = false, validLength, temperature = 1, scale = true } = options;
   return {
     causal: check.boolean(causal, where, 'causal'),
-    validLength: validLength === undefined ? undefined : check.integerIn(validLength, where, 'validLength', 0, limits.maxSeqLen),
+    validLength:
+      validLength === undefined ? undefined : check.integerIn(validLength, where, 'validLength', 0, limits.maxSeqLen),
     temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
     scale: check.boolean(scale, where, 'scale'),
   };

@@ -16,7 +16,9 @@ export function finiteIn(value, where, name, { above = -Infinity, min, max = Inf
   const low = min === undefined ? value > above : value >= min;
   if (!Number.isFinite(value) || !low || value > max) {
     const lower = min === undefined ? `above ${above}` : `at least ${min}`;
-    throw new RangeError(`${where}: ${name} must be a finite number ${lower}${max < Infinity ? ` and at most ${max}` : ''}, got ${value}`);
+    throw new RangeError(
+      `${where}: ${name} must be a finite number ${lower}${max < Infinity ? ` and at most ${max}` : ''}, got ${value}`,
+    );
   }
   return value;
 }
@@ -28,7 +30,9 @@ export function boolean(value, where, name) {
 
 export function oneOf(value, where, name, allowed) {
   if (!allowed.includes(value)) {
-    throw new RangeError(`${where}: ${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${String(value)}`);
+    throw new RangeError(
+      `${where}: ${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -49,7 +53,8 @@ export function text(value, where) {
 export function knownOptions(options, where, allowed) {
   if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
   for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw new RangeError(`${where}: unknown option '${key}' (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(key))
+      throw new RangeError(`${where}: unknown option '${key}' (allowed: ${allowed.join(', ')})`);
   }
   return options;
 }
@@ -60,18 +65,28 @@ export function knownOptions(options, where, allowed) {
  * allowMasked is true; none of this when values is false, for callers whose core checks them).
  */
 export function matrix(tensor, where, name, { allowMasked = false, values = true } = {}) {
-  if (tensor === null || typeof tensor !== 'object' || !(tensor.data instanceof Float32Array) || !Array.isArray(tensor.shape)) {
+  if (
+    tensor === null ||
+    typeof tensor !== 'object' ||
+    !(tensor.data instanceof Float32Array) ||
+    !Array.isArray(tensor.shape)
+  ) {
     throw new TypeError(`${where}: ${name} must be { data: Float32Array, shape: [rows, cols] }`);
   }
-  if (tensor.shape.length !== 2) throw new RangeError(`${where}: ${name}.shape must have 2 entries, got ${tensor.shape.length}`);
+  if (tensor.shape.length !== 2)
+    throw new RangeError(`${where}: ${name}.shape must have 2 entries, got ${tensor.shape.length}`);
   const [rows, cols] = tensor.shape.map((n, i) => integerIn(n, where, `${name}.shape[${i}]`, 0, 2 ** 24));
   if (rows * cols !== tensor.data.length) {
-    throw new RangeError(`${where}: ${name}.data has ${tensor.data.length} numbers but shape [${rows}, ${cols}] needs ${rows * cols}`);
+    throw new RangeError(
+      `${where}: ${name}.data has ${tensor.data.length} numbers but shape [${rows}, ${cols}] needs ${rows * cols}`,
+    );
   }
   for (let i = 0; values && i < tensor.data.length; i++) {
     const x = tensor.data[i];
     if (!Number.isFinite(x) && !(allowMasked && x === -Infinity)) {
-      throw new RangeError(`${where}: ${name}.data[${i}] is ${x}; numbers must be finite${allowMasked ? ' or -Infinity (masked)' : ''}`);
+      throw new RangeError(
+        `${where}: ${name}.data[${i}] is ${x}; numbers must be finite${allowMasked ? ' or -Infinity (masked)' : ''}`,
+      );
     }
   }
   return tensor;
@@ -87,7 +102,9 @@ export function finiteTensors(args, where, names) {
 export function tokenArray(tokens, where, name) {
   if (tokens instanceof Int32Array) return tokens;
   if (!Array.isArray(tokens)) throw new TypeError(`${where}: ${name} must be an array of token ids or an Int32Array`);
-  tokens.forEach((t, i) => { if (!Number.isInteger(t)) throw new TypeError(`${where}: ${name}[${i}] must be an integer token id, got ${t}`); });
+  tokens.forEach((t, i) => {
+    if (!Number.isInteger(t)) throw new TypeError(`${where}: ${name}[${i}] must be an integer token id, got ${t}`);
+  });
   return Int32Array.from(tokens);
 }
 
@@ -100,14 +117,24 @@ export function tokenArray(tokens, where, name) {
  */
 export function batch(value, where, maxRows, maxCols) {
   if (value === null || typeof value !== 'object' || !Array.isArray(value.shape) || value.shape.length !== 2) {
-    throw new TypeError(`${where}: batch must be { tokens, targets, scored, shape: [batchSize, T] } as sample() returns`);
+    throw new TypeError(
+      `${where}: batch must be { tokens, targets, scored, shape: [batchSize, T] } as sample() returns`,
+    );
   }
   const [rows, cols] = value.shape.map((n, i) => integerIn(n, where, `shape[${i}]`, 1, i ? maxCols : maxRows));
   const tokens = tokenArray(value.tokens, where, 'tokens');
   const targets = tokenArray(value.targets, where, 'targets');
-  const scored = value.scored instanceof Uint8Array ? value.scored : Uint8Array.from(value.scored ?? [], (s) => (s ? 1 : 0));
-  for (const [name, array] of [['tokens', tokens], ['targets', targets], ['scored', scored]]) {
-    if (array.length !== rows * cols) throw new RangeError(`${where}: ${name} has ${array.length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`);
+  const scored =
+    value.scored instanceof Uint8Array ? value.scored : Uint8Array.from(value.scored ?? [], (s) => (s ? 1 : 0));
+  for (const [name, array] of [
+    ['tokens', tokens],
+    ['targets', targets],
+    ['scored', scored],
+  ]) {
+    if (array.length !== rows * cols)
+      throw new RangeError(
+        `${where}: ${name} has ${array.length} entries, shape [${rows}, ${cols}] needs ${rows * cols}`,
+      );
   }
   return { tokens, targets, scored, shape: [rows, cols] };
 }

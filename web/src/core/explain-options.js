@@ -4,9 +4,27 @@ import { ATTENTION_OPTIONS, attentionOptions } from './attention-options.js';
 import * as check from './checks.js';
 import { headKindNames } from './limits.js';
 
-const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHeads', 'projection', 'seed', 'heads', 'positionalEncoding', 'base', 'alibiSlopes', 'maskedPositions',
-  'maxTokens', 'encoderBlock', 'project2d', 'embeddingScale', 'positionalScale', 'positionChecks', 'shuffleSeed',
-  ...ATTENTION_OPTIONS];
+const EXPLAIN_OPTIONS = [
+  'normalizer',
+  'scoreFunction',
+  'additiveHidden',
+  'numHeads',
+  'projection',
+  'seed',
+  'heads',
+  'positionalEncoding',
+  'base',
+  'alibiSlopes',
+  'maskedPositions',
+  'maxTokens',
+  'encoderBlock',
+  'project2d',
+  'embeddingScale',
+  'positionalScale',
+  'positionChecks',
+  'shuffleSeed',
+  ...ATTENTION_OPTIONS,
+];
 /**
  * scoreFunction (a name of limits.scoreFunctions, or undefined) and additiveHidden (1 … limits.maxAdditiveHidden,
  * default 16), checked. What the score function decides (the scaling; whether additiveHidden applies) the core
@@ -15,7 +33,10 @@ const EXPLAIN_OPTIONS = ['normalizer', 'scoreFunction', 'additiveHidden', 'numHe
 function scoreOptions(options, where, limits) {
   const { scoreFunction, additiveHidden = 16 } = options;
   if (scoreFunction !== undefined) check.oneOf(scoreFunction, where, 'scoreFunction', limits.scoreFunctions);
-  return { scoreFunction, additiveHidden: check.integerIn(additiveHidden, where, 'additiveHidden', 1, limits.maxAdditiveHidden) };
+  return {
+    scoreFunction,
+    additiveHidden: check.integerIn(additiveHidden, where, 'additiveHidden', 1, limits.maxAdditiveHidden),
+  };
 }
 
 /** The options a result was computed with: the checked ones, and the core's { scoreFunction, scale, additiveHidden } in effect. */
@@ -32,7 +53,7 @@ export function positionalKind(value, where, limits) {
 /** A head spec: a kind name, or { kind: 'offset', offset: δ }; aliases ('previous'/'next') are offsets (−1/+1). */
 function headSpec(spec, where, index, limits) {
   const name = `heads[${index}]`;
-  const { kind, offset = 0 } = typeof spec === 'string' ? { kind: spec } : spec ?? {};
+  const { kind, offset = 0 } = typeof spec === 'string' ? { kind: spec } : (spec ?? {});
   check.oneOf(kind, where, `${name}.kind`, headKindNames(limits));
   if (Object.hasOwn(limits.headKindAliases, kind)) return { kind: 'offset', offset: limits.headKindAliases[kind] };
   const max = limits.maxHeadOffset;
@@ -48,11 +69,27 @@ function headSpec(spec, where, index, limits) {
 export function explainOptions(options, where, dModel, limits) {
   const { maxTokens, maxSeed, maxInputScale } = limits;
   check.knownOptions(options, where, EXPLAIN_OPTIONS);
-  const { numHeads = 1, projection = 'identity', seed = 0, heads = [], positionalEncoding = true, base = 10000, alibiSlopes = 'paper',
-    maskedPositions = [], maxTokens: max = maxTokens, encoderBlock = true, project2d = true, embeddingScale = 1,
-    positionalScale = 1, positionChecks = false, shuffleSeed = 0, normalizer = 'softmax' } = options;
+  const {
+    numHeads = 1,
+    projection = 'identity',
+    seed = 0,
+    heads = [],
+    positionalEncoding = true,
+    base = 10000,
+    alibiSlopes = 'paper',
+    maskedPositions = [],
+    maxTokens: max = maxTokens,
+    encoderBlock = true,
+    project2d = true,
+    embeddingScale = 1,
+    positionalScale = 1,
+    positionChecks = false,
+    shuffleSeed = 0,
+    normalizer = 'softmax',
+  } = options;
   if (!Array.isArray(heads)) throw new TypeError(`${where}: heads must be an array of head kinds`);
-  if (!Array.isArray(maskedPositions)) throw new TypeError(`${where}: maskedPositions must be an array of token positions`);
+  if (!Array.isArray(maskedPositions))
+    throw new TypeError(`${where}: maskedPositions must be an array of token positions`);
   return {
     numHeads: check.integerIn(numHeads, where, 'numHeads', 1, dModel),
     projection: check.oneOf(projection, where, 'projection', limits.projections),
@@ -60,8 +97,10 @@ export function explainOptions(options, where, dModel, limits) {
     heads: heads.map((spec, i) => headSpec(spec, where, i, limits)),
     positionalEncoding: positionalKind(positionalEncoding, where, limits),
     base: check.finiteIn(base, where, 'base', { above: 1 }),
-    alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),  // the core's table checks the name
-    maskedPositions: maskedPositions.map((p, i) => check.integerIn(p, where, `maskedPositions[${i}]`, 0, maxTokens - 1)),
+    alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'), // the core's table checks the name
+    maskedPositions: maskedPositions.map((p, i) =>
+      check.integerIn(p, where, `maskedPositions[${i}]`, 0, maxTokens - 1),
+    ),
     maxTokens: check.integerIn(max, where, 'maxTokens', 1, maxTokens),
     encoderBlock: check.boolean(encoderBlock, where, 'encoderBlock'),
     project2d: check.boolean(project2d, where, 'project2d'),

@@ -28,11 +28,18 @@ export function fastPaths(wasm, limits) {
   function prepare({ numHeads, wQ, wK, wV, wO }, where, { values = true, cached = false } = {}) {
     const dModel = check.matrix(wQ, where, 'wQ', { values }).shape[0];
     const heads = check.integerIn(numHeads, where, 'numHeads', 1, limits.maxHeads);
-    const weights = [['wQ', wQ], ['wK', wK], ['wV', wV], ['wO', wO]];
+    const weights = [
+      ['wQ', wQ],
+      ['wK', wK],
+      ['wV', wV],
+      ['wO', wO],
+    ];
     for (const [name, w] of weights) {
       const [rows, cols] = check.matrix(w, where, name, { values }).shape;
       if (rows !== dModel || cols !== dModel) {
-        throw new RangeError(`${where}: ${name} must be [dModel, dModel] = [${dModel}, ${dModel}] (dModel from wQ), got [${rows}, ${cols}]`);
+        throw new RangeError(
+          `${where}: ${name} must be [dModel, dModel] = [${dModel}, ${dModel}] (dModel from wQ), got [${rows}, ${cols}]`,
+        );
       }
     }
     const at = fromMemory(wasm.layerWeightsInput(dModel));
@@ -79,7 +86,11 @@ export function fastPaths(wasm, limits) {
   function multiHeadLayer(weights = {}) {
     const { id, dModel } = prepare(weights, 'multiHeadLayer');
     const { numHeads } = weights;
-    const layer = { numHeads, dModel, forward: (input, options = {}) => forward(id, dModel, numHeads, input, options, 'forward') };
+    const layer = {
+      numHeads,
+      dModel,
+      forward: (input, options = {}) => forward(id, dModel, numHeads, input, options, 'forward'),
+    };
     layers.register(layer, id);
     return layer;
   }
@@ -95,8 +106,11 @@ export function fastPaths(wasm, limits) {
     let trace;
     const full = () => {
       if (trace) return trace;
-      const changed = () => new RangeError(`${where}: ${tensors.length > 1 ? 'the inputs' : 'the input'} changed after the call; ` +
-        'read the result\'s fields before changing the arrays passed');
+      const changed = () =>
+        new RangeError(
+          `${where}: ${tensors.length > 1 ? 'the inputs' : 'the input'} changed after the call; ` +
+            "read the result's fields before changing the arrays passed",
+        );
       if (tensors.some(({ data }, k) => data.length !== lengths[k])) throw changed();
       let at = wasm.scratchInput(lengths.reduce((a, b) => a + b, 0)) / 4;
       if (at === 0) unwrap(wasm.lastLayerError());
@@ -126,8 +140,18 @@ export function fastPaths(wasm, limits) {
     if (input.data.length === 0 || wQ.shape[0] !== input.shape[1]) return null;
     let output;
     try {
-      const { id, dModel } = prepare({ numHeads, wQ, wK, wV, wO }, 'multiHeadAttention', { values: false, cached: true });
-      output = forward(id, dModel, numHeads, input, { causal, validLength, temperature, scale }, 'multiHeadAttention').output;
+      const { id, dModel } = prepare({ numHeads, wQ, wK, wV, wO }, 'multiHeadAttention', {
+        values: false,
+        cached: true,
+      });
+      output = forward(
+        id,
+        dModel,
+        numHeads,
+        input,
+        { causal, validLength, temperature, scale },
+        'multiHeadAttention',
+      ).output;
     } catch {
       return null;
     }
@@ -137,8 +161,13 @@ export function fastPaths(wasm, limits) {
     }
     const held = snapshot;
     const args = { input, numHeads, causal, validLength, temperature, scale };
-    return lazyResult(output, ['weights', 'scores', 'concat', 'heads'], [input],
-      () => unwrap(wasm.multiHeadAttentionSnapshot({ ...args, snapshot: held.id })), 'multiHeadAttention');
+    return lazyResult(
+      output,
+      ['weights', 'scores', 'concat', 'heads'],
+      [input],
+      () => unwrap(wasm.multiHeadAttentionSnapshot({ ...args, snapshot: held.id })),
+      'multiHeadAttention',
+    );
   }
 
   /**
@@ -147,7 +176,8 @@ export function fastPaths(wasm, limits) {
    */
   function attention(args) {
     const { queries, keys, values, causal, validLength, temperature, scale } = args;
-    const [n, dK] = queries.shape, [m, dV] = values.shape;
+    const [n, dK] = queries.shape,
+      [m, dV] = values.shape;
     if (n === 0 || m === 0 || dK === 0 || dV === 0 || keys.shape[0] !== m || keys.shape[1] !== dK) return null;
     const at = wasm.headInput(n, m, dK, dV) / 4;
     if (at === 0) return null;
@@ -157,7 +187,13 @@ export function fastPaths(wasm, limits) {
     const out = wasm.attentionHead(n, m, dK, dV, causal, validLength ?? -1, temperature, scale) / 4;
     if (out === 0) return null;
     const output = { data: wasm.HEAPF32.slice(out, out + n * dV), shape: [n, dV] };
-    return lazyResult(output, ['dotProducts', 'scores', 'weights'], [queries, keys, values], () => unwrap(wasm.attention(args)), 'attention');
+    return lazyResult(
+      output,
+      ['dotProducts', 'scores', 'weights'],
+      [queries, keys, values],
+      () => unwrap(wasm.attention(args)),
+      'attention',
+    );
   }
 
   return { multiHeadLayer, multiHeadAttention, attention };

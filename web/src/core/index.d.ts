@@ -99,7 +99,10 @@ export interface MultiHeadLayer {
   numHeads: number;
   dModel: number;
   /** input [seqLen, dModel] → output [seqLen, dModel], weights [numHeads, seqLen, seqLen] if asked for. */
-  forward(input: Matrix, options?: AttentionOptions & { returnWeights?: boolean }): { output: Matrix; weights?: Tensor };
+  forward(
+    input: Matrix,
+    options?: AttentionOptions & { returnWeights?: boolean },
+  ): { output: Matrix; weights?: Tensor };
 }
 
 export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'first' | 'uniform' | 'offset';
@@ -157,14 +160,29 @@ export interface TracedHead extends HeadResult {
   additiveScorer?: { wQ: Matrix; wK: Matrix; v: Tensor } | null;
 }
 
-export interface RowDifference { queries: number; keys: number; values: number }
+export interface RowDifference {
+  queries: number;
+  keys: number;
+  values: number;
+}
 export interface PositionChecks {
   /** Per head, each [seqLen, seqLen], summing to the head's scores; [] unless P is added, null for designed heads. */
-  scoreTerms: ({ contentContent: Matrix; contentPosition: Matrix; positionContent: Matrix; positionPosition: Matrix } | null)[];
+  scoreTerms: ({
+    contentContent: Matrix;
+    contentPosition: Matrix;
+    positionContent: Matrix;
+    positionPosition: Matrix;
+  } | null)[];
   /** First two occurrences of each repeated word and the max |difference| of their rows over all heads, and per head. */
   repeated: { key: string; first: number; second: number; maxDifference: RowDifference; heads: RowDifference[] }[];
   /** The sentence shuffled (position k holds token order[k]), compared after un-shuffling; weights also per head. */
-  shuffle: { order: number[]; weights: Tensor; maxWeightDifference: number; headWeightDifferences: number[]; maxOutputDifference: number };
+  shuffle: {
+    order: number[];
+    weights: Tensor;
+    maxWeightDifference: number;
+    headWeightDifferences: number[];
+    maxOutputDifference: number;
+  };
   /** ‖x_i‖, ‖p_i‖ as used [seqLen]. */
   embeddingNorms: Tensor;
   positionalNorms: Tensor;
@@ -180,7 +198,14 @@ export interface Trace extends MultiHeadResult {
   positional: Matrix;
   input: Matrix;
   heads: TracedHead[];
-  block: { residual1: Matrix; norm1: Matrix; hidden: Matrix; ffnOutput: Matrix; residual2: Matrix; output: Matrix } | null;
+  block: {
+    residual1: Matrix;
+    norm1: Matrix;
+    hidden: Matrix;
+    ffnOutput: Matrix;
+    residual2: Matrix;
+    output: Matrix;
+  } | null;
   /** coordinates [2·seqLen, 2]: rows of X, then of the attention output. */
   projection: { mean: Tensor; components: Matrix; variance: Tensor; coordinates: Matrix } | null;
   positionChecks: PositionChecks | null;
@@ -194,7 +219,15 @@ export interface Trace extends MultiHeadResult {
 }
 
 // The lesson analyses' result types: analyses.d.ts, beside this file.
-import type { CrossAttentionTrace, RotationCheck, PositionalEncodingLab, LookupSimilarity, SoftLookupResult, LayerCost, LayerCosts } from './analyses.js';
+import type {
+  CrossAttentionTrace,
+  RotationCheck,
+  PositionalEncodingLab,
+  LookupSimilarity,
+  SoftLookupResult,
+  LayerCost,
+  LayerCosts,
+} from './analyses.js';
 export type * from './analyses.js';
 
 // The trainer's types (core.createTrainer): trainer.d.ts, beside this file.
@@ -251,14 +284,23 @@ export interface AttentionCore extends LanguageModelApi {
    * scores and weights are getters computed on first read from the arrays passed; reading them after
    * those arrays changed throws a RangeError.
    */
-  attention(args: { queries: Matrix; keys: Matrix; values: Matrix; normalizer?: Normalizer } & AttentionOptions): AttentionResult;
+  attention(
+    args: { queries: Matrix; keys: Matrix; values: Matrix; normalizer?: Normalizer } & AttentionOptions,
+  ): AttentionResult;
   /**
    * input [seqLen, dModel] (Vaswani et al. 2017 §3.2.2). Without position information, weights, scores,
    * concat and heads are getters computed on first read (with the weights as they were at the call);
    * reading them after the input array changed throws a RangeError.
    */
-  multiHeadAttention(args: { input: Matrix } & MultiHeadWeights & AttentionOptions &
-    { positionalEncoding?: PositionalEncoding | boolean; seed?: number; base?: number; alibiSlopes?: AlibiSlopes }): MultiHeadResult;
+  multiHeadAttention(
+    args: { input: Matrix } & MultiHeadWeights &
+      AttentionOptions & {
+        positionalEncoding?: PositionalEncoding | boolean;
+        seed?: number;
+        base?: number;
+        alibiSlopes?: AlibiSlopes;
+      },
+  ): MultiHeadResult;
   multiHeadLayer(weights: MultiHeadWeights): MultiHeadLayer;
   /** Each row normalized (Ba et al. 2016), γ = 1, β = 0. */
   layerNorm(x: Matrix, options?: { epsilon?: number }): Matrix;
@@ -267,24 +309,41 @@ export interface AttentionCore extends LanguageModelApi {
    * largest variance first, sign fixed so the largest-magnitude entry is positive), variance [k] (÷ n),
    * coordinates [n, k]. k: 1 … d, default 2. RangeError for NaN/∞ or k out of range.
    */
-  pca(rows: Matrix, options?: { k?: number }): { mean: Tensor; components: Matrix; variance: Tensor; coordinates: Matrix };
+  pca(
+    rows: Matrix,
+    options?: { k?: number },
+  ): { mean: Tensor; components: Matrix; variance: Tensor; coordinates: Matrix };
   /**
    * Attention weights from scores [rows, cols] → [rows, cols], each row on the simplex (all 0 when every
    * cell is −Infinity, the mask). Scores are divided by temperature > 0 (default 1); method default 'softmax'.
    */
   normalize(scores: Matrix, options?: { method?: Normalizer; temperature?: number }): Matrix;
-  positionalEncodingLab(options: { positions: number; dModel?: number; base?: number; position?: number; delta?: number;
-    errorPositions?: number }): PositionalEncodingLab;
+  positionalEncodingLab(options: {
+    positions: number;
+    dModel?: number;
+    base?: number;
+    position?: number;
+    delta?: number;
+    errorPositions?: number;
+  }): PositionalEncodingLab;
   explain(text: string, options?: ExplainOptions): Trace;
-  compareContexts(first: string, second: string, options?: ExplainOptions):
-    { first: Trace; second: Trace; projection: Trace['projection'] };
+  compareContexts(
+    first: string,
+    second: string,
+    options?: ExplainOptions,
+  ): { first: Trace; second: Trace; projection: Trace['projection'] };
   /** The decoder block's two attention steps: causal self-attention on the target, then its queries on the source's encoder output. */
   explainCross(source: string, target: string, options?: ExplainOptions): CrossAttentionTrace;
   /** f(p) = ⟨p, scores⟩ / temperature − Ω(p) at each row of points [N, m] (on the simplex) → [N]. */
   simplexObjective(points: Matrix, scores: number[], options?: { method?: Normalizer; temperature?: number }): Tensor;
   /** Operations for an [queries, keys] score matrix of width dK. */
-  scoreCost(args: { scoreFunction: ScoreFunction; queries: number; keys: number; dK: number; hidden?: number }):
-    { multiplyAdds: number; additions: number; divisions: number; tanh: number; total: number };
+  scoreCost(args: { scoreFunction: ScoreFunction; queries: number; keys: number; dK: number; hidden?: number }): {
+    multiplyAdds: number;
+    additions: number;
+    divisions: number;
+    tanh: number;
+    total: number;
+  };
   /** 32: most rows softLookup() takes. */
   readonly maxLookupRows: number;
   /**
@@ -292,8 +351,16 @@ export interface AttentionCore extends LanguageModelApi {
    * each, equal lengths). temperature 0.0001 … 10000 (default 1); similarity default 'letters'; normalizer
    * default 'softmax'.
    */
-  softLookup(query: string, table: { keys: string[]; values: string[]; temperature?: number; similarity?: LookupSimilarity;
-    normalizer?: Normalizer }): SoftLookupResult;
+  softLookup(
+    query: string,
+    table: {
+      keys: string[];
+      values: string[];
+      temperature?: number;
+      similarity?: LookupSimilarity;
+      normalizer?: Normalizer;
+    },
+  ): SoftLookupResult;
   /**
    * Layer costs for n tokens (1 … 10⁸) of width dModel (1 … 10⁵, default core.dModel), kernelSize 2 … 10⁴
    * (default 3), and the operation counts at each n of curveN (≤ 4096 values, default []).
@@ -319,7 +386,11 @@ export interface AttentionCore extends LanguageModelApi {
  * languageModelsUrl: the folder holding causal.safetensors and masked.safetensors, where languageModel(kind) loads
  * them from (default: in the package).
  */
-export function createAttentionCore(options?: { embeddingsUrl?: string | URL; embeddings?: Uint8Array;
-  kernels?: 'auto' | 'relaxed-simd' | 'simd128'; wasmUrl?: string | URL; relaxedWasmUrl?: string | URL;
-  languageModelsUrl?: string | URL }):
-  Promise<AttentionCore>;
+export function createAttentionCore(options?: {
+  embeddingsUrl?: string | URL;
+  embeddings?: Uint8Array;
+  kernels?: 'auto' | 'relaxed-simd' | 'simd128';
+  wasmUrl?: string | URL;
+  relaxedWasmUrl?: string | URL;
+  languageModelsUrl?: string | URL;
+}): Promise<AttentionCore>;

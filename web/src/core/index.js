@@ -33,13 +33,25 @@ const DEFAULT_EMBEDDINGS_URL = new URL('../../assets/embeddings.bin', import.met
  *   'relaxed-simd' on an engine without relaxed SIMD).
  */
 export async function createAttentionCore(options = {}) {
-  check.knownOptions(options, 'createAttentionCore', ['embeddingsUrl', 'embeddings', 'kernels', 'wasmUrl', 'relaxedWasmUrl', 'languageModelsUrl']);
+  check.knownOptions(options, 'createAttentionCore', [
+    'embeddingsUrl',
+    'embeddings',
+    'kernels',
+    'wasmUrl',
+    'relaxedWasmUrl',
+    'languageModelsUrl',
+  ]);
   const { kernels = 'auto', wasmUrl, relaxedWasmUrl } = options;
   const url = options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL;
-  const module = startModule({ kernels: check.oneOf(kernels, 'createAttentionCore', 'kernels', KERNELS), wasmUrl, relaxedWasmUrl });
+  const module = startModule({
+    kernels: check.oneOf(kernels, 'createAttentionCore', 'kernels', KERNELS),
+    wasmUrl,
+    relaxedWasmUrl,
+  });
   const [started, bytes] = await Promise.all([module, options.embeddings ?? readAsset(url, 'embeddings asset')]);
   const loaded = started.wasm.loadEmbeddings(bytes);
-  if (loaded.error) throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
+  if (loaded.error)
+    throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
   return makeCore(started, loaded.value, options.embeddings ? null : absoluteUrl(url), options.languageModelsUrl);
 }
 
@@ -122,8 +134,13 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
       const where = 'sinusoidalEncoding';
       check.knownOptions(options, where, ['base']);
       const { base = 10000 } = options;
-      return unwrap(wasm.sinusoidalEncoding(check.integerIn(seqLen, where, 'seqLen', 0, limits.maxSeqLen),
-        check.integerIn(dModel, where, 'dModel', 1, limits.maxDModel), check.finiteIn(base, where, 'base', { above: 1 })));
+      return unwrap(
+        wasm.sinusoidalEncoding(
+          check.integerIn(seqLen, where, 'seqLen', 0, limits.maxSeqLen),
+          check.integerIn(dModel, where, 'dModel', 1, limits.maxDModel),
+          check.finiteIn(base, where, 'base', { above: 1 }),
+        ),
+      );
     },
 
     /**
@@ -149,8 +166,10 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
         values: check.matrix(values, where, 'values', { values: false }),
         ...attentionOptions(rest, where, limits),
       };
-      return (args.normalizer === 'softmax' && fast.attention(args))
-        || unwrap(wasm.attention(check.finiteTensors(args, where, ['queries', 'keys', 'values'])));
+      return (
+        (args.normalizer === 'softmax' && fast.attention(args)) ||
+        unwrap(wasm.attention(check.finiteTensors(args, where, ['queries', 'keys', 'values'])))
+      );
     },
 
     /**
@@ -191,12 +210,14 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
         positionalEncoding: positionalKind(positionalEncoding, where, limits),
         seed: check.integerIn(seed, where, 'seed', 0, limits.maxSeed),
         base: check.finiteIn(base, where, 'base', { above: 1 }),
-        alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'),  // the core's table checks the name
+        alibiSlopes: check.name(alibiSlopes, where, 'alibiSlopes'), // the core's table checks the name
         ...attentionOptions(options, where, limits),
       };
       if (args.positionalEncoding !== 'none') return unwrap(wasm.multiHeadAttention(args));
-      return (args.positionalEncoding === 'none' && fast.multiHeadAttention(args))
-        || unwrap(wasm.multiHeadAttention(check.finiteTensors(args, where, ['input', 'wQ', 'wK', 'wV', 'wO'])));
+      return (
+        (args.positionalEncoding === 'none' && fast.multiHeadAttention(args)) ||
+        unwrap(wasm.multiHeadAttention(check.finiteTensors(args, where, ['input', 'wQ', 'wK', 'wV', 'wO'])))
+      );
     },
 
     /** Multi-head self-attention with fixed weights, the fast path: see layer.js. */
@@ -211,7 +232,12 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
       const where = 'layerNorm';
       check.knownOptions(options, where, ['epsilon']);
       const { epsilon = 1e-5 } = options;
-      return unwrap(wasm.layerNorm({ x: check.matrix(x, where, 'x'), epsilon: check.finiteIn(epsilon, where, 'epsilon', { above: 0 }) }));
+      return unwrap(
+        wasm.layerNorm({
+          x: check.matrix(x, where, 'x'),
+          epsilon: check.finiteIn(epsilon, where, 'epsilon', { above: 0 }),
+        }),
+      );
     },
 
     /**
@@ -253,11 +279,13 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
       const where = 'normalize';
       check.knownOptions(options, where, ['method', 'temperature']);
       const { method = 'softmax', temperature = 1 } = options;
-      return unwrap(wasm.normalize({
-        scores: check.matrix(scores, where, 'scores', { allowMasked: true }),
-        method: check.oneOf(method, where, 'method', limits.normalizers),
-        temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
-      }));
+      return unwrap(
+        wasm.normalize({
+          scores: check.matrix(scores, where, 'scores', { allowMasked: true }),
+          method: check.oneOf(method, where, 'method', limits.normalizers),
+          temperature: check.finiteIn(temperature, where, 'temperature', { above: 0 }),
+        }),
+      );
     },
 
     /**
@@ -314,9 +342,15 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
      */
     compareContexts(first, second, options = {}) {
       const normalized = explainOptions(options, 'compareContexts', dModel, limits);
-      const result = unwrap(wasm.compareContexts(check.text(first, 'compareContexts'), check.text(second, 'compareContexts'), normalized));
+      const result = unwrap(
+        wasm.compareContexts(check.text(first, 'compareContexts'), check.text(second, 'compareContexts'), normalized),
+      );
       const used = withScoring(normalized, result.scoring);
-      return { first: { ...result.first, options: used }, second: { ...result.second, options: used }, projection: result.projection };
+      return {
+        first: { ...result.first, options: used },
+        second: { ...result.second, options: used },
+        projection: result.projection,
+      };
     },
 
     /**
@@ -342,7 +376,9 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
     explainCross(source, target, options = {}) {
       const where = 'explainCross';
       const normalized = explainOptions(options, where, dModel, limits);
-      const { scoring, ...r } = unwrap(wasm.explainCross(check.text(source, where), check.text(target, where), normalized));
+      const { scoring, ...r } = unwrap(
+        wasm.explainCross(check.text(source, where), check.text(target, where), normalized),
+      );
       const used = withScoring(normalized, scoring);
       return { ...r, source: { ...r.source, options: used }, target: { ...r.target, options: used }, options: used };
     },

@@ -70,8 +70,13 @@ export interface LanguageModelConfig {
    * most frequent training words (its top-1 and top-5 on the same scored tokens).
    */
   readonly asStored?: {
-    heldOutLoss: number; heldOutPerplexity: number; heldOutTop1: number; heldOutTop5: number; heldOutTokens: number;
-    frequentTop1: number; frequentTop5: number;
+    heldOutLoss: number;
+    heldOutPerplexity: number;
+    heldOutTop1: number;
+    heldOutTop5: number;
+    heldOutTokens: number;
+    frequentTop1: number;
+    frequentTop5: number;
   };
   /** The whole recipe and measurements as the file's __metadata__ records them. */
   readonly recipe: Readonly<Record<string, unknown>>;
@@ -286,7 +291,14 @@ export interface LanguageTrainer {
   /** n optimizer steps (1 … 100,000); the mean training loss (nats). Error if training diverges (the parameters stay as they were). */
   step(n?: number): { step: number; loss: number };
   /** Held-out loss, perplexity and top-1/top-5 over every held-out token (or the first maxTokens). */
-  evaluate(options?: { maxTokens?: number }): { step: number; loss: number; perplexity: number; top1: number; top5: number; tokens: number };
+  evaluate(options?: { maxTokens?: number }): {
+    step: number;
+    loss: number;
+    perplexity: number;
+    top1: number;
+    top5: number;
+    tokens: number;
+  };
   /** The batch the next step will train on. */
   sample(): LanguageBatch;
   /**
@@ -305,7 +317,10 @@ export interface LanguageTrainer {
   /** Replaces every parameter (RangeError naming a missing tensor or wrong size, a value that is not finite). */
   setParameters(parameters: Record<string, { data: Float32Array; shape?: number[] }>): void;
   /** The loss of a batch and its gradients, by parameter name, with no update. */
-  lossAndGradients(batch: LanguageBatch): { loss: number; gradients: Record<string, { data: Float32Array; shape: number[] }> };
+  lossAndGradients(batch: LanguageBatch): {
+    loss: number;
+    gradients: Record<string, { data: Float32Array; shape: number[] }>;
+  };
 }
 
 /** The members core gives for the language models (AttentionCore extends it). */

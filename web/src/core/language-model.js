@@ -20,12 +20,16 @@ const FORMAT_VERSION = '1';
  * 2⁵³, exact in a double; `>>> 0` takes a double mod 2³²).
  */
 function checksum(tensors) {
-  let hi = 0xcbf29ce4, lo = 0x84222325;
+  let hi = 0xcbf29ce4,
+    lo = 0x84222325;
   const word = new Float32Array(1);
   const wordBytes = new Uint8Array(word.buffer);
   for (const { data } of tensors.values()) {
     // The float32 bytes little-endian: a view of the array on a little-endian machine, else each value written out.
-    const bytes = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+    const bytes =
+      new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+        ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+        : null;
     for (let i = 0, n = data.byteLength; i < n; ++i) {
       let byte;
       if (bytes) byte = bytes[i];
@@ -44,11 +48,12 @@ function checksum(tensors) {
 
 /** The metadata field `key` parsed as JSON; an Error naming the file when it is missing or not JSON. */
 function metadataJson(metadata, key, fileName) {
-  if (typeof metadata[key] !== 'string') throw new RangeError(`${fileName}: no '${key}' in __metadata__: not a language model file`);
+  if (typeof metadata[key] !== 'string')
+    throw new RangeError(`${fileName}: no '${key}' in __metadata__: not a language model file`);
   try {
     return JSON.parse(metadata[key]);
   } catch (error) {
-    throw new RangeError(`${fileName}: '${key}' in __metadata__ is not JSON (${error.message})`);
+    throw new RangeError(`${fileName}: '${key}' in __metadata__ is not JSON (${error.message})`, { cause: error });
   }
 }
 
@@ -57,14 +62,25 @@ export function readLanguageModelFile(bytes, fileName) {
   const { tensors, metadata } = readSafetensors(bytes, fileName);
   if (metadata.format !== FORMAT) throw new RangeError(`${fileName}: format is '${metadata.format}', not ${FORMAT}`);
   if (metadata.format_version !== FORMAT_VERSION) {
-    throw new RangeError(`${fileName}: format version ${metadata.format_version} is not supported (this core reads version ${FORMAT_VERSION})`);
+    throw new RangeError(
+      `${fileName}: format version ${metadata.format_version} is not supported (this core reads version ${FORMAT_VERSION})`,
+    );
   }
-  if (metadata.checksum !== checksum(tensors)) throw new RangeError(`${fileName}: the tensors do not match their checksum (the file is corrupted)`);
+  if (metadata.checksum !== checksum(tensors))
+    throw new RangeError(`${fileName}: the tensors do not match their checksum (the file is corrupted)`);
   const words = metadataJson(metadata, 'vocabulary', fileName);
-  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw new RangeError(`${fileName}: the vocabulary is not a list of words`);
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string'))
+    throw new RangeError(`${fileName}: the vocabulary is not a list of words`);
   const heads = metadata.heads === undefined ? [] : metadataJson(metadata, 'heads', fileName);
   const asStored = metadata.measured_file === undefined ? undefined : metadataJson(metadata, 'measured_file', fileName);
-  return { recipe: metadataJson(metadata, 'recipe', fileName), measured: metadataJson(metadata, 'measured', fileName), asStored, heads, words, tensors };
+  return {
+    recipe: metadataJson(metadata, 'recipe', fileName),
+    measured: metadataJson(metadata, 'measured', fileName),
+    asStored,
+    heads,
+    words,
+    tensors,
+  };
 }
 
 /**
@@ -86,13 +102,25 @@ export function languageModelApi(wasm, modelsUrl) {
     const wordOf = (ids, p, at) => ({ word: vocabulary[ids[at]], p: p[at] });
     const model = {
       config: Object.freeze({
-        kind, objective: recipe.objective, numLayers, numHeads, dModel, dK: dModel / numHeads, dFF: recipe.dFF,
-        seqLen: recipe.seqLen, outputSize: vocabulary.length, tiedOutput: recipe.tiedOutput, corpus: recipe.corpus,
-        trainTokens: measured.trainTokens, steps: recipe.steps,
+        kind,
+        objective: recipe.objective,
+        numLayers,
+        numHeads,
+        dModel,
+        dK: dModel / numHeads,
+        dFF: recipe.dFF,
+        seqLen: recipe.seqLen,
+        outputSize: vocabulary.length,
+        tiedOutput: recipe.tiedOutput,
+        corpus: recipe.corpus,
+        trainTokens: measured.trainTokens,
+        steps: recipe.steps,
         heldOutPerplexity: kind === 'causal' ? measured.heldOutPerplexity : undefined,
         maskedTop1: kind === 'masked' ? measured.heldOutTop1 : undefined,
         maskedTop5: kind === 'masked' ? measured.heldOutTop5 : undefined,
-        baselines: measured.baselines, recipe, measured,
+        baselines: measured.baselines,
+        recipe,
+        measured,
         heads: Object.freeze(heads.map((h) => Object.freeze(h))),
         asStored: asStored && Object.freeze(asStored),
       }),
@@ -103,8 +131,11 @@ export function languageModelApi(wasm, modelsUrl) {
         const { k = 10, positions = 'all', activations } = options;
         check.integerIn(k, where, 'k', 1, limits.maxTopK);
         if (Array.isArray(positions)) {
-          if (positions.length > limits.maxTokens) throw new RangeError(`${where}: at most ${limits.maxTokens} positions, got ${positions.length}`);
-          positions.forEach((p, i) => check.integerIn(p, where, `positions[${i}]`, -limits.maxTokens, limits.maxTokens - 1));
+          if (positions.length > limits.maxTokens)
+            throw new RangeError(`${where}: at most ${limits.maxTokens} positions, got ${positions.length}`);
+          positions.forEach((p, i) =>
+            check.integerIn(p, where, `positions[${i}]`, -limits.maxTokens, limits.maxTokens - 1),
+          );
         } else {
           check.oneOf(positions, where, 'positions', limits.outputPositions);
         }
@@ -113,26 +144,44 @@ export function languageModelApi(wasm, modelsUrl) {
           check.integerIn(activations.layer, where, 'activations.layer', 0, numLayers - 1);
           check.integerIn(activations.head, where, 'activations.head', 0, numHeads - 1);
         }
-        const r = unwrap(wasm.languageModelRun(id, check.text(text, where), k, positions,
-          activations && { layer: activations.layer, head: activations.head }));
+        const r = unwrap(
+          wasm.languageModelRun(
+            id,
+            check.text(text, where),
+            k,
+            positions,
+            activations && { layer: activations.layer, head: activations.head },
+          ),
+        );
         const T = r.tokens.length;
-        const attention = Array.from({ length: numLayers }, (_, l) => Array.from({ length: numHeads },
-          (_, h) => r.attention.subarray(((l * numHeads + h) * T) * T, ((l * numHeads + h + 1) * T) * T)));
-        const hidden = Array.from({ length: numLayers }, (_, l) => ({ shape: [T, dModel], data: r.hidden.subarray(l * T * dModel, (l + 1) * T * dModel) }));
+        const attention = Array.from({ length: numLayers }, (_, l) =>
+          Array.from({ length: numHeads }, (_, h) =>
+            r.attention.subarray((l * numHeads + h) * T * T, (l * numHeads + h + 1) * T * T),
+          ),
+        );
+        const hidden = Array.from({ length: numLayers }, (_, l) => ({
+          shape: [T, dModel],
+          data: r.hidden.subarray(l * T * dModel, (l + 1) * T * dModel),
+        }));
         const embeddings = { shape: [T, dModel], data: r.embeddings };
         const input = { shape: [T, dModel], data: r.input };
         const top = new Array(T).fill(null);
-        r.positions.forEach((t, n) => { top[t] = Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, n * k + i)); });
-        return activations ? { tokens: r.tokens, embeddings, input, attention, hidden, top, activations: r.activations }
+        r.positions.forEach((t, n) => {
+          top[t] = Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, n * k + i));
+        });
+        return activations
+          ? { tokens: r.tokens, embeddings, input, attention, hidden, top, activations: r.activations }
           : { tokens: r.tokens, embeddings, input, attention, hidden, top };
       },
       score(text) {
-        if (kind !== 'causal') throw new RangeError("languageModel.score: only the 'causal' model scores text (it predicts the next word)");
+        if (kind !== 'causal')
+          throw new RangeError("languageModel.score: only the 'causal' model scores text (it predicts the next word)");
         return unwrap(wasm.languageModelScore(id, check.text(text, 'languageModel.score')));
       },
       fillMask(text, k = 10) {
         const where = 'languageModel.fillMask';
-        if (kind !== 'masked') throw new RangeError(`${where}: only the 'masked' model fills in [MASK] (the causal one was never shown it)`);
+        if (kind !== 'masked')
+          throw new RangeError(`${where}: only the 'masked' model fills in [MASK] (the causal one was never shown it)`);
         const r = model.run(text, { k: check.integerIn(k, where, 'k', 1, limits.maxTopK), positions: 'masks' });
         return r.tokens.flatMap((token, position) => (token.mask ? [{ position, top: r.top[position] }] : []));
       },
@@ -146,7 +195,14 @@ export function languageModelApi(wasm, modelsUrl) {
       },
       measureHeads(text, { maxWindows = 2000 } = {}) {
         const where = 'languageModel.measureHeads';
-        return unwrap(wasm.languageModelHeads(id, check.text(text, where), check.integerIn(maxWindows, where, 'maxWindows', 1, 1e6)), where);
+        return unwrap(
+          wasm.languageModelHeads(
+            id,
+            check.text(text, where),
+            check.integerIn(maxWindows, where, 'maxWindows', 1, 1e6),
+          ),
+          where,
+        );
       },
     };
     released.register(model, id, model);
@@ -166,24 +222,32 @@ export function languageModelApi(wasm, modelsUrl) {
     if (options.bytes === undefined && options.url === undefined && loaded.has(kind)) return loaded.get(kind);
     const url = options.url ?? (modelsUrl ? new URL(`${kind}.safetensors`, modelsUrl) : DEFAULT_URLS[kind]);
     if (!url && !options.bytes) {
-      throw new RangeError(`${where}: this build carries no language model files (the single file leaves them out): ` +
-        `pass { url } of ${kind}.safetensors (in the package's dist/core/)`);
+      throw new RangeError(
+        `${where}: this build carries no language model files (the single file leaves them out): ` +
+          `pass { url } of ${kind}.safetensors (in the package's dist/core/)`,
+      );
     }
     const promise = (async () => {
-      const bytes = options.bytes ?? await readAsset(url, `${kind} language model`);
+      const bytes = options.bytes ?? (await readAsset(url, `${kind} language model`));
       const fileName = options.bytes ? `${kind} model bytes` : String(url);
       const file = readLanguageModelFile(bytes, fileName);
-      if (file.recipe.objective !== kind) throw new RangeError(`${fileName}: holds the ${file.recipe.objective} model, not the ${kind} one`);
+      if (file.recipe.objective !== kind)
+        throw new RangeError(`${fileName}: holds the ${file.recipe.objective} model, not the ${kind} one`);
       const tensors = Object.fromEntries([...file.tensors].map(([name, t]) => [name, t.data]));
       const created = wasm.languageModelCreate({ recipe: file.recipe, words: file.words, tensors });
       if (created.error) throw new RangeError(`${fileName}: ${created.error.message}`);
       // The one loaded per kind is loaded again after a release.
-      const onRelease = () => { if (loaded.get(kind) === promise) loaded.delete(kind); };
-      return makeModel({ kind, ...file, dModel: file.tensors.get('layers.0.attention.w_q').shape[0], onRelease }, created.value);
+      const onRelease = () => {
+        if (loaded.get(kind) === promise) loaded.delete(kind);
+      };
+      return makeModel(
+        { kind, ...file, dModel: file.tensors.get('layers.0.attention.w_q').shape[0], onRelease },
+        created.value,
+      );
     })();
     if (options.bytes === undefined && options.url === undefined) {
       loaded.set(kind, promise);
-      promise.catch(() => loaded.delete(kind));  // a failed load may be retried
+      promise.catch(() => loaded.delete(kind)); // a failed load may be retried
     }
     return promise;
   }

@@ -5,18 +5,37 @@ import * as check from './checks.js';
 import { sharedTrainerMembers } from './trainer-members.js';
 import { unwrap } from './wasm-module.js';
 
-const OPTIONS = ['objective', 'numLayers', 'numHeads', 'dFF', 'seqLen', 'batchSize', 'outputWords', 'tiedOutput', 'layerNorm',
-  'learningRate', 'weightDecay', 'warmupSteps', 'totalSteps', 'seed', 'text', 'heldOutText'];
-const HELD_OUT_EVERY = 20;  // without heldOutText, every 20th line is held out (5 %)
+const OPTIONS = [
+  'objective',
+  'numLayers',
+  'numHeads',
+  'dFF',
+  'seqLen',
+  'batchSize',
+  'outputWords',
+  'tiedOutput',
+  'layerNorm',
+  'learningRate',
+  'weightDecay',
+  'warmupSteps',
+  'totalSteps',
+  'seed',
+  'text',
+  'heldOutText',
+];
+const HELD_OUT_EVERY = 20; // without heldOutText, every 20th line is held out (5 %)
 
 /** Every tensor of a parameters record as { name: Float32Array }; types checked here, sizes by the core. */
 function parameterData(parameters, where) {
-  if (parameters === null || typeof parameters !== 'object') throw new TypeError(`${where}: parameters must be { [name]: { data, shape } } as parameters() returns`);
-  return Object.fromEntries(Object.entries(parameters).map(([name, t]) => {
-    if (!(t?.data instanceof Float32Array)) throw new TypeError(`${where}: ${name}.data must be a Float32Array`);
-    if (!t.data.every(Number.isFinite)) throw new RangeError(`${where}: ${name} holds a value that is not finite`);
-    return [name, t.data];
-  }));
+  if (parameters === null || typeof parameters !== 'object')
+    throw new TypeError(`${where}: parameters must be { [name]: { data, shape } } as parameters() returns`);
+  return Object.fromEntries(
+    Object.entries(parameters).map(([name, t]) => {
+      if (!(t?.data instanceof Float32Array)) throw new TypeError(`${where}: ${name}.data must be a Float32Array`);
+      if (!t.data.every(Number.isFinite)) throw new RangeError(`${where}: ${name} holds a value that is not finite`);
+      return [name, t.data];
+    }),
+  );
 }
 
 /**
@@ -51,7 +70,8 @@ export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
 
   function createLanguageTrainer(options = {}) {
     const { text = '', heldOutText, ...rest } = resolveOptions(options);
-    let train = text, heldOut = heldOutText;
+    let train = text,
+      heldOut = heldOutText;
     if (heldOut === undefined) {
       const lines = text.split('\n');
       train = lines.filter((_, i) => i % HELD_OUT_EVERY !== HELD_OUT_EVERY - 1).join('\n');
@@ -60,7 +80,8 @@ export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
     const info = unwrap(wasm.languageTrainerCreate(rest, train, heldOut), 'createLanguageTrainer');
     const { id } = info;
     const vocabulary = Object.freeze([...info.words, '<unk>']);
-    let steps = 0, baselines = null;
+    let steps = 0,
+      baselines = null;
     const trainer = {
       /** The options in effect (the defaults for the ones not given), without the texts. */
       options: Object.freeze(rest),
@@ -68,12 +89,18 @@ export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
       trainTokens: info.trainTokens,
       heldOutTokens: info.heldOutTokens,
       step(n = 1) {
-        const result = unwrap(wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)), 'languageTrainer.step');
+        const result = unwrap(
+          wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)),
+          'languageTrainer.step',
+        );
         steps = result.step;
         return result;
       },
       evaluate({ maxTokens = 0 } = {}) {
-        return unwrap(wasm.languageTrainerEvaluate(id, check.integerIn(maxTokens, 'languageTrainer.evaluate', 'maxTokens', 0, 1e9)), 'languageTrainer.evaluate');
+        return unwrap(
+          wasm.languageTrainerEvaluate(id, check.integerIn(maxTokens, 'languageTrainer.evaluate', 'maxTokens', 0, 1e9)),
+          'languageTrainer.evaluate',
+        );
       },
       sample() {
         return unwrap(wasm.languageTrainerSample(id), 'languageTrainer.sample');
@@ -84,12 +111,22 @@ export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
       },
       model() {
         const modelId = unwrap(wasm.languageTrainerModel(id), 'languageTrainer.model');
-        return makeModel({
-          kind: rest.objective, words: info.words, dModel: info.dModel, measured: { trainTokens: info.trainTokens },
-          recipe: { ...rest, corpus: 'the text given to createLanguageTrainer', steps },
-        }, modelId);
+        return makeModel(
+          {
+            kind: rest.objective,
+            words: info.words,
+            dModel: info.dModel,
+            measured: { trainTokens: info.trainTokens },
+            recipe: { ...rest, corpus: 'the text given to createLanguageTrainer', steps },
+          },
+          modelId,
+        );
       },
-      ...sharedTrainerMembers(wasm, id, 'languageTrainer', { parameterData, maxBatchSize: limits.maxBatchSize, seqLen: rest.seqLen }),
+      ...sharedTrainerMembers(wasm, id, 'languageTrainer', {
+        parameterData,
+        maxBatchSize: limits.maxBatchSize,
+        seqLen: rest.seqLen,
+      }),
     };
     released.register(trainer, id);
     return trainer;

@@ -23,12 +23,12 @@ export function halfToFloat(h) {
   const exponent = (h >> 10) & 0x1f;
   const fraction = h & 0x3ff;
   const sign = h & 0x8000 ? -1 : 1;
-  if (exponent === 0) return sign * fraction * 2 ** -24;  // subnormal or ±0: fraction · 2⁻²⁴
+  if (exponent === 0) return sign * fraction * 2 ** -24; // subnormal or ±0: fraction · 2⁻²⁴
   if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  return sign * (1024 + fraction) * 2 ** (exponent - 25);  // (1 + fraction / 2¹⁰) · 2^(exponent − 15)
+  return sign * (1024 + fraction) * 2 ** (exponent - 25); // (1 + fraction / 2¹⁰) · 2^(exponent − 15)
 }
 
-let halves = null;  // every binary16 value as a float32, by its bits: decoding a file is then one lookup a value
+let halves = null; // every binary16 value as a float32, by its bits: decoding a file is then one lookup a value
 
 /** halfToFloat of every bits pattern 0 … 0xFFFF, made once (65,536 values, ~1 ms). */
 function halfTable() {
@@ -54,7 +54,8 @@ const isUnsigned = (value) => Number.isSafeInteger(value) && value >= 0;
 function compareCodePoints(a, b) {
   const rank = (u) => (u < 0xd800 ? u : u < 0xe000 ? u + 0x2000 : u - 0x800);
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const x = a.charCodeAt(i), y = b.charCodeAt(i);
+    const x = a.charCodeAt(i),
+      y = b.charCodeAt(i);
     if (x !== y) return rank(x) - rank(y);
   }
   return a.length - b.length;
@@ -89,19 +90,22 @@ const sortedEntries = (object) => Object.entries(object).sort(([a], [b]) => comp
  * once, the last, in both (the other entry's bytes are then refused as a gap).
  */
 export function readSafetensors(bytes, fileName) {
-  if (typeof fileName !== 'string') throw new TypeError(`readSafetensors: fileName must be a string, got ${typeof fileName}`);
+  if (typeof fileName !== 'string')
+    throw new TypeError(`readSafetensors: fileName must be a string, got ${typeof fileName}`);
   let u8;
   if (bytes instanceof ArrayBuffer) u8 = new Uint8Array(bytes);
   else if (bytes instanceof Uint8Array) u8 = bytes;
   else {
-    const got = bytes === null ? 'null' : /** @type {any} */ (bytes)?.constructor?.name ?? typeof bytes;
+    const got = bytes === null ? 'null' : (/** @type {any} */ (bytes)?.constructor?.name ?? typeof bytes);
     throw new TypeError(`${fileName}: bytes must be an ArrayBuffer or a Uint8Array, got ${got}`);
   }
   const fail = (problem) => new RangeError(`${fileName}: ${problem}`);
   const wrongType = (problem) => new TypeError(`${fileName}: ${problem}`);
 
   if (u8.length < 8) {
-    throw fail(`shorter than 8 bytes (${u8.length}): not a safetensors file, which starts with an 8-byte header length`);
+    throw fail(
+      `shorter than 8 bytes (${u8.length}): not a safetensors file, which starts with an 8-byte header length`,
+    );
   }
   const headerLength = new DataView(u8.buffer, u8.byteOffset, 8).getBigUint64(0, true);
   const afterLength = u8.length - 8;
@@ -109,7 +113,8 @@ export function readSafetensors(bytes, fileName) {
     throw fail(`truncated: header says ${headerLength} bytes, file has ${afterLength} after the 8-byte length`);
   }
   const headerSize = Number(headerLength);
-  if (headerSize > MAX_HEADER_BYTES) throw fail(`header of ${headerSize} bytes is above the limit of ${MAX_HEADER_BYTES}`);
+  if (headerSize > MAX_HEADER_BYTES)
+    throw fail(`header of ${headerSize} bytes is above the limit of ${MAX_HEADER_BYTES}`);
   const headerBytes = u8.subarray(8, 8 + headerSize);
   const data = u8.subarray(8 + headerSize);
   const dataSize = data.length;
@@ -127,12 +132,14 @@ export function readSafetensors(bytes, fileName) {
   /** @type {Record<string, string>} */
   const metadata = {};
   const entries = [];
-  for (const [name, value] of sortedEntries(header)) {  // checked in the native reader's order: the same first error
+  for (const [name, value] of sortedEntries(header)) {
+    // checked in the native reader's order: the same first error
     if (name === '__metadata__') {
       if (!isObject(value)) throw wrongType(`__metadata__ must be an object of strings, got ${jsonType(value)}`);
       for (const [key, text] of sortedEntries(value)) {
-        if (typeof text !== 'string') throw wrongType(`__metadata__ value of '${key}' must be a string, got ${jsonType(text)}`);
-        Object.defineProperty(metadata, key, { value: text, enumerable: true, writable: true, configurable: true });  // "__proto__" too
+        if (typeof text !== 'string')
+          throw wrongType(`__metadata__ value of '${key}' must be a string, got ${jsonType(text)}`);
+        Object.defineProperty(metadata, key, { value: text, enumerable: true, writable: true, configurable: true }); // "__proto__" too
       }
     } else {
       entries.push(parseEntry(name, value, dataSize, fail, wrongType));
@@ -144,15 +151,21 @@ export function readSafetensors(bytes, fileName) {
   let covered = 0;
   entries.forEach((e, i) => {
     if (e.begin < covered) {
-      throw fail(`tensor '${e.name}': data_offsets [${e.begin}, ${e.end}] overlap tensor '${entries[i - 1].name}' (which ends at ${covered})`);
+      throw fail(
+        `tensor '${e.name}': data_offsets [${e.begin}, ${e.end}] overlap tensor '${entries[i - 1].name}' (which ends at ${covered})`,
+      );
     }
     if (e.begin > covered) {
-      throw fail(`gap in the data section: bytes [${covered}, ${e.begin}) belong to no tensor (before tensor '${e.name}')`);
+      throw fail(
+        `gap in the data section: bytes [${covered}, ${e.begin}) belong to no tensor (before tensor '${e.name}')`,
+      );
     }
     covered = e.end;
   });
   if (covered !== dataSize) {
-    throw fail(`the tensors do not cover the data section: they end at byte ${covered} of ${dataSize} (trailing bytes)`);
+    throw fail(
+      `the tensors do not cover the data section: they end at byte ${covered} of ${dataSize} (trailing bytes)`,
+    );
   }
 
   const tensors = new Map();
@@ -163,7 +176,7 @@ export function readSafetensors(bytes, fileName) {
       const table = halfTable();
       for (let i = 0, at = e.begin; i < count; i++, at += 2) values[i] = table[data[at] | (data[at + 1] << 8)];
     } else if (LITTLE_ENDIAN) {
-      new Uint8Array(values.buffer).set(data.subarray(e.begin, e.end));  // a byte copy: any alignment
+      new Uint8Array(values.buffer).set(data.subarray(e.begin, e.end)); // a byte copy: any alignment
     } else {
       const view = new DataView(data.buffer, data.byteOffset + e.begin, e.end - e.begin);
       for (let i = 0; i < count; i++) values[i] = view.getFloat32(4 * i, true);
@@ -176,31 +189,38 @@ export function readSafetensors(bytes, fileName) {
 /** One header entry "name": {dtype, shape, data_offsets}, checked; its byte range inside the data section. */
 function parseEntry(name, value, dataSize, fail, wrongType) {
   const where = `tensor '${name}': `;
-  if (!isObject(value)) throw wrongType(`${where}entry must be an object {dtype, shape, data_offsets}, got ${jsonType(value)}`);
+  if (!isObject(value))
+    throw wrongType(`${where}entry must be an object {dtype, shape, data_offsets}, got ${jsonType(value)}`);
   for (const key of ['dtype', 'shape', 'data_offsets']) {
     if (!Object.hasOwn(value, key)) throw wrongType(`${where}missing "${key}"`);
   }
   const { dtype, shape, data_offsets: offsets } = value;
   if (typeof dtype !== 'string') throw wrongType(`${where}dtype must be a string, got ${jsonType(dtype)}`);
-  if (!Object.hasOwn(ELEMENT_BYTES, dtype)) throw fail(`${where}unsupported dtype '${dtype}' (only F32 and F16 are read)`);
-  if (!Array.isArray(shape)) throw wrongType(`${where}shape must be an array of unsigned integers, got ${jsonType(shape)}`);
+  if (!Object.hasOwn(ELEMENT_BYTES, dtype))
+    throw fail(`${where}unsupported dtype '${dtype}' (only F32 and F16 are read)`);
+  if (!Array.isArray(shape))
+    throw wrongType(`${where}shape must be an array of unsigned integers, got ${jsonType(shape)}`);
   shape.forEach((d, i) => {
     if (typeof d !== 'number') throw wrongType(`${where}shape[${i}] must be an unsigned integer, got ${jsonType(d)}`);
     if (!isUnsigned(d)) throw fail(`${where}shape[${i}] must be an unsigned integer, got ${d}`);
   });
   const offsetsProblem = `${where}data_offsets must be an array of two unsigned integers [begin, end]`;
-  if (!Array.isArray(offsets) || offsets.length !== 2 || offsets.some((o) => typeof o !== 'number')) throw wrongType(offsetsProblem);
+  if (!Array.isArray(offsets) || offsets.length !== 2 || offsets.some((o) => typeof o !== 'number'))
+    throw wrongType(offsetsProblem);
   if (!offsets.every(isUnsigned)) throw fail(offsetsProblem);
   const [begin, end] = offsets;
   if (begin > end) throw fail(`${where}data_offsets [${begin}, ${end}] are reversed (begin after end)`);
-  if (end > dataSize) throw fail(`${where}data_offsets [${begin}, ${end}] are out of range: the data section has ${dataSize} bytes`);
+  if (end > dataSize)
+    throw fail(`${where}data_offsets [${begin}, ${end}] are out of range: the data section has ${dataSize} bytes`);
   let bytes = ELEMENT_BYTES[dtype];
   for (const d of shape) {
     bytes *= d;
     if (bytes > Number.MAX_SAFE_INTEGER) throw fail(`${where}shape [${shape.join(', ')}] overflows: too many elements`);
   }
   if (bytes !== end - begin) {
-    throw fail(`${where}shape [${shape.join(', ')}] of ${dtype} needs ${bytes} bytes, data_offsets [${begin}, ${end}] hold ${end - begin}`);
+    throw fail(
+      `${where}shape [${shape.join(', ')}] of ${dtype} needs ${bytes} bytes, data_offsets [${begin}, ${end}] hold ${end - begin}`,
+    );
   }
   return { name, dtype, shape: [...shape], begin, end };
 }

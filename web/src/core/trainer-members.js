@@ -13,12 +13,14 @@ import { unwrap } from './wasm-module.js';
  *   lossAndGradients: (batch: object) => { loss: number, gradients: object } }}
  */
 export function sharedTrainerMembers(wasm, id, kind, { parameterData, maxBatchSize, seqLen }) {
-  const call = (name, ...args) => unwrap(wasm[`${kind}${name[0].toUpperCase()}${name.slice(1)}`](id, ...args), `${kind}.${name}`);
+  const call = (name, ...args) =>
+    unwrap(wasm[`${kind}${name[0].toUpperCase()}${name.slice(1)}`](id, ...args), `${kind}.${name}`);
   return {
     parameters: () => call('parameters'),
     setParameters(parameters) {
       call('setParameters', parameterData(parameters, `${kind}.setParameters`));
     },
-    lossAndGradients: (batch) => call('lossAndGradients', check.batch(batch, `${kind}.lossAndGradients`, maxBatchSize, seqLen)),
+    lossAndGradients: (batch) =>
+      call('lossAndGradients', check.batch(batch, `${kind}.lossAndGradients`, maxBatchSize, seqLen)),
   };
 }

@@ -6,18 +6,33 @@ import * as check from './checks.js';
 import { sharedTrainerMembers } from './trainer-members.js';
 import { unwrap } from './wasm-module.js';
 
-const OPTIONS = ['task', 'numLayers', 'numHeads', 'dModel', 'seqLen', 'vocabSize', 'batchSize', 'learningRate', 'weightDecay',
-  'positionalEncoding', 'seed'];
+const OPTIONS = [
+  'task',
+  'numLayers',
+  'numHeads',
+  'dModel',
+  'seqLen',
+  'vocabSize',
+  'batchSize',
+  'learningRate',
+  'weightDecay',
+  'positionalEncoding',
+  'seed',
+];
 
 /** Checks every tensor of a parameters structure (types, shapes' consistency, finite values); the core checks the shapes. */
 function checkParameters(p, where) {
   if (p === null || typeof p !== 'object' || !Array.isArray(p.layers)) {
-    throw new TypeError(`${where}: parameters must be { embedding, unembedding, layers: [{ wQ, wK, wV, wO }], positional? }`);
+    throw new TypeError(
+      `${where}: parameters must be { embedding, unembedding, layers: [{ wQ, wK, wV, wO }], positional? }`,
+    );
   }
   check.matrix(p.embedding, where, 'embedding');
   check.matrix(p.unembedding, where, 'unembedding');
   if (p.positional !== undefined) check.matrix(p.positional, where, 'positional');
-  p.layers.forEach((layer, l) => ['wQ', 'wK', 'wV', 'wO'].forEach((name) => check.matrix(layer?.[name], where, `layers[${l}].${name}`)));
+  p.layers.forEach((layer, l) =>
+    ['wQ', 'wK', 'wV', 'wO'].forEach((name) => check.matrix(layer?.[name], where, `layers[${l}].${name}`)),
+  );
   return p;
 }
 
@@ -62,17 +77,23 @@ export function trainerApi(wasm, attentionLimits) {
         return unwrap(wasm.trainerSample(id, batchSize), 'trainer.sample');
       },
       attention(tokens) {
-        const ids = tokens === undefined ? trainer.sample(1).tokens : check.tokenArray(tokens, 'trainer.attention', 'tokens');
+        const ids =
+          tokens === undefined ? trainer.sample(1).tokens : check.tokenArray(tokens, 'trainer.attention', 'tokens');
         return { tokens: ids, weights: unwrap(wasm.trainerAttention(id, ids), 'trainer.attention') };
       },
       predict(tokens) {
         const ids = check.tokenArray(tokens, 'trainer.predict', 'tokens');
         return { tokens: ids, ...unwrap(wasm.trainerPredict(id, ids), 'trainer.predict') };
       },
-      ...sharedTrainerMembers(wasm, id, 'trainer', { parameterData: checkParameters, maxBatchSize: limits.maxBatchSize, seqLen: limits.maxSeqLen }),
+      ...sharedTrainerMembers(wasm, id, 'trainer', {
+        parameterData: checkParameters,
+        maxBatchSize: limits.maxBatchSize,
+        seqLen: limits.maxSeqLen,
+      }),
       ablate(target, on = true) {
         const where = 'trainer.ablate';
-        if (target === null || typeof target !== 'object') throw new TypeError(`${where}: the first argument must be { layer, head }`);
+        if (target === null || typeof target !== 'object')
+          throw new TypeError(`${where}: the first argument must be { layer, head }`);
         check.integerIn(target.layer, where, 'layer', 0, resolved.numLayers - 1);
         check.integerIn(target.head, where, 'head', 0, resolved.numHeads - 1);
         unwrap(wasm.trainerAblate(id, target.layer, target.head, check.boolean(on, where, 'on')), where);

@@ -22,7 +22,8 @@ const RELAXED_WASM_URL = new URL('../../../build/wasm/attn_core.relaxed.wasm', i
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 /** Why a browser could not fetch a file at all (no HTTP status): what to check. */
-const FETCH_HINT = 'check that a server serves it (a page opened from file:// cannot fetch it) and that the page\'s ' +
+const FETCH_HINT =
+  "check that a server serves it (a page opened from file:// cannot fetch it) and that the page's " +
   'Content-Security-Policy lets it (connect-src)';
 
 /**
@@ -36,15 +37,23 @@ async function instantiate(href, imports) {
   if (href.protocol === 'file:' || href.protocol === 'data:') {
     bytes = await readAsset(href, 'file');
   } else {
-    const response = await fetch(href).catch((error) => { throw new Error(`${error.message}: ${FETCH_HINT}`); });
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}: check the path (the element's assets-base, or wasmUrl)`);
-    if (response.headers.get('content-type')?.startsWith('application/wasm')) return wasmCall(() => WebAssembly.instantiateStreaming(response, imports));
+    const response = await fetch(href).catch((error) => {
+      throw new Error(`${error.message}: ${FETCH_HINT}`);
+    });
+    if (!response.ok)
+      throw new Error(
+        `HTTP ${response.status} ${response.statusText}: check the path (the element's assets-base, or wasmUrl)`,
+      );
+    if (response.headers.get('content-type')?.startsWith('application/wasm'))
+      return wasmCall(() => WebAssembly.instantiateStreaming(response, imports));
     bytes = new Uint8Array(await response.arrayBuffer());
   }
   if (!WASM_MAGIC.every((byte, i) => bytes[i] === byte)) {
     const start = new TextDecoder().decode(bytes.subarray(0, 24)).replace(/\s+/g, ' ');
-    throw new Error(`not a WebAssembly file (it starts with "${start}": a server that answers a missing file with a page, ` +
-      'such as its index.html, sends this): check the path (the element\'s assets-base, or wasmUrl)');
+    throw new Error(
+      `not a WebAssembly file (it starts with "${start}": a server that answers a missing file with a page, ` +
+        "such as its index.html, sends this): check the path (the element's assets-base, or wasmUrl)",
+    );
   }
   return wasmCall(() => WebAssembly.instantiate(bytes, imports));
 }
@@ -55,7 +64,10 @@ async function wasmCall(compile) {
     return await compile();
   } catch (error) {
     if (/unsafe-eval|Content.Security.Policy/i.test(error.message)) {
-      throw new Error(`the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to script-src (${error.message})`);
+      throw new Error(
+        `the page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to script-src (${error.message})`,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -67,7 +79,7 @@ function start(url) {
   return new Promise((resolve, reject) => {
     const instantiateWasm = (imports, receive) => {
       instantiate(href, imports).then(({ instance, module }) => receive(instance, module), reject);
-      return {};  // the exports arrive later, through receive
+      return {}; // the exports arrive later, through receive
     };
     createAttnModule({ instantiateWasm }).then(resolve, reject);
   });
@@ -76,13 +88,15 @@ function start(url) {
 /** Which build to load, and from where: the relaxed one where asked for or (auto) where it runs. */
 async function choose(kernels, wasmUrl, relaxedWasmUrl) {
   const relaxedUrl = relaxedWasmUrl ?? (wasmUrl === undefined ? RELAXED_WASM_URL : null);
-  if (kernels === 'simd128' || (kernels === 'auto' && !(relaxedUrl && await relaxedSimd()))) {
+  if (kernels === 'simd128' || (kernels === 'auto' && !(relaxedUrl && (await relaxedSimd())))) {
     if (!(wasmUrl ?? WASM_URL)) throw new Error('no attn_core.wasm here: give wasmUrl');
     return { kernels: 'simd128', file: 'attn_core.wasm', url: wasmUrl ?? WASM_URL };
   }
   if (!relaxedUrl) throw new Error('no attn_core.relaxed.wasm here (give relaxedWasmUrl, or kernels: "simd128")');
-  if (!await relaxedSimd()) {
-    throw new Error('this engine does not run relaxed SIMD (Node 20: --experimental-wasm-relaxed-simd); use kernels: "simd128"');
+  if (!(await relaxedSimd())) {
+    throw new Error(
+      'this engine does not run relaxed SIMD (Node 20: --experimental-wasm-relaxed-simd); use kernels: "simd128"',
+    );
   }
   return { kernels: 'relaxed-simd', file: 'attn_core.relaxed.wasm', url: relaxedUrl };
 }
@@ -102,7 +116,10 @@ export async function startModule({ kernels, wasmUrl, relaxedWasmUrl }) {
   try {
     return { wasm: await start(chosen.url), kernels: chosen.kernels, url: absolute(chosen.url).href };
   } catch (error) {
-    throw new Error(`WebAssembly module ${chosen.file} could not be loaded from ${shortUrl(chosen.url)}: ${error?.message ?? error}`);
+    throw new Error(
+      `WebAssembly module ${chosen.file} could not be loaded from ${shortUrl(chosen.url)}: ${error?.message ?? error}`,
+      { cause: error },
+    );
   }
 }
 

@@ -113,9 +113,16 @@ export class AttentionExplorer extends HTMLElement {
    * and nothing changes. Throws an Error while the core is still loading (before `el.core` is set).
    */
   change(partial: Partial<ExplorerState>): void;
-  addEventListener<K extends keyof AttentionExplorerEventMap>(type: K,
-    listener: (this: AttentionExplorer, event: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof AttentionExplorerEventMap>(
+    type: K,
+    listener: (this: AttentionExplorer, event: AttentionExplorerEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
 }
 
 /**

@@ -60,16 +60,17 @@ export class AttentionExplorer extends ElementBase {
     });
     sharedCore(this.getAttribute('assets-base') ?? '').then(
       (core) => this.start(core),
-      (error) => this.showError(`Could not load the attention core: ${error.message}`));
+      (error) => this.showError(`Could not load the attention core: ${error.message}`),
+    );
   }
 
   attributeChangedCallback(name, _, value) {
-    if (!this.core) return;  // start() reads every attribute
+    if (!this.core) return; // start() reads every attribute
     const { change } = readAttributes((n) => (n === name ? value : null), this.core.dModel);
     this.showConfigErrors(this.readConfiguration());
     if (name === 'tour') {
       if (value === null) this.guide.close();
-      else if (change.tour) this.guide.show(change.tour);  // a bad value is named and changes nothing
+      else if (change.tour) this.guide.show(change.tour); // a bad value is named and changes nothing
     } else if (Object.keys(change).length) this.applyChange(change);
     else this.applyConfiguration();
   }
@@ -80,7 +81,8 @@ export class AttentionExplorer extends ElementBase {
   }
 
   set sentence(text) {
-    if (typeof text !== 'string') throw new TypeError(`sentence must be a string, got ${text === null ? 'null' : typeof text}`);
+    if (typeof text !== 'string')
+      throw new TypeError(`sentence must be a string, got ${text === null ? 'null' : typeof text}`);
     if (this.core) this.change({ sentence: text });
     else this.setAttribute('sentence', text);
   }
@@ -129,7 +131,10 @@ export class AttentionExplorer extends ElementBase {
 
   /** Reads the attributes: the defaults they set (url-state links store only what differs), views and controls. */
   readConfiguration() {
-    const { change, views, controls, theme, errors } = readAttributes((name) => this.getAttribute(name), this.core.dModel);
+    const { change, views, controls, theme, errors } = readAttributes(
+      (name) => this.getAttribute(name),
+      this.core.dModel,
+    );
     this.defaults = withChange(defaultState(), change);
     this.chosen = { views, controls, theme };
     return errors;
@@ -138,7 +143,11 @@ export class AttentionExplorer extends ElementBase {
   start(core) {
     this.core = core;
     const errors = this.readConfiguration();
-    this.link = new UrlLink({ enabled: () => this.hasAttribute('url-state'), state: () => this.current, defaults: () => this.defaults });
+    this.link = new UrlLink({
+      enabled: () => this.hasAttribute('url-state'),
+      state: () => this.current,
+      defaults: () => this.defaults,
+    });
     this.current = frozen(this.link.apply(this.defaults));
     this.build();
     this.status.textContent = '';
@@ -156,13 +165,21 @@ export class AttentionExplorer extends ElementBase {
     this.notice = element('p', 'notice');
     this.configErrors = element('p', 'status error config-errors');
     this.configErrors.setAttribute('role', 'alert');
-    this.slots = Object.fromEntries(['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]));
-    this.visibleFigures = new VisibleFigures(this.slots, { needData: () => this.update(), afterDraw: () => {
-      this.guide.afterDraw();
-      this.hostPage.drawn();
-    } });
+    this.slots = Object.fromEntries(
+      ['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]),
+    );
+    this.visibleFigures = new VisibleFigures(this.slots, {
+      needData: () => this.update(),
+      afterDraw: () => {
+        this.guide.afterDraw();
+        this.hostPage.drawn();
+      },
+    });
     this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
-    this.slots.tokens.addEventListener('keydown', (event) => (event.key === 'Enter' || event.key === ' ') && this.toggleMask(event.target.closest('[data-index]')));
+    this.slots.tokens.addEventListener(
+      'keydown',
+      (event) => (event.key === 'Enter' || event.key === ' ') && this.toggleMask(event.target.closest('[data-index]')),
+    );
     // What a figure chooses to look at (a head, a step, a query) is a change of state that readonly allows: it sets no setting.
     this.root.addEventListener('choose', (event) => this.applyChange(event.detail));
     this.root.addEventListener('click', (event) => {
@@ -175,7 +192,9 @@ export class AttentionExplorer extends ElementBase {
         return location.href;
       },
       embedCode: () => this.embedCode(),
-      say: (text) => { this.status.textContent = text; },
+      say: (text) => {
+        this.status.textContent = text;
+      },
     });
     this.guide = new TourGuide(tourHost(this), share.button);
     this.linkButton = share.finish();
@@ -185,14 +204,27 @@ export class AttentionExplorer extends ElementBase {
     tokens.setAttribute('aria-label', 'Tokens');
     tokens.append(this.slots.tokens);
     /** @type {import('../lessons/chapters.js').ChapterParts} */
-    const parts = { core: this.core, state: () => this.current, edit: (change, options) => this.edit(change, options), slots: this.slots,
-      redraw: (figure, extra) => this.visibleFigures.redraw(figure, extra), publish: (key, data) => this.visibleFigures.publish(key, data),
-      refresh: () => this.update() };
-    this.parts = { views: { tokens: [tokens] }, groups: [], controls: this.controls.form, sentence: [this.input.parentElement],
-      modelChoice: this.models.element, share: this.share, figureControls: [] };
+    const parts = {
+      core: this.core,
+      state: () => this.current,
+      edit: (change, options) => this.edit(change, options),
+      slots: this.slots,
+      redraw: (figure, extra) => this.visibleFigures.redraw(figure, extra),
+      publish: (key, data) => this.visibleFigures.publish(key, data),
+      refresh: () => this.update(),
+    };
+    this.parts = {
+      views: { tokens: [tokens] },
+      groups: [],
+      controls: this.controls.form,
+      sentence: [this.input.parentElement],
+      modelChoice: this.models.element,
+      share: this.share,
+      figureControls: [],
+    };
     this.tabs = new ChapterTabs(parts, (chapter) => this.applyChange({ chapter }));
     this.chapters = this.tabs.sections;
-    this.built = [...this.tabs.chapters().values()];  // what each chapter built: its controls follow the state through sync()
+    this.built = [...this.tabs.chapters().values()]; // what each chapter built: its controls follow the state through sync()
     const messages = {};
     for (const built of this.built) {
       Object.assign(this.parts.views, built.views);
@@ -202,15 +234,25 @@ export class AttentionExplorer extends ElementBase {
     }
     this.lensData = new LensData(this.core, messages);
     for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
-    const bar = this.chapterBar = element('div', 'chapter-bar');
+    const bar = (this.chapterBar = element('div', 'chapter-bar'));
     bar.append(this.tabs.nav, this.share);
     this.moreSettings = this.controls.form.querySelector('.more-settings');
     // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
     // The tokens and the model choice share a row: the choice goes under the tokens only when they fill it.
     const tokenRow = element('div', 'token-row');
     tokenRow.append(tokens, this.models.element);
-    this.root.append(this.configErrors, this.input.parentElement, this.second.parentElement, tokenRow, bar, this.controls.form,
-      this.notice, this.empty, this.chapters, this.guide.panel.panel);
+    this.root.append(
+      this.configErrors,
+      this.input.parentElement,
+      this.second.parentElement,
+      tokenRow,
+      bar,
+      this.controls.form,
+      this.notice,
+      this.empty,
+      this.chapters,
+      this.guide.panel.panel,
+    );
     this.applyConfiguration();
   }
 
@@ -222,7 +264,10 @@ export class AttentionExplorer extends ElementBase {
 
   /** The <attention-explorer> tag that reproduces this view. */
   embedCode() {
-    return embedCode(this.current, this.core.dModel, ELEMENT_MODULE_URL, { views: this.getAttribute('views'), controls: this.getAttribute('controls') });
+    return embedCode(this.current, this.core.dModel, ELEMENT_MODULE_URL, {
+      views: this.getAttribute('views'),
+      controls: this.getAttribute('controls'),
+    });
   }
 
   /** Views, controls, height and readonly from the attributes. */
@@ -245,7 +290,7 @@ export class AttentionExplorer extends ElementBase {
     for (const form of [this.controls.form, ...this.parts.figureControls]) {
       for (const control of form.elements) control.disabled = readonly;
     }
-    if (!readonly) this.syncInputs();  // re-applies the controls' own enabled states
+    if (!readonly) this.syncInputs(); // re-applies the controls' own enabled states
     this.guide.sync();
   }
 
@@ -281,25 +326,31 @@ export class AttentionExplorer extends ElementBase {
     if (typing) this.link.later();
     else this.link.write();
     // The state itself, not a copy (it is frozen, and every change makes a new one); `changed` names the fields set.
-    this.dispatchEvent(Object.assign(new CustomEvent('change', { detail: this.current }), { changed: Object.keys(partial) }));
+    this.dispatchEvent(
+      Object.assign(new CustomEvent('change', { detail: this.current }), { changed: Object.keys(partial) }),
+    );
   }
 
   /** A link edited by hand (or history navigation) changes the view. */
   followHash() {
     if (!this.core || !this.hasAttribute('url-state')) return;
-    this.link.cancel();  // the link wins over a keystroke's pending write
+    this.link.cancel(); // the link wins over a keystroke's pending write
     if (this.link.shows(this.current)) return;
     const tour = this.current.tour;
     this.current = frozen(this.link.apply(this.defaults));
-    if (this.current.tour && this.current.tour !== tour) this.guide.resume(this.link.read());  // applies the step's state
+    if (this.current.tour && this.current.tour !== tour)
+      this.guide.resume(this.link.read()); // applies the step's state
     else this.update();
   }
 
   /** One core call for the current state (and the lenses on screen); on error, says why and keeps the last good figures. */
   compute() {
     // The trace's optional parts only for the figures on screen: one core call computes what is shown.
-    const computed = computeTrace(this.core, this.current, { positionChecks: this.wants(figuresNeeding('checks')),
-      encoderBlock: this.wants(figuresNeeding('block')), project2d: this.wants(figuresNeeding('projection')) });
+    const computed = computeTrace(this.core, this.current, {
+      positionChecks: this.wants(figuresNeeding('checks')),
+      encoderBlock: this.wants(figuresNeeding('block')),
+      project2d: this.wants(figuresNeeding('projection')),
+    });
     return { ...computed, ...this.lensData.forTrace(computed.trace, this.current, (figures) => this.wants(figures)) };
   }
 
@@ -335,7 +386,12 @@ export class AttentionExplorer extends ElementBase {
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
     const readonly = this.hasAttribute('readonly');
-    const context = { readonly, open: this.openChapter?.id, autoplay: this.hasAttribute('autoplay'), views: this.chosen.views };
+    const context = {
+      readonly,
+      open: this.openChapter?.id,
+      autoplay: this.hasAttribute('autoplay'),
+      views: this.chosen.views,
+    };
     for (const { sync } of this.built) sync?.(this.current, context);
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
     this.models.sync(this.current, readonly);
@@ -348,11 +404,16 @@ export class AttentionExplorer extends ElementBase {
     this.empty.hidden = !empty;
     this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
     this.notice.textContent = [
-      trace.truncated && `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
+      trace.truncated &&
+        `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
       unknownWordsNote(trace, this.core.vocabSize),
       this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
-    ].filter(Boolean).join(' ');
-    keepFocus(this.slots.tokens, () => this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize })));
+    ]
+      .filter(Boolean)
+      .join(' ');
+    keepFocus(this.slots.tokens, () =>
+      this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize })),
+    );
     if (empty && this.chapters.hidden) return;
     this.visibleFigures.draw(result, previous, this.current);
   }
@@ -372,7 +433,9 @@ export class AttentionExplorer extends ElementBase {
     if (!item || this.hasAttribute('readonly')) return;
     const index = Number(item.dataset.index);
     const masked = this.current.maskedPositions;
-    this.applyChange({ maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index] });
+    this.applyChange({
+      maskedPositions: masked.includes(index) ? masked.filter((i) => i !== index) : [...masked, index],
+    });
   }
 }
 

@@ -11,8 +11,20 @@ import { parsesAs, stateFromHash, stateToHash } from './url-state.js';
 /** Figures (groups of figures) the `views` attribute can list, in page order: the tokens, then each chapter's. */
 export const VIEWS = ['tokens', ...CHAPTERS.flatMap((chapter) => chapter.views)];
 /** Controls the `controls` attribute can list ('none' shows none; absent shows all). */
-export const CONTROLS = ['sentence', 'model', 'heads', 'projection', 'mask', 'temperature', 'score-function', 'normalizer', 'positional-encoding', 'color-map',
-  'share', 'figures'];
+export const CONTROLS = [
+  'sentence',
+  'model',
+  'heads',
+  'projection',
+  'mask',
+  'temperature',
+  'score-function',
+  'normalizer',
+  'positional-encoding',
+  'color-map',
+  'share',
+  'figures',
+];
 const MASKS = ['bidirectional', 'causal', 'padding'];
 
 /** Values of the `theme` attribute: 'auto' (the default) follows the OS setting. */
@@ -30,7 +42,10 @@ const FIELD_ATTRIBUTES = {
   mask: ['mask', (text) => oneOf(text, MASKS)],
   'valid-length': ['validLength', (text) => integerIn(text, 0, coreLimits().maxTokens)],
   'positional-encoding': ['positionalEncoding', (text) => oneOf(text, names('positionalEncodings'))],
-  temperature: ['temperature', (text) => numberIn(text, coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature)],
+  temperature: [
+    'temperature',
+    (text) => numberIn(text, coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature),
+  ],
   normalizer: ['normalizer', (text) => oneOf(text, names('normalizers'))],
   'score-function': ['scoreFunction', (text) => oneOf(text, names('scoreFunctions'))],
   'color-map': ['colorMap', (text) => oneOf(text, WEIGHT_COLOR_MAPS)],
@@ -39,19 +54,35 @@ const FIELD_ATTRIBUTES = {
 };
 
 /** The attribute that sets each field (change() checks a field with its attribute's parser). */
-const ATTRIBUTE_OF_FIELD = Object.fromEntries(Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [field, attribute]));
+const ATTRIBUTE_OF_FIELD = Object.fromEntries(
+  Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [field, attribute]),
+);
 
 /** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
 const STATE_ATTRIBUTES = {
-  sentence: null,  // its place in the order (the order the errors are named in): first, then the heads
+  sentence: null, // its place in the order (the order the errors are named in): first, then the heads
   heads: (text, dModel) => parseHeads(text, headCounts(dModel)),
-  ...Object.fromEntries(Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field, parse]]) => [attribute, (text) => ({ [field]: parse(text) })])),
+  ...Object.fromEntries(
+    Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field, parse]]) => [
+      attribute,
+      (text) => ({ [field]: parse(text) }),
+    ]),
+  ),
   state: (text) => stateFromHash(text, defaultState()),
 };
 
 /** Every attribute the element observes. */
-export const OBSERVED_ATTRIBUTES = [...Object.keys(STATE_ATTRIBUTES), 'views', 'controls', 'height', 'readonly', 'url-state',
-  'assets-base', 'theme', 'autoplay'];
+export const OBSERVED_ATTRIBUTES = [
+  ...Object.keys(STATE_ATTRIBUTES),
+  'views',
+  'controls',
+  'height',
+  'readonly',
+  'url-state',
+  'assets-base',
+  'theme',
+  'autoplay',
+];
 
 /** `heads="4"`: four projected heads; `heads="previous,semantic"`: one head of each kind. */
 function parseHeads(text, counts) {
@@ -68,7 +99,10 @@ function parseHeads(text, counts) {
 function listOf(text, allowed, errors, name) {
   if (text === null) return new Set(allowed);
   if (text.trim() === 'none') return new Set();
-  const items = text.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const unknown = items.filter((item) => !allowed.includes(item));
   if (unknown.length) errors.push(`${name}="${text}": unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
   return new Set(items.filter((item) => allowed.includes(item)));
@@ -102,8 +136,13 @@ export function readAttributes(get, dModel) {
       errors.push(`theme="${themeText}": ${error.message}`);
     }
   }
-  return { change, views: listOf(get('views'), VIEWS, errors, 'views'), controls: listOf(get('controls'), CONTROLS, errors, 'controls'), theme,
-    errors };
+  return {
+    change,
+    views: listOf(get('views'), VIEWS, errors, 'views'),
+    controls: listOf(get('controls'), CONTROLS, errors, 'controls'),
+    theme,
+    errors,
+  };
 }
 
 /**
@@ -117,33 +156,53 @@ export function readAttributes(get, dModel) {
  */
 export function checkChange(partial, state, dModel) {
   if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
-    throw new TypeError(`change() takes an object of settings such as { temperature: 0.5 }, got ${partial === null ? 'null' : typeof partial}`);
+    throw new TypeError(
+      `change() takes an object of settings such as { temperature: 0.5 }, got ${partial === null ? 'null' : typeof partial}`,
+    );
   }
   const defaults = defaultState();
   for (const [key, value] of Object.entries(partial)) {
-    if (!(key in defaults)) throw new RangeError(`unknown setting '${key}' (known: ${Object.keys(defaults).join(', ')})`);
+    if (!(key in defaults))
+      throw new RangeError(`unknown setting '${key}' (known: ${Object.keys(defaults).join(', ')})`);
     const template = defaults[key];
     const expected = Array.isArray(template) ? 'list' : template === null ? 'number or null' : typeof template;
-    const fits = Array.isArray(template) ? Array.isArray(value) : template === null ? value === null || typeof value === 'number'
-      : typeof value === typeof template;
-    if (!fits) throw new TypeError(`${key} must be a ${expected}, got ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`);
+    const fits = Array.isArray(template)
+      ? Array.isArray(value)
+      : template === null
+        ? value === null || typeof value === 'number'
+        : typeof value === typeof template;
+    if (!fits)
+      throw new TypeError(
+        `${key} must be a ${expected}, got ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`,
+      );
     const attribute = ATTRIBUTE_OF_FIELD[key];
     try {
       if (attribute) STATE_ATTRIBUTES[attribute](String(value), dModel);
       else if (key !== 'numHeads' && key !== 'headKinds' && !parsesAs(value, defaults[key], key)) {
-        throw new RangeError(`must be ${Array.isArray(defaults[key]) ? 'a list' : defaults[key] === null ? 'a number or null' : `a ${typeof defaults[key]}`} as in the default ${JSON.stringify(defaults[key])}`);
+        throw new RangeError(
+          `must be ${Array.isArray(defaults[key]) ? 'a list' : defaults[key] === null ? 'a number or null' : `a ${typeof defaults[key]}`} as in the default ${JSON.stringify(defaults[key])}`,
+        );
       }
     } catch (error) {
-      throw new RangeError(`${key} = ${typeof value === 'number' ? String(value) : JSON.stringify(value)}: ${error.message}`);
+      throw new RangeError(
+        `${key} = ${typeof value === 'number' ? String(value) : JSON.stringify(value)}: ${error.message}`,
+        { cause: error },
+      );
     }
   }
   if ('numHeads' in partial || 'headKinds' in partial) {
     const next = { ...state, ...partial };
     if (!Array.isArray(next.headKinds)) throw new TypeError('headKinds must be a list of head kinds');
     try {
-      STATE_ATTRIBUTES.heads(headsText({ numHeads: next.numHeads, headKinds: next.headKinds.map((kind) => kind ?? undefined) }), dModel);
+      STATE_ATTRIBUTES.heads(
+        headsText({ numHeads: next.numHeads, headKinds: next.headKinds.map((kind) => kind ?? undefined) }),
+        dModel,
+      );
     } catch (error) {
-      throw new RangeError(`numHeads = ${next.numHeads}, headKinds = ${JSON.stringify(next.headKinds)}: ${error.message}`);
+      throw new RangeError(
+        `numHeads = ${next.numHeads}, headKinds = ${JSON.stringify(next.headKinds)}: ${error.message}`,
+        { cause: error },
+      );
     }
   }
 }
@@ -161,7 +220,13 @@ function headsText(state) {
 
 /** The named attributes' text for a state. */
 function namedAttributes(state) {
-  return { sentence: state.sentence, heads: headsText(state), ...Object.fromEntries(Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [attribute, String(state[field])])) };
+  return {
+    sentence: state.sentence,
+    heads: headsText(state),
+    ...Object.fromEntries(
+      Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [attribute, String(state[field])]),
+    ),
+  };
 }
 
 function escapeAttribute(text) {
@@ -181,10 +246,14 @@ export function embedCode(state, dModel, moduleUrl, extra = {}) {
   const usual = namedAttributes(defaults);
   const attributes = Object.entries(namedAttributes(state)).filter(([name, value]) => value !== usual[name]);
   // Everything else that differs from the defaults is written in the hash syntax.
-  const given = attributes.reduce((sum, [name, value]) => withChange(sum, STATE_ATTRIBUTES[name](value, dModel)), defaults);
+  const given = attributes.reduce(
+    (sum, [name, value]) => withChange(sum, STATE_ATTRIBUTES[name](value, dModel)),
+    defaults,
+  );
   const rest = stateToHash({ ...state, headKinds: kindsOf(state) }, { ...given, headKinds: kindsOf(given) });
   if (rest) attributes.push(['state', rest]);
-  for (const [name, value] of Object.entries(extra)) if (value !== null && value !== undefined) attributes.push([name, value]);
+  for (const [name, value] of Object.entries(extra))
+    if (value !== null && value !== undefined) attributes.push([name, value]);
   const text = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
   return `<script type="module" src="${escapeAttribute(moduleUrl)}"></script>\n<attention-explorer${text}></attention-explorer>`;
 }

@@ -11,7 +11,7 @@ export class ChapterTabs {
    */
   constructor(parts, open) {
     this.sections = element('div', 'chapters');
-    this.built = new Map();  // chapter id → { section, tab, content, views, figureControls, … }
+    this.built = new Map(); // chapter id → { section, tab, content, views, figureControls, … }
     this.nav = element('nav', 'toc');
     this.nav.setAttribute('aria-label', 'Chapters');
     const list = this.nav.appendChild(element('div', 'toc-tabs'));
@@ -22,7 +22,11 @@ export class ChapterTabs {
       section.dataset.chapter = chapter.id;
       section.id = `chapter-${chapter.id}`;
       section.setAttribute('role', 'tabpanel');
-      section.append(element('h2', 'chapter-title', chapter.title), element('p', 'takeaway', chapter.takeaway), ...built.content);
+      section.append(
+        element('h2', 'chapter-title', chapter.title),
+        element('p', 'takeaway', chapter.takeaway),
+        ...built.content,
+      );
       const tab = list.appendChild(element('button', 'toc-tab', chapter.title));
       tab.type = 'button';
       tab.setAttribute('role', 'tab');
@@ -45,7 +49,8 @@ export class ChapterTabs {
 
   /** The message for a chapter id (from a link) that names no chapter, or '' when it names one. */
   unknown(id) {
-    return CHAPTERS.some((chapter) => chapter.id === id) ? ''
+    return CHAPTERS.some((chapter) => chapter.id === id)
+      ? ''
       : `There is no chapter “${id}” (chapters: ${CHAPTERS.map((chapter) => chapter.id).join(', ')}); showing the first.`;
   }
 

@@ -2,7 +2,7 @@
 // its keys stay its own, and it says when it is ready and when its height changes.
 
 /** Keys a page's own handling must still see while focus is inside the element. */
-const PASSED_ON = new Set(['Tab']);  // a page's focus trap (a modal dialog) moves focus on Tab
+const PASSED_ON = new Set(['Tab']); // a page's focus trap (a modal dialog) moves focus on Tab
 
 /**
  * Keeps the keys pressed inside the element from the host page's shortcuts. A page's "is an input
@@ -31,10 +31,12 @@ function keepKeys(root) {
  */
 export function hostPage(host, root) {
   keepKeys(root);
-  let height, ready = false;
+  let height,
+    ready = false;
   new ResizeObserver(([entry]) => {
     const now = entry.borderBoxSize[0].blockSize;
-    if (height !== undefined && now !== height) host.dispatchEvent(new CustomEvent('resize', { detail: { height: now } }));
+    if (height !== undefined && now !== height)
+      host.dispatchEvent(new CustomEvent('resize', { detail: { height: now } }));
     height = now;
   }).observe(host);
   return {

@@ -19,7 +19,7 @@ export class LensData {
   constructor(core, messages) {
     this.core = core;
     this.messages = messages;
-    this.memos = new Map();  // lens → { key: its inputs as JSON, value: its data }
+    this.memos = new Map(); // lens → { key: its inputs as JSON, value: its data }
   }
 
   /**
@@ -29,12 +29,14 @@ export class LensData {
    * @returns {Record<string, object | null>}  each lens's data by name, null while its figures are off screen
    */
   forTrace(trace, state, wants) {
-    return Object.fromEntries(Object.entries(LENSES).map(([name, { inputs, compute, kept }]) => {
-      if (!wants(figuresNeeding(name))) return [name, null];
-      const run = (values) => compute(this.core, values);
-      const values = inputs(state, trace, this.core);
-      return [name, kept ? this.sectionData(name, values, run, kept) : this.memo(name, values, run)];
-    }));
+    return Object.fromEntries(
+      Object.entries(LENSES).map(([name, { inputs, compute, kept }]) => {
+        if (!wants(figuresNeeding(name))) return [name, null];
+        const run = (values) => compute(this.core, values);
+        const values = inputs(state, trace, this.core);
+        return [name, kept ? this.sectionData(name, values, run, kept) : this.memo(name, values, run)];
+      }),
+    );
   }
 
   /** compute(inputs), again only when the inputs differ from the last call's. */

@@ -18,16 +18,43 @@ export function buildControls(dModel, maxTokens) {
   // In view: at most six settings, the ones every chapter reads. The rest wait under "More settings".
   // Each option names what every head shares, the value width d_v = d_model / heads; a designed head's d_k
   // can differ (its note and its line in the heads list say which it uses).
-  const numHeads = field(form, 'Heads', select('numHeads', headCounts(dModel).map((h) => [h, `${h} (d_v = ${dModel / h})`])));
-  numHeads.title = 'Each head\'s values are d_model / heads wide (d_v). A projected head\'s queries and keys too (d_k = d_v); ' +
+  const numHeads = field(
+    form,
+    'Heads',
+    select(
+      'numHeads',
+      headCounts(dModel).map((h) => [h, `${h} (d_v = ${dModel / h})`]),
+    ),
+  );
+  numHeads.title =
+    "Each head's values are d_model / heads wide (d_v). A projected head's queries and keys too (d_k = d_v); " +
     'a designed head uses its own d_k, shown beside it.';
   const limits = coreLimits();
   const kind = field(form, 'Selected head is', select('headKind', labelled('headKinds')));
-  const mask = field(form, 'Mask', select('mask', [['bidirectional', 'bidirectional (BERT)'], ['causal', 'causal (GPT)'],
-    ['padding', 'padding (valid length)']]));
-  const validLength = field(form, 'Valid length', input('validLength', { type: 'number', min: 0, max: maxTokens, step: 1 }));
-  const temperature = field(form, 'Temperature τ', input('temperature', {
-    type: 'range', min: limits.minExplorerTemperature, max: limits.maxExplorerTemperature, step: 0.05 }));
+  const mask = field(
+    form,
+    'Mask',
+    select('mask', [
+      ['bidirectional', 'bidirectional (BERT)'],
+      ['causal', 'causal (GPT)'],
+      ['padding', 'padding (valid length)'],
+    ]),
+  );
+  const validLength = field(
+    form,
+    'Valid length',
+    input('validLength', { type: 'number', min: 0, max: maxTokens, step: 1 }),
+  );
+  const temperature = field(
+    form,
+    'Temperature τ',
+    input('temperature', {
+      type: 'range',
+      min: limits.minExplorerTemperature,
+      max: limits.maxExplorerTemperature,
+      step: 0.05,
+    }),
+  );
   const temperatureOut = temperature.parentElement.appendChild(document.createElement('output'));
   temperatureOut.className = 'hint';
   const positional = field(form, 'Position information', select('positionalEncoding', labelled('positionalEncodings')));
@@ -42,10 +69,23 @@ export function buildControls(dModel, maxTokens) {
   const projection = field(more, 'Projections W_Q, W_K, W_V, W_O', select('projection', labelled('projections')));
   const seed = field(more, 'Seed', input('seed', { type: 'number', min: 0, max: limits.maxSeed, step: 1 }));
   const scoreFunction = field(more, 'Score function', select('scoreFunction', labelled('scoreFunctions')));
-  const additiveHidden = field(more, 'Additive hidden units', select('additiveHidden',
-    ADDITIVE_HIDDEN_SIZES.filter((h) => h <= limits.maxAdditiveHidden).map((h) => [h, String(h)])));
+  const additiveHidden = field(
+    more,
+    'Additive hidden units',
+    select(
+      'additiveHidden',
+      ADDITIVE_HIDDEN_SIZES.filter((h) => h <= limits.maxAdditiveHidden).map((h) => [h, String(h)]),
+    ),
+  );
   const normalizer = field(more, 'Normalizer', select('normalizer', labelled('normalizers')));
-  const colorMap = field(more, 'Colour map', select('colorMap', WEIGHT_COLOR_MAPS.map((name) => [name, name])));
+  const colorMap = field(
+    more,
+    'Colour map',
+    select(
+      'colorMap',
+      WEIGHT_COLOR_MAPS.map((name) => [name, name]),
+    ),
+  );
 
   let headKinds = [];
   /**
@@ -80,8 +120,21 @@ export function buildControls(dModel, maxTokens) {
   };
 
   // A trained model fixes what it was trained with: these settings show the designed heads' values, disabled, and say why.
-  const fixable = [numHeads, kind, head, offset, mask, validLength, temperature, positional, projection, seed, scoreFunction,
-    additiveHidden, normalizer];
+  const fixable = [
+    numHeads,
+    kind,
+    head,
+    offset,
+    mask,
+    validLength,
+    temperature,
+    positional,
+    projection,
+    seed,
+    scoreFunction,
+    additiveHidden,
+    normalizer,
+  ];
   for (const control of fixable) control.closest('.control').classList.add('fixable');
   // With the settings it fixes gone, the rest fold under one line that says why (the figures come first, even on a phone).
   const fixedNote = more.insertBefore(document.createElement('p'), more.firstChild);
@@ -100,7 +153,7 @@ export function buildControls(dModel, maxTokens) {
     seed.value = String(state.seed);
     mask.value = state.mask;
     validLength.value = String(state.validLength);
-    validLength.parentElement.classList.toggle('inactive', state.mask !== 'padding');  // only beside a padding mask
+    validLength.parentElement.classList.toggle('inactive', state.mask !== 'padding'); // only beside a padding mask
     temperature.value = String(state.temperature);
     temperatureOut.value = Number(state.temperature).toFixed(2);
     scoreFunction.value = state.scoreFunction;
@@ -114,13 +167,19 @@ export function buildControls(dModel, maxTokens) {
     const name = labelled('models').find(([model]) => model === state.model)?.[1];
     summary.textContent = fixed ? `Settings: fixed by the ${name}` : 'More settings';
     if (fixed) {
-      fixedNote.textContent = `The ${name} was trained with its own heads and ` +
+      fixedNote.textContent =
+        `The ${name} was trained with its own heads and ` +
         `projections, a ${state.model === 'causal' ? 'causal' : 'bidirectional'} mask, sinusoidal position information and softmax of ` +
         'scaled dot products, so those settings are fixed (its figures give its sizes). Choose “designed heads” to change them.';
     }
     // Each control's own rule (a setting that does not apply is disabled), unless the model fixes them all.
-    const own = { head: state.numHeads === 1, offset: kind.value !== 'offset', seed: state.projection !== 'random',
-      validLength: state.mask !== 'padding', additiveHidden: state.scoreFunction !== 'additive' };
+    const own = {
+      head: state.numHeads === 1,
+      offset: kind.value !== 'offset',
+      seed: state.projection !== 'random',
+      validLength: state.mask !== 'padding',
+      additiveHidden: state.scoreFunction !== 'additive',
+    };
     for (const control of fixable) control.disabled = fixed || (own[control.name] ?? false);
     form.classList.toggle('fixed-by-model', fixed);
   };

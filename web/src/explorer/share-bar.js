@@ -26,7 +26,8 @@ export function shareBar({ link, embedCode, say }) {
     if (isCode) output.textContent = text;
     navigator.clipboard.writeText(text).then(
       () => say(`${what} copied.`),
-      () => say(isCode ? `${what}: select it below.` : `${what}: ${text}`));
+      () => say(isCode ? `${what}: select it below.` : `${what}: ${text}`),
+    );
   };
   return {
     bar,

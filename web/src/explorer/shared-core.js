@@ -3,7 +3,7 @@
 import { createAttentionCore } from '../core/index.js';
 import { setCoreLimits } from '../settings/limits.js';
 
-const cores = new Map();  // assets base ('' = bundled) → Promise<AttentionCore>
+const cores = new Map(); // assets base ('' = bundled) → Promise<AttentionCore>
 
 /**
  * The page's core for assets at `assetsBase` (a folder URL holding attn_core.wasm, attn_core.relaxed.wasm,
@@ -15,13 +15,22 @@ const cores = new Map();  // assets base ('' = bundled) → Promise<AttentionCor
 export function sharedCore(assetsBase = '') {
   if (!cores.has(assetsBase)) {
     const base = assetsBase && new URL(assetsBase.endsWith('/') ? assetsBase : `${assetsBase}/`, document.baseURI);
-    cores.set(assetsBase, createAttentionCore(base
-      ? { wasmUrl: new URL('attn_core.wasm', base), relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base),
-        embeddingsUrl: new URL('embeddings.bin', base), languageModelsUrl: base }
-      : {}).then((core) => {
-      setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits);
-      return core;
-    }));
+    cores.set(
+      assetsBase,
+      createAttentionCore(
+        base
+          ? {
+              wasmUrl: new URL('attn_core.wasm', base),
+              relaxedWasmUrl: new URL('attn_core.relaxed.wasm', base),
+              embeddingsUrl: new URL('embeddings.bin', base),
+              languageModelsUrl: base,
+            }
+          : {},
+      ).then((core) => {
+        setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits);
+        return core;
+      }),
+    );
   }
   return cores.get(assetsBase);
 }

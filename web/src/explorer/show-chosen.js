@@ -23,7 +23,8 @@ export function showChosen(parts, { views, controls }) {
   // A section whose every figure is hidden goes too.
   for (const group of parts.groups) group.hidden = [...group.querySelectorAll('[data-view]')].every((el) => el.hidden);
   for (const [name, fields] of Object.entries(CONTROL_FIELDS)) {
-    for (const field of fields) parts.controls.elements.namedItem(field).closest('.control').hidden = !controls.has(name);
+    for (const field of fields)
+      parts.controls.elements.namedItem(field).closest('.control').hidden = !controls.has(name);
   }
   parts.controls.hidden = Object.keys(CONTROL_FIELDS).every((name) => !controls.has(name));
   for (const el of parts.sentence) el.hidden = !controls.has('sentence');

@@ -12,7 +12,9 @@ let sheet;
 export function styleSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(`${styles}\n${heatmapStyles}\n${scrollHintStyles}\n${barStyles}\n${learnStyles}\n${trainedStyles}`);
+    sheet.replaceSync(
+      `${styles}\n${heatmapStyles}\n${scrollHintStyles}\n${barStyles}\n${learnStyles}\n${trainedStyles}`,
+    );
   }
   return sheet;
 }

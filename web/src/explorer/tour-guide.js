@@ -32,9 +32,9 @@ export class TourGuide {
     this.panel = buildTourPanel({ go: (id) => this.show(id), close: () => this.close() });
     this.button = makeButton('Take the guided tour', () => this.start());
     this.button.classList.add('tour-start');
-    this.saved = null;          // the learner's state when the tour opened, given back when it closes
-    this.pendingReveal = null;  // a step to scroll to once the first figures are drawn
-    this.holdReveal = null;     // keeps the last step's section in place while figures above it are drawn
+    this.saved = null; // the learner's state when the tour opened, given back when it closes
+    this.pendingReveal = null; // a step to scroll to once the first figures are drawn
+    this.holdReveal = null; // keeps the last step's section in place while figures above it are drawn
   }
 
   /** The steps whose section the explorer shows (`views`). */
@@ -72,7 +72,9 @@ export class TourGuide {
   reveal(step, { atStart = false } = {}) {
     const anchor = this.host.anchor(step);
     if (!anchor?.closest('section')) return;
-    this.holdReveal = reveal(anchor.closest('section'), this.host.scroller(), { page: !atStart || this.host.mayScrollPage() });
+    this.holdReveal = reveal(anchor.closest('section'), this.host.scroller(), {
+      page: !atStart || this.host.mayScrollPage(),
+    });
   }
 
   /** The start button: the first step, with focus on it for screen readers. */

@@ -9,12 +9,15 @@ export function tourHost(explorer) {
     defaults: () => explorer.defaults,
     shows: (view) => explorer.chosen.views.has(view),
     apply: (state) => explorer.applyChange(state),
-    forgetTour: () => { explorer.current = { ...explorer.current, tour: '' }; },
+    forgetTour: () => {
+      explorer.current = { ...explorer.current, tour: '' };
+    },
     anchor: (step) => (step.figure ? explorer.slots[step.figure] : explorer.parts.views[step.view]?.[0]),
     scroller: () => (explorer.root.classList.contains('fixed-height') ? explorer.root : null),
     mayScrollPage: () => explorer.hasAttribute('url-state'),
     hasFocus: (element) => element.contains(explorer.shadowRoot.activeElement),
     setOpen: (open) => explorer.root.classList.toggle('touring', open),
-    showControl: (name) => explorer.controls.form.querySelector(`[name="${name}"]`)?.closest('details')?.setAttribute('open', ''),
+    showControl: (name) =>
+      explorer.controls.form.querySelector(`[name="${name}"]`)?.closest('details')?.setAttribute('open', ''),
   };
 }

@@ -31,7 +31,6 @@ export function stepText(step, context) {
   return typeof step.text === 'function' ? step.text(context) : step.text;
 }
 
-
 /**
  * The step a `tour` attribute names: empty for the first, a number from 1, or a step id.
  * @param {string} text
@@ -44,5 +43,7 @@ export function tourStepId(text) {
   const number = /^\d+$/.test(trimmed) ? Number(trimmed) : null;
   if (number !== null && number >= 1 && number <= TOUR_STEPS.length) return TOUR_STEPS[number - 1].id;
   if (number === null && TOUR_STEPS.some((step) => step.id === trimmed)) return trimmed;
-  throw new RangeError(`must be empty, a step number from 1 to ${TOUR_STEPS.length}, or a step id: ${TOUR_STEPS.map((step) => step.id).join(', ')}`);
+  throw new RangeError(
+    `must be empty, a step number from 1 to ${TOUR_STEPS.length}, or a step id: ${TOUR_STEPS.map((step) => step.id).join(', ')}`,
+  );
 }

@@ -17,7 +17,13 @@ const KEPT = ['colorMap'];
  */
 export function stepState(step, defaults, current) {
   const kept = Object.fromEntries(KEPT.map((key) => [key, current[key]]));
-  return { ...defaults, ...kept, chapter: chapterOfView(step.view)?.id ?? defaults.chapter, ...step.state, tour: step.id };
+  return {
+    ...defaults,
+    ...kept,
+    chapter: chapterOfView(step.view)?.id ?? defaults.chapter,
+    ...step.state,
+    tour: step.id,
+  };
 }
 
 function button(className, text, onClick) {
@@ -54,17 +60,19 @@ export function buildTourPanel({ go, close }) {
   const closeButton = panel.appendChild(button('tour-close', '×', () => close()));
   closeButton.setAttribute('aria-label', 'Close the guided tour');
   closeButton.title = 'Close the guided tour (Escape)';
-  let steps = [], index = -1;
+  let steps = [],
+    index = -1;
   const move = (by) => {
     if (index + by >= 0 && index + by < steps.length) go(steps[index + by].id);
-    else if (index + by === steps.length) close();  // "Finish" on the last step
+    else if (index + by === steps.length) close(); // "Finish" on the last step
   };
   const previous = nav.appendChild(button('tour-previous', '← Previous', () => move(-1)));
   const next = nav.appendChild(button('tour-next', 'Next →', () => move(1)));
   panel.addEventListener('keydown', (event) => {
     const by = { ArrowLeft: -1, PageUp: -1, ArrowRight: 1, PageDown: 1 }[event.key];
     if (event.key === 'Escape') close();
-    else if (by && !(by > 0 && index === steps.length - 1)) move(by);  // keys never finish the tour by accident
+    else if (by && !(by > 0 && index === steps.length - 1))
+      move(by); // keys never finish the tour by accident
     else return;
     event.preventDefault();
   });
@@ -110,12 +118,15 @@ export function reveal(target, scroller, { page = true } = {}) {
   else if (!inView && page) target.scrollIntoView({ block: 'start', behavior: 'instant' });
   if (!scroller && !page) return () => {};
   const until = performance.now() + HOLD_MS;
-  const position = () => ({ top: target.getBoundingClientRect().top, scrolled: scroller ? scroller.scrollTop : window.scrollY });
+  const position = () => ({
+    top: target.getBoundingClientRect().top,
+    scrolled: scroller ? scroller.scrollTop : window.scrollY,
+  });
   let last = position();
   return () => {
     if (performance.now() > until) return;
     const now = position();
-    const shift = now.top - last.top + (now.scrolled - last.scrolled);  // the part not due to scrolling
+    const shift = now.top - last.top + (now.scrolled - last.scrolled); // the part not due to scrolling
     if (Math.abs(shift) >= 1) (scroller ?? window).scrollBy({ top: shift, behavior: 'instant' });
     last = position();
   };

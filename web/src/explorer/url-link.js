@@ -5,7 +5,7 @@ import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
 import { withChange } from '../lessons/chapters.js';
 
-const HASH_DELAY_MS = 300;  // typing: the URL follows once the keystrokes pause this long
+const HASH_DELAY_MS = 300; // typing: the URL follows once the keystrokes pause this long
 
 export class UrlLink {
   /**

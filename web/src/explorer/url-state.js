@@ -5,7 +5,15 @@
 /** Text of one value: lists as comma-separated items (',' and '%' inside an item written %2C, %25), null as ''. */
 function encode(value) {
   if (value === null) return '';
-  return Array.isArray(value) ? value.map((item) => String(item ?? '').replace(/%/g, '%25').replace(/,/g, '%2C')).join(',') : String(value);
+  return Array.isArray(value)
+    ? value
+        .map((item) =>
+          String(item ?? '')
+            .replace(/%/g, '%25')
+            .replace(/,/g, '%2C'),
+        )
+        .join(',')
+    : String(value);
 }
 
 /** An item of a list of free text (the inverse of encode's escaping). */

@@ -17,23 +17,27 @@ export class VisibleFigures {
     this.slots = slots;
     this.needData = needData;
     this.visible = new Set();
-    this.drawnFrom = new Map();  // figure name → the data its slot shows (dataOnly figures)
-    this.extra = {};             // figure name → state it alone follows (what the pointer hovers), not the explorer's
-    this.colors = themeColors(null);  // see setTheme
-    this.canvases = {};               // figure name → its canvases by key, kept from draw to draw
-    this.height = undefined;          // the element's height in pixels, when its `height` attribute gives one
-    this.published = {};              // data chapters publish on their own (publish()), by key: in every result
-    this.room = {};                   // figure name → pixels from its fitted part's top to the box's bottom (fitInBox)
-    const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (entry.isIntersecting) this.visible.add(entry.target.dataset.slot);
-        else this.visible.delete(entry.target.dataset.slot);
-      }
-      for (const entry of entries) {
-        if (entry.isIntersecting && 'stale' in entry.target.dataset && this.drawn) this.drawFigure(entry.target.dataset.slot);
-      }
-      afterDraw();
-    }, { rootMargin: '300px' });
+    this.drawnFrom = new Map(); // figure name → the data its slot shows (dataOnly figures)
+    this.extra = {}; // figure name → state it alone follows (what the pointer hovers), not the explorer's
+    this.colors = themeColors(null); // see setTheme
+    this.canvases = {}; // figure name → its canvases by key, kept from draw to draw
+    this.height = undefined; // the element's height in pixels, when its `height` attribute gives one
+    this.published = {}; // data chapters publish on their own (publish()), by key: in every result
+    this.room = {}; // figure name → pixels from its fitted part's top to the box's bottom (fitInBox)
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) this.visible.add(entry.target.dataset.slot);
+          else this.visible.delete(entry.target.dataset.slot);
+        }
+        for (const entry of entries) {
+          if (entry.isIntersecting && 'stale' in entry.target.dataset && this.drawn)
+            this.drawFigure(entry.target.dataset.slot);
+        }
+        afterDraw();
+      },
+      { rootMargin: '300px' },
+    );
     for (const name of Object.keys(FIGURES)) {
       slots[name].dataset.slot = name;
       observer.observe(slots[name]);
@@ -115,10 +119,11 @@ export class VisibleFigures {
     }
     const { draw, needs, dataOnly, published } = FIGURES[name];
     if (!hasDataFor(result, name)) {
-      if (!published) this.needData();  // published data comes when it comes: a recompute would not bring it
+      if (!published) this.needData(); // published data comes when it comes: a recompute would not bring it
       return;
     }
-    const slot = this.slots[name], data = result[needs];
+    const slot = this.slots[name],
+      data = result[needs];
     if (!dataOnly || this.drawnFrom.get(name) !== data) {
       keepFocus(slot, () => {
         if (data === NOTHING) slot.replaceChildren();
@@ -142,10 +147,11 @@ export class VisibleFigures {
   fitInBox(name, slot) {
     const part = this.height && FIGURES[name].fit && slot.querySelector(FIGURES[name].fit);
     const box = part && slot.closest('.fixed-height');
-    if (!box?.clientHeight) return false;  // no fixed height, or not laid out (hidden)
+    if (!box?.clientHeight) return false; // no fixed height, or not laid out (hidden)
     const { top, height } = part.getBoundingClientRect();
     const offset = top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
-    const room = Math.floor(box.clientHeight - offset), drawnFor = this.room[name];
+    const room = Math.floor(box.clientHeight - offset),
+      drawnFor = this.room[name];
     this.room[name] = room;
     return offset + height > box.clientHeight + 1 && room !== drawnFor;
   }

@@ -66,5 +66,8 @@ export function defaultState() {
 
 /** Applies a change and keeps the state consistent: the base settings (the selected head exists), then each chapter's slice. */
 export function withChange(state, change) {
-  return CHAPTERS.reduce((next, chapter) => (chapter.consistent ? chapter.consistent(next) : next), withBaseChange(state, change));
+  return CHAPTERS.reduce(
+    (next, chapter) => (chapter.consistent ? chapter.consistent(next) : next),
+    withBaseChange(state, change),
+  );
 }

@@ -11,13 +11,15 @@ export function oneOf(text, allowed) {
 /** @param {string} text @param {number} min @param {number} max @returns {number} a whole number in [min, max] @throws {RangeError} */
 export function integerIn(text, min, max) {
   const value = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || value < min || value > max) throw new RangeError(`must be a whole number from ${min} to ${max}`);
+  if (!/^\s*\d+\s*$/.test(text) || value < min || value > max)
+    throw new RangeError(`must be a whole number from ${min} to ${max}`);
   return value;
 }
 
 /** @param {string} text @param {number} min @param {number} max @returns {number} a number in [min, max] @throws {RangeError} */
 export function numberIn(text, min, max) {
   const value = Number(text);
-  if (text.trim() === '' || !(value >= min && value <= max)) throw new RangeError(`must be a number from ${min} to ${max}`);
+  if (text.trim() === '' || !(value >= min && value <= max))
+    throw new RangeError(`must be a number from ${min} to ${max}`);
   return value;
 }

@@ -48,22 +48,36 @@ export function coreLimits() {
  * @throws {Error} before the core has loaded
  */
 export function trainerLimits() {
-  if (!loadedTrainer) throw new Error('The attention core has not loaded yet: the trainer\'s limits are not known.');
+  if (!loadedTrainer) throw new Error("The attention core has not loaded yet: the trainer's limits are not known.");
   return loadedTrainer;
 }
 
 const LABELS = {
   positionalEncodings: {
-    sinusoidal: 'sinusoidal P added (Vaswani)', none: 'none', learned: 'learned table (untrained)', rope: 'RoPE: rotate Q, K',
-    alibi: 'ALiBi: −m·|i−j| on scores', t5: 'T5 relative buckets',
+    sinusoidal: 'sinusoidal P added (Vaswani)',
+    none: 'none',
+    learned: 'learned table (untrained)',
+    rope: 'RoPE: rotate Q, K',
+    alibi: 'ALiBi: −m·|i−j| on scores',
+    t5: 'T5 relative buckets',
   },
   scoreFunctions: { scaledDot: 'scaled dot product (Vaswani)', dot: 'dot product', additive: 'additive (Bahdanau)' },
-  normalizers: { softmax: 'softmax (dense)', sparsemax: 'sparsemax (sparse)', entmax15: '1.5-entmax (sparse)', hardmax: 'hardmax (one-hot)' },
+  normalizers: {
+    softmax: 'softmax (dense)',
+    sparsemax: 'sparsemax (sparse)',
+    entmax15: '1.5-entmax (sparse)',
+    hardmax: 'hardmax (one-hot)',
+  },
   projections: { identity: 'identity (raw word-vector similarity)', random: 'random (Glorot, seeded)' },
   models: { designed: 'designed heads', causal: 'trained decoder', masked: 'trained encoder' },
   headKinds: {
-    projected: 'projected (W_Q, W_K)', semantic: 'semantic: similar words', previous: 'previous token', next: 'next token',
-    offset: 'offset δ', first: 'first token', uniform: 'uniform',
+    projected: 'projected (W_Q, W_K)',
+    semantic: 'semantic: similar words',
+    previous: 'previous token',
+    next: 'next token',
+    offset: 'offset δ',
+    first: 'first token',
+    uniform: 'uniform',
   },
 };
 
@@ -93,8 +107,10 @@ export function names(list) {
 
 /** What each model is, in a sentence (the model choice's tooltips). */
 const MODEL_DESCRIPTIONS = {
-  designed: 'Heads designed by hand (semantic, previous, next, first token) or projected: every setting is yours to change.',
-  causal: 'Our small GPT-style language model: each word attends to itself and earlier words only; it predicts the next word.',
+  designed:
+    'Heads designed by hand (semantic, previous, next, first token) or projected: every setting is yours to change.',
+  causal:
+    'Our small GPT-style language model: each word attends to itself and earlier words only; it predicts the next word.',
   masked: 'Our small BERT-style language model: each word attends to every word; it fills in a hidden word ([MASK]).',
 };
 

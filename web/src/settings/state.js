@@ -11,27 +11,27 @@ export const ADDITIVE_HIDDEN_SIZES = [4, 8, 16, 32, 64];
 export function baseState() {
   return {
     sentence: DEFAULT_SENTENCE,
-    compare: false,          // show `sentence` and `compareSentence` together, on shared axes (context moves meaning)
+    compare: false, // show `sentence` and `compareSentence` together, on shared axes (context moves meaning)
     compareSentence: COMPARISON[1],
-    chapter: 'attention',    // the chapter shown: an id of lessons/chapters.js (an unknown one shows the first)
-    model: 'designed',       // whose attention: 'designed' heads, or a trained model, 'causal' (decoder) or 'masked' (encoder)
+    chapter: 'attention', // the chapter shown: an id of lessons/chapters.js (an unknown one shows the first)
+    model: 'designed', // whose attention: 'designed' heads, or a trained model, 'causal' (decoder) or 'masked' (encoder)
     // Four designed heads a learner can name at first sight (designed_heads.hpp).
     numHeads: 4,
-    head: 0,                 // selected head, 0-based
+    head: 0, // selected head, 0-based
     projection: 'identity',
     seed: 1,
-    headKinds: ['semantic', 'previous', 'next', 'first'],  // per head: a head kind of core.limits (missing: 'projected')
-    offset: 2,               // δ of 'offset' heads
-    mask: 'bidirectional',   // 'bidirectional' | 'causal' | 'padding'
-    validLength: 4,          // keys at positions ≥ validLength are padding when mask = 'padding'
-    maskedPositions: [],     // tokens replaced by [MASK]
+    headKinds: ['semantic', 'previous', 'next', 'first'], // per head: a head kind of core.limits (missing: 'projected')
+    offset: 2, // δ of 'offset' heads
+    mask: 'bidirectional', // 'bidirectional' | 'causal' | 'padding'
+    validLength: 4, // keys at positions ≥ validLength are padding when mask = 'padding'
+    maskedPositions: [], // tokens replaced by [MASK]
     temperature: 1,
-    normalizer: 'softmax',   // how scores become weights: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax'
-    scoreFunction: 'scaledDot',  // 'scaledDot' (Q Kᵀ / √d_k) | 'dot' | 'additive' (Bahdanau)
-    additiveHidden: 16,      // hidden units of the additive score
-    positionalEncoding: 'sinusoidal',  // 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5'
-    colorMap: 'viridis',     // attention weights' colour map: 'viridis' | 'cividis' (both colour-blind safe)
-    tour: '',                // id of the guided tour's step shown (explorer/tour-steps.js); '' when the tour is closed
+    normalizer: 'softmax', // how scores become weights: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax'
+    scoreFunction: 'scaledDot', // 'scaledDot' (Q Kᵀ / √d_k) | 'dot' | 'additive' (Bahdanau)
+    additiveHidden: 16, // hidden units of the additive score
+    positionalEncoding: 'sinusoidal', // 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5'
+    colorMap: 'viridis', // attention weights' colour map: 'viridis' | 'cividis' (both colour-blind safe)
+    tour: '', // id of the guided tour's step shown (explorer/tour-steps.js); '' when the tour is closed
   };
 }
 

@@ -14,11 +14,33 @@ function headOption(kind, offset) {
  * @returns {object}
  */
 export function traceOptions(state) {
-  const { numHeads, projection, seed, temperature, scoreFunction, additiveHidden, positionalEncoding, maskedPositions,
-    positionalScale, embeddingScale, shuffleSeed, normalizer } = state;
+  const {
+    numHeads,
+    projection,
+    seed,
+    temperature,
+    scoreFunction,
+    additiveHidden,
+    positionalEncoding,
+    maskedPositions,
+    positionalScale,
+    embeddingScale,
+    shuffleSeed,
+    normalizer,
+  } = state;
   return {
-    numHeads, projection, seed, temperature, scoreFunction, additiveHidden, positionalEncoding, maskedPositions, positionalScale,
-    embeddingScale, shuffleSeed, normalizer,
+    numHeads,
+    projection,
+    seed,
+    temperature,
+    scoreFunction,
+    additiveHidden,
+    positionalEncoding,
+    maskedPositions,
+    positionalScale,
+    embeddingScale,
+    shuffleSeed,
+    normalizer,
     heads: state.headKinds.slice(0, numHeads).map((kind) => headOption(kind ?? 'projected', state.offset)),
     causal: state.mask === 'causal',
     validLength: state.mask === 'padding' ? state.validLength : undefined,

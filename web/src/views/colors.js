@@ -8,7 +8,7 @@ const INTERPOLATORS = { viridis: interpolateViridis, cividis: interpolateCividis
 /** Names weightColorMap accepts. */
 export const WEIGHT_COLOR_MAPS = Object.keys(INTERPOLATORS);
 
-const weightMaps = new Map();  // one scale per name: heatmap.js caches its colour table per scale object
+const weightMaps = new Map(); // one scale per name: heatmap.js caches its colour table per scale object
 
 /**
  * Attention weights, 0 … 1, in a colour-blind-safe sequential map; the same scale object on every call.

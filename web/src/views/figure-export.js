@@ -3,10 +3,22 @@
 import { MASKED_FILL } from '../views/heatmap.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const MAX_RECT_CELLS = 40000;  // above this, the cells go in as one embedded image (files stay small)
+const MAX_RECT_CELLS = 40000; // above this, the cells go in as one embedded image (files stay small)
 const PNG_SCALE = 2;
-const STYLE_PROPERTIES = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'opacity',
-  'font-family', 'font-size', 'font-weight', 'font-style', 'visibility'];
+const STYLE_PROPERTIES = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-dasharray',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'visibility',
+];
 
 /**
  * Gives every innermost <figure> in `slot` a "Download" menu (its buttons are made when first opened).
@@ -32,7 +44,10 @@ function fillMenu(menu, figure) {
     button.type = 'button';
     button.dataset.export = format;
     button.textContent = format.toUpperCase();
-    button.setAttribute('aria-label', `Download ${format.toUpperCase()} of “${figure.querySelector('figcaption')?.textContent ?? 'figure'}”`);
+    button.setAttribute(
+      'aria-label',
+      `Download ${format.toUpperCase()} of “${figure.querySelector('figcaption')?.textContent ?? 'figure'}”`,
+    );
   }
 }
 
@@ -45,7 +60,8 @@ export async function exportFigure(figure, format, state) {
   if (format === 'svg') download(new Blob([figureSvg(figure)], { type: 'image/svg+xml' }), `${name}.svg`);
   else if (format === 'png') download(await svgToPng(figureSvg(figure)), `${name}.png`);
   else if (format === 'csv') download(new Blob([matrixCsv(figure.exportData)], { type: 'text/csv' }), `${name}.csv`);
-  else if (format === 'json') download(new Blob([matrixJson(figure.exportData, state)], { type: 'application/json' }), `${name}.json`);
+  else if (format === 'json')
+    download(new Blob([matrixJson(figure.exportData, state)], { type: 'application/json' }), `${name}.json`);
 }
 
 /** Saves `blob` as a file named `filename` (the browser's download). */
@@ -63,7 +79,7 @@ function drawn(el) {
 }
 
 const CAPTION_LINE_PX = 18;
-const CAPTION_CHAR_PX = 7.5;  // average width of a caption character at 13 px
+const CAPTION_CHAR_PX = 7.5; // average width of a caption character at 13 px
 
 /** Words of `text` in lines of at most `chars` characters. */
 function wrap(text, chars) {
@@ -83,7 +99,8 @@ function wrap(text, chars) {
 export function figureSvg(figure) {
   const box = figure.getBoundingClientRect();
   // Canvases and SVG parts, and HTML labels marked data-export-text (a grid's head names), placed as drawn.
-  const parts = [...figure.querySelectorAll('canvas, svg, [data-export-text]')].filter((el) => !el.parentElement.closest('svg') && drawn(el))
+  const parts = [...figure.querySelectorAll('canvas, svg, [data-export-text]')]
+    .filter((el) => !el.parentElement.closest('svg') && drawn(el))
     .map((el) => ({ el, r: el.getBoundingClientRect() }));
   const left = Math.min(...parts.map(({ r }) => r.left - box.left), 0);
   const top = Math.min(...parts.map(({ r }) => r.top));
@@ -103,12 +120,24 @@ export function figureSvg(figure) {
   const below = lines.length * CAPTION_LINE_PX + 6;
   let height = below;
   for (const { el, r } of parts) {
-    const x = r.left - box.left - left, y = below + r.top - top;
-    svg.appendChild(el instanceof HTMLCanvasElement ? cells(el, x, y, r) : el instanceof SVGElement ? inlined(el, x, y, r) : label(el, x, y, r));
+    const x = r.left - box.left - left,
+      y = below + r.top - top;
+    svg.appendChild(
+      el instanceof HTMLCanvasElement
+        ? cells(el, x, y, r)
+        : el instanceof SVGElement
+          ? inlined(el, x, y, r)
+          : label(el, x, y, r),
+    );
     height = Math.max(height, y + r.height);
   }
   height = Math.ceil(height + 4);
-  for (const [key, value] of [['width', width], ['height', height], ['viewBox', `0 0 ${width} ${height}`]]) svg.setAttribute(key, String(value));
+  for (const [key, value] of [
+    ['width', width],
+    ['height', height],
+    ['viewBox', `0 0 ${width} ${height}`],
+  ])
+    svg.setAttribute(key, String(value));
   background.setAttribute('width', String(width));
   background.setAttribute('height', String(height));
   return new XMLSerializer().serializeToString(svg);
@@ -138,18 +167,31 @@ function cells(canvas, x, y, r) {
   const { width: cols, height: rows } = canvas;
   if (rows * cols > MAX_RECT_CELLS) {
     const image = group.appendChild(document.createElementNS(SVG_NS, 'image'));
-    for (const [key, value] of [['href', canvas.toDataURL()], ['width', r.width], ['height', r.height], ['preserveAspectRatio', 'none'],
-      ['image-rendering', 'pixelated']]) image.setAttribute(key, String(value));
+    for (const [key, value] of [
+      ['href', canvas.toDataURL()],
+      ['width', r.width],
+      ['height', r.height],
+      ['preserveAspectRatio', 'none'],
+      ['image-rendering', 'pixelated'],
+    ])
+      image.setAttribute(key, String(value));
     return group;
   }
   const pixels = canvas.getContext('2d').getImageData(0, 0, cols, rows).data;
-  const w = r.width / cols, h = r.height / rows;
+  const w = r.width / cols,
+    h = r.height / rows;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
       const at = (i * cols + j) * 4;
       const rect = group.appendChild(document.createElementNS(SVG_NS, 'rect'));
-      for (const [key, value] of [['x', j * w], ['y', i * h], ['width', w], ['height', h],
-        ['fill', pixels[at + 3] === 0 ? MASKED_FILL : `rgb(${pixels[at]},${pixels[at + 1]},${pixels[at + 2]})`]]) rect.setAttribute(key, String(value));
+      for (const [key, value] of [
+        ['x', j * w],
+        ['y', i * h],
+        ['width', w],
+        ['height', h],
+        ['fill', pixels[at + 3] === 0 ? MASKED_FILL : `rgb(${pixels[at]},${pixels[at + 1]},${pixels[at + 2]})`],
+      ])
+        rect.setAttribute(key, String(value));
     }
   }
   return group;
@@ -172,7 +214,7 @@ function inlined(svg, x, y, r) {
 function styledClone(from, to) {
   const style = getComputedStyle(from);
   for (const property of STYLE_PROPERTIES) to.setAttribute(property, style.getPropertyValue(property));
-  if (from instanceof HTMLElement) to.setAttribute('fill', style.color);  // a caption's text colour
+  if (from instanceof HTMLElement) to.setAttribute('fill', style.color); // a caption's text colour
   return to;
 }
 
@@ -219,7 +261,9 @@ export function matrixCsv(data) {
   const [rows, cols] = data.shape;
   const lines = [[`${data.rowTitle} \\ ${data.colTitle}`, ...data.colLabels].map((t) => csvField(String(t))).join(',')];
   for (let i = 0; i < rows; i++) {
-    const values = Array.from({ length: cols }, (_, j) => (isMasked(data, i, j) ? '' : number(data.values[i * cols + j])));
+    const values = Array.from({ length: cols }, (_, j) =>
+      isMasked(data, i, j) ? '' : number(data.values[i * cols + j]),
+    );
     lines.push([csvField(String(data.rowLabels[i])), ...values].join(','));
   }
   return `${lines.join('\n')}\n`;
@@ -232,10 +276,12 @@ export function matrixCsv(data) {
  */
 export function matrixJson(data, state) {
   const [rows, cols] = data.shape;
-  const values = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => {
-    const value = data.values[i * cols + j];
-    return isMasked(data, i, j) || !Number.isFinite(value) ? null : Number(value.toPrecision(9));
-  }));
+  const values = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => {
+      const value = data.values[i * cols + j];
+      return isMasked(data, i, j) || !Number.isFinite(value) ? null : Number(value.toPrecision(9));
+    }),
+  );
   const { name: figure, caption, shape, rowTitle, colTitle, rowLabels, colLabels } = data;
   return JSON.stringify({ figure, caption, shape, rowTitle, colTitle, rowLabels, colLabels, values, state }, null, 1);
 }

@@ -15,11 +15,11 @@ const TEX = {
 export function math(tex, { display = false, tag = 'span' } = {}) {
   const el = document.createElement(tag);
   el.className = 'formula';
-  el.innerHTML = typeset(tex, display);  // KaTeX's own markup of our fixed TeX, never user text
+  el.innerHTML = typeset(tex, display); // KaTeX's own markup of our fixed TeX, never user text
   return el;
 }
 
-const typesetCache = new Map();  // the same few formulas are drawn on every keystroke: typeset each once
+const typesetCache = new Map(); // the same few formulas are drawn on every keystroke: typeset each once
 
 function typeset(tex, display) {
   const key = `${display ? 'D' : 'I'}${tex}`;
@@ -37,6 +37,6 @@ function typeset(tex, display) {
 export function formula(name) {
   const div = math(TEX[name], { display: true, tag: 'div' });
   div.dataset.formula = name;
-  div.tabIndex = 0;  // it scrolls sideways in a narrow explorer: keyboard users must reach it too
+  div.tabIndex = 0; // it scrolls sideways in a narrow explorer: keyboard users must reach it too
   return div;
 }

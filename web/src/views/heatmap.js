@@ -18,12 +18,12 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const MASKED_RGBA = [0, 0, 0, 0];
 /** The colour exports give masked cells (an exported image has no theme). */
 export const MASKED_FILL = '#d9d9d9';
-const MIN_LABEL_PX = 11;  // band width below which only every k-th label is drawn
+const MIN_LABEL_PX = 11; // band width below which only every k-th label is drawn
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
-const NOTE_PX = 62;       // width reserved for row notes
-const GROUP_PX = 24;      // room under the cells for the column blocks' brackets and labels
-const GROUP_CHAR_PX = 6.5;  // width of a label character (11 px sans-serif), to know whether a label fits
-const TABLE_MAX = 100;    // rows and columns in the table of values (the CSV export has them all)
+const NOTE_PX = 62; // width reserved for row notes
+const GROUP_PX = 24; // room under the cells for the column blocks' brackets and labels
+const GROUP_CHAR_PX = 6.5; // width of a label character (11 px sans-serif), to know whether a label fits
+const TABLE_MAX = 100; // rows and columns in the table of values (the CSV export has them all)
 const tableValue = format('.3g');
 
 /** Keys that move the current cell: (i, j, rows, cols) → the next [i, j], clamped by the caller. */
@@ -53,7 +53,7 @@ function longest(labels) {
 const listeners = new WeakMap();
 
 const LUT_SIZE = 256;
-const lutCache = new WeakMap();  // colour function → [domain key, RGBA table]
+const lutCache = new WeakMap(); // colour function → [domain key, RGBA table]
 
 /** RGBA bytes of `color` at LUT_SIZE evenly spaced values across `domain` (computed once per scale). */
 function colorTable(color, [d0, d1]) {
@@ -76,7 +76,17 @@ function colorTable(color, [d0, d1]) {
  *   to draw into instead of a new one (a figure redrawn per keystroke keeps its canvases: making a
  *   canvas costs more than filling it)
  */
-export function cellCanvas({ rows, cols, values, color, domain, isMasked, cellWidth, cellHeight, canvas = document.createElement('canvas') }) {
+export function cellCanvas({
+  rows,
+  cols,
+  values,
+  color,
+  domain,
+  isMasked,
+  cellWidth,
+  cellHeight,
+  canvas = document.createElement('canvas'),
+}) {
   if (canvas.width !== Math.max(1, cols)) canvas.width = Math.max(1, cols);
   if (canvas.height !== Math.max(1, rows)) canvas.height = Math.max(1, rows);
   canvas.style.width = `${cols * cellWidth}px`;
@@ -141,10 +151,14 @@ export function heatmap(spec) {
     top: spec.top ?? 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20,
     left: Math.max(16 + 7 * Math.min(longest(spec.rowLabels), 14), 7 * spec.rowTitle.length) + 8,
     // Column labels are turned 60°: the last one reaches past its column by about half its length.
-    right: Math.max(spec.rowNotes ? NOTE_PX : 8, Math.ceil(3.4 * Math.min(longest(spec.colLabels), 14) - cellWidth / 2)),
+    right: Math.max(
+      spec.rowNotes ? NOTE_PX : 8,
+      Math.ceil(3.4 * Math.min(longest(spec.colLabels), 14) - cellWidth / 2),
+    ),
     bottom: spec.colGroups ? GROUP_PX : 8,
   };
-  const width = cols * cellWidth, height = rows * cellHeight;
+  const width = cols * cellWidth,
+    height = rows * cellHeight;
 
   const figure = document.createElement('figure');
   figure.className = 'heatmap';
@@ -162,39 +176,91 @@ export function heatmap(spec) {
   const canvas = plot.appendChild(cellCanvas(spec));
   Object.assign(canvas.style, { left: `${margin.left}px`, top: `${margin.top}px` });
 
-  const x = scaleBand().domain(spec.colLabels.map((_, j) => j)).range([0, width]);
-  const y = scaleBand().domain(spec.rowLabels.map((_, i) => i)).range([0, height]);
+  const x = scaleBand()
+    .domain(spec.colLabels.map((_, j) => j))
+    .range([0, width]);
+  const y = scaleBand()
+    .domain(spec.rowLabels.map((_, i) => i))
+    .range([0, height]);
   const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', margin.left + width + margin.right).attr('height', margin.top + height + margin.bottom)
+    .attr('width', margin.left + width + margin.right)
+    .attr('height', margin.top + height + margin.bottom)
     .attr('aria-hidden', 'true');
   const frame = svg.append('g').attr('transform', `translate(${margin.left}, ${margin.top})`);
-  frame.append('g').attr('class', 'axis axis-cols')
-    .call(axisTop(x).tickValues(labelIndices(cols, cellWidth)).tickFormat((j) => spec.colLabels[j]).tickSizeOuter(0))
-    .selectAll('text').attr('text-anchor', 'start').attr('transform', 'rotate(-60)').attr('dx', '0.4em').attr('dy', '0.3em');
-  frame.append('g').attr('class', 'axis axis-rows')
-    .call(axisLeft(y).tickValues(labelIndices(rows, cellHeight)).tickFormat((i) => spec.rowLabels[i]).tickSizeOuter(0));
-  svg.append('text').attr('class', 'axis-title').attr('x', margin.left + width / 2).attr('y', 11)
-    .attr('text-anchor', 'middle').text(spec.colTitle);
+  frame
+    .append('g')
+    .attr('class', 'axis axis-cols')
+    .call(
+      axisTop(x)
+        .tickValues(labelIndices(cols, cellWidth))
+        .tickFormat((j) => spec.colLabels[j])
+        .tickSizeOuter(0),
+    )
+    .selectAll('text')
+    .attr('text-anchor', 'start')
+    .attr('transform', 'rotate(-60)')
+    .attr('dx', '0.4em')
+    .attr('dy', '0.3em');
+  frame
+    .append('g')
+    .attr('class', 'axis axis-rows')
+    .call(
+      axisLeft(y)
+        .tickValues(labelIndices(rows, cellHeight))
+        .tickFormat((i) => spec.rowLabels[i])
+        .tickSizeOuter(0),
+    );
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('x', margin.left + width / 2)
+    .attr('y', 11)
+    .attr('text-anchor', 'middle')
+    .text(spec.colTitle);
   // The row title sits in the free top-left corner, so it never outgrows a short matrix.
-  svg.append('text').attr('class', 'axis-title').attr('x', margin.left - 12).attr('y', margin.top - 8)
-    .attr('text-anchor', 'end').text(spec.rowTitle);
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('x', margin.left - 12)
+    .attr('y', margin.top - 8)
+    .attr('text-anchor', 'end')
+    .text(spec.rowTitle);
   if (spec.rowNotes) {
     const notes = frame.append('g').attr('class', 'row-notes');
-    notes.append('text').attr('class', 'axis-title').attr('x', width + 6).attr('y', -8).text(spec.rowNotesTitle ?? '');
+    notes
+      .append('text')
+      .attr('class', 'axis-title')
+      .attr('x', width + 6)
+      .attr('y', -8)
+      .text(spec.rowNotesTitle ?? '');
     labelIndices(rows, cellHeight).forEach((i) => {
-      notes.append('text').attr('x', width + 6).attr('y', (i + 0.5) * cellHeight).attr('dy', '0.32em').text(spec.rowNotes[i]);
+      notes
+        .append('text')
+        .attr('x', width + 6)
+        .attr('y', (i + 0.5) * cellHeight)
+        .attr('dy', '0.32em')
+        .text(spec.rowNotes[i]);
     });
   }
   if (spec.colGroups) drawColGroups(frame, spec.colGroups, cellWidth, height);
   for (const [i, j] of spec.highlights ?? []) {
-    frame.append('rect').attr('class', 'changed').attr('x', j * cellWidth).attr('y', i * cellHeight)
-      .attr('width', cellWidth).attr('height', cellHeight);
+    frame
+      .append('rect')
+      .attr('class', 'changed')
+      .attr('x', j * cellWidth)
+      .attr('y', i * cellHeight)
+      .attr('width', cellWidth)
+      .attr('height', cellHeight);
   }
-  const outline = frame.append('rect').attr('class', 'hover-outline').attr('width', cellWidth).attr('height', cellHeight)
+  const outline = frame
+    .append('rect')
+    .attr('class', 'hover-outline')
+    .attr('width', cellWidth)
+    .attr('height', cellHeight)
     .attr('visibility', 'hidden');
 
   const tip = tooltip(plot);
-  tip.element.setAttribute('aria-hidden', 'true');  // drawn for the eyes; `live` below says the same
+  tip.element.setAttribute('aria-hidden', 'true'); // drawn for the eyes; `live` below says the same
   // A live region must exist before its text changes to be announced: the tooltip comes and goes.
   const live = plot.appendChild(document.createElement('p'));
   live.setAttribute('role', 'status');
@@ -206,12 +272,22 @@ export function heatmap(spec) {
   canvas.setAttribute('aria-label', `${spec.caption} — arrow keys move between cells`);
   const showCell = (i, j) => {
     const text = spec.describe(i, j, values[i * cols + j]);
-    outline.attr('x', j * cellWidth).attr('y', i * cellHeight).attr('visibility', 'visible');
-    const box = canvas.getBoundingClientRect();  // the cell in viewport pixels (the canvas may be scaled)
-    const cw = box.width / cols, ch = box.height / rows;
-    tip.show(text, { left: box.left + j * cw, right: box.left + (j + 1) * cw, top: box.top + i * ch, bottom: box.top + (i + 1) * ch });
+    outline
+      .attr('x', j * cellWidth)
+      .attr('y', i * cellHeight)
+      .attr('visibility', 'visible');
+    const box = canvas.getBoundingClientRect(); // the cell in viewport pixels (the canvas may be scaled)
+    const cw = box.width / cols,
+      ch = box.height / rows;
+    tip.show(text, {
+      left: box.left + j * cw,
+      right: box.left + (j + 1) * cw,
+      top: box.top + i * ch,
+      bottom: box.top + (i + 1) * ch,
+    });
     live.textContent = text;
-    if (spec.currentCellEvent) canvas.dispatchEvent(new CustomEvent(spec.currentCellEvent, { detail: { row: i, col: j }, bubbles: true }));
+    if (spec.currentCellEvent)
+      canvas.dispatchEvent(new CustomEvent(spec.currentCellEvent, { detail: { row: i, col: j }, bubbles: true }));
   };
   const hideCell = () => {
     outline.attr('visibility', 'hidden');
@@ -230,19 +306,40 @@ export function heatmap(spec) {
 function drawColGroups(frame, groups, cellWidth, height) {
   const g = frame.append('g').attr('class', 'col-groups');
   for (const { label, short, start, end } of groups) {
-    const x0 = start * cellWidth, x1 = end * cellWidth;
-    if (start > 0) g.append('line').attr('class', 'group-rule').attr('x1', x0).attr('x2', x0).attr('y1', -4).attr('y2', height + 4);
-    g.append('path').attr('class', 'group-bracket').attr('d', `M${x0 + 1},${height + 3}v4H${x1 - 1}v-4`);
+    const x0 = start * cellWidth,
+      x1 = end * cellWidth;
+    if (start > 0)
+      g.append('line')
+        .attr('class', 'group-rule')
+        .attr('x1', x0)
+        .attr('x2', x0)
+        .attr('y1', -4)
+        .attr('y2', height + 4);
+    g.append('path')
+      .attr('class', 'group-bracket')
+      .attr('d', `M${x0 + 1},${height + 3}v4H${x1 - 1}v-4`);
     const fits = label.length * GROUP_CHAR_PX <= x1 - x0;
-    g.append('text').attr('class', 'group-label').attr('x', (x0 + x1) / 2).attr('y', height + 18).attr('text-anchor', 'middle')
-      .text(fits ? label : short).append('title').text(label);
+    g.append('text')
+      .attr('class', 'group-label')
+      .attr('x', (x0 + x1) / 2)
+      .attr('y', height + 18)
+      .attr('text-anchor', 'middle')
+      .text(fits ? label : short)
+      .append('title')
+      .text(label);
   }
 }
 
 /** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */
 function visuallyHidden(element) {
   Object.assign(element.style, {
-    position: 'absolute', width: '1px', height: '1px', margin: '0', overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap',
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    margin: '0',
+    overflow: 'hidden',
+    clipPath: 'inset(50%)',
+    whiteSpace: 'nowrap',
   });
 }
 
@@ -257,7 +354,7 @@ function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, 
   const controller = new AbortController();
   listeners.set(canvas, controller);
   const { signal } = controller;
-  let current = null;  // [i, j]
+  let current = null; // [i, j]
   let shown = false;
   const moveTo = (i, j) => {
     if (shown && current[0] === i && current[1] === j) return;
@@ -275,24 +372,32 @@ function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, 
     if (i >= 0 && j >= 0) moveTo(i, j);
   };
   canvas.addEventListener('pointermove', point, { signal });
-  canvas.addEventListener('pointerdown', point, { signal });  // a tap on a touch screen sends no move first
+  canvas.addEventListener('pointerdown', point, { signal }); // a tap on a touch screen sends no move first
   canvas.addEventListener('pointerleave', clear, { signal });
   canvas.addEventListener('blur', clear, { signal });
-  canvas.addEventListener('focus', () => {
-    if (rows > 0 && cols > 0) moveTo(...(current ?? [0, 0]));
-  }, { signal });
-  canvas.addEventListener('keydown', (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || rows === 0 || cols === 0) return;  // browser shortcuts
-    if (event.key === 'Escape' && shown) {
-      clear();
-    } else if (Object.hasOwn(MOVES, event.key)) {
-      const [i, j] = MOVES[event.key](...(current ?? [0, 0]), rows, cols);
-      moveTo(Math.max(0, Math.min(rows - 1, i)), Math.max(0, Math.min(cols - 1, j)));
-    } else {
-      return;
-    }
-    event.preventDefault();  // the page must not scroll under the cell
-  }, { signal });
+  canvas.addEventListener(
+    'focus',
+    () => {
+      if (rows > 0 && cols > 0) moveTo(...(current ?? [0, 0]));
+    },
+    { signal },
+  );
+  canvas.addEventListener(
+    'keydown',
+    (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || rows === 0 || cols === 0) return; // browser shortcuts
+      if (event.key === 'Escape' && shown) {
+        clear();
+      } else if (Object.hasOwn(MOVES, event.key)) {
+        const [i, j] = MOVES[event.key](...(current ?? [0, 0]), rows, cols);
+        moveTo(Math.max(0, Math.min(rows - 1, i)), Math.max(0, Math.min(cols - 1, j)));
+      } else {
+        return;
+      }
+      event.preventDefault(); // the page must not scroll under the cell
+    },
+    { signal },
+  );
 }
 
 /** "Table of values", whose table is built when first opened: never at render time, which runs per keystroke. */
@@ -311,7 +416,8 @@ function dataTableDetails(spec) {
 
 /** The values as a table of at most TABLE_MAX rows and columns (3 significant digits), and a note if cut. */
 function dataTable({ caption, values, rows, cols, rowLabels, colLabels, rowTitle, isMasked }) {
-  const shownRows = Math.min(rows, TABLE_MAX), shownCols = Math.min(cols, TABLE_MAX);
+  const shownRows = Math.min(rows, TABLE_MAX),
+    shownCols = Math.min(cols, TABLE_MAX);
   const table = document.createElement('table');
   table.createCaption().textContent = caption;
   const header = table.createTHead().insertRow();
@@ -326,7 +432,10 @@ function dataTable({ caption, values, rows, cols, rowLabels, colLabels, rowTitle
     }
   }
   const scroller = scrollRegion('data-table-scroll', 'Table of values, scrollable', table);
-  const cut = [rows > TABLE_MAX && `${TABLE_MAX} of ${rows} rows`, cols > TABLE_MAX && `${TABLE_MAX} of ${cols} columns`].filter(Boolean);
+  const cut = [
+    rows > TABLE_MAX && `${TABLE_MAX} of ${rows} rows`,
+    cols > TABLE_MAX && `${TABLE_MAX} of ${cols} columns`,
+  ].filter(Boolean);
   if (cut.length === 0) return [scroller];
   const note = document.createElement('p');
   note.className = 'data-table-note';
@@ -341,13 +450,28 @@ function headerCell(row, scope, text) {
 }
 
 /** What an exporter needs; `masked` (1 = masked, row-major) is computed on first read. */
-function exportData({ name, caption, rowTitle, colTitle, rowLabels, colLabels, rows, cols, values, isMasked, colGroups }) {
+function exportData({
+  name,
+  caption,
+  rowTitle,
+  colTitle,
+  rowLabels,
+  colLabels,
+  rows,
+  cols,
+  values,
+  isMasked,
+  colGroups,
+}) {
   const data = { name, caption, rowTitle, colTitle, rowLabels, colLabels, shape: [rows, cols], values };
   if (colGroups) data.colGroups = colGroups.map(({ label, start, end }) => ({ label, start, end }));
   if (!isMasked) return data;
   let masked;
   return Object.defineProperty(data, 'masked', {
     enumerable: true,
-    get: () => (masked ??= Uint8Array.from({ length: rows * cols }, (_, k) => (isMasked(Math.floor(k / cols), k % cols) ? 1 : 0))),
+    get: () =>
+      (masked ??= Uint8Array.from({ length: rows * cols }, (_, k) =>
+        isMasked(Math.floor(k / cols), k % cols) ? 1 : 0,
+      )),
   });
 }

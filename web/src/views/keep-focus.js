@@ -16,7 +16,8 @@ export function keepFocus(container, replace) {
   }
   const key = active.closest('[data-focus-key]')?.dataset.focusKey;
   replace();
-  const again = (key !== undefined && container.querySelector(`[data-focus-key="${CSS.escape(key)}"]`))
-    || container.querySelector('[data-focus-fallback]');
+  const again =
+    (key !== undefined && container.querySelector(`[data-focus-key="${CSS.escape(key)}"]`)) ||
+    container.querySelector('[data-focus-fallback]');
   again?.focus({ preventScroll: true });
 }

@@ -23,12 +23,22 @@ export function legend({ color, domain, title, width = 200 }) {
   const gradient = svg.append('defs').append('linearGradient').attr('id', id);
   for (let s = 0; s <= STOPS; s++) {
     const t = s / STOPS;
-    gradient.append('stop').attr('offset', `${t * 100}%`).attr('stop-color', color(domain[0] + t * (domain[1] - domain[0])));
+    gradient
+      .append('stop')
+      .attr('offset', `${t * 100}%`)
+      .attr('stop-color', color(domain[0] + t * (domain[1] - domain[0])));
   }
   svg.append('text').attr('x', margin.left).attr('y', 11).attr('class', 'legend-title').text(title);
-  svg.append('rect').attr('x', margin.left).attr('y', 16).attr('width', width - margin.left - margin.right)
-    .attr('height', 10).attr('fill', `url(#${id})`);
-  const x = scaleLinear().domain(domain).range([margin.left, width - margin.right]);
+  svg
+    .append('rect')
+    .attr('x', margin.left)
+    .attr('y', 16)
+    .attr('width', width - margin.left - margin.right)
+    .attr('height', 10)
+    .attr('fill', `url(#${id})`);
+  const x = scaleLinear()
+    .domain(domain)
+    .range([margin.left, width - margin.right]);
   svg.append('g').attr('transform', 'translate(0, 26)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
   return svg.node();
 }

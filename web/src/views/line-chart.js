@@ -9,9 +9,9 @@ import { line } from 'd3-shape';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MARGIN = { top: 12, right: 16, bottom: 40, left: 64 };
-const MARKER_BAND = 18;  // above the plot: the markers' numbers, so they never cross a curve
-const TICK_PX = 80;      // room per x tick label: "10,000" takes about 40 px at 12 px
-const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the floor
+const MARKER_BAND = 18; // above the plot: the markers' numbers, so they never cross a curve
+const TICK_PX = 80; // room per x tick label: "10,000" takes about 40 px at 12 px
+const LOG_FLOOR = 1e-9; // a log axis cannot show 0: exact zeros sit on the floor
 
 /**
  * @param {object} spec
@@ -29,16 +29,32 @@ const LOG_FLOOR = 1e-9;  // a log axis cannot show 0: exact zeros sit on the flo
  * @param {number} [spec.width] @param {number} [spec.height]  of the plot area, pixels
  * @returns {HTMLElement} a <figure>
  */
-export function lineChart({ name, caption, series, xTitle, yTitle, log = false, yDomain, thresholds = [], x: xs, markers = [], pointName = 'position',
-  width = 520, height = 200 }) {
+export function lineChart({
+  name,
+  caption,
+  series,
+  xTitle,
+  yTitle,
+  log = false,
+  yDomain,
+  thresholds = [],
+  x: xs,
+  markers = [],
+  pointName = 'position',
+  width = 520,
+  height = 200,
+}) {
   const figure = document.createElement('figure');
   figure.className = 'line-chart';
   figure.dataset.figure = name;
   figure.appendChild(document.createElement('figcaption')).textContent = caption;
   const count = Math.max(1, ...series.map((s) => s.values.length));
   const xAt = (i) => (xs ? xs[i] : i);
-  const first = xAt(0) ?? 0, last = xAt(count - 1) ?? first;
-  const x = scaleLinear().domain([first, Math.max(first + 1, last)]).range([0, width]);
+  const first = xAt(0) ?? 0,
+    last = xAt(count - 1) ?? first;
+  const x = scaleLinear()
+    .domain([first, Math.max(first + 1, last)])
+    .range([0, width]);
   const clampY = (v) => (log ? Math.max(v, LOG_FLOOR) : v);
   const all = series.flatMap((s) => Array.from(s.values, clampY));
   const levels = thresholds.map((t) => t.value);
@@ -49,33 +65,74 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
 
   const top = MARGIN.top + (markers.length ? MARKER_BAND : 0);
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', MARGIN.left + width + MARGIN.right).attr('height', top + height + MARGIN.bottom)
+    .attr('width', MARGIN.left + width + MARGIN.right)
+    .attr('height', top + height + MARGIN.bottom)
     .attr('viewBox', `0 0 ${MARGIN.left + width + MARGIN.right} ${top + height + MARGIN.bottom}`)
-    .attr('role', 'img').attr('aria-label', `${caption} (${series.map((s) => s.label).join(', ')})`);
+    .attr('role', 'img')
+    .attr('aria-label', `${caption} (${series.map((s) => s.label).join(', ')})`);
   const plot = svg.append('g').attr('class', 'plot').attr('transform', `translate(${MARGIN.left}, ${top})`);
   // As many x ticks as fit their labels, in d3's tick format ("10,000"): eight ticks in 420 px ran together ("100001100").
   const xCount = Math.max(2, Math.floor(width / TICK_PX));
-  plot.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0, ${height})`)
+  plot
+    .append('g')
+    .attr('class', 'axis x-axis')
+    .attr('transform', `translate(0, ${height})`)
     .call(axisBottom(x).tickValues(x.ticks(xCount).filter(Number.isInteger)).tickFormat(x.tickFormat(xCount, ',~f')));
   // d3's log tick format with "~g": plain numbers (0.1, 2, 10), the ticks with no room left unlabelled (".0e" read "1e+1, 6e+0").
-  plot.append('g').attr('class', 'axis y-axis').call(axisLeft(y).ticks(log ? 6 : 5, log ? '~g' : undefined));
-  svg.append('text').attr('class', 'axis-title').attr('x', MARGIN.left + width / 2).attr('y', top + height + 34)
-    .attr('text-anchor', 'middle').text(xTitle);
-  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${top + height / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle').text(yTitle);
+  plot
+    .append('g')
+    .attr('class', 'axis y-axis')
+    .call(axisLeft(y).ticks(log ? 6 : 5, log ? '~g' : undefined));
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('x', MARGIN.left + width / 2)
+    .attr('y', top + height + 34)
+    .attr('text-anchor', 'middle')
+    .text(xTitle);
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('transform', `translate(12, ${top + height / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text(yTitle);
   for (const threshold of thresholds) {
-    plot.append('line').attr('class', 'threshold').attr('x1', 0).attr('x2', width)
-      .attr('y1', y(threshold.value)).attr('y2', y(threshold.value)).attr('data-threshold', threshold.label);
-    plot.append('text').attr('class', 'threshold-label').attr('x', width - 4).attr('y', y(threshold.value) - 4)
-      .attr('text-anchor', 'end').text(threshold.label);
+    plot
+      .append('line')
+      .attr('class', 'threshold')
+      .attr('x1', 0)
+      .attr('x2', width)
+      .attr('y1', y(threshold.value))
+      .attr('y2', y(threshold.value))
+      .attr('data-threshold', threshold.label);
+    plot
+      .append('text')
+      .attr('class', 'threshold-label')
+      .attr('x', width - 4)
+      .attr('y', y(threshold.value) - 4)
+      .attr('text-anchor', 'end')
+      .text(threshold.label);
   }
   drawMarkers(figure, plot, markers, x, { width, height, pointName });
-  const path = line().x((_, i) => x(xAt(i))).y((v) => y(clampY(v)));
+  const path = line()
+    .x((_, i) => x(xAt(i)))
+    .y((v) => y(clampY(v)));
   // The curves keep to the plot area: with a yDomain, what lies outside it runs off the edge instead of over the axes.
-  const area = plot.append('svg').attr('class', 'series-area').attr('width', width).attr('height', height).attr('overflow', 'hidden');
+  const area = plot
+    .append('svg')
+    .attr('class', 'series-area')
+    .attr('width', width)
+    .attr('height', height)
+    .attr('overflow', 'hidden');
   for (const s of series) {
-    area.append('path').attr('class', 'series').attr('fill', 'none').attr('stroke', s.color).attr('stroke-width', 1.6)
-      .attr('d', path(Array.from(s.values))).attr('data-series', s.label);
+    area
+      .append('path')
+      .attr('class', 'series')
+      .attr('fill', 'none')
+      .attr('stroke', s.color)
+      .attr('stroke-width', 1.6)
+      .attr('d', path(Array.from(s.values)))
+      .attr('data-series', s.label);
   }
   addReadout(figure, plot, { series, x, xAt, pointName, width, height });
 
@@ -89,7 +146,7 @@ export function lineChart({ name, caption, series, xTitle, yTitle, log = false, 
   return figure;
 }
 
-const MARKER_DIGIT_PX = 7;  // a digit, comma or space of an 11 px marker number, a little generously
+const MARKER_DIGIT_PX = 7; // a digit, comma or space of an 11 px marker number, a little generously
 
 /**
  * Dashed lines at the markers' x; above the plot, each line's number (markers whose numbers would touch
@@ -98,10 +155,16 @@ const MARKER_DIGIT_PX = 7;  // a digit, comma or space of an 11 px marker number
  */
 function drawMarkers(figure, plot, markers, x, { width, height, pointName }) {
   if (!markers.length) return;
-  const groups = [];  // { x (px), numbers }
+  const groups = []; // { x (px), numbers }
   markers.forEach((marker, i) => {
-    plot.append('line').attr('class', 'marker').attr('data-x', marker.x)
-      .attr('x1', x(marker.x)).attr('x2', x(marker.x)).attr('y1', -4).attr('y2', height);
+    plot
+      .append('line')
+      .attr('class', 'marker')
+      .attr('data-x', marker.x)
+      .attr('x1', x(marker.x))
+      .attr('x2', x(marker.x))
+      .attr('y1', -4)
+      .attr('y2', height);
     const last = groups[groups.length - 1];
     const text = (numbers) => numbers.join(', ');
     const half = (numbers) => (text(numbers).length * MARKER_DIGIT_PX) / 2;
@@ -111,37 +174,57 @@ function drawMarkers(figure, plot, markers, x, { width, height, pointName }) {
   for (const group of groups) {
     const label = group.numbers.join(', ');
     const half = (label.length * MARKER_DIGIT_PX) / 2;
-    plot.append('text').attr('class', 'marker-number').attr('data-markers', label)
-      .attr('x', Math.max(half, Math.min(width - half, group.x))).attr('y', -MARKER_BAND + 10)
-      .attr('text-anchor', 'middle').text(label);
+    plot
+      .append('text')
+      .attr('class', 'marker-number')
+      .attr('data-markers', label)
+      .attr('x', Math.max(half, Math.min(width - half, group.x)))
+      .attr('y', -MARKER_BAND + 10)
+      .attr('text-anchor', 'middle')
+      .text(label);
   }
   const list = figure.appendChild(document.createElement('ol'));
   list.className = 'chart-markers';
-  for (const marker of markers) list.appendChild(document.createElement('li')).textContent = `${pointName} ${marker.x}: ${marker.label}`;
+  for (const marker of markers)
+    list.appendChild(document.createElement('li')).textContent = `${pointName} ${marker.x}: ${marker.label}`;
 }
 
 const readoutFormat = format('.3~g');
 
 /** A vertical rule following the pointer and a line of text with every series' value there. */
 function addReadout(figure, plot, { series, x, xAt, pointName, width, height }) {
-  const rule = plot.append('line').attr('class', 'hover-rule').attr('y1', 0).attr('y2', height).attr('visibility', 'hidden');
+  const rule = plot
+    .append('line')
+    .attr('class', 'hover-rule')
+    .attr('y1', 0)
+    .attr('y2', height)
+    .attr('visibility', 'hidden');
   const readout = figure.appendChild(document.createElement('p'));
   readout.className = 'chart-readout';
   readout.setAttribute('aria-live', 'polite');
   readout.textContent = 'Hover the plot to read the values.';
-  plot.append('rect').attr('width', width).attr('height', height).attr('fill', 'transparent')
+  plot
+    .append('rect')
+    .attr('width', width)
+    .attr('height', height)
+    .attr('fill', 'transparent')
     .on('pointermove', (event) => {
       const [px] = pointer(event, plot.node());
       const i = nearest(x.invert(px), xAt, Math.max(...series.map((s) => s.values.length)));
-      rule.attr('x1', x(xAt(i))).attr('x2', x(xAt(i))).attr('visibility', 'visible');
-      readout.textContent = `${pointName} ${xAt(i)}: ` + series.map((s) => `${s.label} ${readoutFormat(s.values[i] ?? NaN)}`).join(' · ');
+      rule
+        .attr('x1', x(xAt(i)))
+        .attr('x2', x(xAt(i)))
+        .attr('visibility', 'visible');
+      readout.textContent =
+        `${pointName} ${xAt(i)}: ` + series.map((s) => `${s.label} ${readoutFormat(s.values[i] ?? NaN)}`).join(' · ');
     })
     .on('pointerleave', () => rule.attr('visibility', 'hidden'));
 }
 
 /** The index of the point whose x (xAt, increasing over 0 … count − 1) is nearest to `value`. */
 function nearest(value, xAt, count) {
-  let lo = 0, hi = Math.max(0, count - 1);
+  let lo = 0,
+    hi = Math.max(0, count - 1);
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (xAt(mid) < value) lo = mid + 1;

@@ -22,19 +22,21 @@ export function tokenStrip(trace, { vocabSize } = {}) {
   trace.tokens.forEach((token, i) => {
     const padding = i >= trace.validLength;
     const item = list.appendChild(document.createElement('li'));
-    item.className = ['token', token.oov && 'oov', token.masked && 'masked', padding && 'padding'].filter(Boolean).join(' ');
+    item.className = ['token', token.oov && 'oov', token.masked && 'masked', padding && 'padding']
+      .filter(Boolean)
+      .join(' ');
     item.dataset.index = String(i);
     item.dataset.start = String(token.start);
     item.dataset.end = String(token.end);
     item.title = describe(token, i, padding, vocabSize);
     item.tabIndex = 0;
-    item.dataset.focusKey = `token-${i}`;  // focus stays on the chip across redraws (explorer/keep-focus.js)
+    item.dataset.focusKey = `token-${i}`; // focus stays on the chip across redraws (explorer/keep-focus.js)
     const index = item.appendChild(document.createElement('span'));
     index.className = 'token-index';
     index.textContent = String(i);
     const text = item.appendChild(document.createElement('span'));
     text.className = 'token-text';
-    text.textContent = token.masked ? '[MASK]' : token.text;  // text, never HTML
+    text.textContent = token.masked ? '[MASK]' : token.text; // text, never HTML
   });
   return list;
 }
@@ -50,6 +52,8 @@ export function unknownWordsNote(trace, vocabSize) {
   const words = trace.tokens.filter((token) => !token.masked);
   const unknown = words.filter((token) => token.oov).length;
   if (unknown < 3 || unknown < words.length / 4) return '';
-  return `${unknown} of ${words.length} words are not in this build's vocabulary (it carries ${vocabSize.toLocaleString('en-US')} words); ` +
-    'they get stand-in vectors.';
+  return (
+    `${unknown} of ${words.length} words are not in this build's vocabulary (it carries ${vocabSize.toLocaleString('en-US')} words); ` +
+    'they get stand-in vectors.'
+  );
 }

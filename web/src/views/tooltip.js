@@ -3,8 +3,8 @@
 // it is placed in viewport coordinates beside the thing it describes, flipped and clamped so that it
 // stays inside the viewport.
 
-const GAP_PX = 6;     // between the described cell and the tooltip
-const EDGE_PX = 4;    // from the viewport's edges
+const GAP_PX = 6; // between the described cell and the tooltip
+const EDGE_PX = 4; // from the viewport's edges
 
 /**
  * @param {HTMLElement} parent  the element the tooltip belongs to (it stays in the document there)
@@ -26,7 +26,8 @@ export function tooltip(parent) {
       addEventListener('scroll', hide, { capture: true, once: true, passive: true });
     }
     const { width, height } = element.getBoundingClientRect();
-    const right = anchor.right + GAP_PX, below = anchor.bottom + GAP_PX;
+    const right = anchor.right + GAP_PX,
+      below = anchor.bottom + GAP_PX;
     const left = right + width <= innerWidth - EDGE_PX ? right : anchor.left - GAP_PX - width;
     const top = below + height <= innerHeight - EDGE_PX ? below : anchor.top - GAP_PX - height;
     element.style.left = `${Math.max(EDGE_PX, Math.min(left, innerWidth - EDGE_PX - width))}px`;

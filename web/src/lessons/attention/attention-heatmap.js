@@ -31,11 +31,16 @@ export function headKindLabel(head) {
 function headKindExplanation(head) {
   const dims = headDimsText(head);
   switch (head.kind) {
-    case 'semantic': return `Queries and keys are whole word vectors (${dims}), own position masked: each word attends to the most similar words.`;
-    case 'offset': return `Queries are the positional encodings (${dims}) turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
-    case 'first': return `Every query is the encoding of position 0 (${dims}), so every word attends to the first token (a common "resting place" in trained models).`;
-    case 'uniform': return `Queries are zero (${dims}), so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.`;
-    default: return `Queries and keys are the input projected by W_Q and W_K (${dims}): with identity projections, raw word-vector similarity; with random ones, what an untrained model does.`;
+    case 'semantic':
+      return `Queries and keys are whole word vectors (${dims}), own position masked: each word attends to the most similar words.`;
+    case 'offset':
+      return `Queries are the positional encodings (${dims}) turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
+    case 'first':
+      return `Every query is the encoding of position 0 (${dims}), so every word attends to the first token (a common "resting place" in trained models).`;
+    case 'uniform':
+      return `Queries are zero (${dims}), so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.`;
+    default:
+      return `Queries and keys are the input projected by W_Q and W_K (${dims}): with identity projections, raw word-vector similarity; with random ones, what an untrained model does.`;
   }
 }
 
@@ -48,18 +53,20 @@ function headKindExplanation(head) {
  * @returns {HTMLElement}
  */
 export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', cellBudget = 272, canvas }) {
-  const numHeads = trace.heads.length, seqLen = trace.tokens.length;
-  const { weights, scores, dotProducts, entropy, queries } = trace.heads[head];
+  const numHeads = trace.heads.length,
+    seqLen = trace.tokens.length;
+  const { weights, scores, dotProducts, entropy } = trace.heads[head];
   const labels = tokenLabels(trace);
   // Narrow screens: the rows' labels and entropies keep ~160 px, the cells share the rest.
   const cell = cellSize(seqLen, Math.min(cellBudget, window.innerWidth - 160));
-  const dQK = queries.shape[1];
   const maxBits = Math.log2(Math.max(seqLen, 1));
   const status = rowStatus(trace.heads[head], seqLen, seqLen);
-  const empty = new Set(status.empty), selfOnly = new Set(status.selfOnly);
+  const empty = new Set(status.empty),
+    selfOnly = new Set(status.selfOnly);
   const figure = heatmap({
     name: 'attention-weights',
-    caption: `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
+    caption:
+      `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
       `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; ${rowSumText(status, seqLen, trace.options)}. ` +
       `Right: its entropy (0 bits: one key; ${maxBits.toFixed(2)}: uniform).`,
     values: weights.data,
@@ -78,17 +85,20 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
     rowNotes: Array.from(entropy.data, (h, i) => (empty.has(i) ? 'no key' : `${h.toFixed(2)} bits`)),
     rowNotesTitle: 'entropy',
     highlights: changedCells(trace, previous, head),
-    currentCellEvent: 'focus-query',  // the mix follows the row under the pointer
+    currentCellEvent: 'focus-query', // the mix follows the row under the pointer
     canvas,
-    describe: (i, j, w) => (scores.data[i * seqLen + j] === -Infinity
-      ? `"${labels[i]}" → "${labels[j]}": masked (weight 0${empty.has(i) ? `; no key left: ${emptyReason(trace.options)}` : ''})`
-      : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
-        `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
-        `score: ${fmt(scores.data[i * seqLen + j])}`),
+    describe: (i, j, w) =>
+      scores.data[i * seqLen + j] === -Infinity
+        ? `"${labels[i]}" → "${labels[j]}": masked (weight 0${empty.has(i) ? `; no key left: ${emptyReason(trace.options)}` : ''})`
+        : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
+          `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
+          `score: ${fmt(scores.data[i * seqLen + j])}`,
   });
   const note = document.createElement('p');
   note.className = 'head-explanation';
-  note.textContent = [headKindExplanation(trace.heads[head]), selfOnlyText(labels, status.selfOnly)].filter(Boolean).join(' ');
+  note.textContent = [headKindExplanation(trace.heads[head]), selfOnlyText(labels, status.selfOnly)]
+    .filter(Boolean)
+    .join(' ');
   figure.querySelector('figcaption').after(note);
   return figure;
 }

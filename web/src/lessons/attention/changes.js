@@ -7,8 +7,11 @@
  */
 export function changedCells(trace, previous, head, threshold = 0.05) {
   if (!previous || head >= previous.heads.length) return [];
-  const n = trace.tokens.length, m = previous.tokens.length, common = Math.min(n, m);
-  const now = trace.heads[head].weights.data, before = previous.heads[head].weights.data;
+  const n = trace.tokens.length,
+    m = previous.tokens.length,
+    common = Math.min(n, m);
+  const now = trace.heads[head].weights.data,
+    before = previous.heads[head].weights.data;
   const cells = [];
   for (let i = 0; i < common; i++) {
     for (let j = 0; j < common; j++) {

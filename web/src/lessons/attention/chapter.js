@@ -26,14 +26,15 @@ function mixQuery(tokens, query) {
 export const attentionChapter = {
   id: 'attention',
   title: 'Attention',
-  takeaway: 'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
+  takeaway:
+    'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
   views: ['heads', 'attention', 'mix', 'lines', 'predictions'],
   /** Its slice of the state (a function: read when the defaults are made, after every module has loaded). */
   state: () => ({
-    lineHeads: [0],          // heads drawn in the line view
-    lineQuery: null,         // the pinned query: of the line view, and the mix's when nothing is hovered
+    lineHeads: [0], // heads drawn in the line view
+    lineQuery: null, // the pinned query: of the line view, and the mix's when nothing is hovered
     lineThreshold: 0.05,
-    trainedHead: 1,          // a trained model's selected head, layer-major (layer · heads + head): the decoder's previous-word head
+    trainedHead: 1, // a trained model's selected head, layer-major (layer · heads + head): the decoder's previous-word head
   }),
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): a trained model's run on the sentence, while one of
@@ -59,32 +60,59 @@ export const attentionChapter = {
     attention: {
       // In a box of fixed height the weights' cells shrink so that all their rows show under what is above them.
       fit: '.heatmap-plot canvas',
-      draw: ({ trace }, previous, { head, colorMap }, { canvas, height, room }) => attentionHeatmap(trace, {
-        head, previous, colorMap, cellBudget: height ? Math.max(120, room ?? height - 340) : undefined, canvas: canvas('weights') }),
+      draw: ({ trace }, previous, { head, colorMap }, { canvas, height, room }) =>
+        attentionHeatmap(trace, {
+          head,
+          previous,
+          colorMap,
+          cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
+          canvas: canvas('weights'),
+        }),
     },
     mix: {
-      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) => mixView(designedMix(trace, head), {
-        query: mixQuery(trace.tokens, focusQuery ?? lineQuery), colors, canvas }),
+      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) =>
+        mixView(designedMix(trace, head), {
+          query: mixQuery(trace.tokens, focusQuery ?? lineQuery),
+          colors,
+          canvas,
+        }),
     },
     lines: {
-      draw: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) => lineView(trace, {
-        heads: lineHeads, query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null, threshold: lineThreshold }),
+      draw: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) =>
+        lineView(trace, {
+          heads: lineHeads,
+          query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null,
+          threshold: lineThreshold,
+        }),
     },
     trainedHeads: {
       needs: 'trained',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas }) => trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas })),
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas }) =>
+        trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas }),
+      ),
     },
     trainedWeights: {
       needs: 'trained',
       fit: '.heatmap-plot canvas',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height, room }) => trainedWeights(trained, {
-        selected: trainedHead, colorMap, cellBudget: height ? Math.max(120, room ?? height - 340) : undefined, canvas: canvas('weights') })),
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height, room }) =>
+        trainedWeights(trained, {
+          selected: trainedHead,
+          colorMap,
+          cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
+          canvas: canvas('weights'),
+        }),
+      ),
     },
     predictions: { needs: 'trained', draw: whenTrained((trained, { focus }) => predictionsView(trained, { focus })) },
     trainedMix: {
       needs: 'trained',
-      draw: whenTrained((trained, { lineQuery, focusQuery }, { colors, canvas }) => mixView(trainedMix(trained), {
-        query: mixQuery(trained.run.tokens, focusQuery ?? lineQuery), colors, canvas })),
+      draw: whenTrained((trained, { lineQuery, focusQuery }, { colors, canvas }) =>
+        mixView(trainedMix(trained), {
+          query: mixQuery(trained.run.tokens, focusQuery ?? lineQuery),
+          colors,
+          canvas,
+        }),
+      ),
     },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
@@ -118,29 +146,38 @@ export const attentionChapter = {
     });
     // Another view of the same weights, drawn only when opened (it is the costliest figure to redraw).
     const linePanel = element('details', 'line-panel');
-    linePanel.append(element('summary', '', 'Who attends to whom, as lines (several heads at once)'), lineControls.form, slots.lines);
+    linePanel.append(
+      element('summary', '', 'Who attends to whom, as lines (several heads at once)'),
+      lineControls.form,
+      slots.lines,
+    );
     const first = row(slots.heads, slots.attention, slots.mix);
     first.classList.add('first-screen');
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
     const trainedMessage = element('p', 'status error');
     trainedMessage.setAttribute('role', 'alert');
     const trained = row(slots.trainedHeads, slots.trainedWeights, slots.predictions);
-    const trainedMixBox = element('div', 'trained-mix');  // under the first screen: the mix needs its width
+    const trainedMixBox = element('div', 'trained-mix'); // under the first screen: the mix needs its width
     trainedMixBox.append(slots.trainedMix);
-    const lines = element('div', 'line-panel-box');  // shown with the designed heads (the `views` attribute shows or hides linePanel)
+    const lines = element('div', 'line-panel-box'); // shown with the designed heads (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
       content: [trainedMessage, first, trained, trainedMixBox, lines],
-      views: { heads: [slots.heads, slots.trainedHeads], attention: [slots.attention, slots.trainedWeights], mix: [slots.mix, slots.trainedMix], lines: [linePanel],
-        predictions: [slots.predictions] },
+      views: {
+        heads: [slots.heads, slots.trainedHeads],
+        attention: [slots.attention, slots.trainedWeights],
+        mix: [slots.mix, slots.trainedMix],
+        lines: [linePanel],
+        predictions: [slots.predictions],
+      },
       figureControls: [lineControls.form],
       sync: (state, { readonly, open, views }) => {
         const designed = state.model === DESIGNED;
         if (!designed) models.load(state.model);
-        else if (open === 'attention' && views?.has('predictions')) models.preload('causal');  // the choice's likeliest pick
+        else if (open === 'attention' && views?.has('predictions')) models.preload('causal'); // the choice's likeliest pick
         first.hidden = !designed;
-        lines.hidden = !designed;  // the lines draw the designed heads' weights
+        lines.hidden = !designed; // the lines draw the designed heads' weights
         trained.hidden = designed;
         trainedMixBox.hidden = designed;
         if (!readonly) lineControls.sync(state);

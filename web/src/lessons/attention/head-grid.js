@@ -4,17 +4,25 @@ import { headKindLabel } from './attention-heatmap.js';
 import { headDimsLine } from './head-dims.js';
 import { cellCanvas } from '../../views/heatmap.js';
 
-const GRID_PX = 64;  // each small multiple's side
+const GRID_PX = 64; // each small multiple's side
 
 /** What a head of this kind does, in a line (the large heatmap says it at length). */
 function headKindLine(head, projection) {
   switch (head.kind) {
-    case 'semantic': return 'looks at the words closest in meaning';
-    case 'offset': return head.offset < 0 ? `looks ${-head.offset} word${head.offset === -1 ? '' : 's'} back` : `looks ${head.offset} word${head.offset === 1 ? '' : 's'} ahead`;
-    case 'first': return 'rests on the first token';
-    case 'uniform': return 'averages every word evenly';
-    default: return projection === 'identity' ? 'identity W_Q, W_K: each word matches itself most, hence the diagonal'
-      : 'random W_Q, W_K, like an untrained model';
+    case 'semantic':
+      return 'looks at the words closest in meaning';
+    case 'offset':
+      return head.offset < 0
+        ? `looks ${-head.offset} word${head.offset === -1 ? '' : 's'} back`
+        : `looks ${head.offset} word${head.offset === 1 ? '' : 's'} ahead`;
+    case 'first':
+      return 'rests on the first token';
+    case 'uniform':
+      return 'averages every word evenly';
+    default:
+      return projection === 'identity'
+        ? 'identity W_Q, W_K: each word matches itself most, hence the diagonal'
+        : 'random W_Q, W_K, like an untrained model';
   }
 }
 
@@ -39,16 +47,32 @@ export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas }
     button.className = h === selected ? 'head-thumb selected' : 'head-thumb';
     button.setAttribute('aria-pressed', String(h === selected));
     button.dataset.head = String(h);
-    button.append(cellCanvas({
-      rows: seqLen, cols: seqLen, values: head.weights.data, color, domain: [0, 1], cellWidth: cell, cellHeight: cell,
-      isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity, canvas: canvas?.(`head-${h}`),
-    }));
+    button.append(
+      cellCanvas({
+        rows: seqLen,
+        cols: seqLen,
+        values: head.weights.data,
+        color,
+        domain: [0, 1],
+        cellWidth: cell,
+        cellHeight: cell,
+        isMasked: (i, j) => head.scores.data[i * seqLen + j] === -Infinity,
+        canvas: canvas?.(`head-${h}`),
+      }),
+    );
     const label = button.appendChild(document.createElement('span'));
     label.className = 'head-label';
-    label.append(Object.assign(document.createElement('strong'), { textContent: `${h + 1} · ${headKindLabel(head)}` }),
-      Object.assign(document.createElement('span'), { className: 'head-line', textContent: headKindLine(head, trace.options.projection) }),
-      Object.assign(document.createElement('span'), { className: 'head-dims', textContent: headDimsLine(head) }));
-    button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { head: h }, bubbles: true })));
+    label.append(
+      Object.assign(document.createElement('strong'), { textContent: `${h + 1} · ${headKindLabel(head)}` }),
+      Object.assign(document.createElement('span'), {
+        className: 'head-line',
+        textContent: headKindLine(head, trace.options.projection),
+      }),
+      Object.assign(document.createElement('span'), { className: 'head-dims', textContent: headDimsLine(head) }),
+    );
+    button.addEventListener('click', () =>
+      button.dispatchEvent(new CustomEvent('choose', { detail: { head: h }, bubbles: true })),
+    );
   });
   return list;
 }

@@ -10,7 +10,11 @@ export function buildLineControls() {
   form.className = 'controls line-controls';
   form.setAttribute('aria-label', 'Line view settings');
   form.addEventListener('submit', (event) => event.preventDefault());
-  const threshold = field(form, 'Hide weights below', input('lineThreshold', { type: 'range', min: 0, max: 0.5, step: 0.01 }));
+  const threshold = field(
+    form,
+    'Hide weights below',
+    input('lineThreshold', { type: 'range', min: 0, max: 0.5, step: 0.01 }),
+  );
   const thresholdOut = threshold.parentElement.appendChild(document.createElement('output'));
   thresholdOut.className = 'hint';
   const heads = form.appendChild(document.createElement('fieldset'));
@@ -26,13 +30,16 @@ export function buildLineControls() {
     thresholdOut.value = state.lineThreshold.toFixed(2);
     const boxes = heads.querySelectorAll('input');
     if (boxes.length !== state.numHeads) {
-      heads.replaceChildren(heads.querySelector('legend'), ...Array.from({ length: state.numHeads }, (_, h) => {
-        const label = document.createElement('label');
-        const box = label.appendChild(input('lineHead', { type: 'checkbox', value: String(h) }));
-        box.dataset.head = String(h);
-        label.append(` ${h + 1}`);
-        return label;
-      }));
+      heads.replaceChildren(
+        heads.querySelector('legend'),
+        ...Array.from({ length: state.numHeads }, (_, h) => {
+          const label = document.createElement('label');
+          const box = label.appendChild(input('lineHead', { type: 'checkbox', value: String(h) }));
+          box.dataset.head = String(h);
+          label.append(` ${h + 1}`);
+          return label;
+        }),
+      );
     }
     for (const box of heads.querySelectorAll('input')) box.checked = state.lineHeads.includes(Number(box.value));
   };

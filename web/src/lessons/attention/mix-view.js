@@ -14,11 +14,11 @@ import { modelKindName } from './trained-facts.js';
 import { trainedHeadName } from './trained-heads.js';
 
 const fmt = format('.2f');
-const LABEL_PX = 86;     // the words' column
-const GAP_PX = 40;       // between the bars and the strips (holds the weight's number)
-const WIDTH_PX = 560;    // the whole figure, at most (narrow screens: their width)
-const HEIGHT_PX = 360;   // every key row together
-const SUM_GAP_PX = 14;   // between the stacked rows and their sum
+const LABEL_PX = 86; // the words' column
+const GAP_PX = 40; // between the bars and the strips (holds the weight's number)
+const WIDTH_PX = 560; // the whole figure, at most (narrow screens: their width)
+const HEIGHT_PX = 360; // every key row together
+const SUM_GAP_PX = 14; // between the stacked rows and their sum
 
 /** Pixels per key row: large for short sentences, at least 2 so 256 keys still fit. */
 function rowHeight(seqLen) {
@@ -32,8 +32,16 @@ function rowHeight(seqLen) {
  */
 export function designedMix(trace, head) {
   const n = trace.tokens.length;
-  return { figure: 'mix', labels: tokenLabels(trace), weights: trace.heads[head].weights.data, values: trace.heads[head].values, id: head,
-    name: `head ${head + 1}`, status: rowStatus(trace.heads[head], n, n), emptyReason: emptyReason(trace.options) };
+  return {
+    figure: 'mix',
+    labels: tokenLabels(trace),
+    weights: trace.heads[head].weights.data,
+    values: trace.heads[head].values,
+    id: head,
+    name: `head ${head + 1}`,
+    status: rowStatus(trace.heads[head], n, n),
+    emptyReason: emptyReason(trace.options),
+  };
 }
 
 /**
@@ -44,9 +52,16 @@ export function designedMix(trace, head) {
  */
 export function trainedMix({ config, run }) {
   const { layer, head, weights, values } = run.activations;
-  return { figure: 'trained-mix', labels: run.tokens.map((t) => t.text), weights: weights.data, values, id: layer * config.numHeads + head,
-    name: `${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}`, status: { empty: [], selfOnly: [] },
-    valuesNote: ` Its value vectors are the model's own: v_j = x_j W_V + b_V, d_k = ${config.dK}.` };
+  return {
+    figure: 'trained-mix',
+    labels: run.tokens.map((t) => t.text),
+    weights: weights.data,
+    values,
+    id: layer * config.numHeads + head,
+    name: `${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}`,
+    status: { empty: [], selfOnly: [] },
+    valuesNote: ` Its value vectors are the model's own: v_j = x_j W_V + b_V, d_k = ${config.dK}.`,
+  };
 }
 
 /**
@@ -85,8 +100,14 @@ export function mixData({ weights: all, values }, query) {
  * @returns {HTMLElement} <figure data-figure="mix" (or "trained-mix") data-query data-head>; `figure.exportData` holds the
  *   rows drawn (keys, then the output) for CSV/JSON export, `figure.mix` the mixData() numbers
  */
-export function mixView(source, { query, colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' },
-  canvas: canvasFor = () => document.createElement('canvas') }) {
+export function mixView(
+  source,
+  {
+    query,
+    colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' },
+    canvas: canvasFor = () => document.createElement('canvas'),
+  },
+) {
   const { labels, status } = source;
   const n = labels.length;
   const data = mixData(source, query);
@@ -94,8 +115,8 @@ export function mixView(source, { query, colors = { ink: '#1d1d1f', muted: '#5f6
   const h = rowHeight(n);
   // Bars take a third of what the words leave, strips the rest.
   const width = Math.max(240, Math.min(WIDTH_PX, window.innerWidth - 32));
-  const BAR_PX = Math.round((width - LABEL_PX - GAP_PX) / 3), STRIP_PX = width - LABEL_PX - GAP_PX - BAR_PX - 4;
-  const cell = STRIP_PX / dV;
+  const BAR_PX = Math.round((width - LABEL_PX - GAP_PX) / 3),
+    STRIP_PX = width - LABEL_PX - GAP_PX - BAR_PX - 4;
   // One scale for the scaled rows and their sum, so the rows that carry weight stand out.
   const limit = Math.max(maxAbs(scaled), maxAbs(output));
   const color = divergingColor(limit);
@@ -108,13 +129,18 @@ export function mixView(source, { query, colors = { ink: '#1d1d1f', muted: '#5f6
   figure.dataset.query = String(query);
   figure.dataset.head = String(source.id);
   const caption = figure.appendChild(document.createElement('figcaption'));
-  caption.textContent = `The output of “${labels[query]}” (${source.name}) is a weighted mix of the value vectors: ` +
+  caption.textContent =
+    `The output of “${labels[query]}” (${source.name}) is a weighted mix of the value vectors: ` +
     `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.${source.valuesNote ?? ''}`;
   figure.mix = data;
-  const note = (className, text) => Object.assign(figure.appendChild(document.createElement('p')), { className, textContent: text });
+  const note = (className, text) =>
+    Object.assign(figure.appendChild(document.createElement('p')), { className, textContent: text });
   if (status.empty.includes(query)) {
     // No key left: nothing to mix, and a colour scale around 0 would have no range to show.
-    note('mix-note empty-row', `“${labels[query]}” has no key to attend to (${source.emptyReason}): its weights are all 0 and z_${query} = 0.`);
+    note(
+      'mix-note empty-row',
+      `“${labels[query]}” has no key to attend to (${source.emptyReason}): its weights are all 0 and z_${query} = 0.`,
+    );
     figure.exportData = mixExport(caption.textContent, labels, data, query);
     return figure;
   }
@@ -122,25 +148,36 @@ export function mixView(source, { query, colors = { ink: '#1d1d1f', muted: '#5f6
 
   const canvas = figure.appendChild(canvasFor('mix'));
   const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * dpr);    // also clears it and resets its transform
+  canvas.width = Math.round(width * dpr); // also clears it and resets its transform
   canvas.height = Math.round(height * dpr);
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
   canvas.setAttribute('role', 'img');
   const top = [...weights.keys()].sort((a, b) => weights[b] - weights[a]).slice(0, 3);
-  canvas.setAttribute('aria-label', `${caption.textContent} Largest weights: ` +
-    top.map((j) => `“${labels[j]}” ${fmt(weights[j])}`).join(', ') + '.');
+  canvas.setAttribute(
+    'aria-label',
+    `${caption.textContent} Largest weights: ` + top.map((j) => `“${labels[j]}” ${fmt(weights[j])}`).join(', ') + '.',
+  );
 
   const g = canvas.getContext('2d');
   g.scale(dpr, dpr);
   const font = Math.max(9, Math.min(13, h - 3));
   g.font = `${font}px system-ui, sans-serif`;
   g.textBaseline = 'middle';
-  const labelEvery = Math.ceil(11 / h);  // keep words ≥ 11 px apart
+  const labelEvery = Math.ceil(11 / h); // keep words ≥ 11 px apart
   // The strips as one pixel per cell (heatmap.js's colour table), stretched without smoothing.
   const domain = [-limit, limit];
   const strip = (key, values, rows, y, rowH) => {
-    const pixels = cellCanvas({ rows, cols: dV, values, color, domain, cellWidth: 1, cellHeight: 1, canvas: canvasFor(key) });
+    const pixels = cellCanvas({
+      rows,
+      cols: dV,
+      values,
+      color,
+      domain,
+      cellWidth: 1,
+      cellHeight: 1,
+      canvas: canvasFor(key),
+    });
     g.imageSmoothingEnabled = false;
     g.drawImage(pixels, stripLeft, y, STRIP_PX, rows * rowH);
   };
@@ -172,7 +209,9 @@ export function mixView(source, { query, colors = { ink: '#1d1d1f', muted: '#5f6
   g.fillText(`= z_${query}`, stripLeft - 6, sumY + 10);
   strip('sum', output, 1, sumY, 20);
 
-  figure.append(legend({ color, domain: [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))], title: 'a_ij · v_j' }));
+  figure.append(
+    legend({ color, domain: [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))], title: 'a_ij · v_j' }),
+  );
   figure.exportData = mixExport(caption.textContent, labels, data, query);
   return figure;
 }
@@ -180,9 +219,13 @@ export function mixView(source, { query, colors = { ink: '#1d1d1f', muted: '#5f6
 /** The rows drawn (keys, then the output) for CSV/JSON export. */
 function mixExport(caption, labels, { weights, scaled, output, dV }, query) {
   return {
-    name: 'mix', caption, rowTitle: 'key', colTitle: 'value dimension',
+    name: 'mix',
+    caption,
+    rowTitle: 'key',
+    colTitle: 'value dimension',
     rowLabels: [...labels.map((label, j) => `${label} (a = ${fmt(weights[j])})`), `z_${query}`],
-    colLabels: Array.from({ length: dV }, (_, c) => String(c)), shape: [labels.length + 1, dV],
+    colLabels: Array.from({ length: dV }, (_, c) => String(c)),
+    shape: [labels.length + 1, dV],
     values: Float32Array.from([...scaled, ...output]),
   };
 }

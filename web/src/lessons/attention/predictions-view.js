@@ -8,8 +8,11 @@ import { percent, probabilityBars as bars } from '../../views/probability-bars.j
 function focusTitle({ context, next, known, rank, p }, config) {
   const after = `After “${context}” it expected:`;
   if (next === undefined) return after;
-  const rated = !known ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>)`
-    : rank ? `rank ${rank}, p = ${percent(p)}` : 'not in its top 100';
+  const rated = !known
+    ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>)`
+    : rank
+      ? `rank ${rank}, p = ${percent(p)}`
+      : 'not in its top 100';
   return `${after} the word that came, “${next}”: ${rated}.`;
 }
 
@@ -27,16 +30,19 @@ export function predictionsView({ kind, config, run, predictions }, { focus } = 
   const figure = document.createElement('figure');
   figure.dataset.figure = 'predictions';
   const caption = figure.appendChild(document.createElement('figcaption'));
-  caption.textContent = kind === 'causal' ? 'The next word, as the trained decoder predicts it after your sentence (point at a row ' +
-    'of the weights: what it predicted there, against the word that came).'
-    : 'The blanks, as the trained encoder fills them in from both sides.';
+  caption.textContent =
+    kind === 'causal'
+      ? 'The next word, as the trained decoder predicts it after your sentence (point at a row ' +
+        'of the weights: what it predicted there, against the word that came).'
+      : 'The blanks, as the trained encoder fills them in from both sides.';
   const facts = figure.appendChild(document.createElement('p'));
   facts.className = 'hint model-facts';
   facts.textContent = modelFacts(config);
   if (predictions.length === 0) {
     const hint = figure.appendChild(document.createElement('p'));
     hint.className = 'empty-figure';
-    hint.textContent = 'Click a word of your sentence to hide it ([MASK]): the encoder guesses it from the words around it.';
+    hint.textContent =
+      'Click a word of your sentence to hide it ([MASK]): the encoder guesses it from the words around it.';
     return figure;
   }
   for (const { position, top, hidden, known, rank, focus: at } of predictions) {
@@ -51,9 +57,15 @@ export function predictionsView({ kind, config, run, predictions }, { focus } = 
     else {
       Object.assign(section.dataset, { hidden: hidden ?? '', ...(rank ? { rank: String(rank) } : {}) });
       const where = hidden === undefined ? 'a typed [MASK]' : `“${hidden}”`;
-      title.textContent = `[MASK] at position ${position} (${where}): ` + (hidden === undefined ? ''
-        : !known ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>).`
-          : rank ? `the hidden word ranks ${rank}${rank <= top.length ? ', highlighted' : ''}.` : 'the hidden word is not in its top 100.');
+      title.textContent =
+        `[MASK] at position ${position} (${where}): ` +
+        (hidden === undefined
+          ? ''
+          : !known
+            ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>).`
+            : rank
+              ? `the hidden word ranks ${rank}${rank <= top.length ? ', highlighted' : ''}.`
+              : 'the hidden word is not in its top 100.');
     }
     section.append(bars(top, hidden ?? at?.next));
   }

@@ -13,7 +13,8 @@
  */
 export function rowStatus(head, rows, cols) {
   const scores = head.scores.data;
-  const empty = [], selfOnly = [];
+  const empty = [],
+    selfOnly = [];
   for (let i = 0; i < rows; i++) {
     let open = 0;
     for (let j = 0; j < cols; j++) if (scores[i * cols + j] !== -Infinity) open++;
@@ -34,8 +35,10 @@ function quoted(labels, rows) {
 export function selfOnlyText(labels, selfOnly) {
   if (selfOnly.length === 0) return '';
   const one = selfOnly.length === 1;
-  return `${quoted(labels, selfOnly)} ${one ? 'has' : 'have'} no other word ${one ? 'it' : 'they'} may see, ` +
-    `so ${one ? 'it attends' : 'each attends'} to itself.`;
+  return (
+    `${quoted(labels, selfOnly)} ${one ? 'has' : 'have'} no other word ${one ? 'it' : 'they'} may see, ` +
+    `so ${one ? 'it attends' : 'each attends'} to itself.`
+  );
 }
 
 /** Why a row is empty, in a few words: padding when a valid length is set, else every key masked. */

@@ -7,18 +7,20 @@ export const tour = [
   {
     id: 'attention-weights',
     title: 'Attention weights: a weighted sum',
-    text: 'Each row is a query word, each column a key word, and a cell is how much the query takes from that key; ' +
-      'every row sums to 1. The word\'s new vector is the sum of the value vectors weighted by its row. ' +
-      'With identity projections a word\'s query and key are the same vector, so every row peaks on the diagonal — hover a cell for its value.',
+    text:
+      'Each row is a query word, each column a key word, and a cell is how much the query takes from that key; ' +
+      "every row sums to 1. The word's new vector is the sum of the value vectors weighted by its row. " +
+      "With identity projections a word's query and key are the same vector, so every row peaks on the diagonal — hover a cell for its value.",
     state: { ...RIVER },
     view: 'attention',
   },
   {
     id: 'scaled-scores',
     title: 'Scores Q Kᵀ / √d_k, and why divide',
-    text: 'The weights come from scores, each query\'s dot product with every key, turned into weights by a softmax along the row. ' +
+    text:
+      "The weights come from scores, each query's dot product with every key, turned into weights by a softmax along the row. " +
       'Here the division by √d_k = 10 is switched off: dot products of 100-dimensional vectors are large, so softmax saturates ' +
-      'into one-hot rows (0 bits of entropy, beside each row). Dividing by √d_k keeps the scores\' spread near 1 for any d_k ' +
+      "into one-hot rows (0 bits of entropy, beside each row). Dividing by √d_k keeps the scores' spread near 1 for any d_k " +
       '(Vaswani et al. §3.2.1); choose “scaled dot product” in the Score function menu (More settings, opened above) to see the rows soften.',
     state: { ...RIVER, scoreFunction: 'dot' },
     view: 'attention',
@@ -27,7 +29,8 @@ export const tour = [
   {
     id: 'heads',
     title: 'Several heads',
-    text: 'Multi-head attention splits d_model = 100 into 4 heads of d_k = 25, each with its own columns of W_Q, W_K and W_V ' +
+    text:
+      'Multi-head attention splits d_model = 100 into 4 heads of d_k = 25, each with its own columns of W_Q, W_K and W_V ' +
       '(random here, like an untrained model). Each head computes its own pattern; their outputs are concatenated and mixed by W_O. ' +
       'Click a thumbnail to select a head: the large heatmap and every step below follow it.',
     state: { ...RIVER, numHeads: 4, projection: 'random' },
@@ -36,7 +39,8 @@ export const tour = [
   {
     id: 'designed-heads',
     title: 'Designed heads',
-    text: 'Trained models grow heads with recognisable patterns; these four are built by hand, so you know what to expect. ' +
+    text:
+      'Trained models grow heads with recognisable patterns; these four are built by hand, so you know what to expect. ' +
       'Previous token: a band just below the diagonal. Semantic: each word looks at its most similar other word (“muddy” at “river”); ' +
       'first token: one column at position 0; uniform: an even average of all words.',
     state: { ...RIVER, numHeads: 4, headKinds: ['previous', 'semantic', 'first', 'uniform'] },
@@ -45,7 +49,8 @@ export const tour = [
   {
     id: 'causal-mask',
     title: 'Causal mask',
-    text: 'A decoder such as GPT must not look ahead: the causal mask sets the scores of later keys to −∞ before the softmax, ' +
+    text:
+      'A decoder such as GPT must not look ahead: the causal mask sets the scores of later keys to −∞ before the softmax, ' +
       'so the upper triangle is grey and weighs exactly 0. “The” can only attend to itself, and every row still sums to 1 ' +
       'over the keys it may see.',
     state: { ...RIVER, mask: 'causal' },
@@ -54,8 +59,9 @@ export const tour = [
   {
     id: 'padding-and-mask-token',
     title: 'Padding and [MASK]',
-    text: 'Sentences in a batch are padded to one length; the valid length (5 here) hides the padding keys, drawn faded, ' +
-      'from every query (d2l\'s valid_lens). Separately, “bank” is replaced by [MASK], the mean word vector, as in BERT\'s training: ' +
+    text:
+      'Sentences in a batch are padded to one length; the valid length (5 here) hides the padding keys, drawn faded, ' +
+      "from every query (d2l's valid_lens). Separately, “bank” is replaced by [MASK], the mean word vector, as in BERT's training: " +
       'with no meaning of its own, its row spreads its weight over the other words. Click any word to mask or restore it.',
     state: { ...RIVER, mask: 'padding', validLength: 5, maskedPositions: [2] },
     view: 'tokens',

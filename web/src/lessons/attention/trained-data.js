@@ -17,7 +17,10 @@ const RANKED_WORDS = 100;
  * @returns {string}
  */
 export function maskedText(sentence, tokens, masked) {
-  const spans = [...new Set(masked)].filter((i) => i < tokens.length).map((i) => tokens[i]).sort((a, b) => b.start - a.start);
+  const spans = [...new Set(masked)]
+    .filter((i) => i < tokens.length)
+    .map((i) => tokens[i])
+    .sort((a, b) => b.start - a.start);
   return spans.reduce((text, { start, end }) => `${text.slice(0, start)}[MASK]${text.slice(end)}`, sentence);
 }
 
@@ -33,7 +36,10 @@ export function maskedText(sentence, tokens, masked) {
 export function trainedInputs(state, trace, models) {
   if (state.model === DESIGNED) return null;
   const { model, error } = models.get(state.model);
-  const masked = state.model === 'masked' ? [...new Set(state.maskedPositions)].filter((i) => i < trace.tokens.length).sort((a, b) => a - b) : [];
+  const masked =
+    state.model === 'masked'
+      ? [...new Set(state.maskedPositions)].filter((i) => i < trace.tokens.length).sort((a, b) => a - b)
+      : [];
   return {
     kind: state.model,
     text: state.model === 'masked' ? maskedText(state.sentence, trace.tokens, masked) : state.sentence,
@@ -66,7 +72,8 @@ export function readyModel(models, inputs) {
  * output vocabulary) and its rank (1-based, null past RANKED_WORDS). Without a model or a sentence, readyModel()'s stand-in.
  * @throws RangeError from run() (text too long, [MASK] typed for the causal model): the section says it
  */
-export function trainedData(models, inputs) {  // models: trained-models.js trainedModels(core)
+export function trainedData(models, inputs) {
+  // models: trained-models.js trainedModels(core)
   const { model, instead } = readyModel(models, inputs);
   if (!model) return instead;
   const { kind, text, hidden } = inputs;
@@ -76,11 +83,18 @@ export function trainedData(models, inputs) {  // models: trained-models.js trai
     return { kind, config: model.config, run, predictions: [{ position: run.tokens.length - 1, top: run.top.at(-1) }] };
   }
   const run = model.run(text, { k: RANKED_WORDS, positions: 'masks', activations });
-  const predictions = run.tokens.flatMap((token, position) => (token.mask ? [position] : [])).map((position, n) => {
-    const rank = run.top[position].findIndex(({ word }) => word === hidden[n]);
-    return { position, hidden: hidden[n], known: model.vocabulary.includes(hidden[n]), rank: rank < 0 ? null : rank + 1,
-      top: run.top[position].slice(0, SHOWN_WORDS) };
-  });
+  const predictions = run.tokens
+    .flatMap((token, position) => (token.mask ? [position] : []))
+    .map((position, n) => {
+      const rank = run.top[position].findIndex(({ word }) => word === hidden[n]);
+      return {
+        position,
+        hidden: hidden[n],
+        known: model.vocabulary.includes(hidden[n]),
+        rank: rank < 0 ? null : rank + 1,
+        top: run.top[position].slice(0, SHOWN_WORDS),
+      };
+    });
   return { kind, config: model.config, run, predictions };
 }
 
@@ -99,7 +113,16 @@ export function predictionAt(model, sentence, position) {
   const top = run.top[position];
   const at = next === undefined ? -1 : top.findIndex(({ word }) => word === next);
   return {
-    tokens: run.tokens.map((t) => t.text).join(' '), position, context: run.tokens.slice(0, position + 1).map((t) => t.text).join(' '), top: top.slice(0, SHOWN_WORDS), next,
-    known: next !== undefined && model.vocabulary.includes(next), rank: at < 0 ? null : at + 1, p: at < 0 ? null : top[at].p,
+    tokens: run.tokens.map((t) => t.text).join(' '),
+    position,
+    context: run.tokens
+      .slice(0, position + 1)
+      .map((t) => t.text)
+      .join(' '),
+    top: top.slice(0, SHOWN_WORDS),
+    next,
+    known: next !== undefined && model.vocabulary.includes(next),
+    rank: at < 0 ? null : at + 1,
+    p: at < 0 ? null : top[at].p,
   };
 }

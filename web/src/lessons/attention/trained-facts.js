@@ -17,12 +17,17 @@ export function modelKindName(config) {
  * @returns {string}
  */
 export function modelFacts(config) {
-  const about = `Our ${config.numLayers}-layer ${modelKindName(config)}, trained on ${millions(config.trainTokens).replace('M', ' M')} tokens ` +
+  const about =
+    `Our ${config.numLayers}-layer ${modelKindName(config)}, trained on ${millions(config.trainTokens).replace('M', ' M')} tokens ` +
     'of WordNet glosses and the World English Bible';
   if (config.objective === 'causal') {
-    return `${about}: held-out perplexity ${config.heldOutPerplexity.toFixed(1)}, against ${config.baselines.bigramPerplexity.toFixed(1)} ` +
-      'for a bigram model (lower is better). It knows common word patterns, not facts.';
+    return (
+      `${about}: held-out perplexity ${config.heldOutPerplexity.toFixed(1)}, against ${config.baselines.bigramPerplexity.toFixed(1)} ` +
+      'for a bigram model (lower is better). It knows common word patterns, not facts.'
+    );
   }
-  return `${about}: it fills a hidden word correctly ${(100 * config.maskedTop1).toFixed(0)} % of the time on held-out text ` +
-    `(top 5: ${(100 * config.maskedTop5).toFixed(0)} %). A weak model: it knows common word patterns, not facts.`;
+  return (
+    `${about}: it fills a hidden word correctly ${(100 * config.maskedTop1).toFixed(0)} % of the time on held-out text ` +
+    `(top 5: ${(100 * config.maskedTop5).toFixed(0)} %). A weak model: it knows common word patterns, not facts.`
+  );
 }

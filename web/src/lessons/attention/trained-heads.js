@@ -4,14 +4,18 @@
 import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
 
-const GRID_PX = 56;  // each small multiple's side
+const GRID_PX = 56; // each small multiple's side
 /** A head no measurement is given for (a model trained in the page on too little held-out text). */
 const NOT_MEASURED = { text: 'not measured', label: 'not measured', score: NaN };
 
 /** Each measured label, the score it was measured by (config.heads fields), and how the page names it. */
 const MEASURES = {
-  previous: ['previous', 'previous word'], next: ['next', 'next word'], self: ['self', 'itself'], first: ['first', 'first token'],
-  'same word': ['sameWord', 'same word'], prefix: ['prefix', 'prefix matching'],
+  previous: ['previous', 'previous word'],
+  next: ['next', 'next word'],
+  self: ['self', 'itself'],
+  first: ['first', 'first token'],
+  'same word': ['sameWord', 'same word'],
+  prefix: ['prefix', 'prefix matching'],
 };
 
 /**
@@ -54,38 +58,57 @@ export function trainedHeadName(layer, head) {
  * @returns {HTMLElement} a <figure data-figure="trained-heads">: one button per head (data-layer, data-head, data-label,
  *   data-score), each dispatching CustomEvent("choose", { detail: { trainedHead }, bubbles })
  */
-export function trainedHeadGrid({ config, run }, { selected, colorMap = 'viridis', canvas, name = 'trained-heads', caption }) {
+export function trainedHeadGrid(
+  { config, run },
+  { selected, colorMap = 'viridis', canvas, name = 'trained-heads', caption },
+) {
   const T = run.tokens.length;
   const color = weightColorMap(colorMap);
   const cell = Math.max(1, GRID_PX / Math.max(T, 1));
   const figure = document.createElement('figure');
   figure.dataset.figure = name;
-  figure.appendChild(document.createElement('figcaption')).textContent = caption ??
+  figure.appendChild(document.createElement('figcaption')).textContent =
+    caption ??
     `The ${config.numLayers * config.numHeads} learned heads (${config.numLayers} layers × ${config.numHeads}, d_k = ${config.dK}) on your sentence, ` +
-    'each named by what it did on held-out text (the mean weight it puts there).';
+      'each named by what it did on held-out text (the mean weight it puts there).';
   const list = figure.appendChild(document.createElement('ol'));
   list.className = 'head-grid trained-grid';
   list.style.setProperty('--heads', String(config.numHeads));
-  run.attention.forEach((heads, l) => heads.forEach((weights, h) => {
-    const index = l * config.numHeads + h;
-    const job = config.heads[index] ? measuredJob(config.heads[index]) : NOT_MEASURED;
-    const item = list.appendChild(document.createElement('li'));
-    const button = selected < 0 ? item : item.appendChild(document.createElement('button'));
-    button.className = index === selected ? 'head-thumb selected' : 'head-thumb';
-    if (selected >= 0) {
-      button.type = 'button';
-      button.setAttribute('aria-pressed', String(index === selected));
-      button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { trainedHead: index }, bubbles: true })));
-    }
-    Object.assign(button.dataset, { layer: String(l), head: String(h), label: job.label, score: String(job.score) });
-    button.append(cellCanvas({
-      rows: T, cols: T, values: weights, color, domain: [0, 1], cellWidth: cell, cellHeight: cell,
-      isMasked: config.objective === 'causal' ? (i, j) => j > i : undefined, canvas: canvas?.(`head-${index}`),
-    }));
-    const label = button.appendChild(document.createElement('span'));
-    label.className = 'head-label';
-    label.append(Object.assign(document.createElement('strong'), { textContent: trainedHeadName(l, h) }),
-      Object.assign(document.createElement('span'), { className: 'head-line', textContent: job.text }));
-  }));
+  run.attention.forEach((heads, l) =>
+    heads.forEach((weights, h) => {
+      const index = l * config.numHeads + h;
+      const job = config.heads[index] ? measuredJob(config.heads[index]) : NOT_MEASURED;
+      const item = list.appendChild(document.createElement('li'));
+      const button = selected < 0 ? item : item.appendChild(document.createElement('button'));
+      button.className = index === selected ? 'head-thumb selected' : 'head-thumb';
+      if (selected >= 0) {
+        button.type = 'button';
+        button.setAttribute('aria-pressed', String(index === selected));
+        button.addEventListener('click', () =>
+          button.dispatchEvent(new CustomEvent('choose', { detail: { trainedHead: index }, bubbles: true })),
+        );
+      }
+      Object.assign(button.dataset, { layer: String(l), head: String(h), label: job.label, score: String(job.score) });
+      button.append(
+        cellCanvas({
+          rows: T,
+          cols: T,
+          values: weights,
+          color,
+          domain: [0, 1],
+          cellWidth: cell,
+          cellHeight: cell,
+          isMasked: config.objective === 'causal' ? (i, j) => j > i : undefined,
+          canvas: canvas?.(`head-${index}`),
+        }),
+      );
+      const label = button.appendChild(document.createElement('span'));
+      label.className = 'head-label';
+      label.append(
+        Object.assign(document.createElement('strong'), { textContent: trainedHeadName(l, h) }),
+        Object.assign(document.createElement('span'), { className: 'head-line', textContent: job.text }),
+      );
+    }),
+  );
   return figure;
 }

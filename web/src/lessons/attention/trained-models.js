@@ -7,10 +7,10 @@
 class TrainedModels {
   constructor(core) {
     this.core = core;
-    this.models = new Map();     // kind → { model } | { error } | { loading: true }
-    this.wanted = new Set();     // kinds a figure asked for (load): only their loads finishing redraw anything
-    this.listeners = new Set();  // called when a wanted load finishes, either way
-    this.preloading = false;     // a preload has been scheduled (one per core)
+    this.models = new Map(); // kind → { model } | { error } | { loading: true }
+    this.wanted = new Set(); // kinds a figure asked for (load): only their loads finishing redraw anything
+    this.listeners = new Set(); // called when a wanted load finishes, either way
+    this.preloading = false; // a preload has been scheduled (one per core)
   }
 
   /** Starts loading `kind` unless it is loaded or loading; its figures compute again when it has (onSettled). */
@@ -30,8 +30,14 @@ class TrainedModels {
     }
     // A preload nobody has asked for yet finishes quietly: nothing on screen changes, so nothing is redrawn (a redraw
     // would replace the figures, and their open menus, under the learner's pointer).
-    promise.then((model) => this.models.set(kind, { model }), (error) => this.models.set(kind, { error: error.message }))
-      .then(() => { if (this.wanted.has(kind)) for (const listener of this.listeners) listener(); });
+    promise
+      .then(
+        (model) => this.models.set(kind, { model }),
+        (error) => this.models.set(kind, { error: error.message }),
+      )
+      .then(() => {
+        if (this.wanted.has(kind)) for (const listener of this.listeners) listener();
+      });
   }
 
   /**

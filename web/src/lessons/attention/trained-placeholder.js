@@ -14,8 +14,14 @@ export function whenTrained(draw, { key = 'trained', has = (data) => Boolean(dat
   return (result, previous, state, env) => {
     const data = result[key];
     if (has(data)) return draw(data, state, env);
-    return element('p', data.error ? 'status error' : 'empty-figure', data.error
-      ? `The trained model could not be loaded: ${data.error}`
-      : data.loading ? 'Loading the trained model (once; about 2 MB)…' : 'Type a sentence above: the model reads its words.');
+    return element(
+      'p',
+      data.error ? 'status error' : 'empty-figure',
+      data.error
+        ? `The trained model could not be loaded: ${data.error}`
+        : data.loading
+          ? 'Loading the trained model (once; about 2 MB)…'
+          : 'Type a sentence above: the model reads its words.',
+    );
   };
 }

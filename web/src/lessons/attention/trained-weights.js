@@ -11,10 +11,13 @@ const fmt = format('.4f');
 
 /** Where a designed head does this head's job by construction: the comparison in a sentence. */
 const DESIGNED_TWIN = {
-  previous: (score) => `The designed “previous token” head does this job by construction: weight 1 one position back. This head learned it ` +
+  previous: (score) =>
+    `The designed “previous token” head does this job by construction: weight 1 one position back. This head learned it ` +
     `from text and puts ${score.toFixed(2)} there on average.`,
-  next: (score) => `The designed “next token” head does this by construction (weight 1 one position ahead); this one learned it: ${score.toFixed(2)}.`,
-  first: (score) => `The designed “first token” head rests on position 0 by construction; this one learned to: ${score.toFixed(2)} on average.`,
+  next: (score) =>
+    `The designed “next token” head does this by construction (weight 1 one position ahead); this one learned it: ${score.toFixed(2)}.`,
+  first: (score) =>
+    `The designed “first token” head rests on position 0 by construction; this one learned to: ${score.toFixed(2)} on average.`,
 };
 
 /** Pixels per cell: as the designed heads' weights (attention-heatmap.js), so that 256 tokens fit. */
@@ -30,7 +33,7 @@ function cellSize(seqLen, budget) {
  */
 export function trainedWeights({ config, run }, { selected, colorMap = 'viridis', cellBudget = 272, canvas }) {
   const T = run.tokens.length;
-  const { layer, head } = trainedHeadAt(config, selected);  // a head past the last (a hand-edited link) is the last
+  const { layer, head } = trainedHeadAt(config, selected); // a head past the last (a hand-edited link) is the last
   const weights = run.attention[layer][head];
   const labels = run.tokens.map((t) => t.text);
   const causal = config.objective === 'causal';
@@ -39,21 +42,37 @@ export function trainedWeights({ config, run }, { selected, colorMap = 'viridis'
   const cell = cellSize(T, Math.min(cellBudget, window.innerWidth - 160));
   const figure = heatmap({
     name: 'trained-weights',
-    caption: `Attention weights of ${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}: softmax(q·k / √${config.dK}) ` +
+    caption:
+      `Attention weights of ${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}: softmax(q·k / √${config.dK}) ` +
       `with its learned W_Q, W_K${causal ? ', causal mask' : ''}, [${T}, ${T}]; each row sums to 1. On held-out text: ${job.text}.`,
-    values: weights, rows: T, cols: T, rowLabels: labels, colLabels: labels, rowTitle: 'query ↓', colTitle: 'key (attended to) →',
-    color: weightColorMap(colorMap), domain: [0, 1], legendTitle: 'attention weight', cellWidth: cell, cellHeight: cell,
-    isMasked: causal ? (i, j) => j > i : undefined, canvas,
-    currentCellEvent: 'focus-query',  // the decoder's prediction at the row under the pointer (predictions-view.js)
-    describe: (i, j, w) => (causal && j > i ? `"${labels[i]}" → "${labels[j]}": a later word, masked (weight 0)`
-      : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}`),
+    values: weights,
+    rows: T,
+    cols: T,
+    rowLabels: labels,
+    colLabels: labels,
+    rowTitle: 'query ↓',
+    colTitle: 'key (attended to) →',
+    color: weightColorMap(colorMap),
+    domain: [0, 1],
+    legendTitle: 'attention weight',
+    cellWidth: cell,
+    cellHeight: cell,
+    isMasked: causal ? (i, j) => j > i : undefined,
+    canvas,
+    currentCellEvent: 'focus-query', // the decoder's prediction at the row under the pointer (predictions-view.js)
+    describe: (i, j, w) =>
+      causal && j > i
+        ? `"${labels[i]}" → "${labels[j]}": a later word, masked (weight 0)`
+        : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}`,
   });
   const note = document.createElement('p');
   note.className = 'head-explanation';
-  note.textContent = DESIGNED_TWIN[job.label]?.(job.score) ?? (job.label === 'mixed'
-    ? `No single job measured (no score reaches 0.4): like most trained heads, it spreads its weight by what the words are, ` +
-      `${measured.entropyBits.toFixed(1)} bits on average.`
-    : `Measured on held-out text: ${job.text}.`);
+  note.textContent =
+    DESIGNED_TWIN[job.label]?.(job.score) ??
+    (job.label === 'mixed'
+      ? `No single job measured (no score reaches 0.4): like most trained heads, it spreads its weight by what the words are, ` +
+        `${measured.entropyBits.toFixed(1)} bits on average.`
+      : `Measured on held-out text: ${job.text}.`);
   figure.querySelector('figcaption').after(note);
   return figure;
 }

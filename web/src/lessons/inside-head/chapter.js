@@ -15,12 +15,13 @@ import { trainedPipeline } from './trained-steps.js';
 export const insideHeadChapter = {
   id: 'inside-head',
   title: 'Inside one head',
-  takeaway: 'One head, one step at a time: word vectors become queries, keys and values; queries meet keys as scores; ' +
+  takeaway:
+    'One head, one step at a time: word vectors become queries, keys and values; queries meet keys as scores; ' +
     'softmax turns scores into weights; the weights mix the values.',
   views: ['pipeline'],
   /** Its slice of the state. */
   state: () => ({
-    step: 1,                 // the step shown, 1-based
+    step: 1, // the step shown, 1-based
   }),
   /** A trained model's block for the selected trained head (state.trainedHead), while its stepper is on screen. */
   lenses: {
@@ -34,11 +35,16 @@ export const insideHeadChapter = {
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
-    pipeline: { needs: 'block', draw: ({ trace }, _, { head, step, colorMap }) => pipeline(trace, { head, step, colorMap }) },
+    pipeline: {
+      needs: 'block',
+      draw: ({ trace }, _, { head, step, colorMap }) => pipeline(trace, { head, step, colorMap }),
+    },
     trainedPipeline: {
       needs: 'trainedBlock',
-      draw: whenTrained((data, { step, colorMap }) => trainedPipeline(data, { step, colorMap }),
-        { key: 'trainedBlock', has: (data) => Boolean(data.activations) }),
+      draw: whenTrained((data, { step, colorMap }) => trainedPipeline(data, { step, colorMap }), {
+        key: 'trainedBlock',
+        has: (data) => Boolean(data.activations),
+      }),
     },
   },
   /**

@@ -11,7 +11,7 @@ import { tokenLabels } from '../../views/labels.js';
 
 const fmt = format('.4f');
 
-const ABSOLUTE = new Set(['sinusoidal', 'learned']);  // encodings added to the input
+const ABSOLUTE = new Set(['sinusoidal', 'learned']); // encodings added to the input
 
 const QUERY_TEX = {
   projected: String.raw`Q_h = X_{\mathrm{in}}\,W_Q^{(h)}`,
@@ -44,21 +44,45 @@ function scoreSteps(h, { temperature, scale, additive }, labels, dQK) {
   if (additive) {
     const hidden = h.additiveScorer.v.shape[0];
     return [
-      { title: 'Additive scores', tex: String.raw`e_{ij} = v^{\top}\tanh(W_q\,q_i + W_k\,k_j)`, ...byToken(h.dotProducts.data), scaleOf: 'scores',
-        describe: (i, j, v) => `vᵀ tanh(W_q q_${i} + W_k k_${j}) = ${fmt(v)} ("${labels[i]}", "${labels[j]}", ${hidden} hidden units)` },
-      { title: 'Divided by τ (tanh keeps them bounded: no √d_k)', tex: String.raw`S = E / \tau`, ...byToken(divide(h.dotProducts.data, temperature)),
-        scaleOf: 'scores', factor: factorText(temperature, `τ = ${temperature}`),
-        describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])} / τ=${temperature} = ${fmt(v)}` },
+      {
+        title: 'Additive scores',
+        tex: String.raw`e_{ij} = v^{\top}\tanh(W_q\,q_i + W_k\,k_j)`,
+        ...byToken(h.dotProducts.data),
+        scaleOf: 'scores',
+        describe: (i, j, v) =>
+          `vᵀ tanh(W_q q_${i} + W_k k_${j}) = ${fmt(v)} ("${labels[i]}", "${labels[j]}", ${hidden} hidden units)`,
+      },
+      {
+        title: 'Divided by τ (tanh keeps them bounded: no √d_k)',
+        tex: String.raw`S = E / \tau`,
+        ...byToken(divide(h.dotProducts.data, temperature)),
+        scaleOf: 'scores',
+        factor: factorText(temperature, `τ = ${temperature}`),
+        describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])} / τ=${temperature} = ${fmt(v)}`,
+      },
     ];
   }
   const factor = (scale ? Math.sqrt(dQK) : 1) * temperature;
   return [
-    { title: 'Dot products', tex: String.raw`Q_h K_h^{\top}`, ...byToken(h.dotProducts.data), scaleOf: 'scores',
-      describe: (i, j, v) => `q_${i} · k_${j} = ${fmt(v)} ("${labels[i]}" · "${labels[j]}", ${dQK} dimensions)` },
-    { title: scale ? 'Scaled' : 'Not scaled (plain dot product)', tex: scale ? String.raw`\frac{Q_h K_h^{\top}}{\sqrt{d_k}\,\tau}` : String.raw`\frac{Q_h K_h^{\top}}{\tau}`,
-      ...byToken(divide(h.dotProducts.data, factor)), scaleOf: 'scores',
-      factor: factorText(factor, scale ? `√${dQK} · τ = ${format('.3~g')(Math.sqrt(dQK))} · ${temperature}` : `τ = ${temperature}`),
-      describe: (i, j, v) => `${fmt(h.dotProducts.data[i * n + j])}${scale ? ` / √${dQK}` : ''} / τ=${temperature} = ${fmt(v)}` },
+    {
+      title: 'Dot products',
+      tex: String.raw`Q_h K_h^{\top}`,
+      ...byToken(h.dotProducts.data),
+      scaleOf: 'scores',
+      describe: (i, j, v) => `q_${i} · k_${j} = ${fmt(v)} ("${labels[i]}" · "${labels[j]}", ${dQK} dimensions)`,
+    },
+    {
+      title: scale ? 'Scaled' : 'Not scaled (plain dot product)',
+      tex: scale ? String.raw`\frac{Q_h K_h^{\top}}{\sqrt{d_k}\,\tau}` : String.raw`\frac{Q_h K_h^{\top}}{\tau}`,
+      ...byToken(divide(h.dotProducts.data, factor)),
+      scaleOf: 'scores',
+      factor: factorText(
+        factor,
+        scale ? `√${dQK} · τ = ${format('.3~g')(Math.sqrt(dQK))} · ${temperature}` : `τ = ${temperature}`,
+      ),
+      describe: (i, j, v) =>
+        `${fmt(h.dotProducts.data[i * n + j])}${scale ? ` / √${dQK}` : ''} / τ=${temperature} = ${fmt(v)}`,
+    },
   ];
 }
 
@@ -66,57 +90,161 @@ function scoreSteps(h, { temperature, scale, additive }, labels, dQK) {
 function steps(trace, head) {
   const labels = tokenLabels(trace);
   const n = labels.length;
-  const dModel = trace.embeddings.shape[1];
   const h = trace.heads[head];
-  const dQK = h.queries.shape[1], dK = h.values.shape[1];
+  const dQK = h.queries.shape[1],
+    dK = h.values.shape[1];
   const { temperature, scale, normalizer = 'softmax' } = trace.options;
   const masked = (i, j) => h.scores.data[i * n + j] === -Infinity;
   const status = rowStatus(h, n, n);
-  const empty = new Set(status.empty), selfOnly = new Set(status.selfOnly);
+  const empty = new Set(status.empty),
+    selfOnly = new Set(status.selfOnly);
   const dims = (t, name) => ({ tensor: t, cols: indexLabels(t.shape[1]), colTitle: `${name} →` });
   const byToken = (t) => ({ tensor: t, cols: labels, colTitle: 'key →' });
   const signed = (symbol) => (i, j, v) => `${symbol}[${i}, ${j}] = ${fmt(v)} ("${labels[i]}", dimension ${j})`;
   const keyTex = KEY_TEX[h.kind] ?? String.raw`k_j = c\,p_j`;
   // RoPE turns each projected query and key by its position: q_i ← R(iθ) q_i.
-  const rope = trace.options.positionalEncoding === 'rope' && h.kind === 'projected' ? String.raw`,\ \text{then } R(i\theta)` : '';
+  const rope =
+    trace.options.positionalEncoding === 'rope' && h.kind === 'projected' ? String.raw`,\ \text{then } R(i\theta)` : '';
   const block = trace.block;
   // A designed head's queries and keys may be wider than its values (head-dims.js): say so where they are drawn.
-  const widthNote = dQK === dK ? undefined : `d_k = ${dQK}, not this head's d_v = ${dK}: ${h.kind === 'semantic'
-    ? 'whole word vectors' : 'sinusoidal encodings, d_v rounded up to even'}`;
+  const widthNote =
+    dQK === dK
+      ? undefined
+      : `d_k = ${dQK}, not this head's d_v = ${dK}: ${
+          h.kind === 'semantic' ? 'whole word vectors' : 'sinusoidal encodings, d_v rounded up to even'
+        }`;
   const list = [
     { title: 'Word vectors', tex: 'X', ...dims(trace.embeddings, 'dimension'), describe: signed('X') },
-    { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Positional encoding' : 'Positional encoding (shown, not added)',
-      tex: trace.options.positionalEncoding === 'learned' ? String.raw`P = \text{learned table (untrained)}`
-        : String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`, ...dims(trace.positional, 'dimension'), describe: signed('P') },
-    { title: ABSOLUTE.has(trace.options.positionalEncoding) ? 'Input' : `Input (nothing added: ${trace.options.positionalEncoding})`,
-      tex: ABSOLUTE.has(trace.options.positionalEncoding) ? String.raw`X_{\mathrm{in}} = X + P` : String.raw`X_{\mathrm{in}} = X`,
-      ...dims(trace.input, 'dimension'), describe: signed('x') },
-    { title: `Queries of head ${head + 1}`, tex: QUERY_TEX[h.kind] + rope, ...dims(h.queries, 'query dimension'), shapeNote: widthNote, describe: signed('Q') },
-    { title: `Keys of head ${head + 1}`, tex: keyTex + rope, ...dims(h.keys, 'key dimension'), shapeNote: widthNote, describe: signed('K') },
-    { title: `Values of head ${head + 1}`, tex: String.raw`V_h = X_{\mathrm{in}}\,W_V^{(h)}`, ...dims(h.values, 'value dimension'), describe: signed('V') },
+    {
+      title: ABSOLUTE.has(trace.options.positionalEncoding)
+        ? 'Positional encoding'
+        : 'Positional encoding (shown, not added)',
+      tex:
+        trace.options.positionalEncoding === 'learned'
+          ? String.raw`P = \text{learned table (untrained)}`
+          : String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`,
+      ...dims(trace.positional, 'dimension'),
+      describe: signed('P'),
+    },
+    {
+      title: ABSOLUTE.has(trace.options.positionalEncoding)
+        ? 'Input'
+        : `Input (nothing added: ${trace.options.positionalEncoding})`,
+      tex: ABSOLUTE.has(trace.options.positionalEncoding)
+        ? String.raw`X_{\mathrm{in}} = X + P`
+        : String.raw`X_{\mathrm{in}} = X`,
+      ...dims(trace.input, 'dimension'),
+      describe: signed('x'),
+    },
+    {
+      title: `Queries of head ${head + 1}`,
+      tex: QUERY_TEX[h.kind] + rope,
+      ...dims(h.queries, 'query dimension'),
+      shapeNote: widthNote,
+      describe: signed('Q'),
+    },
+    {
+      title: `Keys of head ${head + 1}`,
+      tex: keyTex + rope,
+      ...dims(h.keys, 'key dimension'),
+      shapeNote: widthNote,
+      describe: signed('K'),
+    },
+    {
+      title: `Values of head ${head + 1}`,
+      tex: String.raw`V_h = X_{\mathrm{in}}\,W_V^{(h)}`,
+      ...dims(h.values, 'value dimension'),
+      describe: signed('V'),
+    },
     ...scoreSteps(h, { temperature, scale, additive: Boolean(h.additiveScorer) }, labels, dQK),
-    { title: 'Masked', tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`, ...byToken(h.scores), isMasked: masked, scaleOf: 'scores',
-      describe: (i, j, v) => (masked(i, j) ? `"${labels[i]}" may not see "${labels[j]}": −∞` : `score ${fmt(v)}`) },
-    { title: 'Attention weights', tex: String.raw`A_h = \mathrm{${normalizer}}(S + M)`, ...byToken(h.weights), weights: true, isMasked: masked,
+    {
+      title: 'Masked',
+      tex: String.raw`S + M,\ M_{ij} \in \{0, -\infty\}`,
+      ...byToken(h.scores),
+      isMasked: masked,
+      scaleOf: 'scores',
+      describe: (i, j, v) => (masked(i, j) ? `"${labels[i]}" may not see "${labels[j]}": −∞` : `score ${fmt(v)}`),
+    },
+    {
+      title: 'Attention weights',
+      tex: String.raw`A_h = \mathrm{${normalizer}}(S + M)`,
+      ...byToken(h.weights),
+      weights: true,
+      isMasked: masked,
       notes: Array.from(h.entropy.data, (b, i) => (empty.has(i) ? 'no key' : `${b.toFixed(2)} bits`)),
-      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (${empty.has(i) ? `no key left, ${emptyReason(trace.options)}: the row is all 0`
-        : selfOnly.has(i) ? 'no other key left, so it attends to itself' : 'row sums to 1'})` },
-    { title: `Output of head ${head + 1}`, tex: String.raw`\mathrm{head}_h = A_h V_h`, ...dims(h.output, 'value dimension'),
-      describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)` },
-    { title: 'All heads, side by side', tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${trace.heads.length}})`, ...dims(trace.concat, 'dimension'),
-      colGroups: trace.heads.map((_, g) => ({ label: `head ${g + 1}`, short: String(g + 1), start: g * dK, end: (g + 1) * dK })),
+      describe: (i, j, v) =>
+        `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (${
+          empty.has(i)
+            ? `no key left, ${emptyReason(trace.options)}: the row is all 0`
+            : selfOnly.has(i)
+              ? 'no other key left, so it attends to itself'
+              : 'row sums to 1'
+        })`,
+    },
+    {
+      title: `Output of head ${head + 1}`,
+      tex: String.raw`\mathrm{head}_h = A_h V_h`,
+      ...dims(h.output, 'value dimension'),
+      describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)`,
+    },
+    {
+      title: 'All heads, side by side',
+      tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${trace.heads.length}})`,
+      ...dims(trace.concat, 'dimension'),
+      colGroups: trace.heads.map((_, g) => ({
+        label: `head ${g + 1}`,
+        short: String(g + 1),
+        start: g * dK,
+        end: (g + 1) * dK,
+      })),
       shapeNote: `${trace.heads.length} blocks of d_v = ${dK} columns, one per head`,
-      describe: (i, j, v) => `concat[${i}, ${j}] = ${fmt(v)} (head ${Math.floor(j / dK) + 1}, its dimension ${j % dK})` },
-    { title: 'Multi-head output', tex: String.raw`\mathrm{MultiHead} = \mathrm{Concat}(\cdot)\,W_O`, ...dims(trace.output, 'dimension'), describe: signed('out') },
+      describe: (i, j, v) => `concat[${i}, ${j}] = ${fmt(v)} (head ${Math.floor(j / dK) + 1}, its dimension ${j % dK})`,
+    },
+    {
+      title: 'Multi-head output',
+      tex: String.raw`\mathrm{MultiHead} = \mathrm{Concat}(\cdot)\,W_O`,
+      ...dims(trace.output, 'dimension'),
+      describe: signed('out'),
+    },
   ];
   if (block) {
     list.push(
-      { title: 'Residual', tex: String.raw`R_1 = X_{\mathrm{in}} + \mathrm{MultiHead}`, ...dims(block.residual1, 'dimension'), describe: signed('R₁') },
-      { title: 'LayerNorm', tex: String.raw`N_1 = \frac{R_1 - \mu}{\sqrt{\sigma^2 + \epsilon}},\ \epsilon = 10^{-5}`, ...dims(block.norm1, 'dimension'), describe: signed('N₁') },
-      { title: 'Feed-forward hidden layer', tex: String.raw`H = \max(0,\ N_1 W_1 + b_1)`, ...dims(block.hidden, 'hidden unit'), describe: signed('H') },
-      { title: 'Feed-forward output', tex: String.raw`F = H W_2 + b_2`, ...dims(block.ffnOutput, 'dimension'), describe: signed('F') },
-      { title: 'Residual', tex: String.raw`R_2 = N_1 + F`, ...dims(block.residual2, 'dimension'), describe: signed('R₂') },
-      { title: 'LayerNorm: the block\'s output', tex: String.raw`\mathrm{LayerNorm}(R_2)`, ...dims(block.output, 'dimension'), describe: signed('out') },
+      {
+        title: 'Residual',
+        tex: String.raw`R_1 = X_{\mathrm{in}} + \mathrm{MultiHead}`,
+        ...dims(block.residual1, 'dimension'),
+        describe: signed('R₁'),
+      },
+      {
+        title: 'LayerNorm',
+        tex: String.raw`N_1 = \frac{R_1 - \mu}{\sqrt{\sigma^2 + \epsilon}},\ \epsilon = 10^{-5}`,
+        ...dims(block.norm1, 'dimension'),
+        describe: signed('N₁'),
+      },
+      {
+        title: 'Feed-forward hidden layer',
+        tex: String.raw`H = \max(0,\ N_1 W_1 + b_1)`,
+        ...dims(block.hidden, 'hidden unit'),
+        describe: signed('H'),
+      },
+      {
+        title: 'Feed-forward output',
+        tex: String.raw`F = H W_2 + b_2`,
+        ...dims(block.ffnOutput, 'dimension'),
+        describe: signed('F'),
+      },
+      {
+        title: 'Residual',
+        tex: String.raw`R_2 = N_1 + F`,
+        ...dims(block.residual2, 'dimension'),
+        describe: signed('R₂'),
+      },
+      {
+        title: "LayerNorm: the block's output",
+        tex: String.raw`\mathrm{LayerNorm}(R_2)`,
+        ...dims(block.output, 'dimension'),
+        describe: signed('out'),
+      },
     );
   }
   return sharedScoreScale(list).map((step) => ({ ...step, rowLabels: labels }));
@@ -130,10 +258,12 @@ function steps(trace, head) {
 function sharedScoreScale(list) {
   const shared = list.filter((step) => step.scaleOf === 'scores');
   const limit = Math.max(...shared.map((step) => maxAbs(step.tensor.data)));
-  const first = list.indexOf(shared[0]) + 1, last = list.indexOf(shared.at(-1)) + 1;
+  const first = list.indexOf(shared[0]) + 1,
+    last = list.indexOf(shared.at(-1)) + 1;
   const range = `one colour scale for steps ${first}–${last}, ±${Number(limit.toPrecision(2))}`;
-  return list.map((step) => (step.scaleOf === 'scores'
-    ? { ...step, limit, shapeNote: step.factor ? `${range}: ${step.factor}` : range } : step));
+  return list.map((step) =>
+    step.scaleOf === 'scores' ? { ...step, limit, shapeNote: step.factor ? `${range}: ${step.factor}` : range } : step,
+  );
 }
 
 /** One step's heatmap; `weightColor` colours the attention-weight step, the others are diverging; `budget`: [width, height] pixels. */
@@ -172,7 +302,9 @@ function stepButton(className, index, content, label) {
   button.dataset.step = String(index + 1);
   button.setAttribute('aria-label', label);
   button.append(...content);
-  button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { step: index + 1 }, bubbles: true })));
+  button.addEventListener('click', () =>
+    button.dispatchEvent(new CustomEvent('choose', { detail: { step: index + 1 }, bubbles: true })),
+  );
   return button;
 }
 
@@ -180,12 +312,24 @@ function stepButton(className, index, content, label) {
 function neighbour(step, index, weightColor, direction) {
   const [rows, cols] = step.tensor.shape;
   const limit = step.limit ?? maxAbs(step.tensor.data);
-  const thumb = cellCanvas({ rows, cols, values: step.tensor.data, color: step.weights ? weightColor : divergingColor(limit),
-    domain: step.weights ? [0, 1] : [-limit, limit], isMasked: step.isMasked,
-    cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))), cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))) });
+  const thumb = cellCanvas({
+    rows,
+    cols,
+    values: step.tensor.data,
+    color: step.weights ? weightColor : divergingColor(limit),
+    domain: step.weights ? [0, 1] : [-limit, limit],
+    isMasked: step.isMasked,
+    cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))),
+    cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))),
+  });
   const text = document.createElement('span');
   text.textContent = `${direction === 'previous' ? '← ' : ''}${index + 1}. ${step.title}${direction === 'next' ? ' →' : ''}`;
-  const button = stepButton(`step-neighbour step-${direction}`, index, [text, thumb], `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`);
+  const button = stepButton(
+    `step-neighbour step-${direction}`,
+    index,
+    [text, thumb],
+    `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`,
+  );
   button.dataset.focusKey = `step-${direction}`;
   return button;
 }
@@ -199,7 +343,11 @@ function neighbour(step, index, weightColor, direction) {
  * @returns {HTMLElement} <div data-figure="pipeline" data-head data-step data-steps>
  */
 export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
-  const root = stepper(steps(trace, head), { step, colorMap, name: `head ${head + 1} (${headKindLabel(trace.heads[head])})` });
+  const root = stepper(steps(trace, head), {
+    step,
+    colorMap,
+    name: `head ${head + 1} (${headKindLabel(trace.heads[head])})`,
+  });
   root.dataset.head = String(head);
   return root;
 }
@@ -234,7 +382,9 @@ export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipel
   nav.setAttribute('role', 'tablist');
   nav.setAttribute('aria-label', `The ${all.length} steps of ${name}`);
   const tabs = all.map((s, i) => {
-    const button = nav.appendChild(stepButton(i === current ? 'step-number current' : 'step-number', i, [String(i + 1)], `${i + 1}. ${s.title}`));
+    const button = nav.appendChild(
+      stepButton(i === current ? 'step-number current' : 'step-number', i, [String(i + 1)], `${i + 1}. ${s.title}`),
+    );
     button.title = `${i + 1}. ${s.title}`;
     button.id = `${id}-tab-${i + 1}`;
     button.dataset.focusKey = `step-tab-${i + 1}`;
@@ -251,7 +401,7 @@ export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipel
     if (at < 0 || to === undefined) return;
     event.preventDefault();
     const next = tabs[(to + tabs.length) % tabs.length];
-    next.focus();  // before the redraw, so that the new tab list focuses this step's tab
+    next.focus(); // before the redraw, so that the new tab list focuses this step's tab
     next.click();
   });
 
@@ -265,8 +415,10 @@ export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipel
   card.setAttribute('aria-labelledby', `${id}-tab-${current + 1}`);
   const title = card.appendChild(document.createElement('h3'));
   title.textContent = `${current + 1}. ${all[current].title}`;
-  card.append(math(all[current].tex, { display: true }),
-    stepHeatmap(all[current], current, weightColor, [Math.min(560, window.innerWidth - 180), 360]));
+  card.append(
+    math(all[current].tex, { display: true }),
+    stepHeatmap(all[current], current, weightColor, [Math.min(560, window.innerWidth - 180), 360]),
+  );
   if (current < all.length - 1) row.append(neighbour(all[current + 1], current + 1, weightColor, 'next'));
   return root;
 }

@@ -16,5 +16,11 @@ export function trainedBlockData(models, inputs) {
   if (!model) return instead;
   const { layer, head } = trainedHeadAt(model.config, inputs.selected);
   const run = model.run(inputs.text, { k: 1, positions: [], activations: { layer, head } });
-  return { kind: inputs.kind, config: model.config, tokens: run.tokens, activations: run.activations, selected: layer * model.config.numHeads + head };
+  return {
+    kind: inputs.kind,
+    config: model.config,
+    tokens: run.tokens,
+    activations: run.activations,
+    selected: layer * model.config.numHeads + head,
+  };
 }

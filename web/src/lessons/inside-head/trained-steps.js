@@ -31,21 +31,44 @@ export function trainedSteps({ config, tokens, activations: a }) {
   const byToken = (tensor) => ({ tensor, cols: labels, colTitle: 'key →' });
   const signed = (symbol) => (i, j, v) => `${symbol}[${i}, ${j}] = ${fmt(v)} ("${labels[i]}", dimension ${j})`;
   const masked = causal ? (i, j) => j > i : undefined;
-  const sub = String.raw`^{(${head + 1})}`;  // a head's columns of W_Q, W_K, W_V and its share of the biases
-  const input = layer === 0
-    ? [
-      { title: 'Word vectors', tex: String.raw`X = \text{GloVe rows (frozen)}`, ...dims(a.wordVectors, 'dimension'),
-        shapeNote: `the frozen ${dModel}-d GloVe vectors the model was trained on; a word they lack reads one learned row`,
-        describe: signed('X') },
-      { title: 'Positional encoding', tex: String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`, ...dims(a.positional, 'dimension'),
-        describe: signed('P') },
-      { title: 'Input of layer 1', tex: String.raw`X_{\mathrm{in}} = X + P`, ...dims(a.input, 'dimension'),
-        shapeNote: 'added as they are, neither scaled', describe: signed('x') },
-    ]
-    : [{ title: `Input of layer ${layer + 1}: layer ${layer}'s output`, tex: String.raw`X_{\mathrm{in}} = x_{${layer}}`, ...dims(a.input, 'dimension'),
-      shapeNote: `the output of block ${layer} (its last step)`, describe: signed('x') }];
+  const sub = String.raw`^{(${head + 1})}`; // a head's columns of W_Q, W_K, W_V and its share of the biases
+  const input =
+    layer === 0
+      ? [
+          {
+            title: 'Word vectors',
+            tex: String.raw`X = \text{GloVe rows (frozen)}`,
+            ...dims(a.wordVectors, 'dimension'),
+            shapeNote: `the frozen ${dModel}-d GloVe vectors the model was trained on; a word they lack reads one learned row`,
+            describe: signed('X'),
+          },
+          {
+            title: 'Positional encoding',
+            tex: String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`,
+            ...dims(a.positional, 'dimension'),
+            describe: signed('P'),
+          },
+          {
+            title: 'Input of layer 1',
+            tex: String.raw`X_{\mathrm{in}} = X + P`,
+            ...dims(a.input, 'dimension'),
+            shapeNote: 'added as they are, neither scaled',
+            describe: signed('x'),
+          },
+        ]
+      : [
+          {
+            title: `Input of layer ${layer + 1}: layer ${layer}'s output`,
+            tex: String.raw`X_{\mathrm{in}} = x_{${layer}}`,
+            ...dims(a.input, 'dimension'),
+            shapeNote: `the output of block ${layer} (its last step)`,
+            describe: signed('x'),
+          },
+        ];
   const projection = (symbol, tensor, what, one) => ({
-    title: `${what} of ${name}`, tex: String.raw`${symbol}_h = X_{\mathrm{in}}\,W_${symbol}${sub} + b_${symbol}${sub}`, ...dims(tensor, `${one} dimension`),
+    title: `${what} of ${name}`,
+    tex: String.raw`${symbol}_h = X_{\mathrm{in}}\,W_${symbol}${sub} + b_${symbol}${sub}`,
+    ...dims(tensor, `${one} dimension`),
     shapeNote: `d_k = ${dModel} / ${numHeads} = ${dK}: columns ${head * dK}–${(head + 1) * dK - 1} of the learned W_${symbol} and b_${symbol}`,
     describe: signed(symbol),
   });
@@ -54,30 +77,94 @@ export function trainedSteps({ config, tokens, activations: a }) {
     projection('Q', a.queries, 'Queries', 'query'),
     projection('K', a.keys, 'Keys', 'key'),
     projection('V', a.values, 'Values', 'value'),
-    { title: causal ? 'Scores, causal mask' : 'Scores (no mask: an encoder)', ...byToken(a.scores), isMasked: masked,
-      tex: causal ? String.raw`S_h = \frac{Q_h K_h^{\top}}{\sqrt{${dK}}} + M,\ M_{ij} = -\infty \text{ for } j > i` : String.raw`S_h = \frac{Q_h K_h^{\top}}{\sqrt{${dK}}}`,
-      describe: (i, j, v) => (causal && j > i ? `"${labels[i]}" may not see the later "${labels[j]}": −∞`
-        : `q_${i} · k_${j} / √${dK} = ${fmt(v)} ("${labels[i]}", "${labels[j]}")`) },
-    { title: 'Attention weights', tex: String.raw`A_h = \mathrm{softmax}(S_h)`, ...byToken(a.weights), weights: true, isMasked: masked,
-      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (row sums to 1)` },
-    { title: `Output of ${name}`, tex: String.raw`\mathrm{head}_h = A_h V_h`, ...dims(a.headOutput, 'value dimension'),
-      describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)` },
-    { title: `All ${numHeads} heads of layer ${layer + 1}, side by side`, tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${numHeads}})`,
-      ...dims(a.concat, 'dimension'), shapeNote: `${numHeads} blocks of d_k = ${dK} columns, one per head`,
-      colGroups: Array.from({ length: numHeads }, (_, g) => ({ label: trainedHeadName(layer, g), short: String(g + 1), start: g * dK, end: (g + 1) * dK })),
-      describe: (i, j, v) => `concat[${i}, ${j}] = ${fmt(v)} (${trainedHeadName(layer, Math.floor(j / dK))}, its dimension ${j % dK})` },
-    { title: 'Multi-head output', tex: String.raw`\mathrm{MultiHead} = \mathrm{Concat}(\cdot)\,W_O + b_O`, ...dims(a.attentionOutput, 'dimension'),
-      describe: signed('out') },
-    { title: 'Add: the residual connection', tex: String.raw`R_1 = X_{\mathrm{in}} + \mathrm{MultiHead}`, ...dims(a.residual1, 'dimension'), describe: signed('R₁') },
-    { title: 'Norm: LayerNorm with learned γ₁, β₁', tex: layerNormTex('N_1', 'R_1', 1), ...dims(a.norm1, 'dimension'),
-      shapeNote: 'per row: μ, σ² its mean and variance, ε = 10⁻⁵', describe: signed('N₁') },
-    { title: 'Feed-forward hidden layer', tex: String.raw`H = \max(0,\ N_1 W_1 + b_1)`, ...dims(a.ffHidden, 'hidden unit'),
-      shapeNote: `d_ff = ${dFF} units`, describe: signed('H') },
-    { title: 'Feed-forward output', tex: String.raw`F = H W_2 + b_2`, ...dims(a.ffOutput, 'dimension'), describe: signed('F') },
-    { title: 'Add: the residual connection', tex: String.raw`R_2 = N_1 + F`, ...dims(a.residual2, 'dimension'), describe: signed('R₂') },
-    { title: `Norm (γ₂, β₂): the output of layer ${layer + 1}`, tex: layerNormTex(`x_{${layer + 1}}`, 'R_2', 2), ...dims(a.output, 'dimension'),
-      shapeNote: layer + 1 < config.numLayers ? `the input of layer ${layer + 2}` : 'the last hidden state: the output layer reads it',
-      describe: signed(`x${layer + 1}`) },
+    {
+      title: causal ? 'Scores, causal mask' : 'Scores (no mask: an encoder)',
+      ...byToken(a.scores),
+      isMasked: masked,
+      tex: causal
+        ? String.raw`S_h = \frac{Q_h K_h^{\top}}{\sqrt{${dK}}} + M,\ M_{ij} = -\infty \text{ for } j > i`
+        : String.raw`S_h = \frac{Q_h K_h^{\top}}{\sqrt{${dK}}}`,
+      describe: (i, j, v) =>
+        causal && j > i
+          ? `"${labels[i]}" may not see the later "${labels[j]}": −∞`
+          : `q_${i} · k_${j} / √${dK} = ${fmt(v)} ("${labels[i]}", "${labels[j]}")`,
+    },
+    {
+      title: 'Attention weights',
+      tex: String.raw`A_h = \mathrm{softmax}(S_h)`,
+      ...byToken(a.weights),
+      weights: true,
+      isMasked: masked,
+      describe: (i, j, v) => `row "${labels[i]}": weight on "${labels[j]}" = ${fmt(v)} (row sums to 1)`,
+    },
+    {
+      title: `Output of ${name}`,
+      tex: String.raw`\mathrm{head}_h = A_h V_h`,
+      ...dims(a.headOutput, 'value dimension'),
+      describe: (i, j, v) => `Σ_k A[${i}, k] · V[k, ${j}] = ${fmt(v)} (mix of the values "${labels[i]}" attends to)`,
+    },
+    {
+      title: `All ${numHeads} heads of layer ${layer + 1}, side by side`,
+      tex: String.raw`\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_{${numHeads}})`,
+      ...dims(a.concat, 'dimension'),
+      shapeNote: `${numHeads} blocks of d_k = ${dK} columns, one per head`,
+      colGroups: Array.from({ length: numHeads }, (_, g) => ({
+        label: trainedHeadName(layer, g),
+        short: String(g + 1),
+        start: g * dK,
+        end: (g + 1) * dK,
+      })),
+      describe: (i, j, v) =>
+        `concat[${i}, ${j}] = ${fmt(v)} (${trainedHeadName(layer, Math.floor(j / dK))}, its dimension ${j % dK})`,
+    },
+    {
+      title: 'Multi-head output',
+      tex: String.raw`\mathrm{MultiHead} = \mathrm{Concat}(\cdot)\,W_O + b_O`,
+      ...dims(a.attentionOutput, 'dimension'),
+      describe: signed('out'),
+    },
+    {
+      title: 'Add: the residual connection',
+      tex: String.raw`R_1 = X_{\mathrm{in}} + \mathrm{MultiHead}`,
+      ...dims(a.residual1, 'dimension'),
+      describe: signed('R₁'),
+    },
+    {
+      title: 'Norm: LayerNorm with learned γ₁, β₁',
+      tex: layerNormTex('N_1', 'R_1', 1),
+      ...dims(a.norm1, 'dimension'),
+      shapeNote: 'per row: μ, σ² its mean and variance, ε = 10⁻⁵',
+      describe: signed('N₁'),
+    },
+    {
+      title: 'Feed-forward hidden layer',
+      tex: String.raw`H = \max(0,\ N_1 W_1 + b_1)`,
+      ...dims(a.ffHidden, 'hidden unit'),
+      shapeNote: `d_ff = ${dFF} units`,
+      describe: signed('H'),
+    },
+    {
+      title: 'Feed-forward output',
+      tex: String.raw`F = H W_2 + b_2`,
+      ...dims(a.ffOutput, 'dimension'),
+      describe: signed('F'),
+    },
+    {
+      title: 'Add: the residual connection',
+      tex: String.raw`R_2 = N_1 + F`,
+      ...dims(a.residual2, 'dimension'),
+      describe: signed('R₂'),
+    },
+    {
+      title: `Norm (γ₂, β₂): the output of layer ${layer + 1}`,
+      tex: layerNormTex(`x_{${layer + 1}}`, 'R_2', 2),
+      ...dims(a.output, 'dimension'),
+      shapeNote:
+        layer + 1 < config.numLayers
+          ? `the input of layer ${layer + 2}`
+          : 'the last hidden state: the output layer reads it',
+      describe: signed(`x${layer + 1}`),
+    },
   ].map((step) => ({ ...step, rowLabels: labels }));
 }
 
@@ -90,10 +177,18 @@ export function trainedSteps({ config, tokens, activations: a }) {
  *   (<div data-figure="trained-steps" data-step data-steps>); its buttons dispatch CustomEvent("choose", { detail: { step } | { trainedHead }, bubbles })
  */
 export function trainedPipeline(data, { step = 1, colorMap = 'viridis' }) {
-  const { config, activations: { layer, head } } = data;
+  const {
+    config,
+    activations: { layer, head },
+  } = data;
   const figure = document.createElement('figure');
   figure.className = 'trained-pipeline';
-  Object.assign(figure.dataset, { figure: 'trained-pipeline', layer: String(layer), head: String(head), model: config.kind });
+  Object.assign(figure.dataset, {
+    figure: 'trained-pipeline',
+    layer: String(layer),
+    head: String(head),
+    model: config.kind,
+  });
   const name = trainedHeadName(layer, head);
   figure.appendChild(document.createElement('figcaption')).textContent =
     `${name} of the trained ${modelKindName(config)} (${config.numLayers} layers × ${config.numHeads} heads, d_model = ${config.dModel}, ` +
@@ -110,10 +205,19 @@ export function trainedPipeline(data, { step = 1, colorMap = 'viridis' }) {
       button.textContent = trainedHeadName(l, h);
       button.dataset.focusKey = `trained-head-${index}`;
       button.setAttribute('aria-pressed', String(l === layer && h === head));
-      button.addEventListener('click', () => button.dispatchEvent(new CustomEvent('choose', { detail: { trainedHead: index }, bubbles: true })));
+      button.addEventListener('click', () =>
+        button.dispatchEvent(new CustomEvent('choose', { detail: { trainedHead: index }, bubbles: true })),
+      );
     }
   }
-  const steps = figure.appendChild(stepper(trainedSteps(data), { step, colorMap, name: `${name} of the trained ${modelKindName(config)}`, id: 'trained-pipeline' }));
-  steps.dataset.figure = 'trained-steps';  // not the designed head's "pipeline", which may stay in the page, hidden
+  const steps = figure.appendChild(
+    stepper(trainedSteps(data), {
+      step,
+      colorMap,
+      name: `${name} of the trained ${modelKindName(config)}`,
+      id: 'trained-pipeline',
+    }),
+  );
+  steps.dataset.figure = 'trained-steps'; // not the designed head's "pipeline", which may stay in the page, hidden
   return figure;
 }

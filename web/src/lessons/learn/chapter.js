@@ -25,7 +25,8 @@ const FROM_LANGUAGE = { needs: 'learnLanguage', published: true, withoutSentence
 export const learnChapter = {
   id: 'learn',
   title: 'Learn',
-  takeaway: 'Attention patterns are learned: train a small transformer on a task and watch its heads turn from noise into ' +
+  takeaway:
+    'Attention patterns are learned: train a small transformer on a task and watch its heads turn from noise into ' +
     'the patterns that solve it — a head that looks one token back, then, in two layers, induction heads that copy what followed ' +
     'an earlier occurrence.',
   views: ['learn'],
@@ -33,15 +34,15 @@ export const learnChapter = {
   usesSentence: false,
   /** Its slice of the state: the task, the model's size (null: the task's default), the seed, the pace and the probe. */
   state: () => ({
-    trainTask: 'induction',  // a name of tasks.js learnTasks(): core.trainerLimits.tasks, or 'language'
+    trainTask: 'induction', // a name of tasks.js learnTasks(): core.trainerLimits.tasks, or 'language'
     trainLayers: null,
     trainHeads: null,
     trainDModel: null,
     trainLearningRate: null,
-    trainSeed: 0,            // the same seed gives the same model, batches and curves
-    trainSpeed: 100,         // steps per second (0: as fast as the worker runs); tasks.js SPEEDS
-    trainLog: false,         // the loss on a logarithmic axis
-    trainProbe: '',          // the probe as typed (probe.js); '' the task's default
+    trainSeed: 0, // the same seed gives the same model, batches and curves
+    trainSpeed: 100, // steps per second (0: as fast as the worker runs); tasks.js SPEEDS
+    trainLog: false, // the loss on a logarithmic axis
+    trainProbe: '', // the probe as typed (probe.js); '' the task's default
   }),
   /** Its attributes of the element (explorer/attributes.js): attribute → [field, parse(text)]. */
   attributes: { task: ['trainTask', (text) => oneOf(text, learnTasks(trainerLimits().tasks))] },
@@ -52,25 +53,40 @@ export const learnChapter = {
    * figureData), not from the sentence's trace.
    */
   figures: {
-    learnCurves: { ...FROM_TRAINING, draw: ({ learn }, _, { trainLog }) => trainingCurves(learn.history, { log: trainLog }) },
+    learnCurves: {
+      ...FROM_TRAINING,
+      draw: ({ learn }, _, { trainLog }) => trainingCurves(learn.history, { log: trainLog }),
+    },
     learnHeads: {
       ...FROM_TRAINING,
-      draw: ({ learn }, _, { colorMap }, { canvas }) => trainedHeads(learn.shown, { ...learn.names, colorMap, canvas,
-        caption: learn.at === null ? undefined : `Every head's attention on the probe at step ${learn.shown.step} (scrubbed back in history)` }),
+      draw: ({ learn }, _, { colorMap }, { canvas }) =>
+        trainedHeads(learn.shown, {
+          ...learn.names,
+          colorMap,
+          canvas,
+          caption:
+            learn.at === null
+              ? undefined
+              : `Every head's attention on the probe at step ${learn.shown.step} (scrubbed back in history)`,
+        }),
     },
     learnHistory: {
-      ...FROM_TRAINING, draw: ({ learn }, _, { colorMap }, { canvas }) => historyStrip(learn.history, { at: learn.at, colorMap, canvas }),
+      ...FROM_TRAINING,
+      draw: ({ learn }, _, { colorMap }, { canvas }) => historyStrip(learn.history, { at: learn.at, colorMap, canvas }),
     },
     learnProbe: { ...FROM_TRAINING, draw: ({ learn }) => probeView(learn.shown, learn.names) },
     learnLanguageCurves: {
-      ...FROM_LANGUAGE, draw: ({ learnLanguage: d }, _, { trainLog }) => languageCurves(d.history, d.latest.baselines, { log: trainLog }),
+      ...FROM_LANGUAGE,
+      draw: ({ learnLanguage: d }, _, { trainLog }) => languageCurves(d.history, d.latest.baselines, { log: trainLog }),
     },
     learnLanguageHeads: {
       ...FROM_LANGUAGE,
-      draw: ({ learnLanguage: d }, _, { colorMap }, { canvas }) => languageHeads(d.latest, { ...d.model.options, colorMap, canvas }),
+      draw: ({ learnLanguage: d }, _, { colorMap }, { canvas }) =>
+        languageHeads(d.latest, { ...d.model.options, colorMap, canvas }),
     },
     learnLanguageNext: {
-      ...FROM_LANGUAGE, draw: ({ learnLanguage: d }) => languageNext(d.latest, { outputWords: d.model.outputWords, shipped: d.shipped }),
+      ...FROM_LANGUAGE,
+      draw: ({ learnLanguage: d }) => languageNext(d.latest, { outputWords: d.model.outputWords, shipped: d.shipped }),
     },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
@@ -82,7 +98,9 @@ export const learnChapter = {
     figures.append(slots.learnLanguageCurves, slots.learnLanguageHeads, slots.learnLanguageNext);
     const content = [...learn.content(), ...language.content([figures])];
     return {
-      content, views: { learn: content }, figureControls: [],
+      content,
+      views: { learn: content },
+      figureControls: [],
       sync(state, context) {
         learn.sync(state, context);
         language.sync(state, { active: state.trainTask === LANGUAGE_TASK, readonly: context.readonly });

@@ -18,9 +18,14 @@ const PREFIX = HEAD_SCORES.find((score) => score.key === 'prefixMatching');
 
 /** The heads of one snapshot whose score `score` reaches its threshold, as [layer, head]. */
 function formed(snapshot, score) {
-  const { data, shape: [, numHeads] } = snapshot[score.key];
+  const {
+    data,
+    shape: [, numHeads],
+  } = snapshot[score.key];
   const heads = [];
-  data.forEach((value, at) => { if (value >= score.threshold) heads.push([Math.floor(at / numHeads), at % numHeads]); });
+  data.forEach((value, at) => {
+    if (value >= score.threshold) heads.push([Math.floor(at / numHeads), at % numHeads]);
+  });
   return heads;
 }
 
@@ -36,17 +41,29 @@ export function headFormations(history) {
   const previous = history.find((snapshot) => formed(snapshot, PREVIOUS).length);
   if (previous) {
     const [layer, head] = formed(previous, PREVIOUS)[0];
-    found.push({ x: previous.step, key: PREVIOUS.key, layer, head,
-      label: `${headName(layer, head)} ${PREVIOUS.head}: ${PREVIOUS.label} score ≥ ${PREVIOUS.threshold}` });
+    found.push({
+      x: previous.step,
+      key: PREVIOUS.key,
+      layer,
+      head,
+      label: `${headName(layer, head)} ${PREVIOUS.head}: ${PREVIOUS.label} score ≥ ${PREVIOUS.threshold}`,
+    });
   }
   for (const snapshot of history) {
     const below = formed(snapshot, PREVIOUS);
-    const induction = formed(snapshot, PREFIX).map(([layer, head]) => ({ layer, head, after: below.find(([l]) => l < layer) }))
+    const induction = formed(snapshot, PREFIX)
+      .map(([layer, head]) => ({ layer, head, after: below.find(([l]) => l < layer) }))
       .find(({ after }) => after);
     if (!induction) continue;
     const { layer, head, after } = induction;
-    found.push({ x: snapshot.step, key: PREFIX.key, layer, head, after,
-      label: `${headName(layer, head)} ${PREFIX.head}: ${PREFIX.label} score ≥ ${PREFIX.threshold}, reading ${headName(...after)}` });
+    found.push({
+      x: snapshot.step,
+      key: PREFIX.key,
+      layer,
+      head,
+      after,
+      label: `${headName(layer, head)} ${PREFIX.head}: ${PREFIX.label} score ≥ ${PREFIX.threshold}, reading ${headName(...after)}`,
+    });
     break;
   }
   return found;

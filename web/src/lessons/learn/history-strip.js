@@ -5,7 +5,7 @@ import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
 import { headName } from './head-formations.js';
 
-const MOMENTS = 10;     // thumbnails per head
+const MOMENTS = 10; // thumbnails per head
 const THUMB_PX = 40;
 
 /** Indices of `count` moments evenly spaced over a history of `length` snapshots (first and last included). */
@@ -26,7 +26,7 @@ export function historyStrip(history, { at, colorMap = 'viridis', canvas }) {
   figure.className = 'history-strip';
   figure.dataset.figure = 'learn-history';
   figure.appendChild(document.createElement('figcaption')).textContent =
-    'History: each head\'s attention on the probe as training went on, from step 0 (left) to now (right). ' +
+    "History: each head's attention on the probe as training went on, from step 0 (left) to now (right). " +
     'Press a moment, or scrub, to see the whole grid then.';
   if (history.length === 0) return figure;
   const last = history.length - 1;
@@ -44,15 +44,24 @@ export function historyStrip(history, { at, colorMap = 'viridis', canvas }) {
       const offset = (l * numHeads + h) * T * T;
       moments.forEach((index, k) => {
         const snapshot = history[index];
-        if (snapshot.weights.shape[2] !== T) return;  // a probe of another length then: not comparable
+        if (snapshot.weights.shape[2] !== T) return; // a probe of another length then: not comparable
         const thumb = row.appendChild(document.createElement('span'));
         thumb.className = index === shown ? 'history-thumb current' : 'history-thumb';
         thumb.dataset.index = String(index);
         thumb.title = `${headName(l, h)} at step ${snapshot.step}`;
-        thumb.append(cellCanvas({
-          rows: T, cols: T, values: snapshot.weights.data.subarray(offset, offset + T * T), color, domain: [0, 1],
-          cellWidth: THUMB_PX / T, cellHeight: THUMB_PX / T, isMasked: (i, j) => j > i, canvas: canvas?.(`history-${l}-${h}-${k}`),
-        }));
+        thumb.append(
+          cellCanvas({
+            rows: T,
+            cols: T,
+            values: snapshot.weights.data.subarray(offset, offset + T * T),
+            color,
+            domain: [0, 1],
+            cellWidth: THUMB_PX / T,
+            cellHeight: THUMB_PX / T,
+            isMasked: (i, j) => j > i,
+            canvas: canvas?.(`history-${l}-${h}-${k}`),
+          }),
+        );
       });
     }
   }

@@ -10,7 +10,7 @@ import { modelFacts } from '../attention/trained-facts.js';
 
 const HELD_OUT_COLOR = '#1f77b4';
 const TRAIN_COLOR = '#9ecae1';
-const CEILING_ABOVE_UNIGRAM = 3;  // nats of loss shown above the unigram line
+const CEILING_ABOVE_UNIGRAM = 3; // nats of loss shown above the unigram line
 
 /**
  * The held-out loss at each evaluation (language-run.js measures it every ~2.5 s of training and at each pause) and the
@@ -21,7 +21,10 @@ const CEILING_ABOVE_UNIGRAM = 3;  // nats of loss shown above the unigram line
  */
 export function languageCurves(history, baselines, { log = false, width = 520 } = {}) {
   const points = history.filter((s) => s.evaluation.step === s.step);
-  const wrapper = curvesBox('training-curves language-curves', points.length < 2 && 'Press Train: the held-out loss draws here, every few seconds, as the model learns.');
+  const wrapper = curvesBox(
+    'training-curves language-curves',
+    points.length < 2 && 'Press Train: the held-out loss draws here, every few seconds, as the model learns.',
+  );
   const [unigram, bigram] = [Math.log(baselines.unigramPerplexity), Math.log(baselines.bigramPerplexity)];
   const held = points.map((s) => s.evaluation.loss);
   const train = points.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.evaluation.loss));
@@ -31,27 +34,48 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
   const ceiling = Math.min(highest, unigram + CEILING_ABOVE_UNIGRAM);
   const floor = Math.min(...held, ...train, bigram, unigram) - 0.25;
   const off = highest > ceiling ? `; the first steps' losses, up to ${highest.toFixed(1)}, run off the top` : '';
-  wrapper.append(lineChart({
-    name: 'learn-language-loss',
-    caption: `Loss (cross-entropy, nats a word) on the ${points.at(-1)?.evaluation.tokens.toLocaleString('en-US') ?? ''} held-out words, ` +
-      'and on the training batches, against two counting baselines: a model below the unigram line uses more than how ' +
-      `common each word is; one below the bigram line uses more than the word before${off}`,
-    yDomain: log ? [Math.max(floor, 0.1), ceiling] : [floor, ceiling],
-    series: [
-      { label: 'held-out loss', values: held, color: HELD_OUT_COLOR },
-      { label: 'training loss', values: train, color: TRAIN_COLOR },
-    ],
-    thresholds: [{ value: unigram, label: `unigram ${unigram.toFixed(2)}` }, { value: bigram, label: `bigram ${bigram.toFixed(2)}` }],
-    x: points.map((s) => s.step), pointName: 'step', xTitle: 'training step', yTitle: log ? 'loss (log scale)' : 'loss', log, width, height: 190,
-  }));
+  wrapper.append(
+    lineChart({
+      name: 'learn-language-loss',
+      caption:
+        `Loss (cross-entropy, nats a word) on the ${points.at(-1)?.evaluation.tokens.toLocaleString('en-US') ?? ''} held-out words, ` +
+        'and on the training batches, against two counting baselines: a model below the unigram line uses more than how ' +
+        `common each word is; one below the bigram line uses more than the word before${off}`,
+      yDomain: log ? [Math.max(floor, 0.1), ceiling] : [floor, ceiling],
+      series: [
+        { label: 'held-out loss', values: held, color: HELD_OUT_COLOR },
+        { label: 'training loss', values: train, color: TRAIN_COLOR },
+      ],
+      thresholds: [
+        { value: unigram, label: `unigram ${unigram.toFixed(2)}` },
+        { value: bigram, label: `bigram ${bigram.toFixed(2)}` },
+      ],
+      x: points.map((s) => s.step),
+      pointName: 'step',
+      xTitle: 'training step',
+      yTitle: log ? 'loss (log scale)' : 'loss',
+      log,
+      width,
+      height: 190,
+    }),
+  );
   return wrapper;
 }
 
 /** The snapshot's run on the sentence in trained-heads.js's shape: { config, run }. */
 function asTrained(snapshot, options) {
-  const { tokens, weights: { data, shape: [numLayers, numHeads, T] } } = snapshot.probe;
-  const attention = Array.from({ length: numLayers }, (_, l) => Array.from({ length: numHeads },
-    (_, h) => data.subarray((l * numHeads + h) * T * T, (l * numHeads + h + 1) * T * T)));
+  const {
+    tokens,
+    weights: {
+      data,
+      shape: [numLayers, numHeads, T],
+    },
+  } = snapshot.probe;
+  const attention = Array.from({ length: numLayers }, (_, l) =>
+    Array.from({ length: numHeads }, (_, h) =>
+      data.subarray((l * numHeads + h) * T * T, (l * numHeads + h + 1) * T * T),
+    ),
+  );
   const config = { numLayers, numHeads, dK: options.dK, objective: options.objective, heads: snapshot.heads };
   return { config, run: { tokens, attention } };
 }
@@ -77,7 +101,13 @@ export function languageHeads(snapshot, { objective, dK, colorMap, canvas }) {
       `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`
     : `Every head on your sentence at step ${snapshot.probe.step} (not measured: the held-out text has no line of two words)`;
   if (snapshot.probe.error) return noSentence('learn-language-heads', caption, snapshot.probe.error);
-  return trainedHeadGrid(asTrained(snapshot, { objective, dK }), { selected: -1, colorMap, canvas, name: 'learn-language-heads', caption });
+  return trainedHeadGrid(asTrained(snapshot, { objective, dK }), {
+    selected: -1,
+    colorMap,
+    canvas,
+    name: 'learn-language-heads',
+    caption,
+  });
 }
 
 /**
@@ -103,8 +133,12 @@ export function languageNext(snapshot, { outputWords, shipped = null }) {
     part.appendChild(document.createElement('p')).className = 'hint';
     part.lastChild.textContent = note;
   };
-  section('yours', `Yours, step ${snapshot.probe.step}`, snapshot.probe.next,
-    `It can output ${(outputWords - 1).toLocaleString('en-US')} words; <unk> stands for every other word.`);
+  section(
+    'yours',
+    `Yours, step ${snapshot.probe.step}`,
+    snapshot.probe.next,
+    `It can output ${(outputWords - 1).toLocaleString('en-US')} words; <unk> stands for every other word.`,
+  );
   if (shipped) section('shipped', 'The shipped decoder', shipped.top, modelFacts(shipped.config));
   return figure;
 }

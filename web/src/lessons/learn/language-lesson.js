@@ -19,8 +19,13 @@ const SAMPLE = {
 /** The most text a learner may paste (characters): ~2 MB trains as well as the sample, tokenized in about a second. */
 export const MAX_OWN_TEXT = 2_000_000;
 
-const SOURCES = [['sample', 'the shipped sample of the corpus (WordNet glosses and the World English Bible: 176,000 tokens to train on)'],
-  ['own', 'your own text']];
+const SOURCES = [
+  [
+    'sample',
+    'the shipped sample of the corpus (WordNet glosses and the World English Bible: 176,000 tokens to train on)',
+  ],
+  ['own', 'your own text'],
+];
 
 function button(text, action, className = '') {
   const el = element('button', className, text);
@@ -39,8 +44,13 @@ export class LanguageLesson {
     this.core = core;
     this.edit = edit;
     this.publish = publish;
-    this.session = new LearnSession({ core, onModel: (model) => this.modelReady(model), onSnapshot: () => this.show(),
-      onError: (message) => this.showError(message), onMainThread: (note) => Object.assign(this.threadNote, { textContent: note, hidden: false }) });
+    this.session = new LearnSession({
+      core,
+      onModel: (model) => this.modelReady(model),
+      onSnapshot: () => this.show(),
+      onError: (message) => this.showError(message),
+      onMainThread: (note) => Object.assign(this.threadNote, { textContent: note, hidden: false }),
+    });
     this.form = element('form', 'controls language-controls');
     this.form.setAttribute('aria-label', 'Training on English');
     this.form.addEventListener('submit', (event) => event.preventDefault());
@@ -49,14 +59,25 @@ export class LanguageLesson {
     this.source.value = SAMPLE.train ? 'sample' : 'own';
     const own = this.form.appendChild(element('div', 'own-text'));
     this.ownText = own.appendChild(document.createElement('textarea'));
-    Object.assign(this.ownText, { name: 'languageText', rows: 4, spellcheck: false,
-      placeholder: 'Paste English text, one sentence a line. Every 20th line is held out to measure the loss on.' });
+    Object.assign(this.ownText, {
+      name: 'languageText',
+      rows: 4,
+      spellcheck: false,
+      placeholder: 'Paste English text, one sentence a line. Every 20th line is held out to measure the loss on.',
+    });
     this.ownText.setAttribute('aria-label', 'Your own text to train on');
     // Measured with this recipe on the first n words of the sample, 60 s each (README, "Learn"): 2,000 and 5,000 words never
     // passed the unigram line (the model learns the training lines by heart); 20,000 and 50,000 passed it in 15–20 s.
-    own.append(element('p', 'hint', 'How much text gives what: a page (~500 words) is too little to start (the model reads windows ' +
-      'of 32 words in both parts); up to ~5,000 words it learns the training lines by heart and never does better than the ' +
-      'unigram line on the held-out ones; from ~20,000 words it passes the unigram line within about 20 s. The sample has 176,000 tokens.'), button('Train on this text', 'use-text'));
+    own.append(
+      element(
+        'p',
+        'hint',
+        'How much text gives what: a page (~500 words) is too little to start (the model reads windows ' +
+          'of 32 words in both parts); up to ~5,000 words it learns the training lines by heart and never does better than the ' +
+          'unigram line on the held-out ones; from ~20,000 words it passes the unigram line within about 20 s. The sample has 176,000 tokens.',
+      ),
+      button('Train on this text', 'use-text'),
+    );
     const actions = this.form.appendChild(element('div', 'learn-actions'));
     this.train = actions.appendChild(button('Train', 'train', 'primary'));
     actions.append(button('Reset', 'reset'));
@@ -79,15 +100,15 @@ export class LanguageLesson {
     this.error.setAttribute('role', 'alert');
     this.part = element('div', 'language-lesson');
     this.part.append(this.form, this.readout, this.threadNote, this.error);
-    this.shipped = null;       // { model } while comparing, or null
-    this.fallback = null;      // the model and figures to go back to if new text cannot be trained on
-    this.trainingText = null;  // the own text trained on (null: the sample)
-    this.textVersion = 0;      // counts the texts trained on (the model's key, without comparing the texts)
+    this.shipped = null; // { model } while comparing, or null
+    this.fallback = null; // the model and figures to go back to if new text cannot be trained on
+    this.trainingText = null; // the own text trained on (null: the sample)
+    this.textVersion = 0; // counts the texts trained on (the model's key, without comparing the texts)
     this.key = null;
     this.running = false;
-    this.resolved = null;      // the worker's model message
-    this.sentProbe = null;     // the sentence last sent to the worker
-    this.shippedTop = { sentence: null, prediction: null };  // the shipped decoder's last prediction (computed once per sentence)
+    this.resolved = null; // the worker's model message
+    this.sentProbe = null; // the sentence last sent to the worker
+    this.shippedTop = { sentence: null, prediction: null }; // the shipped decoder's last prediction (computed once per sentence)
     this.readonly = false;
     this.syncSource();
   }
@@ -104,7 +125,12 @@ export class LanguageLesson {
 
   /** The options the worker makes a trainer from (language-run.js create). */
   options(state) {
-    return this.trainingText === null ? { task: LANGUAGE_TASK, sample: { train: SAMPLE.train.href, heldOut: SAMPLE.heldOut.href }, seed: state.trainSeed }
+    return this.trainingText === null
+      ? {
+          task: LANGUAGE_TASK,
+          sample: { train: SAMPLE.train.href, heldOut: SAMPLE.heldOut.href },
+          seed: state.trainSeed,
+        }
       : { task: LANGUAGE_TASK, text: this.trainingText, seed: state.trainSeed };
   }
 
@@ -125,14 +151,16 @@ export class LanguageLesson {
     if (!SAMPLE.train) this.source.options[0].disabled = true;
     const key = `${state.trainSeed}/${this.textVersion}`;
     if (key !== this.key && !SAMPLE.train && this.trainingText === null) {
-      this.readout.textContent = 'This build of the explorer carries no sample of the corpus: paste English text above and press “Train on this text”.';
+      this.readout.textContent =
+        'This build of the explorer carries no sample of the corpus: paste English text above and press “Train on this text”.';
       this.source.value = 'own';
       this.syncSource();
     } else if (key !== this.key) {
       this.key = key;
       this.reset();
     } else this.sendProbe();
-    if (this.sentence.value !== state.sentence && this.sentence.getRootNode().activeElement !== this.sentence) this.sentence.value = state.sentence;
+    if (this.sentence.value !== state.sentence && this.sentence.getRootNode().activeElement !== this.sentence)
+      this.sentence.value = state.sentence;
     this.show();
   }
 
@@ -176,7 +204,9 @@ export class LanguageLesson {
     } else if (action === 'use-text') {
       const text = this.ownText.value;
       if (text.length > MAX_OWN_TEXT) {
-        this.showError(`Your text has ${text.length.toLocaleString('en-US')} characters; at most ${MAX_OWN_TEXT.toLocaleString('en-US')} train here.`);
+        this.showError(
+          `Your text has ${text.length.toLocaleString('en-US')} characters; at most ${MAX_OWN_TEXT.toLocaleString('en-US')} train here.`,
+        );
         return;
       }
       this.trainOn(text);
@@ -192,7 +222,14 @@ export class LanguageLesson {
    */
   trainOn(text) {
     const { latest, history } = this.session;
-    this.fallback = { resolved: this.resolved, trainingText: this.trainingText, textVersion: this.textVersion, key: this.key, latest, history };
+    this.fallback = {
+      resolved: this.resolved,
+      trainingText: this.trainingText,
+      textVersion: this.textVersion,
+      key: this.key,
+      latest,
+      history,
+    };
     this.trainingText = text;
     this.textVersion += 1;
     this.sync(this.state, { active: true, readonly: this.readonly });
@@ -249,19 +286,43 @@ export class LanguageLesson {
     this.compare.setAttribute('aria-pressed', String(Boolean(this.shipped)));
     this.compare.textContent = this.shipped ? 'Hide the shipped model' : 'Compare with the shipped model';
     if (!latest || !this.resolved) {
-      if (this.key !== null) this.readout.textContent = this.error.textContent ? '' : 'Reading the text and counting the baselines…';
+      if (this.key !== null)
+        this.readout.textContent = this.error.textContent ? '' : 'Reading the text and counting the baselines…';
       return;
     }
     const { evaluation, baselines } = latest;
     const [unigram, bigram] = [Math.log(baselines.unigramPerplexity), Math.log(baselines.bigramPerplexity)];
-    const below = [['unigram', unigram], ['bigram', bigram]].filter(([, line]) => evaluation.loss < line).map(([name]) => name);
-    const passed = below.length === 2 ? 'below both baselines' : below.length ? `below the ${below[0]} line` : 'above both baselines';
-    this.readout.replaceChildren(element('strong', '', `Step ${latest.step}`),
+    const below = [
+      ['unigram', unigram],
+      ['bigram', bigram],
+    ]
+      .filter(([, line]) => evaluation.loss < line)
+      .map(([name]) => name);
+    const passed =
+      below.length === 2
+        ? 'below both baselines'
+        : below.length
+          ? `below the ${below[0]} line`
+          : 'above both baselines';
+    this.readout.replaceChildren(
+      element('strong', '', `Step ${latest.step}`),
       ` · ${latest.running ? `${latest.stepsPerSecond.toFixed(1)} steps/s` : 'paused'} · ${seconds(latest.elapsedMs)} of training · ` +
-      `held-out loss ${evaluation.loss.toFixed(3)} (perplexity ${evaluation.perplexity.toFixed(0)}, at step ${evaluation.step}), ${passed} ` +
-      `(unigram ${unigram.toFixed(2)}, bigram ${bigram.toFixed(2)}) · ${this.resolved.trainTokens.toLocaleString('en-US')} training words`);
-    Object.assign(this.readout.dataset, { step: String(latest.step), loss: String(evaluation.loss), lossStep: String(evaluation.step),
-      unigram: String(unigram), bigram: String(bigram), running: String(latest.running) });
-    this.publish('learnLanguage', { history, latest, model: this.resolved, shipped: this.shippedPrediction(this.state.sentence) });
+        `held-out loss ${evaluation.loss.toFixed(3)} (perplexity ${evaluation.perplexity.toFixed(0)}, at step ${evaluation.step}), ${passed} ` +
+        `(unigram ${unigram.toFixed(2)}, bigram ${bigram.toFixed(2)}) · ${this.resolved.trainTokens.toLocaleString('en-US')} training words`,
+    );
+    Object.assign(this.readout.dataset, {
+      step: String(latest.step),
+      loss: String(evaluation.loss),
+      lossStep: String(evaluation.step),
+      unigram: String(unigram),
+      bigram: String(bigram),
+      running: String(latest.running),
+    });
+    this.publish('learnLanguage', {
+      history,
+      latest,
+      model: this.resolved,
+      shipped: this.shippedPrediction(this.state.sentence),
+    });
   }
 }

@@ -16,19 +16,26 @@ export const LANGUAGE_TASK = 'language';
  * passes the unigram line well within a minute (README, "Learn").
  */
 export const LANGUAGE_RECIPE = Object.freeze({
-  objective: 'causal', numLayers: 2, numHeads: 4, dFF: 200, seqLen: 32, batchSize: 16, outputWords: 2047, warmupSteps: 30,
+  objective: 'causal',
+  numLayers: 2,
+  numHeads: 4,
+  dFF: 200,
+  seqLen: 32,
+  batchSize: 16,
+  outputWords: 2047,
+  warmupSteps: 30,
 });
 
 // The held-out loss is scored on every held-out token (the sample's ~4,000: the tokens the baselines are scored on),
 // which takes ~250 ms: at most once per EVALUATION_MS of training (~10 % of the time), and at every pause.
 const EVALUATION_MS = 2500;
-const HEAD_WINDOWS = 32;        // held-out windows of 32 tokens the heads are measured on (~60 ms)
+const HEAD_WINDOWS = 32; // held-out windows of 32 tokens the heads are measured on (~60 ms)
 // The model on the sentence (a copy of the parameters and the frozen input rows, then a run: ~20 ms) at most this often
 // while training: the snapshots in between (every ~70 ms) carry the last one, so training keeps most of the thread.
 const SENTENCE_MS = 250;
-const SHOWN_WORDS = 10;         // next-word predictions shown
-const HELD_OUT_EVERY = 20;      // of a pasted text, every 20th line is held out …
-const HELD_OUT_LINES = 400;     // … up to this many lines
+const SHOWN_WORDS = 10; // next-word predictions shown
+const HELD_OUT_EVERY = 20; // of a pasted text, every 20th line is held out …
+const HELD_OUT_LINES = 400; // … up to this many lines
 
 /**
  * The texts to train on: the learner's own — every 20th line held out, as createLanguageTrainer does by default, but at
@@ -42,11 +49,15 @@ async function readTexts({ text, sample }) {
   if (text !== undefined) {
     const lines = text.split('\n');
     const held = (_, i) => i % HELD_OUT_EVERY === HELD_OUT_EVERY - 1;
-    return { text: lines.filter((line, i) => !held(line, i)).join('\n'), heldOutText: lines.filter(held).slice(0, HELD_OUT_LINES).join('\n') };
+    return {
+      text: lines.filter((line, i) => !held(line, i)).join('\n'),
+      heldOutText: lines.filter(held).slice(0, HELD_OUT_LINES).join('\n'),
+    };
   }
   const read = async (url) => {
     const response = await fetch(url);
-    if (!response.ok) throw new Error(`the Learn sample ${url} did not load (${response.status} ${response.statusText})`);
+    if (!response.ok)
+      throw new Error(`the Learn sample ${url} did not load (${response.status} ${response.statusText})`);
     return response.text();
   };
   const [train, heldOut] = await Promise.all([read(sample.train), read(sample.heldOut)]);
@@ -88,7 +99,8 @@ function measure(trainer, heldOutText) {
 
 /** Every head's attention and the next words on the sentence, or why there are none (empty, too long, no known word). */
 function onSentence(trainer, sentence) {
-  if (sentence.trim() === '') return { sentence, error: 'Type a sentence above to see the heads and the next word on it.' };
+  if (sentence.trim() === '')
+    return { sentence, error: 'Type a sentence above to see the heads and the next word on it.' };
   const model = trainer.model();
   try {
     const run = model.run(sentence, { k: SHOWN_WORDS, positions: [-1] });
@@ -96,8 +108,12 @@ function onSentence(trainer, sentence) {
     const { numLayers, numHeads } = model.config;
     const weights = new Float32Array(numLayers * numHeads * T * T);
     run.attention.forEach((layer, l) => layer.forEach((head, h) => weights.set(head, (l * numHeads + h) * T * T)));
-    return { sentence, tokens: run.tokens.map((t) => ({ text: t.text, oov: t.oov })), weights: { data: weights, shape: [numLayers, numHeads, T, T] },
-      next: run.top[T - 1] };
+    return {
+      sentence,
+      tokens: run.tokens.map((t) => ({ text: t.text, oov: t.oov })),
+      weights: { data: weights, shape: [numLayers, numHeads, T, T] },
+      next: run.top[T - 1],
+    };
   } catch (error) {
     return { sentence, error: error.message };
   } finally {
@@ -121,16 +137,33 @@ export const languageRun = {
    */
   async create(api, { text, sample, seed = 0 }) {
     const texts = await readTexts({ text, sample });
-    const trainer = api.createLanguageTrainer({ ...LANGUAGE_RECIPE, seed, ...texts, outputWords: outputWords(api, texts) });
-    return { trainer, heldOutText: texts.heldOutText, measured: null, measuredAt: -Infinity, shown: null, shownAt: -Infinity };
+    const trainer = api.createLanguageTrainer({
+      ...LANGUAGE_RECIPE,
+      seed,
+      ...texts,
+      outputWords: outputWords(api, texts),
+    });
+    return {
+      trainer,
+      heldOutText: texts.heldOutText,
+      measured: null,
+      measuredAt: -Infinity,
+      shown: null,
+      shownAt: -Infinity,
+    };
   },
   /** The model message after a reset: the options in effect (with d_model, d_k), the texts' sizes, the output words and the baselines. */
   announce({ trainer }) {
     const model = trainer.model();
     const { dModel, dK } = model.config;
     model.release();
-    return { options: { task: LANGUAGE_TASK, ...trainer.options, dModel, dK }, trainTokens: trainer.trainTokens,
-      heldOutTokens: trainer.heldOutTokens, outputWords: trainer.vocabulary.length, baselines: trainer.baselines() };
+    return {
+      options: { task: LANGUAGE_TASK, ...trainer.options, dModel, dK },
+      trainTokens: trainer.trainTokens,
+      heldOutTokens: trainer.heldOutTokens,
+      outputWords: trainer.vocabulary.length,
+      baselines: trainer.baselines(),
+    };
   },
   defaultProbe: () => '',
   /** The probe is the learner's sentence, any text (run() says what is wrong with it, in the snapshot). */
@@ -142,7 +175,10 @@ export const languageRun = {
     const { trainer } = state;
     const now = performance.now();
     const step = trainer.evaluate({ maxTokens: 1 }).step;
-    if (!state.measured || (state.measured.evaluation.step !== step && (!running || now - state.measuredAt >= EVALUATION_MS))) {
+    if (
+      !state.measured ||
+      (state.measured.evaluation.step !== step && (!running || now - state.measuredAt >= EVALUATION_MS))
+    ) {
       state.measured = measure(trainer, state.heldOutText);
       state.measuredAt = now;
     }
@@ -150,8 +186,17 @@ export const languageRun = {
       state.shown = { ...onSentence(trainer, sentence), step };
       state.shownAt = now;
     }
-    return { task: LANGUAGE_TASK, step, trainLoss, ...state.measured, baselines: trainer.baselines(), probe: state.shown,
-      running, stepsPerSecond, elapsedMs };
+    return {
+      task: LANGUAGE_TASK,
+      step,
+      trainLoss,
+      ...state.measured,
+      baselines: trainer.baselines(),
+      probe: state.shown,
+      running,
+      stepsPerSecond,
+      elapsedMs,
+    };
   },
   /** Nothing is transferred: a snapshot's sentence run may be posted again in the next one (it is ~32 KB, copied). */
   transfer: () => [],

@@ -36,8 +36,18 @@ function tokenChips(ids, options, className = 'learn-chips') {
 }
 
 /** Field names of the model's size, in the order of the trainer's options they set. */
-const SIZE_OPTIONS = { trainLayers: 'numLayers', trainHeads: 'numHeads', trainDModel: 'dModel', trainLearningRate: 'learningRate' };
-const SIZE_LABELS = { trainLayers: 'Layers', trainHeads: 'Heads per layer', trainDModel: 'd_model', trainLearningRate: 'Learning rate' };
+const SIZE_OPTIONS = {
+  trainLayers: 'numLayers',
+  trainHeads: 'numHeads',
+  trainDModel: 'dModel',
+  trainLearningRate: 'learningRate',
+};
+const SIZE_LABELS = {
+  trainLayers: 'Layers',
+  trainHeads: 'Heads per layer',
+  trainDModel: 'd_model',
+  trainLearningRate: 'Learning rate',
+};
 
 /**
  * @param {string[]} tasks  tasks.js learnTasks()
@@ -50,7 +60,14 @@ const SIZE_LABELS = { trainLayers: 'Layers', trainHeads: 'Heads per layer', trai
  */
 export function buildLearnControls(tasks) {
   const training = form('learn-controls', 'Training');
-  const task = field(training, 'Task', select('trainTask', tasks.map((name) => [name, name])));
+  const task = field(
+    training,
+    'Task',
+    select(
+      'trainTask',
+      tasks.map((name) => [name, name]),
+    ),
+  );
   const about = training.appendChild(document.createElement('div'));
   about.className = 'task-about';
   const description = about.appendChild(document.createElement('p'));
@@ -61,16 +78,30 @@ export function buildLearnControls(tasks) {
   actions.className = 'learn-actions';
   const train = actions.appendChild(button('Train', 'train'));
   train.className = 'primary';
-  actions.append(button('Step', 'step', 'One training step'), button('Reset', 'reset', 'Reset to step 0 (the same seed gives the same start)'));
+  actions.append(
+    button('Step', 'step', 'One training step'),
+    button('Reset', 'reset', 'Reset to step 0 (the same seed gives the same start)'),
+  );
   const speed = field(training, 'Speed', select('trainSpeed', SPEEDS));
-  const log = field(training, 'Loss axis', select('trainLog', [['false', 'linear'], ['true', 'logarithmic']]));
+  const log = field(
+    training,
+    'Loss axis',
+    select('trainLog', [
+      ['false', 'linear'],
+      ['true', 'logarithmic'],
+    ]),
+  );
   const details = training.appendChild(document.createElement('details'));
   details.className = 'more-settings';
   details.appendChild(document.createElement('summary')).textContent = 'More';
   const more = details.appendChild(document.createElement('div'));
   more.className = 'more-controls';
-  const sizes = Object.fromEntries(Object.entries(SIZES).map(([name, choices]) =>
-    [name, field(more, SIZE_LABELS[name], select(name, [['', 'task default'], ...choices.map((v) => [v, String(v)])]))]));
+  const sizes = Object.fromEntries(
+    Object.entries(SIZES).map(([name, choices]) => [
+      name,
+      field(more, SIZE_LABELS[name], select(name, [['', 'task default'], ...choices.map((v) => [v, String(v)])])),
+    ]),
+  );
   const seed = field(more, 'Seed', input('trainSeed', { type: 'number', min: 0, max: coreLimits().maxSeed, step: 1 }));
 
   const probe = form('probe-controls', 'Probe sequence');
@@ -99,15 +130,17 @@ export function buildLearnControls(tasks) {
     },
     readProbe: () => text.value,
     syncTask(name) {
-      if (training.dataset.task === name) return;  // called at every update: the DOM is written only when the task changes
+      if (training.dataset.task === name) return; // called at every update: the DOM is written only when the task changes
       task.value = name;
       description.textContent = taskDescription(name);
       training.dataset.task = name;
     },
     sync(state, { defaults, example: tokens, running, step, probe: shownProbe }) {
       this.syncTask(state.trainTask);
-      example.replaceChildren(Object.assign(document.createElement('span'), { className: 'hint', textContent: 'Example:' }),
-        tokenChips(tokens, defaults));
+      example.replaceChildren(
+        Object.assign(document.createElement('span'), { className: 'hint', textContent: 'Example:' }),
+        tokenChips(tokens, defaults),
+      );
       speed.value = String(state.trainSpeed);
       log.value = String(state.trainLog);
       if (Number(seed.value) !== state.trainSeed || seed.value === '') seed.value = String(state.trainSeed);
@@ -123,11 +156,13 @@ export function buildLearnControls(tasks) {
       const key = `${state.trainTask}/${defaults.vocabSize}`;
       if (key !== paletteKey) {
         paletteKey = key;
-        palette.replaceChildren(...vocabulary(defaults).map((name, id) => {
-          const chip = button(name, 'append', `Add ${name}`);
-          chip.dataset.token = String(id);
-          return chip;
-        }));
+        palette.replaceChildren(
+          ...vocabulary(defaults).map((name, id) => {
+            const chip = button(name, 'append', `Add ${name}`);
+            chip.dataset.token = String(id);
+            return chip;
+          }),
+        );
       }
       text.placeholder = `${defaults.seqLen} tokens at most, e.g. ${vocabulary(defaults).slice(0, 4).join('')}`;
     },

@@ -16,13 +16,20 @@ import { learnTasks } from './tasks.js';
 /** The trainer's options (core.createTrainer) for the Learn chapter's slice of the state; unset sizes take the task's defaults. */
 export function trainerOptions(state) {
   const options = { task: state.trainTask, seed: state.trainSeed };
-  const sizes = { numLayers: state.trainLayers, numHeads: state.trainHeads, dModel: state.trainDModel, learningRate: state.trainLearningRate };
+  const sizes = {
+    numLayers: state.trainLayers,
+    numHeads: state.trainHeads,
+    dModel: state.trainDModel,
+    learningRate: state.trainLearningRate,
+  };
   for (const [name, value] of Object.entries(sizes)) if (value !== null) options[name] = value;
   return options;
 }
 
 function seconds(ms) {
-  return ms < 60000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
+  return ms < 60000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
 }
 
 export class LearnLesson {
@@ -33,8 +40,13 @@ export class LearnLesson {
   constructor({ core, edit, slots, publish }) {
     this.edit = edit;
     this.publish = publish;
-    this.session = new LearnSession({ core, onModel: (model) => this.modelReady(model), onSnapshot: () => this.show(),
-      onError: (message) => this.showError(message), onMainThread: (note) => Object.assign(this.threadNote, { textContent: note, hidden: false }) });
+    this.session = new LearnSession({
+      core,
+      onModel: (model) => this.modelReady(model),
+      onSnapshot: () => this.show(),
+      onError: (message) => this.showError(message),
+      onMainThread: (note) => Object.assign(this.threadNote, { textContent: note, hidden: false }),
+    });
     this.controls = buildLearnControls(learnTasks(core.trainerLimits.tasks));
     this.controls.training.addEventListener('input', () => this.edit(this.controls.read()));
     this.controls.training.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));
@@ -42,17 +54,25 @@ export class LearnLesson {
     this.controls.probe.addEventListener('click', (event) => this.act(event.target.closest('button[data-action]')));
     this.readout = element('p', 'learn-readout');
     this.readout.setAttribute('role', 'status');
-    this.threadNote = element('p', 'hint learn-thread');  // where training runs, when not in a worker
+    this.threadNote = element('p', 'hint learn-thread'); // where training runs, when not in a worker
     this.threadNote.hidden = true;
     this.error = element('p', 'status error learn-error');
     this.error.setAttribute('role', 'alert');
     this.probeError = element('p', 'status error probe-error');
     this.probeError.setAttribute('role', 'alert');
     // The figures' slots (chapter.js `figures`), with the names the chapter's style sheet gives them.
-    this.slots = { curves: slots.learnCurves, heads: slots.learnHeads, history: slots.learnHistory, probe: slots.learnProbe };
+    this.slots = {
+      curves: slots.learnCurves,
+      heads: slots.learnHeads,
+      history: slots.learnHistory,
+      probe: slots.learnProbe,
+    };
     for (const [name, slot] of Object.entries(this.slots)) slot.classList.add(`learn-${name}`);
     // These two scroll sideways on a phone: reachable by keyboard, named.
-    for (const [name, label] of [['history', 'History of every head'], ['probe', 'Predictions on the probe']]) {
+    for (const [name, label] of [
+      ['history', 'History of every head'],
+      ['probe', 'Predictions on the probe'],
+    ]) {
       Object.assign(this.slots[name], { tabIndex: 0 });
       this.slots[name].setAttribute('role', 'region');
       this.slots[name].setAttribute('aria-label', label);
@@ -74,13 +94,13 @@ export class LearnLesson {
       if (thumb) this.scrubTo(Number(thumb.dataset.index));
     });
     this.downloads = this.buildDownloads();
-    this.at = null;          // the history's snapshot shown instead of the live one (scrubbing), or null
-    this.key = null;         // the options the worker's model was made with (JSON)
-    this.sentProbe = null;   // the probe sent to the worker (JSON of its ids)
+    this.at = null; // the history's snapshot shown instead of the live one (scrubbing), or null
+    this.key = null; // the options the worker's model was made with (JSON)
+    this.sentProbe = null; // the probe sent to the worker (JSON of its ids)
     this.running = false;
     this.opened = false;
     this.state = null;
-    this.resolved = null;    // the worker's model: { options (in effect, the task's defaults filled in), example, defaultProbe }
+    this.resolved = null; // the worker's model: { options (in effect, the task's defaults filled in), example, defaultProbe }
   }
 
   /** The chapter's content, in reading order. */
@@ -113,8 +133,13 @@ export class LearnLesson {
   buildDownloads() {
     const bar = element('div', 'learn-downloads');
     bar.append(element('span', 'hint', 'Download:'));
-    const items = [['learn-loss', 'svg', 'loss curve SVG'], ['learn-loss', 'png', 'loss curve PNG'], ['learn-heads', 'svg', 'head grid SVG'],
-      ['learn-heads', 'png', 'head grid PNG'], ['parameters', 'json', 'trained parameters JSON']];
+    const items = [
+      ['learn-loss', 'svg', 'loss curve SVG'],
+      ['learn-loss', 'png', 'loss curve PNG'],
+      ['learn-heads', 'svg', 'head grid SVG'],
+      ['learn-heads', 'png', 'head grid PNG'],
+      ['parameters', 'json', 'trained parameters JSON'],
+    ];
     for (const [figure, format, text] of items) {
       const button = bar.appendChild(element('button', '', text));
       button.type = 'button';
@@ -125,7 +150,9 @@ export class LearnLesson {
       if (figure === 'parameters') {
         if (this.session.latest) this.downloadParameters();
       } else if (figure) {
-        const drawn = this.slots.curves.querySelector(`[data-figure="${figure}"]`) ?? this.slots.heads.querySelector(`[data-figure="${figure}"]`);
+        const drawn =
+          this.slots.curves.querySelector(`[data-figure="${figure}"]`) ??
+          this.slots.heads.querySelector(`[data-figure="${figure}"]`);
         if (drawn) exportFigure(drawn, format, this.state);
       }
     });
@@ -160,7 +187,7 @@ export class LearnLesson {
     this.state = state;
     this.readonly = readonly;
     this.open = open;
-    if (!open && !this.opened) return;  // nothing starts until the chapter is first opened
+    if (!open && !this.opened) return; // nothing starts until the chapter is first opened
     const key = JSON.stringify(trainerOptions(state));
     if (key !== this.key) {
       // A new model, made and checked in the worker (a bad option is said by its message, and the last model stays).
@@ -172,7 +199,11 @@ export class LearnLesson {
     this.opened = true;
     if (this.running && state.trainSpeed !== this.speed) this.run();
     this.syncButtons();
-    for (const control of [...this.controls.training.elements, ...this.controls.probe.elements, ...this.ablation.elements]) {
+    for (const control of [
+      ...this.controls.training.elements,
+      ...this.controls.probe.elements,
+      ...this.ablation.elements,
+    ]) {
       control.disabled = readonly;
     }
     if (open) this.show();
@@ -244,8 +275,10 @@ export class LearnLesson {
     } else if (action === 'default-probe') {
       this.edit({ trainProbe: '' });
     } else if (action === 'append' || action === 'backspace') {
-      const current = this.state.trainProbe.trim() === '' && this.session.latest
-        ? probeText(this.session.latest.probe, this.resolved.options) : this.state.trainProbe;
+      const current =
+        this.state.trainProbe.trim() === '' && this.session.latest
+          ? probeText(this.session.latest.probe, this.resolved.options)
+          : this.state.trainProbe;
       const tokens = [...current.replace(/\s+/g, '')];
       if (action === 'append') tokens.push(button.textContent);
       else tokens.pop();
@@ -258,8 +291,13 @@ export class LearnLesson {
   syncButtons() {
     const { latest } = this.session;
     if (!this.resolved) return;
-    this.controls.sync(this.state, { defaults: this.resolved.options, example: this.resolved.example, running: this.running,
-      step: latest?.step ?? 0, probe: latest ? probeText(latest.probe, this.resolved.options) : '' });
+    this.controls.sync(this.state, {
+      defaults: this.resolved.options,
+      example: this.resolved.example,
+      running: this.running,
+      step: latest?.step ?? 0,
+      probe: latest ? probeText(latest.probe, this.resolved.options) : '',
+    });
   }
 
   scrubTo(index) {
@@ -275,12 +313,25 @@ export class LearnLesson {
 
   async downloadParameters() {
     const { parameters, options, step } = await this.session.parameters();
-    const plain = (value) => (ArrayBuffer.isView(value) ? Array.from(value)
-      : Array.isArray(value) ? value.map(plain)
-        : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : value);
-    const text = JSON.stringify({ model: 'attention-only transformer (Attention Explorer, core.createTrainer)', options, step,
-      layout: 'row-major: element [i, j] of a [rows, cols] matrix is data[i * cols + j]', parameters: plain(parameters) });
-    download(new Blob([text], { type: 'application/json' }), `attention-explorer-${options.task}-step-${step}-parameters.json`);
+    const plain = (value) =>
+      ArrayBuffer.isView(value)
+        ? Array.from(value)
+        : Array.isArray(value)
+          ? value.map(plain)
+          : value && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]))
+            : value;
+    const text = JSON.stringify({
+      model: 'attention-only transformer (Attention Explorer, core.createTrainer)',
+      options,
+      step,
+      layout: 'row-major: element [i, j] of a [rows, cols] matrix is data[i * cols + j]',
+      parameters: plain(parameters),
+    });
+    download(
+      new Blob([text], { type: 'application/json' }),
+      `attention-explorer-${options.task}-step-${step}-parameters.json`,
+    );
   }
 
   /**
@@ -297,7 +348,7 @@ export class LearnLesson {
     }
     this.syncButtons();
     if (!latest || !this.resolved) {
-      this.readout.textContent = '';  // no model yet, or none: the settings' message says why
+      this.readout.textContent = ''; // no model yet, or none: the settings' message says why
       return;
     }
     this.syncAblation(latest);
@@ -307,9 +358,14 @@ export class LearnLesson {
       element('strong', '', `Step ${latest.step}`),
       ` · ${latest.running ? `${Math.round(latest.stepsPerSecond)} steps/s` : 'paused'} · ${seconds(latest.elapsedMs)} of training · `,
       `held-out loss ${latest.loss.toFixed(3)} · accuracy ${(latest.accuracy * 100).toFixed(1)} %`,
-      ablated.length ? ` with ${ablated.join(', ')} switched off` : '');
-    Object.assign(this.readout.dataset, { step: String(latest.step), loss: String(latest.loss), accuracy: String(latest.accuracy),
-      running: String(latest.running) });
+      ablated.length ? ` with ${ablated.join(', ')} switched off` : '',
+    );
+    Object.assign(this.readout.dataset, {
+      step: String(latest.step),
+      loss: String(latest.loss),
+      accuracy: String(latest.accuracy),
+      running: String(latest.running),
+    });
     const { slider, readout, live } = this.scrub;
     slider.max = String(Math.max(0, history.length - 1));
     slider.value = String(this.at ?? history.length - 1);
@@ -341,6 +397,7 @@ export class LearnLesson {
         }
       }
     }
-    for (const box of this.ablation.querySelectorAll('input')) box.checked = snapshot.ablated.includes(`${box.dataset.layer},${box.dataset.head}`);
+    for (const box of this.ablation.querySelectorAll('input'))
+      box.checked = snapshot.ablated.includes(`${box.dataset.layer},${box.dataset.head}`);
   }
 }

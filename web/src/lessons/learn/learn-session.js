@@ -30,19 +30,21 @@ export class LearnSession {
     this.onMainThread = onMainThread;
     this.core = core;
     this.build = { kernels: core.kernels, wasmUrl: core.wasmUrl, embeddingsUrl: core.embeddingsUrl };
-    this.port = null;          // the worker, or { postMessage } of the loop on this thread
-    this.answered = false;     // whether the worker has sent anything (then it started)
-    this.unanswered = [];      // messages sent before that: sent again to the loop here if the worker fails to start
-    this.blocked = null;       // the policy directive that refused the worker, when the browser reported one
+    this.port = null; // the worker, or { postMessage } of the loop on this thread
+    this.answered = false; // whether the worker has sent anything (then it started)
+    this.unanswered = []; // messages sent before that: sent again to the loop here if the worker fails to start
+    this.blocked = null; // the policy directive that refused the worker, when the browser reported one
     this.latest = null;
     this.history = [];
-    this.waiting = new Map();  // message type → resolve of the promise waiting for it
+    this.waiting = new Map(); // message type → resolve of the promise waiting for it
   }
 
   start() {
     if (this.port) return this.port;
     // A worker refused by the page's Content-Security-Policy fails with a bare error event; the report names the directive.
-    const report = (event) => { this.blocked = event.effectiveDirective; };
+    const report = (event) => {
+      this.blocked = event.effectiveDirective;
+    };
     globalThis.document?.addEventListener('securitypolicyviolation', report);
     const stopListening = () => globalThis.document?.removeEventListener('securitypolicyviolation', report);
     try {
@@ -59,7 +61,7 @@ export class LearnSession {
       };
       this.port = worker;
     } catch (error) {
-      this.trainHere(null, error.message, stopListening);  // a SecurityError: e.g. the script is on another origin
+      this.trainHere(null, error.message, stopListening); // a SecurityError: e.g. the script is on another origin
     }
     return this.port;
   }
@@ -67,16 +69,23 @@ export class LearnSession {
   /** The worker could not start: the loop runs on this thread from now on, given what was sent so far. */
   trainHere(worker, reason, stopListening) {
     worker?.terminate();
-    const receive = trainingLoop((message) => this.receive(message), MAIN_THREAD_PACE, async () => this.core);
+    const receive = trainingLoop(
+      (message) => this.receive(message),
+      MAIN_THREAD_PACE,
+      async () => this.core,
+    );
     this.port = { postMessage: receive };
     this.answered = true;
     for (const message of this.unanswered.splice(0)) receive(message);
     // The policy's report may arrive after the error event: the note waits a task for it.
     setTimeout(() => {
       stopListening();
-      const why = this.blocked ? `the page's Content-Security-Policy (${this.blocked}) refused it; add worker-src 'self' blob: to train in the background`
-        : (reason || 'it could not start');
-      this.onMainThread(`Training runs on the page's thread, in short slices between frames (slower than in a worker: ${why}).`);
+      const why = this.blocked
+        ? `the page's Content-Security-Policy (${this.blocked}) refused it; add worker-src 'self' blob: to train in the background`
+        : reason || 'it could not start';
+      this.onMainThread(
+        `Training runs on the page's thread, in short slices between frames (slower than in a worker: ${why}).`,
+      );
     }, 0);
   }
 
@@ -107,7 +116,8 @@ export class LearnSession {
     if (snapshot.step < (last?.step ?? -1)) this.history = [];
     if (last && last.step === snapshot.step) this.history[this.history.length - 1] = snapshot;
     else this.history.push(snapshot);
-    if (this.history.length > MAX_HISTORY) this.history = this.history.filter((_, i) => i % 2 === 0 || i === this.history.length - 1);
+    if (this.history.length > MAX_HISTORY)
+      this.history = this.history.filter((_, i) => i % 2 === 0 || i === this.history.length - 1);
   }
 
   /** A new model (TrainerOptions, or language-run.js's options), at step 0, paused, on the task's default probe (setProbe changes it). */

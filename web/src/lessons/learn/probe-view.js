@@ -18,10 +18,14 @@ export function probeView(snapshot, options) {
     `What the model predicts after each token of the probe (step ${snapshot.step})`;
   const table = figure.appendChild(document.createElement('table'));
   table.className = 'probe-table';
-  const rows = [['position', (t) => String(t)], ['probe', (t) => tokenName(probe[t], options)],
+  const rows = [
+    ['position', (t) => String(t)],
+    ['probe', (t) => tokenName(probe[t], options)],
     ['model predicts next', (t) => tokenName(predictions[t], options)],
-    ['task says next', (t) => (expected[t] < 0 ? '·' : tokenName(expected[t], options))]];
-  let scored = 0, correct = 0;
+    ['task says next', (t) => (expected[t] < 0 ? '·' : tokenName(expected[t], options))],
+  ];
+  let scored = 0,
+    correct = 0;
   for (const [title, text] of rows) {
     const row = table.appendChild(document.createElement('tr'));
     row.appendChild(document.createElement('th')).textContent = title;
@@ -44,6 +48,6 @@ export function probeView(snapshot, options) {
   note.className = 'hint';
   note.textContent = scored
     ? `Right at ${correct} of the ${scored} positions where the task's rule says what comes next (green: right, red: wrong).`
-    : 'The task\'s rule says nothing about what follows this probe\'s tokens: type a probe with a repeat (induction), a separator | (reverse, sort), or any tokens (previous token).';
+    : "The task's rule says nothing about what follows this probe's tokens: type a probe with a repeat (induction), a separator | (reverse, sort), or any tokens (previous token).";
   return figure;
 }

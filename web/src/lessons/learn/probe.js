@@ -31,16 +31,21 @@ export function vocabulary(options) {
  */
 export function parseProbe(text, options) {
   const names = vocabulary(options);
-  const items = options.vocabSize <= LETTERS.length
-    ? [...text.toUpperCase().replace(/[\s,]+/g, '')]
-    : text.split(/[\s,]+/).filter(Boolean);
+  const items =
+    options.vocabSize <= LETTERS.length
+      ? [...text.toUpperCase().replace(/[\s,]+/g, '')]
+      : text.split(/[\s,]+/).filter(Boolean);
   const ids = items.map((item) => {
     const id = names.indexOf(item);
-    if (id < 0) throw new RangeError(`“${item}” is not a token of this task: use ${names[0]}–${names.at(hasSeparator(options.task) ? -2 : -1)}${hasSeparator(options.task) ? ' and | (the separator)' : ''}`);
+    if (id < 0)
+      throw new RangeError(
+        `“${item}” is not a token of this task: use ${names[0]}–${names.at(hasSeparator(options.task) ? -2 : -1)}${hasSeparator(options.task) ? ' and | (the separator)' : ''}`,
+      );
     return id;
   });
   if (ids.length === 0) throw new RangeError('the probe is empty: type at least one token');
-  if (ids.length > options.seqLen) throw new RangeError(`the probe has ${ids.length} tokens; the model reads at most ${options.seqLen}`);
+  if (ids.length > options.seqLen)
+    throw new RangeError(`the probe has ${ids.length} tokens; the model reads at most ${options.seqLen}`);
   return ids;
 }
 

@@ -14,7 +14,11 @@
  *   running: boolean, stepsPerSecond: number, elapsedMs: number }}  previousToken, prefixMatching [numLayers,
  *   numHeads]; weights [numLayers, numHeads, T, T] on the probe; predictions [T] (trainer.predict's argmax)
  */
-export function takeSnapshot(trainer, probe, { trainLoss = NaN, ablated = [], running = false, stepsPerSecond = 0, elapsedMs = 0 } = {}) {
+export function takeSnapshot(
+  trainer,
+  probe,
+  { trainLoss = NaN, ablated = [], running = false, stepsPerSecond = 0, elapsedMs = 0 } = {},
+) {
   const evaluation = trainer.evaluate();
   const { weights } = trainer.attention(probe);
   const { predictions } = trainer.predict(probe);

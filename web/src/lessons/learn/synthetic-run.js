@@ -12,7 +12,11 @@ export const syntheticRun = {
     return { trainer: api.createTrainer(options) };
   },
   /** The model message: the options in effect, the default probe and one sample of the task (after the probe: the sample stream's order). */
-  announce: ({ trainer }, probe) => ({ options: trainer.options, defaultProbe: Array.from(probe), example: Array.from(trainer.sample(1).tokens) }),
+  announce: ({ trainer }, probe) => ({
+    options: trainer.options,
+    defaultProbe: Array.from(probe),
+    example: Array.from(trainer.sample(1).tokens),
+  }),
   /** The task's default probe, drawn first from the fresh sample stream. */
   defaultProbe: ({ trainer }) => defaultProbe(trainer),
   /** The probe's ids, checked by the trainer (a RangeError naming a bad id or the length). */

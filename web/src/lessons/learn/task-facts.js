@@ -4,7 +4,7 @@
 // sits above ln V because its initial logits are not uniform.
 import { trainerOptions } from './learn-lesson.js';
 
-const known = new Map();  // trainer options (JSON) → facts: the same options give the same numbers
+const known = new Map(); // trainer options (JSON) → facts: the same options give the same numbers
 
 /**
  * @param {object} core  from createAttentionCore

@@ -5,13 +5,15 @@
 import { LANGUAGE_TASK } from './language-run.js';
 
 const DESCRIPTIONS = {
-  [LANGUAGE_TASK]: 'Real English: a 2-layer decoder learns to predict the next word from scratch, on a sample of the corpus the ' +
+  [LANGUAGE_TASK]:
+    'Real English: a 2-layer decoder learns to predict the next word from scratch, on a sample of the corpus the ' +
     'shipped model read or on your own text. Watch its held-out loss fall past the unigram and bigram lines, and its heads and ' +
     'next-word guesses on your sentence change.',
   'previous-token': 'Predict the token before this one. One head that looks one step back solves it.',
   reverse: 'Read values up to the separator |, then write them in reverse order.',
   sort: 'Read distinct values up to the separator |, then write them in ascending order.',
-  induction: 'A segment repeats later in the sequence: once it starts again, predict what came next the first time ' +
+  induction:
+    'A segment repeats later in the sequence: once it starts again, predict what came next the first time ' +
     '(…A B … A → B). Two layers solve it together: a previous-token head and an induction head.',
 };
 
@@ -29,7 +31,8 @@ export function learnTasks(trainerTasks) {
  * @throws {Error} for a task the page has no description of (so a task added in C++ cannot reach the page unexplained)
  */
 export function taskDescription(task) {
-  if (!Object.hasOwn(DESCRIPTIONS, task)) throw new Error(`The page has no description of the training task "${task}".`);
+  if (!Object.hasOwn(DESCRIPTIONS, task))
+    throw new Error(`The page has no description of the training task "${task}".`);
   return DESCRIPTIONS[task];
 }
 
@@ -44,7 +47,12 @@ export const HEAD_SCORES = [
 ];
 
 /** Training speeds a learner can pick, steps per second (0: as fast as the worker runs). */
-export const SPEEDS = [[25, 'slow (25 steps/s)'], [100, 'normal (100 steps/s)'], [400, 'fast (400 steps/s)'], [0, 'full speed']];
+export const SPEEDS = [
+  [25, 'slow (25 steps/s)'],
+  [100, 'normal (100 steps/s)'],
+  [400, 'fast (400 steps/s)'],
+  [0, 'full speed'],
+];
 
 /** Choices of the model's size (the core accepts more: core.trainerLimits). null: the task's default. */
 export const SIZES = {

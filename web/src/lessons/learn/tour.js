@@ -12,8 +12,9 @@ export const tour = [
   {
     id: 'learn-previous-token',
     title: 'Training forms a head: previous token',
-    text: 'Press Train: a one-layer model learns to predict the token before each one. ' +
-      'Within a few hundred steps its head\'s weights gather one cell left of the diagonal, every query attending to the token before it, ' +
+    text:
+      'Press Train: a one-layer model learns to predict the token before each one. ' +
+      "Within a few hundred steps its head's weights gather one cell left of the diagonal, every query attending to the token before it, " +
       'and its previous-token bar crosses the tick.',
     state: { trainTask: 'previous-token', trainSpeed: 25 },
     view: 'learn',
@@ -21,7 +22,8 @@ export const tour = [
   {
     id: 'learn-induction-circuit',
     title: 'Two layers, one circuit: induction heads',
-    text: 'Press Train again: the task is now to continue a segment that repeats. ' +
+    text:
+      'Press Train again: the task is now to continue a segment that repeats. ' +
       'A head in layer 0 learns to attend to the previous token, so each position also carries the token before it; ' +
       'a head in layer 1 then looks for the earlier occurrence of the current token and attends to the token after it — the outlined cells. ' +
       'Press a head, or switch it off below, to see the accuracy fall without it.',
@@ -33,11 +35,13 @@ export const tour = [
     title: 'The phase change',
     text: ({ core, state }) => {
       const { vocabSize, guessLoss, initialLoss, seed } = taskFacts(core, state);
-      return `The loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ${guessLoss.toFixed(2)} — ` +
+      return (
+        `The loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ${guessLoss.toFixed(2)} — ` +
         `a uniform guess among ${vocabSize} tokens — and sits there until the induction circuit forms and it drops. ` +
         `Marked: ① a previous-token head (previous-token score ≥ ${threshold('previousToken')}), ② an induction head ` +
         `(prefix-matching score ≥ ${threshold('prefixMatching')} with a previous-token head in a layer below). ` +
-        'Scrub the history back across the drop to watch the layer-1 head\'s stripe appear.';
+        "Scrub the history back across the drop to watch the layer-1 head's stripe appear."
+      );
     },
     state: { trainTask: 'induction', trainLog: true },
     view: 'learn',

@@ -30,7 +30,7 @@
 import { LANGUAGE_TASK, languageRun } from './language-run.js';
 import { syntheticRun } from './synthetic-run.js';
 
-const SNAPSHOT_MS = 70;       // one snapshot per this much time while running: ~14 redraws a second (at least 10)
+const SNAPSHOT_MS = 70; // one snapshot per this much time while running: ~14 redraws a second (at least 10)
 
 /**
  * How a loop shares its thread. tickMs: one tick (steps, then a wait) per this much time; busyMs: a tick's
@@ -52,23 +52,28 @@ export const MAIN_THREAD_PACE = { tickMs: 16, busyMs: 6 };
  *   loading finishes before the run that follows it); a failure is posted as { type: 'error' }, never thrown
  */
 export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
-  let lesson = null;            // synthetic-run.js or language-run.js
-  let trained = null;           // what the lesson trains ({ trainer, … }: the lesson's create())
-  let probe = null;             // what the lesson's snapshots show the model on
+  let lesson = null; // synthetic-run.js or language-run.js
+  let trained = null; // what the lesson trains ({ trainer, … }: the lesson's create())
+  let probe = null; // what the lesson's snapshots show the model on
   let running = false;
   let stepsPerSecond = 0;
   let timer = null;
-  let rate = { steps: 0, ms: 0 };  // measured speed: steps and busy-or-waiting ms over the last ticks
-  let trainLoss = NaN;             // mean training loss of the steps since the last snapshot
-  let ablated = [];                // "layer,head" of the heads switched off
-  let started = 0;                 // performance.now() at the first step of this run of `running`
-  let elapsed = 0;                 // ms of training so far (paused time excluded)
-  let shown = 0;                   // performance.now() at the last snapshot posted while running
+  let rate = { steps: 0, ms: 0 }; // measured speed: steps and busy-or-waiting ms over the last ticks
+  let trainLoss = NaN; // mean training loss of the steps since the last snapshot
+  let ablated = []; // "layer,head" of the heads switched off
+  let started = 0; // performance.now() at the first step of this run of `running`
+  let elapsed = 0; // ms of training so far (paused time excluded)
+  let shown = 0; // performance.now() at the last snapshot posted while running
 
   /** What the page draws: everything measured now. */
   function snapshot() {
-    return lesson.snapshot(trained, probe, { trainLoss, ablated, running, stepsPerSecond: rate.ms > 0 ? (1000 * rate.steps) / rate.ms : 0,
-      elapsedMs: elapsed + (running ? performance.now() - started : 0) });
+    return lesson.snapshot(trained, probe, {
+      trainLoss,
+      ablated,
+      running,
+      stepsPerSecond: rate.ms > 0 ? (1000 * rate.steps) / rate.ms : 0,
+      elapsedMs: elapsed + (running ? performance.now() - started : 0),
+    });
   }
 
   function post(message) {
@@ -92,7 +97,8 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
   function tick() {
     const begin = performance.now();
     const wanted = stepsPerSecond > 0 ? Math.max(1, Math.round((stepsPerSecond * tickMs) / 1000)) : Infinity;
-    let done = 0, lossSum = 0;
+    let done = 0,
+      lossSum = 0;
     try {
       while (done < wanted && performance.now() - begin < busyMs) {
         const n = Math.min(lesson.chunk, wanted - done);
@@ -125,7 +131,7 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
       try {
         made = await next.create(api, options);
       } catch (error) {
-        throw new Error(`Training settings: ${error.message}`);  // the last model stays
+        throw new Error(`Training settings: ${error.message}`, { cause: error }); // the last model stays
       }
       [lesson, trained] = [next, made];
       probe = lesson.defaultProbe(trained);
@@ -159,15 +165,15 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
     },
     probe({ tokens }) {
       try {
-        probe = lesson.probe(trained, tokens);  // checked: a RangeError names what is wrong
+        probe = lesson.probe(trained, tokens); // checked: a RangeError names what is wrong
       } catch (error) {
-        post({ type: 'error', message: `probe: ${error.message}` });  // training goes on, on the last good probe
+        post({ type: 'error', message: `probe: ${error.message}` }); // training goes on, on the last good probe
         return;
       }
       if (!running) post({ type: 'snapshot', snapshot: snapshot() });
     },
     ablate({ layer, head, on }) {
-      if (!trained.trainer.ablate) throw new Error('ablate: this task\'s model has no ablation switches');
+      if (!trained.trainer.ablate) throw new Error("ablate: this task's model has no ablation switches");
       trained.trainer.ablate({ layer, head }, on);
       const key = `${layer},${head}`;
       ablated = on ? [...new Set([...ablated, key])] : ablated.filter((k) => k !== key);
@@ -175,17 +181,24 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
     },
     parameters() {
       const { trainer } = trained;
-      post({ type: 'parameters', parameters: trainer.parameters(), options: trainer.options, step: trainer.evaluate().step });
+      post({
+        type: 'parameters',
+        parameters: trainer.parameters(),
+        options: trainer.options,
+        step: trainer.evaluate().step,
+      });
     },
   };
 
   let queue = Promise.resolve();
   return (data) => {
-    queue = queue.then(async () => {
-      const handler = HANDLERS[data?.type];
-      if (!handler) throw new Error(`unknown message ${JSON.stringify(data?.type)}`);
-      if (!trained && data.type !== 'reset') throw new Error(`${data.type}: no model yet (reset first)`);
-      await handler(data);
-    }).catch(fail);
+    queue = queue
+      .then(async () => {
+        const handler = HANDLERS[data?.type];
+        if (!handler) throw new Error(`unknown message ${JSON.stringify(data?.type)}`);
+        if (!trained && data.type !== 'reset') throw new Error(`${data.type}: no model yet (reset first)`);
+        await handler(data);
+      })
+      .catch(fail);
   };
 }

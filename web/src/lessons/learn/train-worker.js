@@ -7,7 +7,7 @@ import { trainerApi } from '../../core/trainer.js';
 import { startModule } from '../../core/wasm-module.js';
 import { WORKER_PACE, trainingLoop } from './train-loop.js';
 
-let api = null;  // { createTrainer, trainerLimits } of this thread's one core instance, or a whole core (with word vectors)
+let api = null; // { createTrainer, trainerLimits } of this thread's one core instance, or a whole core (with word vectors)
 
 /**
  * The trainer's part of the core, started once from the .wasm the page's core runs (no bundle carries a second copy);

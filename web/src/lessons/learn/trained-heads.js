@@ -10,8 +10,8 @@ import { earlierOccurrence, tokenName } from './probe.js';
 import { HEAD_SCORES } from './tasks.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const HEAD_PX = 150;   // side of each head's weights
-const LABEL_PX = 12;   // room for the probe's tokens above and left of the cells
+const HEAD_PX = 150; // side of each head's weights
+const LABEL_PX = 12; // room for the probe's tokens above and left of the cells
 
 /** The cells (query i, key j) an induction head attends to on `tokens`: j just after the latest earlier occurrence of tokens[i]. */
 export function inductionCells(tokens) {
@@ -70,7 +70,8 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
   const figure = document.createElement('figure');
   figure.className = 'trained-heads';
   figure.dataset.figure = 'learn-heads';
-  figure.appendChild(document.createElement('figcaption')).textContent = caption ??
+  figure.appendChild(document.createElement('figcaption')).textContent =
+    caption ??
     `Every head's attention on the probe, step ${snapshot.step}: rows are queries, columns keys (the causal mask hides later tokens).`;
   // How to use it on screen, not part of the figure: outside the caption, so downloads leave it out.
   const hint = figure.appendChild(document.createElement('p'));
@@ -82,7 +83,7 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
   for (let l = 0; l < numLayers; l++) {
     const layerLabel = grid.appendChild(document.createElement('span'));
     layerLabel.className = 'layer-label';
-    layerLabel.dataset.exportText = '';  // drawn as text in the figure's downloads (figure-export.js)
+    layerLabel.dataset.exportText = ''; // drawn as text in the figure's downloads (figure-export.js)
     layerLabel.textContent = `layer ${l}`;
     for (let h = 0; h < numHeads; h++) {
       const index = l * numHeads + h;
@@ -90,8 +91,10 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
       const item = grid.appendChild(document.createElement('div'));
       item.className = off ? 'learn-head ablated' : 'learn-head';
       Object.assign(item.dataset, {
-        layer: String(l), head: String(h),
-        previousToken: snapshot.previousToken.data[index].toFixed(4), prefixMatching: snapshot.prefixMatching.data[index].toFixed(4),
+        layer: String(l),
+        head: String(h),
+        previousToken: snapshot.previousToken.data[index].toFixed(4),
+        prefixMatching: snapshot.prefixMatching.data[index].toFixed(4),
         ablated: String(off),
       });
       item.title = `${headName(l, h)}: press to switch it ${off ? 'on' : 'off'}`;
@@ -103,35 +106,74 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
       plot.style.width = plot.style.height = `${HEAD_PX + LABEL_PX}px`;
       const offset = T * T * index;
       const weights = snapshot.weights.data.subarray(offset, offset + T * T);
-      const cells = plot.appendChild(cellCanvas({
-        rows: T, cols: T, values: weights, color, domain: [0, 1], cellWidth: cell, cellHeight: cell,
-        isMasked: (i, j) => j > i, canvas: canvas?.(`head-${l}-${h}`),
-      }));
+      const cells = plot.appendChild(
+        cellCanvas({
+          rows: T,
+          cols: T,
+          values: weights,
+          color,
+          domain: [0, 1],
+          cellWidth: cell,
+          cellHeight: cell,
+          isMasked: (i, j) => j > i,
+          canvas: canvas?.(`head-${l}-${h}`),
+        }),
+      );
       Object.assign(cells.style, { left: `${LABEL_PX}px`, top: `${LABEL_PX}px` });
-      const svg = svgElement(plot, 'svg', { width: HEAD_PX + LABEL_PX, height: HEAD_PX + LABEL_PX, 'aria-hidden': 'true' });
+      const svg = svgElement(plot, 'svg', {
+        width: HEAD_PX + LABEL_PX,
+        height: HEAD_PX + LABEL_PX,
+        'aria-hidden': 'true',
+      });
       const font = Math.min(10, cell * 0.9);
       Array.from(snapshot.probe, (id, i) => {
         const name = tokenName(id, names);
-        svgElement(svg, 'text', { x: LABEL_PX + (i + 0.5) * cell, y: LABEL_PX - 2, 'text-anchor': 'middle', 'font-size': font }, name);
-        svgElement(svg, 'text', { x: LABEL_PX - 2, y: LABEL_PX + (i + 0.5) * cell, 'text-anchor': 'end', 'dominant-baseline': 'central',
-          'font-size': font }, name);
+        svgElement(
+          svg,
+          'text',
+          { x: LABEL_PX + (i + 0.5) * cell, y: LABEL_PX - 2, 'text-anchor': 'middle', 'font-size': font },
+          name,
+        );
+        svgElement(
+          svg,
+          'text',
+          {
+            x: LABEL_PX - 2,
+            y: LABEL_PX + (i + 0.5) * cell,
+            'text-anchor': 'end',
+            'dominant-baseline': 'central',
+            'font-size': font,
+          },
+          name,
+        );
       });
       // Where an induction head looks: drawn on the layers after the first (a layer-0 head cannot
       // be one: it does not yet know which token preceded each key).
       if (l > 0 && outlined.length) {
         for (const [i, j] of outlined) {
-          svgElement(svg, 'rect', { class: 'induction-cell', x: LABEL_PX + j * cell, y: LABEL_PX + i * cell, width: cell, height: cell });
+          svgElement(svg, 'rect', {
+            class: 'induction-cell',
+            x: LABEL_PX + j * cell,
+            y: LABEL_PX + i * cell,
+            width: cell,
+            height: cell,
+          });
         }
         const rowMax = (i) => Math.max(...weights.subarray(i * T, i * T + i + 1));
-        item.dataset.outlinedWeight = (outlined.reduce((sum, [i, j]) => sum + weights[i * T + j], 0) / outlined.length).toFixed(4);
-        item.dataset.outlinedPeaks = (outlined.filter(([i, j]) => weights[i * T + j] === rowMax(i)).length / outlined.length).toFixed(4);
+        item.dataset.outlinedWeight = (
+          outlined.reduce((sum, [i, j]) => sum + weights[i * T + j], 0) / outlined.length
+        ).toFixed(4);
+        item.dataset.outlinedPeaks = (
+          outlined.filter(([i, j]) => weights[i * T + j] === rowMax(i)).length / outlined.length
+        ).toFixed(4);
       }
       item.append(scoreBars(snapshot, index));
     }
   }
   if (outlined.length && numLayers > 1) {
     figure.appendChild(document.createElement('p')).className = 'hint';
-    figure.lastChild.textContent = 'Outlined in layers 1 and up: for each repeated token, the token that came after its earlier ' +
+    figure.lastChild.textContent =
+      'Outlined in layers 1 and up: for each repeated token, the token that came after its earlier ' +
       'occurrence — where an induction head attends. Bars: previous-token and prefix-matching scores on 64 repeated sequences; ' +
       'the tick is where a head counts as formed.';
   }

@@ -31,22 +31,44 @@ export function curvesBox(className, hint) {
 export function trainingCurves(history, { log, width = 420 }) {
   const steps = history.map((s) => s.step);
   const markers = headFormations(history);
-  const wrapper = curvesBox('side-by-side training-curves', history.length < 2 && 'Press Train: the loss and accuracy curves draw here as the model learns.');
+  const wrapper = curvesBox(
+    'side-by-side training-curves',
+    history.length < 2 && 'Press Train: the loss and accuracy curves draw here as the model learns.',
+  );
   wrapper.append(
     lineChart({
       name: 'learn-loss',
       caption: 'Loss (cross-entropy, nats) on 256 held-out sequences, and on the training batches',
       series: [
         { label: 'held-out loss', values: history.map((s) => s.loss), color: LOSS_COLOR },
-        { label: 'training loss', values: history.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.loss)), color: TRAIN_COLOR },
+        {
+          label: 'training loss',
+          values: history.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.loss)),
+          color: TRAIN_COLOR,
+        },
       ],
-      x: steps, markers, pointName: 'step', xTitle: 'training step', yTitle: log ? 'loss (log scale)' : 'loss', log, width, height: 170,
+      x: steps,
+      markers,
+      pointName: 'step',
+      xTitle: 'training step',
+      yTitle: log ? 'loss (log scale)' : 'loss',
+      log,
+      width,
+      height: 170,
     }),
     lineChart({
       name: 'learn-accuracy',
       caption: 'Accuracy: the share of held-out predictions the task scores that are right',
       series: [{ label: 'accuracy', values: history.map((s) => s.accuracy), color: ACCURACY_COLOR }],
-      x: steps, markers, pointName: 'step', xTitle: 'training step', yTitle: 'accuracy', yDomain: [0, 1], width, height: 170,
-    }));
+      x: steps,
+      markers,
+      pointName: 'step',
+      xTitle: 'training step',
+      yTitle: 'accuracy',
+      yDomain: [0, 1],
+      width,
+      height: 170,
+    }),
+  );
   return wrapper;
 }

@@ -29,17 +29,18 @@ import { DESIGNED } from '../../settings/limits.js';
 export const lensesChapter = {
   id: 'lenses',
   title: 'Other lenses',
-  takeaway: 'Dot products, softmax and self-attention are choices: see what context does to a word, the other score functions ' +
+  takeaway:
+    'Dot products, softmax and self-attention are choices: see what context does to a word, the other score functions ' +
     'and normalizers, attention as a soft dictionary lookup, cross-attention, and what a layer costs.',
   views: ['projection', 'score-function', 'simplex', 'lookup', 'cross', 'cost'],
   /** Its slice of the state. */
   state: () => ({
-    simplexScores: [1, 0.5, -0.5],  // the simplex figure's three scores
+    simplexScores: [1, 0.5, -0.5], // the simplex figure's three scores
     simplexTemperature: 1,
-    simplexLevelSets: 'softmax',    // whose objective's level sets are drawn
-    crossTarget: DEFAULT_TRANSLATION,  // the target sentence of cross-attention (the source is `sentence`)
-    ...LOOKUP_DEFAULTS,      // the soft-lookup section's table, query, τ and similarity
-    costKernel: 3,           // the cost section's convolution kernel size k
+    simplexLevelSets: 'softmax', // whose objective's level sets are drawn
+    crossTarget: DEFAULT_TRANSLATION, // the target sentence of cross-attention (the source is `sentence`)
+    ...LOOKUP_DEFAULTS, // the soft-lookup section's table, query, τ and similarity
+    costKernel: 3, // the cost section's convolution kernel size k
   }),
   /** Its attributes of the element (explorer/attributes.js): attribute → [field, parse(text)]. */
   attributes: { 'target-sentence': ['crossTarget', (text) => text] },
@@ -56,15 +57,23 @@ export const lensesChapter = {
       compute: (core, inputs) => contextData(core, trainedModels(core), inputs),
       kept: 'The figure shows the last sentences the model could read.',
     },
-    scoreCosts: { inputs: (state, trace, core) => scoreCostInputs(state, trace.tokens.length, core.dModel), compute: scoreCosts },
+    scoreCosts: {
+      inputs: (state, trace, core) => scoreCostInputs(state, trace.tokens.length, core.dModel),
+      compute: scoreCosts,
+    },
     simplex: { inputs: (state) => simplexInputs(state), compute: simplexData },
-    lookup: { inputs: (state) => lookupInputs(state), compute: lookupData, kept: 'The figure shows the last table that worked.' },
+    lookup: {
+      inputs: (state) => lookupInputs(state),
+      compute: lookupData,
+      kept: 'The figure shows the last table that worked.',
+    },
     cross: {
       inputs: (state) => [state.sentence, state.crossTarget, traceOptions(state)],
       compute: (core, [source, target, options]) => core.explainCross(source, target, options),
     },
     cost: {
-      inputs: (state, trace, core) => costInputs(state, trace.totalTokens, core.dModel), compute: costData,
+      inputs: (state, trace, core) => costInputs(state, trace.totalTokens, core.dModel),
+      compute: costData,
       kept: 'The figures show the last sizes that worked.',
     },
   },
@@ -81,10 +90,14 @@ export const lensesChapter = {
     scoreFunction: { needs: 'scoreCosts', dataOnly: true, draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts) },
     simplex: { needs: 'simplex', dataOnly: true, draw: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }) },
     lookup: {
-      needs: 'lookup', dataOnly: true,
+      needs: 'lookup',
+      dataOnly: true,
       draw: ({ lookup }) => (lookup.result ? lookupBars(lookup.result, lookup.options) : document.createElement('div')),
     },
-    cross: { needs: 'cross', draw: ({ cross }, _, { head, colorMap }) => crossAttentionView(cross, { head, colorMap }) },
+    cross: {
+      needs: 'cross',
+      draw: ({ cross }, _, { head, colorMap }) => crossAttentionView(cross, { head, colorMap }),
+    },
     costTable: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costTable(cost.costs, cost.sizes) },
     costPlot: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },
   },
@@ -95,7 +108,9 @@ export const lensesChapter = {
     const simplexControls = buildSimplexControls();
     const compareButton = element('button', 'compare-button');
     compareButton.type = 'button';
-    const target = textBox('Target sentence (e.g. a translation)', (value) => edit({ crossTarget: value }, { typing: true }));
+    const target = textBox('Target sentence (e.g. a translation)', (value) =>
+      edit({ crossTarget: value }, { typing: true }),
+    );
     simplexControls.form.addEventListener('input', () => edit(simplexControls.read()));
     // A comparison is a view: it shows the two "bank" sentences with the settings that isolate context (no
     // positional encoding, identity projections; the section's text says so), and leaving it gives back
@@ -109,8 +124,14 @@ export const lensesChapter = {
       }
       const { sentence, positionalEncoding, projection, maskedPositions } = state();
       beforeComparison = { sentence, positionalEncoding, projection, maskedPositions };
-      edit({ compare: true, sentence: COMPARISON[0], compareSentence: COMPARISON[1], positionalEncoding: 'none', projection: 'identity',
-        maskedPositions: [] });
+      edit({
+        compare: true,
+        sentence: COMPARISON[0],
+        compareSentence: COMPARISON[1],
+        positionalEncoding: 'none',
+        projection: 'identity',
+        maskedPositions: [],
+      });
     });
     // Dragging a bar of the simplex figure sets that score.
     enableScoreDrag(slots.simplex, SCORE_RANGE, (index, score) => {
@@ -120,39 +141,71 @@ export const lensesChapter = {
     });
     const contextMessage = element('p', 'status error');
     contextMessage.setAttribute('role', 'alert');
-    const context = section('Context moves meaning', '', compareButton, contextMessage, slots.projection, slots.contextTrained);
+    const context = section(
+      'Context moves meaning',
+      '',
+      compareButton,
+      contextMessage,
+      slots.projection,
+      slots.contextTrained,
+    );
     const contextIntro = context.insertBefore(element('p', 'intro'), compareButton);
-    const scores = section('Score functions: how a query meets a key', 'The selected score function (in More settings) for your sentence, ' +
-      'and what each one costs per head.', formula('attention'), slots.scoreFunction);
-    const simplex = section('Normalizers: softmax is one choice', 'Attention weights are the point p of the simplex (all weight vectors) that ' +
-      'maximizes ⟨p, s⟩/τ − Ω(p): Shannon entropy for Ω gives softmax, the squared norm sparsemax, Tsallis entropy 1.5-entmax, ' +
-      'no Ω hardmax. Here for three keys.', simplexControls.form, slots.simplex);
+    const scores = section(
+      'Score functions: how a query meets a key',
+      'The selected score function (in More settings) for your sentence, ' + 'and what each one costs per head.',
+      formula('attention'),
+      slots.scoreFunction,
+    );
+    const simplex = section(
+      'Normalizers: softmax is one choice',
+      'Attention weights are the point p of the simplex (all weight vectors) that ' +
+        'maximizes ⟨p, s⟩/τ − Ω(p): Shannon entropy for Ω gives softmax, the squared norm sparsemax, Tsallis entropy 1.5-entmax, ' +
+        'no Ω hardmax. Here for three keys.',
+      simplexControls.form,
+      slots.simplex,
+    );
     const lookup = lookupSection(core, edit, slots.lookup);
-    const cross = section('Cross-attention: the decoder reads the source', 'In an encoder–decoder Transformer the target (here a ' +
-      'translation of your sentence) first attends to itself causally, then its queries attend to the source\'s keys and values. ' +
-      'Your sentence above is the source.', target.parentElement, slots.cross);
+    const cross = section(
+      'Cross-attention: the decoder reads the source',
+      'In an encoder–decoder Transformer the target (here a ' +
+        "translation of your sentence) first attends to itself causally, then its queries attend to the source's keys and values. " +
+        'Your sentence above is the source.',
+      target.parentElement,
+      slots.cross,
+    );
     const cost = costSection(edit, [slots.costTable, slots.costPlot]);
     return {
       content: [context, scores, simplex, lookup.element, cross, cost.element],
-      views: { projection: [context], 'score-function': [scores], simplex: [simplex], lookup: [lookup.element], cross: [cross], cost: [cost.element] },
+      views: {
+        projection: [context],
+        'score-function': [scores],
+        simplex: [simplex],
+        lookup: [lookup.element],
+        cross: [cross],
+        cost: [cost.element],
+      },
       figureControls: [simplexControls.form, ...lookup.forms, ...cost.forms],
       sync: (current, context) => {
         for (const part of [lookup, cost]) part.sync(current, context);
-        compareButton.textContent = current.compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
+        compareButton.textContent = current.compare
+          ? 'Back to one sentence'
+          : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
         // With a trained model, its own states of the word (its settings are its own); with the designed heads, theirs.
         const designed = current.model === DESIGNED;
         if (!designed) models.load(current.model);
         slots.projection.hidden = !designed;
         slots.contextTrained.hidden = designed;
-        contextIntro.textContent = designed ? 'The same word starts at the same point; attention pulls it toward its context. ' +
-          'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone; ' +
-          'leaving it gives back your sentence and settings.'
+        contextIntro.textContent = designed
+          ? 'The same word starts at the same point; attention pulls it toward its context. ' +
+            'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone; ' +
+            'leaving it gives back your sentence and settings.'
           : 'The same word starts as the same vector in both sentences; each layer of the trained model mixes in its context. ' +
-          'Leaving the comparison gives back your sentence and settings.';
+            'Leaving the comparison gives back your sentence and settings.';
         compareButton.disabled = context.readonly;
         target.readOnly = context.readonly;
         // Never written back into the box while it is being typed in (it already shows the text).
-        if (target.value !== current.crossTarget && target.getRootNode().activeElement !== target) target.value = current.crossTarget;
+        if (target.value !== current.crossTarget && target.getRootNode().activeElement !== target)
+          target.value = current.crossTarget;
         if (!context.readonly) simplexControls.sync(simplexInputs(current));
       },
       messages: { lookup: lookup.message, cost: cost.message, contextStates: contextMessage },

@@ -13,7 +13,8 @@ const POINTS_PER_DECADE = 20;
 export function logSpacedN(last) {
   const decades = Math.log10(last);
   const ns = new Set([1]);
-  for (let i = 1; i <= Math.ceil(decades * POINTS_PER_DECADE); i++) ns.add(Math.min(last, Math.round(10 ** (i / POINTS_PER_DECADE))));
+  for (let i = 1; i <= Math.ceil(decades * POINTS_PER_DECADE); i++)
+    ns.add(Math.min(last, Math.round(10 ** (i / POINTS_PER_DECADE))));
   ns.add(last);
   return [...ns].sort((a, b) => a - b);
 }
@@ -44,18 +45,26 @@ export function costSection(onChange, slots) {
   form.setAttribute('aria-label', 'Cost: kernel size');
   form.addEventListener('submit', (event) => event.preventDefault());
   const [low, high] = COST_KERNEL_RANGE;
-  const kernel = field(form, 'CNN kernel size k', input('costKernel', { type: 'number', min: low, max: high, step: 1 }));
+  const kernel = field(
+    form,
+    'CNN kernel size k',
+    input('costKernel', { type: 'number', min: low, max: high, step: 1 }),
+  );
   form.addEventListener('input', () => {
     const k = Math.trunc(Number(kernel.value));
     if (k >= low && k <= high) onChange({ costKernel: k });
   });
   const message = element('p', 'status error cost-message');
   message.setAttribute('role', 'alert');
-  const el = section('Cost: self-attention vs. convolution vs. recurrence',
+  const el = section(
+    'Cost: self-attention vs. convolution vs. recurrence',
     'What one layer costs on this sentence (d2l.ai §11.6.2; Vaswani et al. 2017, Table 1). Operations are the leading ' +
-    'multiply–add counts without constant factors; sequential operations must wait for each other; the maximum path length ' +
-    'is how many layers or steps separate the farthest two tokens. Type a longer sentence and watch n move.',
-    form, message, ...slots);
+      'multiply–add counts without constant factors; sequential operations must wait for each other; the maximum path length ' +
+      'is how many layers or steps separate the farthest two tokens. Type a longer sentence and watch n move.',
+    form,
+    message,
+    ...slots,
+  );
   el.classList.add('lens-section', 'cost-section');
 
   const sync = (state, { readonly }) => {

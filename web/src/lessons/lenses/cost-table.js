@@ -9,8 +9,13 @@ const count = format(',');
 
 /** The three layer kinds in table order, with their formulas (TeX) for each column. */
 export const LAYER_ROWS = [
-  { kind: 'convolution', name: 'Convolution (kernel k)', operations: String.raw`k\,n\,d^2`, sequential: '1',
-    path: String.raw`\lceil (n-1)/(k-1) \rceil` },
+  {
+    kind: 'convolution',
+    name: 'Convolution (kernel k)',
+    operations: String.raw`k\,n\,d^2`,
+    sequential: '1',
+    path: String.raw`\lceil (n-1)/(k-1) \rceil`,
+  },
   { kind: 'recurrent', name: 'Recurrent', operations: String.raw`n\,d^2`, sequential: 'n', path: 'n-1' },
   { kind: 'selfAttention', name: 'Self-attention', operations: String.raw`n^2 d`, sequential: '1', path: '1' },
 ];
@@ -58,17 +63,21 @@ export function costTable(costs, { n, dModel, kernelSize }) {
       name.appendChild(document.createElement('span')).className = 'badge';
       name.lastChild.textContent = 'fewest operations';
     }
-    tr.append(cell('td', row.operations, c.operations), cell('td', row.sequential, c.sequentialOperations),
-      cell('td', row.path, c.maxPathLength));
+    tr.append(
+      cell('td', row.operations, c.operations),
+      cell('td', row.sequential, c.sequentialOperations),
+      cell('td', row.path, c.maxPathLength),
+    );
   }
   const { selfAttentionRecurrent: d, selfAttentionConvolution: kd } = costs.crossings;
   const note = figure.appendChild(document.createElement('p'));
   note.className = 'verdict cost-verdict';
-  note.textContent = n < d
-    ? `n = ${count(n)} < d = ${count(d)}: self-attention needs fewer operations than recurrence (and than convolution, below k·d = ${count(kd)}), ` +
-      'all positions at once, and one step between any two tokens.'
-    : n < kd
-      ? `n = ${count(n)} ≥ d = ${count(d)}: recurrence now needs fewer operations than self-attention; convolution still needs more (until n = k·d = ${count(kd)}).`
-      : `n = ${count(n)} ≥ k·d = ${count(kd)}: self-attention needs the most operations — its cost grows with n², the others' with n.`;
+  note.textContent =
+    n < d
+      ? `n = ${count(n)} < d = ${count(d)}: self-attention needs fewer operations than recurrence (and than convolution, below k·d = ${count(kd)}), ` +
+        'all positions at once, and one step between any two tokens.'
+      : n < kd
+        ? `n = ${count(n)} ≥ d = ${count(d)}: recurrence now needs fewer operations than self-attention; convolution still needs more (until n = k·d = ${count(kd)}).`
+        : `n = ${count(n)} ≥ k·d = ${count(kd)}: self-attention needs the most operations — its cost grows with n², the others' with n.`;
   return figure;
 }

@@ -19,10 +19,25 @@ function weightsMap({ name, caption, weights, rows, cols, rowLabels, colLabels, 
   const offset = head * rows * cols;
   const values = weights.data.subarray(offset, offset + rows * cols);
   return heatmap({
-    name, caption, values, rows, cols, rowLabels, colLabels, rowTitle: 'target query ↓', colTitle, color,
-    domain: [0, 1], legendTitle: 'attention weight', cellWidth: cell, cellHeight: cell, isMasked: masked,
-    describe: (i, j, w) => (masked?.(i, j) ? `"${rowLabels[i]}" may not see "${colLabels[j]}" (${j > i ? 'causal' : 'own position skipped'}): weight 0`
-      : `"${rowLabels[i]}" → "${colLabels[j]}": weight ${fmt(w)}`),
+    name,
+    caption,
+    values,
+    rows,
+    cols,
+    rowLabels,
+    colLabels,
+    rowTitle: 'target query ↓',
+    colTitle,
+    color,
+    domain: [0, 1],
+    legendTitle: 'attention weight',
+    cellWidth: cell,
+    cellHeight: cell,
+    isMasked: masked,
+    describe: (i, j, w) =>
+      masked?.(i, j)
+        ? `"${rowLabels[i]}" may not see "${colLabels[j]}" (${j > i ? 'causal' : 'own position skipped'}): weight 0`
+        : `"${rowLabels[i]}" → "${colLabels[j]}": weight ${fmt(w)}`,
   });
 }
 
@@ -35,38 +50,71 @@ export function crossAttentionView(cross, { head, colorMap = 'viridis' }) {
   const wrapper = document.createElement('div');
   wrapper.className = 'cross-attention';
   const { source, target } = cross;
-  const t = target.tokens.length, s = source.tokens.length;
+  const t = target.tokens.length,
+    s = source.tokens.length;
   if (!cross.cross) {
-    wrapper.append(Object.assign(document.createElement('p'), {
-      className: 'empty-state', textContent: t === 0 ? 'Type a target sentence to see it attend to the source.' : 'The source sentence is empty.' }));
+    wrapper.append(
+      Object.assign(document.createElement('p'), {
+        className: 'empty-state',
+        textContent:
+          t === 0 ? 'Type a target sentence to see it attend to the source.' : 'The source sentence is empty.',
+      }),
+    );
     return wrapper;
   }
   const h = Math.min(head, target.heads.length - 1);
   const numHeads = target.heads.length;
   const color = weightColorMap(colorMap);
-  const targetLabels = starred(target), sourceLabels = starred(source);
+  const targetLabels = starred(target),
+    sourceLabels = starred(source);
   // Step 1's masks as the core applied them: the causal mask, and the own position for a head that skips it.
   const targetHead = target.heads[h];
   const selfOnly = selfOnlyText(tokenLabels(target), rowStatus(targetHead, t, t).selfOnly);
   const row = wrapper.appendChild(document.createElement('div'));
   row.className = 'side-by-side';
   row.append(
-    weightsMap({ name: 'cross-self-attention', weights: target.weights, rows: t, cols: t, rowLabels: targetLabels,
-      colLabels: targetLabels, colTitle: 'target key →', color, head: h,
+    weightsMap({
+      name: 'cross-self-attention',
+      weights: target.weights,
+      rows: t,
+      cols: t,
+      rowLabels: targetLabels,
+      colLabels: targetLabels,
+      colTitle: 'target key →',
+      color,
+      head: h,
       masked: (i, j) => targetHead.scores.data[i * t + j] === -Infinity,
-      caption: `Step 1, masked self-attention on the target, head ${h + 1} of ${numHeads}: [t, t] = [${t}, ${t}]. ` +
+      caption:
+        `Step 1, masked self-attention on the target, head ${h + 1} of ${numHeads}: [t, t] = [${t}, ${t}]. ` +
         'Each target word sees only itself and the words before it (the causal mask), as when the translation is written word by word.' +
-        (targetHead.masksOwnPosition ? ' This head also skips each word\'s own position.' : '') + (selfOnly ? ` ${selfOnly}` : '') }),
-    weightsMap({ name: 'cross-attention', weights: cross.cross.weights, rows: t, cols: s, rowLabels: targetLabels,
-      colLabels: sourceLabels, colTitle: 'source key (encoder output) →', color, head: h,
-      caption: `Step 2, cross-attention, head ${h + 1} of ${numHeads}: [t, s] = [${t}, ${s}]. Queries from the target ` +
-        '(after step 1 and Add & Norm), keys and values from the source\'s encoder output: each row says where that target word reads the source.' }),
+        (targetHead.masksOwnPosition ? " This head also skips each word's own position." : '') +
+        (selfOnly ? ` ${selfOnly}` : ''),
+    }),
+    weightsMap({
+      name: 'cross-attention',
+      weights: cross.cross.weights,
+      rows: t,
+      cols: s,
+      rowLabels: targetLabels,
+      colLabels: sourceLabels,
+      colTitle: 'source key (encoder output) →',
+      color,
+      head: h,
+      caption:
+        `Step 2, cross-attention, head ${h + 1} of ${numHeads}: [t, s] = [${t}, ${s}]. Queries from the target ` +
+        "(after step 1 and Add & Norm), keys and values from the source's encoder output: each row says where that target word reads the source.",
+    }),
   );
   const unknown = target.tokens.filter((token) => token.oov).length + source.tokens.filter((token) => token.oov).length;
   if (unknown) {
-    wrapper.append(Object.assign(document.createElement('p'), { className: 'hint oov-note',
-      textContent: `* ${unknown} word${unknown === 1 ? ' has' : 's have'} no pretrained (English) vector: a deterministic hashed vector stands in, ` +
-        'so their weights reflect no meaning. The weights are untrained: they show the mechanics, not a real translation\'s alignment.' }));
+    wrapper.append(
+      Object.assign(document.createElement('p'), {
+        className: 'hint oov-note',
+        textContent:
+          `* ${unknown} word${unknown === 1 ? ' has' : 's have'} no pretrained (English) vector: a deterministic hashed vector stands in, ` +
+          "so their weights reflect no meaning. The weights are untrained: they show the mechanics, not a real translation's alignment.",
+      }),
+    );
   }
   return wrapper;
 }

@@ -6,9 +6,9 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const ROW = 30;            // pixels per row: a weight bar and a delta bar
-const BAR_WIDTH = 220;     // the length of weight 1
-const NUMBER_WIDTH = 52;   // room for the number after a bar
+const ROW = 30; // pixels per row: a weight bar and a delta bar
+const BAR_WIDTH = 220; // the length of weight 1
+const NUMBER_WIDTH = 52; // room for the number after a bar
 const percent = format('.1%');
 const fixed = format('.3f');
 
@@ -30,24 +30,69 @@ function pairedBars({ name, caption, label, rows }) {
   figure.appendChild(document.createElement('figcaption')).textContent = caption;
   const left = labelWidth(rows.map((r) => r.label));
   const x = scaleLinear().domain([0, 1]).range([0, BAR_WIDTH]);
-  const width = left + BAR_WIDTH + NUMBER_WIDTH, height = rows.length * ROW + 22;
+  const width = left + BAR_WIDTH + NUMBER_WIDTH,
+    height = rows.length * ROW + 22;
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', width).attr('height', height).attr('role', 'img')
+    .attr('width', width)
+    .attr('height', height)
+    .attr('role', 'img')
     .attr('aria-label', `${label}: ${rows.map((r) => `${r.label} ${percent(r.soft)} (exact ${r.exact})`).join('; ')}`);
-  const row = svg.selectAll('g.row').data(rows).join('g').attr('class', 'row')
-    .attr('transform', (_, i) => `translate(0, ${i * ROW})`).attr('data-row', (_, i) => i)
-    .attr('data-soft', (r) => r.soft).attr('data-exact', (r) => r.exact);
+  const row = svg
+    .selectAll('g.row')
+    .data(rows)
+    .join('g')
+    .attr('class', 'row')
+    .attr('transform', (_, i) => `translate(0, ${i * ROW})`)
+    .attr('data-row', (_, i) => i)
+    .attr('data-soft', (r) => r.soft)
+    .attr('data-exact', (r) => r.exact);
   row.append('title').text((r) => r.title);
-  row.append('text').attr('class', 'row-label').attr('x', left - 8).attr('y', 13).attr('text-anchor', 'end').text((r) => r.label);
+  row
+    .append('text')
+    .attr('class', 'row-label')
+    .attr('x', left - 8)
+    .attr('y', 13)
+    .attr('text-anchor', 'end')
+    .text((r) => r.label);
   row.append('rect').attr('class', 'track').attr('x', left).attr('y', 3).attr('width', BAR_WIDTH).attr('height', 13);
-  row.append('rect').attr('class', 'soft').attr('x', left).attr('y', 3).attr('width', (r) => x(r.soft)).attr('height', 13);
-  row.append('rect').attr('class', 'exact').attr('x', left).attr('y', 19).attr('width', (r) => x(r.exact)).attr('height', 5);
-  row.append('text').attr('class', 'bar-number').attr('x', left + BAR_WIDTH + 6).attr('y', 14).text((r) => percent(r.soft));
+  row
+    .append('rect')
+    .attr('class', 'soft')
+    .attr('x', left)
+    .attr('y', 3)
+    .attr('width', (r) => x(r.soft))
+    .attr('height', 13);
+  row
+    .append('rect')
+    .attr('class', 'exact')
+    .attr('x', left)
+    .attr('y', 19)
+    .attr('width', (r) => x(r.exact))
+    .attr('height', 5);
+  row
+    .append('text')
+    .attr('class', 'bar-number')
+    .attr('x', left + BAR_WIDTH + 6)
+    .attr('y', 14)
+    .text((r) => percent(r.soft));
   // Axis: 0, ½, 1 under the bars.
-  const axis = svg.append('g').attr('class', 'axis lookup-axis').attr('transform', `translate(0, ${rows.length * ROW + 4})`);
+  const axis = svg
+    .append('g')
+    .attr('class', 'axis lookup-axis')
+    .attr('transform', `translate(0, ${rows.length * ROW + 4})`);
   for (const v of [0, 0.5, 1]) {
-    axis.append('line').attr('x1', left + x(v)).attr('x2', left + x(v)).attr('y1', -rows.length * ROW - 4).attr('y2', 0);
-    axis.append('text').attr('x', left + x(v)).attr('y', 14).attr('text-anchor', 'middle').text(v === 0.5 ? '½' : String(v));
+    axis
+      .append('line')
+      .attr('x1', left + x(v))
+      .attr('x2', left + x(v))
+      .attr('y1', -rows.length * ROW - 4)
+      .attr('y2', 0);
+    axis
+      .append('text')
+      .attr('x', left + x(v))
+      .attr('y', 14)
+      .attr('text-anchor', 'middle')
+      .text(v === 0.5 ? '½' : String(v));
   }
   return figure;
 }
@@ -59,17 +104,32 @@ function pairedBars({ name, caption, label, rows }) {
  * @returns {HTMLElement} the two figures side by side, and a line saying what the lookups return
  */
 export function lookupBars(result, { keys, values, query, temperature, similarity, normalizer }) {
-  const { similarities, scores, weights, exact, distinctValues, mixture, exactMixture, sharedBigrams, keyOov, queryOov } = result;
+  const {
+    similarities,
+    scores,
+    weights,
+    exact,
+    distinctValues,
+    mixture,
+    exactMixture,
+    sharedBigrams,
+    keyOov,
+    queryOov,
+  } = result;
   const container = document.createElement('div');
   container.className = 'lookup-figures';
-  const why = (j) => (similarity === 'letters'
-    ? `shared bigrams: ${sharedBigrams[j].length ? sharedBigrams[j].join(' ') : 'none'}`
-    : keyOov[j] ? 'a word without a vector (hashed)' : 'word-vector cosine');
+  const why = (j) =>
+    similarity === 'letters'
+      ? `shared bigrams: ${sharedBigrams[j].length ? sharedBigrams[j].join(' ') : 'none'}`
+      : keyOov[j]
+        ? 'a word without a vector (hashed)'
+        : 'word-vector cosine';
   const keyRows = keys.map((key, j) => ({
     label: `${key} → ${values[j].trim()}`,
     soft: weights[j],
     exact: exact[j],
-    title: `“${key}”: similarity ${fixed(similarities[j])} (${why(j)}), score s/τ = ${fixed(scores[j])}, ` +
+    title:
+      `“${key}”: similarity ${fixed(similarities[j])} (${why(j)}), score s/τ = ${fixed(scores[j])}, ` +
       `weight α = ${fixed(weights[j])}; exact lookup δ = ${exact[j]}`,
   }));
   const valueRows = distinctValues.map((value, i) => ({
@@ -80,18 +140,34 @@ export function lookupBars(result, { keys, values, query, temperature, similarit
   }));
   const shownQuery = query.trim() === '' ? 'the empty query' : `“${query.trim()}”`;
   container.append(
-    pairedBars({ name: 'lookup-weights', label: 'Weight per key', rows: keyRows,
-      caption: `Weight per key for ${shownQuery}${similarity === 'wordVectors' && queryOov ? ' (a word without a vector: hashed)' : ''}: ` +
-        `attention α (bar${normalizer === 'softmax' ? '' : `, ${normalizer} instead of softmax`}) and exact lookup δ (line below)` }),
-    pairedBars({ name: 'lookup-mixture', label: 'Returned value', rows: valueRows,
-      caption: 'Returned value: the mix of values attention returns (bar) and the exact lookup\'s (line below)' }));
+    pairedBars({
+      name: 'lookup-weights',
+      label: 'Weight per key',
+      rows: keyRows,
+      caption:
+        `Weight per key for ${shownQuery}${similarity === 'wordVectors' && queryOov ? ' (a word without a vector: hashed)' : ''}: ` +
+        `attention α (bar${normalizer === 'softmax' ? '' : `, ${normalizer} instead of softmax`}) and exact lookup δ (line below)`,
+    }),
+    pairedBars({
+      name: 'lookup-mixture',
+      label: 'Returned value',
+      rows: valueRows,
+      caption: "Returned value: the mix of values attention returns (bar) and the exact lookup's (line below)",
+    }),
+  );
   const verdict = container.appendChild(document.createElement('p'));
   verdict.className = 'verdict lookup-verdict';
-  const top = [...mixture.keys()].sort((a, b) => mixture[b] - mixture[a]).slice(0, 3).filter((i) => mixture[i] >= 0.005);
+  const top = [...mixture.keys()]
+    .sort((a, b) => mixture[b] - mixture[a])
+    .slice(0, 3)
+    .filter((i) => mixture[i] >= 0.005);
   const matched = distinctValues.filter((_, i) => exactMixture[i] > 0);
   const rest = 1 - top.reduce((sum, i) => sum + mixture[i], 0);
-  verdict.textContent = `τ = ${temperature}: attention returns ${top.map((i) => `${percent(mixture[i])} ${distinctValues[i]}`).join(' + ')}` +
+  verdict.textContent =
+    `τ = ${temperature}: attention returns ${top.map((i) => `${percent(mixture[i])} ${distinctValues[i]}`).join(' + ')}` +
     `${rest >= 0.0005 ? ` + ${percent(rest)} of the rest` : ''}. ` +
-    (matched.length ? `The exact lookup returns ${matched.join(' / ')}.` : `The exact lookup fails: no key equals ${shownQuery}.`);
+    (matched.length
+      ? `The exact lookup returns ${matched.join(' / ')}.`
+      : `The exact lookup fails: no key equals ${shownQuery}.`);
   return container;
 }

@@ -14,7 +14,7 @@ const PAD = 36;
 export const SENTENCE_COLORS = ['#3b5bdb', '#e8590c'];
 const COLORS = SENTENCE_COLORS;
 const pct = format('.0%');
-const FONT = '12px system-ui, sans-serif';  // as explorer.css sets for .projection-view text
+const FONT = '12px system-ui, sans-serif'; // as explorer.css sets for .projection-view text
 const LABEL_HEIGHT = 14;
 /** A label's width in pixels, in the plot's font. */
 const textWidth = (text) => labelWidth(text, FONT);
@@ -50,33 +50,70 @@ export function projectionView({ traces, projection }) {
   });
   const all = groups.flat().flatMap((p) => [p.from, p.to]);
   const extent = (k) => [Math.min(...all.map((p) => p[k])), Math.max(...all.map((p) => p[k]))];
-  const [x0, x1] = extent(0), [y0, y1] = extent(1);
-  const half = Math.max(x1 - x0, y1 - y0, 1e-6) / 2 * 1.1;  // equal scales on both axes: distances stay true
-  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  const x = scaleLinear().domain([cx - half, cx + half]).range([PAD, SIZE - PAD]);
-  const y = scaleLinear().domain([cy - half, cy + half]).range([SIZE - PAD, PAD]);
+  const [x0, x1] = extent(0),
+    [y0, y1] = extent(1);
+  const half = (Math.max(x1 - x0, y1 - y0, 1e-6) / 2) * 1.1; // equal scales on both axes: distances stay true
+  const cx = (x0 + x1) / 2,
+    cy = (y0 + y1) / 2;
+  const x = scaleLinear()
+    .domain([cx - half, cx + half])
+    .range([PAD, SIZE - PAD]);
+  const y = scaleLinear()
+    .domain([cy - half, cy + half])
+    .range([SIZE - PAD, PAD]);
   const [v1, v2] = projection.variance.data;
   const total = v1 + v2;
-  caption.textContent = `Word vectors (○) and what attention made of them (●), on their two principal components ` +
+  caption.textContent =
+    `Word vectors (○) and what attention made of them (●), on their two principal components ` +
     `(PC 1 holds ${pct(v1 / (total || 1))} of the plotted variance): each arrow is how context moved a word.`;
 
   const id = nextId++;
   const marker = (g) => `projection-arrow-${id}-${g}`;
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', SIZE).attr('height', SIZE).attr('role', 'img')
+    .attr('width', SIZE)
+    .attr('height', SIZE)
+    .attr('role', 'img')
     .attr('aria-label', 'Principal-component plot of word vectors and attention outputs');
   const defs = svg.append('defs');
-  COLORS.forEach((color, g) => defs.append('marker').attr('id', marker(g)).attr('viewBox', '0 0 10 10').attr('refX', 9)
-    .attr('refY', 5).attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto')
-    .append('path').attr('d', 'M 0 0 L 10 5 L 0 10 z').attr('fill', color));
-  svg.append('text').attr('class', 'axis-title').attr('x', SIZE / 2).attr('y', SIZE - 8).attr('text-anchor', 'middle').text('PC 1 →');
-  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${SIZE / 2}) rotate(-90)`).attr('text-anchor', 'middle').text('PC 2 →');
+  COLORS.forEach((color, g) =>
+    defs
+      .append('marker')
+      .attr('id', marker(g))
+      .attr('viewBox', '0 0 10 10')
+      .attr('refX', 9)
+      .attr('refY', 5)
+      .attr('markerWidth', 7)
+      .attr('markerHeight', 7)
+      .attr('orient', 'auto')
+      .append('path')
+      .attr('d', 'M 0 0 L 10 5 L 0 10 z')
+      .attr('fill', color),
+  );
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('x', SIZE / 2)
+    .attr('y', SIZE - 8)
+    .attr('text-anchor', 'middle')
+    .text('PC 1 →');
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('transform', `translate(12, ${SIZE / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text('PC 2 →');
   // Each word's label beside its word vector (○), placed so that labels neither overlap each other nor
   // cover a point; a thin leader joins a label pushed away from its point.
   const flat = groups.flat();
-  const markers = flat.flatMap((p) => [{ x: x(p.from[0]), y: y(p.from[1]), r: 4 }, { x: x(p.to[0]), y: y(p.to[1]), r: 4 }]);
-  const placed = placeLabels(flat.map((p) => ({ x: x(p.from[0]), y: y(p.from[1]), width: textWidth(p.label), height: LABEL_HEIGHT })),
-    markers, { width: SIZE, height: SIZE - PAD / 2 });
+  const markers = flat.flatMap((p) => [
+    { x: x(p.from[0]), y: y(p.from[1]), r: 4 },
+    { x: x(p.to[0]), y: y(p.to[1]), r: 4 },
+  ]);
+  const placed = placeLabels(
+    flat.map((p) => ({ x: x(p.from[0]), y: y(p.from[1]), width: textWidth(p.label), height: LABEL_HEIGHT })),
+    markers,
+    { width: SIZE, height: SIZE - PAD / 2 },
+  );
   let k = 0;
   groups.forEach((group, g) => {
     const color = COLORS[g];
@@ -84,18 +121,50 @@ export function projectionView({ traces, projection }) {
     for (const p of group) {
       const at = placed[k++];
       const item = layer.append('g').attr('class', 'moved-token').attr('data-token', p.label);
-      item.append('line').attr('x1', x(p.from[0])).attr('y1', y(p.from[1])).attr('x2', x(p.to[0])).attr('y2', y(p.to[1]))
-        .attr('stroke', color).attr('stroke-opacity', 0.7).attr('stroke-width', 1.5).attr('marker-end', `url(#${marker(g)})`);
-      item.append('circle').attr('cx', x(p.from[0])).attr('cy', y(p.from[1])).attr('r', 4).attr('fill', 'white').attr('stroke', color);
+      item
+        .append('line')
+        .attr('x1', x(p.from[0]))
+        .attr('y1', y(p.from[1]))
+        .attr('x2', x(p.to[0]))
+        .attr('y2', y(p.to[1]))
+        .attr('stroke', color)
+        .attr('stroke-opacity', 0.7)
+        .attr('stroke-width', 1.5)
+        .attr('marker-end', `url(#${marker(g)})`);
+      item
+        .append('circle')
+        .attr('cx', x(p.from[0]))
+        .attr('cy', y(p.from[1]))
+        .attr('r', 4)
+        .attr('fill', 'white')
+        .attr('stroke', color);
       item.append('circle').attr('cx', x(p.to[0])).attr('cy', y(p.to[1])).attr('r', 3.5).attr('fill', color);
-      const nearest = [Math.max(at.x - textWidth(p.label) / 2, Math.min(x(p.from[0]), at.x + textWidth(p.label) / 2)),
-        Math.max(at.y - LABEL_HEIGHT / 2, Math.min(y(p.from[1]), at.y + LABEL_HEIGHT / 2))];
+      const nearest = [
+        Math.max(at.x - textWidth(p.label) / 2, Math.min(x(p.from[0]), at.x + textWidth(p.label) / 2)),
+        Math.max(at.y - LABEL_HEIGHT / 2, Math.min(y(p.from[1]), at.y + LABEL_HEIGHT / 2)),
+      ];
       if (Math.hypot(nearest[0] - x(p.from[0]), nearest[1] - y(p.from[1])) > 12) {
-        item.append('line').attr('class', 'leader').attr('x1', x(p.from[0])).attr('y1', y(p.from[1])).attr('x2', nearest[0]).attr('y2', nearest[1])
-          .attr('stroke', color).attr('stroke-opacity', 0.5).attr('stroke-width', 0.75).attr('stroke-dasharray', '2 2');
+        item
+          .append('line')
+          .attr('class', 'leader')
+          .attr('x1', x(p.from[0]))
+          .attr('y1', y(p.from[1]))
+          .attr('x2', nearest[0])
+          .attr('y2', nearest[1])
+          .attr('stroke', color)
+          .attr('stroke-opacity', 0.5)
+          .attr('stroke-width', 0.75)
+          .attr('stroke-dasharray', '2 2');
       }
-      item.append('text').attr('class', 'point-label').attr('x', at.x).attr('y', at.y).attr('text-anchor', 'middle')
-        .attr('dominant-baseline', 'central').attr('fill', color).text(p.label);
+      item
+        .append('text')
+        .attr('class', 'point-label')
+        .attr('x', at.x)
+        .attr('y', at.y)
+        .attr('text-anchor', 'middle')
+        .attr('dominant-baseline', 'central')
+        .attr('fill', color)
+        .text(p.label);
       item.append('title').text(`"${p.label}": word vector → attention output`);
     }
   });

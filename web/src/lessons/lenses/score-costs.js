@@ -10,7 +10,11 @@ export function scoreCostInputs(state, seqLen, dModel) {
 /** The score-function figure's data: core.scoreCost for each function, one head's [seqLen, seqLen] scores. */
 export function scoreCosts(core, inputs) {
   const { seqLen, dK, hidden } = inputs;
-  const costs = Object.fromEntries(core.limits.scoreFunctions.map((name) =>
-    [name, core.scoreCost({ scoreFunction: name, queries: seqLen, keys: seqLen, dK, hidden })]));
+  const costs = Object.fromEntries(
+    core.limits.scoreFunctions.map((name) => [
+      name,
+      core.scoreCost({ scoreFunction: name, queries: seqLen, keys: seqLen, dK, hidden }),
+    ]),
+  );
   return { ...inputs, costs };
 }

@@ -13,15 +13,19 @@ const handleOf = (event) => event.target.closest?.('[data-score-index]');
  */
 export function enableScoreDrag(slot, [min, max], onScore) {
   let index = null;
-  select(slot).call(drag()
-    .filter((event) => !event.button && Boolean(handleOf(event)))
-    .on('start', (event) => { index = Number(handleOf(event.sourceEvent).dataset.scoreIndex); })
-    .on('drag', (event) => {
-      const track = slot.querySelector(`.score-track[data-score-index="${index}"]`);
-      const pointer = event.sourceEvent.touches?.[0] ?? event.sourceEvent;
-      if (!track || pointer.clientY === undefined) return;
-      const box = track.getBoundingClientRect();
-      const t = Math.max(0, Math.min(1, (box.bottom - pointer.clientY) / box.height));
-      onScore(index, Math.round((min + t * (max - min)) * 20) / 20);
-    }));
+  select(slot).call(
+    drag()
+      .filter((event) => !event.button && Boolean(handleOf(event)))
+      .on('start', (event) => {
+        index = Number(handleOf(event.sourceEvent).dataset.scoreIndex);
+      })
+      .on('drag', (event) => {
+        const track = slot.querySelector(`.score-track[data-score-index="${index}"]`);
+        const pointer = event.sourceEvent.touches?.[0] ?? event.sourceEvent;
+        if (!track || pointer.clientY === undefined) return;
+        const box = track.getBoundingClientRect();
+        const t = Math.max(0, Math.min(1, (box.bottom - pointer.clientY) / box.height));
+        onScore(index, Math.round((min + t * (max - min)) * 20) / 20);
+      }),
+  );
 }

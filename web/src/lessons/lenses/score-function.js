@@ -9,7 +9,11 @@ export const SCORE_TEX = {
   dot: String.raw`a(q, k) = q^{\top} k`,
   additive: String.raw`a(q, k) = v^{\top} \tanh(W_q\, q + W_k\, k)`,
 };
-const NAMES = { scaledDot: 'scaled dot product (Vaswani et al. 2017)', dot: 'dot product', additive: 'additive (Bahdanau et al. 2014)' };
+const NAMES = {
+  scaledDot: 'scaled dot product (Vaswani et al. 2017)',
+  dot: 'dot product',
+  additive: 'additive (Bahdanau et al. 2014)',
+};
 
 /** The short form of a head's scores for captions (designed heads keep dot products under 'additive'). */
 export function scoreText(options, head) {
@@ -30,8 +34,8 @@ export function scoreFunctionView({ scoreFunction, costs, seqLen, dK, hidden, nu
     `Score function: ${NAMES[scoreFunction]}. Operations for one head's [${seqLen}, ${seqLen}] scores (d_k = ${dK}` +
     `${scoreFunction === 'additive' ? `, ${hidden} hidden units` : ''}); × ${numHeads} head${numHeads === 1 ? '' : 's'} for the layer.`;
   const formula = figure.appendChild(math(SCORE_TEX[scoreFunction], { display: true, tag: 'div' }));
-  formula.tabIndex = 0;  // it scrolls sideways in a narrow explorer: keyboard users must reach it too
-  const table = Object.assign(document.createElement('table'), { className: 'cost-table' });  // the cost table's look
+  formula.tabIndex = 0; // it scrolls sideways in a narrow explorer: keyboard users must reach it too
+  const table = Object.assign(document.createElement('table'), { className: 'cost-table' }); // the cost table's look
   figure.append(scrollRegion('table-scroll', 'Cost of each score function, scrollable', table));
   const head = table.createTHead().insertRow();
   for (const text of ['score function', 'multiply-adds', 'additions', 'divisions', 'tanh', 'total']) {
@@ -43,7 +47,8 @@ export function scoreFunctionView({ scoreFunction, costs, seqLen, dK, hidden, nu
     row.dataset.scoreFunction = name;
     if (name === scoreFunction) row.className = 'current';
     row.appendChild(Object.assign(document.createElement('th'), { scope: 'row', textContent: NAMES[name] }));
-    for (const value of [cost.multiplyAdds, cost.additions, cost.divisions, cost.tanh, cost.total]) row.insertCell().textContent = count(value);
+    for (const value of [cost.multiplyAdds, cost.additions, cost.divisions, cost.tanh, cost.total])
+      row.insertCell().textContent = count(value);
   }
   return figure;
 }

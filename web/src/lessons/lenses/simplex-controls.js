@@ -12,11 +12,18 @@ export function buildSimplexControls() {
   form.className = 'controls simplex-controls';
   form.setAttribute('aria-label', 'Simplex figure settings');
   form.addEventListener('submit', (event) => event.preventDefault());
-  const withOutput = (control) => Object.assign(control.parentElement.appendChild(document.createElement('output')), { className: 'hint' });
+  const withOutput = (control) =>
+    Object.assign(control.parentElement.appendChild(document.createElement('output')), { className: 'hint' });
   const [min, max] = SCORE_RANGE;
-  const scores = [0, 1, 2].map((k) => field(form, `Score of key ${k + 1}`, input(`simplexScore${k}`, { type: 'range', min, max, step: 0.05 })));
+  const scores = [0, 1, 2].map((k) =>
+    field(form, `Score of key ${k + 1}`, input(`simplexScore${k}`, { type: 'range', min, max, step: 0.05 })),
+  );
   const scoreOuts = scores.map(withOutput);
-  const temperature = field(form, 'Temperature τ', input('simplexTemperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }));
+  const temperature = field(
+    form,
+    'Temperature τ',
+    input('simplexTemperature', { type: 'range', min: 0.05, max: 5, step: 0.05 }),
+  );
   const temperatureOut = withOutput(temperature);
   const levels = field(form, 'Level sets of', select('simplexLevelSets', labelled('normalizers')));
   return {

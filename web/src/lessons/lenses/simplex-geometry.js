@@ -3,11 +3,18 @@
 // the bottom left, key 3 the bottom right; each point is the weights' barycentre of the corners.
 
 export const HEIGHT = Math.sqrt(3) / 2;
-export const CORNERS = [[0.5, 0], [0, HEIGHT], [1, HEIGHT]];
+export const CORNERS = [
+  [0.5, 0],
+  [0, HEIGHT],
+  [1, HEIGHT],
+];
 
 /** [x, y] of weights p = [p1, p2, p3]. */
 export function toPoint([p1, p2, p3]) {
-  return [CORNERS[0][0] * p1 + CORNERS[1][0] * p2 + CORNERS[2][0] * p3, CORNERS[0][1] * p1 + CORNERS[1][1] * p2 + CORNERS[2][1] * p3];
+  return [
+    CORNERS[0][0] * p1 + CORNERS[1][0] * p2 + CORNERS[2][0] * p3,
+    CORNERS[0][1] * p1 + CORNERS[1][1] * p2 + CORNERS[2][1] * p3,
+  ];
 }
 
 /** Weights [p1, p2, p3] of the point (x, y); some are negative outside the triangle. */

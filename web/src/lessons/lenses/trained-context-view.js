@@ -13,8 +13,8 @@ import { SENTENCE_COLORS as COLORS } from './projection-view.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIZE = 340;
 const PAD = 34;
-const MIN_HEIGHT = 200;  // of the paths' plot, pixels: room for its labels when the points lie almost on a line
-const FONT = '12px system-ui, sans-serif';  // as explorer.css sets for .context-trained text
+const MIN_HEIGHT = 200; // of the paths' plot, pixels: room for its labels when the points lie almost on a line
+const FONT = '12px system-ui, sans-serif'; // as explorer.css sets for .context-trained text
 const LABEL_HEIGHT = 14;
 const COSINE = { width: 250, height: 150, margin: { top: 40, right: 12, bottom: 34, left: 46 } };
 const pct = format('.0%');
@@ -25,7 +25,8 @@ export function stageName({ id, layer }) {
   return id === 'word' ? 'x' : id === 'input' ? 'x + P' : `layer ${layer}`;
 }
 
-const STAGE_KEY = 'x: the word vector (GloVe), the same row in both sentences — before attention and before position. ' +
+const STAGE_KEY =
+  'x: the word vector (GloVe), the same row in both sentences — before attention and before position. ' +
   'x + P: its position added: the first layer’s input, still before attention. layer 1, layer 2: each block’s output ' +
   '(attention, then the feed-forward layer, each with Add & Norm).';
 
@@ -55,27 +56,68 @@ function pathsPlot({ stages, word }) {
   const span = (a, b) => Math.max(b - a, 1e-6) * 1.15;
   const k = (SIZE - 2 * PAD) / Math.max(span(x0, x1), span(y0, y1));
   const height = Math.max(MIN_HEIGHT, Math.min(SIZE, span(y0, y1) * k + 2 * PAD));
-  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  const x = scaleLinear().domain([cx - (SIZE / 2 - PAD) / k, cx + (SIZE / 2 - PAD) / k]).range([PAD, SIZE - PAD]);
-  const y = scaleLinear().domain([cy - (height / 2 - PAD) / k, cy + (height / 2 - PAD) / k]).range([height - PAD, PAD]);
+  const cx = (x0 + x1) / 2,
+    cy = (y0 + y1) / 2;
+  const x = scaleLinear()
+    .domain([cx - (SIZE / 2 - PAD) / k, cx + (SIZE / 2 - PAD) / k])
+    .range([PAD, SIZE - PAD]);
+  const y = scaleLinear()
+    .domain([cy - (height / 2 - PAD) / k, cy + (height / 2 - PAD) / k])
+    .range([height - PAD, PAD]);
   const id = nextId++;
-  const svg = select(document.createElementNS(SVG_NS, 'svg')).attr('viewBox', `0 0 ${SIZE} ${height}`).attr('width', SIZE)
-    .attr('class', 'context-paths').attr('role', 'img')
+  const svg = select(document.createElementNS(SVG_NS, 'svg'))
+    .attr('viewBox', `0 0 ${SIZE} ${height}`)
+    .attr('width', SIZE)
+    .attr('class', 'context-paths')
+    .attr('role', 'img')
     .attr('aria-label', `“${word}” in both sentences at each stage of the model, on the first two principal axes`);
   const defs = svg.append('defs');
-  COLORS.forEach((color, s) => defs.append('marker').attr('id', `context-arrow-${id}-${s}`).attr('viewBox', '0 0 10 10').attr('refX', 10)
-    .attr('refY', 5).attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto')
-    .append('path').attr('d', 'M 0 0 L 10 5 L 0 10 z').attr('fill', color));
-  svg.append('text').attr('class', 'axis-title').attr('x', SIZE / 2).attr('y', height - 8).attr('text-anchor', 'middle').text('PC 1 →');
-  svg.append('text').attr('class', 'axis-title').attr('transform', `translate(12, ${height / 2}) rotate(-90)`).attr('text-anchor', 'middle').text('PC 2 →');
+  COLORS.forEach((color, s) =>
+    defs
+      .append('marker')
+      .attr('id', `context-arrow-${id}-${s}`)
+      .attr('viewBox', '0 0 10 10')
+      .attr('refX', 10)
+      .attr('refY', 5)
+      .attr('markerWidth', 7)
+      .attr('markerHeight', 7)
+      .attr('orient', 'auto')
+      .append('path')
+      .attr('d', 'M 0 0 L 10 5 L 0 10 z')
+      .attr('fill', color),
+  );
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('x', SIZE / 2)
+    .attr('y', height - 8)
+    .attr('text-anchor', 'middle')
+    .text('PC 1 →');
+  svg
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('transform', `translate(12, ${height / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text('PC 2 →');
   // One label per point, and one for the word vector when both sentences' points coincide (they do: the same row).
   const labels = [];
-  stages.forEach((stage, k) => stage.points.forEach((p, s) => {
-    const together = Math.hypot(x(stage.points[0][0]) - x(stage.points[1][0]), y(stage.points[0][1]) - y(stage.points[1][1])) < 1;
-    if (together && s === 1) return;
-    const text = together ? `${stageName(stage)} (both)` : stageName(stage);
-    labels.push({ stage: k, sentence: together ? null : s, text, x: x(p[0]), y: y(p[1]), width: labelWidth(text, FONT), height: LABEL_HEIGHT });
-  }));
+  stages.forEach((stage, k) =>
+    stage.points.forEach((p, s) => {
+      const together =
+        Math.hypot(x(stage.points[0][0]) - x(stage.points[1][0]), y(stage.points[0][1]) - y(stage.points[1][1])) < 1;
+      if (together && s === 1) return;
+      const text = together ? `${stageName(stage)} (both)` : stageName(stage);
+      labels.push({
+        stage: k,
+        sentence: together ? null : s,
+        text,
+        x: x(p[0]),
+        y: y(p[1]),
+        width: labelWidth(text, FONT),
+        height: LABEL_HEIGHT,
+      });
+    }),
+  );
   const markers = all.map((p) => ({ x: x(p[0]), y: y(p[1]), r: 4.5 }));
   const placed = placeLabels(labels, markers, { width: SIZE, height: height - PAD / 2 });
   [0, 1].forEach((s) => {
@@ -85,20 +127,42 @@ function pathsPlot({ stages, word }) {
       // Each segment stops short of its end point's disc, so the arrowhead shows.
       const length = Math.hypot(x(b[0]) - x(a[0]), y(b[1]) - y(a[1])) || 1;
       const shorten = Math.min(5, length / 2) / length;
-      group.append('line').attr('x1', x(a[0])).attr('y1', y(a[1])).attr('x2', x(b[0]) - (x(b[0]) - x(a[0])) * shorten)
-        .attr('y2', y(b[1]) - (y(b[1]) - y(a[1])) * shorten).attr('stroke', COLORS[s]).attr('stroke-opacity', 0.75).attr('stroke-width', 1.5)
+      group
+        .append('line')
+        .attr('x1', x(a[0]))
+        .attr('y1', y(a[1]))
+        .attr('x2', x(b[0]) - (x(b[0]) - x(a[0])) * shorten)
+        .attr('y2', y(b[1]) - (y(b[1]) - y(a[1])) * shorten)
+        .attr('stroke', COLORS[s])
+        .attr('stroke-opacity', 0.75)
+        .attr('stroke-width', 1.5)
         .attr('marker-end', `url(#context-arrow-${id}-${s})`);
     });
     stages.forEach((stage, k) => {
       const [px, py] = stage.points[s];
-      group.append('circle').attr('class', 'stage-point').attr('data-stage', k).attr('cx', x(px)).attr('cy', y(py)).attr('r', 4)
-        .attr('fill', k === 0 ? 'white' : COLORS[s]).attr('stroke', COLORS[s])
-        .append('title').text(`“${word}”, sentence ${s + 1}: ${stageName(stage)}`);
+      group
+        .append('circle')
+        .attr('class', 'stage-point')
+        .attr('data-stage', k)
+        .attr('cx', x(px))
+        .attr('cy', y(py))
+        .attr('r', 4)
+        .attr('fill', k === 0 ? 'white' : COLORS[s])
+        .attr('stroke', COLORS[s])
+        .append('title')
+        .text(`“${word}”, sentence ${s + 1}: ${stageName(stage)}`);
     });
   });
   labels.forEach((label, n) => {
-    svg.append('text').attr('class', 'point-label').attr('x', placed[n].x).attr('y', placed[n].y).attr('text-anchor', 'middle')
-      .attr('dominant-baseline', 'central').attr('fill', label.sentence === null ? 'currentColor' : COLORS[label.sentence]).text(label.text);
+    svg
+      .append('text')
+      .attr('class', 'point-label')
+      .attr('x', placed[n].x)
+      .attr('y', placed[n].y)
+      .attr('text-anchor', 'middle')
+      .attr('dominant-baseline', 'central')
+      .attr('fill', label.sentence === null ? 'currentColor' : COLORS[label.sentence])
+      .text(label.text);
   });
   return svg.node();
 }
@@ -108,24 +172,56 @@ function cosinePlot({ stages, word }) {
   const { width, height, margin } = COSINE;
   const names = stages.map(stageName);
   const x = scalePoint().domain(names).range([0, width]).padding(0.3);
-  const y = scaleLinear().domain([Math.min(0, ...stages.map((s) => s.cosine)), 1]).range([height, 0]).nice();
+  const y = scaleLinear()
+    .domain([Math.min(0, ...stages.map((s) => s.cosine)), 1])
+    .range([height, 0])
+    .nice();
   const svg = select(document.createElementNS(SVG_NS, 'svg'))
     .attr('viewBox', `0 0 ${width + margin.left + margin.right} ${height + margin.top + margin.bottom}`)
-    .attr('width', width + margin.left + margin.right).attr('class', 'context-cosines').attr('role', 'img')
-    .attr('aria-label', `Cosine between the two “${word}” vectors at each stage: ${stages.map((s, k) => `${names[k]} ${s.cosine.toFixed(2)}`).join(', ')}`);
+    .attr('width', width + margin.left + margin.right)
+    .attr('class', 'context-cosines')
+    .attr('role', 'img')
+    .attr(
+      'aria-label',
+      `Cosine between the two “${word}” vectors at each stage: ${stages.map((s, k) => `${names[k]} ${s.cosine.toFixed(2)}`).join(', ')}`,
+    );
   const plot = svg.append('g').attr('transform', `translate(${margin.left}, ${margin.top})`);
-  plot.append('g').attr('class', 'axis stage-axis').attr('transform', `translate(0, ${height})`).call(axisBottom(x).tickSizeOuter(0));
+  plot
+    .append('g')
+    .attr('class', 'axis stage-axis')
+    .attr('transform', `translate(0, ${height})`)
+    .call(axisBottom(x).tickSizeOuter(0));
   plot.append('g').attr('class', 'axis').call(axisLeft(y).ticks(5));
-  plot.append('text').attr('class', 'axis-title').attr('transform', `translate(${-36}, ${height / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle').text('cosine');
-  plot.append('text').attr('class', 'plot-title').attr('x', -margin.left).attr('y', -28)
+  plot
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('transform', `translate(${-36}, ${height / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text('cosine');
+  plot
+    .append('text')
+    .attr('class', 'plot-title')
+    .attr('x', -margin.left)
+    .attr('y', -28)
     .text(`cosine between the two “${word}” vectors`);
-  plot.append('path').attr('d', line()(stages.map((s, k) => [x(names[k]), y(s.cosine)])))
-    .attr('fill', 'none').attr('stroke', 'currentColor').attr('stroke-width', 1.5);
+  plot
+    .append('path')
+    .attr('d', line()(stages.map((s, k) => [x(names[k]), y(s.cosine)])))
+    .attr('fill', 'none')
+    .attr('stroke', 'currentColor')
+    .attr('stroke-width', 1.5);
   stages.forEach((stage, k) => {
-    const at = plot.append('g').attr('class', 'stage-cosine').attr('data-stage', k).attr('data-cosine', String(stage.cosine));
+    const at = plot
+      .append('g')
+      .attr('class', 'stage-cosine')
+      .attr('data-stage', k)
+      .attr('data-cosine', String(stage.cosine));
     at.append('circle').attr('cx', x(names[k])).attr('cy', y(stage.cosine)).attr('r', 3.5).attr('fill', 'currentColor');
-    at.append('text').attr('class', 'cosine-value').attr('x', x(names[k])).attr('y', y(stage.cosine) - 8).attr('text-anchor', 'middle')
+    at.append('text')
+      .attr('class', 'cosine-value')
+      .attr('x', x(names[k]))
+      .attr('y', y(stage.cosine) - 8)
+      .attr('text-anchor', 'middle')
       .text(stage.cosine.toFixed(2));
   });
   return svg.node();
@@ -140,15 +236,22 @@ function cosinePlot({ stages, word }) {
  */
 export function contextTrainedView(data) {
   if (!data.closed && !data.kind) return shell();
-  if (data.closed) return note('Compare “bank” (the button above) to follow one word through the trained model’s layers in two sentences.');
+  if (data.closed)
+    return note(
+      'Compare “bank” (the button above) to follow one word through the trained model’s layers in two sentences.',
+    );
   if (data.error) return note(`The trained model could not be loaded: ${data.error}`, 'status error');
   if (data.loading) return note('Loading the trained model (once; about 2 MB)…');
   const name = modelKindName(data.config);
-  if (data.noShared) return note('The two sentences share no word: type one word in both to follow it through the trained ' + name + '.');
+  if (data.noShared)
+    return note(
+      'The two sentences share no word: type one word in both to follow it through the trained ' + name + '.',
+    );
   const { word, stages, variance, positions, tokens } = data;
   const figure = shell();
   const caption = figure.appendChild(document.createElement('figcaption'));
-  caption.textContent = `“${word}” in the two sentences, through the trained ${name}: its vector at each stage, on the first two ` +
+  caption.textContent =
+    `“${word}” in the two sentences, through the trained ${name}: its vector at each stage, on the first two ` +
     `principal axes of these ${2 * stages.length} points (PC 1 holds ${pct(variance[0] / (variance[0] + variance[1] || 1))} of the ` +
     `plotted variance), and the cosine between its two vectors.`;
   const facts = figure.appendChild(document.createElement('p'));
@@ -170,7 +273,8 @@ export function contextTrainedView(data) {
   if (data.config.objective === 'causal') {
     // The decoder's causal mask: the word's vector can only take in the words before it.
     const seen = tokens.map((sentence, s) => `“${sentence.slice(0, positions[s] + 1).join(' ')}”`);
-    stagesKey.textContent += ` The decoder reads left to right (causal mask): here “${word}” sees only ${seen[0]} and ${seen[1]}; ` +
+    stagesKey.textContent +=
+      ` The decoder reads left to right (causal mask): here “${word}” sees only ${seen[0]} and ${seen[1]}; ` +
       'choose the trained encoder to let it see both sides.';
   }
   return figure;

@@ -15,12 +15,18 @@ import { DESIGNED } from '../../settings/limits.js';
 export function contextInputs(state, models) {
   if (state.model === DESIGNED || !state.compare) return null;
   const { model, error } = models.get(state.model);
-  return { kind: state.model, sentences: [state.sentence, state.compareSentence], status: model ? 'ready' : error ? `error: ${error}` : 'loading' };
+  return {
+    kind: state.model,
+    sentences: [state.sentence, state.compareSentence],
+    status: model ? 'ready' : error ? `error: ${error}` : 'loading',
+  };
 }
 
 /** cos(a, b) = a·b / (‖a‖ ‖b‖), in double; 0 when either is the zero vector. */
 export function cosine(a, b) {
-  let dot = 0, aa = 0, bb = 0;
+  let dot = 0,
+    aa = 0,
+    bb = 0;
   for (let j = 0; j < a.length; ++j) {
     dot += a[j] * b[j];
     aa += a[j] * a[j];
@@ -41,7 +47,7 @@ export function cosine(a, b) {
 export function sharedWord([first, second], vocabulary) {
   const rank = new Map(vocabulary.map((word, i) => [word, i]));
   const key = (token) => token.text.toLowerCase();
-  const rarity = (token) => (token.oov ? -1 : rank.get(key(token)) ?? vocabulary.length);
+  const rarity = (token) => (token.oov ? -1 : (rank.get(key(token)) ?? vocabulary.length));
   let best = null;
   first.forEach((token, i) => {
     if (token.mask) return;
@@ -76,11 +82,17 @@ export function contextData(core, models, inputs) {
   // Only the blocks are needed: the output layer at one position is the least a run computes.
   const runs = sentences.map((text) => model.run(text, { k: 1, positions: [-1] }));
   const { config } = model;
-  const shared = sharedWord(runs.map((r) => r.tokens), model.vocabulary);
+  const shared = sharedWord(
+    runs.map((r) => r.tokens),
+    model.vocabulary,
+  );
   if (!shared) return { kind, config, sentences, noShared: true };
   const { word, positions } = shared;
-  const stages = [{ id: 'word', matrices: runs.map((r) => r.embeddings) }, { id: 'input', matrices: runs.map((r) => r.input) },
-    ...runs[0].hidden.map((_, l) => ({ id: 'layer', layer: l + 1, matrices: runs.map((r) => r.hidden[l]) }))];
+  const stages = [
+    { id: 'word', matrices: runs.map((r) => r.embeddings) },
+    { id: 'input', matrices: runs.map((r) => r.input) },
+    ...runs[0].hidden.map((_, l) => ({ id: 'layer', layer: l + 1, matrices: runs.map((r) => r.hidden[l]) })),
+  ];
   const vectors = stages.map(({ matrices }) => matrices.map((m, s) => rowOf(m, positions[s])));
   const d = config.dModel;
   const rows = new Float32Array(2 * stages.length * d);
@@ -88,9 +100,18 @@ export function contextData(core, models, inputs) {
   const { coordinates, variance } = core.pca({ data: rows, shape: [2 * stages.length, d] }, { k: 2 });
   const point = (r) => [coordinates.data[2 * r], coordinates.data[2 * r + 1]];
   return {
-    kind, config, sentences, word, positions,
+    kind,
+    config,
+    sentences,
+    word,
+    positions,
     tokens: runs.map((r) => r.tokens.map((t) => t.text)),
-    stages: stages.map(({ id, layer }, s) => ({ id, layer, cosine: cosine(...vectors[s]), points: [point(2 * s), point(2 * s + 1)] })),
+    stages: stages.map(({ id, layer }, s) => ({
+      id,
+      layer,
+      cosine: cosine(...vectors[s]),
+      points: [point(2 * s), point(2 * s + 1)],
+    })),
     variance: [...variance.data],
   };
 }

@@ -20,20 +20,21 @@ import { shuffleCheck } from './shuffle-check.js';
 export const positionsChapter = {
   id: 'positions',
   title: 'Positions',
-  takeaway: 'Attention by itself ignores word order: shuffle the words and each keeps its output. ' +
+  takeaway:
+    'Attention by itself ignores word order: shuffle the words and each keeps its output. ' +
     'Adding a positional encoding P, a different vector for every position, is what lets it tell “dog bites man” from “man bites dog”.',
   views: ['positional', 'lab'],
   /** Its slice of the state: the lab's own encoding, the rotation's pair, and how loud P is in the model. */
   state: () => ({
-    positionalScale: 1,      // P × this before it is added
-    embeddingScale: 1,       // word vectors × this (10 = √d_model, Vaswani §3.4)
-    shuffleSeed: 1,          // the shuffled order of the shuffle check
-    labDModel: 100,          // the lab's encoding: its own width, base and positions
+    positionalScale: 1, // P × this before it is added
+    embeddingScale: 1, // word vectors × this (10 = √d_model, Vaswani §3.4)
+    shuffleSeed: 1, // the shuffled order of the shuffle check
+    labDModel: 100, // the lab's encoding: its own width, base and positions
     labBase: 10000,
-    labPositions: null,      // null: as many as the sentence has tokens
-    labFirstColumn: 6,       // curves of columns labFirstColumn … + 3
-    labCosine: false,        // position similarity as cosine instead of P Pᵀ
-    rotationFrom: 1,         // token pair of the rotation check
+    labPositions: null, // null: as many as the sentence has tokens
+    labFirstColumn: 6, // curves of columns labFirstColumn … + 3
+    labCosine: false, // position similarity as cosine instead of P Pᵀ
+    rotationFrom: 1, // token pair of the rotation check
     rotationTo: 4,
   }),
   /**
@@ -52,13 +53,33 @@ export const positionsChapter = {
   tour,
   figures: {
     labEncoding: {
-      needs: 'lab', withoutSentence: true,
-      draw: ({ trace, lab }, _, { labBase }) => labEncoding(lab, { tokens: trace.tokens, base: labBase, used: trace.options.positionalEncoding }),
+      needs: 'lab',
+      withoutSentence: true,
+      draw: ({ trace, lab }, _, { labBase }) =>
+        labEncoding(lab, { tokens: trace.tokens, base: labBase, used: trace.options.positionalEncoding }),
     },
-    binaryPositions: { needs: 'lab', withoutSentence: true, draw: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }) },
-    encodingCurves: { needs: 'lab', withoutSentence: true, draw: ({ lab }, _, { labFirstColumn, labBase }) => encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }) },
-    positionSimilarity: { needs: 'lab', withoutSentence: true, draw: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }) },
-    rotation: { needs: 'lab', withoutSentence: true, draw: ({ trace, lab }, _, state) => rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }) },
+    binaryPositions: {
+      needs: 'lab',
+      withoutSentence: true,
+      draw: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }),
+    },
+    encodingCurves: {
+      needs: 'lab',
+      withoutSentence: true,
+      draw: ({ lab }, _, { labFirstColumn, labBase }) =>
+        encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }),
+    },
+    positionSimilarity: {
+      needs: 'lab',
+      withoutSentence: true,
+      draw: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }),
+    },
+    rotation: {
+      needs: 'lab',
+      withoutSentence: true,
+      draw: ({ trace, lab }, _, state) =>
+        rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }),
+    },
     shuffle: { needs: 'checks', draw: ({ trace }, _, { head, colorMap }) => shuffleCheck(trace, { head, colorMap }) },
     repeated: { needs: 'checks', draw: ({ trace }, _, { head }) => repeatedWord(trace, { head }) },
     scoreTerms: { needs: 'checks', draw: ({ trace }, _, { head }) => scoreTerms(trace, { head }) },

@@ -40,14 +40,33 @@ function roundBase(value) {
 export function buildLabControls() {
   const { maxLabDModel: LAB_MAX_D_MODEL, maxLabPositions: LAB_MAX_POSITIONS } = coreLimits();
   const encoding = form('Positional-encoding lab: the encoding');
-  const dModel = field(encoding, 'd_model (this view)', input('labDModel', { type: 'range', min: 2, max: LAB_MAX_D_MODEL, step: 2 }));
+  const dModel = field(
+    encoding,
+    'd_model (this view)',
+    input('labDModel', { type: 'range', min: 2, max: LAB_MAX_D_MODEL, step: 2 }),
+  );
   const dModelOut = withOutput(dModel);
   const base = field(encoding, 'base (log scale)', input('labBase', { type: 'range', min: 2, max: 5, step: 0.05 }));
   const baseOut = withOutput(base);
-  const positions = field(encoding, 'Positions shown', input('labPositions', { type: 'range', min: 1, max: LAB_MAX_POSITIONS, step: 1 }));
+  const positions = field(
+    encoding,
+    'Positions shown',
+    input('labPositions', { type: 'range', min: 1, max: LAB_MAX_POSITIONS, step: 1 }),
+  );
   const positionsOut = withOutput(positions);
-  const firstColumn = field(encoding, 'Curves: first column', input('labFirstColumn', { type: 'number', min: 0, max: LAB_MAX_D_MODEL - 1, step: 1 }));
-  const similarity = field(encoding, 'Similarity', select('labCosine', [['false', 'dot product P Pᵀ'], ['true', 'cosine']]));
+  const firstColumn = field(
+    encoding,
+    'Curves: first column',
+    input('labFirstColumn', { type: 'number', min: 0, max: LAB_MAX_D_MODEL - 1, step: 1 }),
+  );
+  const similarity = field(
+    encoding,
+    'Similarity',
+    select('labCosine', [
+      ['false', 'dot product P Pᵀ'],
+      ['true', 'cosine'],
+    ]),
+  );
   encoding.append(button('d2l preset: d_model 32, 60 positions, columns 6–9', 'd2l-preset'));
 
   const rotation = form('Positional-encoding lab: the rotation');
@@ -55,7 +74,11 @@ export function buildLabControls() {
   const to = field(rotation, 'To token i + δ', select('rotationTo', []));
 
   const added = form('Positional-encoding lab: what is added');
-  const positional = field(added, 'Position information', select('positionalEncoding', labelled('positionalEncodings')));
+  const positional = field(
+    added,
+    'Position information',
+    select('positionalEncoding', labelled('positionalEncodings')),
+  );
   const scale = field(added, 'Multiply P by', input('positionalScale', { type: 'range', min: 0, max: 4, step: 0.1 }));
   const scaleOut = withOutput(scale);
   const sqrtD = field(added, 'Word vectors × √d_model = 10 (§3.4)', input('embeddingScale', { type: 'checkbox' }));
@@ -75,8 +98,10 @@ export function buildLabControls() {
   });
 
   // The rotation's choices: the sentence's tokens, or positions alone while it is empty (the lab needs none).
-  const choices = (tokens) => (tokens.length ? tokens.map((t, i) => `${i}: ${t.text}`)
-    : Array.from({ length: POSITIONS_WITHOUT_SENTENCE }, (_, i) => `position ${i}`));
+  const choices = (tokens) =>
+    tokens.length
+      ? tokens.map((t, i) => `${i}: ${t.text}`)
+      : Array.from({ length: POSITIONS_WITHOUT_SENTENCE }, (_, i) => `position ${i}`);
   const sync = (state, tokens) => {
     dModel.value = String(state.labDModel);
     dModelOut.value = String(state.labDModel);

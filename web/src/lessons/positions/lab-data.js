@@ -27,5 +27,11 @@ export function rotationPair(state, seqLen) {
 /** The options core.positionalEncodingLab() takes for this state and a sentence of seqLen tokens. */
 export function labOptions(state, seqLen) {
   const { from, to } = rotationPair(state, seqLen);
-  return { positions: labPositions(state, seqLen), dModel: state.labDModel, base: state.labBase, position: from, delta: to - from };
+  return {
+    positions: labPositions(state, seqLen),
+    dModel: state.labDModel,
+    base: state.labBase,
+    position: from,
+    delta: to - from,
+  };
 }

@@ -6,7 +6,7 @@ import { heatmap } from '../../views/heatmap.js';
 
 const fmt = format('.4f');
 const color = divergingColor(1);
-export const LAB_TOP_PX = 58;  // shared with the bits beside it, so their rows line up
+export const LAB_TOP_PX = 58; // shared with the bits beside it, so their rows line up
 
 /** Pixel height of one position row for n positions (the bits use the same). */
 export function positionRowPx(n) {
@@ -38,7 +38,8 @@ export function labEncoding(lab, { tokens, base, used }) {
   const [n, d] = lab.encoding.shape;
   return heatmap({
     name: 'lab-encoding',
-    caption: `P for d_model = ${d}, base = ${format(',')(base)}: ${n} positions (${Math.min(n, tokens.length)} in the sentence). ${USE[used] ?? ''}`.trim(),
+    caption:
+      `P for d_model = ${d}, base = ${format(',')(base)}: ${n} positions (${Math.min(n, tokens.length)} in the sentence). ${USE[used] ?? ''}`.trim(),
     values: lab.encoding.data,
     rows: n,
     cols: d,

@@ -10,14 +10,31 @@ import { row, subsection } from '../../views/layout.js';
 export function labSection(slots, controls) {
   const side = (...names) => row(...names.map((name) => slots[name]));
   return {
-    encoding: subsection('1. P, the encoding itself', 'By default your sentence\'s P: one row per token, d_model = 100 columns, base 10,000 ' +
-      '(Vaswani et al. §3.5). Change its width, base and number of positions to explore. Fast columns on the left, slow ones on the right — ' +
-      'like the low and high bits of a binary counter, beside it.',
-    controls.encoding, side('labEncoding', 'binaryPositions'), slots.encodingCurves),
-    relative: subsection('2. Relative position', 'Positions close together have similar encodings, and moving by δ is the same rotation wherever you start.',
-      slots.positionSimilarity, controls.rotation, slots.rotation),
-    attention: subsection('3. Why it matters for attention', 'The sentence above, through the selected head. Switch the position information, shuffle the words, ' +
-      'and change how loud P is against the word vectors.',
-    controls.input, slots.shuffle, slots.repeated, slots.scoreTerms, slots.norms),
+    encoding: subsection(
+      '1. P, the encoding itself',
+      "By default your sentence's P: one row per token, d_model = 100 columns, base 10,000 " +
+        '(Vaswani et al. §3.5). Change its width, base and number of positions to explore. Fast columns on the left, slow ones on the right — ' +
+        'like the low and high bits of a binary counter, beside it.',
+      controls.encoding,
+      side('labEncoding', 'binaryPositions'),
+      slots.encodingCurves,
+    ),
+    relative: subsection(
+      '2. Relative position',
+      'Positions close together have similar encodings, and moving by δ is the same rotation wherever you start.',
+      slots.positionSimilarity,
+      controls.rotation,
+      slots.rotation,
+    ),
+    attention: subsection(
+      '3. Why it matters for attention',
+      'The sentence above, through the selected head. Switch the position information, shuffle the words, ' +
+        'and change how loud P is against the word vectors.',
+      controls.input,
+      slots.shuffle,
+      slots.repeated,
+      slots.scoreTerms,
+      slots.norms,
+    ),
   };
 }

@@ -22,31 +22,35 @@ export function positionSimilarity(lab, { cosine, tokens }) {
   wrapper.className = 'figure-pair';
   const cell = Math.max(1, Math.min(18, Math.floor(360 / Math.max(n, 1))));
   const labels = positionLabels(n, tokens);
-  wrapper.append(heatmap({
-    name: 'position-similarity',
-    caption: `${cosine ? 'Cosine similarity' : 'P Pᵀ'} of ${n} positions: the same along each diagonal (it depends only on i − j)`,
-    values: matrix.data,
-    rows: n,
-    cols: n,
-    rowLabels: labels,
-    colLabels: labels,
-    rowTitle: 'position i ↓',
-    colTitle: 'position j →',
-    color: divergingColor(limit),
-    domain: [-limit, limit],
-    legendTitle: what,
-    cellWidth: cell,
-    cellHeight: cell,
-    describe: (i, j, v) => `${what.replace('i', i).replace('j', j)} = ${fmt(v)} (offset ${i - j})`,
-  }));
-  wrapper.append(lineChart({
-    name: 'similarity-by-offset',
-    caption: `Row 0: ${what} against the offset j − i; it falls with the distance (with ripples).`,
-    series: [{ label: `${what} for i = 0`, values: matrix.data.subarray(0, n), color: '#4e79a7' }],
-    xTitle: 'offset j − i',
-    yTitle: what,
-    width: 360,
-    height: 160,
-  }));
+  wrapper.append(
+    heatmap({
+      name: 'position-similarity',
+      caption: `${cosine ? 'Cosine similarity' : 'P Pᵀ'} of ${n} positions: the same along each diagonal (it depends only on i − j)`,
+      values: matrix.data,
+      rows: n,
+      cols: n,
+      rowLabels: labels,
+      colLabels: labels,
+      rowTitle: 'position i ↓',
+      colTitle: 'position j →',
+      color: divergingColor(limit),
+      domain: [-limit, limit],
+      legendTitle: what,
+      cellWidth: cell,
+      cellHeight: cell,
+      describe: (i, j, v) => `${what.replace('i', i).replace('j', j)} = ${fmt(v)} (offset ${i - j})`,
+    }),
+  );
+  wrapper.append(
+    lineChart({
+      name: 'similarity-by-offset',
+      caption: `Row 0: ${what} against the offset j − i; it falls with the distance (with ripples).`,
+      series: [{ label: `${what} for i = 0`, values: matrix.data.subarray(0, n), color: '#4e79a7' }],
+      xTitle: 'offset j − i',
+      yTitle: what,
+      width: 360,
+      height: 160,
+    }),
+  );
   return wrapper;
 }

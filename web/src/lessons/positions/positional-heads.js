@@ -17,6 +17,8 @@ export function headList(indices) {
 export function positionalHeadsNote(trace, indices) {
   if (indices.length === 0) return '';
   const kinds = [...new Set(indices.map((h) => headKindLabel(trace.heads[h])))].join(', ');
-  return ` Head${indices.length > 1 ? 's' : ''} ${headList(indices)} (${kinds}) ${indices.length > 1 ? 'read' : 'reads'} positions by ` +
-    'construction, so they tell positions apart with no encoding at all: a shortcut that a trained model has to learn from P.';
+  return (
+    ` Head${indices.length > 1 ? 's' : ''} ${headList(indices)} (${kinds}) ${indices.length > 1 ? 'read' : 'reads'} positions by ` +
+    'construction, so they tell positions apart with no encoding at all: a shortcut that a trained model has to learn from P.'
+  );
 }

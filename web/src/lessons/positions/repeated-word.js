@@ -10,7 +10,11 @@ const fmt = format('.4f');
 const sci = format('.1e');
 
 function gatherRows(head, word) {
-  const parts = [['q', head.queries], ['k', head.keys], ['v', head.values]];
+  const parts = [
+    ['q', head.queries],
+    ['k', head.keys],
+    ['v', head.values],
+  ];
   const width = Math.max(...parts.map(([, t]) => t.shape[1]));
   const values = new Float32Array(6 * width).fill(NaN);
   const labels = [];
@@ -34,8 +38,13 @@ function differenceText(trace, word) {
   const [queries, keys, values] = ['queries', 'keys', 'values'].map(max);
   const all = Math.max(queries, keys, values);
   const which = positional.length ? `head${content.length > 1 ? 's' : ''} ${headList(content)}` : 'all heads';
-  return `max |difference| over ${which}: queries ${sci(queries)}, keys ${sci(keys)}, values ${sci(values)} — ` +
-    (all === 0 ? 'identical: attention cannot tell the two apart.' : 'different: position information tells them apart.') + note;
+  return (
+    `max |difference| over ${which}: queries ${sci(queries)}, keys ${sci(keys)}, values ${sci(values)} — ` +
+    (all === 0
+      ? 'identical: attention cannot tell the two apart.'
+      : 'different: position information tells them apart.') +
+    note
+  );
 }
 
 /**
@@ -56,24 +65,26 @@ export function repeatedWord(trace, { head }) {
   const word = repeated[0];
   const { values, labels, width } = gatherRows(trace.heads[head], word);
   const limit = maxAbs(values);
-  wrapper.append(heatmap({
-    name: 'repeated-word-rows',
-    caption: `Head ${head + 1}: queries, keys and values of “${word.key}” at positions ${word.first} and ${word.second}`,
-    values,
-    rows: 6,
-    cols: width,
-    rowLabels: labels,
-    colLabels: Array.from({ length: width }, (_, j) => String(j)),
-    rowTitle: 'vector ↓',
-    colTitle: 'dimension →',
-    color: divergingColor(limit),
-    domain: [-limit, limit],
-    legendTitle: 'value',
-    cellWidth: Math.max(2, Math.min(10, Math.floor(400 / width))),
-    cellHeight: 16,
-    isMasked: (i, j) => Number.isNaN(values[i * width + j]),
-    describe: (i, j, v) => `${labels[i]}[${j}] = ${fmt(v)}`,
-  }));
+  wrapper.append(
+    heatmap({
+      name: 'repeated-word-rows',
+      caption: `Head ${head + 1}: queries, keys and values of “${word.key}” at positions ${word.first} and ${word.second}`,
+      values,
+      rows: 6,
+      cols: width,
+      rowLabels: labels,
+      colLabels: Array.from({ length: width }, (_, j) => String(j)),
+      rowTitle: 'vector ↓',
+      colTitle: 'dimension →',
+      color: divergingColor(limit),
+      domain: [-limit, limit],
+      legendTitle: 'value',
+      cellWidth: Math.max(2, Math.min(10, Math.floor(400 / width))),
+      cellHeight: 16,
+      isMasked: (i, j) => Number.isNaN(values[i * width + j]),
+      describe: (i, j, v) => `${labels[i]}[${j}] = ${fmt(v)}`,
+    }),
+  );
   for (const w of repeated) {
     const line = wrapper.appendChild(document.createElement('p'));
     line.className = 'verdict';

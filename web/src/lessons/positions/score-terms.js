@@ -33,11 +33,19 @@ export function scoreTerms(trace, { head }) {
   wrapper.dataset.figure = 'score-terms';
   const terms = trace.positionChecks.scoreTerms[head];
   if (trace.positionChecks.scoreTerms.length === 0) {
-    wrapper.append(message('The decomposition applies when P is added to the word vectors: choose “sinusoidal” or “learned” position information.'));
+    wrapper.append(
+      message(
+        'The decomposition applies when P is added to the word vectors: choose “sinusoidal” or “learned” position information.',
+      ),
+    );
     return wrapper;
   }
   if (!terms) {
-    wrapper.append(message(`Head ${head + 1} is a designed head: its queries and keys are not X W_Q and X W_K, so there is nothing to split.`));
+    wrapper.append(
+      message(
+        `Head ${head + 1} is a designed head: its queries and keys are not X W_Q and X W_K, so there is nothing to split.`,
+      ),
+    );
     return wrapper;
   }
   const n = trace.tokens.length;
@@ -46,13 +54,34 @@ export function scoreTerms(trace, { head }) {
   const color = divergingColor(limit);
   const labels = tokenLabels(trace);
   const cell = Math.max(2, Math.min(22, Math.floor(200 / Math.max(n, 1))));
-  const panel = (name, caption, values, isMasked) => heatmap({
-    name, caption, values, rows: n, cols: n, rowLabels: labels, colLabels: labels, rowTitle: 'query ↓', colTitle: 'key →',
-    color, domain: [-limit, limit], legendTitle: 'score term', cellWidth: cell, cellHeight: cell, isMasked,
-    describe: (i, j, v) => `${caption}: "${labels[i]}" · "${labels[j]}" = ${fmt(v)}`,
-  });
-  for (const [key, name, formula] of TERMS) wrapper.append(panel(`score-${key}`, `${name}: ${formula}`, terms[key].data));
-  wrapper.append(panel('score-sum', '= scores (÷ √d_k, ÷ τ; masks and biases applied)', scores.data,
-    (i, j) => scores.data[i * n + j] === -Infinity));
+  const panel = (name, caption, values, isMasked) =>
+    heatmap({
+      name,
+      caption,
+      values,
+      rows: n,
+      cols: n,
+      rowLabels: labels,
+      colLabels: labels,
+      rowTitle: 'query ↓',
+      colTitle: 'key →',
+      color,
+      domain: [-limit, limit],
+      legendTitle: 'score term',
+      cellWidth: cell,
+      cellHeight: cell,
+      isMasked,
+      describe: (i, j, v) => `${caption}: "${labels[i]}" · "${labels[j]}" = ${fmt(v)}`,
+    });
+  for (const [key, name, formula] of TERMS)
+    wrapper.append(panel(`score-${key}`, `${name}: ${formula}`, terms[key].data));
+  wrapper.append(
+    panel(
+      'score-sum',
+      '= scores (÷ √d_k, ÷ τ; masks and biases applied)',
+      scores.data,
+      (i, j) => scores.data[i * n + j] === -Infinity,
+    ),
+  );
   return wrapper;
 }

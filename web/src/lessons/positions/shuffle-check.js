@@ -8,28 +8,38 @@ import { tokenLabels } from '../../views/labels.js';
 import { headList, positionalHeadsNote } from './positional-heads.js';
 
 const sci = format('.1e');
-const EXACT = 1e-6;  // float32 sums in another order differ in their last bits
+const EXACT = 1e-6; // float32 sums in another order differ in their last bits
 
 const POSITION_SOURCE = {
-  none: '', sinusoidal: 'the sinusoidal encoding added to each word', learned: 'the learned table added to each word',
-  rope: 'RoPE rotating queries and keys by position', alibi: 'ALiBi’s distance penalty', t5: 'T5’s relative-position buckets',
+  none: '',
+  sinusoidal: 'the sinusoidal encoding added to each word',
+  learned: 'the learned table added to each word',
+  rope: 'RoPE rotating queries and keys by position',
+  alibi: 'ALiBi’s distance penalty',
+  t5: 'T5’s relative-position buckets',
 };
 
 function verdict(trace, shuffle) {
   const { positionalEncoding, causal } = trace.options;
   const heads = trace.heads.map((_, h) => h);
   const content = heads.filter((h) => !trace.heads[h].positionalByConstruction);
-  const note = positionalHeadsNote(trace, heads.filter((h) => trace.heads[h].positionalByConstruction));
+  const note = positionalHeadsNote(
+    trace,
+    heads.filter((h) => trace.heads[h].positionalByConstruction),
+  );
   if (content.length === 0) return `Every head reads positions by construction.${note}`;
   const difference = Math.max(...content.map((h) => shuffle.headWeightDifferences[h]));
   const which = content.length < heads.length ? ` in head${content.length > 1 ? 's' : ''} ${headList(content)}` : '';
   const numbers = `max |difference| after un-shuffling: weights ${sci(difference)}${which}`;
   if (difference < EXACT) {
-    return `Equal — ${numbers}, i.e. 0 up to float32 rounding. Without position information attention cannot see word order: ` +
-      `the shuffled sentence gets the same weights, only rearranged.${note}`;
+    return (
+      `Equal — ${numbers}, i.e. 0 up to float32 rounding. Without position information attention cannot see word order: ` +
+      `the shuffled sentence gets the same weights, only rearranged.${note}`
+    );
   }
   const sources = [POSITION_SOURCE[positionalEncoding], causal ? 'the causal mask (it too depends on position)' : '']
-    .filter(Boolean).join(' and ');
+    .filter(Boolean)
+    .join(' and ');
   return `Different — ${numbers}. The shuffled sentence attends differently because of ${sources || 'position information'}.${note}`;
 }
 
@@ -52,23 +62,25 @@ export function shuffleCheck(trace, { head, colorMap = 'viridis' }) {
   sentence.className = 'shuffled-sentence';
   sentence.textContent = `Shuffled: ${shuffled.join(' ')}`;
   const cell = Math.max(2, Math.min(28, Math.floor(300 / Math.max(n, 1))));
-  wrapper.append(heatmap({
-    name: 'shuffled-weights',
-    caption: `Head ${head + 1}: attention weights of the shuffled sentence, in its own order`,
-    values: shuffle.weights.data.subarray(head * n * n, (head + 1) * n * n),
-    rows: n,
-    cols: n,
-    rowLabels: shuffled,
-    colLabels: shuffled,
-    rowTitle: 'query ↓',
-    colTitle: 'key →',
-    color: weightColorMap(colorMap),
-    domain: [0, 1],
-    legendTitle: 'attention weight',
-    cellWidth: cell,
-    cellHeight: cell,
-    describe: (k, l, v) => `"${shuffled[k]}" → "${shuffled[l]}": ${v.toFixed(4)}`,
-  }));
+  wrapper.append(
+    heatmap({
+      name: 'shuffled-weights',
+      caption: `Head ${head + 1}: attention weights of the shuffled sentence, in its own order`,
+      values: shuffle.weights.data.subarray(head * n * n, (head + 1) * n * n),
+      rows: n,
+      cols: n,
+      rowLabels: shuffled,
+      colLabels: shuffled,
+      rowTitle: 'query ↓',
+      colTitle: 'key →',
+      color: weightColorMap(colorMap),
+      domain: [0, 1],
+      legendTitle: 'attention weight',
+      cellWidth: cell,
+      cellHeight: cell,
+      describe: (k, l, v) => `"${shuffled[k]}" → "${shuffled[l]}": ${v.toFixed(4)}`,
+    }),
+  );
   const result = wrapper.appendChild(document.createElement('p'));
   result.className = 'verdict';
   result.setAttribute('role', 'status');
