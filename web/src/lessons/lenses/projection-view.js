@@ -14,7 +14,7 @@ const PAD = 36;
 export const SENTENCE_COLORS = ['#3b5bdb', '#e8590c'];
 const COLORS = SENTENCE_COLORS;
 const pct = format('.0%');
-const FONT = '12px system-ui, sans-serif'; // as explorer.css sets for .projection-view text
+const FONT = '12px system-ui, sans-serif'; // as lenses.css sets for .projection-view text
 const LABEL_HEIGHT = 14;
 /** A label's width in pixels, in the plot's font. */
 const textWidth = (text) => labelWidth(text, FONT);
