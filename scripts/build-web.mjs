@@ -67,7 +67,7 @@ function replaceIn(name, file, from, to) {
 
 /**
  * The single file's word vectors: the SINGLE_FILE_WORDS most frequent words, and every word of the texts a
- * reader meets before typing (example-texts.mjs: the page's sentences, the tour's, the README's), found
+ * reader meets before typing (example-texts.mjs: the page's sentences, the tour's, the documentation's), found
  * by the core's own tokenizer (which lower-cases and splits clitics as the vocabulary does).
  */
 async function singleFileVocabulary(asset) {

@@ -19,8 +19,8 @@
 //
 // Being a mean of real GloVe vectors, a derived vector lies where those words lie: "1999" among the
 // numbers, "n't" beside "not". It is an approximation of the vector GloVe would have learned, not
-// that vector; the README lists the rule. Every source word must be in the source (checked when
-// the asset is built).
+// that vector; docs/conventions.md ("Word vectors") lists the rule. Every source word must be in the
+// source (checked when the asset is built).
 
 const UNITS = [
   'zero',

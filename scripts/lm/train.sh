@@ -12,7 +12,7 @@ commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 mkdir -p web/assets/models
 # The recipes (the files' __metadata__ records every option). The causal model's output matrix is learned
 # (untied: lower held-out perplexity than tied at the same steps); the masked model's is tied to the frozen
-# GloVe rows, which keeps both files within 3 MB (README, "A language model of our own").
+# GloVe rows, which keeps both files within 3 MB (docs/language-models.md).
 train() {
   local objective=$1; shift
   build/train/attn_train_lm --objective "$objective" --commit "$commit" --out "web/assets/models/$objective.safetensors" \

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { launchBrowser, serveFolder } from './browser.js';
 /* global deck -- the page's Reveal instance, read inside page.evaluate() */
 
-// The README's recipe as a course author would paste it (without a height here: the element grows, and says so).
+// docs/embedding.md's recipe as a course author would paste it (without a height here: the element grows, and says so).
 const DECK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A deck</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="reveal/reveal.css"><link rel="stylesheet" href="reveal/theme/white.css">
 <script type="module" src="element/attention-explorer.js"></script></head>

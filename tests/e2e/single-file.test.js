@@ -1,7 +1,7 @@
 // The single file (dist/single/attention-explorer.js) as course authors host it: alone on a plain page,
 // served by a static server whose RESPONSE HEADER sets a strict Content-Security-Policy (no blob:, no
 // data:, no inline script). Its figures draw, its Learn chapter trains, its vocabulary covers every word
-// of the page's own example sentences and of the README's examples, and a sentence of made-up words is
+// of the page's own example sentences and of the examples in README.md and docs/, and a sentence of made-up words is
 // named as such in the element. Headless Chromium.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -136,7 +136,7 @@ test("a policy without 'wasm-unsafe-eval': the element names the directive to ad
   await page.close();
 });
 
-test('the single file knows every word of the default sentences, the tour and the README examples; made-up words are named', async () => {
+test('the single file knows every word of the default sentences, the tour and the documentation\'s examples; made-up words are named', async () => {
   const { page, problems } = await open();
   const texts = exampleTexts();
   assert.ok(

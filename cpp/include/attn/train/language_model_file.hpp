@@ -10,7 +10,8 @@
 //   first_losses    JSON array: the training loss of each of the first 50 steps (%.17g: exact doubles)
 //   checksum        "fnv1a64:<16 hex digits>" over every tensor's stored values, widened to float32
 //                   little-endian, in file order
-// Native only (nlohmann-json); the browser reads the same file with web/src/core/language-model-file.js.
+// Native only (nlohmann-json); the browser reads the same file with web/src/core/language-model.js (the
+// container with web/src/core/safetensors.js).
 #include <string>
 #include <vector>
 
