@@ -23,7 +23,7 @@ export interface Token {
   oov: boolean;
 }
 
-/** How attention learns where tokens are (see README, "Positional encodings"). */
+/** How attention learns where tokens are (docs/js-api.md, "Designed heads, positional encodings"). */
 export type PositionalEncoding = 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
 
 /**

@@ -97,7 +97,7 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
     /**
      * Words and punctuation of `text`, split as GloVe's training text was (PTB): "didn't" → "did" "n't",
      * "it's" → "it" "'s"; compounds the vocabulary has ("well-known") and numbers ("1,000") stay whole,
-     * other compounds split at their hyphens (README, "Tokens"). start/end are UTF-16 offsets:
+     * other compounds split at their hyphens (docs/conventions.md, "Tokens"). start/end are UTF-16 offsets:
      * text.slice(start, end) is the token. oov: the word has no pretrained vector (it gets a
      * deterministic hashed one).
      * @param {string} text @returns {{ text: string, start: number, end: number, oov: boolean }[]}
@@ -115,7 +115,7 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
      * The all-but-the-top post-processing the semantic head and softLookup's 'wordVectors' similarity
      * use (Mu & Viswanath 2018, Algorithm 1): x̃ = (x − mean) − Σ_k (u_k · (x − mean)) u_k over the rows
      * u_k of directions. Fitted by the core when the asset loads, over the vocabulary with row r
-     * weighted 1/(r + 1) (README, "Word vectors"). spectrum: the share of the variance along each of
+     * weighted 1/(r + 1) (docs/conventions.md, "Word vectors"). spectrum: the share of the variance along each of
      * the top 8 directions.
      * @returns {{ mean: Float32Array, directions: { data: Float32Array, shape: [number, number] }, spectrum: Float32Array }}
      *   mean [dModel], directions [D, dModel] (D = 3 for the shipped asset), spectrum [8]
@@ -182,7 +182,7 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
      * scores; Raffel et al. 2020); seed (0 … 2³²−1, for 'learned' and 't5'); base (10000, for
      * 'sinusoidal' and 'rope'); alibiSlopes (for 'alibi'): 'paper' (default, m_h = 2^(−8h/numHeads) for
      * every head count, the paper's §3) or 'reference' (the authors' released get_slopes(), which differs
-     * when numHeads is not a power of 2; see the README's conventions).
+     * when numHeads is not a power of 2; see docs/conventions.md).
      * Without position information (the default) output is computed on the fast path (multiHeadLayer's
      * packed kernels) and the rest of the result when first read: weights, scores, concat and heads are
      * getters that run the full trace once, with the weights as they were at the call (kept in wasm) on

@@ -1,5 +1,5 @@
 // Types of core.languageModel() (web/src/core/language-model.js): the explorer's own small transformer
-// language models, trained by the core on public-domain English (README "A language model of our own").
+// language models, trained by the core on public-domain English (docs/language-models.md).
 import type { Token } from './index.js';
 
 /** The two shipped models (core.languageModelLimits.objectives at run time). */
@@ -47,7 +47,7 @@ export interface LanguageModelConfig {
   readonly outputSize: number;
   /** Output matrix tied to the frozen GloVe rows of the output words (true) or learned (false). */
   readonly tiedOutput: boolean;
-  /** What the model read (sources and licences: README). */
+  /** What the model read (sources and licences: docs/language-models.md). */
   readonly corpus: string;
   readonly trainTokens: number;
   readonly steps: number;

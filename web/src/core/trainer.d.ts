@@ -5,7 +5,7 @@ import type { Matrix, Tensor } from './index.js';
 export type TrainingTask = 'previous-token' | 'reverse' | 'sort' | 'induction';
 
 /**
- * Options of core.createTrainer(). Missing ones take the task's defaults (README "Training a transformer"):
+ * Options of core.createTrainer(). Missing ones take the task's defaults (docs/js-api.md, "Training a transformer"):
  * previous-token 1 layer × 1 head; the others 2 layers × 2 heads; all dModel 32, seqLen 16, vocabSize 16
  * (17 for reverse and sort: 16 values and the separator), batchSize 16, learningRate 0.01, weightDecay 0.01,
  * positionalEncoding 'sinusoidal', seed 0. Limits in core.trainerLimits; RangeError outside them.

@@ -4,7 +4,7 @@
 import type { AttentionCore, Trace } from '../core/index.js';
 import type { LanguageModelKind } from '../core/language-model.js';
 
-/** A head's kind: 'projected' uses W_Q, W_K; the others are designed (see the README). */
+/** A head's kind: 'projected' uses W_Q, W_K; the others are designed (docs/js-api.md, "Designed heads"). */
 export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'offset' | 'first' | 'uniform';
 
 /** Everything the learner has chosen; the element's `state` and the `change` event's detail. */

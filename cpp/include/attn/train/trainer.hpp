@@ -35,7 +35,7 @@ struct TrainerOptions {
   std::uint64_t seed = 0;
 };
 
-// The defaults for `task` (chosen so that heads form within seconds on one thread; README):
+// The defaults for `task` (chosen so that heads form within seconds on one thread; docs/js-api.md):
 //   previous-token  L 1, H 1, d 32, T 16, V 16
 //   reverse, sort   L 2, H 2, d 32, T 16, V 17 (16 values and the separator)
 //   induction       L 2, H 2, d 32, T 16, V 16

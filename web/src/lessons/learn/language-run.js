@@ -13,7 +13,7 @@ export const LANGUAGE_TASK = 'language';
  * The recipe the page trains with: the shipped decoder's (core.languageModelLimits.trainerDefaults) made smaller
  * where a step's time goes — 2,048 output words instead of 8,191 (the output layer is most of a step), a 200-wide
  * feed-forward layer and batches of 16 — so that a step takes ~40 ms in wasm on one thread, and the held-out loss
- * passes the unigram line well within a minute (README, "Learn").
+ * passes the unigram line well within a minute (docs/page.md, "Learn").
  */
 export const LANGUAGE_RECIPE = Object.freeze({
   objective: 'causal',

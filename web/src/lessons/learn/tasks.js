@@ -39,7 +39,7 @@ export function taskDescription(task) {
 /**
  * The head scores drawn per head, with the score at which a head counts as formed (the curves' markers:
  * head-formations.js). 0.4: well above chance on the probe (1/i for a uniform row at
- * position i, under 0.15 past its first few rows), and what the README's time-to-heads table uses.
+ * position i, under 0.15 past its first few rows), and what docs/js-api.md's time-to-heads table uses.
  */
 export const HEAD_SCORES = [
   { key: 'previousToken', label: 'previous token', short: 'prev', threshold: 0.4, head: 'previous-token head' },
