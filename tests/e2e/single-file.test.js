@@ -136,7 +136,7 @@ test("a policy without 'wasm-unsafe-eval': the element names the directive to ad
   await page.close();
 });
 
-test('the single file knows every word of the default sentences, the tour and the documentation\'s examples; made-up words are named', async () => {
+test("the single file knows every word of the default sentences, the tour and the documentation's examples; made-up words are named", async () => {
   const { page, problems } = await open();
   const texts = exampleTexts();
   assert.ok(
