@@ -1,7 +1,8 @@
 // The texts a reader of the single file meets before typing anything: the page's own sentences
 // (web/src/settings/sentences.js), the sentences the guided tour's steps set, and the sentences in the
 // code of the documentation (README.md and docs/*.md). The single-file build keeps every word of them in
-// its cut-down vocabulary (build-web.mjs), and tests/e2e/single-file.test.js checks that none is out of vocabulary there.
+// its cut-down vocabulary (build-web.mjs), and tests/e2e/single-file.test.js checks that none is out of
+// vocabulary there.
 import { readdirSync, readFileSync } from 'node:fs';
 import * as sentences from '../web/src/settings/sentences.js';
 import { tour as attentionTour } from '../web/src/lessons/attention/tour.js';

@@ -66,8 +66,9 @@ export class LanguageLesson {
       placeholder: 'Paste English text, one sentence a line. Every 20th line is held out to measure the loss on.',
     });
     this.ownText.setAttribute('aria-label', 'Your own text to train on');
-    // Measured with this recipe on the first n words of the sample, 60 s each (docs/page.md, "Learn"): 2,000 and 5,000 words never
-    // passed the unigram line (the model learns the training lines by heart); 20,000 and 50,000 passed it in 15–20 s.
+    // Measured with this recipe on the first n words of the sample, 60 s each (docs/page.md, "Learn"): 2,000
+    // and 5,000 words never passed the unigram line (the model learns the training lines by heart); 20,000 and
+    // 50,000 passed it in 15–20 s.
     own.append(
       element(
         'p',
