@@ -5,28 +5,18 @@
 // column without overflowing it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, serveFolder } from './browser.js';
+import { fencedBlocks, recipeSection } from './recipes.js';
 
 const OUTPUT = 'test-output';
 
-/** The fenced blocks (language → text) of the section of docs/embedding.md whose heading starts with `title`. */
-export function recipeBlocks(markdown, title) {
-  const start = markdown.indexOf(`\n## ${title}`);
-  assert.ok(start >= 0, `docs/embedding.md has a section "${title}"`);
-  const end = markdown.indexOf('\n## ', start + 1);
-  const section = markdown.slice(start, end < 0 ? undefined : end);
-  return Object.fromEntries(
-    [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, text]) => [language, text]),
-  );
-}
-
 let browser, host, site;
 before(async () => {
-  const recipe = recipeBlocks(readFileSync('docs/embedding.md', 'utf8'), '5. A static site with directory URLs');
+  const recipe = fencedBlocks(recipeSection('5. A static site with directory URLs'));
   const project = mkdtempSync(join(tmpdir(), 'ae-mkdocs-'));
   // The recipe's shell steps, with its placeholder path pointing at this build's dist/.
   const steps = recipe.sh.replaceAll('path/to/dist', resolve('dist'));
