@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, serveFolder } from './browser.js';
+import { fencedBlocks, recipeSection } from './recipes.js';
 /* global deck -- the page's Reveal instance, read inside page.evaluate() */
 
 // docs/embedding.md's recipe as a course author would paste it (without a height here: the element grows, and says so).
@@ -41,6 +42,13 @@ before(async () => {
   mkdirSync(join(folder, 'reveal'));
   cpSync('node_modules/reveal.js/dist', join(folder, 'reveal'), { recursive: true });
   writeFileSync(join(folder, 'index.html'), DECK);
+  // docs/embedding.md's recipe verbatim, reveal.js's files where this folder has them.
+  const recipe = fencedBlocks(recipeSection('4. A reveal.js slide')).html.replaceAll('reveal.js/dist/', 'reveal/');
+  writeFileSync(
+    join(folder, 'recipe.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A deck</title><link rel="icon" href="data:,">` +
+      `</head><body>${recipe}</body></html>`,
+  );
   server = await serveFolder(folder);
   browser = await launchBrowser();
 });
@@ -134,6 +142,33 @@ test('ready fires once, and resize when the element grows, so that the deck can 
     Math.abs(height - layoutHeight) < 1,
     `resize says the element's height (${height}; offsetHeight ${layoutHeight})`,
   );
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("docs/embedding.md's recipe: the deck with reveal.js's theme, the element's text its own (not the slide's centring)", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.url}recipe.html`);
+  await page.waitForFunction(
+    () => document.querySelector('.reveal.ready') && document.querySelector('attention-explorer').getTrace?.(),
+    null,
+    { timeout: 30000 },
+  );
+  const seen = await page.evaluate(() => {
+    const explorer = document.querySelector('attention-explorer');
+    const align = (el) => getComputedStyle(el).textAlign;
+    return {
+      slide: align(explorer.parentElement),
+      caption: align(explorer.shadowRoot.querySelector('figcaption')),
+      height: explorer.offsetHeight, // before the deck scales the slide to the window
+    };
+  });
+  assert.equal(seen.slide, 'center', "reveal.js's theme is loaded: its slides centre their text");
+  assert.equal(seen.caption, 'start', "the element's captions are not centred");
+  assert.ok(Math.abs(seen.height - 520) < 1, `the recipe's height: ${seen.height}`);
   assert.deepEqual(errors, []);
   await page.close();
 });
