@@ -13,9 +13,9 @@ before(async () => {
   core = await createAttentionCore();
 });
 
+/** Every value of a parameters record, in its names' order (the core's parameter order, in both). */
 function flat(p) {
-  return [p.embedding, ...(p.positional ? [p.positional] : []), ...p.layers.flatMap((l) => [l.wQ, l.wK, l.wV, l.wO]), p.unembedding]
-    .flatMap((t) => [...t.data]);
+  return Object.values(p).flatMap((t) => [...t.data]);
 }
 
 for (const positionalEncoding of ['sinusoidal', 'learned']) {
@@ -25,6 +25,7 @@ for (const positionalEncoding of ['sinusoidal', 'learned']) {
     const model = tfjsModel(tf, trainer.options, trainer.parameters());
     const batch = trainer.sample(8);
     const ours = trainer.lossAndGradients(batch), theirs = model.lossAndGradients(batch);
+    assert.deepEqual(Object.keys(theirs.gradients), Object.keys(ours.gradients));
     const a = flat(ours.gradients), b = flat(theirs.gradients);
     let worst = 0, largest = 0;
     a.forEach((g, i) => { worst = Math.max(worst, Math.abs(g - b[i])); largest = Math.max(largest, Math.abs(b[i])); });
