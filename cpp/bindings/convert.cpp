@@ -277,6 +277,27 @@ attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
   return o;
 }
 
+val parameters_to_js(const attn::train::ModelConfig& c, const std::vector<float>& flat) {
+  val out = val::object();
+  for (const attn::train::ParameterSpec& s : attn::train::parameter_specs(c)) {
+    out.set(s.name, tensor_to_js(flat.data() + s.offset, s.shape));
+  }
+  return out;
+}
+
+std::vector<float> parameters_from_js(const attn::train::ModelConfig& c, const val& tensors,
+                                      const std::function<std::string(const attn::train::ParameterSpec&)>& mismatch) {
+  std::vector<float> flat(attn::train::parameter_count(c));
+  for (const attn::train::ParameterSpec& s : attn::train::parameter_specs(c)) {
+    const val data = tensors[s.name];
+    if (data.isUndefined() || data.isNull() || data["length"].as<std::size_t>() != s.size) {
+      throw std::invalid_argument("tensor '" + s.name + "' is missing or " + mismatch(s));
+    }
+    copy_from_js(data, flat.data() + s.offset, s.size);
+  }
+  return flat;
+}
+
 val batch_to_js(const attn::train::Batch& b) {
   return object_to_js({{"tokens", typed_array_to_js(b.tokens)}, {"targets", typed_array_to_js(b.targets)},
                        {"scored", typed_array_to_js(b.scored)},

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
@@ -167,6 +168,16 @@ val pca_to_js(const attn::Pca& p);
 // layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them);
 // the other options keep their defaults. An unknown objective throws as enum_from_js ("recipe.objective").
 attn::train::LanguageTrainerOptions language_model_options(const val& recipe);
+
+// Every parameter of a model of configuration c (parameter_specs order, the flat array `flat`) as one JS object
+// { [name]: { data: Float32Array, shape } } under the spec's names ("embedding", "layers.0.attention.w_q", …):
+// the one format of every trainer and model in the bindings.
+val parameters_to_js(const attn::train::ModelConfig& c, const std::vector<float>& flat);
+// The inverse, from { [name]: Float32Array } (the JS wrapper has taken each tensor's data and checked its
+// type): std::invalid_argument "tensor '<name>' is missing or <mismatch(spec)>" for the first tensor of the
+// configuration that is absent or not of its size.
+std::vector<float> parameters_from_js(const attn::train::ModelConfig& c, const val& tensors,
+                                      const std::function<std::string(const attn::train::ParameterSpec&)>& mismatch);
 
 // A batch (B sequences of T tokens) as { tokens: Int32Array (B·T), targets: Int32Array (B·T, −1 where not
 // scored), scored: Uint8Array (B·T), shape: [B, T] }; index b·T + t.

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "attn/train/baselines.hpp"
 #include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model.hpp"
 #include "convert.hpp"
 #include "exports.hpp"
 #include "guarded.hpp"
 #include "registry.hpp"
+#include "trainers.hpp"
 
 using emscripten::val;
 using namespace bindings;
@@ -25,30 +25,6 @@ namespace train = attn::train;
 namespace {
 
 Registry<train::LanguageModel> g_models("languageModel: this model was released");
-Registry<train::LanguageTrainer> g_trainers("languageTrainer: this trainer was released");
-
-// Every parameter of model c (parameter_specs order) from tensors { [name]: Float32Array } into one flat
-// array (parameter_count(c)). std::invalid_argument "tensor '<name>' is missing or <mismatch>" for the
-// first tensor that is absent or not of its size; mismatch(spec) says how its size was expected.
-template <typename Mismatch>
-std::vector<float> parameters_from_js(const train::ModelConfig& c, const val& tensors, Mismatch mismatch) {
-  std::vector<float> flat(train::parameter_count(c));
-  for (const train::ParameterSpec& s : train::parameter_specs(c)) {
-    const val data = tensors[s.name];
-    if (data.isUndefined() || data.isNull() || data["length"].as<std::size_t>() != s.size) {
-      throw std::invalid_argument("tensor '" + s.name + "' is missing or " + mismatch(s));
-    }
-    copy_from_js(data, flat.data() + s.offset, s.size);
-  }
-  return flat;
-}
-
-// Every parameter as { name: { data, shape } }, in parameter_specs order (names as in the C++).
-val parameters_to_js(const train::ModelConfig& c, const std::vector<float>& flat) {
-  val out = val::object();
-  for (const train::ParameterSpec& s : train::parameter_specs(c)) out.set(s.name, tensor_to_js(flat.data() + s.offset, s.shape));
-  return out;
-}
 
 // spec: { recipe, words: string[], tensors: { [name]: Float32Array } }; every tensor of the recipe's model
 // must be there with its size (std::invalid_argument naming the first that is not).
@@ -140,7 +116,7 @@ val language_model_score(int id, const std::string& text) {
   });
 }
 
-// ---- core.createLanguageTrainer(): training a language model on given text (web/src/core/language-trainer.js) ----
+// ---- createLanguageTrainer(): the recipe's defaults, and a model of a trainer (web/src/core/language-trainer.js) ----
 
 val language_trainer_defaults() {
   const train::LanguageTrainerOptions o;
@@ -153,93 +129,13 @@ val language_trainer_defaults() {
                        {"seed", val(static_cast<double>(o.seed))}});
 }
 
-// The options language-trainer.js resolved (defaults filled in, types checked), and the two texts.
-val language_trainer_create(val o, const std::string& text, const std::string& held_out) {
-  return guarded([&] {
-    train::LanguageTrainerOptions options = language_model_options(o);
-    options.batch_size = o["batchSize"].as<std::size_t>();
-    options.shards = 1;  // one thread in wasm: slices would only add work
-    options.optimizer.learning_rate = o["learningRate"].as<float>();
-    options.optimizer.weight_decay = o["weightDecay"].as<float>();
-    options.schedule.warmup_steps = o["warmupSteps"].as<std::size_t>();
-    options.schedule.total_steps = o["totalSteps"].as<std::size_t>();
-    options.seed = static_cast<std::uint64_t>(o["seed"].as<double>());
-    const int id = g_trainers.add(std::make_unique<train::LanguageTrainer>(options, loaded_table(), text, held_out));
-    const train::LanguageTrainer& trainer = g_trainers.get(id);
-    return object_to_js({{"id", val(id)}, {"dModel", val(trainer.config().d_model)}, {"trainTokens", val(trainer.train_stream().inputs.size())},
-                         {"heldOutTokens", val(trainer.held_out_stream().inputs.size())},
-                         {"words", array_to_js(trainer.vocabulary().words())}});
-  });
-}
-
-val language_trainer_release(int id) {
-  g_trainers.release(id);
-  return val::undefined();
-}
-
-val language_trainer_step(int id, double n) {
-  return guarded([&] {
-    train::LanguageTrainer& t = g_trainers.get(id);
-    const double loss = t.step(static_cast<std::size_t>(n));
-    return step_to_js(t.steps(), loss);
-  });
-}
-
-val language_trainer_evaluate(int id, double max_tokens) {
-  return guarded([&] {
-    train::LanguageTrainer& t = g_trainers.get(id);
-    const train::LanguageEvaluation e = t.evaluate(static_cast<std::size_t>(max_tokens));
-    return object_to_js({{"step", val(t.steps())}, {"loss", val(e.loss)}, {"perplexity", val(e.perplexity)},
-                         {"top1", val(e.top1)}, {"top5", val(e.top5)}, {"tokens", val(e.tokens)}});
-  });
-}
-
-val language_trainer_parameters(int id) {
-  return guarded([&] {
-    train::LanguageTrainer& t = g_trainers.get(id);
-    return parameters_to_js(t.config(), t.parameters());
-  });
-}
-
-val language_trainer_set_parameters(int id, val tensors) {
-  return guarded([&] {
-    train::LanguageTrainer& t = g_trainers.get(id);
-    t.set_parameters(parameters_from_js(t.config(), tensors, [](const train::ParameterSpec& s) {
-      return "does not hold " + std::to_string(s.size) + " numbers";
-    }));
-    return val::undefined();
-  });
-}
-
-val language_trainer_sample(int id) {
-  return guarded([&] {
-    return batch_to_js(g_trainers.get(id).peek_batch());
-  });
-}
-
-val language_trainer_loss_and_gradients(int id, val batch) {
-  return guarded([&] {
-    train::LanguageTrainer& t = g_trainers.get(id);
-    const auto [loss, grads] = t.loss_and_gradients(batch_from_js(batch));
-    return object_to_js({{"loss", val(loss)}, {"gradients", parameters_to_js(t.config(), grads)}});
-  });
-}
-
-// The unigram and bigram baselines of the trainer's texts (baselines.hpp).
-val language_trainer_baselines(int id) {
-  return guarded([&] {
-    const train::BaselinePerplexities b = train::held_out_baselines(g_trainers.get(id));
-    return object_to_js({{"unigramPerplexity", val(b.unigram)}, {"bigramPerplexity", val(b.bigram)},
-                         {"bigramDiscount", val(b.bigram_discount)}, {"tokens", val(b.tokens)}});
-  });
-}
-
 // A language model holding a copy of the trainer's parameters as they are now (its id in g_models): the
 // trainer goes on training, the model stays as it was.
 val language_trainer_model(int id) {
   return guarded([&] {
-    const train::LanguageTrainer& t = g_trainers.get(id);
-    return val(g_models.add(std::make_unique<train::LanguageModel>(t.config(), t.options().objective, t.vocabulary().words(),
+    const train::Trainer& t = trainers().get(id);
+    const train::CorpusSource& corpus = train::corpus_of(t);
+    return val(g_models.add(std::make_unique<train::LanguageModel>(t.config(), corpus.objective(), corpus.vocabulary().words(),
                                                                    t.parameters(), loaded_table())));
   });
 }
@@ -272,10 +168,8 @@ val language_model_limits() {
   val out = val::object();
   out.set("objectives", names_to_js(train::kObjectiveNames));
   out.set("outputPositions", names_to_js(train::kOutputPositionNames));
-  set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens}, {"maxTopK", train::kMaxTopK},
-                   {"maxLayers", train::kMaxLanguageLayers}, {"maxFeedForward", train::kMaxLanguageFeedForward},
-                   {"maxSeqLen", train::kMaxLanguageSeqLen}, {"minOutputWords", train::kMinOutputWords},
-                   {"maxOutputWords", train::kMaxOutputWords}, {"maxBatchSize", 1024}});
+  // The trainer's limits are core.trainerLimits (train_bindings.cpp); these are the models' own.
+  set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens}, {"maxTopK", train::kMaxTopK}});
   out.set("trainerDefaults", language_trainer_defaults());
   return out;
 }
@@ -286,12 +180,5 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
   bind_functions("languageModelCreate", &language_model_create, "languageModelRelease", &language_model_release,
                  "languageModelRun", &language_model_run, "languageModelScore", &language_model_score,
                  "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
-                 "languageTrainerCreate", &language_trainer_create, "languageTrainerRelease", &language_trainer_release,
-                 "languageTrainerStep", &language_trainer_step, "languageTrainerEvaluate", &language_trainer_evaluate,
-                 "languageTrainerParameters", &language_trainer_parameters,
-                 "languageTrainerSetParameters", &language_trainer_set_parameters,
-                 "languageTrainerSample", &language_trainer_sample,
-                 "languageTrainerLossAndGradients", &language_trainer_loss_and_gradients,
-                 "languageTrainerBaselines", &language_trainer_baselines, "languageTrainerModel", &language_trainer_model,
-                 "languageModelHeads", &language_model_heads);
+                 "languageTrainerModel", &language_trainer_model, "languageModelHeads", &language_model_heads);
 }

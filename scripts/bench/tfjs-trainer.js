@@ -17,28 +17,34 @@ function sinusoidal(T, d) {
 }
 
 /**
- * A TF.js model holding `parameters` (core trainer.parameters()) as variables.
- * @returns {{ loss(batch): tf.Scalar, lossAndGradients(batch): { loss: number, gradients: same structure as parameters },
+ * A TF.js model holding `parameters` (core trainer.parameters(): { [core name]: { data, shape } }) as variables.
+ * @returns {{ loss(batch): tf.Scalar, lossAndGradients(batch): { loss: number, gradients: the same names as parameters },
  *   step(batch): number (AdamW step; the loss before it), dispose() }}
  */
 export function tfjsModel(tf, options, parameters) {
-  const { numHeads: H, dModel: d, vocabSize: V, positionalEncoding } = options;
+  const { numLayers: L, numHeads: H, dModel: d, vocabSize: V, positionalEncoding } = options;
   const dk = d / H;
   const variable = (t) => tf.variable(tf.tensor2d(t.data, t.shape));
+  const projection = (l, m) => `layers.${l}.attention.w_${m}`;
   const vars = {
     embedding: variable(parameters.embedding),
     unembedding: variable(parameters.unembedding),
-    layers: parameters.layers.map((layer) =>
-      Object.fromEntries(['wQ', 'wK', 'wV', 'wO'].map((m) => [m, variable(layer[m])])),
-    ),
+    layers: Array.from({ length: L }, (_, l) => ({
+      wQ: variable(parameters[projection(l, 'q')]),
+      wK: variable(parameters[projection(l, 'k')]),
+      wV: variable(parameters[projection(l, 'v')]),
+      wO: variable(parameters[projection(l, 'o')]),
+    })),
   };
   if (positionalEncoding === 'learned') vars.positional = variable(parameters.positional);
+  // In the core's parameter order (parameters.hpp): embedding, positional?, per layer w_q … w_o, unembedding
   const list = [
     vars.embedding,
     ...(vars.positional ? [vars.positional] : []),
     ...vars.layers.flatMap((l) => [l.wQ, l.wK, l.wV, l.wO]),
     vars.unembedding,
   ];
+  const names = [...Object.keys(parameters)];
   const fixedP =
     positionalEncoding === 'sinusoidal'
       ? tf.keep(tf.tensor2d(sinusoidal(options.seqLen, d), [options.seqLen, d]))
@@ -67,13 +73,7 @@ export function tfjsModel(tf, options, parameters) {
   }
 
   function structure(tensors) {
-    let i = 0;
-    const next = () => ({ data: tensors[i].dataSync(), shape: tensors[i++].shape });
-    const out = { embedding: next() };
-    if (vars.positional) out.positional = next();
-    out.layers = vars.layers.map(() => ({ wQ: next(), wK: next(), wV: next(), wO: next() }));
-    out.unembedding = next();
-    return out;
+    return Object.fromEntries(tensors.map((t, i) => [names[i], { data: t.dataSync(), shape: t.shape }]));
   }
 
   function lossAndGradients(batch) {

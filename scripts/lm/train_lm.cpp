@@ -72,8 +72,8 @@ ParallelFor threads(std::size_t count) {
 }
 
 // The baselines (baselines.hpp) as the file's metadata records them.
-json baselines(const LanguageTrainer& trainer) {
-  const BaselinePerplexities b = held_out_baselines(trainer);
+json baselines(const Trainer& trainer) {
+  const BaselinePerplexities b = held_out_baselines(corpus_of(trainer));
   return {{"unigramPerplexity", b.unigram}, {"bigramPerplexity", b.bigram}, {"bigramDiscount", b.bigram_discount}, {"tokens", b.tokens}};
 }
 
@@ -95,7 +95,8 @@ int verify(const std::map<std::string, std::string>& args, const attn::Embedding
     return 1;
   }
   const std::size_t steps = std::min<std::size_t>(std::stoul(arg(args, "steps", "50")), expected.size());
-  LanguageTrainer trainer(options_from_recipe(recipe.dump()), table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
+  Trainer trainer = language_trainer(options_from_recipe(recipe.dump()), table, train, held_out,
+                                     threads(std::stoul(arg(args, "threads", "2"))));
   std::size_t mismatches = 0;
   for (std::size_t i = 0; i < steps; ++i) {
     const double loss = trainer.step(1), want = expected[i].get<double>();
@@ -131,10 +132,10 @@ int measure_heads(const std::string& path, const attn::EmbeddingTable& table, co
 int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, const std::string& train, const std::string& held_out) {
   SafeTensors file = read_safetensors_file(path);
   LanguageModel model = read_language_model(file, path, table);
-  LanguageTrainer trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
+  Trainer trainer = language_trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
   std::vector<float> parameters = model.parameters();
   trainer.set_parameters(parameters);
-  const LanguageEvaluation e = trainer.evaluate();
+  const Evaluation e = trainer.evaluate();
   const json recorded = json::parse(file.metadata.at("measured"));
   std::printf("%s (float16 as stored): held-out loss %.4f, perplexity %.3f, top-1 %.4f, top-5 %.4f over %zu tokens; "
               "recorded at training (float32): perplexity %.3f, top-1 %.4f; most frequent words: top-1 %.4f, top-5 %.4f\n",
@@ -172,13 +173,13 @@ int main(int argc, char** argv) try {
   o.schedule.total_steps = total;
   const std::size_t eval_every = std::stoul(arg(args, "eval-every", "250"));
   const auto started = std::chrono::steady_clock::now();
-  LanguageTrainer trainer(o, table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
+  Trainer trainer = language_trainer(o, table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
   const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu; %zu parameters\n",
               attn::name_of(kObjectiveNames, o.objective), o.n_layers, o.n_heads, trainer.config().d_model, o.d_ff,
               o.tied_output ? "tied" : "untied", trainer.config().outputs(), trainer.parameters().size());
-  std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n", trainer.train_stream().inputs.size(),
-              trainer.train_stream().line_starts.size(), trainer.held_out_stream().inputs.size(), seconds());
+  std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n", corpus_of(trainer).train_stream().inputs.size(),
+              corpus_of(trainer).train_stream().line_starts.size(), corpus_of(trainer).held_out_stream().inputs.size(), seconds());
   std::fflush(stdout);
 
   std::vector<double> first_losses;
@@ -190,7 +191,7 @@ int main(int argc, char** argv) try {
     if (first_losses.size() < 50) first_losses.push_back(loss);
     window += loss;
     if (s % eval_every == 0 || s == total) {
-      const LanguageEvaluation e = trainer.evaluate(20000);
+      const Evaluation e = trainer.evaluate(20000);
       const double elapsed = seconds() - training_started;
       std::printf("step %5zu  lr %.2e  train loss %.3f  held-out loss %.3f (perplexity %.1f, top-1 %.3f)  %.0f tokens/s  %.0f s\n", s,
                   trainer.learning_rate(), window / static_cast<double>(s % eval_every ? s % eval_every : eval_every), e.loss,
@@ -200,11 +201,11 @@ int main(int argc, char** argv) try {
     }
   }
   const double training_seconds = seconds() - training_started;
-  const LanguageEvaluation e = trainer.evaluate();
+  const Evaluation e = trainer.evaluate();
   json measured = {{"heldOutLoss", e.loss}, {"heldOutPerplexity", e.perplexity}, {"heldOutTop1", e.top1}, {"heldOutTop5", e.top5},
                    {"heldOutTokens", e.tokens}, {"trainingSeconds", training_seconds},
                    {"tokensPerSecond", tokens_per_step * static_cast<double>(total) / training_seconds},
-                   {"trainTokens", trainer.train_stream().inputs.size()}};
+                   {"trainTokens", corpus_of(trainer).train_stream().inputs.size()}};
   measured["baselines"] = baselines(trainer);
   std::printf("held-out: loss %.4f, perplexity %.2f, top-1 %.4f, top-5 %.4f over %zu tokens; baselines %s\n", e.loss, e.perplexity,
               e.top1, e.top5, e.tokens, measured["baselines"].dump().c_str());

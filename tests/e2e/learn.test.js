@@ -350,7 +350,11 @@ test("the chapter's state is in the URL; a bad probe is named and the last good 
   ]);
   const json = JSON.parse(readFileSync(await file.path(), 'utf8'));
   assert.equal(json.options.task, 'reverse');
-  assert.equal(json.parameters.layers.length, 1);
+  // The core's one parameter format: every tensor under its name, one layer of the four projections
+  assert.deepEqual(
+    Object.keys(json.parameters).filter((name) => name.startsWith('layers.')),
+    ['layers.0.attention.w_q', 'layers.0.attention.w_k', 'layers.0.attention.w_v', 'layers.0.attention.w_o'],
+  );
   assert.deepEqual(json.parameters.embedding.shape, [json.options.vocabSize, json.options.dModel]);
   assert.equal(json.parameters.embedding.data.length, json.options.vocabSize * json.options.dModel);
   const [svg] = await Promise.all([

@@ -391,6 +391,70 @@ describe('each limit is the one the functions enforce: at it passes, one past it
     );
   });
 
+  test('the trainers: every limit is exported once (core.trainerLimits) and enforced by JS and by the core alike', () => {
+    const t = core.trainerLimits;
+    assert.ok(Object.isFrozen(t));
+    const numbers = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === 'number'));
+    assert.deepEqual(numbers, {
+      maxLayers: 4,
+      maxHeads: 16,
+      maxDModel: 512,
+      maxSeqLen: 256,
+      maxVocabSize: 4096,
+      maxFeedForward: 2048,
+      maxBatchSize: 1024,
+      maxStepsPerCall: 100000,
+      maxScheduleSteps: 1e9,
+      maxEvalTokens: 1e9,
+      evalSequences: 256,
+      probeSequences: 64,
+      minOutputWords: 1,
+      maxOutputWords: 16384,
+    });
+    // The language models' limits hold what only the models have; the trainer's are not repeated there.
+    for (const name of ['maxLayers', 'maxFeedForward', 'maxSeqLen', 'maxBatchSize'])
+      assert.ok(!(name in core.languageModelLimits), name);
+    const trainer = core.createTrainer({ task: 'previous-token', batchSize: t.maxBatchSize });
+    assert.throws(() => core.createTrainer({ batchSize: t.maxBatchSize + 1 }), {
+      name: 'RangeError',
+      message: /batchSize/,
+    });
+    assert.throws(() => core.createTrainer({ numHeads: t.maxHeads * 2, dModel: 64 }), {
+      name: 'RangeError',
+      message: /numHeads/,
+    });
+    assert.throws(() => trainer.step(t.maxStepsPerCall + 1), { name: 'RangeError', message: /100000/ });
+    assert.throws(() => trainer.sample(t.maxBatchSize + 1), { name: 'RangeError', message: /batchSize/ });
+    // The same limits in the core, past the JS checks
+    const options = { ...trainer.options, task: 'previous-token' };
+    assert.throws(
+      () => unwrap(wasm.createTrainer({ ...options, batchSize: t.maxBatchSize + 1 })),
+      /batchSize must be an integer in \[1, 1024\]/,
+    );
+    assert.throws(
+      () => unwrap(wasm.createTrainer({ ...options, numHeads: t.maxHeads * 2, dModel: 64 })),
+      /numHeads must be an integer in \[1, 16\]/,
+    );
+    assert.throws(
+      () => unwrap(wasm.createTrainer({ ...options, numLayers: t.maxLayers + 1 })),
+      /numLayers must be an integer in \[1, 4\]/,
+    );
+    const id = unwrap(wasm.createTrainer({ ...options, batchSize: 1 }));
+    assert.throws(
+      () => unwrap(wasm.trainerStep(id, t.maxStepsPerCall + 1)),
+      /steps must be an integer in \[1, 100000\]/,
+    );
+    assert.throws(
+      () => unwrap(wasm.trainerSample(id, t.maxBatchSize + 1)),
+      /batchSize must be an integer in \[1, 1024\]/,
+    );
+    assert.throws(
+      () => unwrap(wasm.trainerEvaluate(id, t.maxEvalTokens + 1)),
+      /maxTokens must be an integer in \[0, 1000000000\]/,
+    );
+    wasm.releaseTrainer(id);
+  });
+
   test('softLookup, scoreCost, simplexObjective, layerCosts', () => {
     const table = { keys: ['a'], values: ['b'] };
     assert.doesNotThrow(() => core.softLookup('a', { ...table, temperature: limits.minLookupTemperature }));

@@ -109,14 +109,10 @@ describe('lossAndGradients: the hand-written backward pass through the API', () 
     const batch = t.sample(4);
     const { loss, gradients } = t.lossAndGradients(batch);
     const base = t.parameters();
-    const tensors = [
-      ['embedding', base.embedding, gradients.embedding],
-      ['positional', base.positional, gradients.positional],
-      ['unembedding', base.unembedding, gradients.unembedding],
-      ...base.layers.flatMap((layer, l) =>
-        ['wQ', 'wK', 'wV', 'wO'].map((m) => [`layers[${l}].${m}`, layer[m], gradients.layers[l][m]]),
-      ),
-    ];
+    // Every tensor under its core name: embedding, positional, layers.<l>.attention.w_q … w_o, unembedding
+    assert.deepEqual(Object.keys(gradients), Object.keys(base));
+    assert.equal(Object.keys(base).length, 3 + 2 * 4);
+    const tensors = Object.keys(base).map((name) => [name, base[name], gradients[name]]);
     const h = 1e-2; // float32 losses: a step large enough for differences above rounding, small for O(h²)
     let worst = 0,
       checked = 0;
@@ -271,21 +267,39 @@ describe('reading the model', () => {
     assert.deepEqual(p.embedding.shape, [16, 32]);
     assert.deepEqual(p.positional.shape, [16, 32]);
     assert.deepEqual(p.unembedding.shape, [32, 16]);
-    assert.deepEqual(
-      p.layers.map((l) => l.wO.shape),
-      [[32, 32]],
-    );
+    assert.deepEqual(Object.keys(p), [
+      'embedding',
+      'positional',
+      'layers.0.attention.w_q',
+      'layers.0.attention.w_k',
+      'layers.0.attention.w_v',
+      'layers.0.attention.w_o',
+      'unembedding',
+    ]);
+    assert.deepEqual(p['layers.0.attention.w_o'].shape, [32, 32]);
     p.embedding.data[0] = 123;
     assert.notEqual(t.parameters().embedding.data[0], 123, 'a copy');
     t.setParameters(p);
     assert.equal(t.parameters().embedding.data[0], 123);
     assert.throws(() => t.setParameters({ ...p, unembedding: { data: new Float32Array(4), shape: [2, 2] } }), {
       name: 'RangeError',
-      message: /unembedding must be \[32, 16\]/,
+      message: /tensor 'unembedding' is missing or does not hold 512 numbers/,
     });
-    p.layers[0].wK.data[5] = NaN;
-    assert.throws(() => t.setParameters(p), { name: 'RangeError', message: /layers\[0\]\.wK\.data\[5\] is NaN/ });
-    assert.throws(() => t.setParameters({ ...p, layers: [] }), { name: 'RangeError', message: /numLayers = 1/ });
+    const missing = { ...p };
+    delete missing['layers.0.attention.w_v'];
+    assert.throws(() => t.setParameters(missing), {
+      name: 'RangeError',
+      message: /'layers\.0\.attention\.w_v' is missing/,
+    });
+    p['layers.0.attention.w_k'].data[5] = NaN;
+    assert.throws(() => t.setParameters(p), {
+      name: 'RangeError',
+      message: /layers\.0\.attention\.w_k holds a value that is not finite \(data\[5\] = NaN\)/,
+    });
+    assert.throws(() => t.setParameters({ ...p, embedding: [1, 2] }), {
+      name: 'TypeError',
+      message: /embedding\.data must be a Float32Array/,
+    });
   });
 
   test('training does not grow the wasm heap after the first steps', () => {

@@ -82,7 +82,7 @@ const trainer = core.createTrainer({ task: 'induction', numLayers: 2, seed: 1 })
 const { loss } = trainer.step(10);
 const scores: Matrix = trainer.evaluate().headScores.prefixMatching;
 const batch = trainer.sample(4);
-const grads = trainer.lossAndGradients(batch).gradients.layers[0].wQ;
+const grads = trainer.lossAndGradients(batch).gradients['layers.0.attention.w_q'];
 trainer.ablate({ layer: 1, head: 0 });
 console.log(
   loss,

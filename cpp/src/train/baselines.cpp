@@ -23,12 +23,12 @@ std::vector<std::vector<std::int32_t>> sentences(const TokenStream& s) {
 
 }  // namespace
 
-BaselinePerplexities held_out_baselines(const LanguageTrainer& trainer) {
-  const std::size_t V = trainer.vocabulary().size();
-  const auto lines = sentences(trainer.train_stream());
+BaselinePerplexities held_out_baselines(const CorpusSource& corpus) {
+  const std::size_t V = corpus.vocabulary().size();
+  const auto lines = sentences(corpus.train_stream());
   const UnigramModel unigram(lines, V);
   const KneserNeyBigram bigram(lines, V);
-  const TokenStream& h = trainer.held_out_stream();
+  const TokenStream& h = corpus.held_out_stream();
   double uni = 0, bi = 0;
   std::size_t line = 0;
   for (std::size_t i = 1; i < h.outputs.size(); ++i) {

@@ -53,7 +53,7 @@ std::string tensors_checksum(const SafeTensors& file) {
   return std::string("fnv1a64:") + hex;
 }
 
-SafeTensors language_model_file(const LanguageTrainer& t, const std::string& recipe, const std::string& measured,
+SafeTensors language_model_file(const Trainer& t, const std::string& recipe, const std::string& measured,
                                 const std::vector<double>& first_losses, bool half) {
   SafeTensors file;
   for (const ParameterSpec& s : parameter_specs(t.config())) {
@@ -62,7 +62,7 @@ SafeTensors language_model_file(const LanguageTrainer& t, const std::string& rec
   }
   file.metadata = {{"format", kLanguageModelFormat},
                    {"format_version", kLanguageModelFormatVersion},
-                   {"vocabulary", json(t.vocabulary().words()).dump()},
+                   {"vocabulary", json(corpus_of(t).vocabulary().words()).dump()},
                    {"recipe", recipe},
                    {"measured", measured},
                    {"first_losses", json(first_losses).dump()},

@@ -1,12 +1,9 @@
 #include "attn/train/language_trainer.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
+#include <memory>
 #include <stdexcept>
-
-#include "attn/train/ops.hpp"
-#include "attn/train/tasks.hpp"
 
 namespace attn::train {
 
@@ -14,30 +11,22 @@ namespace {
 
 void check_range(std::size_t value, std::size_t low, std::size_t high, const char* name) {
   if (value < low || value > high) {
-    throw std::out_of_range(std::string("createLanguageTrainer: ") + name + " must be an integer in [" + std::to_string(low) + ", " +
+    throw std::out_of_range(std::string(name) + " must be an integer in [" + std::to_string(low) + ", " +
                             std::to_string(high) + "], got " + std::to_string(value));
   }
 }
 
-const LanguageTrainerOptions& validated(const LanguageTrainerOptions& o, const EmbeddingTable& table) {
-  check_range(o.n_layers, 1, kMaxLanguageLayers, "numLayers");
-  check_range(o.n_heads, 1, table.dim(), "numHeads");
-  if (table.dim() % o.n_heads) {
-    throw std::out_of_range("createLanguageTrainer: numHeads must divide dModel = " + std::to_string(table.dim()) + ", got " +
-                            std::to_string(o.n_heads));
-  }
-  check_range(o.d_ff, 0, kMaxLanguageFeedForward, "dFF");
-  check_range(o.seq_len, 2, kMaxLanguageSeqLen, "seqLen");
-  check_range(o.batch_size, 1, 1024, "batchSize");
-  check_range(o.shards, 1, std::min(kMaxShards, o.batch_size), "shards");
-  check_range(o.output_words, kMinOutputWords, kMaxOutputWords, "outputWords");
-  return o;
-}
+// One held-out window: tokens [start, start + length) as inputs; the positions from `first` on are scored.
+struct Window {
+  std::size_t start, length, first;
+};
 
 }  // namespace
 
 ModelConfig language_model_config(const LanguageTrainerOptions& o, const EmbeddingTable& table) {
-  validated(o, table);
+  // The limits every trainer shares are checked by check_trainer_options; these are the language model's own.
+  check_range(o.seq_len, 2, kMaxTrainSeqLen, "seqLen");
+  check_range(o.output_words, kMinOutputWords, kMaxOutputWords, "outputWords");
   ModelConfig c;
   c.vocab_size = input_ids(table);
   c.frozen_rows = table.vocab_size() + 1;  // the words and [MASK]; <unk> is learned
@@ -52,69 +41,47 @@ ModelConfig language_model_config(const LanguageTrainerOptions& o, const Embeddi
   c.causal = o.objective == Objective::causal;
   c.tied_output = o.tied_output;
   c.positional = Positional::sinusoidal;
-  check_config(c);
+  TrainerOptions checked;
+  checked.model = c;
+  checked.batch_size = o.batch_size;
+  checked.shards = o.shards;
+  checked.optimizer = o.optimizer;
+  checked.schedule = o.schedule;
+  check_trainer_options(checked);
   return c;
 }
 
-namespace {
-
-// Independent streams for initialization, training batches and the held-out masking.
-struct Seeds {
-  std::uint64_t init, train, held_out;
-  explicit Seeds(std::uint64_t seed) {
-    SplitMix64 master(seed);
-    init = master.next();
-    train = master.next();
-    held_out = master.next();
-  }
-};
-
-// Rows [from, to) of a batch, as a batch of their own.
-Batch rows_of(const Batch& batch, std::size_t from, std::size_t to) {
-  const std::size_t T = batch.seq_len;
-  Batch out;
-  out.batch_size = to - from;
-  out.seq_len = T;
-  out.tokens.assign(batch.tokens.begin() + from * T, batch.tokens.begin() + to * T);
-  out.targets.assign(batch.targets.begin() + from * T, batch.targets.begin() + to * T);
-  out.scored.assign(batch.scored.begin() + from * T, batch.scored.begin() + to * T);
-  return out;
+TrainerOptions language_trainer_options(const LanguageTrainerOptions& o, const EmbeddingTable& table) {
+  TrainerOptions options;
+  options.model = language_model_config(o, table);
+  options.batch_size = o.batch_size;
+  options.shards = o.shards;
+  options.optimizer = o.optimizer;
+  options.schedule = o.schedule;
+  options.seed = o.seed;
+  return options;
 }
 
-// One held-out window: tokens [start, start + length) as inputs; the positions from `first` on are scored.
-struct Window {
-  std::size_t start, length, first;
-};
-
-}  // namespace
-
-LanguageTrainer::LanguageTrainer(const LanguageTrainerOptions& options, const EmbeddingTable& table, const std::string& train_text,
-                                 const std::string& held_out_text, ParallelFor parallel)
-    : options_(validated(options, table)),
-      config_(language_model_config(options, table)),
-      vocabulary_(most_frequent_words(train_text, table, options.output_words)),
+CorpusSource::CorpusSource(const LanguageTrainerOptions& o, const EmbeddingTable& table, const std::string& train_text,
+                           const std::string& held_out_text)
+    : objective_(o.objective),
+      seq_len_(o.seq_len),
+      vocabulary_(most_frequent_words(train_text, table, o.output_words)),
       train_(token_stream(train_text, table, vocabulary_)),
       held_out_(token_stream(held_out_text, table, vocabulary_)),
-      parameters_(init_parameters(config_, Seeds(options.seed).init)),
-      shard_gradients_(options.shards, std::vector<float>(parameters_.size())),
-      shard_workspaces_(options.shards),
-      optimizer_(parameters_.size(), options.optimizer, decay_mask(config_)),
-      rng_(Seeds(options.seed).train),
-      parallel_(std::move(parallel)),
       mask_id_(mask_input(table)) {
-  if (train_.inputs.size() <= options_.seq_len || held_out_.inputs.size() <= options_.seq_len) {
-    throw std::invalid_argument("createLanguageTrainer: the training and the held-out text must each hold more than seqLen = " +
-                                std::to_string(options_.seq_len) + " tokens");
+  if (train_.inputs.size() <= seq_len_ || held_out_.inputs.size() <= seq_len_) {
+    throw std::invalid_argument(
+        "the training and the held-out text must each hold more than seqLen = " + std::to_string(seq_len_) + " tokens");
   }
-  if (vocabulary_.size() != config_.output_size) {
+  if (vocabulary_.size() != o.output_words + 1) {
     // The output layer has outputWords + 1 rows; a text with fewer distinct words (that have vectors) cannot fill them.
-    throw std::invalid_argument("createLanguageTrainer: outputWords = " + std::to_string(options_.output_words) +
+    throw std::invalid_argument("outputWords = " + std::to_string(o.output_words) +
                                 ", but the training text has only " + std::to_string(vocabulary_.size() - 1) +
                                 " distinct words with word vectors: give more text or a smaller outputWords");
   }
-  scheduled_learning_rate(options_.optimizer.learning_rate, options_.schedule, 1);  // validates the schedule
   frozen_.table = frozen_rows(table);
-  if (config_.tied_output) frozen_.output_rows = vocabulary_.input_rows();
+  if (o.tied_output) frozen_.output_rows = vocabulary_.input_rows();
   std::vector<std::size_t> counts(vocabulary_.size(), 0);
   for (const std::int32_t id : train_.outputs) ++counts[static_cast<std::size_t>(id)];
   for (std::size_t i = 0; i < 5 && i < counts.size(); ++i) {
@@ -122,16 +89,11 @@ LanguageTrainer::LanguageTrainer(const LanguageTrainerOptions& options, const Em
     most_frequent_.push_back(static_cast<std::int32_t>(most - counts.begin()));
     *most = 0;
   }
-  if (!parallel_) {
-    parallel_ = [](std::size_t n, const std::function<void(std::size_t)>& body) {
-      for (std::size_t i = 0; i < n; ++i) body(i);
-    };
-  }
 }
 
-Batch LanguageTrainer::draw_batch(SplitMix64& rng) const {
-  const std::size_t B = options_.batch_size, T = options_.seq_len;
-  const bool causal = options_.objective == Objective::causal;
+Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
+  const std::size_t T = seq_len_;
+  const bool causal = objective_ == Objective::causal;
   // Line starts with room for a whole window (and the causal target after it)
   const std::size_t room = train_.inputs.size() - T - (causal ? 1 : 0);
   const auto eligible = static_cast<std::uint32_t>(
@@ -142,11 +104,12 @@ Batch LanguageTrainer::draw_batch(SplitMix64& rng) const {
   batch.tokens.resize(B * T);
   batch.targets.assign(B * T, -1);
   batch.scored.assign(B * T, 0);
-  const std::uint32_t words = static_cast<std::uint32_t>(vocabulary_.size() - 1);
+  const auto words = static_cast<std::uint32_t>(vocabulary_.size() - 1);
   for (std::size_t b = 0; b < B; ++b) {
     const std::size_t start = train_.line_starts[uniform_below(rng, eligible)];
     std::int32_t* tokens = batch.tokens.data() + b * T;
-    std::copy(train_.inputs.begin() + start, train_.inputs.begin() + start + T, tokens);
+    std::copy(train_.inputs.begin() + static_cast<std::ptrdiff_t>(start),
+              train_.inputs.begin() + static_cast<std::ptrdiff_t>(start + T), tokens);
     if (causal) {
       for (std::size_t t = 0; t < T; ++t) {
         batch.targets[b * T + t] = train_.outputs[start + t + 1];
@@ -160,8 +123,11 @@ Batch LanguageTrainer::draw_batch(SplitMix64& rng) const {
       batch.targets[b * T + t] = train_.outputs[start + t];
       batch.scored[b * T + t] = 1;
       const float r = rng.uniform();
-      if (r < 0.8f) tokens[t] = mask_id_;
-      else if (r < 0.9f) tokens[t] = vocabulary_.input_rows()[uniform_below(rng, words)];
+      if (r < 0.8f) {
+        tokens[t] = mask_id_;
+      } else if (r < 0.9f) {
+        tokens[t] = vocabulary_.input_rows()[uniform_below(rng, words)];
+      }
       any = true;
     };
     for (std::size_t t = 0; t < T; ++t) {
@@ -172,52 +138,9 @@ Batch LanguageTrainer::draw_batch(SplitMix64& rng) const {
   return batch;
 }
 
-Batch LanguageTrainer::peek_batch() const {
-  SplitMix64 copy = rng_;
-  return draw_batch(copy);
-}
-
-float LanguageTrainer::learning_rate() const {
-  return scheduled_learning_rate(options_.optimizer.learning_rate, options_.schedule, steps() + 1);
-}
-
-double LanguageTrainer::step(std::size_t n) {
-  check_range(n, 1, 100000, "steps");
-  const std::size_t S = options_.shards, B = options_.batch_size;
-  double total = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Batch batch = draw_batch(rng_);
-    const std::size_t scored = batch.scored_count();
-    std::vector<double> sums(S, 0.0);
-    parallel_(S, [&](std::size_t s) {
-      const Batch shard = rows_of(batch, s * B / S, (s + 1) * B / S);
-      Workspace<float>& ws = shard_workspaces_[s];
-      forward(config_, parameters_.data(), shard.tokens.data(), shard.batch_size, shard.seq_len, {}, ws, frozen_);
-      sums[s] = backward(config_, parameters_.data(), shard, {}, ws, shard_gradients_[s].data(), frozen_, scored);
-    });
-    // Sum the shards in order (the same bits whatever thread ran which shard)
-    std::vector<float>& grads = shard_gradients_[0];
-    double sum = sums[0];
-    for (std::size_t s = 1; s < S; ++s) {
-      for (std::size_t j = 0; j < grads.size(); ++j) grads[j] += shard_gradients_[s][j];
-      sum += sums[s];
-    }
-    const double value = sum / static_cast<double>(scored);
-    double squares = 0;
-    for (const float g : grads) squares += static_cast<double>(g) * g;
-    if (!std::isfinite(value) || !std::isfinite(squares)) {
-      throw std::domain_error("languageTrainer.step: training diverged at step " + std::to_string(steps() + 1) +
-                              ": the loss or its gradient is not finite (lower learningRate)");
-    }
-    optimizer_.step(parameters_.data(), grads.data(), learning_rate());
-    total += value;
-  }
-  return total / static_cast<double>(n);
-}
-
-LanguageEvaluation LanguageTrainer::evaluate(std::size_t max_tokens) {
-  const std::size_t T = options_.seq_len, size = held_out_.inputs.size(), V = config_.outputs();
-  const bool causal = options_.objective == Objective::causal;
+std::vector<Batch> CorpusSource::held_out(std::size_t batch_size, std::uint64_t seed, std::size_t max_tokens) const {
+  const std::size_t T = seq_len_, size = held_out_.inputs.size();
+  const bool causal = objective_ == Objective::causal;
   const auto& starts = held_out_.line_starts;
   // The windows: each starts at the last line start before the first token it scores (or, in a line
   // longer than the window allows, half a window before it), so every token is scored once.
@@ -235,13 +158,11 @@ LanguageEvaluation LanguageTrainer::evaluate(std::size_t max_tokens) {
   // Batches of windows of one length
   std::map<std::size_t, std::vector<Window>> by_length;
   for (const Window& w : windows) by_length[w.length].push_back(w);
-  SplitMix64 masking(Seeds(options_.seed).held_out);
-  double loss_sum = 0;
-  std::size_t tokens = 0, top1 = 0, top5 = 0, frequent1 = 0, frequent5 = 0;
-  Workspace<float> ws;
+  SplitMix64 masking(seed);
+  std::vector<Batch> batches;
   for (const auto& [L, group] : by_length) {
-    for (std::size_t from = 0; from < group.size(); from += options_.batch_size) {
-      const std::size_t count = std::min(options_.batch_size, group.size() - from);
+    for (std::size_t from = 0; from < group.size(); from += batch_size) {
+      const std::size_t count = std::min(batch_size, group.size() - from);
       Batch batch;
       batch.batch_size = count;
       batch.seq_len = L;
@@ -259,65 +180,41 @@ LanguageEvaluation LanguageTrainer::evaluate(std::size_t max_tokens) {
           batch.scored.push_back(target >= 0 ? 1 : 0);
         }
       }
-      forward(config_, parameters_.data(), batch.tokens.data(), count, L, {}, ws, frozen_);
-      loss_sum += crossentropy_forward(ws.logits, batch.targets.data(), batch.scored.data(), batch.tokens.size(), V);
-      for (std::size_t r = 0; r < batch.tokens.size(); ++r) {
-        if (!batch.scored[r]) continue;
-        const float* row = ws.logits + r * V;
-        const float target = row[batch.targets[r]];
-        const auto above = static_cast<std::size_t>(std::count_if(row, row + V, [&](float x) { return x > target; }));
-        top1 += above == 0;
-        top5 += above < 5;
-        const auto frequent = std::find(most_frequent_.begin(), most_frequent_.end(), batch.targets[r]);
-        frequent1 += frequent == most_frequent_.begin();
-        frequent5 += frequent != most_frequent_.end();
-        ++tokens;
-      }
+      batches.push_back(std::move(batch));
     }
   }
-  LanguageEvaluation e;
-  e.tokens = tokens;
-  e.loss = tokens ? loss_sum / static_cast<double>(tokens) : 0.0;
-  e.perplexity = std::exp(e.loss);
-  e.top1 = tokens ? static_cast<double>(top1) / static_cast<double>(tokens) : 0.0;
-  e.top5 = tokens ? static_cast<double>(top5) / static_cast<double>(tokens) : 0.0;
-  e.frequent_top1 = tokens ? static_cast<double>(frequent1) / static_cast<double>(tokens) : 0.0;
-  e.frequent_top5 = tokens ? static_cast<double>(frequent5) / static_cast<double>(tokens) : 0.0;
-  return e;
+  return batches;
 }
 
-std::pair<double, std::vector<float>> LanguageTrainer::loss_and_gradients(const Batch& batch) {
-  const std::size_t cells = batch.batch_size * batch.seq_len;
-  if (batch.batch_size == 0 || batch.batch_size > 1024 || batch.seq_len == 0 || batch.seq_len > config_.seq_len ||
-      batch.tokens.size() != cells || batch.targets.size() != cells || batch.scored.size() != cells) {
-    throw std::out_of_range("LanguageTrainer.lossAndGradients: the batch must be [batchSize ≤ 1024, T] with 1 ≤ T ≤ seqLen = " +
-                            std::to_string(config_.seq_len) + " for tokens, targets and scored alike");
-  }
-  for (std::size_t r = 0; r < cells; ++r) {
-    if (batch.scored[r] && (batch.targets[r] < 0 || static_cast<std::size_t>(batch.targets[r]) >= config_.outputs())) {
-      throw std::out_of_range("LanguageTrainer.lossAndGradients: targets[" + std::to_string(r) + "] = " +
-                              std::to_string(batch.targets[r]) + " is scored but outside [0, " + std::to_string(config_.outputs()) + ")");
+Batch CorpusSource::repeated_tokens(std::size_t B, SplitMix64& rng) const {
+  const std::size_t T = seq_len_, half = T / 2;
+  const auto words = static_cast<std::uint32_t>(vocabulary_.size() - 1);
+  Batch batch;
+  batch.batch_size = B;
+  batch.seq_len = T;
+  batch.tokens.resize(B * T);
+  batch.targets.assign(B * T, -1);
+  batch.scored.assign(B * T, 0);
+  for (std::size_t b = 0; b < B; ++b) {
+    std::int32_t* tokens = batch.tokens.data() + b * T;
+    for (std::size_t t = 0; t < T; ++t) {
+      tokens[t] = t >= half && t < 2 * half ? tokens[t - half] : vocabulary_.input_rows()[uniform_below(rng, words)];
     }
   }
-  Workspace<float> ws;
-  forward(config_, parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, {}, ws, frozen_);
-  std::vector<float> grads(parameters_.size());
-  const double sum = backward(config_, parameters_.data(), batch, {}, ws, grads.data(), frozen_);
-  const std::size_t scored = batch.scored_count();
-  return {scored ? sum / static_cast<double>(scored) : 0.0, std::move(grads)};
+  return batch;
 }
 
-void LanguageTrainer::set_parameters(const std::vector<float>& parameters) {
-  if (parameters.size() != parameters_.size()) {
-    throw std::invalid_argument("LanguageTrainer.setParameters: expected " + std::to_string(parameters_.size()) +
-                                " numbers, got " + std::to_string(parameters.size()));
-  }
-  const auto bad = std::find_if(parameters.begin(), parameters.end(), [](float x) { return !std::isfinite(x); });
-  if (bad != parameters.end()) {
-    throw std::invalid_argument("LanguageTrainer.setParameters: parameter " + std::to_string(bad - parameters.begin()) +
-                                " is not finite");
-  }
-  parameters_ = parameters;
+Trainer language_trainer(const LanguageTrainerOptions& options, const EmbeddingTable& table,
+                         const std::string& train_text, const std::string& held_out_text, ParallelFor parallel) {
+  TrainerOptions trainer_options = language_trainer_options(options, table);  // checked before tokenizing
+  return Trainer(trainer_options, std::make_unique<CorpusSource>(options, table, train_text, held_out_text),
+                 std::move(parallel));
+}
+
+const CorpusSource& corpus_of(const Trainer& trainer) {
+  const auto* corpus = dynamic_cast<const CorpusSource*>(&trainer.source());
+  if (!corpus) throw std::invalid_argument("this trainer trains on a synthetic task, not on a corpus");
+  return *corpus;
 }
 
 }  // namespace attn::train

@@ -12,41 +12,6 @@ namespace attn::train {
 
 namespace {
 
-// Lays the activations of a batch of N rows out in ws.buffer and points the named pointers at them.
-template <typename Real>
-void bind_activations(const ModelConfig& c, std::size_t B, std::size_t T, Workspace<Real>& ws) {
-  const std::size_t N = B * T, d = c.d_model, H = c.n_heads, ff = c.d_ff, V = c.outputs();
-  const std::size_t norm = c.layer_norm ? N * d + 2 * N : 0;
-  const std::size_t per_layer = 5 * N * d + B * H * T * T + norm + (ff ? 2 * N * ff + N * d + norm : 0);
-  ws.buffer.resize(N * d + c.n_layers * per_layer + N * V);
-  Real* next = ws.buffer.data();
-  const auto take = [&](std::size_t size) {
-    Real* at = next;
-    next += size;
-    return at;
-  };
-  ws.x0 = take(N * d);
-  ws.layers.assign(c.n_layers, {});
-  for (LayerActivations<Real>& a : ws.layers) {
-    a.q = take(N * d), a.k = take(N * d), a.v = take(N * d);
-    a.weights = take(B * H * T * T);
-    a.z = take(N * d);
-    a.h1 = take(N * d);
-    if (c.layer_norm) a.norm1 = take(N * d), a.norm1_mean = take(N), a.norm1_rstd = take(N);
-    a.a = c.layer_norm ? a.norm1 : a.h1;
-    a.out = a.a;
-    if (ff) {
-      a.hidden = take(N * ff), a.relu = take(N * ff);
-      a.h2 = take(N * d);
-      if (c.layer_norm) a.norm2 = take(N * d), a.norm2_mean = take(N), a.norm2_rstd = take(N);
-      a.out = c.layer_norm ? a.norm2 : a.h2;
-    }
-  }
-  ws.logits = take(N * V);
-  ws.batch_size = B;
-  ws.seq_len = T;
-}
-
 void check_batch_matches(const Batch& batch, std::size_t B, std::size_t T, const char* where) {
   if (batch.batch_size != B || batch.seq_len != T) {
     throw std::invalid_argument(std::string(where) + ": the batch is not the one of the last forward pass");
@@ -81,10 +46,7 @@ const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::
     throw std::out_of_range("a sequence must hold 1 to seqLen = " + std::to_string(c.seq_len) + " tokens, got " + std::to_string(T));
   }
   const std::size_t d = c.d_model, H = c.n_heads, L = c.n_layers, V = c.outputs(), N = B * T, ff = c.d_ff;
-  const std::uint64_t rows = std::uint64_t{B} * T;
-  check_cells(std::uint64_t{L} * B * H * T * T, "the attention weights of a batch");
-  check_cells(rows * (d * (8 * std::uint64_t{L} + 1) + 2 * std::uint64_t{L} * ff), "the activations of a batch");
-  check_cells(rows * V, "the logits of a batch");
+  check_cells(activation_count(c, B, T), "the activations of a batch (activations.hpp)");
   if (frozen.table.size() != c.frozen_rows * d) {
     throw std::out_of_range("the frozen input rows must be frozenRows × dModel = " + std::to_string(c.frozen_rows * d) +
                             " numbers, got " + std::to_string(frozen.table.size()));
@@ -104,7 +66,9 @@ const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::
     const auto table = sinusoidal_encoding(c.seq_len, d);
     ws.positional.assign(table.begin(), table.end());
   }
-  bind_activations(c, B, T, ws);
+  static_cast<Activations<Real>&>(ws) = bind_activations(c, B, T, ws.buffer);
+  ws.batch_size = B;
+  ws.seq_len = T;
 
   const Real* positional = c.positional == Positional::sinusoidal ? ws.positional.data() : p.positional;
   embedding_forward(ws.x0, tokens, N, T, d, frozen.table.data(), c.frozen_rows, p.embedding, positional);
@@ -160,19 +124,10 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
   const Parameters<const Real> p = bind_parameters(c, params);
   const Parameters<Real> g = bind_parameters(c, grads);
 
-  // Activation gradients: the running ∂loss/∂x (cur) and the next one, and one buffer per step.
-  ws.gradients.assign(9 * N * d + 2 * N * ff, Real{0});
-  Real* cur = ws.gradients.data();
-  Real* next = cur + N * d;
-  Real* g_h2 = next + N * d;
-  Real* g_a = g_h2 + N * d;
-  Real* g_h1 = g_a + N * d;
-  Real* g_z = g_h1 + N * d;
-  Real* g_q = g_z + N * d;
-  Real* g_k = g_q + N * d;
-  Real* g_v = g_k + N * d;
-  Real* g_hidden = g_v + N * d;
-  Real* g_relu = g_hidden + N * ff;
+  // Activation gradients (activations.hpp): the running ∂loss/∂x (cur) and the next one, and one buffer per step.
+  const ActivationGradients<Real> ag = bind_gradients(c, B, T, ws.gradients);
+  Real* cur = ag.x_out;
+  Real* next = ag.x_in;
   const auto zero = [](Real* at, std::size_t n) { std::fill(at, at + n, Real{0}); };
 
   // logits = x_L U + b:  dlogits, then dx_L, dU (untied) or the tied learned rows' share, db
@@ -201,33 +156,33 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
     if (ff) {
       const Real* dh2 = cur;
       if (c.layer_norm) {
-        zero(g_h2, N * d);
-        layernorm_backward(g_h2, gw.norm2_gamma, gw.norm2_beta, cur, a.h2, a.norm2_mean, a.norm2_rstd, w.norm2_gamma, N, d);
-        dh2 = g_h2;
+        zero(ag.h2, N * d);
+        layernorm_backward(ag.h2, gw.norm2_gamma, gw.norm2_beta, cur, a.h2, a.norm2_mean, a.norm2_rstd, w.norm2_gamma, N, d);
+        dh2 = ag.h2;
       }
-      std::copy(dh2, dh2 + N * d, g_a);
-      zero(g_relu, N * ff);
-      matmul_backward(g_relu, gw.w_2, gw.b_2, dh2, a.relu, w.w_2, N, ff, d, ws.scratch);
-      zero(g_hidden, N * ff);
-      relu_backward(g_hidden, g_relu, a.hidden, N * ff);
-      matmul_backward(g_a, gw.w_1, gw.b_1, g_hidden, a.a, w.w_1, N, d, ff, ws.scratch);
-      da = g_a;
+      std::copy(dh2, dh2 + N * d, ag.a);
+      zero(ag.relu, N * ff);
+      matmul_backward(ag.relu, gw.w_2, gw.b_2, dh2, a.relu, w.w_2, N, ff, d, ws.scratch);
+      zero(ag.hidden, N * ff);
+      relu_backward(ag.hidden, ag.relu, a.hidden, N * ff);
+      matmul_backward(ag.a, gw.w_1, gw.b_1, ag.hidden, a.a, w.w_1, N, d, ff, ws.scratch);
+      da = ag.a;
     }
     // Attention sublayer: a = LayerNorm₁(h₁), h₁ = x + Z W_O + b_O
     const Real* dh1 = da;
     if (c.layer_norm) {
-      zero(g_h1, N * d);
-      layernorm_backward(g_h1, gw.norm1_gamma, gw.norm1_beta, da, a.h1, a.norm1_mean, a.norm1_rstd, w.norm1_gamma, N, d);
-      dh1 = g_h1;
+      zero(ag.h1, N * d);
+      layernorm_backward(ag.h1, gw.norm1_gamma, gw.norm1_beta, da, a.h1, a.norm1_mean, a.norm1_rstd, w.norm1_gamma, N, d);
+      dh1 = ag.h1;
     }
     std::copy(dh1, dh1 + N * d, next);  // the residual passes ∂loss/∂h₁ to x unchanged
-    zero(g_z, N * d);
-    matmul_backward(g_z, gw.w_o, gw.b_o, dh1, a.z, w.w_o, N, d, d, ws.scratch);
-    zero(g_q, 3 * N * d);
-    attention_backward(g_q, g_k, g_v, g_z, a.q, a.k, a.v, a.weights, B, T, d, H, layer_flags(ablated, l, H), ws.scratch);
-    matmul_backward(next, gw.w_q, gw.b_q, g_q, x, w.w_q, N, d, d, ws.scratch);
-    matmul_backward(next, gw.w_k, gw.b_k, g_k, x, w.w_k, N, d, d, ws.scratch);
-    matmul_backward(next, gw.w_v, gw.b_v, g_v, x, w.w_v, N, d, d, ws.scratch);
+    zero(ag.z, N * d);
+    matmul_backward(ag.z, gw.w_o, gw.b_o, dh1, a.z, w.w_o, N, d, d, ws.scratch);
+    zero(ag.q, N * d), zero(ag.k, N * d), zero(ag.v, N * d);
+    attention_backward(ag.q, ag.k, ag.v, ag.z, a.q, a.k, a.v, a.weights, B, T, d, H, layer_flags(ablated, l, H), ws.scratch);
+    matmul_backward(next, gw.w_q, gw.b_q, ag.q, x, w.w_q, N, d, d, ws.scratch);
+    matmul_backward(next, gw.w_k, gw.b_k, ag.k, x, w.w_k, N, d, d, ws.scratch);
+    matmul_backward(next, gw.w_v, gw.b_v, ag.v, x, w.w_v, N, d, d, ws.scratch);
     std::swap(cur, next);
   }
   // x₀ = row(tokens) + P

@@ -6,180 +6,236 @@
 #include <string>
 
 #include "attn/core/limits.hpp"
+#include "attn/train/ops.hpp"
 
 namespace attn::train {
 
 namespace {
 
-void check_size(std::size_t value, std::size_t max, const char* name) {
-  if (value < 1 || value > max) {
-    throw std::out_of_range(std::string(name) + " must be an integer in [1, " + std::to_string(max) + "], got " +
-                            std::to_string(value));
+void check_range(std::size_t value, std::size_t low, std::size_t high, const char* name) {
+  if (value < low || value > high) {
+    throw std::out_of_range(std::string(name) + " must be an integer in [" + std::to_string(low) + ", " +
+                            std::to_string(high) + "], got " + std::to_string(value));
   }
 }
 
-const TrainerOptions& validated(const TrainerOptions& o) {
-  const ModelConfig& m = o.model;
-  check_size(m.n_layers, kMaxLayers, "numLayers");
-  check_size(m.n_heads, kMaxHeads, "numHeads");
-  check_size(m.d_model, kMaxTrainDModel, "dModel");
-  check_size(m.seq_len, kMaxTrainSeqLen, "seqLen");
-  check_size(m.vocab_size, kMaxTrainVocab, "vocabSize");
-  check_size(o.batch_size, kMaxBatchSize, "batchSize");
-  check_config(m);
-  check_task_sizes(o.task, m.seq_len, m.vocab_size);
-  // The largest forward pass this trainer runs (a training batch, or the probe of evaluate()) must fit
-  // the memory limit: refuse now rather than at the first step.
-  const std::uint64_t rows = std::uint64_t{std::max(o.batch_size, kProbeSequences)} * m.seq_len;
-  check_cells(rows * m.d_model * (4 * std::uint64_t{m.n_layers} + 1), "the activations of a batch (batchSize × seqLen × dModel × (4·numLayers + 1))");
-  check_cells(rows * m.seq_len * m.n_heads * m.n_layers, "the attention weights of a batch (batchSize × numLayers × numHeads × seqLen²)");
-  check_cells(rows * m.vocab_size, "the logits of a batch (batchSize × seqLen × vocabSize)");
-  return o;
-}
-
-// Independent streams for initialization, training batches, sample(), the held-out set and the probe.
+// The one seed scheme (trainer.hpp): independent streams drawn from the master seed in this order.
 struct Seeds {
-  std::uint64_t init, train, sample, held_out, probe;
+  std::uint64_t init, train, held_out, sample, probe;
   explicit Seeds(std::uint64_t seed) {
     SplitMix64 master(seed);
     init = master.next();
     train = master.next();
-    sample = master.next();
     held_out = master.next();
+    sample = master.next();
     probe = master.next();
   }
 };
 
-}  // namespace
+// Rows [from, to) of a batch, as a batch of their own.
+Batch rows_of(const Batch& batch, std::size_t from, std::size_t to) {
+  const std::size_t T = batch.seq_len;
+  const auto at = [T](std::size_t row) { return static_cast<std::ptrdiff_t>(row * T); };
+  Batch out;
+  out.batch_size = to - from;
+  out.seq_len = T;
+  out.tokens.assign(batch.tokens.begin() + at(from), batch.tokens.begin() + at(to));
+  out.targets.assign(batch.targets.begin() + at(from), batch.targets.begin() + at(to));
+  out.scored.assign(batch.scored.begin() + at(from), batch.scored.begin() + at(to));
+  return out;
+}
 
-TrainerOptions default_trainer_options(Task task) {
-  TrainerOptions o;
-  o.task = task;
-  o.model.positional = Positional::sinusoidal;
-  o.batch_size = 16;
-  o.optimizer.learning_rate = 1e-2f;
-  o.optimizer.weight_decay = 0.01f;
-  switch (task) {
-    case Task::previous_token:
-      o.model.n_layers = 1, o.model.n_heads = 1, o.model.d_model = 32, o.model.seq_len = 16, o.model.vocab_size = 16;
-      break;
-    case Task::reverse:
-    case Task::sort:
-      o.model.n_layers = 2, o.model.n_heads = 2, o.model.d_model = 32, o.model.seq_len = 16, o.model.vocab_size = 17;
-      break;
-    case Task::induction:
-      o.model.n_layers = 2, o.model.n_heads = 2, o.model.d_model = 32, o.model.seq_len = 16, o.model.vocab_size = 16;
-      break;
-  }
+const TrainerOptions& validated(const TrainerOptions& o) {
+  check_trainer_options(o);
   return o;
 }
 
-Trainer::Trainer(const TrainerOptions& options)
+}  // namespace
+
+void check_trainer_options(const TrainerOptions& o) {
+  const ModelConfig& m = o.model;
+  check_range(m.n_layers, 1, kMaxLayers, "numLayers");
+  check_range(m.n_heads, 1, kMaxHeads, "numHeads");
+  check_range(m.seq_len, 1, kMaxTrainSeqLen, "seqLen");
+  check_range(m.d_ff, 0, kMaxFeedForward, "dFF");
+  check_range(o.batch_size, 1, kMaxBatchSize, "batchSize");
+  check_range(o.shards, 1, std::min(kMaxShards, o.batch_size), "shards");
+  check_range(o.schedule.warmup_steps, 0, kMaxScheduleSteps, "warmupSteps");
+  check_range(o.schedule.total_steps, 0, kMaxScheduleSteps, "totalSteps");
+  check_config(m);
+  scheduled_learning_rate(o.optimizer.learning_rate, o.schedule, 1);  // validates the schedule
+  // The largest forward pass a trainer runs (a held-out batch of batch_size sequences; a step's shards and the
+  // probe's slices are no larger) must fit the memory limit: refuse now rather than at the first step.
+  check_cells(activation_count(m, o.batch_size, m.seq_len),
+              "the activations of a batch (batchSize sequences of seqLen tokens, activations.hpp)");
+}
+
+Trainer::Trainer(const TrainerOptions& options, std::unique_ptr<BatchSource> source, ParallelFor parallel)
     : options_(validated(options)),
+      source_(std::move(source)),
       parameters_(init_parameters(options.model, Seeds(options.seed).init)),
-      gradients_(parameters_.size()),
-      optimizer_(parameters_.size(), options.optimizer),
+      gradients_(options.shards, std::vector<float>(parameters_.size())),
+      workspaces_(options.shards),
+      optimizer_(parameters_.size(), options.optimizer, decay_mask(options.model)),
       train_rng_(Seeds(options.seed).train),
       sample_rng_(Seeds(options.seed).sample),
       held_out_seed_(Seeds(options.seed).held_out),
       probe_seed_(Seeds(options.seed).probe),
-      ablated_(options.model.n_layers * options.model.n_heads, 0) {}
+      ablated_(options.model.n_layers * options.model.n_heads, 0),
+      parallel_(std::move(parallel)) {
+  if (!source_) throw std::invalid_argument("Trainer: a batch source is required");
+  if (!parallel_) {
+    parallel_ = [](std::size_t n, const std::function<void(std::size_t)>& body) {
+      for (std::size_t i = 0; i < n; ++i) body(i);
+    };
+  }
+}
+
+float Trainer::learning_rate() const {
+  return scheduled_learning_rate(options_.optimizer.learning_rate, options_.schedule, steps() + 1);
+}
+
+double Trainer::gradients(const Batch& batch) {
+  const std::size_t S = options_.shards, B = batch.batch_size;
+  const std::size_t scored = batch.scored_count();
+  std::vector<double> sums(S, 0.0);
+  parallel_(S, [&](std::size_t s) {
+    const Batch shard = S == 1 ? Batch{} : rows_of(batch, s * B / S, (s + 1) * B / S);
+    const Batch& rows = S == 1 ? batch : shard;
+    Workspace<float>& ws = workspaces_[s];
+    forward(config(), parameters_.data(), rows.tokens.data(), rows.batch_size, rows.seq_len, ablated_, ws, frozen());
+    sums[s] = backward(config(), parameters_.data(), rows, ablated_, ws, gradients_[s].data(), frozen(), scored);
+  });
+  // Sum the shards in order (the same bits whatever thread ran which shard)
+  std::vector<float>& grads = gradients_[0];
+  double sum = sums[0];
+  for (std::size_t s = 1; s < S; ++s) {
+    for (std::size_t j = 0; j < grads.size(); ++j) grads[j] += gradients_[s][j];
+    sum += sums[s];
+  }
+  return sum;
+}
 
 double Trainer::step(std::size_t n) {
-  check_size(n, kMaxStepsPerCall, "steps");
-  const ModelConfig& c = options_.model;
+  check_range(n, 1, kMaxStepsPerCall, "steps");
   double total = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Batch batch = sample_batch(options_.task, options_.batch_size, c.seq_len, c.vocab_size, train_rng_);
-    forward(c, parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated_, ws_);
-    const double value = loss(c, ws_, batch);
-    backward(c, parameters_.data(), batch, ablated_, ws_, gradients_.data());
+    const Batch batch = source_->draw(options_.batch_size, train_rng_);
+    const std::size_t scored = batch.scored_count();
+    const double value = scored ? gradients(batch) / static_cast<double>(scored) : 0.0;
+    const std::vector<float>& grads = gradients_[0];
     double squares = 0;
-    for (const float g : gradients_) squares += static_cast<double>(g) * g;
+    for (const float g : grads) squares += static_cast<double>(g) * g;
     if (!std::isfinite(value) || !std::isfinite(squares)) {
       throw std::domain_error("training diverged at step " + std::to_string(steps() + 1) +
                               ": the loss or its gradient is not finite (lower learningRate)");
     }
-    optimizer_.step(parameters_.data(), gradients_.data());
+    optimizer_.step(parameters_.data(), gradients_[0].data(), learning_rate());
     total += value;
   }
   return total / static_cast<double>(n);
 }
 
-Evaluation Trainer::evaluate() {
-  const ModelConfig& c = options_.model;
-  const std::size_t V = c.vocab_size, T = c.seq_len, H = c.n_heads, L = c.n_layers;
-  Evaluation result;
-  // Held-out loss and accuracy, in batches of batch_size
-  SplitMix64 held_out(held_out_seed_);
+Evaluation Trainer::evaluate(std::size_t max_tokens) {
+  check_range(max_tokens, 0, kMaxEvalTokens, "maxTokens");
+  const std::size_t V = config().outputs();
+  const std::vector<std::int32_t>& frequent = source_->frequent_outputs();
+  Workspace<float>& ws = workspaces_[0];
   double loss_sum = 0;
-  std::size_t scored = 0, correct = 0;
-  for (std::size_t done = 0; done < kEvalSequences;) {
-    const std::size_t count = std::min(options_.batch_size, kEvalSequences - done);
-    const Batch batch = sample_batch(options_.task, count, T, V, held_out);
-    forward(c, parameters_.data(), batch.tokens.data(), count, T, ablated_, ws_);
-    const std::size_t n = batch.scored_count();
-    loss_sum += loss(c, ws_, batch) * static_cast<double>(n);
+  std::size_t tokens = 0, top1 = 0, top5 = 0, frequent1 = 0, frequent5 = 0;
+  for (const Batch& batch : source_->held_out(options_.batch_size, held_out_seed_, max_tokens)) {
+    forward(config(), parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated_, ws, frozen());
+    loss_sum += crossentropy_forward(ws.logits, batch.targets.data(), batch.scored.data(), batch.tokens.size(), V);
     for (std::size_t r = 0; r < batch.tokens.size(); ++r) {
       if (!batch.scored[r]) continue;
-      const float* row = ws_.logits + r * V;
-      correct += static_cast<std::size_t>(std::max_element(row, row + V) - row) == static_cast<std::size_t>(batch.targets[r]);
+      const float* row = ws.logits + r * V;
+      const float target = row[batch.targets[r]];
+      const auto above = static_cast<std::size_t>(std::count_if(row, row + V, [&](float x) { return x > target; }));
+      top1 += above == 0;
+      top5 += above < 5;
+      const auto found = std::find(frequent.begin(), frequent.end(), batch.targets[r]);
+      frequent1 += found == frequent.begin() && found != frequent.end();
+      frequent5 += found != frequent.end();
+      ++tokens;
     }
-    scored += n;
-    done += count;
   }
-  result.loss = scored ? loss_sum / static_cast<double>(scored) : 0.0;
-  result.accuracy = scored ? static_cast<double>(correct) / static_cast<double>(scored) : 0.0;
+  const auto fraction = [tokens](std::size_t count) {
+    return tokens ? static_cast<double>(count) / static_cast<double>(tokens) : 0.0;
+  };
+  Evaluation e;
+  e.tokens = tokens;
+  e.loss = tokens ? loss_sum / static_cast<double>(tokens) : 0.0;
+  e.perplexity = std::exp(e.loss);
+  e.top1 = fraction(top1), e.top5 = fraction(top5);
+  e.frequent_top1 = fraction(frequent1), e.frequent_top5 = fraction(frequent5);
+  return e;
+}
 
-  // Head scores on repeated random tokens: the first half again as the second (Olsson et al. 2022)
+HeadScores Trainer::head_scores() {
+  const ModelConfig& c = config();
+  const std::size_t T = c.seq_len, H = c.n_heads, L = c.n_layers, half = T / 2;
   SplitMix64 probe_rng(probe_seed_);
-  const Batch probe = repeated_tokens_batch(options_.task, kProbeSequences, T, V, probe_rng);
-  forward(c, parameters_.data(), probe.tokens.data(), kProbeSequences, T, ablated_, ws_);
-  const std::size_t half = T / 2;
-  result.heads.previous_token.assign(L * H, 0.0);
-  result.heads.prefix_matching.assign(L * H, 0.0);
-  for (std::size_t l = 0; l < L; ++l) {
-    for (std::size_t h = 0; h < H; ++h) {
-      double previous = 0, prefix = 0;
-      for (std::size_t b = 0; b < kProbeSequences; ++b) {
-        const float* w = ws_.layers[l].weights + (b * H + h) * T * T;
-        for (std::size_t i = 1; i < T; ++i) previous += w[i * T + i - 1];
-        // the token at i ≥ half first occurred at i − half; the one after that occurrence is at i − half + 1
-        for (std::size_t i = half; i < 2 * half; ++i) prefix += w[i * T + i - half + 1];
+  const Batch probe = source_->repeated_tokens(kProbeSequences, probe_rng);
+  std::vector<double> previous(L * H, 0.0), prefix(L * H, 0.0);
+  // In slices of at most batch_size sequences: the memory the constructor checked
+  Workspace<float>& ws = workspaces_[0];
+  for (std::size_t from = 0; from < kProbeSequences; from += options_.batch_size) {
+    const std::size_t to = std::min(kProbeSequences, from + options_.batch_size);
+    const Batch rows = rows_of(probe, from, to);
+    forward_blocks(c, parameters_.data(), rows.tokens.data(), rows.batch_size, T, ablated_, ws, frozen());
+    for (std::size_t l = 0; l < L; ++l) {
+      for (std::size_t h = 0; h < H; ++h) {
+        for (std::size_t b = 0; b < rows.batch_size; ++b) {
+          const float* w = ws.layers[l].weights + (b * H + h) * T * T;
+          for (std::size_t i = 1; i < T; ++i) previous[l * H + h] += w[i * T + i - 1];
+          // the token at i ≥ half first occurred at i − half; the one after that occurrence is at i − half + 1
+          for (std::size_t i = half; i < 2 * half; ++i) prefix[l * H + h] += w[i * T + i - half + 1];
+        }
       }
-      result.heads.previous_token[l * H + h] = previous / static_cast<double>(kProbeSequences * (T - 1));
-      result.heads.prefix_matching[l * H + h] = half ? prefix / static_cast<double>(kProbeSequences * half) : 0.0;
     }
   }
-  return result;
+  HeadScores scores;
+  for (std::size_t lh = 0; lh < L * H; ++lh) {
+    scores.previous_token.push_back(T > 1 ? previous[lh] / static_cast<double>(kProbeSequences * (T - 1)) : 0.0);
+    scores.prefix_matching.push_back(half ? prefix[lh] / static_cast<double>(kProbeSequences * half) : 0.0);
+  }
+  return scores;
 }
 
 Batch Trainer::sample(std::size_t batch_size) {
-  check_size(batch_size, kMaxBatchSize, "batchSize");
-  return sample_batch(options_.task, batch_size, options_.model.seq_len, options_.model.vocab_size, sample_rng_);
+  check_range(batch_size, 1, kMaxBatchSize, "batchSize");
+  return source_->draw(batch_size, sample_rng_);
+}
+
+Batch Trainer::peek_batch() const {
+  SplitMix64 copy = train_rng_;
+  return source_->draw(options_.batch_size, copy);
 }
 
 void Trainer::check_sequence(const std::vector<std::int32_t>& tokens, const char* where) const {
-  if (tokens.empty() || tokens.size() > options_.model.seq_len) {
-    throw std::out_of_range(std::string(where) + ": tokens must hold 1 to seqLen = " + std::to_string(options_.model.seq_len) +
-                            " tokens, got " + std::to_string(tokens.size()));
+  if (tokens.empty() || tokens.size() > config().seq_len) {
+    throw std::out_of_range(std::string(where) + ": tokens must hold 1 to seqLen = " +
+                            std::to_string(config().seq_len) + " tokens, got " + std::to_string(tokens.size()));
   }
 }
 
 std::vector<float> Trainer::attention(const std::vector<std::int32_t>& tokens) {
   check_sequence(tokens, "attention");
-  forward(options_.model, parameters_.data(), tokens.data(), 1, tokens.size(), ablated_, ws_);
-  const std::size_t cells = options_.model.n_heads * tokens.size() * tokens.size();
+  Workspace<float>& ws = workspaces_[0];
+  forward_blocks(config(), parameters_.data(), tokens.data(), 1, tokens.size(), ablated_, ws, frozen());
+  const std::size_t cells = config().n_heads * tokens.size() * tokens.size();
   std::vector<float> weights;
-  weights.reserve(options_.model.n_layers * cells);
-  for (const LayerActivations<float>& layer : ws_.layers) weights.insert(weights.end(), layer.weights, layer.weights + cells);
+  weights.reserve(config().n_layers * cells);
+  for (const LayerActivations<float>& layer : ws.layers)
+    weights.insert(weights.end(), layer.weights, layer.weights + cells);
   return weights;
 }
 
 std::vector<float> Trainer::predict(const std::vector<std::int32_t>& tokens) {
   check_sequence(tokens, "predict");
-  forward(options_.model, parameters_.data(), tokens.data(), 1, tokens.size(), ablated_, ws_);
-  return {ws_.logits, ws_.logits + tokens.size() * options_.model.outputs()};
+  Workspace<float>& ws = workspaces_[0];
+  forward(config(), parameters_.data(), tokens.data(), 1, tokens.size(), ablated_, ws, frozen());
+  return {ws.logits, ws.logits + tokens.size() * config().outputs()};
 }
 
 void Trainer::set_parameters(const std::vector<float>& parameters) {
@@ -189,39 +245,51 @@ void Trainer::set_parameters(const std::vector<float>& parameters) {
   }
   const auto bad = std::find_if(parameters.begin(), parameters.end(), [](float x) { return !std::isfinite(x); });
   if (bad != parameters.end()) {
-    throw std::invalid_argument("setParameters: parameter " + std::to_string(bad - parameters.begin()) + " is not finite");
+    throw std::invalid_argument("setParameters: parameter " + std::to_string(bad - parameters.begin()) +
+                                " is not finite");
   }
   parameters_ = parameters;
 }
 
 std::pair<double, std::vector<float>> Trainer::loss_and_gradients(const Batch& batch) {
-  const ModelConfig& c = options_.model;
+  const ModelConfig& c = config();
   const std::size_t cells = batch.batch_size * batch.seq_len;
-  if (batch.batch_size == 0 || batch.seq_len == 0 || batch.seq_len > c.seq_len || batch.tokens.size() != cells ||
-      batch.targets.size() != cells || batch.scored.size() != cells) {
-    throw std::out_of_range("lossAndGradients: the batch must be [batchSize, T] with 1 ≤ T ≤ seqLen = " +
-                            std::to_string(c.seq_len) + " for tokens, targets and scored alike");
+  if (batch.batch_size == 0 || batch.batch_size > kMaxBatchSize || batch.seq_len == 0 || batch.seq_len > c.seq_len ||
+      batch.tokens.size() != cells || batch.targets.size() != cells || batch.scored.size() != cells) {
+    throw std::out_of_range("lossAndGradients: the batch must be [batchSize ≤ " + std::to_string(kMaxBatchSize) +
+                            ", T] with 1 ≤ T ≤ seqLen = " + std::to_string(c.seq_len) +
+                            " for tokens, targets and scored alike");
   }
   for (std::size_t r = 0; r < cells; ++r) {
-    if (batch.scored[r] && (batch.targets[r] < 0 || static_cast<std::size_t>(batch.targets[r]) >= c.vocab_size)) {
-      throw std::out_of_range("lossAndGradients: targets[" + std::to_string(r) + "] = " + std::to_string(batch.targets[r]) +
-                              " is scored but outside [0, vocabSize = " + std::to_string(c.vocab_size) + ")");
+    if (batch.scored[r] && (batch.targets[r] < 0 || static_cast<std::size_t>(batch.targets[r]) >= c.outputs())) {
+      throw std::out_of_range("lossAndGradients: targets[" + std::to_string(r) +
+                              "] = " + std::to_string(batch.targets[r]) + " is scored but outside [0, " +
+                              std::to_string(c.outputs()) + ")");
     }
   }
-  forward(c, parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated_, ws_);
-  const double value = loss(c, ws_, batch);
+  Workspace<float> ws;  // a batch of any size up to the limits, apart from the step's workspaces
+  forward(c, parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated_, ws, frozen());
   std::vector<float> grads(parameters_.size());
-  backward(c, parameters_.data(), batch, ablated_, ws_, grads.data());
-  return {value, std::move(grads)};
+  const double sum = backward(c, parameters_.data(), batch, ablated_, ws, grads.data(), frozen());
+  const std::size_t scored = batch.scored_count();
+  return {scored ? sum / static_cast<double>(scored) : 0.0, std::move(grads)};
 }
 
 void Trainer::ablate(std::size_t layer, std::size_t head, bool on) {
-  const ModelConfig& c = options_.model;
-  if (layer >= c.n_layers) throw std::out_of_range("ablate: layer must be in [0, " + std::to_string(c.n_layers - 1) + "], got " + std::to_string(layer));
-  if (head >= c.n_heads) throw std::out_of_range("ablate: head must be in [0, " + std::to_string(c.n_heads - 1) + "], got " + std::to_string(head));
+  const ModelConfig& c = config();
+  if (layer >= c.n_layers) {
+    throw std::out_of_range("ablate: layer must be in [0, " + std::to_string(c.n_layers - 1) + "], got " +
+                            std::to_string(layer));
+  }
+  if (head >= c.n_heads) {
+    throw std::out_of_range("ablate: head must be in [0, " + std::to_string(c.n_heads - 1) + "], got " +
+                            std::to_string(head));
+  }
   ablated_[layer * c.n_heads + head] = on ? 1 : 0;
 }
 
-bool Trainer::ablated(std::size_t layer, std::size_t head) const { return ablated_.at(layer * options_.model.n_heads + head) != 0; }
+bool Trainer::ablated(std::size_t layer, std::size_t head) const {
+  return ablated_.at(layer * config().n_heads + head) != 0;
+}
 
 }  // namespace attn::train

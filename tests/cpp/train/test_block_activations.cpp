@@ -27,9 +27,10 @@ LanguageModel trained_model(Objective objective) {
   o.objective = objective;
   o.n_layers = 2, o.n_heads = 4, o.d_ff = 16, o.seq_len = 8, o.batch_size = 4, o.shards = 1, o.output_words = 60;
   o.schedule = {1, 10, 0.1f};
-  LanguageTrainer trainer(o, shipped_table(), train, held_out);
+  Trainer trainer = language_trainer(o, shipped_table(), train, held_out);
   trainer.step(4);
-  return LanguageModel(trainer.config(), objective, trainer.vocabulary().words(), trainer.parameters(), shipped_table());
+  return LanguageModel(trainer.config(), objective, corpus_of(trainer).vocabulary().words(), trainer.parameters(),
+                       shipped_table());
 }
 
 // The reference: the block recomputed in double from the parameters by name (Vaswani et al. 2017 §3.1–3.3,

@@ -27,8 +27,8 @@ LanguageTrainerOptions small_options(Objective objective) {
   return o;
 }
 
-LanguageModel round_trip(const LanguageTrainer& trainer) {
-  const SafeTensors file = language_model_file(trainer, recipe_json(trainer.options()), "{}", {1.0}, true);
+LanguageModel round_trip(const Trainer& trainer, const LanguageTrainerOptions& options) {
+  const SafeTensors file = language_model_file(trainer, recipe_json(options), "{}", {1.0}, true);
   const auto bytes = write_safetensors(file);
   return read_language_model(read_safetensors(bytes.data(), bytes.size(), "model.safetensors"), "model.safetensors", shipped_table());
 }
@@ -38,17 +38,17 @@ LanguageModel round_trip(const LanguageTrainer& trainer) {
 TEST_CASE("language trainer: the same seed gives the same losses bit for bit, on one thread or two", "[train]") {
   const auto [train, held_out] = fixture_text();
   for (const Objective objective : {Objective::causal, Objective::masked}) {
-    LanguageTrainer one(small_options(objective), shipped_table(), train, held_out);
-    LanguageTrainer two(small_options(objective), shipped_table(), train, held_out,
-                        [](std::size_t n, const std::function<void(std::size_t)>& body) {
-                          std::vector<std::thread> pool;
-                          for (std::size_t i = 0; i < n; ++i) pool.emplace_back(body, i);
-                          for (std::thread& t : pool) t.join();
-                        });
-    const LanguageEvaluation before = one.evaluate();
+    Trainer one = language_trainer(small_options(objective), shipped_table(), train, held_out);
+    Trainer two = language_trainer(small_options(objective), shipped_table(), train, held_out,
+                                   [](std::size_t n, const std::function<void(std::size_t)>& body) {
+                                     std::vector<std::thread> pool;
+                                     for (std::size_t i = 0; i < n; ++i) pool.emplace_back(body, i);
+                                     for (std::thread& t : pool) t.join();
+                                   });
+    const Evaluation before = one.evaluate();
     for (int i = 0; i < 8; ++i) CHECK(one.step(1) == two.step(1));
     CHECK(one.parameters() == two.parameters());
-    const LanguageEvaluation after = one.evaluate();
+    const Evaluation after = one.evaluate();
     std::printf("%s: held-out loss %.3f → %.3f over %zu tokens\n", name_of(kObjectiveNames, objective), before.loss, after.loss, after.tokens);
     CHECK(after.loss < before.loss);
   }
@@ -56,9 +56,9 @@ TEST_CASE("language trainer: the same seed gives the same losses bit for bit, on
 
 TEST_CASE("language trainer: batches follow the objective (causal targets shifted by one, masked 80/10/10)", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer causal(small_options(Objective::causal), shipped_table(), train, held_out);
+  Trainer causal = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   const Batch b = causal.peek_batch();
-  const TokenStream& s = causal.train_stream();
+  const TokenStream& s = corpus_of(causal).train_stream();
   // every window starts at a line start, and its target at t is the output id of token t + 1
   for (std::size_t row = 0; row < b.batch_size; ++row) {
     const std::int32_t* tokens = b.tokens.data() + row * b.seq_len;
@@ -71,7 +71,7 @@ TEST_CASE("language trainer: batches follow the objective (causal targets shifte
   }
   LanguageTrainerOptions o = small_options(Objective::masked);
   o.batch_size = 256, o.shards = 1;
-  LanguageTrainer masked(o, shipped_table(), train, held_out);
+  Trainer masked = language_trainer(o, shipped_table(), train, held_out);
   const Batch m = masked.peek_batch();
   const std::int32_t mask = mask_input(shipped_table());
   std::size_t chosen = 0, replaced = 0;
@@ -90,9 +90,9 @@ TEST_CASE("language trainer: batches follow the objective (causal targets shifte
 
 TEST_CASE("language model: a file round trip runs the trained parameters, and weights, top-k and scores are consistent", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer trainer(small_options(Objective::causal), shipped_table(), train, held_out);
+  Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(5);
-  LanguageModel model = round_trip(trainer);
+  LanguageModel model = round_trip(trainer, small_options(Objective::causal));
   const LanguageRun r = model.run("The river bank was muddy after the storm", 10);
   const std::size_t T = r.tokens.size(), H = 4, V = model.config().outputs();
   REQUIRE(T == 8);
@@ -134,9 +134,9 @@ TEST_CASE("language model: a file round trip runs the trained parameters, and we
 
 TEST_CASE("language model: the first block's input is each word's table row plus sinusoidal P, recomputed here", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer trainer(small_options(Objective::masked), shipped_table(), train, held_out);
+  Trainer trainer = language_trainer(small_options(Objective::masked), shipped_table(), train, held_out);
   trainer.step(2);
-  LanguageModel model = round_trip(trainer);
+  LanguageModel model = round_trip(trainer, small_options(Objective::masked));
   // "bank" twice at different positions: the same row, different inputs; a [MASK] reads the table's mask vector.
   const LanguageRun r = model.run("the bank by the [MASK] bank", 5, OutputPositions::masks);
   const std::size_t T = r.tokens.size(), d = 100;
@@ -162,9 +162,9 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
   for (const bool tied : {false, true}) {
     LanguageTrainerOptions o = small_options(Objective::causal);
     o.tied_output = tied;
-    LanguageTrainer trainer(o, shipped_table(), train, held_out);
+    Trainer trainer = language_trainer(o, shipped_table(), train, held_out);
     trainer.step(5);
-    LanguageModel model = round_trip(trainer);
+    LanguageModel model = round_trip(trainer, o);
     const std::string text = "The river bank was muddy after the storm";
     const LanguageRun all = model.run(text, 5);
     const LanguageRun some = model.run(text, 5, LanguageModel::Positions{std::vector<std::int64_t>{-1, 2, 2}});
@@ -216,8 +216,8 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
 
 TEST_CASE("language model: bad input is refused with a clear error", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer causal(small_options(Objective::causal), shipped_table(), train, held_out);
-  LanguageModel model = round_trip(causal);
+  Trainer causal = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
+  LanguageModel model = round_trip(causal, small_options(Objective::causal));
   CHECK_THROWS_WITH(model.run(""), Catch::Contains("1 to 256 tokens, got 0"));
   std::string long_text;
   for (int i = 0; i < 300; ++i) long_text += "word ";
@@ -227,8 +227,8 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
   CHECK_THROWS_WITH(model.score("bank"), Catch::Contains("at least 2 tokens"));
   const LanguageRun unknown = model.run("zzqx qqzx");  // only words the vectors lack: a defined result
   for (const auto& top : unknown.top) CHECK(std::isfinite(top[0].p));
-  LanguageTrainer masked_trainer(small_options(Objective::masked), shipped_table(), train, held_out);
-  LanguageModel masked = round_trip(masked_trainer);
+  Trainer masked_trainer = language_trainer(small_options(Objective::masked), shipped_table(), train, held_out);
+  LanguageModel masked = round_trip(masked_trainer, small_options(Objective::masked));
   const LanguageRun m = masked.run("the river [MASK] was muddy");
   CHECK(m.tokens[2].key == "[MASK]");
   const LanguageRun blanks = masked.run("the [MASK] bank [MASK] muddy", 3, OutputPositions::masks);
@@ -238,10 +238,10 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
   CHECK_THROWS_WITH(masked.score("the river bank"), Catch::Contains("only the causal model"));
   LanguageTrainerOptions too_many = small_options(Objective::causal);
   too_many.output_words = 5000;  // the fixture has far fewer distinct words: the output layer cannot be filled
-  CHECK_THROWS_WITH(LanguageTrainer(too_many, shipped_table(), train, held_out), Catch::Contains("outputWords = 5000, but the training text has only"));
+  CHECK_THROWS_WITH(language_trainer(too_many, shipped_table(), train, held_out), Catch::Contains("outputWords = 5000, but the training text has only"));
 
   // Files: corrupted, another version, a tensor missing
-  SafeTensors file = language_model_file(causal, recipe_json(causal.options()), "{}", {}, true);
+  SafeTensors file = language_model_file(causal, recipe_json(small_options(Objective::causal)), "{}", {}, true);
   SafeTensors corrupted = file;
   corrupted.tensors[1].data[0] += 1.0f;
   CHECK_THROWS_WITH(read_language_model(corrupted, "causal.safetensors", shipped_table()),
@@ -260,9 +260,9 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
 
 TEST_CASE("head statistics: each score is the mean over queries of the weights it names, recomputed here", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer trainer(small_options(Objective::causal), shipped_table(), train, held_out);
+  Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(3);
-  LanguageModel model = round_trip(trainer);
+  LanguageModel model = round_trip(trainer, small_options(Objective::causal));
   const std::string line = "the cat saw the dog and the cat ran";  // "the" and "cat" recur
   const std::vector<HeadStatistics> heads = head_statistics(model, line, 32);
   const std::vector<std::int32_t> ids = input_ids_of(language_tokens(line, shipped_table()), shipped_table());
@@ -296,10 +296,10 @@ TEST_CASE("head statistics: each score is the mean over queries of the weights i
 // than 0.01 (absolute) and the held-out loss by less than 0.01 nats.
 TEST_CASE("language model: float16 storage changes probabilities by < 0.01 and the held-out loss by < 0.01 nats", "[train]") {
   const auto [train, held_out] = fixture_text();
-  LanguageTrainer trainer(small_options(Objective::causal), shipped_table(), train, held_out);
+  Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(10);
   const auto load = [&](bool half) {
-    const auto bytes = write_safetensors(language_model_file(trainer, recipe_json(trainer.options()), "{}", {}, half));
+    const auto bytes = write_safetensors(language_model_file(trainer, recipe_json(small_options(Objective::causal)), "{}", {}, half));
     return read_language_model(read_safetensors(bytes.data(), bytes.size(), "m"), "m", shipped_table());
   };
   LanguageModel full = load(false), half = load(true);

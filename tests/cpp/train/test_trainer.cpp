@@ -4,72 +4,74 @@
 #include <cstdio>
 #include <vector>
 
-#include "attn/train/trainer.hpp"
+#include "attn/train/task_trainer.hpp"
 
 using namespace attn::train;
 
 TEST_CASE("trainer: the same seed gives the same losses and parameters, another seed does not", "[train]") {
-  const TrainerOptions o = default_trainer_options(Task::induction);
-  Trainer a(o), b(o);
+  const TaskTrainerOptions o = default_task_options(Task::induction);
+  Trainer a = task_trainer(o), b = task_trainer(o);
   for (int i = 0; i < 5; ++i) CHECK(a.step(3) == b.step(3));
   CHECK(a.parameters() == b.parameters());
-  TrainerOptions other = o;
+  TaskTrainerOptions other = o;
   other.seed = 1;
-  Trainer c(other);
-  CHECK(c.parameters() != Trainer(o).parameters());
+  Trainer c = task_trainer(other);
+  CHECK(c.parameters() != task_trainer(o).parameters());
 }
 
 TEST_CASE("trainer: the held-out loss falls on every task", "[train]") {
   for (const auto& [name, task] : kTaskNames) {
-    Trainer t(default_trainer_options(task));
+    Trainer t = task_trainer(default_task_options(task));
     const Evaluation before = t.evaluate();
     t.step(150);
     const Evaluation after = t.evaluate();
     std::printf("%s: held-out loss %.3f → %.3f after 150 steps, accuracy %.3f → %.3f\n", name, before.loss, after.loss,
-                before.accuracy, after.accuracy);
+                before.top1, after.top1);
     CHECK(after.loss < 0.8 * before.loss);
-    CHECK(after.accuracy > before.accuracy);
+    CHECK(after.top1 > before.top1);
   }
 }
 
 TEST_CASE("trainer: previous-token learns a previous-token head", "[train]") {
-  Trainer t(default_trainer_options(Task::previous_token));
+  Trainer t = task_trainer(default_task_options(Task::previous_token));
   t.step(300);
   const Evaluation e = t.evaluate();
-  std::printf("previous-token after 300 steps: accuracy %.3f, previous-token score %.3f\n", e.accuracy, e.heads.previous_token[0]);
-  CHECK(e.accuracy > 0.95);
-  CHECK(e.heads.previous_token[0] > 0.5);
+  const HeadScores heads = t.head_scores();
+  std::printf("previous-token after 300 steps: accuracy %.3f, previous-token score %.3f\n", e.top1, heads.previous_token[0]);
+  CHECK(e.top1 > 0.95);
+  CHECK(heads.previous_token[0] > 0.5);
   // Ablating the only head leaves the model blind to the previous token: near chance (1/16)
   t.ablate(0, 0, true);
-  CHECK(t.evaluate().accuracy < 0.2);
+  CHECK(t.evaluate().top1 < 0.2);
   t.ablate(0, 0, false);
-  CHECK(t.evaluate().accuracy == e.accuracy);
+  CHECK(t.evaluate().top1 == e.top1);
 }
 
 TEST_CASE("trainer: attention, predict, evaluate and errors", "[train]") {
-  Trainer t(default_trainer_options(Task::induction));
+  Trainer t = task_trainer(default_task_options(Task::induction));
   const ModelConfig& c = t.config();
   const std::vector<std::int32_t> tokens = {1, 2, 3, 1, 2};
   const auto w = t.attention(tokens);
   CHECK(w.size() == c.n_layers * c.n_heads * 25);
   CHECK(t.predict(tokens).size() == 5 * c.vocab_size);
   const Evaluation e = t.evaluate();
-  CHECK(e.heads.prefix_matching.size() == c.n_layers * c.n_heads);
+  CHECK(t.head_scores().prefix_matching.size() == c.n_layers * c.n_heads);
+  CHECK(t.head_scores().prefix_matching == t.head_scores().prefix_matching);  // the probe is fixed
   CHECK(t.evaluate().loss == e.loss);  // the held-out set is fixed
   CHECK_THROWS_WITH(t.attention({}), Catch::Contains("1 to seqLen = 16"));
   CHECK_THROWS_WITH(t.predict({0, 99}), Catch::Contains("outside [0, vocabSize = 16)"));
   CHECK_THROWS_WITH(t.ablate(2, 0, true), Catch::Contains("layer must be in [0, 1]"));
   CHECK_THROWS_WITH(t.set_parameters({1.0f}), Catch::Contains("expected"));
-  TrainerOptions bad = default_trainer_options(Task::induction);
+  TaskTrainerOptions bad = default_task_options(Task::induction);
   bad.model.n_layers = 5;
-  CHECK_THROWS_WITH(Trainer(bad), Catch::Contains("numLayers must be an integer in [1, 4]"));
-  bad = default_trainer_options(Task::sort);
+  CHECK_THROWS_WITH(task_trainer(bad), Catch::Contains("numLayers must be an integer in [1, 4]"));
+  bad = default_task_options(Task::sort);
   bad.model.vocab_size = 5;
-  CHECK_THROWS_WITH(Trainer(bad), Catch::Contains("vocabSize must be at least 9"));
+  CHECK_THROWS_WITH(task_trainer(bad), Catch::Contains("vocabSize must be at least 9"));
 }
 
 TEST_CASE("trainer: a step that would diverge throws and leaves the parameters as they were", "[train]") {
-  Trainer t(default_trainer_options(Task::previous_token));
+  Trainer t = task_trainer(default_task_options(Task::previous_token));
   std::vector<float> huge = t.parameters();
   for (float& x : huge) x *= 1e18f;
   t.set_parameters(huge);

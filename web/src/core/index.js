@@ -68,6 +68,7 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
   const limits = frozenLimits(wasm);
   const fast = fastPaths(wasm, limits);
   const { makeModel, ...language } = languageModelApi(wasm, languageModelsUrl);
+  const trainer = trainerApi(wasm, limits);
   return {
     /** Vocabulary size of the loaded word vectors (25,477 for the shipped asset). */
     vocabSize,
@@ -387,12 +388,12 @@ function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, 
     ...analysisFunctions(wasm, dModel, limits),
 
     // Training an attention-only transformer in the core: createTrainer(options) and trainerLimits (trainer.js)
-    ...trainerApi(wasm, limits),
+    ...trainer,
 
     // The explorer's trained language models: languageModel(kind) and languageModelLimits (language-model.js),
     // and training one on given text: createLanguageTrainer(options) (language-trainer.js)
     ...language,
-    ...languageTrainerApi(wasm, language.languageModelLimits, limits.maxSeed, makeModel),
+    ...languageTrainerApi(wasm, trainer.trainerLimits, language.languageModelLimits, limits.maxSeed, makeModel),
 
     /** Bytes currently allocated on the wasm heap: for leak checks (it must not grow over repeated calls). */
     heapInUse() {

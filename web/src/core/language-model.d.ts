@@ -1,6 +1,7 @@
 // Types of core.languageModel() (web/src/core/language-model.js): the explorer's own small transformer
-// language models, trained by the core on public-domain English (docs/language-models.md).
+// language models, trained by the core on public-domain English (README "A language model of our own").
 import type { Token } from './index.js';
+import type { TrainerParameters } from './trainer.js';
 
 /** The two shipped models (core.languageModelLimits.objectives at run time). */
 export type LanguageModelKind = 'causal' | 'masked';
@@ -13,13 +14,7 @@ export interface LanguageModelLimits {
   readonly maxTokens: number;
   /** The largest k of run() and fillMask() (100). */
   readonly maxTopK: number;
-  /** createLanguageTrainer's limits and defaults. */
-  readonly maxLayers: number;
-  readonly maxFeedForward: number;
-  readonly maxSeqLen: number;
-  readonly minOutputWords: number;
-  readonly maxOutputWords: number;
-  readonly maxBatchSize: number;
+  /** createLanguageTrainer's defaults (the shipped recipe's); its limits are core.trainerLimits. */
   readonly trainerDefaults: Readonly<Omit<Required<LanguageTrainerOptions>, 'text' | 'heldOutText'>>;
 }
 
@@ -47,7 +42,7 @@ export interface LanguageModelConfig {
   readonly outputSize: number;
   /** Output matrix tied to the frozen GloVe rows of the output words (true) or learned (false). */
   readonly tiedOutput: boolean;
-  /** What the model read (sources and licences: docs/language-models.md). */
+  /** What the model read (sources and licences: README). */
   readonly corpus: string;
   readonly trainTokens: number;
   readonly steps: number;
@@ -222,8 +217,8 @@ export interface LanguageModel {
   score(text: string): LanguageScore;
   /** Masked model only: for each [MASK] in the text, its position and the k most likely words. */
   fillMask(text: string, k?: number): { position: number; top: WordProbability[] }[];
-  /** Every parameter by its C++ name ("layers.0.attention.w_q"), row-major. */
-  parameters(): Record<string, { data: Float32Array; shape: number[] }>;
+  /** Every parameter by its C++ name ("layers.0.attention.w_q"), row-major (trainer.d.ts TrainerParameters). */
+  parameters(): TrainerParameters;
   /**
    * What each head does on `text` (layer-major), measured as the shipped files' `config.heads` were
    * (cpp/include/attn/train/head_statistics.hpp: windows of 32 tokens starting at line starts, one line a sentence),
@@ -246,7 +241,7 @@ export interface LanguageTrainerOptions {
   objective?: LanguageModelKind;
   /** 1 … 4 (default 2). */
   numLayers?: number;
-  /** A divisor of dModel = 100 (default 4). */
+  /** 1 … core.trainerLimits.maxHeads (16), a divisor of dModel = 100 (default 4). */
   numHeads?: number;
   /** Feed-forward hidden width, 0 … 2048 (default 400; 0 with layerNorm false: attention-only). */
   dFF?: number;
@@ -312,15 +307,12 @@ export interface LanguageTrainer {
    * run(), score() or fillMask() and measureHeads() on any text. Its config.heads is empty (measure them with measureHeads).
    */
   model(): LanguageModel;
-  /** Every parameter by its C++ name, row-major. */
-  parameters(): Record<string, { data: Float32Array; shape: number[] }>;
+  /** Every parameter by its C++ name, row-major (the format of every trainer and model: trainer.d.ts TrainerParameters). */
+  parameters(): TrainerParameters;
   /** Replaces every parameter (RangeError naming a missing tensor or wrong size, a value that is not finite). */
-  setParameters(parameters: Record<string, { data: Float32Array; shape?: number[] }>): void;
+  setParameters(parameters: TrainerParameters): void;
   /** The loss of a batch and its gradients, by parameter name, with no update. */
-  lossAndGradients(batch: LanguageBatch): {
-    loss: number;
-    gradients: Record<string, { data: Float32Array; shape: number[] }>;
-  };
+  lossAndGradients(batch: LanguageBatch): { loss: number; gradients: TrainerParameters };
 }
 
 /** The members core gives for the language models (AttentionCore extends it). */

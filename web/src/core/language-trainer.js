@@ -1,6 +1,6 @@
 // core.createLanguageTrainer(): trains a small transformer language model in the core on the text it
 // is given (cpp/include/attn/train/language_trainer.hpp): the same code and recipe as the shipped models
-// (npm run train:lm), on one thread. Its interface follows core.createTrainer's.
+// (npm run train:lm), on one thread. It is the core's one trainer (trainer-members.js) on a corpus.
 import * as check from './checks.js';
 import { sharedTrainerMembers } from './trainer-members.js';
 import { unwrap } from './wasm-module.js';
@@ -25,33 +25,21 @@ const OPTIONS = [
 ];
 const HELD_OUT_EVERY = 20; // without heldOutText, every 20th line is held out (5 %)
 
-/** Every tensor of a parameters record as { name: Float32Array }; types checked here, sizes by the core. */
-function parameterData(parameters, where) {
-  if (parameters === null || typeof parameters !== 'object')
-    throw new TypeError(`${where}: parameters must be { [name]: { data, shape } } as parameters() returns`);
-  return Object.fromEntries(
-    Object.entries(parameters).map(([name, t]) => {
-      if (!(t?.data instanceof Float32Array)) throw new TypeError(`${where}: ${name}.data must be a Float32Array`);
-      if (!t.data.every(Number.isFinite)) throw new RangeError(`${where}: ${name} holds a value that is not finite`);
-      return [name, t.data];
-    }),
-  );
-}
-
 /**
- * The language-trainer API over the module `wasm` (index.d.ts documents each member); limits: core.languageModelLimits;
- * makeModel: language-model.js's, which wraps a model the core holds (a trainer's model()).
+ * The language-trainer API over the module `wasm` (index.d.ts documents each member); limits: core.trainerLimits;
+ * modelLimits: core.languageModelLimits (the objectives and the recipe's defaults); makeModel: language-model.js's,
+ * which wraps a model the core holds (a trainer's model()).
  */
-export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
-  const released = new FinalizationRegistry((id) => wasm.languageTrainerRelease(id));
+export function languageTrainerApi(wasm, limits, modelLimits, maxSeed, makeModel) {
+  const released = new FinalizationRegistry((id) => wasm.releaseTrainer(id));
 
   function resolveOptions(options) {
     const where = 'createLanguageTrainer';
     check.knownOptions(options, where, OPTIONS);
-    const o = { ...limits.trainerDefaults, ...options };
-    check.oneOf(o.objective, where, 'objective', limits.objectives);
+    const o = { ...modelLimits.trainerDefaults, ...options };
+    check.oneOf(o.objective, where, 'objective', modelLimits.objectives);
     check.integerIn(o.numLayers, where, 'numLayers', 1, limits.maxLayers);
-    check.integerIn(o.numHeads, where, 'numHeads', 1, 100);
+    check.integerIn(o.numHeads, where, 'numHeads', 1, limits.maxHeads);
     check.integerIn(o.dFF, where, 'dFF', 0, limits.maxFeedForward);
     check.integerIn(o.seqLen, where, 'seqLen', 2, limits.maxSeqLen);
     check.integerIn(o.batchSize, where, 'batchSize', 1, limits.maxBatchSize);
@@ -60,8 +48,8 @@ export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
     check.boolean(o.layerNorm, where, 'layerNorm');
     check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
     check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
-    check.integerIn(o.warmupSteps, where, 'warmupSteps', 0, 1e9);
-    check.integerIn(o.totalSteps, where, 'totalSteps', 0, 1e9);
+    check.integerIn(o.warmupSteps, where, 'warmupSteps', 0, limits.maxScheduleSteps);
+    check.integerIn(o.totalSteps, where, 'totalSteps', 0, limits.maxScheduleSteps);
     check.integerIn(o.seed, where, 'seed', 0, maxSeed);
     check.text(o.text ?? '', where);
     if (o.heldOutText !== undefined) check.text(o.heldOutText, where);
@@ -82,31 +70,31 @@ export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
     const vocabulary = Object.freeze([...info.words, '<unk>']);
     let steps = 0,
       baselines = null;
+    const shared = sharedTrainerMembers(wasm, id, 'languageTrainer', { limits, seqLen: rest.seqLen });
     const trainer = {
       /** The options in effect (the defaults for the ones not given), without the texts. */
       options: Object.freeze(rest),
       vocabulary,
       trainTokens: info.trainTokens,
       heldOutTokens: info.heldOutTokens,
+      ...shared,
       step(n = 1) {
-        const result = unwrap(
-          wasm.languageTrainerStep(id, check.integerIn(n, 'languageTrainer.step', 'n', 1, 100000)),
-          'languageTrainer.step',
-        );
+        const result = shared.step(n);
         steps = result.step;
         return result;
       },
       evaluate({ maxTokens = 0 } = {}) {
+        const where = 'languageTrainer.evaluate';
         return unwrap(
-          wasm.languageTrainerEvaluate(id, check.integerIn(maxTokens, 'languageTrainer.evaluate', 'maxTokens', 0, 1e9)),
-          'languageTrainer.evaluate',
+          wasm.trainerEvaluate(id, check.integerIn(maxTokens, where, 'maxTokens', 0, limits.maxEvalTokens)),
+          where,
         );
       },
       sample() {
-        return unwrap(wasm.languageTrainerSample(id), 'languageTrainer.sample');
+        return unwrap(wasm.trainerPeekBatch(id), 'languageTrainer.sample');
       },
       baselines() {
-        baselines ??= Object.freeze(unwrap(wasm.languageTrainerBaselines(id), 'languageTrainer.baselines'));
+        baselines ??= Object.freeze(unwrap(wasm.trainerBaselines(id), 'languageTrainer.baselines'));
         return baselines;
       },
       model() {
@@ -122,11 +110,6 @@ export function languageTrainerApi(wasm, limits, maxSeed, makeModel) {
           modelId,
         );
       },
-      ...sharedTrainerMembers(wasm, id, 'languageTrainer', {
-        parameterData,
-        maxBatchSize: limits.maxBatchSize,
-        seqLen: rest.seqLen,
-      }),
     };
     released.register(trainer, id);
     return trainer;

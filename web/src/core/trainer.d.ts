@@ -1,4 +1,5 @@
-// Types of core.createTrainer() (web/src/core/trainer.js): an attention-only transformer trained in the core.
+// Types of core.createTrainer() (web/src/core/trainer.js): an attention-only transformer trained in the core, and
+// of what every trainer shares (core.createLanguageTrainer() too): the parameter format and the limits.
 import type { Matrix, Tensor } from './index.js';
 
 /** The trainer's tasks (cpp/include/attn/train/tasks.hpp; core.trainerLimits.tasks at run time). */
@@ -46,17 +47,23 @@ export interface TrainingBatch {
   shape: [number, number];
 }
 
-/** Parameters of the attention-only transformer (Elhage et al. 2021), copies. */
-export interface TrainerParameters {
-  /** E [vocabSize, dModel]. */
-  embedding: Matrix;
-  /** The learned P [seqLen, dModel] (positionalEncoding 'learned' only). */
-  positional?: Matrix;
-  /** Per layer, each [dModel, dModel]: Q = x · wQ, …; x ← x + concat(heads) · wO. */
-  layers: { wQ: Matrix; wK: Matrix; wV: Matrix; wO: Matrix }[];
-  /** U [dModel, vocabSize]: logits = x_L · U (not tied to E). */
-  unembedding: Matrix;
+/** A parameter tensor, row-major: element [i, j] of a [rows, cols] matrix is data[i * cols + j]. */
+export interface ParameterTensor {
+  data: Float32Array;
+  shape: number[];
 }
+
+/**
+ * Every parameter of a trainer or model (copies), under the core's names (cpp/include/attn/train/parameters.hpp,
+ * parameter_specs), the same names as in the model files: 'embedding' [learned rows, dModel]; 'positional'
+ * [seqLen, dModel] (a learned P only); per layer l, 'layers.<l>.attention.w_q', '….w_k', '….w_v', '….w_o'
+ * [dModel, dModel] (Q = x · w_q, …; head h uses columns h·d_k … (h+1)·d_k − 1), with biases '….b_q', … [dModel],
+ * with layer norm 'layers.<l>.norm1.gamma' / '.beta', with a feed-forward layer 'layers.<l>.feed_forward.w_1'
+ * [dModel, dFF], '….b_1', '….w_2' [dFF, dModel], '….b_2', 'layers.<l>.norm2.gamma' / '.beta'; 'unembedding'
+ * [dModel, outputs] (untied only) and 'output_bias' [outputs] (with biases). The attention-only Learn models
+ * (Elhage et al. 2021) have 'embedding' [vocabSize, dModel], 'positional'?, the four w_* per layer and 'unembedding'.
+ */
+export type TrainerParameters = Record<string, ParameterTensor>;
 
 export interface TrainerEvaluation {
   /** Optimizer steps taken so far. */
@@ -88,25 +95,49 @@ export interface Trainer {
   /** logits [T, vocabSize] (row t predicts the token after position t) and their argmax. */
   predict(tokens: ArrayLike<number>): { tokens: Int32Array; logits: Matrix; predictions: Int32Array };
   parameters(): TrainerParameters;
-  /** Replaces every parameter (same structure and shapes; finite). The optimizer's moments are kept. */
+  /**
+   * Replaces every parameter (the same names; each data of its tensor's size; finite). The optimizer's moments are kept.
+   * RangeError naming the first tensor that is missing or of another size, or a value that is not finite.
+   */
   setParameters(parameters: TrainerParameters): void;
-  /** The loss of a batch and its gradient for every parameter (same structure), with no update. */
+  /** The loss of a batch and its gradient for every parameter (the same names and shapes), with no update. */
   lossAndGradients(batch: TrainingBatch): { loss: number; gradients: TrainerParameters };
   /** Replaces a head's output by 0 in every forward pass (training too); on = false restores it. */
   ablate(target: { layer: number; head: number }, on?: boolean): void;
 }
 
-/** The trainer's names and limits, from the core. */
+/**
+ * Every trainer's names and limits (createTrainer's and createLanguageTrainer's), each defined once in the core
+ * (cpp/include/attn/train/limits.hpp) and exported from there.
+ */
 export interface TrainerLimits {
   readonly tasks: TrainingTask[];
   readonly positionalEncodings: ('sinusoidal' | 'learned' | 'none')[];
+  /** 4: numLayers 1 … this (kMaxLayers). */
   readonly maxLayers: number;
+  /** 16: numHeads 1 … this, a divisor of dModel (kMaxHeads). */
   readonly maxHeads: number;
+  /** 512: createTrainer's dModel (kMaxTaskDModel; a language model's is its word vectors' 100). */
   readonly maxDModel: number;
+  /** 256: seqLen (kMaxTrainSeqLen). */
   readonly maxSeqLen: number;
+  /** 4096: createTrainer's vocabSize (kMaxTaskVocab). */
   readonly maxVocabSize: number;
+  /** 2048: createLanguageTrainer's dFF, 0 … this (kMaxFeedForward). */
+  readonly maxFeedForward: number;
+  /** 1024: batchSize, and the rows of a lossAndGradients batch (kMaxBatchSize). */
   readonly maxBatchSize: number;
+  /** 100000: step(n)'s n (kMaxStepsPerCall). */
   readonly maxStepsPerCall: number;
+  /** 10⁹: createLanguageTrainer's warmupSteps and totalSteps (kMaxScheduleSteps). */
+  readonly maxScheduleSteps: number;
+  /** 10⁹: languageTrainer.evaluate()'s maxTokens (kMaxEvalTokens). */
+  readonly maxEvalTokens: number;
+  /** 256: sequences of a task's held-out set (kEvalSequences). */
   readonly evalSequences: number;
+  /** 64: sequences of the head scores' probe (kProbeSequences). */
   readonly probeSequences: number;
+  /** 1 … 16384: createLanguageTrainer's outputWords (kMinOutputWords, kMaxOutputWords). */
+  readonly minOutputWords: number;
+  readonly maxOutputWords: number;
 }

@@ -1,7 +1,8 @@
-// core.createTrainer(): trains an attention-only transformer in the core (cpp/include/attn/train/,
+// core.createTrainer(): trains an attention-only transformer in the core (cpp/include/attn/train/task_trainer.hpp,
 // Elhage et al. 2021) on a synthetic task, with a hand-written backward pass and AdamW, and reads out
 // its attention heads as they form. The task names, the positional options and every limit come from
-// the core (trainerLimits); the defaults of each task too (trainerDefaults).
+// the core (trainerLimits); the defaults of each task too (trainerDefaults). The members it shares with
+// core.createLanguageTrainer() are in trainer-members.js: the core has one trainer for both.
 import * as check from './checks.js';
 import { sharedTrainerMembers } from './trainer-members.js';
 import { unwrap } from './wasm-module.js';
@@ -19,22 +20,6 @@ const OPTIONS = [
   'positionalEncoding',
   'seed',
 ];
-
-/** Checks every tensor of a parameters structure (types, shapes' consistency, finite values); the core checks the shapes. */
-function checkParameters(p, where) {
-  if (p === null || typeof p !== 'object' || !Array.isArray(p.layers)) {
-    throw new TypeError(
-      `${where}: parameters must be { embedding, unembedding, layers: [{ wQ, wK, wV, wO }], positional? }`,
-    );
-  }
-  check.matrix(p.embedding, where, 'embedding');
-  check.matrix(p.unembedding, where, 'unembedding');
-  if (p.positional !== undefined) check.matrix(p.positional, where, 'positional');
-  p.layers.forEach((layer, l) =>
-    ['wQ', 'wK', 'wV', 'wO'].forEach((name) => check.matrix(layer?.[name], where, `layers[${l}].${name}`)),
-  );
-  return p;
-}
 
 /** The trainer API over the module `wasm` (see index.d.ts for the documentation of each method); attentionLimits: core.limits. */
 export function trainerApi(wasm, attentionLimits) {
@@ -65,12 +50,10 @@ export function trainerApi(wasm, attentionLimits) {
     const trainer = {
       /** The options in effect: the ones given, and the task's defaults for the rest. */
       options: resolved,
-      step(n = 1) {
-        check.integerIn(n, 'trainer.step', 'n', 1, limits.maxStepsPerCall);
-        return unwrap(wasm.trainerStep(id, n), 'trainer.step');
-      },
+      ...sharedTrainerMembers(wasm, id, 'trainer', { limits, seqLen: resolved.seqLen }),
       evaluate() {
-        return unwrap(wasm.trainerEvaluate(id), 'trainer.evaluate');
+        const { step, loss, top1 } = unwrap(wasm.trainerEvaluate(id, 0), 'trainer.evaluate');
+        return { step, loss, accuracy: top1, headScores: unwrap(wasm.trainerHeadScores(id), 'trainer.evaluate') };
       },
       sample(batchSize = 1) {
         check.integerIn(batchSize, 'trainer.sample', 'batchSize', 1, limits.maxBatchSize);
@@ -85,11 +68,6 @@ export function trainerApi(wasm, attentionLimits) {
         const ids = check.tokenArray(tokens, 'trainer.predict', 'tokens');
         return { tokens: ids, ...unwrap(wasm.trainerPredict(id, ids), 'trainer.predict') };
       },
-      ...sharedTrainerMembers(wasm, id, 'trainer', {
-        parameterData: checkParameters,
-        maxBatchSize: limits.maxBatchSize,
-        seqLen: limits.maxSeqLen,
-      }),
       ablate(target, on = true) {
         const where = 'trainer.ablate';
         if (target === null || typeof target !== 'object')

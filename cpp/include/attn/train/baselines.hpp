@@ -19,6 +19,6 @@ struct BaselinePerplexities {
 };
 
 // Throws std::invalid_argument (ngram.hpp) if the training text holds no bigram seen exactly once.
-BaselinePerplexities held_out_baselines(const LanguageTrainer& trainer);
+BaselinePerplexities held_out_baselines(const CorpusSource& corpus);
 
 }  // namespace attn::train

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "attn/core/attention_head.hpp"
+#include "attn/train/activations.hpp"
 #include "attn/train/parameters.hpp"
 #include "attn/train/tasks.hpp"
 
@@ -34,32 +35,14 @@ struct FrozenInputs {
   std::vector<std::int32_t> output_rows;  // (V_out), tied_output only
 };
 
-// One layer's activations, kept for the backward pass; null where the configuration has no such step.
+// The activations of one forward pass (activations.hpp: named pointers into `buffer`, laid out by one table),
+// and the scratch space of the backward pass.
 template <typename Real>
-struct LayerActivations {
-  Real *q = nullptr, *k = nullptr, *v = nullptr;  // (N, d) each
-  Real* weights = nullptr;                        // (B, H, T, T) attention weights
-  Real* z = nullptr;                              // (N, d) the heads' outputs, concatenated
-  Real* h1 = nullptr;                             // (N, d) x + Z W_O + b_O
-  Real *norm1 = nullptr, *norm1_mean = nullptr, *norm1_rstd = nullptr;  // (N, d), (N), (N)
-  Real *hidden = nullptr, *relu = nullptr;        // (N, d_ff) a W_1 + b_1, and its ReLU
-  Real* h2 = nullptr;                             // (N, d) a + ReLU(…) W_2 + b_2
-  Real *norm2 = nullptr, *norm2_mean = nullptr, *norm2_rstd = nullptr;
-  Real* a = nullptr;    // the attention sublayer's output: norm1 or h1 (an alias)
-  Real* out = nullptr;  // the layer's output x_{l+1}: norm2, h2 or a (an alias)
-};
-
-// The activations of one forward pass (one flat buffer with named pointers, as llm.c's
-// ActivationTensors), and the scratch space of the backward pass.
-template <typename Real>
-struct Workspace {
-  std::vector<Real> positional;  // (T, d) sinusoidal P, computed once
-  std::vector<Real> buffer;      // every activation below
-  Real* x0 = nullptr;            // (N, d) row(tokens) + P
-  std::vector<LayerActivations<Real>> layers;
-  Real* logits = nullptr;        // (N, V_out), turned into dlogits by the backward pass
+struct Workspace : Activations<Real> {
+  std::vector<Real> positional;   // (T, d) sinusoidal P, computed once
+  std::vector<Real> buffer;       // every activation (activation_count values)
   std::vector<Real> unembedding;  // (d, V_out) U gathered from the input rows, tied output only
-  std::vector<Real> gradients;    // the backward pass's activation gradients
+  std::vector<Real> gradients;    // the backward pass's activation gradients (gradient_count values)
   std::vector<Real> scratch;      // transposes
   HeadWorkspace head;             // attend_head's packed panels (float instance)
   std::size_t batch_size = 0;
