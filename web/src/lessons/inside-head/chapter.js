@@ -19,10 +19,11 @@ export const insideHeadChapter = {
     'One head, one step at a time: word vectors become queries, keys and values; queries meet keys as scores; ' +
     'softmax turns scores into weights; the weights mix the values.',
   views: ['pipeline'],
-  /** Its slice of the state. */
-  state: () => ({
-    step: 1, // the step shown, 1-based
-  }),
+  /** Its slice of the state: entries of the state schema (settings/schema.js). */
+  settings: [
+    // The step shown, 1-based.
+    { name: 'step', type: 'integer', default: 1, range: () => [1, Infinity] },
+  ],
   /** A trained model's block for the selected trained head (state.trainedHead), while its stepper is on screen. */
   lenses: {
     trainedBlock: {
