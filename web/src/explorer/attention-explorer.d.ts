@@ -153,10 +153,10 @@ export class AttentionExplorer extends HTMLElement {
   /** The last trace (see AttentionCore.explain), after running an update a keystroke left waiting for its frame; undefined before the first one. */
   getTrace(): Trace | undefined;
   /**
-   * Applies a partial state change (as the controls do) and redraws. Checked as the attributes are: an
-   * unknown setting or a value its attribute would refuse (temperature: NaN or 99, numHeads: 3) is a
-   * RangeError, a text setting that is not a string a TypeError; the message is also shown in the element,
-   * and nothing changes. Throws an Error while the core is still loading (before `el.core` is set).
+   * Applies a partial state change (as the controls do) and redraws. Checked against the state schema, as the
+   * attributes are: an unknown setting or a value outside its range or names (temperature: NaN or 99, numHeads: 3,
+   * which must divide d_model) is a RangeError, a value of another type (a text setting that is not a string) a
+   * TypeError; the message is also shown in the element, and nothing changes. Throws an Error while the core is still loading (before `el.core` is set).
    */
   change(partial: Partial<ExplorerState>): void;
   addEventListener<K extends keyof AttentionExplorerEventMap>(
