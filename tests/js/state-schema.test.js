@@ -17,7 +17,7 @@ import { TOUR_STEPS } from '../../web/src/explorer/tour-steps.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
 import { STATE_SCHEMA, defaultState } from '../../web/src/lessons/chapters.js';
 import { setCoreLimits } from '../../web/src/settings/limits.js';
-import { isList, urlKey } from '../../web/src/settings/schema.js';
+import { isList, itemType, urlKey } from '../../web/src/settings/schema.js';
 import { COLOR_MAPS } from '../../web/src/settings/state.js';
 import { WEIGHT_COLOR_MAPS } from '../../web/src/views/colors.js';
 import { attributeDisagreements, declaredFields, typeDisagreements } from './state-schema-check.js';
@@ -69,7 +69,7 @@ function sample(setting) {
 /** Values outside `setting`'s range or names that change() must refuse with a RangeError. */
 function outside(setting) {
   const { type } = setting;
-  const single = isList(type) ? type.slice(0, -1) : type;
+  const single = isList(type) ? itemType(type) : type;
   const wrap = (values) => (isList(type) ? values.map((value) => [value]) : values);
   if (single === 'name') return wrap(['no-such-name']);
   if (single !== 'integer' && single !== 'number') return [];

@@ -11,13 +11,14 @@ import { defaultsOf } from '../settings/schema.js';
 import { BASE_SETTINGS, withBaseChange } from '../settings/state.js';
 
 /**
- * @type {{ id: string, title: string, takeaway: string, views: string[], settings: import('../settings/schema.js').Setting[],
- *   consistent?: (state: object) => object, lenses?: object, figures: object, tour: object[], usesSentence?: boolean,
+ * @type {{ id: string, title: string, takeaway: string, views: string[],
+ *   settings: import('../settings/schema.js').Setting[], state: () => object, consistent?: (state: object) => object,
+ *   lenses?: object, figures: object, tour: object[], usesSentence?: boolean,
  *   build: (parts: ChapterParts) => BuiltChapter }[]}
  *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
  *   takeaway: the one sentence the chapter opens with; settings: its slice of the state, as entries of the state schema
- *   (each with its default, range or names, and the element's attribute that sets it, if any); consistent: keeps its
- *   slice consistent with the rest after a change (withChange);
+ *   (each with its default, range or names, and the element's attribute that sets it, if any); state: its slice's
+ *   defaults (a fresh object); consistent: keeps its slice consistent with the rest after a change (withChange);
  *   lenses: data its figures need beyond the trace (explorer/lens-data.js); figures: its figures
  *   (explorer/figures.js); tour: its steps of the guided tour; usesSentence: false for a chapter that does not read the
  *   sentence (the sentence box, tokens and attention settings step aside while it is open); build: builds, wires and

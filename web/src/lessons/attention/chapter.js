@@ -5,6 +5,7 @@
 // it was measured to do, and its predictions.
 import { tour } from './tour.js';
 import { DESIGNED, coreLimits } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 import { element, row } from '../../views/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
@@ -41,6 +42,10 @@ export const attentionChapter = {
     // its last head selects the last.
     { name: 'trainedHead', type: 'integer', default: 1, range: () => [0, Infinity] },
   ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): a trained model's run on the sentence, while one of
    * its figures is on screen.

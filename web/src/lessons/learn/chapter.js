@@ -15,6 +15,7 @@ import { LANGUAGE_TASK } from './language-run.js';
 import { learnTasks } from './tasks.js';
 import { element } from '../../views/layout.js';
 import { coreLimits, trainerLimits } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 
 /** A size of the model: a whole number, or null for the task's default (core.createTrainer). */
 const TASK_DEFAULT = { type: 'integer', default: null, nullable: true };
@@ -67,6 +68,10 @@ export const learnChapter = {
     // The probe as typed (probe.js); '' the task's default.
     { name: 'trainProbe', type: 'text', default: '' },
   ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /** Its steps of the guided tour (tour.js). */
   tour,
   /**

@@ -25,6 +25,7 @@ import { contextData, contextInputs } from './trained-context.js';
 import { contextTrainedView } from './trained-context-view.js';
 import { trainedModels } from '../attention/trained-models.js';
 import { DESIGNED, coreLimits, names } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 
 export const lensesChapter = {
   id: 'lenses',
@@ -65,6 +66,10 @@ export const lensesChapter = {
     // The cost section's convolution kernel size k.
     { name: 'costKernel', type: 'integer', default: 3, range: () => [2, coreLimits().maxCostKernel] },
   ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
    * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;

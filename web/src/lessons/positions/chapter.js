@@ -4,6 +4,7 @@
 // matters for attention (shuffle, repeated words, score terms, lengths).
 import { tour } from './tour.js';
 import { coreLimits } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 import { buildLabControls } from './lab-controls.js';
 import { labSection } from './lab-section.js';
 import { D2L_PRESET, labOptions, rotationPair } from './lab-data.js';
@@ -61,6 +62,10 @@ export const positionsChapter = {
     { name: 'rotationFrom', type: 'integer', default: 1, range: () => [0, Infinity] },
     { name: 'rotationTo', type: 'integer', default: 4, range: () => [0, Infinity] },
   ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
    * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;
