@@ -100,7 +100,7 @@ test("the .d.ts's ExplorerState declares every setting with the schema's type, a
   assert.deepEqual(typeDisagreements(STATE_SCHEMA, declaredFields(DTS, 'ExplorerState')), []);
 });
 
-test('the .d.ts check fails on a made-up disagreement: a missing field, an extra one, a wrong type, an index signature', () => {
+test('the .d.ts check fails on made-up disagreements: missing and extra fields, wrong types, an index signature', () => {
   const schema = [
     { name: 'sentence', type: 'text', default: '' },
     { name: 'mask', type: 'name', default: 'causal', names: () => ['causal', 'padding'] },
@@ -127,7 +127,7 @@ test('the .d.ts check fails on a made-up disagreement: a missing field, an extra
   ]);
 });
 
-test('every attribute the element observes sets a setting of the schema or is one of its own; each setting attribute is observed', () => {
+test("each observed attribute sets a setting or is the element's own; each setting's attribute is observed", () => {
   assert.deepEqual(attributeDisagreements(STATE_SCHEMA, OBSERVED_ATTRIBUTES, [...VIEW_ATTRIBUTES, 'state']), []);
   // The checker on a made-up disagreement: an attribute nothing reads, and a setting's attribute not observed.
   const schema = [{ name: 'temperature', type: 'number', default: 1, attribute: 'temperature' }];
@@ -173,7 +173,8 @@ test("change() takes each setting's values, and refuses values of another type o
 
 test("an attribute reads its setting's values, and refuses what change() refuses", () => {
   for (const [attribute, settings] of ATTRIBUTE_SETTINGS) {
-    if (settings.length !== 1 || attribute === 'tour') continue; // heads and tour: their own syntax (attributes.test.js)
+    // heads and tour have a syntax of their own (attributes.test.js).
+    if (settings.length !== 1 || attribute === 'tour') continue;
     const [setting] = settings;
     const value = sample(setting);
     const read = readAttributes((name) => (name === attribute ? String(value) : null), D_MODEL);

@@ -26,7 +26,7 @@ export interface ExplorerState {
   /** Show `sentence` and `compareSentence` together, on shared axes (the Other lenses chapter's comparison). */
   compare: boolean;
   compareSentence: string;
-  /** The chapter shown: 'attention', 'inside-head', 'positions', 'lenses' or 'learn' (an unknown one shows the first). */
+  /** The chapter shown: 'attention', 'inside-head', 'positions', 'lenses' or 'learn' (an unknown one: the first). */
   chapter: string;
   /** The number of heads: it must divide d_model (core.dModel). */
   numHeads: number;
@@ -63,7 +63,7 @@ export interface ExplorerState {
   colorMap: 'viridis' | 'cividis';
   /** The guided tour's step shown (a step id, as in `#tour=<id>` links); '' when the tour is closed. */
   tour: string;
-  /** The Attention chapter's line view: the heads it draws, the pinned query (null: none) and the weights it leaves out. */
+  /** The Attention chapter's line view: the heads it draws, the pinned query (null: none), the least weight drawn. */
   lineHeads: number[];
   lineQuery: number | null;
   lineThreshold: number;
@@ -156,7 +156,8 @@ export class AttentionExplorer extends HTMLElement {
    * Applies a partial state change (as the controls do) and redraws. Checked against the state schema, as the
    * attributes are: an unknown setting or a value outside its range or names (temperature: NaN or 99, numHeads: 3,
    * which must divide d_model) is a RangeError, a value of another type (a text setting that is not a string) a
-   * TypeError; the message is also shown in the element, and nothing changes. Throws an Error while the core is still loading (before `el.core` is set).
+   * TypeError; the message is also shown in the element, and nothing changes. Throws an Error while the core is
+   * still loading (before `el.core` is set).
    */
   change(partial: Partial<ExplorerState>): void;
   addEventListener<K extends keyof AttentionExplorerEventMap>(

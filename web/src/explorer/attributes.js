@@ -159,7 +159,8 @@ export function checkChange(partial, state, dModel) {
     const setting = SETTINGS.get(key);
     if (!setting) throw new RangeError(`unknown setting '${key}' (known: ${[...SETTINGS.keys()].join(', ')})`);
     checkValue(setting, value);
-    // An attribute's own syntax may allow less than the type (the tour's step ids); the heads are checked together below.
+    // An attribute's own syntax may allow less than the type (the tour's step ids); the heads are checked together
+    // below.
     if (setting.attribute === 'tour') {
       try {
         OWN_SYNTAX.tour(value, dModel);

@@ -60,7 +60,10 @@ function decode(text, setting) {
   return values.includes(INVALID) ? INVALID : values;
 }
 
-/** @returns {string} the hash (without '#') for `state`, relative to `defaults`: each setting that differs, by its URL key */
+/**
+ * @returns {string} the hash (without '#') for `state`, relative to `defaults`: each setting that differs, by its URL
+ *   key
+ */
 export function stateToHash(state, defaults) {
   const params = new URLSearchParams();
   for (const setting of STATE_SCHEMA) {
