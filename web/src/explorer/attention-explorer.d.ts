@@ -1,15 +1,37 @@
 // Types of the <attention-explorer> custom element (package exports "./element": the built bundle
 // dist/element/attention-explorer.js, and "./single": the single file; each defines the element when
 // imported in a browser, and imports without error where there is no DOM, e.g. Node).
-import type { AttentionCore, Trace } from '../core/index.js';
+import type {
+  AttentionCore,
+  LookupSimilarity,
+  Normalizer,
+  PositionalEncoding,
+  ScoreFunction,
+  Trace,
+  TrainingTask,
+} from '../core/index.js';
 import type { LanguageModelKind } from '../core/language-model.js';
 
 /** A head's kind: 'projected' uses W_Q, W_K; the others are designed (docs/js-api.md, "Designed heads"). */
 export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'offset' | 'first' | 'uniform';
 
-/** Everything the learner has chosen; the element's `state` and the `change` event's detail. */
+/**
+ * Everything the learner has chosen; the element's `state` and the `change` event's detail. One field per setting of
+ * the state schema (web/src/settings/schema.js; tests/js/state-schema.test.js checks this interface against it): the
+ * settings every chapter reads (settings/state.js), then each chapter's (lessons/<chapter>/chapter.js). Ranges are the
+ * core's limits (core.limits); el.change() refuses a value outside them.
+ */
 export interface ExplorerState {
   sentence: string;
+  /** Show `sentence` and `compareSentence` together, on shared axes (the Other lenses chapter's comparison). */
+  compare: boolean;
+  compareSentence: string;
+  /** The chapter shown: 'attention', 'inside-head', 'positions', 'lenses' or 'learn' (an unknown one: the first). */
+  chapter: string;
+  /** The number of heads: it must divide d_model (core.dModel). */
+  numHeads: number;
+  /** Per head, its kind (a missing entry is 'projected'). */
+  headKinds: (HeadKind | undefined)[];
   /**
    * Whose attention the page shows: the 'designed' heads (every setting below applies), or one of the core's trained
    * language models (core.languageModelLimits.objectives): 'causal', the decoder, with its next-word predictions;
@@ -17,15 +39,11 @@ export interface ExplorerState {
    * information, projections, score function and normalizer it was trained with.
    */
   model: 'designed' | LanguageModelKind;
-  /** A trained model's selected head, layer-major (layer · heads per layer + head). */
-  trainedHead: number;
-  numHeads: number;
   /** Selected head, 0-based. */
   head: number;
   projection: 'identity' | 'random';
+  /** Seeds the random projections (0 … 2³²−1). */
   seed: number;
-  /** Per head, its kind (a missing entry is 'projected'). */
-  headKinds: (HeadKind | undefined)[];
   /** δ of 'offset' heads. */
   offset: number;
   mask: 'bidirectional' | 'causal' | 'padding';
@@ -33,28 +51,58 @@ export interface ExplorerState {
   validLength: number;
   /** Token positions replaced by [MASK]. */
   maskedPositions: number[];
+  positionalEncoding: PositionalEncoding;
   /** τ: scores are divided by it (0.05 – 5). */
   temperature: number;
   /** How scores become weights; sparsemax / entmax15 give exact zeros. */
-  normalizer: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax';
+  normalizer: Normalizer;
   /** How a query and a key become a score: q·k/√d_k, q·k, or vᵀ tanh(W_q q + W_k k) (Bahdanau). */
-  scoreFunction: 'scaledDot' | 'dot' | 'additive';
+  scoreFunction: ScoreFunction;
   /** Hidden units of the additive score. */
   additiveHidden: number;
+  colorMap: 'viridis' | 'cividis';
+  /** The guided tour's step shown (a step id, as in `#tour=<id>` links); '' when the tour is closed. */
+  tour: string;
+  /** The Attention chapter's line view: the heads it draws, the pinned query (null: none), the least weight drawn. */
+  lineHeads: number[];
+  lineQuery: number | null;
+  lineThreshold: number;
+  /** A trained model's selected head, layer-major (layer · heads per layer + head). */
+  trainedHead: number;
+  /** The step the Inside one head chapter shows, from 1. */
+  step: number;
+  /** The Positions chapter: P × positionalScale and the word vectors × embeddingScale before they are added. */
+  positionalScale: number;
+  embeddingScale: number;
+  /** The shuffled order of the shuffle check. */
+  shuffleSeed: number;
+  /** The positional-encoding lab's own width, base and positions (null: as many as the sentence has tokens). */
+  labDModel: number;
+  labBase: number;
+  labPositions: number | null;
+  /** The lab's curves: columns labFirstColumn … + 3. */
+  labFirstColumn: number;
+  /** Position similarity as cosine instead of P Pᵀ. */
+  labCosine: boolean;
+  /** The token pair of the rotation check. */
+  rotationFrom: number;
+  rotationTo: number;
   /** The simplex figure's three scores, its temperature and whose level sets it draws. */
   simplexScores: [number, number, number];
   simplexTemperature: number;
-  simplexLevelSets: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax';
+  simplexLevelSets: Normalizer;
   /** The target sentence of the cross-attention section (the source is `sentence`). */
   crossTarget: string;
-  positionalEncoding: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
-  colorMap: 'viridis' | 'cividis';
-  compare: boolean;
-  compareSentence: string;
-  /** The guided tour's step shown (a step id, as in `#tour=<id>` links); '' when the tour is closed. */
-  tour: string;
-  /** The Learn chapter's task (core.trainerLimits.tasks). */
-  trainTask: 'previous-token' | 'reverse' | 'sort' | 'induction';
+  /** The soft lookup's table (keys and values, row by row), its query, τ and similarity. */
+  lookupKeys: string[];
+  lookupValues: string[];
+  lookupQuery: string;
+  lookupTemperature: number;
+  lookupSimilarity: LookupSimilarity;
+  /** The cost section's convolution kernel size k. */
+  costKernel: number;
+  /** The Learn chapter's task (core.trainerLimits.tasks, or 'language': real English). */
+  trainTask: TrainingTask | 'language';
   /** The Learn chapter's model size and learning rate; null: the task's default (core.createTrainer). */
   trainLayers: number | null;
   trainHeads: number | null;
@@ -68,8 +116,6 @@ export interface ExplorerState {
   trainLog: boolean;
   /** The probe as typed (letters A, B, …; "|" the separator of reverse and sort); '' the task's default. */
   trainProbe: string;
-  /** Further fields: the chapter shown, the stepper's step, and each chapter's own settings (see each web/src/lessons/<chapter>/chapter.js). */
-  [more: string]: unknown;
 }
 
 /**
@@ -107,10 +153,11 @@ export class AttentionExplorer extends HTMLElement {
   /** The last trace (see AttentionCore.explain), after running an update a keystroke left waiting for its frame; undefined before the first one. */
   getTrace(): Trace | undefined;
   /**
-   * Applies a partial state change (as the controls do) and redraws. Checked as the attributes are: an
-   * unknown setting or a value its attribute would refuse (temperature: NaN or 99, numHeads: 3) is a
-   * RangeError, a text setting that is not a string a TypeError; the message is also shown in the element,
-   * and nothing changes. Throws an Error while the core is still loading (before `el.core` is set).
+   * Applies a partial state change (as the controls do) and redraws. Checked against the state schema, as the
+   * attributes are: an unknown setting or a value outside its range or names (temperature: NaN or 99, numHeads: 3,
+   * which must divide d_model) is a RangeError, a value of another type (a text setting that is not a string) a
+   * TypeError; the message is also shown in the element, and nothing changes. Throws an Error while the core is
+   * still loading (before `el.core` is set).
    */
   change(partial: Partial<ExplorerState>): void;
   addEventListener<K extends keyof AttentionExplorerEventMap>(

@@ -1,12 +1,15 @@
 // The element's attributes: how a course author presets an explorer in a page, and the tag that
 // reproduces the current view ("copy embed code"). Pure: strings in, state changes and strings out.
-import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
-import { CHAPTERS, defaultState, withChange } from '../lessons/chapters.js';
-import { integerIn, numberIn, oneOf } from '../settings/attribute-values.js';
-import { coreLimits, names } from '../settings/limits.js';
+// Which attribute sets which setting, and how its text is checked, come from the state schema
+// (lessons/chapters.js STATE_SCHEMA, settings/schema.js); two attributes have a syntax of their own
+// (OWN_SYNTAX: heads, tour). change() checks a value with the same schema.
+import { CHAPTERS, SETTINGS, STATE_SCHEMA, defaultState, withChange } from '../lessons/chapters.js';
+import { oneOf } from '../settings/attribute-values.js';
+import { names } from '../settings/limits.js';
+import { checkValue, parseAttribute } from '../settings/schema.js';
 import { headCounts } from '../settings/state.js';
 import { tourStepId } from './tour-steps.js';
-import { parsesAs, stateFromHash, stateToHash } from './url-state.js';
+import { stateFromHash, stateToHash } from './url-state.js';
 
 /** Figures (groups of figures) the `views` attribute can list, in page order: the tokens, then each chapter's. */
 export const VIEWS = ['tokens', ...CHAPTERS.flatMap((chapter) => chapter.views)];
@@ -25,55 +28,45 @@ export const CONTROLS = [
   'share',
   'figures',
 ];
-const MASKS = ['bidirectional', 'causal', 'padding'];
 
 /** Values of the `theme` attribute: 'auto' (the default) follows the OS setting. */
 export const THEMES = ['auto', 'light', 'dark'];
 
 /**
- * Attributes that set one field of the state: attribute → [field, parse(text) → value] (throws on bad text). Name
- * lists and ranges are the core's (core.limits, read through settings/limits.js). Chapters add their own (`attributes`).
+ * Attributes whose text is not a value of their setting: (text, d_model) → state change (throws on bad text).
+ * `heads` sets numHeads and headKinds at once, a count or the kinds, the count dividing d_model; `tour` also takes a
+ * step number from 1.
  */
-const FIELD_ATTRIBUTES = {
-  sentence: ['sentence', (text) => text],
-  model: ['model', (text) => oneOf(text, names('models'))],
-  projection: ['projection', (text) => oneOf(text, names('projections'))],
-  seed: ['seed', (text) => integerIn(text, 0, coreLimits().maxSeed)],
-  mask: ['mask', (text) => oneOf(text, MASKS)],
-  'valid-length': ['validLength', (text) => integerIn(text, 0, coreLimits().maxTokens)],
-  'positional-encoding': ['positionalEncoding', (text) => oneOf(text, names('positionalEncodings'))],
-  temperature: [
-    'temperature',
-    (text) => numberIn(text, coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature),
-  ],
-  normalizer: ['normalizer', (text) => oneOf(text, names('normalizers'))],
-  'score-function': ['scoreFunction', (text) => oneOf(text, names('scoreFunctions'))],
-  'color-map': ['colorMap', (text) => oneOf(text, WEIGHT_COLOR_MAPS)],
-  tour: ['tour', (text) => tourStepId(text)],
-  ...Object.assign({}, ...CHAPTERS.map((chapter) => chapter.attributes ?? {})),
+const OWN_SYNTAX = {
+  heads: (text, dModel) => parseHeads(text, headCounts(dModel)),
+  tour: (text) => ({ tour: tourStepId(text) }),
 };
 
-/** The attribute that sets each field (change() checks a field with its attribute's parser). */
-const ATTRIBUTE_OF_FIELD = Object.fromEntries(
-  Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [field, attribute]),
-);
+/** The settings each attribute of the schema sets, in the schema's order (the order errors are named in). */
+export const ATTRIBUTE_SETTINGS = STATE_SCHEMA.reduce((map, setting) => {
+  if (setting.attribute) map.set(setting.attribute, [...(map.get(setting.attribute) ?? []), setting]);
+  return map;
+}, new Map());
+
+/** An attribute that sets one setting, with the schema's parser: text → state change. */
+function schemaSyntax(attribute) {
+  const settings = ATTRIBUTE_SETTINGS.get(attribute);
+  if (settings.length !== 1)
+    throw new Error(`The attribute ${attribute} sets several settings: it needs a syntax of its own.`);
+  const [setting] = settings;
+  return (text) => ({ [setting.name]: parseAttribute(setting, text) });
+}
 
 /** Attributes that configure the state, each with its parser: (text, d_model) → state change (throws on bad text). */
 const STATE_ATTRIBUTES = {
-  sentence: null, // its place in the order (the order the errors are named in): first, then the heads
-  heads: (text, dModel) => parseHeads(text, headCounts(dModel)),
   ...Object.fromEntries(
-    Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field, parse]]) => [
-      attribute,
-      (text) => ({ [field]: parse(text) }),
-    ]),
+    [...ATTRIBUTE_SETTINGS.keys()].map((attribute) => [attribute, OWN_SYNTAX[attribute] ?? schemaSyntax(attribute)]),
   ),
-  state: (text) => stateFromHash(text, defaultState()),
+  state: (text) => stateFromHash(text),
 };
 
-/** Every attribute the element observes. */
-export const OBSERVED_ATTRIBUTES = [
-  ...Object.keys(STATE_ATTRIBUTES),
+/** The element's attributes that are not settings of the state: which figures and controls show, and how. */
+export const VIEW_ATTRIBUTES = [
   'views',
   'controls',
   'height',
@@ -83,6 +76,9 @@ export const OBSERVED_ATTRIBUTES = [
   'theme',
   'autoplay',
 ];
+
+/** Every attribute the element observes. */
+export const OBSERVED_ATTRIBUTES = [...Object.keys(STATE_ATTRIBUTES), ...VIEW_ATTRIBUTES];
 
 /** `heads="4"`: four projected heads; `heads="previous,semantic"`: one head of each kind. */
 function parseHeads(text, counts) {
@@ -146,13 +142,12 @@ export function readAttributes(get, dModel) {
 }
 
 /**
- * Checks a change given to the element from JavaScript (el.change(), the property setters) exactly as the
- * attributes are checked: each field a named attribute sets goes through that attribute's parser (its
- * value written as the attribute's text), the heads through the `heads` parser, and every other field must
- * read back from the URL syntax as its default's type (the `state` attribute's rule).
+ * Checks a change given to the element from JavaScript (el.change(), the property setters) with the state
+ * schema, as the attributes are checked: each value against its setting's type, range or names (the core's
+ * limits); the heads as the `heads` attribute reads them (the count dividing d_model); the tour's step ids.
  * @param {object} partial  the change @param {object} state  the state it applies to @param {number} dModel
- * @throws {TypeError} a change that is not an object, or a value of another type than the field's default
- * @throws {RangeError} an unknown field, or a value its attribute would refuse; the message names the field
+ * @throws {TypeError} a change that is not an object, or a value of another type than its setting's
+ * @throws {RangeError} an unknown field, or a value outside its setting's range or names; the message names the field
  */
 export function checkChange(partial, state, dModel) {
   if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
@@ -160,41 +155,24 @@ export function checkChange(partial, state, dModel) {
       `change() takes an object of settings such as { temperature: 0.5 }, got ${partial === null ? 'null' : typeof partial}`,
     );
   }
-  const defaults = defaultState();
   for (const [key, value] of Object.entries(partial)) {
-    if (!(key in defaults))
-      throw new RangeError(`unknown setting '${key}' (known: ${Object.keys(defaults).join(', ')})`);
-    const template = defaults[key];
-    const expected = Array.isArray(template) ? 'list' : template === null ? 'number or null' : typeof template;
-    const fits = Array.isArray(template)
-      ? Array.isArray(value)
-      : template === null
-        ? value === null || typeof value === 'number'
-        : typeof value === typeof template;
-    if (!fits)
-      throw new TypeError(
-        `${key} must be a ${expected}, got ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`,
-      );
-    const attribute = ATTRIBUTE_OF_FIELD[key];
-    try {
-      if (attribute) STATE_ATTRIBUTES[attribute](String(value), dModel);
-      else if (key !== 'numHeads' && key !== 'headKinds' && !parsesAs(value, defaults[key], key)) {
-        throw new RangeError(
-          `must be ${Array.isArray(defaults[key]) ? 'a list' : defaults[key] === null ? 'a number or null' : `a ${typeof defaults[key]}`} as in the default ${JSON.stringify(defaults[key])}`,
-        );
+    const setting = SETTINGS.get(key);
+    if (!setting) throw new RangeError(`unknown setting '${key}' (known: ${[...SETTINGS.keys()].join(', ')})`);
+    checkValue(setting, value);
+    // An attribute's own syntax may allow less than the type (the tour's step ids); the heads are checked together
+    // below.
+    if (setting.attribute === 'tour') {
+      try {
+        OWN_SYNTAX.tour(value, dModel);
+      } catch (error) {
+        throw new RangeError(`${key} = ${JSON.stringify(value)}: ${error.message}`, { cause: error });
       }
-    } catch (error) {
-      throw new RangeError(
-        `${key} = ${typeof value === 'number' ? String(value) : JSON.stringify(value)}: ${error.message}`,
-        { cause: error },
-      );
     }
   }
   if ('numHeads' in partial || 'headKinds' in partial) {
     const next = { ...state, ...partial };
-    if (!Array.isArray(next.headKinds)) throw new TypeError('headKinds must be a list of head kinds');
     try {
-      STATE_ATTRIBUTES.heads(
+      OWN_SYNTAX.heads(
         headsText({ numHeads: next.numHeads, headKinds: next.headKinds.map((kind) => kind ?? undefined) }),
         dModel,
       );
@@ -218,15 +196,14 @@ function headsText(state) {
   return kinds.every((kind) => kind === 'projected') ? String(state.numHeads) : kinds.join(',');
 }
 
-/** The named attributes' text for a state. */
+/** The named attributes' text for a state, in the schema's order. */
 function namedAttributes(state) {
-  return {
-    sentence: state.sentence,
-    heads: headsText(state),
-    ...Object.fromEntries(
-      Object.entries(FIELD_ATTRIBUTES).map(([attribute, [field]]) => [attribute, String(state[field])]),
-    ),
-  };
+  return Object.fromEntries(
+    [...ATTRIBUTE_SETTINGS].map(([attribute, [setting]]) => [
+      attribute,
+      attribute === 'heads' ? headsText(state) : String(state[setting.name]),
+    ]),
+  );
 }
 
 function escapeAttribute(text) {

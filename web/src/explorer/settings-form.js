@@ -1,9 +1,15 @@
 // The explorer's settings form: the model settings every chapter reads, whose values are read back
 // into the state on every change. A chapter's own settings are its own controls (lessons/<chapter>/).
-import { ADDITIVE_HIDDEN_SIZES, headCounts } from '../settings/state.js';
+import { ADDITIVE_HIDDEN_SIZES, BASE_SETTINGS, headCounts } from '../settings/state.js';
 import { DESIGNED, coreLimits, labelled } from '../settings/limits.js';
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { clampInteger, field, input, select } from '../views/form-controls.js';
+
+/** The settings a trained model fixes (the state schema's `fixed`). */
+const FIXED = new Set(BASE_SETTINGS.filter((setting) => setting.fixed).map((setting) => setting.name));
+
+/** The setting of a control not named after it: the selected head's kind is an item of headKinds. */
+const FIELD_OF_CONTROL = { headKind: 'headKinds' };
 
 /**
  * Builds the controls for a core with `dModel`-wide vectors and at most `maxTokens` tokens; name lists
@@ -119,8 +125,9 @@ export function buildControls(dModel, maxTokens) {
     return { [changed]: values[changed] };
   };
 
-  // A trained model fixes what it was trained with: these settings show the designed heads' values, disabled, and say why.
-  const fixable = [
+  // A trained model fixes what it was trained with (the state schema's `fixed` settings): these settings show the
+  // designed heads' values, disabled, and say why.
+  const controls = [
     numHeads,
     kind,
     head,
@@ -134,7 +141,9 @@ export function buildControls(dModel, maxTokens) {
     scoreFunction,
     additiveHidden,
     normalizer,
+    colorMap,
   ];
+  const fixable = controls.filter((control) => FIXED.has(FIELD_OF_CONTROL[control.name] ?? control.name));
   for (const control of fixable) control.closest('.control').classList.add('fixable');
   // With the settings it fixes gone, the rest fold under one line that says why (the figures come first, even on a phone).
   const fixedNote = more.insertBefore(document.createElement('p'), more.firstChild);

@@ -1,6 +1,17 @@
-// The explorer's state in the URL hash (#sentence=…&numHeads=4&…), so a view can be shared as a link.
-// Only what differs from the defaults is written, so links stay short; reading keeps only known keys
-// whose values parse as the default's type (anything else in a hand-edited link is ignored).
+// The explorer's state in the URL hash (#sentence=…&numHeads=4&…), so a view can be shared as a link. Each
+// setting's key and the syntax of its value come from the state schema (lessons/chapters.js STATE_SCHEMA,
+// settings/schema.js), as TensorFlow Playground serializes its URL from its state's property table (src/state.ts).
+// Only what differs from the defaults is written, so links stay short; reading keeps only known keys whose values
+// parse as their setting's type (anything else in a hand-edited link is ignored). A value of the right type but
+// out of range is kept: the core (or the figure) that uses it says what is wrong, as it does today for numHeads=3.
+import { STATE_SCHEMA } from '../lessons/chapters.js';
+import { isList, itemType, urlKey } from '../settings/schema.js';
+
+/** Each setting by its URL key. */
+const BY_KEY = new Map(STATE_SCHEMA.map((setting) => [urlKey(setting), setting]));
+
+/** What decodeItem returns for text that is not a value of the type. */
+const INVALID = Symbol('invalid');
 
 /** Text of one value: lists as comma-separated items (',' and '%' inside an item written %2C, %25), null as ''. */
 function encode(value) {
@@ -16,59 +27,61 @@ function encode(value) {
     : String(value);
 }
 
-/** An item of a list of free text (the inverse of encode's escaping). */
+/** An item of a list (the inverse of encode's escaping). */
 function unescapeItem(item) {
   return item.replace(/%(2C|25)/gi, (_, code) => (code === '25' ? '%' : ','));
 }
 
-/** Lists of free text (the lookup's table): their items stay strings, even empty or numeric ones. */
-const FREE_TEXT_LISTS = new Set(['lookupKeys', 'lookupValues']);
-
-/** Parses `text` as the type of `template` (the default value of `key`); undefined when it does not parse. */
-function decode(text, template, key) {
-  if (Array.isArray(template)) {
-    const items = text === '' ? [] : text.split(',');
-    // Lists of real numbers (scores) when the default holds one.
-    if (template.some((x) => typeof x === 'number' && !Number.isInteger(x))) {
-      const numbers = items.map((item) => (item.trim() === '' ? NaN : Number(item)));
-      return numbers.every(Number.isFinite) ? numbers : undefined;
+/** One value of a type that is not a list; INVALID when the text is not one. */
+function decodeItem(text, type, setting) {
+  switch (type) {
+    case 'text':
+    case 'name': // a name is kept as written: whatever uses it names the allowed ones
+      return setting.emptyItems && text === '' ? undefined : text;
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : INVALID;
+    case 'integer':
+      return /^-?\d+$/.test(text) ? Number(text) : INVALID;
+    case 'number': {
+      const number = Number(text);
+      return text.trim() !== '' && Number.isFinite(number) ? number : INVALID;
     }
-    // Lists of free text (the lookup's keys and values): strings, even when they look like numbers.
-    if (FREE_TEXT_LISTS.has(key)) return items.map(unescapeItem);
-    // Lists of integers (positions, heads) or of names (head kinds, where an empty item is unset).
-    if (items.length > 0 && items.every((item) => /^-?\d+$/.test(item))) return items.map(Number);
-    return items.map((item) => (item === '' ? undefined : item));
+    default:
+      throw new Error(`The state schema has no URL syntax for the type ${type}.`);
   }
-  if (typeof template === 'boolean') return text === 'true' ? true : text === 'false' ? false : undefined;
-  if (typeof template === 'number' || template === null) {
-    if (text === '' && template === null) return null;
-    const number = Number(text);
-    return text !== '' && Number.isFinite(number) ? number : undefined;
-  }
-  return text;
 }
 
-/** Whether `value` reads back from the URL syntax as the type of `template` (the default of `key`). */
-export function parsesAs(value, template, key) {
-  return decode(encode(value), template, key) !== undefined;
+/** Parses `text` as a value of `setting`; INVALID when it does not parse. */
+function decode(text, setting) {
+  if (setting.nullable && text === '') return null;
+  if (!isList(setting.type)) return decodeItem(text, setting.type, setting);
+  const items = text === '' ? [] : text.split(',').map(unescapeItem);
+  const values = items.map((item) => decodeItem(item, itemType(setting.type), setting));
+  return values.includes(INVALID) ? INVALID : values;
 }
 
-/** @returns {string} the hash (without '#') for `state`, relative to `defaults` */
+/**
+ * @returns {string} the hash (without '#') for `state`, relative to `defaults`: each setting that differs, by its URL
+ *   key
+ */
 export function stateToHash(state, defaults) {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(state)) {
-    if (key in defaults && encode(value) !== encode(defaults[key])) params.set(key, encode(value));
+  for (const setting of STATE_SCHEMA) {
+    const { name } = setting;
+    if (name in state && encode(state[name]) !== encode(defaults[name]))
+      params.set(urlKey(setting), encode(state[name]));
   }
   return params.toString();
 }
 
-/** @returns {object} the state entries a hash sets (known keys with values of the right type) */
-export function stateFromHash(hash, defaults) {
+/** @returns {object} the state entries a hash sets (known keys with values of their setting's type) */
+export function stateFromHash(hash) {
   const change = {};
   for (const [key, text] of new URLSearchParams(hash.replace(/^#/, ''))) {
-    if (!(key in defaults)) continue;
-    const value = decode(text, defaults[key], key);
-    if (value !== undefined) change[key] = value;
+    const setting = BY_KEY.get(key);
+    if (!setting) continue;
+    const value = decode(text, setting);
+    if (value !== INVALID) change[setting.name] = value;
   }
   return change;
 }

@@ -7,16 +7,18 @@ import { insideHeadChapter } from './inside-head/chapter.js';
 import { learnChapter } from './learn/chapter.js';
 import { lensesChapter } from './lenses/chapter.js';
 import { positionsChapter } from './positions/chapter.js';
-import { baseState, withBaseChange } from '../settings/state.js';
+import { defaultsOf } from '../settings/schema.js';
+import { BASE_SETTINGS, withBaseChange } from '../settings/state.js';
 
 /**
- * @type {{ id: string, title: string, takeaway: string, views: string[], state: () => object, consistent?: (state: object) => object,
- *   attributes?: Record<string, [string, (text: string) => unknown]>, lenses?: object, figures: object, tour: object[],
- *   usesSentence?: boolean, build: (parts: ChapterParts) => BuiltChapter }[]}
+ * @type {{ id: string, title: string, takeaway: string, views: string[],
+ *   settings: import('../settings/schema.js').Setting[], state: () => object, consistent?: (state: object) => object,
+ *   lenses?: object, figures: object, tour: object[], usesSentence?: boolean,
+ *   build: (parts: ChapterParts) => BuiltChapter }[]}
  *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
- *   takeaway: the one sentence the chapter opens with; state: its slice of the state's defaults; consistent: keeps its
- *   slice consistent with the rest after a change (withChange); attributes: the element's attributes that set a field of
- *   its slice, attribute → [field, parse(text) → value, throwing a RangeError] (explorer/attributes.js);
+ *   takeaway: the one sentence the chapter opens with; settings: its slice of the state, as entries of the state schema
+ *   (each with its default, range or names, and the element's attribute that sets it, if any); state: its slice's
+ *   defaults (a fresh object); consistent: keeps its slice consistent with the rest after a change (withChange);
  *   lenses: data its figures need beyond the trace (explorer/lens-data.js); figures: its figures
  *   (explorer/figures.js); tour: its steps of the guided tour; usesSentence: false for a chapter that does not read the
  *   sentence (the sentence box, tokens and attention settings step aside while it is open); build: builds, wires and
@@ -59,9 +61,20 @@ export function chapterOfView(view) {
  *   (explorer/lens-data.js)
  */
 
-/** @returns {object} the default state: the settings every chapter reads (settings/state.js), then each chapter's slice */
+/**
+ * The state schema (settings/schema.js): the settings every chapter reads (settings/state.js), then each chapter's
+ * slice. URL parsing, the element's attributes, el.change()'s checks and the defaults come from it; the .d.ts's
+ * ExplorerState is tested against it (tests/js/state-schema.test.js).
+ * @type {readonly import('../settings/schema.js').Setting[]}
+ */
+export const STATE_SCHEMA = Object.freeze([...BASE_SETTINGS, ...CHAPTERS.flatMap((chapter) => chapter.settings)]);
+
+/** Each setting of STATE_SCHEMA by its name. */
+export const SETTINGS = new Map(STATE_SCHEMA.map((setting) => [setting.name, setting]));
+
+/** @returns {object} the default state: every setting of STATE_SCHEMA at its default (a fresh object, lists copied) */
 export function defaultState() {
-  return Object.assign(baseState(), ...CHAPTERS.map((chapter) => chapter.state()));
+  return defaultsOf(STATE_SCHEMA);
 }
 
 /** Applies a change and keeps the state consistent: the base settings (the selected head exists), then each chapter's slice. */

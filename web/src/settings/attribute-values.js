@@ -1,6 +1,6 @@
 // The parsers of attribute values (text a course author writes in a tag): each returns the value or
-// throws a RangeError whose message completes "name=\"text\": …". Shared by the element's own
-// attributes and those a chapter declares (lessons/<chapter>/chapter.js `attributes`).
+// throws a RangeError whose message completes "name=\"text\": …". The state schema's attribute parser
+// (schema.js parseAttribute) reads every setting's attribute with them; the explorer reads its own (theme).
 
 /** @param {string} text @param {string[]} allowed @returns {string} text, when it is one of `allowed` @throws {RangeError} */
 export function oneOf(text, allowed) {

@@ -1,39 +1,132 @@
 // The explorer's state: what the learner has chosen. Here its part that every chapter reads (the
-// sentence, the heads and their settings, where the page is); each chapter adds its own slice
-// (lessons/<chapter>/chapter.js `state`), and lessons/chapters.js puts the two together. The trace is
-// computed from the state (trace.js); views draw the trace.
+// sentence, the heads and their settings, where the page is), as entries of the state schema (schema.js);
+// each chapter adds its own slice (lessons/<chapter>/chapter.js `settings`), and lessons/chapters.js puts
+// the two together. The trace is computed from the state (trace.js); views draw the trace.
 import { COMPARISON, DEFAULT_SENTENCE } from './sentences.js';
+import { coreLimits, names } from './limits.js';
+import { headKindNames } from '../core/limits.js';
 
 /** Hidden units the additive score offers (its limit is core.limits.maxAdditiveHidden). */
 export const ADDITIVE_HIDDEN_SIZES = [4, 8, 16, 32, 64];
 
-/** @returns {object} the defaults of the settings every chapter reads, and of where the page is (chapter, tour) */
-export function baseState() {
-  return {
-    sentence: DEFAULT_SENTENCE,
-    compare: false, // show `sentence` and `compareSentence` together, on shared axes (context moves meaning)
-    compareSentence: COMPARISON[1],
-    chapter: 'attention', // the chapter shown: an id of lessons/chapters.js (an unknown one shows the first)
-    model: 'designed', // whose attention: 'designed' heads, or a trained model, 'causal' (decoder) or 'masked' (encoder)
-    // Four designed heads a learner can name at first sight (designed_heads.hpp).
-    numHeads: 4,
-    head: 0, // selected head, 0-based
-    projection: 'identity',
-    seed: 1,
-    headKinds: ['semantic', 'previous', 'next', 'first'], // per head: a head kind of core.limits (missing: 'projected')
-    offset: 2, // δ of 'offset' heads
-    mask: 'bidirectional', // 'bidirectional' | 'causal' | 'padding'
-    validLength: 4, // keys at positions ≥ validLength are padding when mask = 'padding'
-    maskedPositions: [], // tokens replaced by [MASK]
-    temperature: 1,
-    normalizer: 'softmax', // how scores become weights: 'softmax' | 'sparsemax' | 'entmax15' | 'hardmax'
-    scoreFunction: 'scaledDot', // 'scaledDot' (Q Kᵀ / √d_k) | 'dot' | 'additive' (Bahdanau)
-    additiveHidden: 16, // hidden units of the additive score
-    positionalEncoding: 'sinusoidal', // 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5'
-    colorMap: 'viridis', // attention weights' colour map: 'viridis' | 'cividis' (both colour-blind safe)
-    tour: '', // id of the guided tour's step shown (explorer/tour-steps.js); '' when the tour is closed
-  };
-}
+/** The masks a designed head can use (explain()'s `causal` and `validLength`, as one choice). */
+export const MASKS = ['bidirectional', 'causal', 'padding'];
+
+/** The weights' colour maps (views/colors.js draws them; a test checks the two lists agree). */
+export const COLOR_MAPS = ['viridis', 'cividis'];
+
+/**
+ * The settings every chapter reads, and where the page is (chapter, tour), in the order the element's attributes
+ * are read and written (explorer/attributes.js): each a Setting of schema.js.
+ * @type {import('./schema.js').Setting[]}
+ */
+export const BASE_SETTINGS = [
+  { name: 'sentence', type: 'text', default: DEFAULT_SENTENCE, attribute: 'sentence' },
+  // Show `sentence` and `compareSentence` together, on shared axes (context moves meaning).
+  { name: 'compare', type: 'boolean', default: false },
+  { name: 'compareSentence', type: 'text', default: COMPARISON[1] },
+  // The chapter shown: an id of lessons/chapters.js (an unknown one shows the first).
+  { name: 'chapter', type: 'text', default: 'attention' },
+  // Four designed heads a learner can name at first sight (designed_heads.hpp). The `heads` attribute sets both
+  // fields: a count ("4") or the kinds ("previous,semantic"); the count must also divide d_model.
+  {
+    name: 'numHeads',
+    type: 'integer',
+    default: 4,
+    range: () => [1, coreLimits().maxHeads],
+    attribute: 'heads',
+    fixed: true,
+  },
+  {
+    name: 'headKinds', // per head: a head kind of core.limits (missing: 'projected')
+    type: 'names',
+    default: ['semantic', 'previous', 'next', 'first'],
+    names: () => headKindNames(coreLimits()),
+    emptyItems: true,
+    attribute: 'heads',
+    fixed: true,
+  },
+  // Whose attention: 'designed' heads, or a trained model, 'causal' (decoder) or 'masked' (encoder).
+  { name: 'model', type: 'name', default: 'designed', names: () => names('models'), attribute: 'model' },
+  // The selected head, 0-based (one past the last selects the last: withBaseChange).
+  { name: 'head', type: 'integer', default: 0, range: () => [0, Infinity], fixed: true },
+  {
+    name: 'projection',
+    type: 'name',
+    default: 'identity',
+    names: () => names('projections'),
+    attribute: 'projection',
+    fixed: true,
+  },
+  { name: 'seed', type: 'integer', default: 1, range: () => [0, coreLimits().maxSeed], attribute: 'seed', fixed: true },
+  // δ of 'offset' heads.
+  {
+    name: 'offset',
+    type: 'integer',
+    default: 2,
+    range: () => [-coreLimits().maxHeadOffset, coreLimits().maxHeadOffset],
+    fixed: true,
+  },
+  { name: 'mask', type: 'name', default: 'bidirectional', names: () => MASKS, attribute: 'mask', fixed: true },
+  // Keys at positions ≥ validLength are padding when mask = 'padding'.
+  {
+    name: 'validLength',
+    type: 'integer',
+    default: 4,
+    range: () => [0, coreLimits().maxTokens],
+    attribute: 'valid-length',
+    fixed: true,
+  },
+  // Tokens replaced by [MASK].
+  { name: 'maskedPositions', type: 'integers', default: [], range: () => [0, coreLimits().maxTokens - 1] },
+  {
+    name: 'positionalEncoding',
+    type: 'name',
+    default: 'sinusoidal',
+    names: () => names('positionalEncodings'),
+    attribute: 'positional-encoding',
+    fixed: true,
+  },
+  {
+    name: 'temperature',
+    type: 'number',
+    default: 1,
+    range: () => [coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature],
+    attribute: 'temperature',
+    fixed: true,
+  },
+  // How scores become weights.
+  {
+    name: 'normalizer',
+    type: 'name',
+    default: 'softmax',
+    names: () => names('normalizers'),
+    attribute: 'normalizer',
+    fixed: true,
+  },
+  // 'scaledDot' (Q Kᵀ / √d_k), 'dot' or 'additive' (Bahdanau).
+  {
+    name: 'scoreFunction',
+    type: 'name',
+    default: 'scaledDot',
+    names: () => names('scoreFunctions'),
+    attribute: 'score-function',
+    fixed: true,
+  },
+  // Hidden units of the additive score.
+  {
+    name: 'additiveHidden',
+    type: 'integer',
+    default: 16,
+    range: () => [1, coreLimits().maxAdditiveHidden],
+    fixed: true,
+  },
+  // The attention weights' colour map (both colour-blind safe).
+  { name: 'colorMap', type: 'name', default: 'viridis', names: () => COLOR_MAPS, attribute: 'color-map' },
+  // The id of the guided tour's step shown (explorer/tour-steps.js); '' when the tour is closed. Its attribute
+  // also takes a step number (explorer/attributes.js).
+  { name: 'tour', type: 'text', default: '', attribute: 'tour' },
+];
 
 /** Divisors of dModel: the allowed head counts (d_k = dModel / numHeads must be whole). */
 export function headCounts(dModel) {

@@ -10,7 +10,7 @@ function headOption(kind, offset) {
 
 /**
  * The options core.explain() takes for this state (see core/index.d.ts ExplainOptions).
- * @param {object} state  the explorer's state (settings/state.js baseState and the chapters' slices)
+ * @param {object} state  the explorer's state (the settings of the state schema: lessons/chapters.js STATE_SCHEMA)
  * @returns {object}
  */
 export function traceOptions(state) {

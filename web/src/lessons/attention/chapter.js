@@ -4,7 +4,8 @@
 // With a trained model chosen (state.model), its learned heads on the sentence instead, each named by what
 // it was measured to do, and its predictions.
 import { tour } from './tour.js';
-import { DESIGNED } from '../../settings/limits.js';
+import { DESIGNED, coreLimits } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 import { element, row } from '../../views/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
@@ -29,13 +30,22 @@ export const attentionChapter = {
   takeaway:
     'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
   views: ['heads', 'attention', 'mix', 'lines', 'predictions'],
-  /** Its slice of the state (a function: read when the defaults are made, after every module has loaded). */
-  state: () => ({
-    lineHeads: [0], // heads drawn in the line view
-    lineQuery: null, // the pinned query: of the line view, and the mix's when nothing is hovered
-    lineThreshold: 0.05,
-    trainedHead: 1, // a trained model's selected head, layer-major (layer · heads + head): the decoder's previous-word head
-  }),
+  /** Its slice of the state: entries of the state schema (settings/schema.js). */
+  settings: [
+    // Heads drawn in the line view.
+    { name: 'lineHeads', type: 'integers', default: [0], range: () => [0, coreLimits().maxHeads - 1] },
+    // The pinned query: of the line view, and the mix's when nothing is hovered (null: none).
+    { name: 'lineQuery', type: 'integer', default: null, nullable: true, range: () => [0, Infinity] },
+    // Weights under it are not drawn as lines.
+    { name: 'lineThreshold', type: 'number', default: 0.05, range: () => [0, 1] },
+    // A trained model's selected head, layer-major (layer · heads + head): the decoder's previous-word head. One past
+    // its last head selects the last.
+    { name: 'trainedHead', type: 'integer', default: 1, range: () => [0, Infinity] },
+  ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): a trained model's run on the sentence, while one of
    * its figures is on screen.

@@ -4,6 +4,7 @@
 // (state.model), the selected trained head's block with the model's own values instead.
 import { tour } from './tour.js';
 import { DESIGNED } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 import { element } from '../../views/layout.js';
 import { trainedInputs } from '../attention/trained-data.js';
 import { trainedModels } from '../attention/trained-models.js';
@@ -19,10 +20,15 @@ export const insideHeadChapter = {
     'One head, one step at a time: word vectors become queries, keys and values; queries meet keys as scores; ' +
     'softmax turns scores into weights; the weights mix the values.',
   views: ['pipeline'],
-  /** Its slice of the state. */
-  state: () => ({
-    step: 1, // the step shown, 1-based
-  }),
+  /** Its slice of the state: entries of the state schema (settings/schema.js). */
+  settings: [
+    // The step shown, 1-based.
+    { name: 'step', type: 'integer', default: 1, range: () => [1, Infinity] },
+  ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /** A trained model's block for the selected trained head (state.trainedHead), while its stepper is on screen. */
   lenses: {
     trainedBlock: {

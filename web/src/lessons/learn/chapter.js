@@ -14,8 +14,11 @@ import { languageCurves, languageHeads, languageNext } from './language-figures.
 import { LANGUAGE_TASK } from './language-run.js';
 import { learnTasks } from './tasks.js';
 import { element } from '../../views/layout.js';
-import { oneOf } from '../../settings/attribute-values.js';
-import { trainerLimits } from '../../settings/limits.js';
+import { coreLimits, trainerLimits } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
+
+/** A size of the model: a whole number, or null for the task's default (core.createTrainer). */
+const TASK_DEFAULT = { type: 'integer', default: null, nullable: true };
 
 /** Its figures draw the training's data, which the chapter publishes on its own (not a sentence: drawn while it is empty). */
 const FROM_TRAINING = { needs: 'learn', published: true, withoutSentence: true };
@@ -32,20 +35,43 @@ export const learnChapter = {
   views: ['learn'],
   /** The chapter reads only its own training, not the sentence: the sentence box and its settings step aside. */
   usesSentence: false,
-  /** Its slice of the state: the task, the model's size (null: the task's default), the seed, the pace and the probe. */
-  state: () => ({
-    trainTask: 'induction', // a name of tasks.js learnTasks(): core.trainerLimits.tasks, or 'language'
-    trainLayers: null,
-    trainHeads: null,
-    trainDModel: null,
-    trainLearningRate: null,
-    trainSeed: 0, // the same seed gives the same model, batches and curves
-    trainSpeed: 100, // steps per second (0: as fast as the worker runs); tasks.js SPEEDS
-    trainLog: false, // the loss on a logarithmic axis
-    trainProbe: '', // the probe as typed (probe.js); '' the task's default
-  }),
-  /** Its attributes of the element (explorer/attributes.js): attribute → [field, parse(text)]. */
-  attributes: { task: ['trainTask', (text) => oneOf(text, learnTasks(trainerLimits().tasks))] },
+  /**
+   * Its slice of the state, entries of the state schema (settings/schema.js): the task, the model's size (null: the
+   * task's default), the seed, the pace and the probe.
+   */
+  settings: [
+    // A name of tasks.js learnTasks(): core.trainerLimits.tasks, or 'language'.
+    {
+      name: 'trainTask',
+      type: 'name',
+      default: 'induction',
+      names: () => learnTasks(trainerLimits().tasks),
+      attribute: 'task',
+    },
+    { name: 'trainLayers', ...TASK_DEFAULT, range: () => [1, trainerLimits().maxLayers] },
+    { name: 'trainHeads', ...TASK_DEFAULT, range: () => [1, trainerLimits().maxHeads] },
+    { name: 'trainDModel', ...TASK_DEFAULT, range: () => [1, trainerLimits().maxDModel] },
+    {
+      name: 'trainLearningRate',
+      type: 'number',
+      default: null,
+      nullable: true,
+      range: () => [0, Infinity],
+      aboveMin: true,
+    },
+    // The same seed gives the same model, batches and curves.
+    { name: 'trainSeed', type: 'integer', default: 0, range: () => [0, coreLimits().maxSeed] },
+    // Steps per second (0: as fast as the worker runs); tasks.js SPEEDS.
+    { name: 'trainSpeed', type: 'integer', default: 100, range: () => [0, Infinity] },
+    // The loss on a logarithmic axis.
+    { name: 'trainLog', type: 'boolean', default: false },
+    // The probe as typed (probe.js); '' the task's default.
+    { name: 'trainProbe', type: 'text', default: '' },
+  ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /** Its steps of the guided tour (tour.js). */
   tour,
   /**

@@ -24,7 +24,8 @@ import { simplexView } from './simplex-view.js';
 import { contextData, contextInputs } from './trained-context.js';
 import { contextTrainedView } from './trained-context-view.js';
 import { trainedModels } from '../attention/trained-models.js';
-import { DESIGNED } from '../../settings/limits.js';
+import { DESIGNED, coreLimits, names } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 
 export const lensesChapter = {
   id: 'lenses',
@@ -33,17 +34,42 @@ export const lensesChapter = {
     'Dot products, softmax and self-attention are choices: see what context does to a word, the other score functions ' +
     'and normalizers, attention as a soft dictionary lookup, cross-attention, and what a layer costs.',
   views: ['projection', 'score-function', 'simplex', 'lookup', 'cross', 'cost'],
-  /** Its slice of the state. */
-  state: () => ({
-    simplexScores: [1, 0.5, -0.5], // the simplex figure's three scores
-    simplexTemperature: 1,
-    simplexLevelSets: 'softmax', // whose objective's level sets are drawn
-    crossTarget: DEFAULT_TRANSLATION, // the target sentence of cross-attention (the source is `sentence`)
-    ...LOOKUP_DEFAULTS, // the soft-lookup section's table, query, τ and similarity
-    costKernel: 3, // the cost section's convolution kernel size k
-  }),
-  /** Its attributes of the element (explorer/attributes.js): attribute → [field, parse(text)]. */
-  attributes: { 'target-sentence': ['crossTarget', (text) => text] },
+  /** Its slice of the state: entries of the state schema (settings/schema.js). */
+  settings: [
+    // The simplex figure's three scores (drawn clamped to SCORE_RANGE), its τ, and whose level sets it draws.
+    { name: 'simplexScores', type: 'numbers', default: [1, 0.5, -0.5], length: 3 },
+    {
+      name: 'simplexTemperature',
+      type: 'number',
+      default: 1,
+      range: () => [coreLimits().minExplorerTemperature, coreLimits().maxExplorerTemperature],
+    },
+    { name: 'simplexLevelSets', type: 'name', default: 'softmax', names: () => names('normalizers') },
+    // The target sentence of cross-attention (the source is `sentence`).
+    { name: 'crossTarget', type: 'text', default: DEFAULT_TRANSLATION, attribute: 'target-sentence' },
+    // The soft-lookup section's table, query, τ and similarity.
+    { name: 'lookupKeys', type: 'texts', default: LOOKUP_DEFAULTS.lookupKeys },
+    { name: 'lookupValues', type: 'texts', default: LOOKUP_DEFAULTS.lookupValues },
+    { name: 'lookupQuery', type: 'text', default: LOOKUP_DEFAULTS.lookupQuery },
+    {
+      name: 'lookupTemperature',
+      type: 'number',
+      default: LOOKUP_DEFAULTS.lookupTemperature,
+      range: () => [coreLimits().minLookupTemperature, coreLimits().maxLookupTemperature],
+    },
+    {
+      name: 'lookupSimilarity',
+      type: 'name',
+      default: LOOKUP_DEFAULTS.lookupSimilarity,
+      names: () => coreLimits().lookupSimilarities,
+    },
+    // The cost section's convolution kernel size k.
+    { name: 'costKernel', type: 'integer', default: 3, range: () => [2, coreLimits().maxCostKernel] },
+  ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
    * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;

@@ -3,6 +3,8 @@
 // binary-counter bits and curves; relative position (similarity, the offset as a rotation); and why it
 // matters for attention (shuffle, repeated words, score terms, lengths).
 import { tour } from './tour.js';
+import { coreLimits } from '../../settings/limits.js';
+import { defaultsOf } from '../../settings/schema.js';
 import { buildLabControls } from './lab-controls.js';
 import { labSection } from './lab-section.js';
 import { D2L_PRESET, labOptions, rotationPair } from './lab-data.js';
@@ -24,19 +26,46 @@ export const positionsChapter = {
     'Attention by itself ignores word order: shuffle the words and each keeps its output. ' +
     'Adding a positional encoding P, a different vector for every position, is what lets it tell “dog bites man” from “man bites dog”.',
   views: ['positional', 'lab'],
-  /** Its slice of the state: the lab's own encoding, the rotation's pair, and how loud P is in the model. */
-  state: () => ({
-    positionalScale: 1, // P × this before it is added
-    embeddingScale: 1, // word vectors × this (10 = √d_model, Vaswani §3.4)
-    shuffleSeed: 1, // the shuffled order of the shuffle check
-    labDModel: 100, // the lab's encoding: its own width, base and positions
-    labBase: 10000,
-    labPositions: null, // null: as many as the sentence has tokens
-    labFirstColumn: 6, // curves of columns labFirstColumn … + 3
-    labCosine: false, // position similarity as cosine instead of P Pᵀ
-    rotationFrom: 1, // token pair of the rotation check
-    rotationTo: 4,
-  }),
+  /**
+   * Its slice of the state, entries of the state schema (settings/schema.js): the lab's own encoding, the rotation's
+   * pair, and how loud P is in the model.
+   */
+  settings: [
+    // P × this before it is added.
+    { name: 'positionalScale', type: 'number', default: 1, range: () => [0, coreLimits().maxInputScale] },
+    // Word vectors × this (10 = √d_model, Vaswani §3.4).
+    {
+      name: 'embeddingScale',
+      type: 'number',
+      default: 1,
+      range: () => [0, coreLimits().maxInputScale],
+      aboveMin: true,
+    },
+    // The shuffled order of the shuffle check.
+    { name: 'shuffleSeed', type: 'integer', default: 1, range: () => [0, coreLimits().maxSeed] },
+    // The lab's encoding: its own width (the core also wants it even), base and positions.
+    { name: 'labDModel', type: 'integer', default: 100, range: () => [2, coreLimits().maxLabDModel] },
+    { name: 'labBase', type: 'number', default: 10000, range: () => [0, Infinity], aboveMin: true },
+    // null: as many as the sentence has tokens.
+    {
+      name: 'labPositions',
+      type: 'integer',
+      default: null,
+      nullable: true,
+      range: () => [1, coreLimits().maxLabPositions],
+    },
+    // Curves of columns labFirstColumn … + 3.
+    { name: 'labFirstColumn', type: 'integer', default: 6, range: () => [0, Infinity] },
+    // Position similarity as cosine instead of P Pᵀ.
+    { name: 'labCosine', type: 'boolean', default: false },
+    // The token pair of the rotation check (past the sentence's last token: its last).
+    { name: 'rotationFrom', type: 'integer', default: 1, range: () => [0, Infinity] },
+    { name: 'rotationTo', type: 'integer', default: 4, range: () => [0, Infinity] },
+  ],
+  /** Its slice's defaults (a fresh object). */
+  state() {
+    return defaultsOf(this.settings);
+  },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
    * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;
