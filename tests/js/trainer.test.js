@@ -215,10 +215,13 @@ describe('reading the model', () => {
       { name: 'RangeError', message: /tensor 'unembedding' is missing or does not hold 512 numbers/ });
     const missing = { ...p };
     delete missing['layers.0.attention.w_v'];
-    assert.throws(() => t.setParameters(missing), { name: 'RangeError', message: /'layers\.0\.attention\.w_v' is missing/ });
+    assert.throws(() => t.setParameters(missing),
+      { name: 'RangeError', message: /'layers\.0\.attention\.w_v' is missing/ });
     p['layers.0.attention.w_k'].data[5] = NaN;
-    assert.throws(() => t.setParameters(p), { name: 'RangeError', message: /layers\.0\.attention\.w_k holds a value that is not finite \(data\[5\] = NaN\)/ });
-    assert.throws(() => t.setParameters({ ...p, embedding: [1, 2] }), { name: 'TypeError', message: /embedding\.data must be a Float32Array/ });
+    assert.throws(() => t.setParameters(p),
+      { name: 'RangeError', message: /layers\.0\.attention\.w_k holds a value that is not finite \(data\[5\] = NaN/ });
+    assert.throws(() => t.setParameters({ ...p, embedding: [1, 2] }),
+      { name: 'TypeError', message: /embedding\.data must be a Float32Array/ });
   });
 
   test('training does not grow the wasm heap after the first steps', () => {
