@@ -135,8 +135,8 @@ val language_trainer_model(int id) {
   return guarded([&] {
     const train::Trainer& t = trainers().get(id);
     const train::CorpusSource& corpus = train::corpus_of(t);
-    return val(g_models.add(std::make_unique<train::LanguageModel>(t.config(), corpus.objective(), corpus.vocabulary().words(),
-                                                                   t.parameters(), loaded_table())));
+    return val(g_models.add(std::make_unique<train::LanguageModel>(
+        t.config(), corpus.objective(), corpus.vocabulary().words(), t.parameters(), loaded_table())));
   });
 }
 

@@ -18,7 +18,8 @@ function sinusoidal(T, d) {
 
 /**
  * A TF.js model holding `parameters` (core trainer.parameters(): { [core name]: { data, shape } }) as variables.
- * @returns {{ loss(batch): tf.Scalar, lossAndGradients(batch): { loss: number, gradients: the same names as parameters },
+ * @returns {{ loss(batch): tf.Scalar,
+ *   lossAndGradients(batch): { loss: number, gradients: the same names as parameters },
  *   step(batch): number (AdamW step; the loss before it), dispose() }}
  */
 export function tfjsModel(tf, options, parameters) {

@@ -178,8 +178,9 @@ int main(int argc, char** argv) try {
   std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu; %zu parameters\n",
               attn::name_of(kObjectiveNames, o.objective), o.n_layers, o.n_heads, trainer.config().d_model, o.d_ff,
               o.tied_output ? "tied" : "untied", trainer.config().outputs(), trainer.parameters().size());
-  std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n", corpus_of(trainer).train_stream().inputs.size(),
-              corpus_of(trainer).train_stream().line_starts.size(), corpus_of(trainer).held_out_stream().inputs.size(), seconds());
+  std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n",
+              corpus_of(trainer).train_stream().inputs.size(), corpus_of(trainer).train_stream().line_starts.size(),
+              corpus_of(trainer).held_out_stream().inputs.size(), seconds());
   std::fflush(stdout);
 
   std::vector<double> first_losses;

@@ -391,7 +391,7 @@ describe('each limit is the one the functions enforce: at it passes, one past it
     );
   });
 
-  test('the trainers: every limit is exported once (core.trainerLimits) and enforced by JS and by the core alike', () => {
+  test('the trainers: every limit is exported once (core.trainerLimits), enforced by JS and by the core', () => {
     const t = core.trainerLimits;
     assert.ok(Object.isFrozen(t));
     const numbers = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === 'number'));
@@ -412,46 +412,29 @@ describe('each limit is the one the functions enforce: at it passes, one past it
       maxOutputWords: 16384,
     });
     // The language models' limits hold what only the models have; the trainer's are not repeated there.
-    for (const name of ['maxLayers', 'maxFeedForward', 'maxSeqLen', 'maxBatchSize'])
+    for (const name of ['maxLayers', 'maxFeedForward', 'maxSeqLen', 'maxBatchSize']) {
       assert.ok(!(name in core.languageModelLimits), name);
+    }
     const trainer = core.createTrainer({ task: 'previous-token', batchSize: t.maxBatchSize });
-    assert.throws(() => core.createTrainer({ batchSize: t.maxBatchSize + 1 }), {
-      name: 'RangeError',
-      message: /batchSize/,
-    });
-    assert.throws(() => core.createTrainer({ numHeads: t.maxHeads * 2, dModel: 64 }), {
-      name: 'RangeError',
-      message: /numHeads/,
-    });
-    assert.throws(() => trainer.step(t.maxStepsPerCall + 1), { name: 'RangeError', message: /100000/ });
-    assert.throws(() => trainer.sample(t.maxBatchSize + 1), { name: 'RangeError', message: /batchSize/ });
+    const range = (pattern) => ({ name: 'RangeError', message: pattern });
+    assert.throws(() => core.createTrainer({ batchSize: t.maxBatchSize + 1 }), range(/batchSize/));
+    assert.throws(() => core.createTrainer({ numHeads: t.maxHeads * 2, dModel: 64 }), range(/numHeads/));
+    assert.throws(() => trainer.step(t.maxStepsPerCall + 1), range(/100000/));
+    assert.throws(() => trainer.sample(t.maxBatchSize + 1), range(/batchSize/));
     // The same limits in the core, past the JS checks
     const options = { ...trainer.options, task: 'previous-token' };
-    assert.throws(
-      () => unwrap(wasm.createTrainer({ ...options, batchSize: t.maxBatchSize + 1 })),
-      /batchSize must be an integer in \[1, 1024\]/,
-    );
-    assert.throws(
-      () => unwrap(wasm.createTrainer({ ...options, numHeads: t.maxHeads * 2, dModel: 64 })),
-      /numHeads must be an integer in \[1, 16\]/,
-    );
-    assert.throws(
-      () => unwrap(wasm.createTrainer({ ...options, numLayers: t.maxLayers + 1 })),
-      /numLayers must be an integer in \[1, 4\]/,
-    );
+    const create = (changed) => () => unwrap(wasm.createTrainer({ ...options, ...changed }));
+    assert.throws(create({ batchSize: t.maxBatchSize + 1 }), /batchSize must be an integer in \[1, 1024\]/);
+    assert.throws(create({ numHeads: t.maxHeads * 2, dModel: 64 }), /numHeads must be an integer in \[1, 16\]/);
+    assert.throws(create({ numLayers: t.maxLayers + 1 }), /numLayers must be an integer in \[1, 4\]/);
     const id = unwrap(wasm.createTrainer({ ...options, batchSize: 1 }));
-    assert.throws(
-      () => unwrap(wasm.trainerStep(id, t.maxStepsPerCall + 1)),
-      /steps must be an integer in \[1, 100000\]/,
-    );
-    assert.throws(
-      () => unwrap(wasm.trainerSample(id, t.maxBatchSize + 1)),
-      /batchSize must be an integer in \[1, 1024\]/,
-    );
-    assert.throws(
-      () => unwrap(wasm.trainerEvaluate(id, t.maxEvalTokens + 1)),
-      /maxTokens must be an integer in \[0, 1000000000\]/,
-    );
+    const call =
+      (name, ...args) =>
+      () =>
+        unwrap(wasm[name](id, ...args));
+    assert.throws(call('trainerStep', t.maxStepsPerCall + 1), /steps must be an integer in \[1, 100000\]/);
+    assert.throws(call('trainerSample', t.maxBatchSize + 1), /batchSize must be an integer in \[1, 1024\]/);
+    assert.throws(call('trainerEvaluate', t.maxEvalTokens + 1), /maxTokens must be an integer in \[0, 1000000000\]/);
     wasm.releaseTrainer(id);
   });
 

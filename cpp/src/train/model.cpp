@@ -157,7 +157,8 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
       const Real* dh2 = cur;
       if (c.layer_norm) {
         zero(ag.h2, N * d);
-        layernorm_backward(ag.h2, gw.norm2_gamma, gw.norm2_beta, cur, a.h2, a.norm2_mean, a.norm2_rstd, w.norm2_gamma, N, d);
+        layernorm_backward(ag.h2, gw.norm2_gamma, gw.norm2_beta, cur, a.h2, a.norm2_mean, a.norm2_rstd, w.norm2_gamma,
+                           N, d);
         dh2 = ag.h2;
       }
       std::copy(dh2, dh2 + N * d, ag.a);
@@ -172,14 +173,16 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
     const Real* dh1 = da;
     if (c.layer_norm) {
       zero(ag.h1, N * d);
-      layernorm_backward(ag.h1, gw.norm1_gamma, gw.norm1_beta, da, a.h1, a.norm1_mean, a.norm1_rstd, w.norm1_gamma, N, d);
+      layernorm_backward(ag.h1, gw.norm1_gamma, gw.norm1_beta, da, a.h1, a.norm1_mean, a.norm1_rstd, w.norm1_gamma, N,
+                         d);
       dh1 = ag.h1;
     }
     std::copy(dh1, dh1 + N * d, next);  // the residual passes ∂loss/∂h₁ to x unchanged
     zero(ag.z, N * d);
     matmul_backward(ag.z, gw.w_o, gw.b_o, dh1, a.z, w.w_o, N, d, d, ws.scratch);
     zero(ag.q, N * d), zero(ag.k, N * d), zero(ag.v, N * d);
-    attention_backward(ag.q, ag.k, ag.v, ag.z, a.q, a.k, a.v, a.weights, B, T, d, H, layer_flags(ablated, l, H), ws.scratch);
+    attention_backward(ag.q, ag.k, ag.v, ag.z, a.q, a.k, a.v, a.weights, B, T, d, H, layer_flags(ablated, l, H),
+                       ws.scratch);
     matmul_backward(next, gw.w_q, gw.b_q, ag.q, x, w.w_q, N, d, d, ws.scratch);
     matmul_backward(next, gw.w_k, gw.b_k, ag.k, x, w.w_k, N, d, d, ws.scratch);
     matmul_backward(next, gw.w_v, gw.b_v, ag.v, x, w.w_v, N, d, d, ws.scratch);

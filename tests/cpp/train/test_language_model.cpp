@@ -238,7 +238,8 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
   CHECK_THROWS_WITH(masked.score("the river bank"), Catch::Contains("only the causal model"));
   LanguageTrainerOptions too_many = small_options(Objective::causal);
   too_many.output_words = 5000;  // the fixture has far fewer distinct words: the output layer cannot be filled
-  CHECK_THROWS_WITH(language_trainer(too_many, shipped_table(), train, held_out), Catch::Contains("outputWords = 5000, but the training text has only"));
+  CHECK_THROWS_WITH(language_trainer(too_many, shipped_table(), train, held_out),
+                    Catch::Contains("outputWords = 5000, but the training text has only"));
 
   // Files: corrupted, another version, a tensor missing
   SafeTensors file = language_model_file(causal, recipe_json(small_options(Objective::causal)), "{}", {}, true);
@@ -299,7 +300,8 @@ TEST_CASE("language model: float16 storage changes probabilities by < 0.01 and t
   Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(10);
   const auto load = [&](bool half) {
-    const auto bytes = write_safetensors(language_model_file(trainer, recipe_json(small_options(Objective::causal)), "{}", {}, half));
+    const auto bytes =
+        write_safetensors(language_model_file(trainer, recipe_json(small_options(Objective::causal)), "{}", {}, half));
     return read_language_model(read_safetensors(bytes.data(), bytes.size(), "m"), "m", shipped_table());
   };
   LanguageModel full = load(false), half = load(true);

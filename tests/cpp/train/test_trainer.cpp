@@ -37,7 +37,8 @@ TEST_CASE("trainer: previous-token learns a previous-token head", "[train]") {
   t.step(300);
   const Evaluation e = t.evaluate();
   const HeadScores heads = t.head_scores();
-  std::printf("previous-token after 300 steps: accuracy %.3f, previous-token score %.3f\n", e.top1, heads.previous_token[0]);
+  std::printf("previous-token after 300 steps: accuracy %.3f, previous-token score %.3f\n", e.top1,
+              heads.previous_token[0]);
   CHECK(e.top1 > 0.95);
   CHECK(heads.previous_token[0] > 0.5);
   // Ablating the only head leaves the model blind to the previous token: near chance (1/16)

@@ -307,7 +307,7 @@ export interface LanguageTrainer {
    * run(), score() or fillMask() and measureHeads() on any text. Its config.heads is empty (measure them with measureHeads).
    */
   model(): LanguageModel;
-  /** Every parameter by its C++ name, row-major (the format of every trainer and model: trainer.d.ts TrainerParameters). */
+  /** Every parameter by its C++ name, row-major (every trainer's and model's format: TrainerParameters). */
   parameters(): TrainerParameters;
   /** Replaces every parameter (RangeError naming a missing tensor or wrong size, a value that is not finite). */
   setParameters(parameters: TrainerParameters): void;

@@ -85,10 +85,8 @@ export function languageTrainerApi(wasm, limits, modelLimits, maxSeed, makeModel
       },
       evaluate({ maxTokens = 0 } = {}) {
         const where = 'languageTrainer.evaluate';
-        return unwrap(
-          wasm.trainerEvaluate(id, check.integerIn(maxTokens, where, 'maxTokens', 0, limits.maxEvalTokens)),
-          where,
-        );
+        const tokens = check.integerIn(maxTokens, where, 'maxTokens', 0, limits.maxEvalTokens);
+        return unwrap(wasm.trainerEvaluate(id, tokens), where);
       },
       sample() {
         return unwrap(wasm.trainerPeekBatch(id), 'languageTrainer.sample');

@@ -15,8 +15,9 @@ export function parameterData(parameters, where) {
     Object.entries(parameters).map(([name, t]) => {
       if (!(t?.data instanceof Float32Array)) throw new TypeError(`${where}: ${name}.data must be a Float32Array`);
       const bad = t.data.findIndex((x) => !Number.isFinite(x));
-      if (bad >= 0)
+      if (bad >= 0) {
         throw new RangeError(`${where}: ${name} holds a value that is not finite (data[${bad}] = ${t.data[bad]})`);
+      }
       return [name, t.data];
     }),
   );
@@ -27,7 +28,8 @@ export function parameterData(parameters, where) {
  * @param {'trainer' | 'languageTrainer'} where  the prefix of error messages ("trainer.parameters")
  * @param {{ limits: object, seqLen: number }} shape  limits: core.trainerLimits; seqLen: the longest batch row
  * @returns {{ step: (n?: number) => { step: number, loss: number }, parameters: () => object,
- *   setParameters: (parameters: object) => void, lossAndGradients: (batch: object) => { loss: number, gradients: object } }}
+ *   setParameters: (parameters: object) => void,
+ *   lossAndGradients: (batch: object) => { loss: number, gradients: object } }}
  */
 export function sharedTrainerMembers(wasm, id, where, { limits, seqLen }) {
   const call = (name, member, ...args) => unwrap(wasm[name](id, ...args), `${where}.${member}`);

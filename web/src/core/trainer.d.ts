@@ -57,7 +57,8 @@ export interface ParameterTensor {
  * Every parameter of a trainer or model (copies), under the core's names (cpp/include/attn/train/parameters.hpp,
  * parameter_specs), the same names as in the model files: 'embedding' [learned rows, dModel]; 'positional'
  * [seqLen, dModel] (a learned P only); per layer l, 'layers.<l>.attention.w_q', '….w_k', '….w_v', '….w_o'
- * [dModel, dModel] (Q = x · w_q, …; head h uses columns h·d_k … (h+1)·d_k − 1), with biases '….b_q', … [dModel],
+ * [dModel, dModel] (Q = x · w_q, …; head h uses columns h·d_k … (h+1)·d_k − 1), with biases '….b_q', …
+ * [dModel],
  * with layer norm 'layers.<l>.norm1.gamma' / '.beta', with a feed-forward layer 'layers.<l>.feed_forward.w_1'
  * [dModel, dFF], '….b_1', '….w_2' [dFF, dModel], '….b_2', 'layers.<l>.norm2.gamma' / '.beta'; 'unembedding'
  * [dModel, outputs] (untied only) and 'output_bias' [outputs] (with biases). The attention-only Learn models
@@ -96,7 +97,8 @@ export interface Trainer {
   predict(tokens: ArrayLike<number>): { tokens: Int32Array; logits: Matrix; predictions: Int32Array };
   parameters(): TrainerParameters;
   /**
-   * Replaces every parameter (the same names; each data of its tensor's size; finite). The optimizer's moments are kept.
+   * Replaces every parameter (the same names; each data of its tensor's size; finite). The optimizer's moments are
+   * kept.
    * RangeError naming the first tensor that is missing or of another size, or a value that is not finite.
    */
   setParameters(parameters: TrainerParameters): void;

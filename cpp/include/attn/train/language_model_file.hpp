@@ -30,8 +30,8 @@ inline constexpr const char* kLanguageModelFormatVersion = "1";
 std::string recipe_json(const LanguageTrainerOptions& options);
 LanguageTrainerOptions options_from_recipe(const std::string& recipe);
 
-// The file for the current parameters of a trainer made by language_trainer(). recipe: recipe_json() plus any fields to record (JSON
-// object text); measured: JSON object text; first_losses: up to 50 losses. half: float16 storage.
+// The file for the current parameters of a trainer made by language_trainer(). recipe: recipe_json() plus any fields to
+// record (JSON object text); measured: JSON object text; first_losses: up to 50 losses. half: float16 storage.
 SafeTensors language_model_file(const Trainer& trainer, const std::string& recipe, const std::string& measured,
                                 const std::vector<double>& first_losses, bool half);
 
