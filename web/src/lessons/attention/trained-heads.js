@@ -2,7 +2,7 @@
 // do on held-out text (core.languageModel config.heads: cpp/include/attn/train/head_statistics.hpp), and the
 // words a learned head and a designed head share a job with.
 import { weightColorMap } from '../../views/colors.js';
-import { cellCanvas } from '../../views/heatmap.js';
+import { cellCanvas } from '../../views/cell-canvas.js';
 
 const GRID_PX = 56; // each small multiple's side
 /** A head no measurement is given for (a model trained in the page on too little held-out text). */
