@@ -18,8 +18,8 @@ const drawnFor = new WeakMap();
  * @returns {SVGSVGElement}
  */
 export function legend({ color, domain, title, width = 200 }, last) {
-  const was = last && drawnFor.get(last);
-  if (was?.width !== width) last = undefined;
+  let was = last && drawnFor.get(last);
+  if (was?.width !== width) last = was = undefined;
   else if (was.color === color && was.title === title && was.domain.join() === domain.join()) return last;
   const margin = { left: 10, right: 14 };
   const svg = last ? select(last) : skeleton(width, margin);
@@ -28,10 +28,13 @@ export function legend({ color, domain, title, width = 200 }, last) {
     setAttr(this, 'stop-color', color(domain[0] + (s / STOPS) * (domain[1] - domain[0])));
   });
   setText(svg.select('.legend-title').node(), title);
-  const x = scaleLinear()
-    .domain(domain)
-    .range([margin.left, width - margin.right]);
-  svg.select(':scope > g').call(axisBottom(x).ticks(4).tickSizeOuter(0));
+  // The axis depends on the domain alone (the mix's scale changes at every keystroke, its rounded domain seldom).
+  if (was?.domain.join() !== domain.join()) {
+    const x = scaleLinear()
+      .domain(domain)
+      .range([margin.left, width - margin.right]);
+    svg.select(':scope > g').call(axisBottom(x).ticks(4).tickSizeOuter(0));
+  }
   drawnFor.set(svg.node(), { color, domain: [...domain], title, width });
   return svg.node();
 }

@@ -170,8 +170,18 @@ export function mixView(
     figure.insertBefore(canvas, shownLegend);
   }
   const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * dpr); // also clears it and resets its transform
-  canvas.height = Math.round(height * dpr);
+  const g = canvas.getContext('2d');
+  const [pixelWidth, pixelHeight] = [Math.round(width * dpr), Math.round(height * dpr)];
+  // A new size clears the canvas and its state; the same size is cleared by reset() (a size set again, even the same
+  // one, makes the browser allocate the canvas's memory anew at every keystroke).
+  if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
+    canvas.width = pixelWidth;
+    canvas.height = pixelHeight;
+  } else if (g.reset) g.reset();
+  else {
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, pixelWidth, pixelHeight);
+  }
   setStyle(canvas, { width: `${width}px`, height: `${height}px` });
   setAttr(canvas, 'role', 'img');
   const top = [...weights.keys()].sort((a, b) => weights[b] - weights[a]).slice(0, 3);
@@ -181,7 +191,6 @@ export function mixView(
     `${caption.textContent} Largest weights: ` + top.map((j) => `“${labels[j]}” ${fmt(weights[j])}`).join(', ') + '.',
   );
 
-  const g = canvas.getContext('2d');
   g.scale(dpr, dpr);
   const font = Math.max(9, Math.min(13, h - 3));
   g.font = `${font}px system-ui, sans-serif`;
