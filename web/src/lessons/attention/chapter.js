@@ -91,8 +91,8 @@ export const attentionChapter = {
     },
     trainedHeads: {
       needs: 'trained',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas }) =>
-        trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas }),
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, last }) =>
+        trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas, last }),
       ),
     },
     trainedWeights: {
