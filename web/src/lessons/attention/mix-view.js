@@ -172,13 +172,12 @@ export function mixView(
   const dpr = window.devicePixelRatio || 1;
   const g = canvas.getContext('2d');
   const [pixelWidth, pixelHeight] = [Math.round(width * dpr), Math.round(height * dpr)];
-  // A new size clears the canvas and its state; the same size is cleared by reset() (a size set again, even the same
-  // one, makes the browser allocate the canvas's memory anew at every keystroke).
+  // A new size clears the canvas and its state; the same size is cleared by hand (a size set again, even the same one,
+  // makes the browser allocate the canvas's memory anew at every keystroke). Every draw below sets the state it uses.
   if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
     canvas.width = pixelWidth;
     canvas.height = pixelHeight;
-  } else if (g.reset) g.reset();
-  else {
+  } else {
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.clearRect(0, 0, pixelWidth, pixelHeight);
   }
