@@ -121,6 +121,7 @@ export class AttentionExplorer extends ElementBase {
     this.visibleFigures?.markStale();
     if (this.pending) return;
     this.pending = true;
+    this.typing = true; // until an update of another kind runs first (update())
     requestAnimationFrame(() => setTimeout(() => this.flush()));
   }
 
@@ -225,6 +226,7 @@ export class AttentionExplorer extends ElementBase {
     this.tabs = new ChapterTabs(parts, (chapter) => this.applyChange({ chapter }));
     this.chapters = this.tabs.sections;
     this.built = [...this.tabs.chapters().values()]; // what each chapter built: its controls follow the state through sync()
+    this.builtById = this.tabs.chapters();
     const messages = {};
     for (const built of this.built) {
       Object.assign(this.parts.views, built.views);
@@ -360,9 +362,12 @@ export class AttentionExplorer extends ElementBase {
   }
 
   update() {
-    this.pending = false;
-    this.syncChapters();
-    this.syncInputs();
+    // A keystroke changes only the text typed: the chapter and the settings stay, and the closed chapters' controls
+    // follow at the next update of another kind (opening a chapter is one), so a keystroke costs them nothing.
+    const typed = this.pending && this.typing;
+    this.pending = this.typing = false;
+    if (!typed) this.syncChapters();
+    this.syncInputs(typed);
     this.guide.sync();
     let result;
     try {
@@ -380,8 +385,11 @@ export class AttentionExplorer extends ElementBase {
     this.render(result, previous);
   }
 
-  /** The text boxes and every control follow the state: the settings form here, each chapter's own in its sync(). */
-  syncInputs() {
+  /**
+   * The text boxes and every control follow the state: the settings form here, each chapter's own in its sync().
+   * @param {boolean} [typed]  only text was typed since the last update: the text boxes and the open chapter follow
+   */
+  syncInputs(typed = false) {
     const { sentence, compare, compareSentence } = this.current;
     if (this.input.value !== sentence) this.input.value = sentence;
     if (this.second.value !== (compareSentence ?? '')) this.second.value = compareSentence ?? '';
@@ -392,8 +400,10 @@ export class AttentionExplorer extends ElementBase {
       autoplay: this.hasAttribute('autoplay'),
       views: this.chosen.views,
     };
-    for (const { sync } of this.built) sync?.(this.current, context);
+    if (typed) this.builtById.get(context.open)?.sync?.(this.current, context);
+    else for (const { sync } of this.built) sync?.(this.current, context);
     this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
+    if (typed) return;
     this.models.sync(this.current, readonly);
     if (!readonly) this.controls.sync(this.current);
   }
@@ -403,7 +413,7 @@ export class AttentionExplorer extends ElementBase {
     const empty = trace.tokens.length === 0;
     this.empty.hidden = !empty;
     this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
-    this.notice.textContent = [
+    const notice = [
       trace.truncated &&
         `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
       unknownWordsNote(trace, this.core.vocabSize),
@@ -411,9 +421,12 @@ export class AttentionExplorer extends ElementBase {
     ]
       .filter(Boolean)
       .join(' ');
-    keepFocus(this.slots.tokens, () =>
-      this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize })),
-    );
+    if (this.notice.textContent !== notice) this.notice.textContent = notice;
+    keepFocus(this.slots.tokens, () => {
+      const shown = this.slots.tokens.firstChild;
+      const strip = tokenStrip(trace, { vocabSize: this.core.vocabSize }, shown ?? undefined);
+      if (strip !== shown) this.slots.tokens.replaceChildren(strip);
+    });
     if (empty && this.chapters.hidden) return;
     this.visibleFigures.draw(result, previous, this.current);
   }

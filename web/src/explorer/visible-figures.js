@@ -24,6 +24,7 @@ export class VisibleFigures {
     this.height = undefined; // the element's height in pixels, when its `height` attribute gives one
     this.published = {}; // data chapters publish on their own (publish()), by key: in every result
     this.room = {}; // figure name → pixels from its fitted part's top to the box's bottom (fitInBox)
+    this.shown = new Map(); // figure name → the element its last draw returned (environment's `last`)
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
@@ -75,8 +76,10 @@ export class VisibleFigures {
    * What a figure's draw function gets besides its data: the theme's colours; canvas(key), the
    * figure's own canvas for that key, the same one at every redraw (making a canvas costs more than
    * filling it: ~5 ms for a 560 × 400 one in Chromium); and height, the element's fixed height in
-   * pixels (undefined when it has none), for a figure that fits itself in the box, and room: for a figure
-   * with `fit`, the pixels from its fitted part's top to the bottom of the box at its last draw (fitInBox).
+   * pixels (undefined when it has none), for a figure that fits itself in the box; room: for a figure
+   * with `fit`, the pixels from its fitted part's top to the bottom of the box at its last draw (fitInBox); and
+   * last: the element the figure's last draw returned, still alone in its slot, which a draw may update in place
+   * and return (a keystroke then rebuilds none of it), else undefined.
    */
   environment(name) {
     const pool = (this.canvases[name] ??= new Map());
@@ -84,7 +87,9 @@ export class VisibleFigures {
       if (!pool.has(key)) pool.set(key, document.createElement('canvas'));
       return pool.get(key);
     };
-    return { colors: this.colors, canvas, height: this.height, room: this.room[name] };
+    const shown = this.slots[name].firstChild;
+    const last = shown && shown === this.slots[name].lastChild && shown === this.shown.get(name) ? shown : undefined;
+    return { colors: this.colors, canvas, height: this.height, room: this.room[name], last };
   }
 
   /**
@@ -113,6 +118,7 @@ export class VisibleFigures {
     const { result, previous, state } = this.drawn;
     if (result.trace.tokens.length === 0 && !FIGURES[name].withoutSentence) {
       this.slots[name].replaceChildren(emptyNote());
+      this.shown.delete(name);
       this.drawnFrom.delete(name);
       delete this.slots[name].dataset.stale;
       return;
@@ -126,11 +132,18 @@ export class VisibleFigures {
       data = result[needs];
     if (!dataOnly || this.drawnFrom.get(name) !== data) {
       keepFocus(slot, () => {
-        if (data === NOTHING) slot.replaceChildren();
-        else slot.replaceChildren(draw(result, previous, { ...state, ...this.extra[name] }, this.environment(name)));
+        if (data === NOTHING) {
+          slot.replaceChildren();
+          this.shown.delete(name);
+          return;
+        }
+        const drawn = draw(result, previous, { ...state, ...this.extra[name] }, this.environment(name));
+        // A figure updated in place is already there: replacing it by itself would lay out the slot anew.
+        if (slot.firstChild !== drawn || slot.lastChild !== drawn) slot.replaceChildren(drawn);
+        this.shown.set(name, drawn);
       });
       // A figure redrawn on its own many times a second would close its open menu each time: its chapter
-      // offers the downloads beside it (the same export, figure-export.js).
+      // offers the downloads beside it (the same export, figure-export.js). A figure updated in place keeps its menu.
       if (!published) addExportMenus(slot);
       this.drawnFrom.set(name, data);
       if (this.fitInBox(name, slot)) return this.drawFigure(name);

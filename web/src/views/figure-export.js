@@ -1,6 +1,6 @@
 // Downloads of a figure: SVG and PNG of what is drawn (canvas cells become SVG rectangles, styles are
 // inlined so the file stands alone), and each matrix as CSV and JSON with its token labels and shape.
-import { MASKED_FILL } from '../views/heatmap.js';
+import { MASKED_FILL } from './cell-canvas.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MAX_RECT_CELLS = 40000; // above this, the cells go in as one embedded image (files stay small)
@@ -26,11 +26,12 @@ const STYLE_PROPERTIES = [
  */
 export function addExportMenus(slot) {
   for (const figure of slot.querySelectorAll('figure')) {
-    if (figure.querySelector('figure')) continue;
+    if (figure.querySelector('figure') || figure.querySelector(':scope > .export-menu')) continue; // updated in place
     const menu = document.createElement('details');
     menu.className = 'export-menu';
     menu.appendChild(document.createElement('summary')).textContent = 'Download';
-    menu.addEventListener('toggle', () => fillMenu(menu, figure), { once: true });
+    // Filled when first opened; its labels name the caption at each opening (a figure updated in place keeps its menu).
+    menu.addEventListener('toggle', () => menu.open && fillMenu(menu, figure));
     const caption = figure.querySelector(':scope > figcaption');
     if (caption) caption.after(menu);
     else figure.prepend(menu);
@@ -40,7 +41,8 @@ export function addExportMenus(slot) {
 function fillMenu(menu, figure) {
   const formats = figure.exportData ? ['svg', 'png', 'csv', 'json'] : ['svg', 'png'];
   for (const format of formats) {
-    const button = menu.appendChild(document.createElement('button'));
+    const button =
+      menu.querySelector(`[data-export="${format}"]`) ?? menu.appendChild(document.createElement('button'));
     button.type = 'button';
     button.dataset.export = format;
     button.textContent = format.toUpperCase();

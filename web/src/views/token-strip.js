@@ -1,9 +1,19 @@
 // The tokens the core found, in order, with their positions; out-of-vocabulary words (dashed, with a
 // tooltip saying why), [MASK]ed words and padding (beyond the valid length) are marked.
+import { setAttrs, setText } from './dom-update.js';
+
+/** "25,477-word " for a vocabulary of that size ('' when unknown), formatted once per size (toLocaleString is slow). */
+const vocabularyWords = (() => {
+  const made = new Map();
+  return (size) => {
+    if (!made.has(size)) made.set(size, size ? `${size.toLocaleString('en-US')}-word ` : '');
+    return made.get(size);
+  };
+})();
 
 function describe(token, i, padding, vocabSize) {
   if (token.masked) return `position ${i}: "${token.text}" replaced by [MASK] (the mean word vector); click to restore`;
-  const words = vocabSize ? `${vocabSize.toLocaleString('en-US')}-word ` : '';
+  const words = vocabularyWords(vocabSize);
   const vector = token.oov
     ? `"${token.text}" is not in the ${words}GloVe vocabulary: a stand-in vector hashed from the word, which carries no meaning`
     : `"${token.text}", vocabulary row ${token.id}`;
@@ -13,32 +23,41 @@ function describe(token, i, padding, vocabSize) {
 /**
  * @param {object} trace  core.explain() result
  * @param {{ vocabSize?: number }} [vocabulary]  the loaded vocabulary's size, named in the tooltips
+ * @param {HTMLOListElement} [last]  the strip drawn before: its items are updated in place by position (a keystroke
+ *   rewrites the chips whose token changed, adds or removes those at the end, and rebuilds none)
  * @returns {HTMLElement} an ordered list; each item carries data-index, data-start, data-end (UTF-16 offsets)
  */
-export function tokenStrip(trace, { vocabSize } = {}) {
-  const list = document.createElement('ol');
+export function tokenStrip(trace, { vocabSize } = {}, last) {
+  const list = last?.dataset.figure === 'tokens' ? last : document.createElement('ol');
   list.className = 'token-strip';
   list.dataset.figure = 'tokens';
+  while (list.children.length > trace.tokens.length) list.lastChild.remove();
   trace.tokens.forEach((token, i) => {
     const padding = i >= trace.validLength;
-    const item = list.appendChild(document.createElement('li'));
-    item.className = ['token', token.oov && 'oov', token.masked && 'masked', padding && 'padding']
-      .filter(Boolean)
-      .join(' ');
-    item.dataset.index = String(i);
-    item.dataset.start = String(token.start);
-    item.dataset.end = String(token.end);
-    item.title = describe(token, i, padding, vocabSize);
-    item.tabIndex = 0;
-    item.dataset.focusKey = `token-${i}`; // focus stays on the chip across redraws (explorer/keep-focus.js)
-    const index = item.appendChild(document.createElement('span'));
-    index.className = 'token-index';
-    index.textContent = String(i);
-    const text = item.appendChild(document.createElement('span'));
-    text.className = 'token-text';
-    text.textContent = token.masked ? '[MASK]' : token.text; // text, never HTML
+    const item = list.children[i] ?? tokenItem(list, i);
+    setAttrs(item, {
+      class: ['token', token.oov && 'oov', token.masked && 'masked', padding && 'padding'].filter(Boolean).join(' '),
+      'data-start': token.start,
+      'data-end': token.end,
+      title: describe(token, i, padding, vocabSize),
+    });
+    setText(item.lastChild, token.masked ? '[MASK]' : token.text); // text, never HTML
   });
   return list;
+}
+
+/** The chip of position i, appended to the list; tokenStrip() gives it its token. */
+function tokenItem(list, i) {
+  const item = list.appendChild(document.createElement('li'));
+  item.dataset.index = String(i);
+  item.tabIndex = 0;
+  item.dataset.focusKey = `token-${i}`; // focus stays on the chip across redraws (explorer/keep-focus.js)
+  const index = item.appendChild(document.createElement('span'));
+  index.className = 'token-index';
+  index.textContent = String(i);
+  const text = item.appendChild(document.createElement('span'));
+  text.className = 'token-text';
+  return item;
 }
 
 /**

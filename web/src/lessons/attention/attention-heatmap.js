@@ -6,6 +6,7 @@ import { changedCells } from './changes.js';
 import { headDimsText } from './head-dims.js';
 import { emptyReason, rowStatus, rowSumText, selfOnlyText } from './row-status.js';
 import { weightColorMap } from '../../views/colors.js';
+import { childOrNew, setText } from '../../views/dom-update.js';
 import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
 import { scoreText } from '../lenses/score-function.js';
@@ -46,13 +47,15 @@ function headKindExplanation(head) {
 
 /**
  * @param {object} trace  core.explain() result
- * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis', cellBudget?: number, canvas?: HTMLCanvasElement }} options  which head
+ * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis', cellBudget?: number, canvas?: HTMLCanvasElement,
+ *   last?: HTMLElement }} options  which head
  *   (0-based); the previous trace, to outline weights that moved by more than 0.05; the weights' colour
  *   map (default 'viridis', see WEIGHT_COLOR_MAPS); pixels for all the rows (default 272, so the figure stays in the first screen however long the sentence; less on narrow screens);
- *   canvas: the canvas to draw the cells into (reused from draw to draw), else a new one
+ *   canvas: the canvas to draw the cells into (reused from draw to draw), else a new one; last: the figure drawn before,
+ *   updated in place (heatmap.js)
  * @returns {HTMLElement}
  */
-export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', cellBudget = 272, canvas }) {
+export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', cellBudget = 272, canvas, last }) {
   const numHeads = trace.heads.length,
     seqLen = trace.tokens.length;
   const { weights, scores, dotProducts, entropy } = trace.heads[head];
@@ -63,42 +66,50 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
   const status = rowStatus(trace.heads[head], seqLen, seqLen);
   const empty = new Set(status.empty),
     selfOnly = new Set(status.selfOnly);
-  const figure = heatmap({
-    name: 'attention-weights',
-    caption:
-      `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
-      `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; ${rowSumText(status, seqLen, trace.options)}. ` +
-      `Right: its entropy (0 bits: one key; ${maxBits.toFixed(2)}: uniform).`,
-    values: weights.data,
-    rows: seqLen,
-    cols: seqLen,
-    rowLabels: labels,
-    colLabels: labels,
-    rowTitle: 'query ↓',
-    colTitle: 'key (attended to) →',
-    color: weightColorMap(colorMap),
-    domain: [0, 1],
-    legendTitle: 'attention weight',
-    cellWidth: cell,
-    cellHeight: cell,
-    isMasked: (i, j) => scores.data[i * seqLen + j] === -Infinity,
-    rowNotes: Array.from(entropy.data, (h, i) => (empty.has(i) ? 'no key' : `${h.toFixed(2)} bits`)),
-    rowNotesTitle: 'entropy',
-    highlights: changedCells(trace, previous, head),
-    currentCellEvent: 'focus-query', // the mix follows the row under the pointer
-    canvas,
-    describe: (i, j, w) =>
-      scores.data[i * seqLen + j] === -Infinity
-        ? `"${labels[i]}" → "${labels[j]}": masked (weight 0${empty.has(i) ? `; no key left: ${emptyReason(trace.options)}` : ''})`
-        : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
-          `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
-          `score: ${fmt(scores.data[i * seqLen + j])}`,
-  });
+  const figure = heatmap(
+    {
+      name: 'attention-weights',
+      caption:
+        `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
+        `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; ${rowSumText(status, seqLen, trace.options)}. ` +
+        `Right: its entropy (0 bits: one key; ${maxBits.toFixed(2)}: uniform).`,
+      values: weights.data,
+      rows: seqLen,
+      cols: seqLen,
+      rowLabels: labels,
+      colLabels: labels,
+      rowTitle: 'query ↓',
+      colTitle: 'key (attended to) →',
+      color: weightColorMap(colorMap),
+      domain: [0, 1],
+      legendTitle: 'attention weight',
+      cellWidth: cell,
+      cellHeight: cell,
+      isMasked: (i, j) => scores.data[i * seqLen + j] === -Infinity,
+      rowNotes: Array.from(entropy.data, (h, i) => (empty.has(i) ? 'no key' : `${h.toFixed(2)} bits`)),
+      rowNotesTitle: 'entropy',
+      highlights: changedCells(trace, previous, head),
+      currentCellEvent: 'focus-query', // the mix follows the row under the pointer
+      canvas,
+      describe: (i, j, w) =>
+        scores.data[i * seqLen + j] === -Infinity
+          ? `"${labels[i]}" → "${labels[j]}": masked (weight 0${empty.has(i) ? `; no key left: ${emptyReason(trace.options)}` : ''})`
+          : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
+            `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
+            `score: ${fmt(scores.data[i * seqLen + j])}`,
+    },
+    last,
+  );
+  setText(
+    childOrNew(figure, 'p.head-explanation', explanationNote, figure.querySelector('figcaption').nextSibling),
+    [headKindExplanation(trace.heads[head]), selfOnlyText(labels, status.selfOnly)].filter(Boolean).join(' '),
+  );
+  return figure;
+}
+
+/** The paragraph under the caption that says what the head does. */
+function explanationNote() {
   const note = document.createElement('p');
   note.className = 'head-explanation';
-  note.textContent = [headKindExplanation(trace.heads[head]), selfOnlyText(labels, status.selfOnly)]
-    .filter(Boolean)
-    .join(' ');
-  figure.querySelector('figcaption').after(note);
-  return figure;
+  return note;
 }

@@ -66,25 +66,29 @@ export const attentionChapter = {
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
-    heads: { draw: ({ trace }, _, { head, colorMap }, { canvas }) => headGrid(trace, { head, colorMap, canvas }) },
+    heads: {
+      draw: ({ trace }, _, { head, colorMap }, { canvas, last }) => headGrid(trace, { head, colorMap, canvas, last }),
+    },
     attention: {
       // In a box of fixed height the weights' cells shrink so that all their rows show under what is above them.
       fit: '.heatmap-plot canvas',
-      draw: ({ trace }, previous, { head, colorMap }, { canvas, height, room }) =>
+      draw: ({ trace }, previous, { head, colorMap }, { canvas, height, room, last }) =>
         attentionHeatmap(trace, {
           head,
           previous,
           colorMap,
           cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
           canvas: canvas('weights'),
+          last,
         }),
     },
     mix: {
-      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) =>
+      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas, last }) =>
         mixView(designedMix(trace, head), {
           query: mixQuery(trace.tokens, focusQuery ?? lineQuery),
           colors,
           canvas,
+          last,
         }),
     },
     lines: {
@@ -97,30 +101,32 @@ export const attentionChapter = {
     },
     trainedHeads: {
       needs: 'trained',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas }) =>
-        trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas }),
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, last }) =>
+        trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas, last }),
       ),
     },
     trainedWeights: {
       needs: 'trained',
       fit: '.heatmap-plot canvas',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height, room }) =>
+      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height, room, last }) =>
         trainedWeights(trained, {
           selected: trainedHead,
           colorMap,
           cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
           canvas: canvas('weights'),
+          last,
         }),
       ),
     },
     predictions: { needs: 'trained', draw: whenTrained((trained, { focus }) => predictionsView(trained, { focus })) },
     trainedMix: {
       needs: 'trained',
-      draw: whenTrained((trained, { lineQuery, focusQuery }, { colors, canvas }) =>
+      draw: whenTrained((trained, { lineQuery, focusQuery }, { colors, canvas, last }) =>
         mixView(trainedMix(trained), {
           query: mixQuery(trained.run.tokens, focusQuery ?? lineQuery),
           colors,
           canvas,
+          last,
         }),
       ),
     },

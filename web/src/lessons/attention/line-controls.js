@@ -26,8 +26,9 @@ export function buildLineControls() {
     lineHeads: [...heads.querySelectorAll('input:checked')].map((box) => Number(box.value)),
   });
   const sync = (state) => {
-    threshold.value = String(state.lineThreshold);
-    thresholdOut.value = state.lineThreshold.toFixed(2);
+    // Written only when they differ: this runs at every keystroke while the chapter is open.
+    if (threshold.value !== String(state.lineThreshold)) threshold.value = String(state.lineThreshold);
+    if (thresholdOut.value !== state.lineThreshold.toFixed(2)) thresholdOut.value = state.lineThreshold.toFixed(2);
     const boxes = heads.querySelectorAll('input');
     if (boxes.length !== state.numHeads) {
       heads.replaceChildren(
@@ -41,7 +42,10 @@ export function buildLineControls() {
         }),
       );
     }
-    for (const box of heads.querySelectorAll('input')) box.checked = state.lineHeads.includes(Number(box.value));
+    for (const box of heads.querySelectorAll('input')) {
+      const checked = state.lineHeads.includes(Number(box.value));
+      if (box.checked !== checked) box.checked = checked;
+    }
   };
   return { form, read, sync };
 }

@@ -6,7 +6,8 @@
 // One canvas for every row (a keystroke redraws it without building per-row DOM).
 import { format } from 'd3-format';
 import { divergingColor, maxAbs } from '../../views/colors.js';
-import { cellCanvas } from '../../views/heatmap.js';
+import { cellCanvas } from '../../views/cell-canvas.js';
+import { setAttr, setAttrs, setStyle, setText } from '../../views/dom-update.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
 import { emptyReason, rowStatus, selfOnlyText } from './row-status.js';
@@ -95,8 +96,9 @@ export function mixData({ weights: all, values }, query) {
  *   its index (data-head), its name in the caption, its rows with no key or only their own, why a row is empty, what its
  *   value vectors are
  * @param {{ query: number, colors?: { ink: string, muted: string, line: string },
- *   canvas?: (key: string) => HTMLCanvasElement }} options  the query position shown; text and rule colours (the
- *   theme's); where to get the figure's canvases (the same ones at every redraw), else new ones
+ *   canvas?: (key: string) => HTMLCanvasElement, last?: HTMLElement }} options  the query position shown; text and rule
+ *   colours (the theme's); where to get the figure's canvases (the same ones at every redraw), else new ones; last: the
+ *   figure drawn before, updated in place (its caption, notes, canvas and legend rewritten, none of them rebuilt)
  * @returns {HTMLElement} <figure data-figure="mix" (or "trained-mix") data-query data-head>; `figure.exportData` holds the
  *   rows drawn (keys, then the output) for CSV/JSON export, `figure.mix` the mixData() numbers
  */
@@ -106,6 +108,7 @@ export function mixView(
     query,
     colors = { ink: '#1d1d1f', muted: '#5f6368', line: '#d0d4da' },
     canvas: canvasFor = () => document.createElement('canvas'),
+    last,
   },
 ) {
   const { labels, status } = source;
@@ -123,43 +126,70 @@ export function mixView(
   const stripLeft = LABEL_PX + BAR_PX + GAP_PX;
   const height = n * h + SUM_GAP_PX + 22;
 
-  const figure = document.createElement('figure');
-  figure.className = 'mix';
-  figure.dataset.figure = source.figure;
-  figure.dataset.query = String(query);
-  figure.dataset.head = String(source.id);
-  const caption = figure.appendChild(document.createElement('figcaption'));
-  caption.textContent =
+  const figure = last?.dataset.figure === source.figure && last.classList.contains('mix') ? last : mixFigure();
+  setAttrs(figure, { 'data-figure': source.figure, 'data-query': query, 'data-head': source.id });
+  const caption = figure.firstChild;
+  setText(
+    caption,
     `The output of “${labels[query]}” (${source.name}) is a weighted mix of the value vectors: ` +
-    `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.${source.valuesNote ?? ''}`;
+      `z_${query} = Σ_j a_${query}j · v_j, [d_v] = [${dV}]. Bars: its row of weights; strips: each v_j scaled by its weight.${source.valuesNote ?? ''}`,
+  );
   figure.mix = data;
-  const note = (className, text) =>
-    Object.assign(figure.appendChild(document.createElement('p')), { className, textContent: text });
-  if (status.empty.includes(query)) {
-    // No key left: nothing to mix, and a colour scale around 0 would have no range to show.
-    note(
-      'mix-note empty-row',
-      `“${labels[query]}” has no key to attend to (${source.emptyReason}): its weights are all 0 and z_${query} = 0.`,
-    );
-    figure.exportData = mixExport(caption.textContent, labels, data, query);
+  figure.exportData = mixExport(caption.textContent, labels, data, query);
+  const empty = status.empty.includes(query);
+  const notes = empty
+    ? // No key left: nothing to mix, and a colour scale around 0 would have no range to show.
+      [
+        [
+          'mix-note empty-row',
+          `“${labels[query]}” has no key to attend to (${source.emptyReason}): its weights are all 0 and z_${query} = 0.`,
+        ],
+      ]
+    : status.selfOnly.includes(query)
+      ? [['mix-note', selfOnlyText(labels, [query])]]
+      : [];
+  const shownNotes = figure.querySelectorAll(':scope > p.mix-note');
+  shownNotes.forEach((note, k) => k >= notes.length && note.remove());
+  notes.forEach(([className, text], k) => {
+    const note =
+      shownNotes[k] ??
+      figure.insertBefore(document.createElement('p'), figure.querySelector(':scope > canvas, :scope > svg'));
+    setAttrs(note, { class: className });
+    setText(note, text);
+  });
+  const shownLegend = figure.querySelector(':scope > svg.legend');
+  if (empty) {
+    figure.querySelector(':scope > canvas')?.remove();
+    shownLegend?.remove();
     return figure;
   }
-  if (status.selfOnly.includes(query)) note('mix-note', selfOnlyText(labels, [query]));
 
-  const canvas = figure.appendChild(canvasFor('mix'));
+  const canvas = canvasFor('mix');
+  if (canvas.parentNode !== figure) {
+    figure.querySelector(':scope > canvas')?.remove();
+    figure.insertBefore(canvas, shownLegend);
+  }
   const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * dpr); // also clears it and resets its transform
-  canvas.height = Math.round(height * dpr);
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${height}px`;
-  canvas.setAttribute('role', 'img');
+  const g = canvas.getContext('2d');
+  const [pixelWidth, pixelHeight] = [Math.round(width * dpr), Math.round(height * dpr)];
+  // A new size clears the canvas and its state; the same size is cleared by hand (a size set again, even the same one,
+  // makes the browser allocate the canvas's memory anew at every keystroke). Every draw below sets the state it uses.
+  if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
+    canvas.width = pixelWidth;
+    canvas.height = pixelHeight;
+  } else {
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, pixelWidth, pixelHeight);
+  }
+  setStyle(canvas, { width: `${width}px`, height: `${height}px` });
+  setAttr(canvas, 'role', 'img');
   const top = [...weights.keys()].sort((a, b) => weights[b] - weights[a]).slice(0, 3);
-  canvas.setAttribute(
+  setAttr(
+    canvas,
     'aria-label',
     `${caption.textContent} Largest weights: ` + top.map((j) => `“${labels[j]}” ${fmt(weights[j])}`).join(', ') + '.',
   );
 
-  const g = canvas.getContext('2d');
   g.scale(dpr, dpr);
   const font = Math.max(9, Math.min(13, h - 3));
   g.font = `${font}px system-ui, sans-serif`;
@@ -209,10 +239,20 @@ export function mixView(
   g.fillText(`= z_${query}`, stripLeft - 6, sumY + 10);
   strip('sum', output, 1, sumY, 20);
 
-  figure.append(
-    legend({ color, domain: [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))], title: 'a_ij · v_j' }),
-  );
-  figure.exportData = mixExport(caption.textContent, labels, data, query);
+  const rounded = Number(limit.toPrecision(2));
+  const key = legend({ color, domain: [-rounded, rounded], title: 'a_ij · v_j' }, shownLegend ?? undefined);
+  if (key !== shownLegend) {
+    shownLegend?.remove();
+    figure.append(key);
+  }
+  return figure;
+}
+
+/** A mix figure's element and caption; mixView() fills them in. */
+function mixFigure() {
+  const figure = document.createElement('figure');
+  figure.className = 'mix';
+  figure.appendChild(document.createElement('figcaption'));
   return figure;
 }
 

@@ -2,7 +2,7 @@
 // do on held-out text (core.languageModel config.heads: cpp/include/attn/train/head_statistics.hpp), and the
 // words a learned head and a designed head share a job with.
 import { weightColorMap } from '../../views/colors.js';
-import { cellCanvas } from '../../views/heatmap.js';
+import { cellCanvas } from '../../views/cell-canvas.js';
 
 const GRID_PX = 56; // each small multiple's side
 /** A head no measurement is given for (a model trained in the page on too little held-out text). */
@@ -50,27 +50,54 @@ export function trainedHeadName(layer, head) {
   return `L${layer + 1} H${head + 1}`;
 }
 
+/** What each grid was drawn for (the model's config and the rest of its key), to redraw only its canvases. */
+const drawnFor = new WeakMap();
+
 /**
  * @param {{ config: object, run: object }} trained  trained-data.js trainedData(): the model's config and its run on the sentence
  * @param {{ selected: number, colorMap?: string, canvas?: (key: string) => HTMLCanvasElement, name?: string,
- *   caption?: string }} options  selected: the selected head, layer-major (layer · numHeads + head), or −1 where heads
- *   are not chosen here (then each is a plain item); name: the figure's data-figure; caption: instead of the default
+ *   caption?: string, last?: HTMLElement }} options  selected: the selected head, layer-major (layer · numHeads + head),
+ *   or −1 where heads are not chosen here (then each is a plain item); name: the figure's data-figure; caption: instead
+ *   of the default; last: the figure drawn before: for the same model, head and caption only its canvases are redrawn
  * @returns {HTMLElement} a <figure data-figure="trained-heads">: one button per head (data-layer, data-head, data-label,
  *   data-score), each dispatching CustomEvent("choose", { detail: { trainedHead }, bubbles })
  */
 export function trainedHeadGrid(
   { config, run },
-  { selected, colorMap = 'viridis', canvas, name = 'trained-heads', caption },
+  { selected, colorMap = 'viridis', canvas, name = 'trained-heads', caption, last },
 ) {
   const T = run.tokens.length;
   const color = weightColorMap(colorMap);
   const cell = Math.max(1, GRID_PX / Math.max(T, 1));
-  const figure = document.createElement('figure');
-  figure.dataset.figure = name;
-  figure.appendChild(document.createElement('figcaption')).textContent =
+  const thumbnail = (weights, index, into) =>
+    cellCanvas({
+      rows: T,
+      cols: T,
+      values: weights,
+      color,
+      domain: [0, 1],
+      cellWidth: cell,
+      cellHeight: cell,
+      isMasked: config.objective === 'causal' ? (i, j) => j > i : undefined,
+      canvas: canvas?.(`head-${index}`) ?? into,
+    });
+  const text =
     caption ??
     `The ${config.numLayers * config.numHeads} learned heads (${config.numLayers} layers × ${config.numHeads}, d_k = ${config.dK}) on your sentence, ` +
       'each named by what it did on held-out text (the mean weight it puts there).';
+  // A keystroke changes the weights alone: the same model, head and caption redraw only the canvases.
+  const key = [name, config.numLayers, config.numHeads, selected, text].join('\n');
+  if (last && drawnFor.get(last)?.config === config && drawnFor.get(last).key === key) {
+    const canvases = last.querySelectorAll('canvas');
+    run.attention.forEach((heads, l) =>
+      heads.forEach((weights, h) => thumbnail(weights, l * config.numHeads + h, canvases[l * config.numHeads + h])),
+    );
+    return last;
+  }
+  const figure = document.createElement('figure');
+  figure.dataset.figure = name;
+  drawnFor.set(figure, { config, key });
+  figure.appendChild(document.createElement('figcaption')).textContent = text;
   const list = figure.appendChild(document.createElement('ol'));
   list.className = 'head-grid trained-grid';
   list.style.setProperty('--heads', String(config.numHeads));
@@ -89,19 +116,7 @@ export function trainedHeadGrid(
         );
       }
       Object.assign(button.dataset, { layer: String(l), head: String(h), label: job.label, score: String(job.score) });
-      button.append(
-        cellCanvas({
-          rows: T,
-          cols: T,
-          values: weights,
-          color,
-          domain: [0, 1],
-          cellWidth: cell,
-          cellHeight: cell,
-          isMasked: config.objective === 'causal' ? (i, j) => j > i : undefined,
-          canvas: canvas?.(`head-${index}`),
-        }),
-      );
+      button.append(thumbnail(weights, index));
       const label = button.appendChild(document.createElement('span'));
       label.className = 'head-label';
       label.append(

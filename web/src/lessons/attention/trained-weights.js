@@ -5,6 +5,7 @@ import { format } from 'd3-format';
 import { measuredJob, trainedHeadAt, trainedHeadName } from './trained-heads.js';
 import { modelKindName } from './trained-facts.js';
 import { weightColorMap } from '../../views/colors.js';
+import { childOrNew, setText } from '../../views/dom-update.js';
 import { heatmap } from '../../views/heatmap.js';
 
 const fmt = format('.4f');
@@ -27,11 +28,12 @@ function cellSize(seqLen, budget) {
 
 /**
  * @param {{ config: object, run: object }} trained  trained-data.js trainedData()
- * @param {{ selected: number, colorMap?: string, cellBudget?: number, canvas?: HTMLCanvasElement }} options  selected:
- *   the head, layer-major; cellBudget: pixels for all the rows
+ * @param {{ selected: number, colorMap?: string, cellBudget?: number, canvas?: HTMLCanvasElement, last?: HTMLElement }} options
+ *   selected: the head, layer-major; cellBudget: pixels for all the rows; last: the figure drawn before, updated in
+ *   place (heatmap.js)
  * @returns {HTMLElement} a <figure data-figure="trained-weights"> (heatmap.js)
  */
-export function trainedWeights({ config, run }, { selected, colorMap = 'viridis', cellBudget = 272, canvas }) {
+export function trainedWeights({ config, run }, { selected, colorMap = 'viridis', cellBudget = 272, canvas, last }) {
   const T = run.tokens.length;
   const { layer, head } = trainedHeadAt(config, selected); // a head past the last (a hand-edited link) is the last
   const weights = run.attention[layer][head];
@@ -40,39 +42,53 @@ export function trainedWeights({ config, run }, { selected, colorMap = 'viridis'
   const measured = config.heads[layer * config.numHeads + head];
   const job = measuredJob(measured);
   const cell = cellSize(T, Math.min(cellBudget, window.innerWidth - 160));
-  const figure = heatmap({
-    name: 'trained-weights',
-    caption:
-      `Attention weights of ${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}: softmax(q·k / √${config.dK}) ` +
-      `with its learned W_Q, W_K${causal ? ', causal mask' : ''}, [${T}, ${T}]; each row sums to 1. On held-out text: ${job.text}.`,
-    values: weights,
-    rows: T,
-    cols: T,
-    rowLabels: labels,
-    colLabels: labels,
-    rowTitle: 'query ↓',
-    colTitle: 'key (attended to) →',
-    color: weightColorMap(colorMap),
-    domain: [0, 1],
-    legendTitle: 'attention weight',
-    cellWidth: cell,
-    cellHeight: cell,
-    isMasked: causal ? (i, j) => j > i : undefined,
-    canvas,
-    currentCellEvent: 'focus-query', // the decoder's prediction at the row under the pointer (predictions-view.js)
-    describe: (i, j, w) =>
-      causal && j > i
-        ? `"${labels[i]}" → "${labels[j]}": a later word, masked (weight 0)`
-        : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}`,
-  });
-  const note = document.createElement('p');
-  note.className = 'head-explanation';
-  note.textContent =
+  const figure = heatmap(
+    {
+      name: 'trained-weights',
+      caption:
+        `Attention weights of ${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}: softmax(q·k / √${config.dK}) ` +
+        `with its learned W_Q, W_K${causal ? ', causal mask' : ''}, [${T}, ${T}]; each row sums to 1. On held-out text: ${job.text}.`,
+      values: weights,
+      rows: T,
+      cols: T,
+      rowLabels: labels,
+      colLabels: labels,
+      rowTitle: 'query ↓',
+      colTitle: 'key (attended to) →',
+      color: weightColorMap(colorMap),
+      domain: [0, 1],
+      legendTitle: 'attention weight',
+      cellWidth: cell,
+      cellHeight: cell,
+      isMasked: causal ? (i, j) => j > i : undefined,
+      canvas,
+      currentCellEvent: 'focus-query', // the decoder's prediction at the row under the pointer (predictions-view.js)
+      describe: (i, j, w) =>
+        causal && j > i
+          ? `"${labels[i]}" → "${labels[j]}": a later word, masked (weight 0)`
+          : `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}`,
+    },
+    last,
+  );
+  const note = childOrNew(
+    figure,
+    'p.head-explanation',
+    explanationNote,
+    figure.querySelector('figcaption').nextSibling,
+  );
+  const text =
     DESIGNED_TWIN[job.label]?.(job.score) ??
     (job.label === 'mixed'
       ? `No single job measured (no score reaches 0.4): like most trained heads, it spreads its weight by what the words are, ` +
         `${measured.entropyBits.toFixed(1)} bits on average.`
       : `Measured on held-out text: ${job.text}.`);
-  figure.querySelector('figcaption').after(note);
+  setText(note, text);
   return figure;
+}
+
+/** The paragraph under the caption that says what the head learned. */
+function explanationNote() {
+  const note = document.createElement('p');
+  note.className = 'head-explanation';
+  return note;
 }

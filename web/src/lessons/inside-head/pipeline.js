@@ -6,7 +6,8 @@ import { headKindLabel } from '../attention/attention-heatmap.js';
 import { emptyReason, rowStatus } from '../attention/row-status.js';
 import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
 import { math } from '../../views/formulas.js';
-import { cellCanvas, heatmap } from '../../views/heatmap.js';
+import { cellCanvas } from '../../views/cell-canvas.js';
+import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
 
 const fmt = format('.4f');

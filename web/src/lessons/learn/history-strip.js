@@ -2,7 +2,7 @@
 // (evenly spaced over the snapshots kept), and a slider to scrub to any moment — the head grid then
 // shows that snapshot instead of the live one. Pure: new DOM from the run's history.
 import { weightColorMap } from '../../views/colors.js';
-import { cellCanvas } from '../../views/heatmap.js';
+import { cellCanvas } from '../../views/cell-canvas.js';
 import { headName } from './head-formations.js';
 
 const MOMENTS = 10; // thumbnails per head

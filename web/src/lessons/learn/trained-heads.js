@@ -4,7 +4,7 @@
 // after the earlier occurrence (Olsson et al. 2022, §2). Clicking a head switches it off (ablation).
 // Pure: new DOM from a snapshot (train-worker.js).
 import { weightColorMap } from '../../views/colors.js';
-import { cellCanvas } from '../../views/heatmap.js';
+import { cellCanvas } from '../../views/cell-canvas.js';
 import { headName } from './head-formations.js';
 import { earlierOccurrence, tokenName } from './probe.js';
 import { HEAD_SCORES } from './tasks.js';

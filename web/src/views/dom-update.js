@@ -1,0 +1,38 @@
+// Writes to the DOM that skip the values already there. A figure redrawn on every keystroke updates its
+// elements in place; writing an attribute, a style or a text that did not change still costs the browser
+// style, layout or paint work (a new text node is laid out again even when its text is the same), so
+// every write here compares first.
+
+/** Sets attribute `name` to String(value), or removes it when value is null or undefined; only if it differs. */
+export function setAttr(el, name, value) {
+  if (value === null || value === undefined) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+    return;
+  }
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+/** Sets several attributes (setAttr each). */
+export function setAttrs(el, attributes) {
+  for (const [name, value] of Object.entries(attributes)) setAttr(el, name, value);
+}
+
+/** Sets `el`'s text, if it differs. */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** Sets inline style properties (camelCase names), those that differ. */
+export function setStyle(el, properties) {
+  for (const [name, value] of Object.entries(properties)) if (el.style[name] !== value) el.style[name] = value;
+}
+
+/**
+ * The first child of `parent` matching `selector`, or a new element made by `create()` and inserted
+ * before `before` (appended when null): an optional part of a figure, found again at its next update.
+ * @param {Element} parent @param {string} selector @param {() => Element} create @param {Node | null} [before]
+ */
+export function childOrNew(parent, selector, create, before = null) {
+  return parent.querySelector(`:scope > ${selector}`) ?? parent.insertBefore(create(), before);
+}
