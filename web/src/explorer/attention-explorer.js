@@ -1,7 +1,7 @@
 // <attention-explorer sentence="…" heads="4" views="attention,positional" …>: type a sentence and watch
 // self-attention, every step of a head, and positional encodings recomputed by the C++ core on every
-// keystroke. One core call per update (core.explain, or core.compareContexts in comparison mode) → trace;
-// every figure is a pure function of the trace. Its own Shadow DOM: no CSS leaks in or out. Attributes
+// keystroke. One core call per update: the chosen model's run (models/: core.explain for the designed heads,
+// or a trained model's run()) → a Run; every figure is a pure function of the Run. Its own Shadow DOM: no CSS leaks in or out. Attributes
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
 // tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, THEMES, checkChange, embedCode, readAttributes } from './attributes.js';
@@ -22,7 +22,7 @@ import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
 import { VisibleFigures } from './visible-figures.js';
 import { defaultState, withChange } from '../lessons/chapters.js';
-import { computeTrace } from '../settings/trace.js';
+import { Models } from '../models/models.js';
 import { exportFigure } from '../views/figure-export.js';
 import { keepFocus } from '../views/keep-focus.js';
 import { element, textBox } from '../views/layout.js';
@@ -105,10 +105,19 @@ export class AttentionExplorer extends ElementBase {
     return this.current && structuredClone(this.current);
   }
 
-  /** The last trace drawn (see core.explain), after any update still waiting for its frame; undefined before the first one. */
+  /**
+   * The designed heads' last trace drawn (see core.explain), after any update still waiting for its frame; undefined
+   * before the first one, null while a trained model is shown (getRun() has what it computed).
+   */
   getTrace() {
     this.flush();
     return this.trace;
+  }
+
+  /** The last Run drawn (models/run.js: tokens, attention [L, H, T, T], heads…), for any model; undefined before the first. */
+  getRun() {
+    this.flush();
+    return this.run;
   }
 
   /**
@@ -142,6 +151,8 @@ export class AttentionExplorer extends ElementBase {
 
   start(core) {
     this.core = core;
+    this.runner = new Models(core);
+    this.runner.onSettled(() => this.update()); // a model chosen has loaded: its figures replace the note
     const errors = this.readConfiguration();
     this.link = new UrlLink({
       enabled: () => this.hasAttribute('url-state'),
@@ -345,13 +356,14 @@ export class AttentionExplorer extends ElementBase {
 
   /** One core call for the current state (and the lenses on screen); on error, says why and keeps the last good figures. */
   compute() {
-    // The trace's optional parts only for the figures on screen: one core call computes what is shown.
-    const computed = computeTrace(this.core, this.current, {
+    // The designed trace's optional parts only for the figures on screen: one core call computes what is shown.
+    const run = this.runner.run(this.current, {
       positionChecks: this.wants(figuresNeeding('checks')),
       encoderBlock: this.wants(figuresNeeding('block')),
       project2d: this.wants(figuresNeeding('projection')),
     });
-    return { ...computed, ...this.lensData.forTrace(computed.trace, this.current, (figures) => this.wants(figures)) };
+    const result = { run, trace: run.trace ?? null, projected: run.projected ?? null };
+    return { ...result, ...this.lensData.forRun(run, this.current, (figures) => this.wants(figures)) };
   }
 
   /** Whether any of these figures is on screen. */
@@ -375,8 +387,9 @@ export class AttentionExplorer extends ElementBase {
     this.status.classList.remove('error');
     const previous = this.trace;
     this.trace = result.trace;
+    this.run = result.run;
     const wants = (figures) => this.wants(figures);
-    for (const { syncTrace } of this.built) syncTrace?.(this.current, this.trace, wants);
+    for (const { syncRun } of this.built) syncRun?.(this.current, this.run, wants);
     this.render(result, previous);
   }
 
@@ -399,20 +412,20 @@ export class AttentionExplorer extends ElementBase {
   }
 
   render(result, previous) {
-    const { trace } = result;
-    const empty = trace.tokens.length === 0;
+    const { run } = result;
+    const empty = run.tokens.length === 0;
     this.empty.hidden = !empty;
     this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
     this.notice.textContent = [
-      trace.truncated &&
-        `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
-      unknownWordsNote(trace, this.core.vocabSize),
+      run.truncated &&
+        `Showing the first ${run.tokens.length} of ${run.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
+      unknownWordsNote(run, this.core.vocabSize),
       this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
     ]
       .filter(Boolean)
       .join(' ');
     keepFocus(this.slots.tokens, () =>
-      this.slots.tokens.replaceChildren(tokenStrip(trace, { vocabSize: this.core.vocabSize })),
+      this.slots.tokens.replaceChildren(tokenStrip(run, { vocabSize: this.core.vocabSize })),
     );
     if (empty && this.chapters.hidden) return;
     this.visibleFigures.draw(result, previous, this.current);

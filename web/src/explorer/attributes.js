@@ -5,6 +5,7 @@ import { CHAPTERS, defaultState, withChange } from '../lessons/chapters.js';
 import { integerIn, numberIn, oneOf } from '../settings/attribute-values.js';
 import { coreLimits, names } from '../settings/limits.js';
 import { headCounts } from '../settings/state.js';
+import { asHead } from '../settings/head.js';
 import { tourStepId } from './tour-steps.js';
 import { parsesAs, stateFromHash, stateToHash } from './url-state.js';
 
@@ -164,6 +165,11 @@ export function checkChange(partial, state, dModel) {
   for (const [key, value] of Object.entries(partial)) {
     if (!(key in defaults))
       throw new RangeError(`unknown setting '${key}' (known: ${Object.keys(defaults).join(', ')})`);
+    // The selected head: { layer, head }, or the number of a designed head (as before it was one field).
+    if (key === 'head') {
+      if (asHead(value)) continue;
+      throw new TypeError(`head must be { layer, head } (whole numbers from 0), got ${JSON.stringify(value)}`);
+    }
     const template = defaults[key];
     const expected = Array.isArray(template) ? 'list' : template === null ? 'number or null' : typeof template;
     const fits = Array.isArray(template)

@@ -1,6 +1,7 @@
 // The explorer's settings form: the model settings every chapter reads, whose values are read back
 // into the state on every change. A chapter's own settings are its own controls (lessons/<chapter>/).
 import { ADDITIVE_HIDDEN_SIZES, headCounts } from '../settings/state.js';
+import { designedHead } from '../settings/head.js';
 import { DESIGNED, coreLimits, labelled } from '../settings/limits.js';
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { clampInteger, field, input, select } from '../views/form-controls.js';
@@ -101,7 +102,7 @@ export function buildControls(dModel, maxTokens) {
     }
     const values = {
       numHeads: Number(numHeads.value),
-      head: h,
+      head: { layer: 0, head: h }, // a designed head: the one layer's
       headKinds,
       offset: clampInteger(offset.value, -16, 16),
       projection: projection.value,
@@ -146,8 +147,10 @@ export function buildControls(dModel, maxTokens) {
     if (head.options.length !== state.numHeads) {
       head.replaceChildren(...Array.from({ length: state.numHeads }, (_, h) => new Option(`head ${h + 1}`, String(h))));
     }
-    head.value = String(state.head);
-    kind.value = state.headKinds[state.head] ?? 'projected';
+    // The designed heads' select shows theirs; a trained model's head (of another layer) is its own figures'.
+    const designed = designedHead(state.head, state.numHeads);
+    head.value = String(designed);
+    kind.value = state.headKinds[designed] ?? 'projected';
     offset.value = String(state.offset);
     projection.value = state.projection;
     seed.value = String(state.seed);

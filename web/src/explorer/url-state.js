@@ -1,10 +1,12 @@
 // The explorer's state in the URL hash (#sentence=…&numHeads=4&…), so a view can be shared as a link.
 // Only what differs from the defaults is written, so links stay short; reading keeps only known keys
 // whose values parse as the default's type (anything else in a hand-edited link is ignored).
+import { decodeHead, encodeHead, firstHead, isHead, oldLinkHead } from '../settings/head.js';
 
 /** Text of one value: lists as comma-separated items (',' and '%' inside an item written %2C, %25), null as ''. */
 function encode(value) {
   if (value === null) return '';
+  if (isHead(value)) return encodeHead(value);
   return Array.isArray(value)
     ? value
         .map((item) =>
@@ -26,6 +28,7 @@ const FREE_TEXT_LISTS = new Set(['lookupKeys', 'lookupValues']);
 
 /** Parses `text` as the type of `template` (the default value of `key`); undefined when it does not parse. */
 function decode(text, template, key) {
+  if (isHead(template)) return decodeHead(text);
   if (Array.isArray(template)) {
     const items = text === '' ? [] : text.split(',');
     // Lists of real numbers (scores) when the default holds one.
@@ -57,7 +60,9 @@ export function parsesAs(value, template, key) {
 export function stateToHash(state, defaults) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(state)) {
-    if (key in defaults && encode(value) !== encode(defaults[key])) params.set(key, encode(value));
+    // The head is written when it is not the model's first: choosing a model starts there (settings/state.js).
+    const reference = key === 'head' && 'model' in state ? firstHead(state.model) : defaults[key];
+    if (key in defaults && encode(value) !== encode(reference)) params.set(key, encode(value));
   }
   return params.toString();
 }
@@ -65,10 +70,14 @@ export function stateToHash(state, defaults) {
 /** @returns {object} the state entries a hash sets (known keys with values of the right type) */
 export function stateFromHash(hash, defaults) {
   const change = {};
-  for (const [key, text] of new URLSearchParams(hash.replace(/^#/, ''))) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  for (const [key, text] of params) {
     if (!(key in defaults)) continue;
     const value = decode(text, defaults[key], key);
     if (value !== undefined) change[key] = value;
   }
+  // A link from before the head was one field (head=2, trainedHead=5) opens at the head it showed.
+  const old = 'head' in defaults ? oldLinkHead(params, change.model ?? defaults.model) : undefined;
+  if (old) change.head = old;
   return change;
 }

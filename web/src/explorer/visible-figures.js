@@ -111,7 +111,7 @@ export class VisibleFigures {
 
   drawFigure(name) {
     const { result, previous, state } = this.drawn;
-    if (result.trace.tokens.length === 0 && !FIGURES[name].withoutSentence) {
+    if (result.run.tokens.length === 0 && !FIGURES[name].withoutSentence) {
       this.slots[name].replaceChildren(emptyNote());
       this.drawnFrom.delete(name);
       delete this.slots[name].dataset.stale;

@@ -2,9 +2,14 @@
 // selected head's weights large, and the mix — the selected word's output built from the value
 // vectors its row of weights picks (Vaswani et al. 2017 eq. 1). Below, who attends to whom as lines.
 // With a trained model chosen (state.model), its learned heads on the sentence instead, each named by what
-// it was measured to do, and its predictions.
+// it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
+import { whenDesigned, whenTrained } from '../../models/run-figures.js';
+import { predictionAt } from '../../models/trained.js';
+import { trainedModels } from '../../models/trained-models.js';
+import { designedHead } from '../../settings/head.js';
 import { DESIGNED } from '../../settings/limits.js';
+import { headThumbs } from '../../views/head-thumbs.js';
 import { element, row } from '../../views/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
@@ -12,15 +17,19 @@ import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
 import { designedMix, mixView, trainedMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
-import { predictionAt, trainedData, trainedInputs } from './trained-data.js';
-import { trainedHeadGrid } from './trained-heads.js';
-import { trainedModels } from './trained-models.js';
-import { whenTrained } from './trained-placeholder.js';
 import { trainedWeights } from './trained-weights.js';
 
 /** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
 function mixQuery(tokens, query) {
   return Math.max(0, Math.min(tokens.length - 1, query ?? 2));
+}
+
+/** The trained heads' caption: how many, and how they are named. */
+function trainedHeadsCaption(config) {
+  return (
+    `The ${config.numLayers * config.numHeads} learned heads (${config.numLayers} layers × ${config.numHeads}, d_k = ${config.dK}) on your sentence, ` +
+    'each named by what it did on held-out text (the mean weight it puts there).'
+  );
 }
 
 export const attentionChapter = {
@@ -34,91 +43,84 @@ export const attentionChapter = {
     lineHeads: [0], // heads drawn in the line view
     lineQuery: null, // the pinned query: of the line view, and the mix's when nothing is hovered
     lineThreshold: 0.05,
-    trainedHead: 1, // a trained model's selected head, layer-major (layer · heads + head): the decoder's previous-word head
   }),
-  /**
-   * Data its figures need beyond the trace (explorer/lens-data.js): a trained model's run on the sentence, while one of
-   * its figures is on screen.
-   */
-  lenses: {
-    trained: {
-      inputs: (state, trace, core) => trainedInputs(state, trace, trainedModels(core)),
-      compute: (core, inputs) => trainedData(trainedModels(core), inputs),
-      kept: 'The figures show the last sentence the model could read.',
-    },
-  },
-  /** The line view draws heads that exist, and at least one (the selected head when none is left). */
+  /** The line view draws heads that exist, and at least one (the selected designed head when none is left). */
   consistent(state) {
     const lineHeads = state.lineHeads.filter((h) => h < state.numHeads);
-    return { ...state, lineHeads: lineHeads.length ? lineHeads : [state.head] };
+    return { ...state, lineHeads: lineHeads.length ? lineHeads : [designedHead(state.head, state.numHeads)] };
   },
   /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, env). */
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
-    heads: { draw: ({ trace }, _, { head, colorMap }, { canvas }) => headGrid(trace, { head, colorMap, canvas }) },
+    heads: {
+      draw: whenDesigned(({ trace }, _, { head, numHeads, colorMap }, { canvas }) =>
+        headGrid(trace, { head: designedHead(head, numHeads), colorMap, canvas }),
+      ),
+    },
     attention: {
       // In a box of fixed height the weights' cells shrink so that all their rows show under what is above them.
       fit: '.heatmap-plot canvas',
-      draw: ({ trace }, previous, { head, colorMap }, { canvas, height, room }) =>
+      draw: whenDesigned(({ trace }, previous, { head, numHeads, colorMap }, { canvas, height, room }) =>
         attentionHeatmap(trace, {
-          head,
+          head: designedHead(head, numHeads),
           previous,
           colorMap,
           cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
           canvas: canvas('weights'),
         }),
+      ),
     },
     mix: {
-      draw: ({ trace }, _, { head, lineQuery, focusQuery }, { colors, canvas }) =>
-        mixView(designedMix(trace, head), {
+      draw: whenDesigned(({ trace }, _, { head, numHeads, lineQuery, focusQuery }, { colors, canvas }) =>
+        mixView(designedMix(trace, designedHead(head, numHeads)), {
           query: mixQuery(trace.tokens, focusQuery ?? lineQuery),
           colors,
           canvas,
         }),
+      ),
     },
     lines: {
-      draw: ({ trace }, _, { lineHeads, lineQuery, lineThreshold }) =>
+      draw: whenDesigned(({ trace }, _, { lineHeads, lineQuery, lineThreshold }) =>
         lineView(trace, {
           heads: lineHeads,
           query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null,
           threshold: lineThreshold,
         }),
+      ),
     },
     trainedHeads: {
-      needs: 'trained',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas }) =>
-        trainedHeadGrid(trained, { selected: trainedHead, colorMap, canvas }),
+      draw: whenTrained((run, { head, colorMap }, { canvas }) =>
+        headThumbs(run, { selected: head, colorMap, canvas, caption: trainedHeadsCaption(run.config) }),
       ),
     },
     trainedWeights: {
-      needs: 'trained',
       fit: '.heatmap-plot canvas',
-      draw: whenTrained((trained, { trainedHead, colorMap }, { canvas, height, room }) =>
-        trainedWeights(trained, {
-          selected: trainedHead,
+      draw: whenTrained((run, { head, colorMap }, { canvas, height, room }) =>
+        trainedWeights(run, {
+          selected: head,
           colorMap,
           cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
           canvas: canvas('weights'),
         }),
       ),
     },
-    predictions: { needs: 'trained', draw: whenTrained((trained, { focus }) => predictionsView(trained, { focus })) },
+    predictions: { draw: whenTrained((run, { focus }) => predictionsView(run, { focus })) },
     trainedMix: {
-      needs: 'trained',
-      draw: whenTrained((trained, { lineQuery, focusQuery }, { colors, canvas }) =>
-        mixView(trainedMix(trained), {
-          query: mixQuery(trained.run.tokens, focusQuery ?? lineQuery),
-          colors,
-          canvas,
-        }),
+      draw: whenTrained(
+        (run, { lineQuery, focusQuery }, { colors, canvas }) =>
+          mixView(trainedMix(run), {
+            query: mixQuery(run.tokens, focusQuery ?? lineQuery),
+            colors,
+            canvas,
+          }),
+        { has: (run) => Boolean(run.block) },
       ),
     },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
-  build({ core, state, slots, edit, redraw, refresh }) {
+  build({ core, state, slots, edit, redraw }) {
     const models = trainedModels(core);
-    models.onSettled(refresh);
     const lineControls = buildLineControls();
     lineControls.form.addEventListener('input', () => edit(lineControls.read()));
     // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
@@ -154,8 +156,6 @@ export const attentionChapter = {
     const first = row(slots.heads, slots.attention, slots.mix);
     first.classList.add('first-screen');
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
-    const trainedMessage = element('p', 'status error');
-    trainedMessage.setAttribute('role', 'alert');
     const trained = row(slots.trainedHeads, slots.trainedWeights, slots.predictions);
     const trainedMixBox = element('div', 'trained-mix'); // under the first screen: the mix needs its width
     trainedMixBox.append(slots.trainedMix);
@@ -163,7 +163,7 @@ export const attentionChapter = {
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [trainedMessage, first, trained, trainedMixBox, lines],
+      content: [first, trained, trainedMixBox, lines],
       views: {
         heads: [slots.heads, slots.trainedHeads],
         attention: [slots.attention, slots.trainedWeights],
@@ -174,15 +174,14 @@ export const attentionChapter = {
       figureControls: [lineControls.form],
       sync: (state, { readonly, open, views }) => {
         const designed = state.model === DESIGNED;
-        if (!designed) models.load(state.model);
-        else if (open === 'attention' && views?.has('predictions')) models.preload('causal'); // the choice's likeliest pick
+        // The choice's likeliest pick, loaded while the page is idle.
+        if (designed && open === 'attention' && views?.has('predictions')) models.preload('causal');
         first.hidden = !designed;
         lines.hidden = !designed; // the lines draw the designed heads' weights
         trained.hidden = designed;
         trainedMixBox.hidden = designed;
         if (!readonly) lineControls.sync(state);
       },
-      messages: { trained: trainedMessage },
     };
   },
 };

@@ -1,6 +1,6 @@
-// All heads side by side as small multiples; clicking one selects it (event "choose": { head }).
+// All heads side by side as small multiples; clicking one selects it (event "choose": { head: { layer: 0, head } }).
 import { weightColorMap } from '../../views/colors.js';
-import { headKindLabel } from './attention-heatmap.js';
+import { headKindLabel } from '../../models/designed.js';
 import { headDimsLine } from './head-dims.js';
 import { cellCanvas } from '../../views/heatmap.js';
 
@@ -31,7 +31,8 @@ function headKindLine(head, projection) {
  * @param {{ head: number, colorMap?: 'viridis' | 'cividis', canvas?: (key: string) => HTMLCanvasElement }} options  the
  *   selected head, outlined; the weights' colour map (default 'viridis'); where to get each head's canvas
  *   (the same one at every redraw), else new ones
- * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("choose", { detail: { head: h }, bubbles })
+ * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("choose", { detail: { head: { layer: 0, head: h } },
+ *   bubbles }): the designed heads are one layer
  */
 export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas }) {
   const seqLen = trace.tokens.length;
@@ -71,7 +72,7 @@ export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas }
       Object.assign(document.createElement('span'), { className: 'head-dims', textContent: headDimsLine(head) }),
     );
     button.addEventListener('click', () =>
-      button.dispatchEvent(new CustomEvent('choose', { detail: { head: h }, bubbles: true })),
+      button.dispatchEvent(new CustomEvent('choose', { detail: { head: { layer: 0, head: h } }, bubbles: true })),
     );
   });
   return list;

@@ -9,9 +9,9 @@ import { divergingColor, maxAbs } from '../../views/colors.js';
 import { cellCanvas } from '../../views/heatmap.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
-import { emptyReason, rowStatus, selfOnlyText } from './row-status.js';
-import { modelKindName } from './trained-facts.js';
-import { trainedHeadName } from './trained-heads.js';
+import { modelKindName } from '../../models/model-facts.js';
+import { emptyReason, rowStatus, selfOnlyText } from '../../models/row-status.js';
+import { headIndex, headName } from '../../models/run.js';
 
 const fmt = format('.2f');
 const LABEL_PX = 86; // the words' column
@@ -46,19 +46,20 @@ export function designedMix(trace, head) {
 
 /**
  * What the mix of the selected head of a trained model shows: its weights and its real value vectors V_h = X W_V + b_V
- * (the run's activations, trained-data.js). A causal mask leaves every query at least itself: no row is empty.
- * @param {{ config: object, run: { tokens: object[], activations: object } }} trained  trained-data.js trainedData()
+ * (the Run's block: that head followed through its layer). A causal mask leaves every query at least itself: no row is empty.
+ * @param {import('../../models/run.js').Run} run  a trained model's Run
  * @returns {object} mixView()'s source
  */
-export function trainedMix({ config, run }) {
-  const { layer, head, weights, values } = run.activations;
+export function trainedMix(run) {
+  const { config } = run;
+  const { layer, head, weights, values } = run.block;
   return {
     figure: 'trained-mix',
     labels: run.tokens.map((t) => t.text),
     weights: weights.data,
     values,
-    id: layer * config.numHeads + head,
-    name: `${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}`,
+    id: headIndex(config, { layer, head }),
+    name: `${headName({ layer, head })} of the trained ${modelKindName(config)}`,
     status: { empty: [], selfOnly: [] },
     valuesNote: ` Its value vectors are the model's own: v_j = x_j W_V + b_V, d_k = ${config.dK}.`,
   };

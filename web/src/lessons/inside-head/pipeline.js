@@ -2,8 +2,8 @@
 // labelled heatmap with its formula and shape (Vaswani et al. 2017 §3.1–3.3). Hovering a cell says
 // its value and where it came from.
 import { format } from 'd3-format';
-import { headKindLabel } from '../attention/attention-heatmap.js';
-import { emptyReason, rowStatus } from '../attention/row-status.js';
+import { headKindLabel } from '../../models/designed.js';
+import { emptyReason, rowStatus } from '../../models/row-status.js';
 import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
 import { math } from '../../views/formulas.js';
 import { cellCanvas, heatmap } from '../../views/heatmap.js';

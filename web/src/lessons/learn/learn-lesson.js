@@ -9,7 +9,7 @@ import { download, exportFigure } from '../../views/figure-export.js';
 import { buildLearnControls } from './learn-controls.js';
 import { LearnSession } from './learn-session.js';
 import { parseProbe, probeText } from './probe.js';
-import { headName } from './head-formations.js';
+import { headName } from '../../models/run.js';
 import { LANGUAGE_TASK } from './language-run.js';
 import { learnTasks } from './tasks.js';
 
@@ -353,7 +353,10 @@ export class LearnLesson {
     }
     this.syncAblation(latest);
     const shown = this.at === null ? latest : history[this.at];
-    const ablated = latest.ablated.map((key) => headName(...key.split(',').map(Number)));
+    const ablated = latest.ablated.map((key) => {
+      const [layer, head] = key.split(',').map(Number);
+      return headName({ layer, head });
+    });
     this.readout.replaceChildren(
       element('strong', '', `Step ${latest.step}`),
       ` · ${latest.running ? `${Math.round(latest.stepsPerSecond)} steps/s` : 'paused'} · ${seconds(latest.elapsedMs)} of training · `,
@@ -393,7 +396,7 @@ export class LearnLesson {
           const box = label.appendChild(document.createElement('input'));
           Object.assign(box, { type: 'checkbox', disabled: this.readonly });
           Object.assign(box.dataset, { layer: String(l), head: String(h) });
-          label.append(headName(l, h));
+          label.append(headName({ layer: l, head: h }));
         }
       }
     }
