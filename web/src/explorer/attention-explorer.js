@@ -6,26 +6,18 @@
 // tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, THEMES, checkChange, embedCode, readAttributes } from './attributes.js';
 import { ELEMENT_MODULE_URL } from './element-url.js';
-import { ChapterTabs } from './chapter-tabs.js';
-import { FIGURES, drawsWithoutSentence, figuresNeeding } from './figures.js';
+import { buildExplorer } from './explorer-layout.js';
+import { drawsWithoutSentence, figuresNeeding } from './figures.js';
 import { hostPage } from './host-page.js';
-import { LensData } from './lens-data.js';
-import { modelChoice } from './model-choice.js';
-import { buildControls } from './settings-form.js';
-import { shareBar } from './share-bar.js';
 import { sharedCore } from './shared-core.js';
 import { showChosen } from './show-chosen.js';
 import { styleSheet } from './style-sheet.js';
-import { TourGuide } from './tour-guide.js';
-import { tourHost } from './tour-host.js';
 import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
-import { VisibleFigures } from './visible-figures.js';
 import { defaultState, withChange } from '../lessons/chapters.js';
 import { Models } from '../models/models.js';
-import { exportFigure } from '../views/figure-export.js';
 import { keepFocus } from '../views/keep-focus.js';
-import { element, textBox } from '../views/layout.js';
+import { element } from '../views/layout.js';
 import { tokenStrip, unknownWordsNote } from '../views/token-strip.js';
 
 /**
@@ -167,104 +159,9 @@ export class AttentionExplorer extends ElementBase {
     this.guide.resume(this.link.read());
   }
 
+  /** Builds the element's content (explorer-layout.js) and shows it as the attributes configure it. */
   build() {
-    this.input = textBox('Sentence', (value) => this.edit({ sentence: value }, { typing: true }));
-    this.second = textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
-    this.controls = buildControls(this.core.dModel, this.core.maxTokens);
-    this.controls.form.addEventListener('input', (event) => this.edit(this.controls.read(event.target.name)));
-    this.models = modelChoice((model) => this.edit({ model }));
-    this.notice = element('p', 'notice');
-    this.configErrors = element('p', 'status error config-errors');
-    this.configErrors.setAttribute('role', 'alert');
-    this.slots = Object.fromEntries(
-      ['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]),
-    );
-    this.visibleFigures = new VisibleFigures(this.slots, {
-      needData: () => this.update(),
-      afterDraw: () => {
-        this.guide.afterDraw();
-        this.hostPage.drawn();
-      },
-    });
-    this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
-    this.slots.tokens.addEventListener(
-      'keydown',
-      (event) => (event.key === 'Enter' || event.key === ' ') && this.toggleMask(event.target.closest('[data-index]')),
-    );
-    // What a figure chooses to look at (a head, a step, a query) is a change of state that readonly allows: it sets no setting.
-    this.root.addEventListener('choose', (event) => this.applyChange(event.detail));
-    this.root.addEventListener('click', (event) => {
-      const button = event.target.closest('[data-export]');
-      if (button) exportFigure(button.closest('figure'), button.dataset.export, this.current);
-    });
-    const share = shareBar({
-      link: () => {
-        this.link.write();
-        return location.href;
-      },
-      embedCode: () => this.embedCode(),
-      say: (text) => {
-        this.status.textContent = text;
-      },
-    });
-    this.guide = new TourGuide(tourHost(this), share.button);
-    this.linkButton = share.finish();
-    this.share = share.bar;
-    this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
-    const tokens = element('section', 'tokens');
-    tokens.setAttribute('aria-label', 'Tokens');
-    tokens.append(this.slots.tokens);
-    /** @type {import('../lessons/chapters.js').ChapterParts} */
-    const parts = {
-      core: this.core,
-      state: () => this.current,
-      edit: (change, options) => this.edit(change, options),
-      slots: this.slots,
-      redraw: (figure, extra) => this.visibleFigures.redraw(figure, extra),
-      publish: (key, data) => this.visibleFigures.publish(key, data),
-      refresh: () => this.update(),
-    };
-    this.parts = {
-      views: { tokens: [tokens] },
-      groups: [],
-      controls: this.controls.form,
-      sentence: [this.input.parentElement],
-      modelChoice: this.models.element,
-      share: this.share,
-      figureControls: [],
-    };
-    this.tabs = new ChapterTabs(parts, (chapter) => this.applyChange({ chapter }));
-    this.chapters = this.tabs.sections;
-    this.built = [...this.tabs.chapters().values()]; // what each chapter built: its controls follow the state through sync()
-    const messages = {};
-    for (const built of this.built) {
-      Object.assign(this.parts.views, built.views);
-      Object.assign(messages, built.messages);
-      this.parts.figureControls.push(...built.figureControls);
-      this.parts.groups.push(built.section);
-    }
-    this.lensData = new LensData(this.core, messages);
-    for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
-    const bar = (this.chapterBar = element('div', 'chapter-bar'));
-    bar.append(this.tabs.nav, this.share);
-    this.moreSettings = this.controls.form.querySelector('.more-settings');
-    // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
-    // The tokens and the model choice share a row: the choice goes under the tokens only when they fill it.
-    const tokenRow = element('div', 'token-row');
-    tokenRow.append(tokens, this.models.element);
-    this.root.append(
-      this.configErrors,
-      this.input.parentElement,
-      this.second.parentElement,
-      tokenRow,
-      bar,
-      this.controls.form,
-      this.notice,
-      this.empty,
-      this.chapters,
-      this.guide.panel.panel,
-    );
-    this.applyConfiguration();
+    buildExplorer(this);
   }
 
   /** Only the open chapter is laid out (so only its figures draw); the tabs follow, and the sentence steps aside for a chapter that does not read it. */

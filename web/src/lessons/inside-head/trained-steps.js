@@ -6,7 +6,7 @@
 import { format } from 'd3-format';
 import { modelKindName } from '../../models/model-facts.js';
 import { headName } from '../../models/run.js';
-import { stepper } from './pipeline.js';
+import { stepper } from './stepper.js';
 
 const fmt = format('.4f');
 
