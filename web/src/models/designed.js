@@ -2,6 +2,7 @@
 // seeded weights, computed by one core.explain call (settings/trace.js computeTrace). Its Run keeps the
 // whole trace beside the shared fields, for the chapters that draw the trace's other parts (the stepper's
 // steps, the position checks, the 2-D projection).
+import { designedHead } from '../settings/head.js';
 import { computeTrace } from '../settings/trace.js';
 import { packAttention } from './run.js';
 
@@ -25,10 +26,12 @@ export function scoreText(options, head) {
  * The Run of a trace: its heads as layer 1 of a one-layer model.
  * @param {object} trace  core.explain()'s trace
  * @param {{ traces: object[], projection: object | null }} projected  the traces on shared principal axes
+ * @param {number} selected  the selected head (0-based, one that exists): the Run's block
  * @returns {import('./run.js').Run}
  */
-export function designedRun(trace, projected) {
+export function designedRun(trace, projected, selected) {
   const T = trace.tokens.length;
+  const chosen = trace.heads[selected];
   return {
     model: 'designed',
     status: 'ready',
@@ -46,6 +49,15 @@ export function designedRun(trace, projected) {
       scores: null,
     })),
     causal: trace.options.causal,
+    // The selected head as the mix and the stepper read it for every model (a trained model's run gives the same).
+    block: {
+      layer: 0,
+      head: selected,
+      weights: chosen.weights,
+      values: chosen.values,
+      scores: chosen.scores,
+      masksOwnPosition: chosen.masksOwnPosition,
+    },
     trace,
     projected,
   };
@@ -60,5 +72,5 @@ export function designedRun(trace, projected) {
  */
 export function runDesigned(core, state, parts) {
   const { trace, projected } = computeTrace(core, state, parts);
-  return designedRun(trace, projected);
+  return designedRun(trace, projected, designedHead(state.head, trace.heads.length));
 }

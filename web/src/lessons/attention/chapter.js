@@ -15,7 +15,7 @@ import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
 import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
-import { designedMix, mixView, trainedMix } from './mix-view.js';
+import { mixView, runMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
 import { trainedWeights } from './trained-weights.js';
 
@@ -72,12 +72,8 @@ export const attentionChapter = {
       ),
     },
     mix: {
-      draw: whenDesigned(({ trace }, _, { head, numHeads, lineQuery, focusQuery }, { colors, canvas }) =>
-        mixView(designedMix(trace, designedHead(head, numHeads)), {
-          query: mixQuery(trace.tokens, focusQuery ?? lineQuery),
-          colors,
-          canvas,
-        }),
+      draw: whenDesigned(({ run }, _, { lineQuery, focusQuery }, { colors, canvas }) =>
+        mixView(runMix(run), { query: mixQuery(run.tokens, focusQuery ?? lineQuery), colors, canvas }),
       ),
     },
     lines: {
@@ -109,7 +105,7 @@ export const attentionChapter = {
     trainedMix: {
       draw: whenTrained(
         (run, { lineQuery, focusQuery }, { colors, canvas }) =>
-          mixView(trainedMix(run), {
+          mixView(runMix(run), {
             query: mixQuery(run.tokens, focusQuery ?? lineQuery),
             colors,
             canvas,
