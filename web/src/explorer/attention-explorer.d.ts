@@ -137,9 +137,9 @@ export class AttentionExplorer extends HTMLElement {
   readonly core: AttentionCore | undefined;
   /**
    * The designed heads' last trace (see AttentionCore.explain), after running an update a keystroke left waiting for its
-   * frame; undefined before the first one, null while a trained model is shown.
+   * frame; undefined before the first one and while a trained model is shown (getRun() has what any model computed).
    */
-  getTrace(): Trace | null | undefined;
+  getTrace(): Trace | undefined;
   /** The last Run drawn, for any model (after a waiting update); undefined before the first one. */
   getRun(): Run | undefined;
   /**

@@ -99,11 +99,11 @@ export class AttentionExplorer extends ElementBase {
 
   /**
    * The designed heads' last trace drawn (see core.explain), after any update still waiting for its frame; undefined
-   * before the first one, null while a trained model is shown (getRun() has what it computed).
+   * before the first one and while a trained model is shown (getRun() has what any model computed).
    */
   getTrace() {
     this.flush();
-    return this.trace;
+    return this.trace ?? undefined;
   }
 
   /** The last Run drawn (models/run.js: tokens, attention [L, H, T, T], heads…), for any model; undefined before the first. */
