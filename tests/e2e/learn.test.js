@@ -152,9 +152,10 @@ test('Train on induction: within 15 s an induction head forms, its layer-1 weigh
   assert.ok(ablated.seconds !== null, 'the head is switched off');
   assert.ok(
     ablated.state.accuracy <= later.accuracy - 0.1,
-    `accuracy ${later.accuracy} → ${ablated.state.accuracy} without L${top.layer} H${top.head}`,
+    `accuracy ${later.accuracy} → ${ablated.state.accuracy} without L${top.layer + 1} H${top.head + 1}`,
   );
-  assert.match(ablated.state.text, new RegExp(`L${top.layer} H${top.head} switched off`));
+  // The page names heads from 1 (the data attributes count from 0, as the code does).
+  assert.match(ablated.state.text, new RegExp(`L${top.layer + 1} H${top.head + 1} switched off`));
   const box = `${HOST} .ablation input[data-layer="${top.layer}"][data-head="${top.head}"]`;
   assert.equal(await page.isChecked(box), true, 'its switch is on');
   await page.click(box);
