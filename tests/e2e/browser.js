@@ -170,7 +170,7 @@ export function distAndBrowser() {
 }
 
 /**
- * A new page of the served site at `hash`, in a viewport, once the explorer has its first trace.
+ * A new page of the served site at `hash`, in a viewport, once the explorer has its first Run (any model).
  * @param {{ server, browser }} shared  distAndBrowser()'s @param {string} [hash] @param {{ width: number, height: number }} [viewport]
  * @returns {Promise<{ page, errors: string[] }>} errors: console errors and uncaught exceptions from then on
  */
@@ -183,6 +183,6 @@ export async function openSite(shared, hash = '', viewport = { width: 1440, heig
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewport);
   await page.goto(`${shared.server.url}${hash ? `#${hash}` : ''}`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getRun?.(), null, { timeout: 30000 });
   return { page, errors };
 }

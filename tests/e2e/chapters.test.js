@@ -29,7 +29,7 @@ async function open(hash = '', viewport = { width: 1440, height: 900 }) {
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewport);
   await page.goto(`${server.url}${hash ? `#${hash}` : ''}`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getRun?.(), null, { timeout: 30000 });
   return { page, errors };
 }
 

@@ -152,9 +152,10 @@ test('Train on induction: within 15 s an induction head forms, its layer-1 weigh
   assert.ok(ablated.seconds !== null, 'the head is switched off');
   assert.ok(
     ablated.state.accuracy <= later.accuracy - 0.1,
-    `accuracy ${later.accuracy} → ${ablated.state.accuracy} without L${top.layer} H${top.head}`,
+    `accuracy ${later.accuracy} → ${ablated.state.accuracy} without L${top.layer + 1} H${top.head + 1}`,
   );
-  assert.match(ablated.state.text, new RegExp(`L${top.layer} H${top.head} switched off`));
+  // The page names heads from 1 (the data attributes count from 0, as the code does).
+  assert.match(ablated.state.text, new RegExp(`L${top.layer + 1} H${top.head + 1} switched off`));
   const box = `${HOST} .ablation input[data-layer="${top.layer}"][data-head="${top.head}"]`;
   assert.equal(await page.isChecked(box), true, 'its switch is on');
   await page.click(box);
@@ -298,8 +299,8 @@ test("the curves at full speed, log axis: d3 tick labels that never touch; the m
   assert.equal(chart.items.length, 2);
   const steps = chart.items.map((text) => Number(/^step (\d+):/.exec(text)[1]));
   assert.deepEqual(steps, chart.lines, "the list names each line's step");
-  assert.match(chart.items[0], /^step \d+: L0 H\d previous-token head: previous token score ≥ 0\.4$/);
-  assert.match(chart.items[1], /^step \d+: L1 H\d induction head: prefix matching score ≥ 0\.4, reading L0 H\d$/);
+  assert.match(chart.items[0], /^step \d+: L1 H\d previous-token head: previous token score ≥ 0\.4$/);
+  assert.match(chart.items[1], /^step \d+: L2 H\d induction head: prefix matching score ≥ 0\.4, reading L1 H\d$/);
   assert.ok(steps[0] <= steps[1], `previous-token head at ${steps[0]}, induction head at ${steps[1]}`);
   // Their numbers sit above the plot (never over a curve) and never on each other.
   assert.deepEqual(chart.numbers.flatMap((n) => n.text.split(', ')).map(Number), [1, 2]);
@@ -370,7 +371,7 @@ test("the chapter's state is in the URL; a bad probe is named and the last good 
     page.click(`${HOST} [data-learn-export="learn-heads:svg"]`),
   ]);
   const gridSvg = readFileSync(await grid.path(), 'utf8');
-  for (const name of ['layer 0', 'L0 H0', 'L0 H1'])
+  for (const name of ['layer 1', 'L1 H1', 'L1 H2'])
     assert.match(gridSvg, new RegExp(`<text[^>]*>${name}</text>`), name);
   assert.doesNotMatch(gridSvg, /Press a head/);
 

@@ -13,7 +13,7 @@ before(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   ({ server, browser, page, consoleErrors } = await openExplorer());
   await page.goto(`${server.url}?views=lookup,cost`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getTrace(), null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('attention-explorer')?.getRun?.(), null, { timeout: 20000 });
 });
 
 after(async () => {

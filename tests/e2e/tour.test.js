@@ -158,7 +158,7 @@ test('each step has a URL: opening it in a fresh page shows that step with its s
   });
   fresh.on('pageerror', (error) => errors.push(error.message));
   await fresh.goto(link);
-  await fresh.waitForFunction(() => document.querySelector('attention-explorer').getTrace(), null, { timeout: 20000 });
+  await fresh.waitForFunction(() => document.querySelector('attention-explorer').getRun(), null, { timeout: 20000 });
   await fresh.waitForSelector('attention-explorer .tour:not([hidden])');
   await fresh.waitForTimeout(300); // the step's section is scrolled into view once the first figures are drawn
   const k = TOUR_STEPS.findIndex((step) => step.id === 'shuffle');
@@ -174,7 +174,7 @@ test('each step has a URL: opening it in a fresh page shows that step with its s
   );
   // A hand-edited link to an unknown step keeps the rest and opens no tour.
   await fresh.goto(`${server.url}#temperature=2&tour=nowhere`);
-  await fresh.waitForFunction(() => document.querySelector('attention-explorer').getTrace(), null, { timeout: 20000 });
+  await fresh.waitForFunction(() => document.querySelector('attention-explorer').getRun(), null, { timeout: 20000 });
   const view = await shown(fresh);
   assert.deepEqual([view.tour, view.panel, view.state.temperature], ['', null, 2]);
   assert.deepEqual(errors, []);

@@ -243,7 +243,8 @@ test('model=causal, L2 H2: every step of the trained stepper equals the block re
   // Another head, picked in the stepper: it follows it.
   await page.click('attention-explorer .trained-head-picker button:first-child');
   await page.waitForSelector('attention-explorer [data-figure="trained-pipeline"][data-layer="0"][data-head="0"]');
-  assert.match(page.url(), /trainedHead=0/);
+  assert.match(page.url(), /head=0%2C0|head=0,0/);
+  assert.doesNotMatch(page.url(), /trainedHead/, 'the link names the head once, as { layer, head }');
   await page.screenshot({ path: 'test-output/trained-stepper-causal.png' });
   assert.deepEqual(errors, []);
   await page.close();

@@ -131,6 +131,14 @@ test("checkChange: JS changes are checked with the attributes' parsers; unknown 
     name: 'RangeError',
     message: /must be one of/,
   });
+  // The head: { layer, head } from 0, or the number of a designed head (as before it was one field).
+  checkChange({ head: { layer: 1, head: 2 } }, defaults, D_MODEL);
+  checkChange({ head: 2 }, defaults, D_MODEL);
+  for (const head of ['L1 H2', { layer: -1, head: 0 }, { layer: 0 }, [0, 1], 1.5])
+    assert.throws(() => checkChange({ head }, defaults, D_MODEL), {
+      name: 'TypeError',
+      message: /^head must be \{ layer, head \}/,
+    });
   assert.throws(() => checkChange({ bogus: 1 }, defaults, D_MODEL), {
     name: 'RangeError',
     message: /^unknown setting 'bogus'/,

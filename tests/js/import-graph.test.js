@@ -1,6 +1,8 @@
-// The web code's imports run one way: explorer → lessons → {settings, views, core}; views and settings
-// → core; never back up, never in a circle. Read from the source text: every static import or
-// re-export, dynamic import() and worker URL (new URL('…', import.meta.url)) under web/src.
+// The web code's imports run one way: explorer → lessons → models → {settings, views, core}; views and
+// settings → core; never back up, never sideways from one chapter (lessons/<chapter>/) into another,
+// never in a circle. Read from the source text: every static import or re-export, dynamic import() and
+// worker URL (new URL('…', import.meta.url)) under web/src; type-only JSDoc import('…') in comments is no
+// runtime import and is left out.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,9 +13,10 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/src');
 
 /** The layers, and the layers each may import (besides itself). page.js is the site's entry, above them all. */
 export const MAY_IMPORT = {
-  page: ['explorer', 'lessons', 'settings', 'views', 'core'],
-  explorer: ['lessons', 'settings', 'views', 'core'],
-  lessons: ['settings', 'views', 'core'],
+  page: ['explorer', 'lessons', 'models', 'settings', 'views', 'core'],
+  explorer: ['lessons', 'models', 'settings', 'views', 'core'],
+  lessons: ['models', 'settings', 'views', 'core'],
+  models: ['settings', 'views', 'core'],
   settings: ['core'],
   views: ['core'],
   core: [],
@@ -60,7 +63,17 @@ export function importGraph(files) {
   );
 }
 
-/** Imports that break the layers: [from, to] pairs. */
+/** The chapter of a file: its folder under lessons/ ('' for lessons/chapters.js, which assembles them), else null. */
+export function chapterOf(file) {
+  const parts = file.split('/');
+  if (parts[0] !== 'lessons') return null;
+  return parts.length > 2 ? parts[1] : '';
+}
+
+/**
+ * Imports that break the layers: [from, to] pairs. Within lessons/, a chapter imports only its own folder: what two
+ * chapters share lives in models/, views/ or settings/ (lessons/chapters.js, above the chapters, imports them all).
+ */
 export function layerViolations(graph) {
   const bad = [];
   for (const [from, targets] of graph) {
@@ -69,6 +82,8 @@ export function layerViolations(graph) {
       const a = layerOf(from),
         b = layerOf(to);
       if (a !== b && !MAY_IMPORT[a].includes(b)) bad.push([from, to]);
+      else if (a === 'lessons' && b === 'lessons' && chapterOf(from) !== '' && chapterOf(from) !== chapterOf(to))
+        bad.push([from, to]);
     }
   }
   return bad;
@@ -103,7 +118,8 @@ const graph = importGraph(sourceFiles(SRC).map((path) => [relative(SRC, path), r
 test('the import reader finds every kind of import in web/src', () => {
   const text =
     "import { a,\n  b } from './x.js';\nimport './y.css?inline';\nexport { c } from '../z.js';\n" +
-    "// import { d } from './commented.js';\nconst w = new Worker(new URL('./worker.js', import.meta.url));\nimport('./lazy.js');\nimport 'd3-scale';";
+    "// import { d } from './commented.js';\nconst w = new Worker(new URL('./worker.js', import.meta.url));\nimport('./lazy.js');\nimport 'd3-scale';\n" +
+    "/** @param {import('../types.js').Run} run  type-only, in a comment */\n/** @type {import('./other.js').T} */ const t = 1;";
   assert.deepEqual(importsOf(text).sort(), ['../z.js', './lazy.js', './worker.js', './x.js', './y.css'].sort());
   assert.ok(graph.size > 50, `read ${graph.size} modules`);
   assert.ok(
@@ -112,7 +128,7 @@ test('the import reader finds every kind of import in web/src', () => {
   );
 });
 
-test('imports run explorer → lessons → {settings, views, core}; views and settings → core', () => {
+test('imports run explorer → lessons → models → {settings, views, core}; views and settings → core; no chapter imports another', () => {
   const bad = layerViolations(graph);
   assert.deepEqual(
     bad.map(([from, to]) => `${from} imports ${to}`),
@@ -133,4 +149,34 @@ test('the checks catch a cycle and an import back into the explorer', () => {
   ]);
   assert.deepEqual(findCycle(made), ['explorer/a.js', 'lessons/b.js', 'explorer/a.js']);
   assert.deepEqual(layerViolations(made), [['lessons/b.js', 'explorer/a.js']]);
+});
+
+test('the checks catch a chapter importing another chapter, and models importing a chapter or looping back', () => {
+  // Deliberate faults added to the real graph: each is caught, and the real graph alone has none.
+  const made = new Map(graph);
+  made.set('lessons/inside-head/chapter.js', [
+    ...graph.get('lessons/inside-head/chapter.js'),
+    'lessons/attention/mix-view.js',
+  ]);
+  made.set('models/run.js', [...graph.get('models/run.js'), 'lessons/attention/chapter.js']);
+  assert.deepEqual(
+    layerViolations(made).map(([from, to]) => `${from} → ${to}`),
+    ['lessons/inside-head/chapter.js → lessons/attention/mix-view.js', 'models/run.js → lessons/attention/chapter.js'],
+  );
+  // Its own folder, the layers below and lessons/chapters.js's assembling of the chapters stay allowed.
+  assert.deepEqual(
+    layerViolations(
+      new Map([
+        ['lessons/chapters.js', ['lessons/attention/chapter.js', 'settings/state.js']],
+        ['lessons/attention/chapter.js', ['lessons/attention/tour.js', 'models/run.js', 'views/layout.js']],
+      ]),
+    ),
+    [],
+  );
+  // A cycle through the models layer.
+  const looped = new Map([
+    ['models/a.js', ['models/b.js']],
+    ['models/b.js', ['models/a.js']],
+  ]);
+  assert.deepEqual(findCycle(looped), ['models/a.js', 'models/b.js', 'models/a.js']);
 });

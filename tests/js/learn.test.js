@@ -106,8 +106,8 @@ test('the curves mark a previous-token head, then an induction head only once a 
   assert.deepEqual(
     headFormations(history).map(({ x, label }) => [x, label]),
     [
-      [100, 'L0 H1 previous-token head: previous token score ≥ 0.4'],
-      [200, 'L1 H1 induction head: prefix matching score ≥ 0.4, reading L0 H1'],
+      [100, 'L1 H2 previous-token head: previous token score ≥ 0.4'],
+      [200, 'L2 H2 induction head: prefix matching score ≥ 0.4, reading L1 H2'],
     ],
   );
   assert.deepEqual(headFormations(history.slice(0, 1)), []);

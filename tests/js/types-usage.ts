@@ -114,8 +114,13 @@ export function configure(el: AttentionExplorer): number {
   el.change({ chapter: 'learn', trainTask: 'sort', trainLayers: null, trainSpeed: 400 }); // the Learn chapter
   // @ts-expect-error training tasks are a fixed set
   el.change({ trainTask: 'copy' });
+  el.change({ model: 'causal', head: { layer: 1, head: 2 } }); // one head for every model, from 0
+  // @ts-expect-error a head is { layer, head }
+  el.change({ head: 'L2 H3' });
+  const run = el.getRun();
+  const heads: number = run ? run.attention.shape[0] * run.attention.shape[1] : 0;
   const explorer = document.querySelector('attention-explorer');
-  return (explorer?.getTrace()?.tokens.length ?? 0) + (el.state?.numHeads ?? 0);
+  return (explorer?.getTrace()?.tokens.length ?? 0) + (el.state?.numHeads ?? 0) + heads + (el.state?.head.layer ?? 0);
 }
 
 // Where the running build's .wasm came from (a Worker starts the same build from it).

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { defaultState, withChange } from '../../web/src/lessons/chapters.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
+import { resolveHead } from '../../web/src/models/run.js';
 
 const defaults = defaultState();
 
@@ -52,4 +53,44 @@ test('lists of free text (the lookup table) survive the hash: commas, percent si
     ['1', '2'],
     'numbers in a text list stay strings',
   );
+});
+
+test('the head is one { layer, head } in the state and the link (head=layer,head), for every model', () => {
+  const state = withChange(defaults, { model: 'causal', head: { layer: 1, head: 2 } });
+  const hash = stateToHash(state, defaults);
+  assert.match(hash, /(^|&)head=1%2C2(&|$)/);
+  assert.doesNotMatch(hash, /trainedHead/);
+  assert.deepEqual(withChange(defaults, stateFromHash(`#${hash}`, defaults)).head, { layer: 1, head: 2 });
+  // Each model starts at its first head, which the link leaves out: the designed heads' first, the decoder's
+  // previous-word head (layer 1, head 2).
+  assert.deepEqual(defaults.head, { layer: 0, head: 0 });
+  const decoder = withChange(defaults, { model: 'causal' });
+  assert.deepEqual(decoder.head, { layer: 0, head: 1 });
+  assert.equal(stateToHash(decoder, defaults), 'model=causal');
+  assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 0, head: 1 });
+  // The decoder's first head of all is not its first head: the link names it, and opens at it.
+  const first = withChange(decoder, { head: { layer: 0, head: 0 } });
+  assert.deepEqual(withChange(defaults, stateFromHash(`#${stateToHash(first, defaults)}`, defaults)), first);
+  // A designed head past the last (fewer heads) is their last; a head of another layer is theirs too.
+  assert.deepEqual(withChange(defaults, { numHeads: 2, head: { layer: 0, head: 3 } }).head, { layer: 0, head: 1 });
+  assert.deepEqual(withChange(defaults, { head: { layer: 1, head: 0 } }).head, { layer: 0, head: 3 });
+});
+
+test('old links, from before the head was one field, open at the same head (head= designed, trainedHead= trained)', () => {
+  const open = (hash) => withChange(defaults, stateFromHash(hash, defaults));
+  assert.deepEqual(open('#head=2').head, { layer: 0, head: 2 });
+  assert.deepEqual(open('#head=2&trainedHead=5').head, { layer: 0, head: 2 }, 'the designed heads read head=');
+  // trainedHead counted the trained heads layer-major: { layer: 0, head: 5 } counts on into layer 2 (4 heads a layer).
+  const trained = open('#model=causal&trainedHead=5');
+  assert.deepEqual(trained.head, { layer: 0, head: 5 });
+  assert.deepEqual(resolveHead({ numLayers: 2, numHeads: 4 }, trained.head), { layer: 1, head: 1 });
+  assert.deepEqual(resolveHead({ numLayers: 2, numHeads: 4 }, open('#model=causal&trainedHead=99').head), {
+    layer: 1,
+    head: 3,
+  });
+  // A trained model's link with only a designed head= showed the trained model's default head.
+  assert.deepEqual(open('#model=masked&head=3').head, { layer: 0, head: 1 });
+  assert.deepEqual(open('#model=masked&head=3&trainedHead=0').head, { layer: 0, head: 0 });
+  // Written again, the link says the head once, in today's form.
+  assert.equal(stateToHash(open('#model=causal&trainedHead=6'), defaults), 'model=causal&head=0%2C6');
 });

@@ -12,6 +12,35 @@ import type {
 } from '../core/index.js';
 import type { LanguageModelKind } from '../core/language-model.js';
 
+/** A head of a model: its layer and its place in the layer, both from 0. */
+export interface HeadRef {
+  layer: number;
+  head: number;
+}
+
+/** What the model shown computed on the sentence (web/src/models/run.js): the same shape for every model. */
+export interface Run {
+  /** 'designed', 'causal' or 'masked'. */
+  model: string;
+  /** A trained model still loading (or failed to) has no attention yet. */
+  status: 'ready' | 'loading' | 'error';
+  tokens: { text: string; start: number; end: number; oov: boolean; masked: boolean; id?: number }[];
+  totalTokens: number;
+  truncated: boolean;
+  validLength: number;
+  /** [L, H, T, T]: the weight query i of head h in layer l puts on key j is data[((l · H + h) · T + i) · T + j]. */
+  attention: { data: Float32Array; shape: [number, number, number, number] };
+  /** L · H of them, layer-major: what each does in a few words (a designed kind, or a trained head's measured job). */
+  heads: { layer: number; head: number; label: string; kind: string; score: number; scores: object | null }[];
+  causal: boolean;
+  /** A trained model's block outputs, [T, dModel] per layer. */
+  hidden?: { data: Float32Array; shape: [number, number] }[];
+  /** A trained model's outputs: the decoder's next word, the encoder's blanks. */
+  predictions?: object[];
+  /** The designed heads' whole trace (core.explain). */
+  trace?: Trace;
+}
+
 /** A head's kind: 'projected' uses W_Q, W_K; the others are designed (docs/js-api.md, "Designed heads"). */
 export type HeadKind = 'projected' | 'semantic' | 'previous' | 'next' | 'offset' | 'first' | 'uniform';
 
@@ -39,8 +68,12 @@ export interface ExplorerState {
    * information, projections, score function and normalizer it was trained with.
    */
   model: 'designed' | LanguageModelKind;
-  /** Selected head, 0-based. */
-  head: number;
+  /**
+   * The selected head of the model shown, layer and head from 0 (the page labels them from 1: "L1 H2"); the designed
+   * heads are one layer. Choosing another model starts at its first head. change() also takes a number h, the
+   * designed head { layer: 0, head: h }; in the URL it is head=layer,head (old links' head= and trainedHead= still open).
+   */
+  head: HeadRef;
   projection: 'identity' | 'random';
   /** Seeds the random projections (0 … 2³²−1). */
   seed: number;
@@ -67,8 +100,6 @@ export interface ExplorerState {
   lineHeads: number[];
   lineQuery: number | null;
   lineThreshold: number;
-  /** A trained model's selected head, layer-major (layer · heads per layer + head). */
-  trainedHead: number;
   /** The step the Inside one head chapter shows, from 1. */
   step: number;
   /** The Positions chapter: P × positionalScale and the word vectors × embeddingScale before they are added. */
@@ -150,8 +181,13 @@ export class AttentionExplorer extends HTMLElement {
   readonly state: ExplorerState | undefined;
   /** The loaded core this element shares with the others on the page (undefined until loaded). */
   readonly core: AttentionCore | undefined;
-  /** The last trace (see AttentionCore.explain), after running an update a keystroke left waiting for its frame; undefined before the first one. */
+  /**
+   * The designed heads' last trace (see AttentionCore.explain), after running an update a keystroke left waiting for its
+   * frame; undefined before the first one and while a trained model is shown (getRun() has what any model computed).
+   */
   getTrace(): Trace | undefined;
+  /** The last Run drawn, for any model (after a waiting update); undefined before the first one. */
+  getRun(): Run | undefined;
   /**
    * Applies a partial state change (as the controls do) and redraws. Checked against the state schema, as the
    * attributes are: an unknown setting or a value outside its range or names (temperature: NaN or 99, numHeads: 3,

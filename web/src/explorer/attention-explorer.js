@@ -1,31 +1,23 @@
 // <attention-explorer sentence="…" heads="4" views="attention,positional" …>: type a sentence and watch
 // self-attention, every step of a head, and positional encodings recomputed by the C++ core on every
-// keystroke. One core call per update (core.explain, or core.compareContexts in comparison mode) → trace;
-// every figure is a pure function of the trace. Its own Shadow DOM: no CSS leaks in or out. Attributes
+// keystroke. One core call per update: the chosen model's run (models/: core.explain for the designed heads,
+// or a trained model's run()) → a Run; every figure is a pure function of the Run. Its own Shadow DOM: no CSS leaks in or out. Attributes
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
 // tour (tour-guide.js) walks the concepts, each step setting the state.
 import { OBSERVED_ATTRIBUTES, THEMES, checkChange, embedCode, readAttributes } from './attributes.js';
 import { ELEMENT_MODULE_URL } from './element-url.js';
-import { ChapterTabs } from './chapter-tabs.js';
-import { FIGURES, drawsWithoutSentence, figuresNeeding } from './figures.js';
+import { buildExplorer } from './explorer-layout.js';
+import { drawsWithoutSentence, figuresNeeding } from './figures.js';
 import { hostPage } from './host-page.js';
-import { LensData } from './lens-data.js';
-import { modelChoice } from './model-choice.js';
-import { buildControls } from './settings-form.js';
-import { shareBar } from './share-bar.js';
 import { sharedCore } from './shared-core.js';
 import { showChosen } from './show-chosen.js';
 import { styleSheet } from './style-sheet.js';
-import { TourGuide } from './tour-guide.js';
-import { tourHost } from './tour-host.js';
 import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
-import { VisibleFigures } from './visible-figures.js';
 import { defaultState, withChange } from '../lessons/chapters.js';
-import { computeTrace } from '../settings/trace.js';
-import { exportFigure } from '../views/figure-export.js';
+import { Models } from '../models/models.js';
 import { keepFocus } from '../views/keep-focus.js';
-import { element, textBox } from '../views/layout.js';
+import { element } from '../views/layout.js';
 import { tokenStrip, unknownWordsNote } from '../views/token-strip.js';
 
 /**
@@ -105,10 +97,19 @@ export class AttentionExplorer extends ElementBase {
     return this.current && structuredClone(this.current);
   }
 
-  /** The last trace drawn (see core.explain), after any update still waiting for its frame; undefined before the first one. */
+  /**
+   * The designed heads' last trace drawn (see core.explain), after any update still waiting for its frame; undefined
+   * before the first one and while a trained model is shown (getRun() has what any model computed).
+   */
   getTrace() {
     this.flush();
-    return this.trace;
+    return this.trace ?? undefined;
+  }
+
+  /** The last Run drawn (models/run.js: tokens, attention [L, H, T, T], heads…), for any model; undefined before the first. */
+  getRun() {
+    this.flush();
+    return this.run;
   }
 
   /**
@@ -143,6 +144,8 @@ export class AttentionExplorer extends ElementBase {
 
   start(core) {
     this.core = core;
+    this.runner = new Models(core);
+    this.runner.onSettled(() => this.update()); // a model chosen has loaded: its figures replace the note
     const errors = this.readConfiguration();
     this.link = new UrlLink({
       enabled: () => this.hasAttribute('url-state'),
@@ -157,105 +160,9 @@ export class AttentionExplorer extends ElementBase {
     this.guide.resume(this.link.read());
   }
 
+  /** Builds the element's content (explorer-layout.js) and shows it as the attributes configure it. */
   build() {
-    this.input = textBox('Sentence', (value) => this.edit({ sentence: value }, { typing: true }));
-    this.second = textBox('Compared with', (value) => this.edit({ compareSentence: value }, { typing: true }));
-    this.controls = buildControls(this.core.dModel, this.core.maxTokens);
-    this.controls.form.addEventListener('input', (event) => this.edit(this.controls.read(event.target.name)));
-    this.models = modelChoice((model) => this.edit({ model }));
-    this.notice = element('p', 'notice');
-    this.configErrors = element('p', 'status error config-errors');
-    this.configErrors.setAttribute('role', 'alert');
-    this.slots = Object.fromEntries(
-      ['tokens', ...Object.keys(FIGURES)].map((name) => [name, element('div', `slot slot-${name}`)]),
-    );
-    this.visibleFigures = new VisibleFigures(this.slots, {
-      needData: () => this.update(),
-      afterDraw: () => {
-        this.guide.afterDraw();
-        this.hostPage.drawn();
-      },
-    });
-    this.slots.tokens.addEventListener('click', (event) => this.toggleMask(event.target.closest('[data-index]')));
-    this.slots.tokens.addEventListener(
-      'keydown',
-      (event) => (event.key === 'Enter' || event.key === ' ') && this.toggleMask(event.target.closest('[data-index]')),
-    );
-    // What a figure chooses to look at (a head, a step, a query) is a change of state that readonly allows: it sets no setting.
-    this.root.addEventListener('choose', (event) => this.applyChange(event.detail));
-    this.root.addEventListener('click', (event) => {
-      const button = event.target.closest('[data-export]');
-      if (button) exportFigure(button.closest('figure'), button.dataset.export, this.current);
-    });
-    const share = shareBar({
-      link: () => {
-        this.link.write();
-        return location.href;
-      },
-      embedCode: () => this.embedCode(),
-      say: (text) => {
-        this.status.textContent = text;
-      },
-    });
-    this.guide = new TourGuide(tourHost(this), share.button);
-    this.linkButton = share.finish();
-    this.share = share.bar;
-    this.empty = element('p', 'empty-state', 'Type a sentence above to see how its words attend to each other.');
-    const tokens = element('section', 'tokens');
-    tokens.setAttribute('aria-label', 'Tokens');
-    tokens.append(this.slots.tokens);
-    /** @type {import('../lessons/chapters.js').ChapterParts} */
-    const parts = {
-      core: this.core,
-      state: () => this.current,
-      edit: (change, options) => this.edit(change, options),
-      slots: this.slots,
-      redraw: (figure, extra) => this.visibleFigures.redraw(figure, extra),
-      publish: (key, data) => this.visibleFigures.publish(key, data),
-      refresh: () => this.update(),
-    };
-    this.parts = {
-      views: { tokens: [tokens] },
-      groups: [],
-      controls: this.controls.form,
-      sentence: [this.input.parentElement],
-      modelChoice: this.models.element,
-      share: this.share,
-      figureControls: [],
-    };
-    this.tabs = new ChapterTabs(parts, (chapter) => this.applyChange({ chapter }));
-    this.chapters = this.tabs.sections;
-    this.built = [...this.tabs.chapters().values()]; // what each chapter built: its controls follow the state through sync()
-    this.builtById = this.tabs.chapters();
-    const messages = {};
-    for (const built of this.built) {
-      Object.assign(this.parts.views, built.views);
-      Object.assign(messages, built.messages);
-      this.parts.figureControls.push(...built.figureControls);
-      this.parts.groups.push(built.section);
-    }
-    this.lensData = new LensData(this.core, messages);
-    for (const [name, elements] of Object.entries(this.parts.views)) for (const el of elements) el.dataset.view = name;
-    const bar = (this.chapterBar = element('div', 'chapter-bar'));
-    bar.append(this.tabs.nav, this.share);
-    this.moreSettings = this.controls.form.querySelector('.more-settings');
-    // Last, so that it docks at the bottom (position: sticky) while everything above it scrolls.
-    // The tokens and the model choice share a row: the choice goes under the tokens only when they fill it.
-    const tokenRow = element('div', 'token-row');
-    tokenRow.append(tokens, this.models.element);
-    this.root.append(
-      this.configErrors,
-      this.input.parentElement,
-      this.second.parentElement,
-      tokenRow,
-      bar,
-      this.controls.form,
-      this.notice,
-      this.empty,
-      this.chapters,
-      this.guide.panel.panel,
-    );
-    this.applyConfiguration();
+    buildExplorer(this);
   }
 
   /** Only the open chapter is laid out (so only its figures draw); the tabs follow, and the sentence steps aside for a chapter that does not read it. */
@@ -347,13 +254,14 @@ export class AttentionExplorer extends ElementBase {
 
   /** One core call for the current state (and the lenses on screen); on error, says why and keeps the last good figures. */
   compute() {
-    // The trace's optional parts only for the figures on screen: one core call computes what is shown.
-    const computed = computeTrace(this.core, this.current, {
+    // The designed trace's optional parts only for the figures on screen: one core call computes what is shown.
+    const run = this.runner.run(this.current, {
       positionChecks: this.wants(figuresNeeding('checks')),
       encoderBlock: this.wants(figuresNeeding('block')),
       project2d: this.wants(figuresNeeding('projection')),
     });
-    return { ...computed, ...this.lensData.forTrace(computed.trace, this.current, (figures) => this.wants(figures)) };
+    const result = { run, trace: run.trace ?? null, projected: run.projected ?? null };
+    return { ...result, ...this.lensData.forRun(run, this.current, (figures) => this.wants(figures)) };
   }
 
   /** Whether any of these figures is on screen. */
@@ -380,8 +288,9 @@ export class AttentionExplorer extends ElementBase {
     this.status.classList.remove('error');
     const previous = this.trace;
     this.trace = result.trace;
+    this.run = result.run;
     const wants = (figures) => this.wants(figures);
-    for (const { syncTrace } of this.built) syncTrace?.(this.current, this.trace, wants);
+    for (const { syncRun } of this.built) syncRun?.(this.current, this.run, wants);
     this.render(result, previous);
   }
 
@@ -409,14 +318,14 @@ export class AttentionExplorer extends ElementBase {
   }
 
   render(result, previous) {
-    const { trace } = result;
-    const empty = trace.tokens.length === 0;
+    const { run } = result;
+    const empty = run.tokens.length === 0;
     this.empty.hidden = !empty;
     this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
     const notice = [
-      trace.truncated &&
-        `Showing the first ${trace.tokens.length} of ${trace.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
-      unknownWordsNote(trace, this.core.vocabSize),
+      run.truncated &&
+        `Showing the first ${run.tokens.length} of ${run.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
+      unknownWordsNote(run, this.core.vocabSize),
       this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
     ]
       .filter(Boolean)
@@ -424,7 +333,7 @@ export class AttentionExplorer extends ElementBase {
     if (this.notice.textContent !== notice) this.notice.textContent = notice;
     keepFocus(this.slots.tokens, () => {
       const shown = this.slots.tokens.firstChild;
-      const strip = tokenStrip(trace, { vocabSize: this.core.vocabSize }, shown ?? undefined);
+      const strip = tokenStrip(run, { vocabSize: this.core.vocabSize }, shown ?? undefined);
       if (strip !== shown) this.slots.tokens.replaceChildren(strip);
     });
     if (empty && this.chapters.hidden) return;

@@ -158,6 +158,8 @@ export function checkChange(partial, state, dModel) {
   for (const [key, value] of Object.entries(partial)) {
     const setting = SETTINGS.get(key);
     if (!setting) throw new RangeError(`unknown setting '${key}' (known: ${[...SETTINGS.keys()].join(', ')})`);
+    // The selected head may also be given as a designed head's number, as before it was one field (withBaseChange).
+    if (key === 'head' && Number.isInteger(value) && value >= 0) continue;
     checkValue(setting, value);
     // An attribute's own syntax may allow less than the type (the tour's step ids); the heads are checked together
     // below.

@@ -1,6 +1,7 @@
 // Every figure of the explorer, gathered from the chapters (lessons/<chapter>/chapter.js): one record per
 // figure, { draw, needs?, dataOnly?, withoutSentence? }. draw(result, previous trace, state, env) is a pure function of
-// its arguments; env (visible-figures.js environment) gives the theme's resolved text colours and the
+// its arguments: result holds the update's Run (result.run: models/run.js), the designed heads' trace when they made it
+// (result.trace, result.projected; else null) and the lenses' data; env (visible-figures.js environment) gives the theme's resolved text colours and the
 // figure's own canvases, reused from draw to draw. needs: what the plain trace
 // lacks — 'checks', 'block', 'projection' (parts of the trace the core computes only when asked), or the
 // key of a lens's own data in the result (lens-data.js), or of data a chapter publishes on its own
@@ -27,6 +28,8 @@ export function figuresNeeding(needs) {
 export function hasDataFor(result, name) {
   const { needs } = FIGURES[name];
   if (!needs) return true;
+  // The trace's parts: a trained model's Run has no designed trace, and its figures say so (models/run-figures.js).
+  if (!result.trace && ['checks', 'block', 'projection'].includes(needs)) return true;
   if (needs === 'checks') return result.trace.positionChecks !== null;
   if (needs === 'block') return result.trace.block !== null;
   if (needs === 'projection') return result.projected.projection !== null;

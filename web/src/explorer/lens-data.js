@@ -23,18 +23,18 @@ export class LensData {
   }
 
   /**
-   * @param {object} trace  the update's trace (core.explain)
+   * @param {import('../models/run.js').Run} run  the update's Run (models/models.js)
    * @param {object} state  the explorer's state
    * @param {(figures: string[]) => boolean} wants  whether any of these figures is on screen
    * @returns {Record<string, object | null>}  each lens's data by name, null while its figures are off screen
    */
-  forTrace(trace, state, wants) {
+  forRun(run, state, wants) {
     return Object.fromEntries(
       Object.entries(LENSES).map(([name, { inputs, compute, kept }]) => {
         if (!wants(figuresNeeding(name))) return [name, null];
-        const run = (values) => compute(this.core, values);
-        const values = inputs(state, trace, this.core);
-        return [name, kept ? this.sectionData(name, values, run, kept) : this.memo(name, values, run)];
+        const computeLens = (values) => compute(this.core, values);
+        const values = inputs(state, run, this.core);
+        return [name, kept ? this.sectionData(name, values, computeLens, kept) : this.memo(name, values, computeLens)];
       }),
     );
   }

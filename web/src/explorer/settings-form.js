@@ -1,12 +1,19 @@
 // The explorer's settings form: the model settings every chapter reads, whose values are read back
 // into the state on every change. A chapter's own settings are its own controls (lessons/<chapter>/).
 import { ADDITIVE_HIDDEN_SIZES, BASE_SETTINGS, headCounts } from '../settings/state.js';
+import { designedHead } from '../settings/head.js';
 import { DESIGNED, coreLimits, labelled } from '../settings/limits.js';
 import { WEIGHT_COLOR_MAPS } from '../views/colors.js';
 import { clampInteger, field, input, select } from '../views/form-controls.js';
 
 /** The settings a trained model fixes (the state schema's `fixed`). */
 const FIXED = new Set(BASE_SETTINGS.filter((setting) => setting.fixed).map((setting) => setting.name));
+
+/**
+ * Controls a trained model sets aside although their setting is not fixed: the selected head is every model's, but this
+ * select lists the designed heads (a trained head is chosen in its own figures).
+ */
+const DESIGNED_ONLY = new Set(['head']);
 
 /** The setting of a control not named after it: the selected head's kind is an item of headKinds. */
 const FIELD_OF_CONTROL = { headKind: 'headKinds' };
@@ -107,7 +114,7 @@ export function buildControls(dModel, maxTokens) {
     }
     const values = {
       numHeads: Number(numHeads.value),
-      head: h,
+      head: { layer: 0, head: h }, // a designed head: the one layer's
       headKinds,
       offset: clampInteger(offset.value, -16, 16),
       projection: projection.value,
@@ -143,7 +150,9 @@ export function buildControls(dModel, maxTokens) {
     normalizer,
     colorMap,
   ];
-  const fixable = controls.filter((control) => FIXED.has(FIELD_OF_CONTROL[control.name] ?? control.name));
+  const fixable = controls.filter(
+    (control) => FIXED.has(FIELD_OF_CONTROL[control.name] ?? control.name) || DESIGNED_ONLY.has(control.name),
+  );
   for (const control of fixable) control.closest('.control').classList.add('fixable');
   // With the settings it fixes gone, the rest fold under one line that says why (the figures come first, even on a phone).
   const fixedNote = more.insertBefore(document.createElement('p'), more.firstChild);
@@ -155,8 +164,10 @@ export function buildControls(dModel, maxTokens) {
     if (head.options.length !== state.numHeads) {
       head.replaceChildren(...Array.from({ length: state.numHeads }, (_, h) => new Option(`head ${h + 1}`, String(h))));
     }
-    head.value = String(state.head);
-    kind.value = state.headKinds[state.head] ?? 'projected';
+    // The designed heads' select shows theirs; a trained model's head (of another layer) is its own figures'.
+    const designed = designedHead(state.head, state.numHeads);
+    head.value = String(designed);
+    kind.value = state.headKinds[designed] ?? 'projected';
     offset.value = String(state.offset);
     projection.value = state.projection;
     seed.value = String(state.seed);

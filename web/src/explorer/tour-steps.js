@@ -18,17 +18,30 @@
 //           the folded settings ("More settings") that hold it.
 // tests/js/tour.test.js checks every field of every step.
 import { CHAPTERS } from '../lessons/chapters.js';
+import { FIXED_BY_TRAINED } from '../settings/state.js';
 
 /** @type {{ id: string, title: string, text: string | Function, state: object, view: string, figure?: string, control?: string }[]} */
 export const TOUR_STEPS = CHAPTERS.flatMap((chapter) => chapter.tour);
 
+/** What a step about the designed heads' settings adds while a trained model is shown (it fixes those settings). */
+const TRAINED_NOTE = {
+  causal:
+    'You are looking at the trained decoder, which fixes these settings: choose “designed heads” to see them change.',
+  masked:
+    'You are looking at the trained encoder, which fixes these settings: choose “designed heads” to see them change.',
+};
+
 /**
- * A step's text, its numbers computed for the state it shows.
- * @param {{ text: string | ((context: { core: object, state: object }) => string) }} step
+ * A step's text, its numbers computed for the state it shows; on a trained model, a step that sets what the model fixes
+ * says so.
+ * @param {{ text: string | ((context: { core: object, state: object }) => string), state: object }} step
  * @param {{ core: object, state: object }} context  the explorer's core and state (the step applied)
  */
 export function stepText(step, context) {
-  return typeof step.text === 'function' ? step.text(context) : step.text;
+  const text = typeof step.text === 'function' ? step.text(context) : step.text;
+  const note = TRAINED_NOTE[context.state.model];
+  const fixed = Object.keys(step.state ?? {}).some((key) => FIXED_BY_TRAINED.includes(key));
+  return note && fixed ? `${text} ${note}` : text;
 }
 
 /**

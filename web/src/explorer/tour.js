@@ -9,17 +9,21 @@ import { element } from '../views/layout.js';
 const KEPT = ['colorMap'];
 
 /**
- * The whole state a step shows: the explorer's defaults, the learner's preferences, then the step.
+ * The whole state a step shows: the explorer's defaults, the learner's preferences and model, then the step. The tour
+ * shows each concept on the model the learner chose (a trained model, and its selected head, stay); a step about the
+ * designed heads' settings says so on a trained model (tour-steps.js stepText).
  * @param {{ id: string, state: object }} step  one of TOUR_STEPS
  * @param {object} defaults  the explorer's defaults (defaultState() with its attributes)
- * @param {object} current  the state now (only its KEPT preferences are used)
+ * @param {object} current  the state now (only its KEPT preferences and its model are used)
  * @returns {object} a full state, with `tour` = the step's id and `chapter` the one holding the step's view
  */
 export function stepState(step, defaults, current) {
   const kept = Object.fromEntries(KEPT.map((key) => [key, current[key]]));
+  const model = current.model === defaults.model ? {} : { model: current.model, head: current.head ?? defaults.head };
   return {
     ...defaults,
     ...kept,
+    ...model,
     chapter: chapterOfView(step.view)?.id ?? defaults.chapter,
     ...step.state,
     tour: step.id,

@@ -21,7 +21,7 @@ export class UrlLink {
   /** What the hash sets ({} without url-state); a tour step may be given by its number, as in the attribute (an unknown one is dropped). */
   read() {
     if (!this.host.enabled()) return {};
-    const change = stateFromHash(location.hash);
+    const change = stateFromHash(location.hash, this.host.defaults());
     if ('tour' in change && change.tour !== '') {
       try {
         change.tour = tourStepId(change.tour);

@@ -5,6 +5,7 @@
 // parse as their setting's type (anything else in a hand-edited link is ignored). A value of the right type but
 // out of range is kept: the core (or the figure) that uses it says what is wrong, as it does today for numHeads=3.
 import { STATE_SCHEMA } from '../lessons/chapters.js';
+import { decodeHead, encodeHead, firstHead, isHead, oldLinkHead } from '../settings/head.js';
 import { isList, itemType, urlKey } from '../settings/schema.js';
 
 /** Each setting by its URL key. */
@@ -16,6 +17,7 @@ const INVALID = Symbol('invalid');
 /** Text of one value: lists as comma-separated items (',' and '%' inside an item written %2C, %25), null as ''. */
 function encode(value) {
   if (value === null) return '';
+  if (isHead(value)) return encodeHead(value);
   return Array.isArray(value)
     ? value
         .map((item) =>
@@ -42,6 +44,8 @@ function decodeItem(text, type, setting) {
       return text === 'true' ? true : text === 'false' ? false : INVALID;
     case 'integer':
       return /^-?\d+$/.test(text) ? Number(text) : INVALID;
+    case 'head':
+      return decodeHead(text) ?? INVALID;
     case 'number': {
       const number = Number(text);
       return text.trim() !== '' && Number.isFinite(number) ? number : INVALID;
@@ -68,20 +72,29 @@ export function stateToHash(state, defaults) {
   const params = new URLSearchParams();
   for (const setting of STATE_SCHEMA) {
     const { name } = setting;
-    if (name in state && encode(state[name]) !== encode(defaults[name]))
-      params.set(urlKey(setting), encode(state[name]));
+    // The head is written when it is not the model's first: choosing a model starts there (settings/state.js).
+    const reference = name === 'head' && 'model' in state ? firstHead(state.model) : defaults[name];
+    if (name in state && encode(state[name]) !== encode(reference)) params.set(urlKey(setting), encode(state[name]));
   }
   return params.toString();
 }
 
-/** @returns {object} the state entries a hash sets (known keys with values of their setting's type) */
-export function stateFromHash(hash) {
+/**
+ * @param {string} hash  @param {{ model?: string }} [defaults]  the element's defaults (the model a link without
+ *   `model=` shows, for an old link's head)
+ * @returns {object} the state entries a hash sets (known keys with values of their setting's type)
+ */
+export function stateFromHash(hash, defaults) {
   const change = {};
-  for (const [key, text] of new URLSearchParams(hash.replace(/^#/, ''))) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  for (const [key, text] of params) {
     const setting = BY_KEY.get(key);
     if (!setting) continue;
     const value = decode(text, setting);
     if (value !== INVALID) change[setting.name] = value;
   }
+  // A link from before the head was one field (head=2, trainedHead=5) opens at the head it showed.
+  const old = oldLinkHead(params, change.model ?? defaults?.model ?? 'designed');
+  if (old) change.head = old;
   return change;
 }

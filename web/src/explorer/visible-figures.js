@@ -116,7 +116,7 @@ export class VisibleFigures {
 
   drawFigure(name) {
     const { result, previous, state } = this.drawn;
-    if (result.trace.tokens.length === 0 && !FIGURES[name].withoutSentence) {
+    if (result.run.tokens.length === 0 && !FIGURES[name].withoutSentence) {
       this.slots[name].replaceChildren(emptyNote());
       this.shown.delete(name);
       this.drawnFrom.delete(name);

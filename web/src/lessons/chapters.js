@@ -19,7 +19,7 @@ import { BASE_SETTINGS, withBaseChange } from '../settings/state.js';
  *   takeaway: the one sentence the chapter opens with; settings: its slice of the state, as entries of the state schema
  *   (each with its default, range or names, and the element's attribute that sets it, if any); state: its slice's
  *   defaults (a fresh object); consistent: keeps its slice consistent with the rest after a change (withChange);
- *   lenses: data its figures need beyond the trace (explorer/lens-data.js); figures: its figures
+ *   lenses: data its figures need beyond the Run (explorer/lens-data.js); figures: its figures
  *   (explorer/figures.js); tour: its steps of the guided tour; usesSentence: false for a chapter that does not read the
  *   sentence (the sentence box, tokens and attention settings step aside while it is open); build: builds, wires and
  *   syncs all its own content and controls (the contract below).
@@ -55,8 +55,8 @@ export function chapterOfView(view) {
  * @property {(state: object, context: { readonly: boolean, open: string | undefined, autoplay: boolean, views: Set<string> }) => void} [sync]
  *   its controls follow the state, at every update, before the core is called; open: the open chapter's id; views: the
  *   views the element shows (its `views` attribute)
- * @property {(state: object, trace: object, wants: (figures: string[]) => boolean) => void} [syncTrace]  its controls
- *   that follow the trace (the tokens), after each core call; wants: whether any of these figures is on screen
+ * @property {(state: object, run: import('../models/run.js').Run, wants: (figures: string[]) => boolean) => void} [syncRun]
+ *   its controls that follow the Run (the tokens), after each core call; wants: whether any of these figures is on screen
  * @property {Record<string, HTMLElement>} [messages]  where a lens with `kept` says why a change drew nothing new
  *   (explorer/lens-data.js)
  */

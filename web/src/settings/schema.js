@@ -7,13 +7,14 @@
 // come the defaults (here), the value checks of el.change() (here), the attribute parsers (here) and the
 // URL syntax (explorer/url-state.js); tests/js/state-schema.test.js checks the .d.ts's ExplorerState against it.
 import { integerIn, numberIn, oneOf } from './attribute-values.js';
+import { isHead } from './head.js';
 
 /**
  * One setting.
  * @typedef {object} Setting
  * @property {string} name  the state's field, and its URL key unless `url` says otherwise
- * @property {'text' | 'boolean' | 'integer' | 'number' | 'name' | 'texts' | 'integers' | 'numbers' | 'names'} type
- *   a plural type is a list of the singular one's values
+ * @property {'text' | 'boolean' | 'integer' | 'number' | 'name' | 'head' | 'texts' | 'integers' | 'numbers' | 'names'} type
+ *   a plural type is a list of the singular one's values; a head is { layer, head } (settings/head.js)
  * @property {unknown} default  the value before anything sets it (a list is copied for each state)
  * @property {() => [number, number]} [range]  inclusive bounds of a number (of each item of a list), from the
  *   core's limits: a function, as the limits are known only once the core has loaded
@@ -35,6 +36,7 @@ const TYPE_WORDS = {
   integer: 'number',
   number: 'number',
   name: 'string',
+  head: 'object',
   texts: 'list',
   integers: 'list',
   numbers: 'list',
@@ -73,6 +75,7 @@ function typeWord(value) {
 
 /** Whether `value` is of the JavaScript type of `type` (a list: an array; its items are checked with the content). */
 function hasType(type, value) {
+  if (type === 'head') return typeof value === 'object' && value !== null && !Array.isArray(value);
   return isList(type) ? Array.isArray(value) : typeof value === TYPE_WORDS[type];
 }
 
@@ -89,6 +92,10 @@ function checkItem(setting, type, value) {
   if (type === 'name') {
     if (typeof value !== 'string') throw new RangeError('must be a name');
     oneOf(value, setting.names());
+    return;
+  }
+  if (type === 'head') {
+    if (!isHead(value)) throw new RangeError('must be { layer, head }, whole numbers from 0');
     return;
   }
   if (typeof value !== 'number') throw new RangeError('must be a number');

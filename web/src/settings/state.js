@@ -2,6 +2,7 @@
 // sentence, the heads and their settings, where the page is), as entries of the state schema (schema.js);
 // each chapter adds its own slice (lessons/<chapter>/chapter.js `settings`), and lessons/chapters.js puts
 // the two together. The trace is computed from the state (trace.js); views draw the trace.
+import { asHead, designedHead, firstHead } from './head.js';
 import { COMPARISON, DEFAULT_SENTENCE } from './sentences.js';
 import { coreLimits, names } from './limits.js';
 import { headKindNames } from '../core/limits.js';
@@ -48,8 +49,9 @@ export const BASE_SETTINGS = [
   },
   // Whose attention: 'designed' heads, or a trained model, 'causal' (decoder) or 'masked' (encoder).
   { name: 'model', type: 'name', default: 'designed', names: () => names('models'), attribute: 'model' },
-  // The selected head, 0-based (one past the last selects the last: withBaseChange).
-  { name: 'head', type: 'integer', default: 0, range: () => [0, Infinity], fixed: true },
+  // The selected head: { layer, head }, both from 0, for every model (settings/head.js); choosing another model
+  // starts at its first head (withBaseChange).
+  { name: 'head', type: 'head', default: firstHead('designed') },
   {
     name: 'projection',
     type: 'name',
@@ -133,9 +135,15 @@ export function headCounts(dModel) {
   return Array.from({ length: dModel }, (_, i) => i + 1).filter((h) => dModel % h === 0);
 }
 
-/** Applies a change to the settings every chapter reads and keeps them consistent (the selected head exists). */
+/**
+ * Applies a change to the settings every chapter reads and keeps them consistent: a head given as a number (the old
+ * single field) is { layer: 0, head }; choosing another model starts at its first head; the designed heads' selected
+ * head exists (a trained model's is resolved when its run knows its size: models/run.js headIndex).
+ */
 export function withBaseChange(state, change) {
   const next = { ...state, ...change };
-  if (next.head >= next.numHeads) next.head = next.numHeads - 1;
+  if ('head' in change) next.head = asHead(change.head) ?? state.head;
+  else if (next.model !== state.model) next.head = firstHead(next.model);
+  if (next.model === 'designed') next.head = { layer: 0, head: designedHead(next.head, next.numHeads) };
   return next;
 }

@@ -16,12 +16,14 @@ function describe(token, i, padding, vocabSize) {
   const words = vocabularyWords(vocabSize);
   const vector = token.oov
     ? `"${token.text}" is not in the ${words}GloVe vocabulary: a stand-in vector hashed from the word, which carries no meaning`
-    : `"${token.text}", vocabulary row ${token.id}`;
+    : token.id === undefined
+      ? `"${token.text}", in the ${words}GloVe vocabulary`
+      : `"${token.text}", vocabulary row ${token.id}`;
   return `position ${i}: ${vector}${padding ? ' — padding: no query attends to it' : ''}; click to mask`;
 }
 
 /**
- * @param {object} trace  core.explain() result
+ * @param {{ tokens: object[], validLength: number }} trace  a Run (models/run.js) or core.explain()'s trace
  * @param {{ vocabSize?: number }} [vocabulary]  the loaded vocabulary's size, named in the tooltips
  * @param {HTMLOListElement} [last]  the strip drawn before: its items are updated in place by position (a keystroke
  *   rewrites the chips whose token changed, adds or removes those at the end, and rebuilds none)

@@ -4,28 +4,18 @@
 import { format } from 'd3-format';
 import { changedCells } from './changes.js';
 import { headDimsText } from './head-dims.js';
-import { emptyReason, rowStatus, rowSumText, selfOnlyText } from './row-status.js';
+import { emptyReason, rowStatus, rowSumText, selfOnlyText } from '../../models/row-status.js';
 import { weightColorMap } from '../../views/colors.js';
 import { childOrNew, setText } from '../../views/dom-update.js';
 import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
-import { scoreText } from '../lenses/score-function.js';
+import { headKindLabel, scoreText } from '../../models/designed.js';
 
 const fmt = format('.4f');
 
 /** Pixels per cell: large for short sentences, small enough that 256 tokens fit. */
 function cellSize(seqLen, budget) {
   return Math.max(2, Math.min(32, Math.floor(budget / Math.max(seqLen, 1))));
-}
-
-/** How a head was built, in a few words. */
-export function headKindLabel(head) {
-  if (head.kind === 'offset') {
-    if (head.offset === -1) return 'previous token';
-    if (head.offset === 1) return 'next token';
-    return `offset δ = ${head.offset}`;
-  }
-  return { projected: 'projected', semantic: 'semantic', first: 'first token', uniform: 'uniform' }[head.kind];
 }
 
 /** What a head of this kind does, in one sentence, with the d_k it uses (head-dims.js: designed heads differ). */

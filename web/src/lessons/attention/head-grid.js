@@ -1,6 +1,6 @@
-// All heads side by side as small multiples; clicking one selects it (event "choose": { head }).
+// All heads side by side as small multiples; clicking one selects it (event "choose": { head: { layer: 0, head } }).
 import { weightColorMap } from '../../views/colors.js';
-import { headKindLabel } from './attention-heatmap.js';
+import { headKindLabel } from '../../models/designed.js';
 import { headDimsLine } from './head-dims.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
 import { setAttrs, setText } from '../../views/dom-update.js';
@@ -33,7 +33,8 @@ function headKindLine(head, projection) {
  *   options  the selected head, outlined; the weights' colour map (default 'viridis'); where to get each head's canvas
  *   (the same one at every redraw), else new ones; last: the list drawn before, updated in place (a keystroke rewrites
  *   the canvases and the labels that changed, and rebuilds no button)
- * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("choose", { detail: { head: h }, bubbles })
+ * @returns {HTMLElement} a list of buttons; each dispatches CustomEvent("choose", { detail: { head: { layer: 0, head: h } },
+ *   bubbles }): the designed heads are one layer
  */
 export function headGrid(trace, { head: selected, colorMap = 'viridis', canvas, last }) {
   const seqLen = trace.tokens.length;
@@ -80,7 +81,7 @@ function headButton(list, h) {
     Object.assign(document.createElement('span'), { className: 'head-dims' }),
   );
   button.addEventListener('click', () =>
-    button.dispatchEvent(new CustomEvent('choose', { detail: { head: h }, bubbles: true })),
+    button.dispatchEvent(new CustomEvent('choose', { detail: { head: { layer: 0, head: h } }, bubbles: true })),
   );
   return button;
 }

@@ -10,9 +10,9 @@ import { cellCanvas } from '../../views/cell-canvas.js';
 import { setAttr, setAttrs, setStyle, setText } from '../../views/dom-update.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
-import { emptyReason, rowStatus, selfOnlyText } from './row-status.js';
-import { modelKindName } from './trained-facts.js';
-import { trainedHeadName } from './trained-heads.js';
+import { modelKindName } from '../../models/model-facts.js';
+import { emptyReason, rowStatus, selfOnlyText } from '../../models/row-status.js';
+import { headCounts, headIndex, headName } from '../../models/run.js';
 
 const fmt = format('.2f');
 const LABEL_PX = 86; // the words' column
@@ -27,48 +27,32 @@ function rowHeight(seqLen) {
 }
 
 /**
- * What the mix of one designed head shows: its weights and value vectors in the trace.
- * @param {object} trace  core.explain()'s trace  @param {number} head  0-based
+ * What the mix of the selected head shows, for any model: its weights and its value vectors, from the Run's block (the
+ * selected head followed through its layer: models/run.js). A trained model's values are its own, V_h = X W_V + b_V.
+ * @param {import('../../models/run.js').Run} run
  * @returns {object} mixView()'s source
  */
-export function designedMix(trace, head) {
-  const n = trace.tokens.length;
+export function runMix(run) {
+  const { layer, head, weights, values } = run.block;
+  const ref = { layer, head };
+  const n = run.tokens.length;
+  const { config } = run;
   return {
-    figure: 'mix',
-    labels: tokenLabels(trace),
-    weights: trace.heads[head].weights.data,
-    values: trace.heads[head].values,
-    id: head,
-    name: `head ${head + 1}`,
-    status: rowStatus(trace.heads[head], n, n),
-    emptyReason: emptyReason(trace.options),
-  };
-}
-
-/**
- * What the mix of the selected head of a trained model shows: its weights and its real value vectors V_h = X W_V + b_V
- * (the run's activations, trained-data.js). A causal mask leaves every query at least itself: no row is empty.
- * @param {{ config: object, run: { tokens: object[], activations: object } }} trained  trained-data.js trainedData()
- * @returns {object} mixView()'s source
- */
-export function trainedMix({ config, run }) {
-  const { layer, head, weights, values } = run.activations;
-  return {
-    figure: 'trained-mix',
-    labels: run.tokens.map((t) => t.text),
+    figure: config ? 'trained-mix' : 'mix',
+    labels: tokenLabels(run),
     weights: weights.data,
     values,
-    id: layer * config.numHeads + head,
-    name: `${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}`,
-    status: { empty: [], selfOnly: [] },
-    valuesNote: ` Its value vectors are the model's own: v_j = x_j W_V + b_V, d_k = ${config.dK}.`,
+    id: headIndex(headCounts(run), ref),
+    name: config ? `${headName(ref)} of the trained ${modelKindName(config)}` : `head ${head + 1}`,
+    status: rowStatus(run.block, n, n),
+    emptyReason: emptyReason(run.trace?.options),
+    valuesNote: config ? ` Its value vectors are the model's own: v_j = x_j W_V + b_V, d_k = ${config.dK}.` : undefined,
   };
 }
 
 /**
  * The mix's numbers for one query (what the figure draws, exported with it).
- * @param {{ weights: Float32Array, values: { data: Float32Array, shape: [number, number] } }} source  designedMix() or
- *   trainedMix(): the head's weights [seqLen, seqLen] and values [seqLen, d_v], row-major
+ * @param {{ weights: Float32Array, values: { data: Float32Array, shape: [number, number] } }} source  runMix(): the head's weights [seqLen, seqLen] and values [seqLen, d_v], row-major
  * @param {number} query  the query position
  * @returns {{ weights: Float32Array, scaled: Float32Array, output: Float32Array, dV: number }}
  *   weights a_i· [seqLen]; scaled a_ij·v_j [seqLen, d_v] row-major; output z_i = Σ_j a_ij v_j [d_v],
@@ -92,7 +76,7 @@ export function mixData({ weights: all, values }, query) {
 /**
  * @param {{ figure: string, labels: string[], weights: Float32Array, values: { data: Float32Array, shape: [number, number] },
  *   id: number, name: string, status: { empty: number[], selfOnly: number[] }, emptyReason?: string, valuesNote?: string }} source
- *   designedMix() or trainedMix(): the figure's name (data-figure), the tokens' labels, the head's weights and values,
+ *   runMix(): the figure's name (data-figure), the tokens' labels, the head's weights and values,
  *   its index (data-head), its name in the caption, its rows with no key or only their own, why a row is empty, what its
  *   value vectors are
  * @param {{ query: number, colors?: { ink: string, muted: string, line: string },

@@ -1,10 +1,10 @@
 // What a trained model predicts on the learner's sentence, the thing learners know transformers by: the
 // decoder's next word after the sentence, or the encoder's words for each blank ([MASK], a clicked word),
 // as bars of probability, with where the hidden word ranks.
-import { modelFacts } from './trained-facts.js';
+import { modelFacts } from '../../models/model-facts.js';
 import { percent, probabilityBars as bars } from '../../views/probability-bars.js';
 
-/** What the decoder expected after `context` and how it rated the word that came (trained-data.js predictionAt). */
+/** What the decoder expected after `context` and how it rated the word that came (models/trained.js predictionAt). */
 function focusTitle({ context, next, known, rank, p }, config) {
   const after = `After “${context}” it expected:`;
   if (next === undefined) return after;
@@ -17,14 +17,16 @@ function focusTitle({ context, next, known, rank, p }, config) {
 }
 
 /**
- * @param {{ kind: string, config: object, run: object, predictions: object[] }} trained  trained-data.js trainedData()
- * @param {{ focus?: object }} [options]  focus: the decoder's prediction at a row the learner points at (trained-data.js
+ * @param {import('../../models/run.js').Run} run  a trained model's Run (its config and predictions)
+ * @param {{ focus?: object }} [options]  focus: the decoder's prediction at a row the learner points at (models/trained.js
  *   predictionAt), shown instead of the next word while it is of this sentence
  * @returns {HTMLElement} a <figure data-figure="predictions">: per prediction a <section data-position> with its words as
  *   <li data-word data-p> (most likely first) and, for a blank, data-hidden and data-rank (1-based; absent past 100);
  *   a pointed-at position's section has data-focus, and data-rank when the word that came is in the top 100
  */
-export function predictionsView({ kind, config, run, predictions }, { focus } = {}) {
+export function predictionsView(run, { focus } = {}) {
+  const { model: kind, config } = run;
+  let { predictions } = run;
   const pointed = kind === 'causal' && focus && focus.tokens === run.tokens.map((t) => t.text).join(' ') ? focus : null;
   if (pointed) predictions = [{ position: pointed.position, top: pointed.top, focus: pointed }];
   const figure = document.createElement('figure');

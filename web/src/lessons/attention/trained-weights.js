@@ -2,8 +2,9 @@
 // causal mask greys the later keys), with what the head was measured to do and, where a designed head does
 // the same job by construction, how the two compare.
 import { format } from 'd3-format';
-import { measuredJob, trainedHeadAt, trainedHeadName } from './trained-heads.js';
-import { modelKindName } from './trained-facts.js';
+import { modelKindName } from '../../models/model-facts.js';
+import { headIndex, headName, headWeights, resolveHead } from '../../models/run.js';
+import { measuredJob } from '../../models/trained.js';
 import { weightColorMap } from '../../views/colors.js';
 import { childOrNew, setText } from '../../views/dom-update.js';
 import { heatmap } from '../../views/heatmap.js';
@@ -27,26 +28,27 @@ function cellSize(seqLen, budget) {
 }
 
 /**
- * @param {{ config: object, run: object }} trained  trained-data.js trainedData()
- * @param {{ selected: number, colorMap?: string, cellBudget?: number, canvas?: HTMLCanvasElement, last?: HTMLElement }} options
- *   selected: the head, layer-major; cellBudget: pixels for all the rows; last: the figure drawn before, updated in
- *   place (heatmap.js)
+ * @param {import('../../models/run.js').Run} run  a trained model's Run
+ * @param {{ selected: { layer: number, head: number }, colorMap?: string, cellBudget?: number, canvas?: HTMLCanvasElement,
+ *   last?: HTMLElement }} options  selected: the head (one past the last, from a hand-edited link, is the last);
+ *   cellBudget: pixels for all the rows; last: the figure drawn before, updated in place (heatmap.js)
  * @returns {HTMLElement} a <figure data-figure="trained-weights"> (heatmap.js)
  */
-export function trainedWeights({ config, run }, { selected, colorMap = 'viridis', cellBudget = 272, canvas, last }) {
+export function trainedWeights(run, { selected, colorMap = 'viridis', cellBudget = 272, canvas, last }) {
+  const { config } = run;
   const T = run.tokens.length;
-  const { layer, head } = trainedHeadAt(config, selected); // a head past the last (a hand-edited link) is the last
-  const weights = run.attention[layer][head];
+  const ref = resolveHead(config, selected);
+  const weights = headWeights(run, ref);
   const labels = run.tokens.map((t) => t.text);
-  const causal = config.objective === 'causal';
-  const measured = config.heads[layer * config.numHeads + head];
+  const causal = run.causal;
+  const measured = config.heads[headIndex(config, ref)];
   const job = measuredJob(measured);
   const cell = cellSize(T, Math.min(cellBudget, window.innerWidth - 160));
   const figure = heatmap(
     {
       name: 'trained-weights',
       caption:
-        `Attention weights of ${trainedHeadName(layer, head)} of the trained ${modelKindName(config)}: softmax(q·k / √${config.dK}) ` +
+        `Attention weights of ${headName(ref)} of the trained ${modelKindName(config)}: softmax(q·k / √${config.dK}) ` +
         `with its learned W_Q, W_K${causal ? ', causal mask' : ''}, [${T}, ${T}]; each row sums to 1. On held-out text: ${job.text}.`,
       values: weights,
       rows: T,

@@ -1,14 +1,12 @@
-// Every step of one update for one head, from word vectors to the encoder block's output, each a
-// labelled heatmap with its formula and shape (Vaswani et al. 2017 §3.1–3.3). Hovering a cell says
-// its value and where it came from.
+// Every step of one update for one designed head, from word vectors to the encoder block's output, each a
+// labelled heatmap with its formula and shape (Vaswani et al. 2017 §3.1–3.3), drawn by the stepper
+// (stepper.js). Hovering a cell says its value and where it came from.
 import { format } from 'd3-format';
-import { headKindLabel } from '../attention/attention-heatmap.js';
-import { emptyReason, rowStatus } from '../attention/row-status.js';
-import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
-import { math } from '../../views/formulas.js';
-import { cellCanvas } from '../../views/cell-canvas.js';
-import { heatmap } from '../../views/heatmap.js';
+import { headKindLabel } from '../../models/designed.js';
+import { emptyReason, rowStatus } from '../../models/row-status.js';
+import { maxAbs } from '../../views/colors.js';
 import { tokenLabels } from '../../views/labels.js';
+import { stepper } from './stepper.js';
 
 const fmt = format('.4f');
 
@@ -267,76 +265,8 @@ function sharedScoreScale(list) {
   );
 }
 
-/** One step's heatmap; `weightColor` colours the attention-weight step, the others are diverging; `budget`: [width, height] pixels. */
-function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
-  const [rows, cols] = step.tensor.shape;
-  const limit = step.limit ?? maxAbs(step.tensor.data);
-  return heatmap({
-    name: `step-${index + 1}`,
-    caption: step.shapeNote ? `[${rows}, ${cols}]; ${step.shapeNote}` : `[${rows}, ${cols}]`,
-    colGroups: step.colGroups,
-    values: step.tensor.data,
-    rows,
-    cols,
-    rowLabels: step.rowLabels,
-    colLabels: step.cols,
-    rowTitle: 'token ↓',
-    colTitle: step.colTitle,
-    color: step.weights ? weightColor : divergingColor(limit),
-    domain: step.weights ? [0, 1] : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
-    legendTitle: step.weights ? 'weight' : 'value',
-    // Whole pixels while a column gets at least one; narrower (400 feed-forward units on a phone), a fraction, so it fits.
-    cellWidth: widthBudget >= cols ? Math.min(36, Math.floor(widthBudget / Math.max(cols, 1))) : widthBudget / cols,
-    cellHeight: Math.max(2, Math.min(28, Math.floor(heightBudget / Math.max(rows, 1)))),
-    isMasked: step.isMasked,
-    rowNotes: step.notes,
-    rowNotesTitle: step.notes ? 'entropy' : undefined,
-    describe: step.describe,
-  });
-}
-
-/** A button that moves to step `index` (0-based): dispatches CustomEvent("choose", { detail: { step: index + 1 }, bubbles }). */
-function stepButton(className, index, content, label) {
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.className = className;
-  button.dataset.step = String(index + 1);
-  button.setAttribute('aria-label', label);
-  button.append(...content);
-  button.addEventListener('click', () =>
-    button.dispatchEvent(new CustomEvent('choose', { detail: { step: index + 1 }, bubbles: true })),
-  );
-  return button;
-}
-
-/** Previous or next step: its title and a thumbnail of its matrix. */
-function neighbour(step, index, weightColor, direction) {
-  const [rows, cols] = step.tensor.shape;
-  const limit = step.limit ?? maxAbs(step.tensor.data);
-  const thumb = cellCanvas({
-    rows,
-    cols,
-    values: step.tensor.data,
-    color: step.weights ? weightColor : divergingColor(limit),
-    domain: step.weights ? [0, 1] : [-limit, limit],
-    isMasked: step.isMasked,
-    cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))),
-    cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))),
-  });
-  const text = document.createElement('span');
-  text.textContent = `${direction === 'previous' ? '← ' : ''}${index + 1}. ${step.title}${direction === 'next' ? ' →' : ''}`;
-  const button = stepButton(
-    `step-neighbour step-${direction}`,
-    index,
-    [text, thumb],
-    `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`,
-  );
-  button.dataset.focusKey = `step-${direction}`;
-  return button;
-}
-
 /**
- * The steps of the selected designed head as a stepper (stepper() below).
+ * The steps of the selected designed head as a stepper (stepper.js).
  * @param {object} trace  core.explain() result
  * @param {{ head: number, step?: number, colorMap?: 'viridis' | 'cividis' }} options  the head to follow (0-based);
  *   the step shown, 1-based (clamped to the steps there are; default 1); the attention weights' colour map
@@ -350,76 +280,5 @@ export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
     name: `head ${head + 1} (${headKindLabel(trace.heads[head])})`,
   });
   root.dataset.head = String(head);
-  return root;
-}
-
-/**
- * Steps as a stepper: a numbered list of every step, the current step large with its formula and shape, and its
- * previous and next steps beside it.
- * @param {{ title: string, tex: string, tensor: { data: Float32Array, shape: [number, number] }, rowLabels: string[],
- *   cols: string[], colTitle: string, describe: Function, weights?: boolean, isMasked?: Function, limit?: number,
- *   shapeNote?: string, colGroups?: object[], notes?: string[] }[]} all  the steps, in order (at least one)
- * @param {{ step?: number, colorMap?: 'viridis' | 'cividis', name: string, id?: string }} options  the step shown, 1-based
- *   (clamped); the attention weights' colour map; what the steps are of, for the step list's accessible name ("head 2 (…)");
- *   the prefix of its elements' ids (default 'pipeline'), so that two steppers in one page do not share ids
- * @returns {HTMLElement} <div data-figure="pipeline" data-step data-steps>; its buttons dispatch
- *   CustomEvent("choose", { detail: { step } (1-based), bubbles })
- */
-export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipeline' }) {
-  const current = Math.max(0, Math.min(all.length - 1, Math.round(step) - 1));
-  const weightColor = weightColorMap(colorMap);
-  const root = document.createElement('div');
-  root.className = 'pipeline';
-  root.dataset.figure = 'pipeline';
-  root.dataset.step = String(current + 1);
-  root.dataset.steps = String(all.length);
-
-  // The stepper is a tab list over one panel, the step shown (WAI-ARIA Authoring Practices, "Tabs",
-  // automatic activation): only the selected tab is in the tab order, and the arrow keys, Home and End
-  // move to another step. Each control has a data-focus-key so that focus survives the redraw
-  // (explorer/keep-focus.js).
-  const nav = root.appendChild(document.createElement('div'));
-  nav.className = 'stepper';
-  nav.setAttribute('role', 'tablist');
-  nav.setAttribute('aria-label', `The ${all.length} steps of ${name}`);
-  const tabs = all.map((s, i) => {
-    const button = nav.appendChild(
-      stepButton(i === current ? 'step-number current' : 'step-number', i, [String(i + 1)], `${i + 1}. ${s.title}`),
-    );
-    button.title = `${i + 1}. ${s.title}`;
-    button.id = `${id}-tab-${i + 1}`;
-    button.dataset.focusKey = `step-tab-${i + 1}`;
-    button.setAttribute('role', 'tab');
-    button.setAttribute('aria-selected', String(i === current));
-    button.setAttribute('aria-controls', `${id}-panel`);
-    button.tabIndex = i === current ? 0 : -1;
-    if (i === current) button.dataset.focusFallback = '';
-    return button;
-  });
-  nav.addEventListener('keydown', (event) => {
-    const at = tabs.indexOf(event.target);
-    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1 }[event.key];
-    if (at < 0 || to === undefined) return;
-    event.preventDefault();
-    const next = tabs[(to + tabs.length) % tabs.length];
-    next.focus(); // before the redraw, so that the new tab list focuses this step's tab
-    next.click();
-  });
-
-  const row = root.appendChild(document.createElement('div'));
-  row.className = 'step-row';
-  if (current > 0) row.append(neighbour(all[current - 1], current - 1, weightColor, 'previous'));
-  const card = row.appendChild(document.createElement('section'));
-  card.className = 'step';
-  card.id = `${id}-panel`;
-  card.setAttribute('role', 'tabpanel');
-  card.setAttribute('aria-labelledby', `${id}-tab-${current + 1}`);
-  const title = card.appendChild(document.createElement('h3'));
-  title.textContent = `${current + 1}. ${all[current].title}`;
-  card.append(
-    math(all[current].tex, { display: true }),
-    stepHeatmap(all[current], current, weightColor, [Math.min(560, window.innerWidth - 180), 360]),
-  );
-  if (current < all.length - 1) row.append(neighbour(all[current + 1], current + 1, weightColor, 'next'));
   return root;
 }

@@ -4,9 +4,9 @@
 // causal mask), its output, W_O, and the post-LN block's Add & Norm and feed-forward layer
 // (Vaswani et al. 2017 §3.1–3.3; the input is frozen GloVe + the sinusoidal P of §3.5, not scaled).
 import { format } from 'd3-format';
-import { trainedHeadName } from '../attention/trained-heads.js';
-import { modelKindName } from '../attention/trained-facts.js';
-import { stepper } from './pipeline.js';
+import { modelKindName } from '../../models/model-facts.js';
+import { headName } from '../../models/run.js';
+import { stepper } from './stepper.js';
 
 const fmt = format('.4f');
 
@@ -17,14 +17,14 @@ function layerNormTex(out, residual, k) {
 
 /**
  * The steps of block `layer` for head `head`, in order, in the format stepper() draws (pipeline.js).
- * @param {{ config: object, tokens: { text: string }[], activations: object }} data  trained-block.js trainedBlockData()
+ * @param {import('../../models/run.js').Run} run  a trained model's Run: its block is the selected head followed through its layer
  * @returns {object[]}
  */
-export function trainedSteps({ config, tokens, activations: a }) {
+export function trainedSteps({ config, tokens, block: a }) {
   const labels = tokens.map((t) => t.text);
   const { layer, head } = a;
   const { numHeads, dModel, dK, dFF } = config;
-  const name = trainedHeadName(layer, head);
+  const name = headName({ layer, head });
   const causal = config.objective === 'causal';
   const index = (count) => Array.from({ length: count }, (_, j) => String(j));
   const dims = (tensor, what) => ({ tensor, cols: index(tensor.shape[1]), colTitle: `${what} →` });
@@ -109,13 +109,13 @@ export function trainedSteps({ config, tokens, activations: a }) {
       ...dims(a.concat, 'dimension'),
       shapeNote: `${numHeads} blocks of d_k = ${dK} columns, one per head`,
       colGroups: Array.from({ length: numHeads }, (_, g) => ({
-        label: trainedHeadName(layer, g),
+        label: headName({ layer, head: g }),
         short: String(g + 1),
         start: g * dK,
         end: (g + 1) * dK,
       })),
       describe: (i, j, v) =>
-        `concat[${i}, ${j}] = ${fmt(v)} (${trainedHeadName(layer, Math.floor(j / dK))}, its dimension ${j % dK})`,
+        `concat[${i}, ${j}] = ${fmt(v)} (${headName({ layer, head: Math.floor(j / dK) })}, its dimension ${j % dK})`,
     },
     {
       title: 'Multi-head output',
@@ -171,16 +171,17 @@ export function trainedSteps({ config, tokens, activations: a }) {
 /**
  * The trained stepper: which model, layer and head it follows, a button per head (layers × heads) to follow
  * another, and the steps.
- * @param {{ config: object, tokens: object[], activations: object, selected: number }} data  trained-block.js trainedBlockData()
+ * @param {import('../../models/run.js').Run} run  a trained model's Run, with its block
  * @param {{ step?: number, colorMap?: string }} options  the step shown (1-based), the weights' colour map
- * @returns {HTMLElement} <figure data-figure="trained-pipeline" data-layer data-head data-model>, holding the stepper
- *   (<div data-figure="trained-steps" data-step data-steps>); its buttons dispatch CustomEvent("choose", { detail: { step } | { trainedHead }, bubbles })
+ * @returns {HTMLElement} <figure data-figure="trained-pipeline" data-layer data-head data-model> (layer and head from 0),
+ *   holding the stepper (<div data-figure="trained-steps" data-step data-steps>); its buttons dispatch
+ *   CustomEvent("choose", { detail: { step } | { head: { layer, head } }, bubbles })
  */
-export function trainedPipeline(data, { step = 1, colorMap = 'viridis' }) {
+export function trainedPipeline(run, { step = 1, colorMap = 'viridis' }) {
   const {
     config,
-    activations: { layer, head },
-  } = data;
+    block: { layer, head },
+  } = run;
   const figure = document.createElement('figure');
   figure.className = 'trained-pipeline';
   Object.assign(figure.dataset, {
@@ -189,7 +190,7 @@ export function trainedPipeline(data, { step = 1, colorMap = 'viridis' }) {
     head: String(head),
     model: config.kind,
   });
-  const name = trainedHeadName(layer, head);
+  const name = headName({ layer, head });
   figure.appendChild(document.createElement('figcaption')).textContent =
     `${name} of the trained ${modelKindName(config)} (${config.numLayers} layers × ${config.numHeads} heads, d_model = ${config.dModel}, ` +
     `d_k = ${config.dK}) on your sentence: every value as the model computes it, with its learned weights and biases.`;
@@ -199,19 +200,18 @@ export function trainedPipeline(data, { step = 1, colorMap = 'viridis' }) {
   picker.setAttribute('aria-label', 'Follow another head of the trained model');
   for (let l = 0; l < config.numLayers; l++) {
     for (let h = 0; h < config.numHeads; h++) {
-      const index = l * config.numHeads + h;
       const button = picker.appendChild(document.createElement('button'));
       button.type = 'button';
-      button.textContent = trainedHeadName(l, h);
-      button.dataset.focusKey = `trained-head-${index}`;
+      button.textContent = headName({ layer: l, head: h });
+      button.dataset.focusKey = `trained-head-${l}-${h}`;
       button.setAttribute('aria-pressed', String(l === layer && h === head));
       button.addEventListener('click', () =>
-        button.dispatchEvent(new CustomEvent('choose', { detail: { trainedHead: index }, bubbles: true })),
+        button.dispatchEvent(new CustomEvent('choose', { detail: { head: { layer: l, head: h } }, bubbles: true })),
       );
     }
   }
   const steps = figure.appendChild(
-    stepper(trainedSteps(data), {
+    stepper(trainedSteps(run), {
       step,
       colorMap,
       name: `${name} of the trained ${modelKindName(config)}`,

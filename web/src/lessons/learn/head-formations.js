@@ -7,11 +7,7 @@
 // run (seed 0: layer-1 prefix matching 0.43 at step 340, while the layer-0 head it reads was at 0.32 and
 // reached 0.4 only at step 420), contradicting the circuit.
 import { HEAD_SCORES } from './tasks.js';
-
-/** "L1 H0": layer and head, from 0 as the trainer counts them. */
-export function headName(layer, head) {
-  return `L${layer} H${head}`;
-}
+import { headName } from '../../models/run.js';
 
 const PREVIOUS = HEAD_SCORES.find((score) => score.key === 'previousToken');
 const PREFIX = HEAD_SCORES.find((score) => score.key === 'prefixMatching');
@@ -46,7 +42,7 @@ export function headFormations(history) {
       key: PREVIOUS.key,
       layer,
       head,
-      label: `${headName(layer, head)} ${PREVIOUS.head}: ${PREVIOUS.label} score ≥ ${PREVIOUS.threshold}`,
+      label: `${headName({ layer, head })} ${PREVIOUS.head}: ${PREVIOUS.label} score ≥ ${PREVIOUS.threshold}`,
     });
   }
   for (const snapshot of history) {
@@ -62,7 +58,7 @@ export function headFormations(history) {
       layer,
       head,
       after,
-      label: `${headName(layer, head)} ${PREFIX.head}: ${PREFIX.label} score ≥ ${PREFIX.threshold}, reading ${headName(...after)}`,
+      label: `${headName({ layer, head })} ${PREFIX.head}: ${PREFIX.label} score ≥ ${PREFIX.threshold}, reading ${headName({ layer: after[0], head: after[1] })}`,
     });
     break;
   }

@@ -3,7 +3,7 @@
 // shows that snapshot instead of the live one. Pure: new DOM from the run's history.
 import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
-import { headName } from './head-formations.js';
+import { headName } from '../../models/run.js';
 
 const MOMENTS = 10; // thumbnails per head
 const THUMB_PX = 40;
@@ -40,7 +40,7 @@ export function historyStrip(history, { at, colorMap = 'viridis', canvas }) {
     for (let h = 0; h < numHeads; h++) {
       const row = rows.appendChild(document.createElement('div'));
       row.className = 'history-row';
-      row.appendChild(document.createElement('span')).textContent = headName(l, h);
+      row.appendChild(document.createElement('span')).textContent = headName({ layer: l, head: h });
       const offset = (l * numHeads + h) * T * T;
       moments.forEach((index, k) => {
         const snapshot = history[index];
@@ -48,7 +48,7 @@ export function historyStrip(history, { at, colorMap = 'viridis', canvas }) {
         const thumb = row.appendChild(document.createElement('span'));
         thumb.className = index === shown ? 'history-thumb current' : 'history-thumb';
         thumb.dataset.index = String(index);
-        thumb.title = `${headName(l, h)} at step ${snapshot.step}`;
+        thumb.title = `${headName({ layer: l, head: h })} at step ${snapshot.step}`;
         thumb.append(
           cellCanvas({
             rows: T,

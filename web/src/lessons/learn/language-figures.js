@@ -5,8 +5,9 @@
 import { lineChart } from '../../views/line-chart.js';
 import { curvesBox } from './training-curves.js';
 import { probabilityBars } from '../../views/probability-bars.js';
-import { trainedHeadGrid } from '../attention/trained-heads.js';
-import { modelFacts } from '../attention/trained-facts.js';
+import { modelFacts } from '../../models/model-facts.js';
+import { learnedRun } from '../../models/trained.js';
+import { headThumbs } from '../../views/head-thumbs.js';
 
 const HELD_OUT_COLOR = '#1f77b4';
 const TRAIN_COLOR = '#9ecae1';
@@ -62,24 +63,6 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
   return wrapper;
 }
 
-/** The snapshot's run on the sentence in trained-heads.js's shape: { config, run }. */
-function asTrained(snapshot, options) {
-  const {
-    tokens,
-    weights: {
-      data,
-      shape: [numLayers, numHeads, T],
-    },
-  } = snapshot.probe;
-  const attention = Array.from({ length: numLayers }, (_, l) =>
-    Array.from({ length: numHeads }, (_, h) =>
-      data.subarray((l * numHeads + h) * T * T, (l * numHeads + h + 1) * T * T),
-    ),
-  );
-  const config = { numLayers, numHeads, dK: options.dK, objective: options.objective, heads: snapshot.heads };
-  return { config, run: { tokens, attention } };
-}
-
 /** A figure saying why there is nothing to draw (no sentence, a word the model cannot read). */
 function noSentence(name, caption, message) {
   const figure = document.createElement('figure');
@@ -91,18 +74,18 @@ function noSentence(name, caption, message) {
 }
 
 /**
- * @param {object} snapshot  language-run.js @param {{ objective: string, dK: number, colorMap?: string, canvas?: Function }} options
- *   objective, dK: the model's (the worker's model message)
- * @returns {HTMLElement} <figure data-figure="learn-language-heads">: trained-heads.js's grid (data-label, data-score per head)
+ * @param {object} snapshot  language-run.js @param {{ objective: string, colorMap?: string, canvas?: Function }} options
+ *   objective: the model's (the worker's model message)
+ * @returns {HTMLElement} <figure data-figure="learn-language-heads">: views/head-thumbs.js's grid (data-label, data-score per head)
  */
-export function languageHeads(snapshot, { objective, dK, colorMap, canvas }) {
+export function languageHeads(snapshot, { objective, colorMap, canvas }) {
   const caption = snapshot.heads.length
     ? `Every head on your sentence at step ${snapshot.probe.step}, each named by what it did on the held-out text ` +
       `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`
     : `Every head on your sentence at step ${snapshot.probe.step} (not measured: the held-out text has no line of two words)`;
   if (snapshot.probe.error) return noSentence('learn-language-heads', caption, snapshot.probe.error);
-  return trainedHeadGrid(asTrained(snapshot, { objective, dK }), {
-    selected: -1,
+  return headThumbs(learnedRun(snapshot.probe, snapshot.heads, { objective }), {
+    selected: null,
     colorMap,
     canvas,
     name: 'learn-language-heads',

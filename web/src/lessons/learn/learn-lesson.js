@@ -9,7 +9,8 @@ import { download, exportFigure } from '../../views/figure-export.js';
 import { buildLearnControls } from './learn-controls.js';
 import { LearnSession } from './learn-session.js';
 import { parseProbe, probeText } from './probe.js';
-import { headName } from './head-formations.js';
+import { headName } from '../../models/run.js';
+import { ablationSwitches } from './ablation-switches.js';
 import { LANGUAGE_TASK } from './language-run.js';
 import { learnTasks } from './tasks.js';
 
@@ -77,16 +78,12 @@ export class LearnLesson {
       this.slots[name].setAttribute('role', 'region');
       this.slots[name].setAttribute('aria-label', label);
     }
-    this.ablation = element('fieldset', 'ablation');
-    this.ablation.append(element('legend', '', 'Switch heads off (ablation): which heads does the accuracy need?'));
-    this.ablation.addEventListener('change', (event) => {
-      const { layer, head } = event.target.dataset;
-      this.session.ablate(Number(layer), Number(head), event.target.checked);
-    });
+    this.switches = ablationSwitches((layer, head, off) => this.session.ablate(layer, head, off));
+    this.ablation = this.switches.element;
     // A head pressed in the grid flips its switch (pointerdown: the grid may be redrawn before a click completes).
     this.slots.heads.addEventListener('pointerdown', (event) => {
       const item = event.target.closest('[data-layer]');
-      if (item && !this.readonly) this.ablationBox(item.dataset.layer, item.dataset.head)?.click();
+      if (item && !this.readonly) this.switches.box(item.dataset.layer, item.dataset.head)?.click();
     });
     this.scrub = this.buildScrub();
     this.slots.history.addEventListener('pointerdown', (event) => {
@@ -157,10 +154,6 @@ export class LearnLesson {
       }
     });
     return bar;
-  }
-
-  ablationBox(layer, head) {
-    return this.ablation.querySelector(`input[data-layer="${layer}"][data-head="${head}"]`);
   }
 
   /**
@@ -351,9 +344,12 @@ export class LearnLesson {
       this.readout.textContent = ''; // no model yet, or none: the settings' message says why
       return;
     }
-    this.syncAblation(latest);
+    this.switches.sync(latest, this.readonly);
     const shown = this.at === null ? latest : history[this.at];
-    const ablated = latest.ablated.map((key) => headName(...key.split(',').map(Number)));
+    const ablated = latest.ablated.map((key) => {
+      const [layer, head] = key.split(',').map(Number);
+      return headName({ layer, head });
+    });
     this.readout.replaceChildren(
       element('strong', '', `Step ${latest.step}`),
       ` · ${latest.running ? `${Math.round(latest.stepsPerSecond)} steps/s` : 'paused'} · ${seconds(latest.elapsedMs)} of training · `,
@@ -378,26 +374,5 @@ export class LearnLesson {
   figureData(latest, history) {
     const { task, vocabSize } = this.resolved.options;
     return { history, shown: this.at === null ? latest : history[this.at], at: this.at, names: { task, vocabSize } };
-  }
-
-  /** One switch per head, rebuilt when the model's shape changes; checked = switched off. */
-  syncAblation(snapshot) {
-    const [numLayers, numHeads] = snapshot.weights.shape;
-    const shape = `${numLayers}x${numHeads}`;
-    if (this.ablation.dataset.shape !== shape) {
-      this.ablation.dataset.shape = shape;
-      this.ablation.replaceChildren(this.ablation.firstChild);
-      for (let l = 0; l < numLayers; l++) {
-        for (let h = 0; h < numHeads; h++) {
-          const label = this.ablation.appendChild(element('label', 'ablation-switch'));
-          const box = label.appendChild(document.createElement('input'));
-          Object.assign(box, { type: 'checkbox', disabled: this.readonly });
-          Object.assign(box.dataset, { layer: String(l), head: String(h) });
-          label.append(headName(l, h));
-        }
-      }
-    }
-    for (const box of this.ablation.querySelectorAll('input'))
-      box.checked = snapshot.ablated.includes(`${box.dataset.layer},${box.dataset.head}`);
   }
 }

@@ -24,8 +24,8 @@ export const tour = [
     title: 'Two layers, one circuit: induction heads',
     text:
       'Press Train again: the task is now to continue a segment that repeats. ' +
-      'A head in layer 0 learns to attend to the previous token, so each position also carries the token before it; ' +
-      'a head in layer 1 then looks for the earlier occurrence of the current token and attends to the token after it — the outlined cells. ' +
+      'A head in layer 1 learns to attend to the previous token, so each position also carries the token before it; ' +
+      'a head in layer 2 then looks for the earlier occurrence of the current token and attends to the token after it — the outlined cells. ' +
       'Press a head, or switch it off below, to see the accuracy fall without it.',
     state: { trainTask: 'induction', trainSpeed: 100 },
     view: 'learn',

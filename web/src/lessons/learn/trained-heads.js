@@ -5,7 +5,7 @@
 // Pure: new DOM from a snapshot (train-worker.js).
 import { weightColorMap } from '../../views/colors.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
-import { headName } from './head-formations.js';
+import { headName } from '../../models/run.js';
 import { earlierOccurrence, tokenName } from './probe.js';
 import { HEAD_SCORES } from './tasks.js';
 
@@ -84,7 +84,7 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
     const layerLabel = grid.appendChild(document.createElement('span'));
     layerLabel.className = 'layer-label';
     layerLabel.dataset.exportText = ''; // drawn as text in the figure's downloads (figure-export.js)
-    layerLabel.textContent = `layer ${l}`;
+    layerLabel.textContent = `layer ${l + 1}`;
     for (let h = 0; h < numHeads; h++) {
       const index = l * numHeads + h;
       const off = snapshot.ablated.includes(`${l},${h}`);
@@ -97,10 +97,10 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
         prefixMatching: snapshot.prefixMatching.data[index].toFixed(4),
         ablated: String(off),
       });
-      item.title = `${headName(l, h)}: press to switch it ${off ? 'on' : 'off'}`;
+      item.title = `${headName({ layer: l, head: h })}: press to switch it ${off ? 'on' : 'off'}`;
       const name = item.appendChild(document.createElement('strong'));
       name.dataset.exportText = '';
-      name.textContent = `${headName(l, h)}${off ? ' · off' : ''}`;
+      name.textContent = `${headName({ layer: l, head: h })}${off ? ' · off' : ''}`;
       const plot = item.appendChild(document.createElement('span'));
       plot.className = 'learn-head-plot';
       plot.style.width = plot.style.height = `${HEAD_PX + LABEL_PX}px`;

@@ -23,7 +23,9 @@ import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { simplexView } from './simplex-view.js';
 import { contextData, contextInputs } from './trained-context.js';
 import { contextTrainedView } from './trained-context-view.js';
-import { trainedModels } from '../attention/trained-models.js';
+import { whenDesigned } from '../../models/run-figures.js';
+import { trainedModels } from '../../models/trained-models.js';
+import { designedHead } from '../../settings/head.js';
 import { DESIGNED, coreLimits, names } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
 
@@ -79,12 +81,12 @@ export const lensesChapter = {
   lenses: {
     // A trained model's states of one word in the comparison's two sentences (computed only while comparing with one chosen).
     contextStates: {
-      inputs: (state, trace, core) => contextInputs(state, trainedModels(core)),
+      inputs: (state, run, core) => contextInputs(state, trainedModels(core)),
       compute: (core, inputs) => contextData(core, trainedModels(core), inputs),
       kept: 'The figure shows the last sentences the model could read.',
     },
     scoreCosts: {
-      inputs: (state, trace, core) => scoreCostInputs(state, trace.tokens.length, core.dModel),
+      inputs: (state, run, core) => scoreCostInputs(state, run.tokens.length, core.dModel),
       compute: scoreCosts,
     },
     simplex: { inputs: (state) => simplexInputs(state), compute: simplexData },
@@ -98,7 +100,7 @@ export const lensesChapter = {
       compute: (core, [source, target, options]) => core.explainCross(source, target, options),
     },
     cost: {
-      inputs: (state, trace, core) => costInputs(state, trace.totalTokens, core.dModel),
+      inputs: (state, run, core) => costInputs(state, run.totalTokens, core.dModel),
       compute: costData,
       kept: 'The figures show the last sizes that worked.',
     },
@@ -111,7 +113,7 @@ export const lensesChapter = {
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
-    projection: { needs: 'projection', draw: ({ projected }) => projectionView(projected) },
+    projection: { needs: 'projection', draw: whenDesigned(({ projected }) => projectionView(projected)) },
     contextTrained: { needs: 'contextStates', draw: ({ contextStates }) => contextTrainedView(contextStates) },
     scoreFunction: { needs: 'scoreCosts', dataOnly: true, draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts) },
     simplex: { needs: 'simplex', dataOnly: true, draw: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }) },
@@ -122,7 +124,8 @@ export const lensesChapter = {
     },
     cross: {
       needs: 'cross',
-      draw: ({ cross }, _, { head, colorMap }) => crossAttentionView(cross, { head, colorMap }),
+      draw: ({ cross }, _, { head, numHeads, colorMap }) =>
+        crossAttentionView(cross, { head: designedHead(head, numHeads), colorMap }),
     },
     costTable: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costTable(cost.costs, cost.sizes) },
     costPlot: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },

@@ -5,7 +5,7 @@ import { format } from 'd3-format';
 import { weightColorMap } from '../../views/colors.js';
 import { heatmap } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
-import { rowStatus, selfOnlyText } from '../attention/row-status.js';
+import { rowStatus, selfOnlyText } from '../../models/row-status.js';
 
 const fmt = format('.4f');
 const CELL_BUDGET = 360;

@@ -15,12 +15,6 @@ const NAMES = {
   additive: 'additive (Bahdanau et al. 2014)',
 };
 
-/** The short form of a head's scores for captions (designed heads keep dot products under 'additive'). */
-export function scoreText(options, head) {
-  if (head.additiveScorer) return 'vᵀtanh(W_q q + W_k k)';
-  return options.scale ? 'QKᵀ/√d_k' : 'QKᵀ';
-}
-
 /**
  * @param {{ scoreFunction: string, costs: Record<string, { multiplyAdds, additions, divisions, tanh, total }>,
  *   seqLen: number, dK: number, hidden: number, numHeads: number }} data  costs per head for each function

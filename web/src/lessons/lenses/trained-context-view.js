@@ -6,7 +6,7 @@ import { format } from 'd3-format';
 import { scalePoint, scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
-import { modelFacts, modelKindName } from '../attention/trained-facts.js';
+import { modelFacts, modelKindName } from '../../models/model-facts.js';
 import { labelWidth, placeLabels } from '../../views/label-placement.js';
 import { SENTENCE_COLORS as COLORS } from './projection-view.js';
 

@@ -18,6 +18,13 @@ import { repeatedWord } from './repeated-word.js';
 import { rotationView } from './rotation-view.js';
 import { scoreTerms } from './score-terms.js';
 import { shuffleCheck } from './shuffle-check.js';
+import { whenDesigned } from '../../models/run-figures.js';
+import { designedHead } from '../../settings/head.js';
+
+/** The positional encoding the run's input added: the designed heads' setting; the trained models were trained with P. */
+function positionalEncodingOf(run) {
+  return run.trace?.options.positionalEncoding ?? 'sinusoidal';
+}
 
 export const positionsChapter = {
   id: 'positions',
@@ -68,12 +75,12 @@ export const positionsChapter = {
   },
   /**
    * Data its figures need beyond the trace (explorer/lens-data.js): computed while one of them is on
-   * screen, and again only when its inputs change. inputs(state, trace, core) → JSON-able inputs;
+   * screen, and again only when its inputs change. inputs(state, run, core) → JSON-able inputs;
    * compute(core, inputs) → the data.
    */
   lenses: {
     lab: {
-      inputs: (state, trace) => labOptions(state, trace.tokens.length),
+      inputs: (state, run) => labOptions(state, run.tokens.length),
       compute: (core, options) => core.positionalEncodingLab(options),
     },
   },
@@ -84,13 +91,13 @@ export const positionsChapter = {
     labEncoding: {
       needs: 'lab',
       withoutSentence: true,
-      draw: ({ trace, lab }, _, { labBase }) =>
-        labEncoding(lab, { tokens: trace.tokens, base: labBase, used: trace.options.positionalEncoding }),
+      draw: ({ run, lab }, _, { labBase }) =>
+        labEncoding(lab, { tokens: run.tokens, base: labBase, used: positionalEncodingOf(run) }),
     },
     binaryPositions: {
       needs: 'lab',
       withoutSentence: true,
-      draw: ({ trace, lab }) => binaryPositions(lab, { tokens: trace.tokens }),
+      draw: ({ run, lab }) => binaryPositions(lab, { tokens: run.tokens }),
     },
     encodingCurves: {
       needs: 'lab',
@@ -101,18 +108,33 @@ export const positionsChapter = {
     positionSimilarity: {
       needs: 'lab',
       withoutSentence: true,
-      draw: ({ trace, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: trace.tokens }),
+      draw: ({ run, lab }, _, { labCosine }) => positionSimilarity(lab, { cosine: labCosine, tokens: run.tokens }),
     },
     rotation: {
       needs: 'lab',
       withoutSentence: true,
-      draw: ({ trace, lab }, _, state) =>
-        rotationView(lab, { ...rotationPair(state, trace.tokens.length), tokens: trace.tokens }),
+      draw: ({ run, lab }, _, state) =>
+        rotationView(lab, { ...rotationPair(state, run.tokens.length), tokens: run.tokens }),
     },
-    shuffle: { needs: 'checks', draw: ({ trace }, _, { head, colorMap }) => shuffleCheck(trace, { head, colorMap }) },
-    repeated: { needs: 'checks', draw: ({ trace }, _, { head }) => repeatedWord(trace, { head }) },
-    scoreTerms: { needs: 'checks', draw: ({ trace }, _, { head }) => scoreTerms(trace, { head }) },
-    norms: { needs: 'checks', draw: ({ trace }) => normBars(trace) },
+    shuffle: {
+      needs: 'checks',
+      draw: whenDesigned(({ trace }, _, { head, numHeads, colorMap }) =>
+        shuffleCheck(trace, { head: designedHead(head, numHeads), colorMap }),
+      ),
+    },
+    repeated: {
+      needs: 'checks',
+      draw: whenDesigned(({ trace }, _, { head, numHeads }) =>
+        repeatedWord(trace, { head: designedHead(head, numHeads) }),
+      ),
+    },
+    scoreTerms: {
+      needs: 'checks',
+      draw: whenDesigned(({ trace }, _, { head, numHeads }) =>
+        scoreTerms(trace, { head: designedHead(head, numHeads) }),
+      ),
+    },
+    norms: { needs: 'checks', draw: whenDesigned(({ trace }) => normBars(trace)) },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build({ slots, edit, state }) {
@@ -135,8 +157,8 @@ export const positionsChapter = {
       figureControls: [labControls.encoding, labControls.rotation, labControls.input],
       // The token selects follow the sentence, synced after each trace while one of the chapter's figures is on screen
       // (rebuilding hundreds of options per keystroke off screen would cost the frame).
-      syncTrace: (current, trace, wants) => {
-        if (wants(Object.keys(positionsChapter.figures))) labControls.sync(current, trace.tokens);
+      syncRun: (current, run, wants) => {
+        if (wants(Object.keys(positionsChapter.figures))) labControls.sync(current, run.tokens);
       },
     };
   },

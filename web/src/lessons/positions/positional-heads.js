@@ -1,7 +1,7 @@
 // Heads that read positions by construction (the designed previous-, next-, first-token and uniform
 // heads: core explain() marks them positionalByConstruction) tell positions apart with no positional
 // encoding in their input; the position checks compare the other heads and name these.
-import { headKindLabel } from '../attention/attention-heatmap.js';
+import { headKindLabel } from '../../models/designed.js';
 
 /** Head numbers as the page shows them (1-based), "2" or "2, 3 and 4". */
 export function headList(indices) {

@@ -1,0 +1,76 @@
+// The designed heads as a model: one layer of heads built by hand (designed_heads.hpp) or projected with
+// seeded weights, computed by one core.explain call (settings/trace.js computeTrace). Its Run keeps the
+// whole trace beside the shared fields, for the chapters that draw the trace's other parts (the stepper's
+// steps, the position checks, the 2-D projection).
+import { designedHead } from '../settings/head.js';
+import { computeTrace } from '../settings/trace.js';
+import { packAttention } from './run.js';
+
+/** What a designed head is, in a few words: "previous token", "semantic", "offset δ = 2". */
+export function headKindLabel(head) {
+  if (head.kind === 'offset') {
+    if (head.offset === -1) return 'previous token';
+    if (head.offset === 1) return 'next token';
+    return `offset δ = ${head.offset}`;
+  }
+  return { projected: 'projected', semantic: 'semantic', first: 'first token', uniform: 'uniform' }[head.kind];
+}
+
+/** The short form of a head's scores for captions (designed heads keep dot products under 'additive'). */
+export function scoreText(options, head) {
+  if (head.additiveScorer) return 'vᵀtanh(W_q q + W_k k)';
+  return options.scale ? 'QKᵀ/√d_k' : 'QKᵀ';
+}
+
+/**
+ * The Run of a trace: its heads as layer 1 of a one-layer model.
+ * @param {object} trace  core.explain()'s trace
+ * @param {{ traces: object[], projection: object | null }} projected  the traces on shared principal axes
+ * @param {number} selected  the selected head (0-based, one that exists): the Run's block
+ * @returns {import('./run.js').Run}
+ */
+export function designedRun(trace, projected, selected) {
+  const T = trace.tokens.length;
+  const chosen = trace.heads[selected];
+  return {
+    model: 'designed',
+    status: 'ready',
+    tokens: trace.tokens,
+    totalTokens: trace.totalTokens,
+    truncated: trace.truncated,
+    validLength: trace.validLength,
+    attention: packAttention([trace.heads.map((head) => head.weights.data)], T),
+    heads: trace.heads.map((head, h) => ({
+      layer: 0,
+      head: h,
+      label: headKindLabel(head),
+      kind: head.kind,
+      score: NaN,
+      scores: null,
+    })),
+    causal: trace.options.causal,
+    // The selected head as the mix and the stepper read it for every model (a trained model's run gives the same).
+    block: {
+      layer: 0,
+      head: selected,
+      weights: chosen.weights,
+      values: chosen.values,
+      scores: chosen.scores,
+      masksOwnPosition: chosen.masksOwnPosition,
+    },
+    trace,
+    projected,
+  };
+}
+
+/**
+ * The designed heads run on the state's sentence: one core call (explain, or compareContexts while comparing).
+ * @param {object} core  @param {object} state  the explorer's state
+ * @param {{ positionChecks: boolean, encoderBlock: boolean, project2d: boolean }} parts  the trace's optional parts
+ * @returns {import('./run.js').Run}
+ * @throws the core's TypeError / RangeError for a state it cannot compute
+ */
+export function runDesigned(core, state, parts) {
+  const { trace, projected } = computeTrace(core, state, parts);
+  return designedRun(trace, projected, designedHead(state.head, trace.heads.length));
+}

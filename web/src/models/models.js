@@ -1,0 +1,47 @@
+// The models the page shows, behind one call: run(state, parts) → Run. The designed heads compute with
+// core.explain; a trained model with its own run(). Either way an update crosses into the core once: a
+// trained model still loading stands in with the sentence's tokens (core.tokenize), and the encoder
+// tokenizes the sentence only while the learner has masked some of its words (to write [MASK] in their
+// place), then remembers those tokens until the sentence changes.
+import { DESIGNED } from '../settings/limits.js';
+import { runDesigned } from './designed.js';
+import { runTrained, waitingRun } from './trained.js';
+import { trainedModels } from './trained-models.js';
+
+export { DESIGNED };
+
+export class Models {
+  /** @param {object} core  createAttentionCore()'s core */
+  constructor(core) {
+    this.core = core;
+    this.trained = trainedModels(core);
+    this.tokenized = { sentence: null, tokens: [] };
+  }
+
+  /**
+   * @param {object} state  the explorer's state (model, sentence, head, the designed heads' settings)
+   * @param {{ positionChecks: boolean, encoderBlock: boolean, project2d: boolean }} parts  the designed trace's optional
+   *   parts, asked for only while a figure on screen draws them
+   * @returns {import('./run.js').Run}
+   * @throws the core's TypeError / RangeError for a state or a sentence it cannot compute
+   */
+  run(state, parts) {
+    if (state.model === DESIGNED) return runDesigned(this.core, state, parts);
+    this.trained.load(state.model);
+    const { model, error, loading } = this.trained.get(state.model);
+    if (!model) return waitingRun(state.model, { error, loading }, this.tokens(state.sentence));
+    const masks = model.config.objective !== 'causal' && state.maskedPositions.length > 0;
+    return runTrained(model, state, { tokens: masks ? this.tokens(state.sentence) : undefined });
+  }
+
+  /** The sentence's tokens, computed again only when it changes. */
+  tokens(sentence) {
+    if (this.tokenized.sentence !== sentence) this.tokenized = { sentence, tokens: this.core.tokenize(sentence) };
+    return this.tokenized.tokens;
+  }
+
+  /** `listener()` after a model a figure asked for has loaded (or failed to), so the figures compute again. */
+  onSettled(listener) {
+    this.trained.onSettled(listener);
+  }
+}

@@ -1,0 +1,44 @@
+// What a figure shows when the Run on screen is not the one it draws: a trained model's figure while the
+// model loads, failed to load, or has no sentence; a figure of the designed heads' trace (the stepper's
+// designed steps, the position checks, the 2-D projection) while a trained model is shown.
+import { element } from '../views/layout.js';
+
+/**
+ * A figure's draw function that draws `draw(run, state, env)` once the update's Run is a trained model's with attention
+ * (and what `has` asks for), and a note instead while the model loads, failed to, or has no sentence to read.
+ * @param {(run: import('./run.js').Run, state: object, env: object) => HTMLElement} draw
+ * @param {{ has?: (run: import('./run.js').Run) => boolean }} [options]  whether the run holds what it draws
+ * @returns {(result: { run: import('./run.js').Run }, previous: object, state: object, env: object) => HTMLElement}
+ */
+export function whenTrained(draw, { has = () => true } = {}) {
+  return ({ run }, previous, state, env) => {
+    if (run.model !== 'designed' && run.status === 'ready' && run.tokens.length > 0 && has(run))
+      return draw(run, state, env);
+    if (run.model === 'designed') return element('p', 'empty-figure', 'Choose a trained model above to see its heads.');
+    return element(
+      'p',
+      run.status === 'error' ? 'status error' : 'empty-figure',
+      run.status === 'error'
+        ? `The trained model could not be loaded: ${run.error}`
+        : run.status === 'loading'
+          ? 'Loading the trained model (once; about 2 MB)…'
+          : 'Type a sentence above: the model reads its words.',
+    );
+  };
+}
+
+/**
+ * A figure's draw function that draws from the designed heads' trace, and says where to find it while a trained model
+ * is shown (its run has no such trace).
+ * @param {(result: object, previous: object, state: object, env: object) => HTMLElement} draw
+ */
+export function whenDesigned(draw) {
+  return (result, previous, state, env) =>
+    result.trace
+      ? draw(result, previous, state, env)
+      : element(
+          'p',
+          'empty-figure',
+          'This figure follows the designed heads: choose “designed heads” above to see it.',
+        );
+}

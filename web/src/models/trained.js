@@ -1,0 +1,231 @@
+// A trained language model (core.languageModel: the causal decoder, the masked encoder) as a model of the
+// Run interface: one languageModel run() per update gives every head's weights, the block outputs, the
+// selected head followed through its block (the stepper and the mix read it) and the predictions the
+// figures show (the output layer costs more than the blocks, so only at the positions shown).
+import { packAttention, resolveHead } from './run.js';
+
+/** How many words a prediction figure lists. */
+export const SHOWN_WORDS = 10;
+/** How many the masked model ranks, to say where the hidden word stands (core.languageModelLimits.maxTopK). */
+const RANKED_WORDS = 100;
+
+/** A head no measurement is given for (a model trained in the page on too little held-out text). */
+const NOT_MEASURED = { text: 'not measured', label: 'not measured', score: NaN };
+
+/** Each measured label, the score it was measured by (config.heads fields), and how the page names it. */
+const MEASURES = {
+  previous: ['previous', 'previous word'],
+  next: ['next', 'next word'],
+  self: ['self', 'itself'],
+  first: ['first', 'first token'],
+  'same word': ['sameWord', 'same word'],
+  prefix: ['prefix', 'prefix matching'],
+};
+
+/**
+ * What a head was measured to do, in a few words: "previous word 0.45", or for a head with no single job (no
+ * score ≥ 0.4), "mixed (previous word 0.15)" with its largest score.
+ * @param {{ label: string, previous: number, next: number, self: number, first: number, sameWord: number, prefix: number }} [head]
+ *   one of config.heads (none: not measured)
+ * @returns {{ text: string, label: string, score: number }}  label: the measured label; score: its score, or the largest one when mixed
+ */
+export function measuredJob(head) {
+  if (!head) return NOT_MEASURED;
+  if (head.label !== 'mixed') {
+    const [field, name] = MEASURES[head.label];
+    return { text: `${name} ${head[field].toFixed(2)}`, label: head.label, score: head[field] };
+  }
+  const [field, name] = Object.values(MEASURES).reduce((best, m) => (head[m[0]] > head[best[0]] ? m : best));
+  return { text: `mixed (${name} ${head[field].toFixed(2)})`, label: 'mixed', score: head[field] };
+}
+
+/**
+ * A trained model's heads as a Run lists them, layer-major, each named by what it was measured to do.
+ * @param {{ numLayers: number, numHeads: number, heads: object[] }} config
+ * @returns {import('./run.js').RunHead[]}
+ */
+export function measuredHeads({ numLayers, numHeads, heads }) {
+  return Array.from({ length: numLayers * numHeads }, (_, index) => {
+    const job = measuredJob(heads[index]);
+    return {
+      layer: Math.floor(index / numHeads),
+      head: index % numHeads,
+      label: job.text,
+      kind: job.label,
+      score: job.score,
+      scores: heads[index] ?? null,
+    };
+  });
+}
+
+/**
+ * The sentence as the trained model reads it: each token the learner masked (state.maskedPositions) written
+ * as [MASK] in its place, the rest of the text as typed.
+ * @param {string} sentence  @param {{ start: number, end: number }[]} tokens  the sentence's tokens (UTF-16 spans)
+ * @param {number[]} masked  token positions
+ * @returns {string}
+ */
+export function maskedText(sentence, tokens, masked) {
+  const spans = [...new Set(masked)]
+    .filter((i) => i < tokens.length)
+    .map((i) => tokens[i])
+    .sort((a, b) => b.start - a.start);
+  return spans.reduce((text, { start, end }) => `${text.slice(0, start)}[MASK]${text.slice(end)}`, sentence);
+}
+
+/** The encoder's blanks: per [MASK], its position, top words, the hidden word, whether it can output it, its rank. */
+function blanks(model, run, hidden) {
+  return run.tokens
+    .flatMap((token, position) => (token.mask ? [position] : []))
+    .map((position, n) => {
+      const rank = run.top[position].findIndex(({ word }) => word === hidden[n]);
+      return {
+        position,
+        hidden: hidden[n],
+        known: model.vocabulary.includes(hidden[n]),
+        rank: rank < 0 ? null : rank + 1,
+        top: run.top[position].slice(0, SHOWN_WORDS),
+      };
+    });
+}
+
+/**
+ * The model run on the state's sentence: its one core call.
+ * @param {object} model  a loaded core.languageModel(kind)
+ * @param {{ sentence: string, maskedPositions: number[], head: import('./run.js').HeadRef }} state
+ * @param {{ tokens?: { text: string, start: number, end: number }[] }} sentenceTokens  the sentence's own tokens, needed
+ *   only to write the encoder's [MASK]s in (maskedText)
+ * @returns {import('./run.js').Run}  predictions: the decoder's words after the last token, { position, top }; the
+ *   encoder's per [MASK] (blanks above)
+ * @throws RangeError from run() (text too long, [MASK] typed for the decoder)
+ */
+export function runTrained(model, state, sentenceTokens) {
+  const { config } = model;
+  const kind = config.kind;
+  const causal = config.objective === 'causal';
+  const masked =
+    !causal && sentenceTokens.tokens
+      ? [...new Set(state.maskedPositions)].filter((i) => i < sentenceTokens.tokens.length).sort((a, b) => a - b)
+      : [];
+  const text = masked.length ? maskedText(state.sentence, sentenceTokens.tokens, masked) : state.sentence;
+  const selected = resolveHead(config, state.head);
+  const base = {
+    model: kind,
+    status: 'ready',
+    config,
+    heads: measuredHeads(config),
+    causal,
+  };
+  if (text.trim() === '') {
+    const shape = [config.numLayers, config.numHeads, 0, 0];
+    return {
+      ...base,
+      tokens: [],
+      totalTokens: 0,
+      truncated: false,
+      validLength: 0,
+      attention: { data: new Float32Array(0), shape },
+      predictions: [],
+      hidden: [],
+    };
+  }
+  const run = model.run(text, {
+    k: causal ? SHOWN_WORDS : RANKED_WORDS,
+    positions: causal ? [-1] : 'masks',
+    activations: selected,
+  });
+  const T = run.tokens.length;
+  // With [MASK]s written in, the tokens' spans are the masked text's: the sentence's own spans say where each word is.
+  const spans = masked.length ? sentenceTokens.tokens : run.tokens;
+  const tokens = run.tokens.map((token, i) => ({
+    text: token.text,
+    start: spans[i]?.start ?? token.start,
+    end: spans[i]?.end ?? token.end,
+    oov: token.oov,
+    masked: token.mask,
+  }));
+  const hidden = masked.map((i) => sentenceTokens.tokens[i].text.toLowerCase());
+  return {
+    ...base,
+    tokens,
+    totalTokens: T,
+    truncated: false,
+    validLength: T,
+    attention: packAttention(run.attention, T),
+    hidden: run.hidden,
+    block: run.activations,
+    predictions: causal ? [{ position: T - 1, top: run.top.at(-1) }] : blanks(model, run, hidden),
+  };
+}
+
+/**
+ * A Run standing in while the model loads (or after it failed to): the sentence's tokens, no attention.
+ * @param {string} kind  @param {{ loading?: boolean, error?: string }} status  @param {object[]} tokens  core.tokenize()'s
+ * @returns {import('./run.js').Run}
+ */
+export function waitingRun(kind, { error }, tokens) {
+  return {
+    model: kind,
+    status: error ? 'error' : 'loading',
+    error,
+    tokens: tokens.map((t) => ({ ...t, masked: false })),
+    totalTokens: tokens.length,
+    truncated: false,
+    validLength: tokens.length,
+    attention: { data: new Float32Array(0), shape: [0, 0, tokens.length, tokens.length] },
+    heads: [],
+    causal: kind === 'causal',
+  };
+}
+
+/**
+ * What the decoder predicted at one position of the sentence (what came after its first position + 1 tokens), and how it
+ * rated the word that actually came next: computed when the learner points at a row, not per keystroke (the output
+ * layer at every position would cost a keystroke ~4× the blocks).
+ * @param {object} model  core.languageModel('causal') @param {string} sentence  @param {number} position  0 … T − 1
+ * @returns {{ tokens: string, position: number, context: string, top: { word: string, p: number }[], next?: string,
+ *   known?: boolean, rank: number | null, p: number | null }}  next: the word that came (none after the last token);
+ *   known: in its output vocabulary; tokens: the sentence's tokens, joined (whose prediction this is); rank (1-based) and p: where it stands among the RANKED_WORDS most likely, else null
+ */
+export function predictionAt(model, sentence, position) {
+  const run = model.run(sentence, { k: RANKED_WORDS, positions: [position] });
+  const next = run.tokens[position + 1]?.text.toLowerCase();
+  const top = run.top[position];
+  const at = next === undefined ? -1 : top.findIndex(({ word }) => word === next);
+  return {
+    tokens: run.tokens.map((t) => t.text).join(' '),
+    position,
+    context: run.tokens
+      .slice(0, position + 1)
+      .map((t) => t.text)
+      .join(' '),
+    top: top.slice(0, SHOWN_WORDS),
+    next,
+    known: next !== undefined && model.vocabulary.includes(next),
+    rank: at < 0 ? null : at + 1,
+    p: at < 0 ? null : top[at].p,
+  };
+}
+
+/**
+ * The Run of a model the learner is training in the Learn chapter, on the learner's sentence at one step (its worker
+ * runs the model and sends the weights: lessons/learn/language-run.js probe).
+ * @param {{ tokens: object[], weights: { data: Float32Array, shape: [number, number, number, number] } }} probe
+ * @param {object[]} heads  what each head was measured to do on the held-out text (config.heads' format)
+ * @param {{ objective: string }} model
+ * @returns {import('./run.js').Run}
+ */
+export function learnedRun({ tokens, weights }, heads, { objective }) {
+  const [numLayers, numHeads, T] = weights.shape;
+  return {
+    model: 'learned',
+    status: 'ready',
+    tokens: tokens.map((t) => ({ ...t, masked: Boolean(t.mask ?? t.masked) })),
+    totalTokens: T,
+    truncated: false,
+    validLength: T,
+    attention: weights,
+    heads: measuredHeads({ numLayers, numHeads, heads }),
+    causal: objective === 'causal',
+  };
+}
