@@ -134,10 +134,16 @@ test("checkChange: JS changes are checked with the attributes' parsers; unknown 
   // The head: { layer, head } from 0, or the number of a designed head (as before it was one field).
   checkChange({ head: { layer: 1, head: 2 } }, defaults, D_MODEL);
   checkChange({ head: 2 }, defaults, D_MODEL);
-  for (const head of ['L1 H2', { layer: -1, head: 0 }, { layer: 0 }, [0, 1], 1.5])
+  // Not an object: a TypeError; an object that is not a head: a RangeError, as for every setting.
+  for (const head of ['L1 H2', [0, 1], 1.5])
     assert.throws(() => checkChange({ head }, defaults, D_MODEL), {
       name: 'TypeError',
       message: /^head must be \{ layer, head \}/,
+    });
+  for (const head of [{ layer: -1, head: 0 }, { layer: 0 }])
+    assert.throws(() => checkChange({ head }, defaults, D_MODEL), {
+      name: 'RangeError',
+      message: /^head = .*: must be \{ layer, head \}/,
     });
   assert.throws(() => checkChange({ bogus: 1 }, defaults, D_MODEL), {
     name: 'RangeError',

@@ -6,7 +6,13 @@ import ts from 'typescript';
 import { isList, itemType } from '../../web/src/settings/schema.js';
 
 /** The TypeScript type of each single-value schema type (a name's is the union of its names). */
-const TS_TYPES = { text: 'string', boolean: 'boolean', integer: 'number', number: 'number' };
+const TS_TYPES = {
+  text: 'string',
+  boolean: 'boolean',
+  integer: 'number',
+  number: 'number',
+  head: '{ head: number; layer: number }',
+};
 
 /** A union written one way: its alternatives sorted, `true | false` as boolean. */
 function union(alternatives) {
@@ -53,6 +59,14 @@ function canonicalType(checker, type) {
       .map((item) => canonicalType(checker, item))
       .join(', ')}]`;
   if (checker.isArrayType(type)) return `(${canonicalType(checker, checker.getTypeArguments(type)[0])})[]`;
+  // An object type (a head: { layer, head }) as its properties, sorted by name.
+  if (flags & ts.TypeFlags.Object) {
+    const properties = checker
+      .getPropertiesOfType(type)
+      .map((p) => `${p.name}: ${canonicalType(checker, checker.getTypeOfSymbolAtLocation(p, p.valueDeclaration))}`)
+      .sort();
+    if (properties.length) return `{ ${properties.join('; ')} }`;
+  }
   return `a type the schema has no word for: ${checker.typeToString(type)}`;
 }
 

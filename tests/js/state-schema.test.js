@@ -62,6 +62,8 @@ function sample(setting) {
       return [0.25, -1.5, 2].slice(0, setting.length ?? 3);
     case 'names':
       return [setting.names().at(-1), ...(setting.emptyItems ? [undefined] : []), setting.names()[0]];
+    case 'head':
+      return { layer: 1, head: 2 };
   }
   throw new Error(`no sample of ${type}`);
 }
@@ -72,6 +74,7 @@ function outside(setting) {
   const single = isList(type) ? itemType(type) : type;
   const wrap = (values) => (isList(type) ? values.map((value) => [value]) : values);
   if (single === 'name') return wrap(['no-such-name']);
+  if (single === 'head') return [{ layer: -1, head: 0 }, { layer: 0, head: 1.5 }, { layer: 0 }];
   if (single !== 'integer' && single !== 'number') return [];
   const [min, max] = setting.range ? setting.range() : [-Infinity, Infinity];
   const values = [NaN, Infinity];
@@ -144,21 +147,25 @@ test("every setting's URL key round-trips a value other than the default (and nu
     for (const value of values) {
       const hash = stateToHash({ ...defaults, [setting.name]: value }, defaults);
       assert.ok(new URLSearchParams(hash).has(urlKey(setting)), `${setting.name}: written as ${urlKey(setting)}=`);
-      assert.deepEqual(stateFromHash(`#${hash}`), { [setting.name]: value }, `${setting.name} = ${value}: read back`);
+      // Read back: the value, and what else the link implies as the state written has it (a model's first head).
+      const written = { ...defaults, [setting.name]: value };
+      const read = stateFromHash(`#${hash}`);
+      assert.deepEqual(read[setting.name], value, `${setting.name} = ${value}: read back`);
+      for (const [name, other] of Object.entries(read)) assert.deepEqual(other, written[name], `${name}, read back`);
     }
   }
 });
 
 test("change() takes each setting's values, and refuses values of another type or outside its range or names", () => {
   const defaults = defaultState();
-  const wrongType = { text: 42, name: 42, boolean: 1, integer: '1', number: '1' };
+  const wrongType = { text: 42, name: 42, boolean: 1, integer: '1', number: '1', head: 'L1 H2' };
   for (const setting of STATE_SCHEMA) {
     const { name } = setting;
     assert.doesNotThrow(() => checkChange({ [name]: sample(setting) }, defaults, D_MODEL), name);
     const other = isList(setting.type) ? 'a list?' : wrongType[setting.type];
     assert.throws(() => checkChange({ [name]: other }, defaults, D_MODEL), {
       name: 'TypeError',
-      message: new RegExp(`^${name} must be a `),
+      message: new RegExp(`^${name} must be `),
     });
     if (!setting.nullable) assert.throws(() => checkChange({ [name]: null }, defaults, D_MODEL), TypeError, name);
     for (const value of outside(setting)) {

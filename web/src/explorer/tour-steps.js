@@ -17,11 +17,13 @@
 //   control optional: the name of a setting the text asks the learner to change; showing the step opens
 //           the folded settings ("More settings") that hold it.
 // tests/js/tour.test.js checks every field of every step.
-import { CHAPTERS } from '../lessons/chapters.js';
-import { FIXED_BY_TRAINED } from '../settings/state.js';
+import { CHAPTERS, STATE_SCHEMA } from '../lessons/chapters.js';
 
 /** @type {{ id: string, title: string, text: string | Function, state: object, view: string, figure?: string, control?: string }[]} */
 export const TOUR_STEPS = CHAPTERS.flatMap((chapter) => chapter.tour);
+
+/** The settings a trained model fixes (the state schema's `fixed`): they change only the designed heads. */
+const FIXED_BY_TRAINED = new Set(STATE_SCHEMA.filter((setting) => setting.fixed).map((setting) => setting.name));
 
 /** What a step about the designed heads' settings adds while a trained model is shown (it fixes those settings). */
 const TRAINED_NOTE = {
@@ -40,7 +42,7 @@ const TRAINED_NOTE = {
 export function stepText(step, context) {
   const text = typeof step.text === 'function' ? step.text(context) : step.text;
   const note = TRAINED_NOTE[context.state.model];
-  const fixed = Object.keys(step.state ?? {}).some((key) => FIXED_BY_TRAINED.includes(key));
+  const fixed = Object.keys(step.state ?? {}).some((key) => FIXED_BY_TRAINED.has(key));
   return note && fixed ? `${text} ${note}` : text;
 }
 

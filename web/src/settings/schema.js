@@ -130,6 +130,8 @@ function numberRule(setting, min, max) {
  */
 export function checkValue(setting, value) {
   const { name, type } = setting;
+  if (type === 'head' && !hasType(type, value))
+    throw new TypeError(`${name} must be { layer, head } (whole numbers from 0), got ${typeWord(value)}`);
   if (!(value === null && setting.nullable) && !hasType(type, value)) {
     const expected = setting.nullable ? `${TYPE_WORDS[type]} or null` : TYPE_WORDS[type];
     throw new TypeError(`${name} must be a ${expected}, got ${typeWord(value)}`);

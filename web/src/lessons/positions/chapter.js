@@ -38,8 +38,14 @@ export const positionsChapter = {
    * pair, and how loud P is in the model.
    */
   settings: [
-    // P × this before it is added.
-    { name: 'positionalScale', type: 'number', default: 1, range: () => [0, coreLimits().maxInputScale] },
+    // P × this before it is added (the designed heads' input: a trained model's is its own).
+    {
+      name: 'positionalScale',
+      type: 'number',
+      default: 1,
+      range: () => [0, coreLimits().maxInputScale],
+      fixed: true,
+    },
     // Word vectors × this (10 = √d_model, Vaswani §3.4).
     {
       name: 'embeddingScale',
@@ -47,6 +53,7 @@ export const positionsChapter = {
       default: 1,
       range: () => [0, coreLimits().maxInputScale],
       aboveMin: true,
+      fixed: true,
     },
     // The shuffled order of the shuffle check.
     { name: 'shuffleSeed', type: 'integer', default: 1, range: () => [0, coreLimits().maxSeed] },
