@@ -1,19 +1,17 @@
 // The Learn chapter in headless Chromium on the built site: train on induction and watch an induction
 // head form (its score and its outlined cells, read from the page), pause, step, reset to the seed's
 // start (the same loss as the core in Node), ablate the induction head, keystroke latency in the
-// sentence box while training runs (Event Timing), the state in the URL, the downloads, and an
-// embedded views="learn" element that trains on its own. Screenshots at the start, mid-way and after
+// sentence box while training runs (Event Timing), the state in the URL and the downloads (an embedded
+// element that trains on its own: learn-embedded.test.js). Screenshots at the start, mid-way and after
 // the phase change, in test-output/.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
-import { launchBrowser, serveDist, serveFolder } from './browser.js';
+import { launchBrowser, serveDist } from './browser.js';
+import { HOST, readLearn, until } from './learn-readout.js';
 
 const OUTPUT = 'test-output';
-const HOST = 'attention-explorer';
 let server, browser, core;
 before(async () => {
   mkdirSync(OUTPUT, { recursive: true });
@@ -38,44 +36,6 @@ async function open(path = '#chapter=learn', viewport = { width: 1440, height: 9
   await page.setViewportSize(viewport);
   await page.goto(`${server.url}${path}`);
   return { page, errors };
-}
-
-/** The readout's numbers and every head's scores, as the page shows them (step null while the element is loading). */
-function readLearn(page, host = HOST) {
-  return page.$eval(host, (el) => {
-    const root = el.shadowRoot;
-    const readout = root.querySelector('.learn-readout');
-    if (!readout) return { step: null, heads: [] };
-    return {
-      step: readout.dataset.step === undefined ? null : Number(readout.dataset.step),
-      loss: Number(readout.dataset.loss),
-      accuracy: Number(readout.dataset.accuracy),
-      running: readout.dataset.running === 'true',
-      text: readout.textContent,
-      heads: [...root.querySelectorAll('.learn-head')].map((h) => ({
-        layer: Number(h.dataset.layer),
-        head: Number(h.dataset.head),
-        prefixMatching: Number(h.dataset.prefixMatching),
-        previousToken: Number(h.dataset.previousToken),
-        ablated: h.dataset.ablated === 'true',
-        outlinedWeight: h.dataset.outlinedWeight === undefined ? null : Number(h.dataset.outlinedWeight),
-        outlinedPeaks: h.dataset.outlinedPeaks === undefined ? null : Number(h.dataset.outlinedPeaks),
-        outlines: h.querySelectorAll('.induction-cell').length,
-      })),
-    };
-  });
-}
-
-/** Polls the page until `done(state)` holds or `seconds` pass; returns the last state and when it held. */
-async function until(page, done, seconds, host = HOST) {
-  const start = Date.now();
-  let state;
-  while (Date.now() - start < seconds * 1000) {
-    state = await readLearn(page, host);
-    if (state.step !== null && done(state)) return { state, seconds: (Date.now() - start) / 1000 };
-    await page.waitForTimeout(100);
-  }
-  return { state, seconds: null };
 }
 
 const best = (state) => state.heads.reduce((a, b) => (b.prefixMatching > a.prefixMatching ? b : a));
@@ -391,50 +351,4 @@ test("the chapter's state is in the URL; a bad probe is named and the last good 
   );
   assert.deepEqual(errors, []);
   await page.close();
-});
-
-test('embedded: views="learn" task="induction" autoplay trains on its own, without the sentence box; the single file too', async () => {
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}embed.html`);
-  await page.evaluate(() => {
-    document.body.innerHTML =
-      '<h1>Watch induction heads form</h1><attention-explorer id="learn" views="learn" task="induction" autoplay></attention-explorer>';
-  });
-  const running = await until(page, (s) => s.running && s.step > 20, 20, '#learn');
-  assert.ok(running.seconds !== null, `it trains by itself (step ${running.state?.step})`);
-  const layout = await page.$eval('#learn', (el) => ({
-    tabs: el.shadowRoot.querySelector('.toc').checkVisibility(),
-    sentence: el.shadowRoot.querySelector('.sentence-label').checkVisibility(),
-    task: el.shadowRoot.querySelector('select[name="trainTask"]').value,
-  }));
-  assert.deepEqual(layout, { tabs: false, sentence: false, task: 'induction' });
-  await page.screenshot({ path: `${OUTPUT}/learn-embedded.png`, fullPage: true });
-  assert.deepEqual(errors, []);
-  await page.close();
-
-  // The single file carries its worker inline (dist/single: no other file beside it).
-  const folder = mkdtempSync(join(tmpdir(), 'ae-single-learn-'));
-  copyFileSync('dist/single/attention-explorer.js', join(folder, 'attention-explorer.js'));
-  writeFileSync(
-    join(folder, 'index.html'),
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
-      '<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head>' +
-      '<body><attention-explorer views="learn" task="previous-token" autoplay></attention-explorer></body></html>',
-  );
-  const alone = await serveFolder(folder);
-  try {
-    const single = await browser.context.newPage();
-    const singleErrors = [];
-    single.on('pageerror', (error) => singleErrors.push(error.message));
-    await single.goto(alone.url);
-    const trained = await until(single, (s) => s.accuracy >= 0.9, 30);
-    assert.ok(trained.seconds !== null, `the single file trains previous-token to ${trained.state?.accuracy}`);
-    assert.deepEqual(singleErrors, []);
-    await single.close();
-  } finally {
-    await alone.close();
-    rmSync(folder, { recursive: true, force: true });
-  }
 });

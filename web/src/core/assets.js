@@ -20,6 +20,15 @@ export function absolute(url) {
   return new URL(url, globalThis.location?.href);
 }
 
+/** `url` resolved against the page, as text (a path in Node stays as given: readAsset reads it from disk). */
+export function pageUrl(url) {
+  try {
+    return new URL(url, globalThis.location?.href).href;
+  } catch {
+    return String(url);
+  }
+}
+
 /** Why a file could not be read, in words (Node's error codes). */
 const FILE_ERRORS = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory, not a file' };
 

@@ -3,7 +3,7 @@
 // element [i, j] of a [rows, cols] tensor is data[i * cols + j]. Outputs are copies the caller owns;
 // there is nothing to free. Invalid arguments throw TypeError (wrong type) or RangeError (value out
 // of range, shape mismatch), with a message naming the argument and the allowed values.
-import { readAsset } from './assets.js';
+import { pageUrl, readAsset } from './assets.js';
 import { ATTENTION_OPTIONS, attentionOptions } from './attention-options.js';
 import { explainOptions, positionalKind, withScoring } from './explain-options.js';
 import * as check from './checks.js';
@@ -52,16 +52,7 @@ export async function createAttentionCore(options = {}) {
   const loaded = started.wasm.loadEmbeddings(bytes);
   if (loaded.error)
     throw new Error(`${options.embeddings ? 'embeddings bytes' : String(url)}: ${loaded.error.message}`);
-  return makeCore(started, loaded.value, options.embeddings ? null : absoluteUrl(url), options.languageModelsUrl);
-}
-
-/** `url` resolved against the page (a path in Node stays as given: readAsset reads it from disk). */
-function absoluteUrl(url) {
-  try {
-    return new URL(url, globalThis.location?.href).href;
-  } catch {
-    return String(url);
-  }
+  return makeCore(started, loaded.value, options.embeddings ? null : pageUrl(url), options.languageModelsUrl);
 }
 
 function makeCore({ wasm, kernels, url }, { vocabSize, dModel }, embeddingsUrl, languageModelsUrl) {

@@ -223,11 +223,19 @@ export interface ExplorerChangeEvent extends CustomEvent<Readonly<ExplorerState>
 /** The `resize` event: the element's new height in CSS pixels (its border box). */
 export interface ExplorerResizeEvent extends CustomEvent<{ readonly height: number }> {}
 
-/** The element's events; `resize` is its own, not the window's UIEvent. */
-export interface AttentionExplorerEventMap extends Omit<HTMLElementEventMap, 'resize'> {
+/**
+ * The `error` event: a message the element shows (a bad attribute, a core it could not load, a setting the core
+ * refuses), fired once per message, also written to the console prefixed "attention-explorer:". attribute: the
+ * attribute it is about, if any.
+ */
+export interface ExplorerErrorEvent extends CustomEvent<{ readonly message: string; readonly attribute?: string }> {}
+
+/** The element's events; `resize` and `error` are its own, not the window's UIEvent and ErrorEvent. */
+export interface AttentionExplorerEventMap extends Omit<HTMLElementEventMap, 'resize' | 'error'> {
   change: ExplorerChangeEvent;
   ready: Event;
   resize: ExplorerResizeEvent;
+  error: ExplorerErrorEvent;
 }
 
 declare global {

@@ -9,6 +9,7 @@ import { ELEMENT_MODULE_URL } from './element-url.js';
 import { buildExplorer } from './explorer-layout.js';
 import { drawsWithoutSentence, figuresNeeding } from './figures.js';
 import { hostPage } from './host-page.js';
+import { AuthorErrors } from './author-errors.js';
 import { sharedCore } from './shared-core.js';
 import { showChosen } from './show-chosen.js';
 import { styleSheet } from './style-sheet.js';
@@ -40,9 +41,10 @@ export class AttentionExplorer extends ElementBase {
     if (this.root) return;
     this.root = this.shadowRoot.appendChild(element('div', 'ae-root'));
     this.hostPage = hostPage(this, this.root);
-    this.status = element('p', 'status', 'Loading the attention core and word vectors…');
+    this.status = element('p', 'status');
     this.status.setAttribute('role', 'status');
     this.root.append(this.status);
+    this.errors = new AuthorErrors(this);
     window.addEventListener('hashchange', () => this.followHash());
     // The OS switching between light and dark changes the canvas figures' text colours (theme="auto").
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
@@ -50,14 +52,27 @@ export class AttentionExplorer extends ElementBase {
       this.visibleFigures.setTheme(this.root);
       this.update();
     });
-    sharedCore(this.getAttribute('assets-base') ?? '').then(
-      (core) => this.start(core),
-      (error) => this.showError(`Could not load the attention core: ${error.message}`),
+    this.load();
+  }
+
+  /** Loads the core from the assets-base attribute's folder (or the bundled assets); again when it changes. */
+  load() {
+    const base = this.getAttribute('assets-base') ?? '';
+    this.loading = base;
+    this.status.textContent = 'Loading the attention core and word vectors…';
+    this.status.classList.remove('error');
+    sharedCore(base).then(
+      (core) => this.loading === base && !this.core && this.start(core),
+      (error) => this.loading === base && this.showError(`Could not load the attention core: ${error.message}`),
     );
   }
 
   attributeChangedCallback(name, _, value) {
-    if (!this.core) return; // start() reads every attribute
+    // Before the core has loaded, start() reads every attribute; a new assets-base loads from there instead.
+    if (!this.core) {
+      if (name === 'assets-base' && this.root) this.load();
+      return;
+    }
     const { change } = readAttributes((n) => (n === name ? value : null), this.core.dModel);
     this.showConfigErrors(this.readConfiguration());
     if (name === 'tour') {
@@ -343,11 +358,13 @@ export class AttentionExplorer extends ElementBase {
   /** Bad attributes are named (they set nothing) until they are fixed. */
   showConfigErrors(errors) {
     this.configErrors.textContent = errors.map((error) => `Attribute ${error}.`).join(' ');
+    for (const error of errors) this.errors.say(`Attribute ${error}.`);
   }
 
   showError(message) {
     this.status.textContent = message;
     this.status.classList.add('error');
+    this.errors.say(message);
   }
 
   /** Clicking a token replaces it by [MASK]; clicking again restores it. */

@@ -96,7 +96,7 @@ export function buildExplorer(explorer) {
     explorer.parts.figureControls.push(...built.figureControls);
     explorer.parts.groups.push(built.section);
   }
-  explorer.lensData = new LensData(explorer.core, messages);
+  explorer.lensData = new LensData(explorer.core, messages, (message) => explorer.errors.say(message));
   for (const [name, elements] of Object.entries(explorer.parts.views))
     for (const el of elements) el.dataset.view = name;
   const bar = (explorer.chapterBar = element('div', 'chapter-bar'));

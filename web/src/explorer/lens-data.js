@@ -15,10 +15,12 @@ export class LensData {
   /**
    * @param {object} core  createAttentionCore()'s core
    * @param {Record<string, HTMLElement>} messages  where a lens with `kept` says why a change drew nothing new
+   * @param {(message: string) => void} [say]  also says such a message where authors look (author-errors.js)
    */
-  constructor(core, messages) {
+  constructor(core, messages, say = () => {}) {
     this.core = core;
     this.messages = messages;
+    this.say = say;
     this.memos = new Map(); // lens → { key: its inputs as JSON, value: its data }
   }
 
@@ -59,6 +61,7 @@ export class LensData {
     } catch (error) {
       const last = this.memos.get(lens)?.value;
       message.textContent = last ? `${error.message} ${kept}` : error.message;
+      this.say(message.textContent);
       return last ?? NOTHING;
     }
   }

@@ -26,10 +26,16 @@ export function sharedCore(assetsBase = '') {
               languageModelsUrl: base,
             }
           : {},
-      ).then((core) => {
-        setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits);
-        return core;
-      }),
+      ).then(
+        (core) => {
+          setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits);
+          return core;
+        },
+        (error) => {
+          cores.delete(assetsBase); // a later try (the files put in place, the attribute set again) loads anew
+          throw error;
+        },
+      ),
     );
   }
   return cores.get(assetsBase);
