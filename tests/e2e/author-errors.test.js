@@ -2,36 +2,27 @@
 // "attention-explorer:", and as an `error` event naming the attribute; a wrong assets-base, set right
 // afterwards, loads from the new folder. A page with bad attributes and a wrong folder, in headless Chromium.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveFolder } from './browser.js';
+import { launchBrowser, serveElementPage } from './browser.js';
 /* global events -- the page's list of the error events it heard, read inside page.evaluate() */
 
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>errors</title>
-<link rel="icon" href="data:,"><script type="module" src="element/attention-explorer.js"></script></head><body>
-<attention-explorer id="bad" mask="casual" heads="7" model="gpt2"></attention-explorer>
+const BODY = `<attention-explorer id="bad" mask="casual" heads="7" model="gpt2"></attention-explorer>
 <attention-explorer id="moved" assets-base="/nowhere/"></attention-explorer>
 <script>
   // Listening before the element is defined, as an author's page script would.
   window.events = [];
   for (const element of document.querySelectorAll('attention-explorer'))
     element.addEventListener('error', (event) => events.push({ id: element.id, ...event.detail }));
-</script></body></html>`;
+</script>`;
 
-let browser, host, folder;
+let browser, host;
 before(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ae-errors-'));
-  for (const part of ['element', 'core']) cpSync(`dist/${part}`, join(folder, part), { recursive: true });
-  writeFileSync(join(folder, 'index.html'), PAGE);
-  host = await serveFolder(folder);
+  host = await serveElementPage('errors', BODY);
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
   await host?.close();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 async function open() {

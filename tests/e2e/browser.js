@@ -1,6 +1,6 @@
 // Headless Debian Chromium driven by playwright-core (no browser download), and the built site
 // served by Vite's preview server on 127.0.0.1.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { after, before } from 'node:test';
@@ -60,6 +60,30 @@ export async function serveFolder(folder) {
     preview: { host: '127.0.0.1', port: 4173, strictPort: false },
   });
   return { url: server.resolvedUrls.local[0], close: () => server.close() };
+}
+
+/**
+ * A temporary site holding dist/element/ and dist/core/ side by side (as docs/embedding.md's script-tag recipe copies
+ * them: the element imports ../core/index.js) and an index.html whose body is `body`, the element's module loaded in its
+ * head; served. close() stops the server and removes the folder.
+ * @param {string} title  @param {string} body  HTML @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function serveElementPage(title, body) {
+  const folder = mkdtempSync(join(tmpdir(), 'ae-page-'));
+  for (const part of ['element', 'core']) cpSync(`dist/${part}`, join(folder, part), { recursive: true });
+  writeFileSync(
+    join(folder, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,">` +
+      `<script type="module" src="element/attention-explorer.js"></script></head><body>${body}</body></html>`,
+  );
+  const server = await serveFolder(folder);
+  return {
+    url: server.url,
+    close: async () => {
+      await server.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

@@ -2,11 +2,8 @@
 // slides; course themes set letter-spacing, uppercase headings, serif fonts): the shadow root resets every
 // inherited text property, and only the documented custom properties reach in. Headless Chromium.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveFolder } from './browser.js';
+import { launchBrowser, serveElementPage } from './browser.js';
 
 /** The inherited properties a host page is most likely to set, each set oddly on the parent of the second element. */
 const ODD = {
@@ -26,28 +23,20 @@ const oddStyle = Object.entries(ODD)
 /** Inside the shadow root: a caption, a hint, a token chip, a chapter's takeaway, a control's label. */
 const INSIDE = ['figcaption', '.hint', '.token', '.takeaway', '.control label', '.status', '.chapter-title'];
 
-let browser, host, folder;
+let browser, host;
 before(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ae-host-styles-'));
-  // The element imports the built core beside it (../core/index.js).
-  for (const part of ['element', 'core']) cpSync(`dist/${part}`, join(folder, part), { recursive: true });
-  writeFileSync(
-    join(folder, 'index.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host styles</title>
-<link rel="icon" href="data:,"><script type="module" src="element/attention-explorer.js"></script></head><body>
-<div id="plain"><attention-explorer sentence="The river bank was muddy"></attention-explorer></div>
+  host = await serveElementPage(
+    'host styles',
+    `<div id="plain"><attention-explorer sentence="The river bank was muddy"></attention-explorer></div>
 <div id="odd" style="${oddStyle}"><attention-explorer sentence="The river bank was muddy"></attention-explorer></div>
 <div id="opted" style="${oddStyle}; --attention-explorer-font-family: Georgia, serif; --attention-explorer-ink: rgb(0, 0, 128)">
-<attention-explorer sentence="The river bank was muddy"></attention-explorer></div>
-</body></html>`,
+<attention-explorer sentence="The river bank was muddy"></attention-explorer></div>`,
   );
-  host = await serveFolder(folder);
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
   await host?.close();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 /** The computed ODD properties of each INSIDE element of the explorer under `#id`: selector → property → value. */

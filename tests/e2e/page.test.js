@@ -1,43 +1,13 @@
 // The demo page end to end in headless Chromium: type sentences, read the figures back.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import { openExplorer, showSlot as showSlotIn, oneProjectedHead, flush } from './browser.js';
+import { test } from 'node:test';
+import { flush } from './browser.js';
+import { OUTPUT, demoPage } from './demo-page.js';
 
-const OUTPUT = 'test-output';
-let server, browser, page, consoleErrors;
-const foreignRequests = [];
-
-before(async () => {
-  mkdirSync(OUTPUT, { recursive: true });
-  ({ server, browser, page, consoleErrors } = await openExplorer());
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== new URL(server.url).origin)
-      foreignRequests.push(request.url());
-  });
-  await page.goto(server.url);
-  await page.waitForSelector('[data-figure="attention-weights"]', { timeout: 20000 });
-  await oneProjectedHead(page);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Replaces the sentence by typing it key by key (one update per keystroke). */
-async function typeSentence(text) {
-  await page.fill('attention-explorer textarea', '');
-  await page.focus('attention-explorer textarea');
-  await page.keyboard.type(text);
-  await flush(page); // the figures follow the keystrokes in the next frame
-}
-
-/** Figures off screen are drawn when they scroll in: scroll a slot into view and wait until it is fresh. */
-async function showSlot(slot) {
-  await showSlotIn(page, slot);
-}
+let server, browser, page, consoleErrors, foreignRequests;
+const { typeSentence, showSlot } = demoPage(
+  (demo) => ({ server, browser, page, consoleErrors, foreignRequests } = demo),
+);
 
 async function readHeatmap(name) {
   await showSlot(name === 'lab-encoding' ? 'labEncoding' : 'attention');
