@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveDist } from './browser.js';
+import { isElementReport, launchBrowser, serveDist } from './browser.js';
 
 const OUTPUT = 'test-output';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -25,7 +25,7 @@ async function open(path, { width = 1280, colorScheme = 'light' } = {}) {
   const page = await browser.context.newPage();
   const errors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && !isElementReport(message.text())) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize({ width, height: 850 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveDist } from './browser.js';
+import { isElementReport, launchBrowser, serveDist } from './browser.js';
 
 const OUTPUT = 'test-output';
 const CHAPTERS = ['attention', 'inside-head', 'positions', 'lenses', 'learn'];
@@ -24,7 +24,7 @@ async function open(hash = '', viewport = { width: 1440, height: 900 }) {
   const page = await browser.context.newPage();
   const errors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && !isElementReport(message.text())) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewport);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
-import { distAndBrowser, serveSingleFile } from './browser.js';
+import { distAndBrowser, isElementReport, serveSingleFile } from './browser.js';
 
 const OUTPUT = 'test-output';
 const HOST = 'attention-explorer';
@@ -26,7 +26,7 @@ async function open(viewport = { width: 1440, height: 900 }) {
   const page = await shared.browser.context.newPage();
   const errors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && !isElementReport(message.text())) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewport);

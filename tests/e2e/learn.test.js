@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
-import { launchBrowser, serveDist } from './browser.js';
+import { isElementReport, launchBrowser, serveDist } from './browser.js';
 import { HOST, readLearn, until } from './learn-readout.js';
 
 const OUTPUT = 'test-output';
@@ -30,7 +30,7 @@ async function open(path = '#chapter=learn', viewport = { width: 1440, height: 9
   const page = await browser.context.newPage();
   const errors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && !isElementReport(message.text())) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewport);

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchBrowser, serveFolder } from './browser.js';
+import { isElementReport, launchBrowser, serveFolder } from './browser.js';
 import { fencedBlocks, recipeSection } from './recipes.js';
 /* global deck -- the page's Reveal instance, read inside page.evaluate() */
 
@@ -62,7 +62,7 @@ async function openDeck() {
   const page = await browser.context.newPage();
   const errors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && !isElementReport(message.text())) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(server.url);
@@ -149,7 +149,10 @@ test('ready fires once, and resize when the element grows, so that the deck can 
 test("docs/embedding.md's recipe: the deck with reveal.js's theme, the element's text its own (not the slide's centring)", async () => {
   const page = await browser.context.newPage();
   const errors = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on(
+    'console',
+    (message) => message.type() === 'error' && !isElementReport(message.text()) && errors.push(message.text()),
+  );
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${server.url}recipe.html`);
   await page.waitForFunction(

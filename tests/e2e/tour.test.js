@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { TOUR_STEPS } from '../../web/src/explorer/tour-steps.js';
-import { openExplorer, serveFolder } from './browser.js';
+import { isElementReport, openExplorer, serveFolder } from './browser.js';
 
 const OUTPUT = 'test-output';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -154,7 +154,7 @@ test('each step has a URL: opening it in a fresh page shows that step with its s
   const fresh = await browser.context.newPage();
   const errors = [];
   fresh.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && !isElementReport(message.text())) errors.push(message.text());
   });
   fresh.on('pageerror', (error) => errors.push(error.message));
   await fresh.goto(link);
@@ -200,9 +200,12 @@ test('embedded: tour="3" starts at step 3 inside a scrolling element; a bad valu
   );
   const host = await serveFolder(folder);
   const embedded = await browser.context.newPage();
-  const errors = [];
+  const errors = [],
+    reports = [];
   embedded.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() !== 'error') return;
+    if (isElementReport(message.text())) reports.push(message.text());
+    else errors.push(message.text());
   });
   embedded.on('pageerror', (error) => errors.push(error.message));
   try {
@@ -262,6 +265,13 @@ test('embedded: tour="3" starts at step 3 inside a scrolling element; a bad valu
       'only the steps whose figures are shown',
     );
     assert.deepEqual(errors, []);
+    // The bad value named in the element is said once on the console too (author-errors.js).
+    assert.deepEqual(
+      reports.map((line) => line.replace(/:.*/s, '')),
+      ['attention-explorer'],
+      `reports: ${reports.join(' | ')}`,
+    );
+    assert.match(reports[0], /^attention-explorer: Attribute tour="bogus": must be empty/);
   } finally {
     await embedded.close();
     await host.close();
