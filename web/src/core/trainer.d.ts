@@ -85,7 +85,10 @@ export interface TrainerEvaluation {
 export interface Trainer {
   /** The options in effect: the ones given, and the task's defaults for the rest. */
   readonly options: Required<TrainerOptions>;
-  /** n (1 … 100,000) AdamW steps, each on a fresh batch; loss: the mean of their training losses (nats). Throws an Error, parameters unchanged, if training diverges. */
+  /**
+   * n (1 … 100,000) AdamW steps, each on a fresh batch; loss: the mean of their training losses (nats). Throws an
+   * Error, parameters unchanged, if training diverges.
+   */
   step(n?: number): { step: number; loss: number };
   /** Held-out loss and accuracy, and the head scores. */
   evaluate(): TrainerEvaluation;

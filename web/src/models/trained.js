@@ -185,7 +185,8 @@ export function waitingRun(kind, { error }, tokens) {
  * @param {object} model  core.languageModel('causal') @param {string} sentence  @param {number} position  0 … T − 1
  * @returns {{ tokens: string, position: number, context: string, top: { word: string, p: number }[], next?: string,
  *   known?: boolean, rank: number | null, p: number | null }}  next: the word that came (none after the last token);
- *   known: in its output vocabulary; tokens: the sentence's tokens, joined (whose prediction this is); rank (1-based) and p: where it stands among the RANKED_WORDS most likely, else null
+ *   known: in its output vocabulary; tokens: the sentence's tokens, joined (whose prediction this is); rank (1-based)
+ *   and p: where it stands among the RANKED_WORDS most likely, else null
  */
 export function predictionAt(model, sentence, position) {
   const run = model.run(sentence, { k: RANKED_WORDS, positions: [position] });

@@ -8,40 +8,31 @@ function headOption(kind, offset) {
   return kind === 'offset' ? { kind, offset } : kind;
 }
 
+/** The settings core.explain() takes under the same names and values. */
+const PASSED_AS_IS = [
+  'numHeads',
+  'projection',
+  'seed',
+  'temperature',
+  'scoreFunction',
+  'additiveHidden',
+  'positionalEncoding',
+  'maskedPositions',
+  'positionalScale',
+  'embeddingScale',
+  'shuffleSeed',
+  'normalizer',
+];
+
 /**
  * The options core.explain() takes for this state (see core/index.d.ts ExplainOptions).
  * @param {object} state  the explorer's state (the settings of the state schema: lessons/chapters.js STATE_SCHEMA)
  * @returns {object}
  */
 export function traceOptions(state) {
-  const {
-    numHeads,
-    projection,
-    seed,
-    temperature,
-    scoreFunction,
-    additiveHidden,
-    positionalEncoding,
-    maskedPositions,
-    positionalScale,
-    embeddingScale,
-    shuffleSeed,
-    normalizer,
-  } = state;
   return {
-    numHeads,
-    projection,
-    seed,
-    temperature,
-    scoreFunction,
-    additiveHidden,
-    positionalEncoding,
-    maskedPositions,
-    positionalScale,
-    embeddingScale,
-    shuffleSeed,
-    normalizer,
-    heads: state.headKinds.slice(0, numHeads).map((kind) => headOption(kind ?? 'projected', state.offset)),
+    ...Object.fromEntries(PASSED_AS_IS.map((name) => [name, state[name]])),
+    heads: state.headKinds.slice(0, state.numHeads).map((kind) => headOption(kind ?? 'projected', state.offset)),
     causal: state.mask === 'causal',
     validLength: state.mask === 'padding' ? state.validLength : undefined,
   };

@@ -3,8 +3,12 @@
 import katex from 'katex';
 
 const TEX = {
-  attention: String.raw`\begin{gathered}\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}\,\tau}+M\right)V\\[2pt] Q=(X+P)\,W_Q,\quad K=(X+P)\,W_K,\quad V=(X+P)\,W_V\end{gathered}`,
-  positional: String.raw`P_{i,2j}=\sin\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right),\qquad P_{i,2j+1}=\cos\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right)`,
+  attention:
+    String.raw`\begin{gathered}\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}\,\tau}+M\right)V\\[2pt] ` +
+    String.raw`Q=(X+P)\,W_Q,\quad K=(X+P)\,W_K,\quad V=(X+P)\,W_V\end{gathered}`,
+  positional:
+    String.raw`P_{i,2j}=\sin\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right),\qquad ` +
+    String.raw`P_{i,2j+1}=\cos\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right)`,
 };
 
 /**

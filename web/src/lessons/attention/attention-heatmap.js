@@ -25,13 +25,20 @@ function headKindExplanation(head) {
     case 'semantic':
       return `Queries and keys are whole word vectors (${dims}), own position masked: each word attends to the most similar words.`;
     case 'offset':
-      return `Queries are the positional encodings (${dims}) turned by the rotation R(δ), δ = ${head.offset}, so each word attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ${head.offset < 0 ? 'before' : 'after'} it.`;
+      return (
+        `Queries are the positional encodings (${dims}) turned by the rotation R(δ), δ = ${head.offset}, so each word ` +
+        `attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ` +
+        `${head.offset < 0 ? 'before' : 'after'} it.`
+      );
     case 'first':
       return `Every query is the encoding of position 0 (${dims}), so every word attends to the first token (a common "resting place" in trained models).`;
     case 'uniform':
       return `Queries are zero (${dims}), so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.`;
     default:
-      return `Queries and keys are the input projected by W_Q and W_K (${dims}): with identity projections, raw word-vector similarity; with random ones, what an untrained model does.`;
+      return (
+        `Queries and keys are the input projected by W_Q and W_K (${dims}): with identity projections, raw ` +
+        'word-vector similarity; with random ones, what an untrained model does.'
+      );
   }
 }
 
@@ -40,7 +47,8 @@ function headKindExplanation(head) {
  * @param {{ head: number, previous?: object, colorMap?: 'viridis' | 'cividis', cellBudget?: number, canvas?: HTMLCanvasElement,
  *   last?: HTMLElement }} options  which head
  *   (0-based); the previous trace, to outline weights that moved by more than 0.05; the weights' colour
- *   map (default 'viridis', see WEIGHT_COLOR_MAPS); pixels for all the rows (default 272, so the figure stays in the first screen however long the sentence; less on narrow screens);
+ *   map (default 'viridis', see WEIGHT_COLOR_MAPS); pixels for all the rows (default 272, so the figure stays in the
+ *   first screen however long the sentence; less on narrow screens);
  *   canvas: the canvas to draw the cells into (reused from draw to draw), else a new one; last: the figure drawn before,
  *   updated in place (heatmap.js)
  * @returns {HTMLElement}
@@ -61,7 +69,8 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
       name: 'attention-weights',
       caption:
         `Attention weights of head ${head + 1} of ${numHeads} (${headKindLabel(trace.heads[head])}): ` +
-        `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), [${seqLen}, ${seqLen}]; ${rowSumText(status, seqLen, trace.options)}. ` +
+        `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, trace.heads[head])}), ` +
+        `[${seqLen}, ${seqLen}]; ${rowSumText(status, seqLen, trace.options)}. ` +
         `Right: its entropy (0 bits: one key; ${maxBits.toFixed(2)}: uniform).`,
       values: weights.data,
       rows: seqLen,
@@ -84,7 +93,8 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
       describe: (i, j, w) =>
         scores.data[i * seqLen + j] === -Infinity
           ? `"${labels[i]}" → "${labels[j]}": masked (weight 0${empty.has(i) ? `; no key left: ${emptyReason(trace.options)}` : ''})`
-          : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
+          : `${selfOnly.has(i) ? 'no other key left, so it attends to itself: ' : ''}` +
+            `query "${labels[i]}" (${i}) → key "${labels[j]}" (${j}): weight ${fmt(w)}; ` +
             `${trace.heads[head].additiveScorer ? 'additive score' : 'q·k'} = ${fmt(dotProducts.data[i * seqLen + j])}, ` +
             `score: ${fmt(scores.data[i * seqLen + j])}`,
     },

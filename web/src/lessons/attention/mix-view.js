@@ -52,7 +52,8 @@ export function runMix(run) {
 
 /**
  * The mix's numbers for one query (what the figure draws, exported with it).
- * @param {{ weights: Float32Array, values: { data: Float32Array, shape: [number, number] } }} source  runMix(): the head's weights [seqLen, seqLen] and values [seqLen, d_v], row-major
+ * @param {{ weights: Float32Array, values: { data: Float32Array, shape: [number, number] } }} source  runMix(): the
+ *   head's weights [seqLen, seqLen] and values [seqLen, d_v], row-major
  * @param {number} query  the query position
  * @returns {{ weights: Float32Array, scaled: Float32Array, output: Float32Array, dV: number }}
  *   weights a_i· [seqLen]; scaled a_ij·v_j [seqLen, d_v] row-major; output z_i = Σ_j a_ij v_j [d_v],

@@ -58,7 +58,9 @@ export function headFormations(history) {
       layer,
       head,
       after,
-      label: `${headName({ layer, head })} ${PREFIX.head}: ${PREFIX.label} score ≥ ${PREFIX.threshold}, reading ${headName({ layer: after[0], head: after[1] })}`,
+      label:
+        `${headName({ layer, head })} ${PREFIX.head}: ${PREFIX.label} score ≥ ${PREFIX.threshold}, ` +
+        `reading ${headName({ layer: after[0], head: after[1] })}`,
     });
     break;
   }

@@ -48,6 +48,7 @@ export function probeView(snapshot, options) {
   note.className = 'hint';
   note.textContent = scored
     ? `Right at ${correct} of the ${scored} positions where the task's rule says what comes next (green: right, red: wrong).`
-    : "The task's rule says nothing about what follows this probe's tokens: type a probe with a repeat (induction), a separator | (reverse, sort), or any tokens (previous token).";
+    : "The task's rule says nothing about what follows this probe's tokens: type a probe with a repeat (induction), " +
+      'a separator | (reverse, sort), or any tokens (previous token).';
   return figure;
 }

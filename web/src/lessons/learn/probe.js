@@ -37,10 +37,13 @@ export function parseProbe(text, options) {
       : text.split(/[\s,]+/).filter(Boolean);
   const ids = items.map((item) => {
     const id = names.indexOf(item);
-    if (id < 0)
+    if (id < 0) {
+      const separator = hasSeparator(options.task);
       throw new RangeError(
-        `“${item}” is not a token of this task: use ${names[0]}–${names.at(hasSeparator(options.task) ? -2 : -1)}${hasSeparator(options.task) ? ' and | (the separator)' : ''}`,
+        `“${item}” is not a token of this task: use ${names[0]}–${names.at(separator ? -2 : -1)}` +
+          (separator ? ' and | (the separator)' : ''),
       );
+    }
     return id;
   });
   if (ids.length === 0) throw new RangeError('the probe is empty: type at least one token');

@@ -7,7 +7,10 @@ import { taskFacts } from './task-facts.js';
 
 const threshold = (key) => HEAD_SCORES.find((score) => score.key === key).threshold;
 
-/** @type {{ id: string, title: string, text: string | ((context: { core: object, state: object }) => string), state: object, view: string, figure?: string }[]} */
+/**
+ * @type {{ id: string, title: string, text: string | ((context: { core: object, state: object }) => string),
+ *   state: object, view: string, figure?: string }[]}
+ */
 export const tour = [
   {
     id: 'learn-previous-token',

@@ -77,7 +77,9 @@ export function costTable(costs, { n, dModel, kernelSize }) {
       ? `n = ${count(n)} < d = ${count(d)}: self-attention needs fewer operations than recurrence (and than convolution, below k·d = ${count(kd)}), ` +
         'all positions at once, and one step between any two tokens.'
       : n < kd
-        ? `n = ${count(n)} ≥ d = ${count(d)}: recurrence now needs fewer operations than self-attention; convolution still needs more (until n = k·d = ${count(kd)}).`
-        : `n = ${count(n)} ≥ k·d = ${count(kd)}: self-attention needs the most operations — its cost grows with n², the others' with n.`;
+        ? `n = ${count(n)} ≥ d = ${count(d)}: recurrence now needs fewer operations than self-attention; ` +
+          `convolution still needs more (until n = k·d = ${count(kd)}).`
+        : `n = ${count(n)} ≥ k·d = ${count(kd)}: self-attention needs the most operations — ` +
+          "its cost grows with n², the others' with n.";
   return figure;
 }
