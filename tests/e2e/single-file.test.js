@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { exampleTexts } from '../../scripts/example-texts.mjs';
 import { launchBrowser } from './browser.js';
+import { blocksOf, recipeSection } from './recipes.js';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 /** Under /no-workers/: a policy that refuses every worker (training falls back to the page's thread). */
@@ -16,6 +17,11 @@ const NO_WORKERS = `${CSP}; worker-src 'none'`;
 /** Under /no-wasm/: a policy that forbids compiling WebAssembly. */
 const NO_WASM = "default-src 'self'; script-src 'self'";
 const POLICIES = { 'no-workers': NO_WORKERS, 'no-wasm': NO_WASM };
+// docs/embedding.md's recipes for the models beside the single file, verbatim: the page with its script tag, and the
+// tag naming models-base (pointed here at this server's folder of models).
+const [BESIDE, ELSEWHERE] = blocksOf(recipeSection('3. Single file'), 'html').slice(0, 2);
+const ELSEWHERE_HERE = ELSEWHERE.replace('/course-files/models/', '/models/');
+
 /** A course page holding the single file beside it, with `element` in its body. */
 const pageWith = (element) =>
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title>' +
@@ -35,18 +41,13 @@ function serve() {
     // The models uploaded beside the single file.
     '/with-models/': [
       'text/html',
-      pageWith('<attention-explorer model="causal" sentence="She opened the"></attention-explorer>'),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title></head><body>${BESIDE}</body></html>`,
     ],
     '/with-models/attention-explorer.js': ['text/javascript', single],
     '/with-models/causal.safetensors': model('causal'),
     '/with-models/masked.safetensors': model('masked'),
     // The models in a folder of their own, named by models-base.
-    '/elsewhere/': [
-      'text/html',
-      pageWith(
-        '<attention-explorer model="causal" models-base="/models/" sentence="She opened the"></attention-explorer>',
-      ),
-    ],
+    '/elsewhere/': ['text/html', pageWith(ELSEWHERE_HERE)],
     '/elsewhere/attention-explorer.js': ['text/javascript', single],
     '/models/causal.safetensors': model('causal'),
     '/models/masked.safetensors': model('masked'),

@@ -181,7 +181,12 @@ test("the embed code keeps the element's own attributes, bare when boolean; in a
   assert.equal(readAttributes(reader(attributes), D_MODEL).change.trainTask, 'sort');
   // Vite and webpack name the chunk that took the element in after the app ('index-CE2iV_Zw.js', 'main.js'): a script
   // tag of it would load the whole app, so the snippet imports the package where it is pasted.
-  for (const bundle of ['https://example.org/assets/index-CE2iV_Zw.js', 'http://localhost:8080/main.js']) {
+  // webpack writes the build machine's path of the package's file in place of import.meta.url.
+  for (const bundle of [
+    'https://example.org/assets/index-CE2iV_Zw.js',
+    'http://localhost:8080/main.js',
+    'file:///home/author/app/node_modules/attention-explorer/dist/element/attention-explorer.js',
+  ]) {
     const lines = embedCode(state, D_MODEL, bundle, kept).split('\n');
     assert.equal(lines[0], '<script type="module">');
     assert.match(lines[1], /^ {2}\/\/ .*import it once in the app's code/);

@@ -245,11 +245,15 @@ export const EMBEDDED_VIEW_ATTRIBUTES = VIEW_ATTRIBUTES.filter((name) => name !=
 
 /**
  * What defines <attention-explorer> where the snippet is pasted: a script tag of the element's own bundle (its file,
- * attention-explorer.js, in dist/element/ or dist/single/), or — where an app's bundler took the element into a bundle of
- * the app's own (whose hashed name would load the whole app) — the package's specifier, to import in the app's code.
+ * attention-explorer.js, in dist/element/ or dist/single/), or — where an app's bundler took the element from
+ * node_modules into a bundle of the app's own (whose hashed name would load the whole app) — the package's specifier,
+ * to import in the app's code.
  */
 function moduleLoader(moduleUrl) {
-  if (new URL(moduleUrl).pathname.endsWith('/attention-explorer.js'))
+  // webpack writes the build machine's file:///…/node_modules/… path in place of import.meta.url; Vite's dev server
+  // serves /node_modules/.vite/deps/…: either way the app took the element from the package.
+  const { pathname } = new URL(moduleUrl);
+  if (pathname.endsWith('/attention-explorer.js') && !pathname.includes('/node_modules/'))
     return `<script type="module" src="${escapeAttribute(moduleUrl)}"></script>`;
   return [
     '<script type="module">',
