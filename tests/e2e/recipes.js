@@ -11,6 +11,14 @@ export function recipeSection(title, markdown = readFileSync('docs/embedding.md'
   return markdown.slice(start, end < 0 ? undefined : end);
 }
 
+/** The text of a section's "### " subsection whose heading starts with `title`. */
+export function subsection(section, title) {
+  const start = section.indexOf(`\n### ${title}`);
+  assert.ok(start >= 0, `the section has a subsection "${title}"`);
+  const end = section.indexOf('\n### ', start + 1);
+  return section.slice(start, end < 0 ? undefined : end);
+}
+
 /** A section's fenced blocks, language → text (the last block of each language). */
 export function fencedBlocks(section) {
   return Object.fromEntries(

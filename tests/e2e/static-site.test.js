@@ -1,51 +1,93 @@
-// The element on a static site with directory URLs, built by a real site generator: docs/embedding.md's
-// MkDocs recipe, read from the docs verbatim (its shell steps, mkdocs.yml and page), built with Debian's
-// MkDocs into a temporary folder, served, and opened in headless Chromium at a nested page
-// (/lessons/attention/) and at the site's root, where the element must render inside the theme's content
-// column without overflowing it.
+// The element on static sites with directory URLs, built by real site generators: docs/embedding.md's MkDocs,
+// Sphinx (dirhtml, as Jupyter Book builds) and Hugo recipes, read from the docs verbatim (their shell steps,
+// configuration and page), built with Debian's MkDocs, Sphinx and Hugo into temporary folders, served, and opened in
+// headless Chromium at a nested page (/lessons/attention/) — and for MkDocs at the site's root too —, where the
+// element must render inside the content column without overflowing it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, serveFolder } from './browser.js';
-import { fencedBlocks, recipeSection } from './recipes.js';
+import { fencedBlocks, recipeSection, subsection } from './recipes.js';
 
 const OUTPUT = 'test-output';
+const SECTION = recipeSection('5. A static site with directory URLs');
 
-let browser, host, site;
+/** Hugo renders a page through its theme's layout: this stands in for one, with a 700 px content column. */
+const HUGO_LAYOUT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
+<body style="margin: 0"><main style="max-width: 700px; margin: 0 auto; padding: 0 16px">
+<h1>{{ .Title }}</h1>{{ .Content }}</main></body></html>`;
+
+/**
+ * Each generator: its recipe (a subsection of the docs), the files it is made of (path → the recipe's block, or a file
+ * of the test's own where the recipe leaves it to the author), its build command and the folder it publishes.
+ */
+const GENERATORS = {
+  MkDocs: (r) => ({
+    files: { 'mkdocs.yml': r.yaml, 'docs/lessons/attention.md': r.markdown, 'docs/index.md': r.markdown },
+    build: ['mkdocs', ['build', '--quiet', '--site-dir', 'site']],
+    site: 'site',
+  }),
+  Sphinx: (r) => ({
+    files: {
+      'conf.py': r.python,
+      'lessons/attention.rst': r.rst,
+      'index.rst': 'A course\n========\n\n.. toctree::\n\n   lessons/attention\n',
+    },
+    build: ['sphinx-build', ['-b', 'dirhtml', '-q', '.', '_build']],
+    site: '_build',
+  }),
+  Hugo: (r) => ({
+    files: {
+      'hugo.toml': r.toml,
+      'content/lessons/attention.md': r.markdown,
+      'layouts/_default/single.html': HUGO_LAYOUT,
+    },
+    build: ['hugo', ['--quiet', '--destination', 'public']],
+    site: 'public',
+  }),
+};
+
+const sites = {};
+let browser;
 before(async () => {
-  const recipe = fencedBlocks(recipeSection('5. A static site with directory URLs'));
-  const project = mkdtempSync(join(tmpdir(), 'ae-mkdocs-'));
-  // The recipe's shell steps, with its placeholder path pointing at this build's dist/.
-  const steps = recipe.sh.replaceAll('path/to/dist', resolve('dist'));
-  execFileSync('bash', ['-euo', 'pipefail', '-c', steps], { cwd: project });
-  writeFileSync(join(project, 'mkdocs.yml'), recipe.yaml);
-  mkdirSync(join(project, 'docs/lessons'), { recursive: true });
-  writeFileSync(join(project, 'docs/lessons/attention.md'), recipe.markdown);
-  // The same page at the site's root: the root path works at any depth.
-  writeFileSync(join(project, 'docs/index.md'), recipe.markdown);
-  execFileSync('mkdocs', ['build', '--quiet', '--site-dir', 'site'], { cwd: project });
-  site = project;
-  host = await serveFolder(join(project, 'site'));
+  for (const [name, generator] of Object.entries(GENERATORS)) {
+    const recipe = fencedBlocks(subsection(SECTION, name));
+    const { files, build, site } = generator(recipe);
+    const project = mkdtempSync(join(tmpdir(), `ae-${name.toLowerCase()}-`));
+    // The recipe's shell steps, with its placeholder path pointing at this build's dist/.
+    execFileSync('bash', ['-euo', 'pipefail', '-c', recipe.sh.replaceAll('path/to/dist', resolve('dist'))], {
+      cwd: project,
+    });
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(project, path)), { recursive: true });
+      writeFileSync(join(project, path), text);
+    }
+    execFileSync(build[0], build[1], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    sites[name] = { project, host: await serveFolder(join(project, site)) };
+  }
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
-  await host?.close();
-  if (site) rmSync(site, { recursive: true, force: true });
+  for (const { project, host } of Object.values(sites)) {
+    await host.close();
+    rmSync(project, { recursive: true, force: true });
+  }
 });
 
 /**
- * Opens `path` of the site and waits for the explorer's first trace; returns the page and what went wrong with our
- * files: console errors from them and failed requests for them (the theme's own, such as Debian's MkDocs linking
- * highlight.js from a CDN, are not ours to judge).
+ * Opens `path` of a generator's site and waits for the explorer's first trace; returns the page and what went wrong
+ * with our files: console errors from them and failed requests for them (the theme's own, such as Debian's MkDocs
+ * linking highlight.js from a CDN, are not ours to judge).
  */
-async function open(path) {
+async function open(generator, path) {
+  const { host } = sites[generator];
   const page = await browser.context.newPage();
   const errors = [];
-  const ours = (url) => new URL(url, host.url).pathname.startsWith('/attention-explorer/');
+  const ours = (url) => /^(\/_static)?\/attention-explorer\//.test(new URL(url, host.url).pathname);
   page.on('console', (message) => {
     if (message.type() === 'error' && ours(message.location().url || host.url)) errors.push(message.text());
   });
@@ -77,12 +119,14 @@ function layout(page) {
   });
 }
 
-for (const [path, name] of [
-  ['lessons/attention/', 'a nested page'],
-  ['', "the site's root"],
+for (const [generator, path, name] of [
+  ['MkDocs', 'lessons/attention/', 'a nested page'],
+  ['MkDocs', '', "the site's root"],
+  ['Sphinx', 'lessons/attention/', 'a nested page'],
+  ['Hugo', 'lessons/attention/', 'a nested page'],
 ]) {
-  test(`MkDocs (directory URLs, readthedocs theme): the element renders at ${name} within the content column`, async () => {
-    const { page, errors } = await open(path);
+  test(`${generator} (directory URLs): the element renders at ${name} within the content column`, async () => {
+    const { page, errors } = await open(generator, path);
     const seen = await layout(page);
     assert.equal(seen.tokens, 12, 'the sentence of the recipe, traced');
     assert.ok(seen.column.width >= 600 && seen.column.width <= 800, `the theme's column: ${seen.column.width} px`);
@@ -100,14 +144,14 @@ for (const [path, name] of [
     assert.deepEqual(errors, []);
     if (path) {
       mkdirSync(OUTPUT, { recursive: true });
-      await page.screenshot({ path: join(OUTPUT, 'mkdocs-nested-page.png'), fullPage: false });
+      await page.screenshot({ path: join(OUTPUT, `${generator.toLowerCase()}-nested-page.png`), fullPage: false });
     }
     await page.close();
   });
 }
 
 test('a wrong assets-base is named in the element with the URL it tried', async () => {
-  const { page } = await open('lessons/attention/');
+  const { page } = await open('MkDocs', 'lessons/attention/');
   const message = await page.evaluate(async () => {
     const element = document.createElement('attention-explorer');
     element.setAttribute('assets-base', '/nowhere/');
