@@ -263,9 +263,17 @@ test('the single file without its models: choosing one says which file to upload
   await page.$eval('attention-explorer', (el) => el.change({ model: 'causal' }));
   await page.waitForSelector('attention-explorer .model-note:not([hidden])', { timeout: 30000 });
   const note = await page.textContent('attention-explorer .model-note');
-  assert.match(note, new RegExp(`${url}causal\\.safetensors: HTTP 404`), note);
-  assert.match(note, /causal\.safetensors ships in the npm package's dist\/core\/: put it at that address/);
-  assert.match(note, /models-base attribute/);
+  assert.match(
+    note,
+    /needs its file, causal\.safetensors \(in the npm package's dist\/core\/\).*models-base attribute/,
+  );
+  // The figures name the address it was looked for at.
+  const figure = await page.$eval(
+    'attention-explorer',
+    (el) => el.shadowRoot.querySelector('.chapters .status.error')?.textContent ?? '',
+  );
+  assert.match(figure, new RegExp(`${url}causal\\.safetensors: HTTP 404`), figure);
+  assert.match(figure, /causal\.safetensors ships in the npm package's dist\/core\/: put it at that address/);
   // The browser's own report of the 404 is the only console error.
   assert.deepEqual(
     problems.filter((p) => !/Failed to load resource: .*404/.test(p)),

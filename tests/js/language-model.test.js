@@ -2,7 +2,10 @@
 // npm run train:lm) run on any text through the JS API: their configuration and measured quality, the
 // shapes and properties of every output, the file checks, and bad input.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 
@@ -85,6 +88,12 @@ describe('languageModel: loading', () => {
       core.languageModel('causal', { url: new URL('file:///nonexistent/causal.safetensors') }),
       /no such file/,
     );
+    // A server answering a missing file with its site's page (a single-page app's fallback) sends HTML.
+    const page = join(mkdtempSync(join(tmpdir(), 'ae-page-')), 'causal.safetensors');
+    writeFileSync(page, '<!doctype html><html><body>Not here</body></html>');
+    await assert.rejects(core.languageModel('causal', { url: pathToFileURL(page) }), {
+      message: /causal\.safetensors: the server sent a web page, not the file \(is the file there\?\)$/,
+    });
   });
 });
 

@@ -212,7 +212,12 @@ export function languageModelApi(wasm, modelsUrl) {
   /** The file's bytes; where the file was looked for by default, a failure says where it ships and how to point at it. */
   async function readModelFile(kind, url, byDefault) {
     try {
-      return await readAsset(url, `${kind} language model`);
+      const bytes = await readAsset(url, `${kind} language model`);
+      // A server that answers a missing file with its site's page (a single-page app's fallback) sends HTML: say so
+      // rather than read it as a file of the wrong size.
+      if (/^\s*</.test(new TextDecoder().decode(bytes.subarray(0, 64))))
+        throw new Error(`${kind} language model ${url}: the server sent a web page, not the file (is the file there?)`);
+      return bytes;
     } catch (error) {
       if (!byDefault) throw error;
       throw new Error(

@@ -10,6 +10,7 @@ import { applyConfiguration } from './apply-configuration.js';
 import { buildExplorer } from './explorer-layout.js';
 import { drawsWithoutSentence, figuresNeeding } from './figures.js';
 import { hostPage } from './host-page.js';
+import { modelFileNote } from './model-choice.js';
 import { OnScreen } from './on-screen.js';
 import { AuthorErrors } from './author-errors.js';
 import { sharedCore } from './shared-core.js';
@@ -296,7 +297,7 @@ export class AttentionExplorer extends ElementBase {
     const previous = this.trace;
     this.trace = result.trace;
     this.run = result.run;
-    this.models.say(this.run.status === 'error' ? `This model's file did not load: ${this.run.error}` : '');
+    this.models.say(this.run.status === 'error' ? modelFileNote(this.run.model) : '');
     const wants = (figures) => this.wants(figures);
     for (const { syncRun } of this.built) syncRun?.(this.current, this.run, wants);
     this.render(result, previous);

@@ -4,6 +4,14 @@
 import { labelled, modelDescription } from '../settings/limits.js';
 import { element } from '../views/layout.js';
 
+/** What the model choice says when a trained model's file did not load (the figures name the address tried). */
+export function modelFileNote(kind) {
+  return (
+    `This model needs its file, ${kind}.safetensors (in the npm package's dist/core/), at the address named below, ` +
+    'or a models-base attribute naming the folder that holds it.'
+  );
+}
+
 /**
  * @param {(model: string) => void} choose  called with the name picked (settings/limits.js modelNames)
  * @returns {{ element: HTMLElement, sync: (state: object, readonly: boolean) => void, say: (text: string) => void }}
