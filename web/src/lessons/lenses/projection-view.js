@@ -6,6 +6,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { tokenLabels } from '../../views/labels.js';
 import { labelWidth, placeLabels } from '../../views/label-placement.js';
+import { arrowMarkers, principalAxisTitles } from '../../views/pca-axes.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIZE = 460;
@@ -75,33 +76,8 @@ export function projectionView({ traces, projection }) {
     .attr('role', 'img')
     .attr('aria-label', 'Principal-component plot of word vectors and attention outputs');
   const defs = svg.append('defs');
-  COLORS.forEach((color, g) =>
-    defs
-      .append('marker')
-      .attr('id', marker(g))
-      .attr('viewBox', '0 0 10 10')
-      .attr('refX', 9)
-      .attr('refY', 5)
-      .attr('markerWidth', 7)
-      .attr('markerHeight', 7)
-      .attr('orient', 'auto')
-      .append('path')
-      .attr('d', 'M 0 0 L 10 5 L 0 10 z')
-      .attr('fill', color),
-  );
-  svg
-    .append('text')
-    .attr('class', 'axis-title')
-    .attr('x', SIZE / 2)
-    .attr('y', SIZE - 8)
-    .attr('text-anchor', 'middle')
-    .text('PC 1 →');
-  svg
-    .append('text')
-    .attr('class', 'axis-title')
-    .attr('transform', `translate(12, ${SIZE / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .text('PC 2 →');
+  arrowMarkers(defs, COLORS, marker, 9);
+  principalAxisTitles(svg, SIZE, SIZE);
   // Each word's label beside its word vector (○), placed so that labels neither overlap each other nor
   // cover a point; a thin leader joins a label pushed away from its point.
   const flat = groups.flat();

@@ -9,6 +9,7 @@ import { line } from 'd3-shape';
 import { modelFacts, modelKindName } from '../../models/model-facts.js';
 import { labelWidth, placeLabels } from '../../views/label-placement.js';
 import { SENTENCE_COLORS as COLORS } from './projection-view.js';
+import { arrowMarkers, principalAxisTitles } from '../../views/pca-axes.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIZE = 340;
@@ -72,33 +73,8 @@ function pathsPlot({ stages, word }) {
     .attr('role', 'img')
     .attr('aria-label', `“${word}” in both sentences at each stage of the model, on the first two principal axes`);
   const defs = svg.append('defs');
-  COLORS.forEach((color, s) =>
-    defs
-      .append('marker')
-      .attr('id', `context-arrow-${id}-${s}`)
-      .attr('viewBox', '0 0 10 10')
-      .attr('refX', 10)
-      .attr('refY', 5)
-      .attr('markerWidth', 7)
-      .attr('markerHeight', 7)
-      .attr('orient', 'auto')
-      .append('path')
-      .attr('d', 'M 0 0 L 10 5 L 0 10 z')
-      .attr('fill', color),
-  );
-  svg
-    .append('text')
-    .attr('class', 'axis-title')
-    .attr('x', SIZE / 2)
-    .attr('y', height - 8)
-    .attr('text-anchor', 'middle')
-    .text('PC 1 →');
-  svg
-    .append('text')
-    .attr('class', 'axis-title')
-    .attr('transform', `translate(12, ${height / 2}) rotate(-90)`)
-    .attr('text-anchor', 'middle')
-    .text('PC 2 →');
+  arrowMarkers(defs, COLORS, (s) => `context-arrow-${id}-${s}`, 10);
+  principalAxisTitles(svg, SIZE, height);
   // One label per point, and one for the word vector when both sentences' points coincide (they do: the same row).
   const labels = [];
   stages.forEach((stage, k) =>
