@@ -81,7 +81,15 @@ function outside(setting) {
   if (single === 'name') return wrap(['no-such-name']);
   if (single === 'head') {
     const bad = wrap([{ layer: -1, head: 0 }, { layer: 0, head: 1.5 }, { layer: 0 }]);
-    return isList(type) ? [...bad, [{ layer: 0, head: 1 }, { layer: 0, head: 1 }]] : bad; // a head listed twice
+    return isList(type)
+      ? [
+          ...bad,
+          [
+            { layer: 0, head: 1 },
+            { layer: 0, head: 1 },
+          ],
+        ]
+      : bad; // a head listed twice
   }
   if (single !== 'integer' && single !== 'number') return [];
   const [min, max] = setting.range ? setting.range() : [-Infinity, Infinity];

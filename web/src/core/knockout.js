@@ -14,7 +14,9 @@ import { unwrap } from './wasm-module.js';
  */
 export function checkAblate(ablate, where, numLayers, numHeads) {
   if (!Array.isArray(ablate))
-    throw new TypeError(`${where}: ablate must be an array of { layer, head }, got ${ablate === null ? 'null' : typeof ablate}`);
+    throw new TypeError(
+      `${where}: ablate must be an array of { layer, head }, got ${ablate === null ? 'null' : typeof ablate}`,
+    );
   const seen = new Set();
   return ablate.map((entry, i) => {
     const name = `ablate[${i}]`;
