@@ -9,9 +9,9 @@ import { distAndBrowser, flush, launchBrowser, openSite, serveElementPage } from
 
 const shared = distAndBrowser();
 const HOST = 'attention-explorer';
-/** A sentence whose next word changes when the head below is switched off (found with tests/js/knockout.test.js's model). */
-const SENTENCE = 'KNOCKOUT_SENTENCE';
-const HEAD = { layer: KNOCKOUT_LAYER, head: KNOCKOUT_HEAD };
+/** A sentence whose next word changes when the head below is switched off (“<unk>” → “the” without layer 2, head 3). */
+const SENTENCE = 'The king of';
+const HEAD = { layer: 1, head: 2 };
 const SHOTS = 'build/screenshots';
 
 /** Opens the site on the decoder (and `more` of the hash), once its predictions are drawn. */
@@ -66,7 +66,10 @@ test('switching a head off changes the next word; the URL keeps it, a reload res
   assert.match(await page.$eval(item, (b) => b.textContent), /off/i);
   assert.equal(await page.$eval(headSwitch(HEAD), (b) => b.getAttribute('aria-pressed')), 'true');
   // The URL keeps it (written once the page is idle), and opening it again restores it.
-  await page.waitForFunction((h) => new URLSearchParams(location.hash.slice(1)).get('knockout') === h, `${HEAD.layer},${HEAD.head}`);
+  await page.waitForFunction(
+    (h) => new URLSearchParams(location.hash.slice(1)).get('knockout') === h,
+    `${HEAD.layer},${HEAD.head}`,
+  );
   assert.equal(hashKnockout(page), `${HEAD.layer},${HEAD.head}`);
   await page.reload();
   await page.waitForSelector(`${HOST} [data-figure="predictions"] li[data-word]`, { timeout: 30000 });
@@ -87,7 +90,10 @@ test('switching a head off changes the next word; the URL keeps it, a reload res
 test('a head the model does not have, in the URL or the attribute, shows the error', async () => {
   const { page, errors } = await openSite(shared, 'model=causal&knockout=0,1;5,0');
   await page.waitForFunction(() =>
-    document.querySelector('attention-explorer').shadowRoot.querySelector('.status.error')?.textContent.includes('ablate'),
+    document
+      .querySelector('attention-explorer')
+      .shadowRoot.querySelector('.status.error')
+      ?.textContent.includes('ablate'),
   );
   const message = await page.$eval(`${HOST} .status.error`, (p) => p.textContent);
   assert.match(message, /ablate\[1\]\.layer must be an integer from 0 to 1, got 5/);
@@ -123,6 +129,7 @@ test('pointing at a predicted word draws a bar per head and the occlusion chips,
     const figure = `${HOST} [data-figure="why-this-word"]`;
     assert.equal(await page.$$eval(`${figure} .head-effect`, (g) => g.length), 0, 'nothing measured before pointing');
     await page.hover(`${HOST} [data-figure="predictions"] li[data-word] >> nth=1`);
+    await page.locator(figure).scrollIntoViewIfNeeded(); // a figure below the screen is drawn when it scrolls in
     await page.waitForSelector(`${figure} .head-effect`);
     const shown = await page.$eval(figure, (f) => ({
       word: f.dataset.word,
@@ -136,7 +143,10 @@ test('pointing at a predicted word draws a bar per head and the occlusion chips,
       chips: [...f.querySelectorAll('.occlusion-chips li')].map((li) => Number(li.dataset.delta)),
       caption: f.textContent,
     }));
-    const second = await page.$eval(`${HOST} [data-figure="predictions"] li[data-word] >> nth=1`, (li) => li.dataset.word);
+    const second = await page.$eval(
+      `${HOST} [data-figure="predictions"] li[data-word] >> nth=1`,
+      (li) => li.dataset.word,
+    );
     assert.equal(shown.word, second);
     assert.ok(Number.isFinite(shown.logProb) && shown.logProb < 0);
     assert.equal(shown.heads.length, 8);
@@ -164,14 +174,23 @@ test('pointing at a predicted word draws a bar per head and the occlusion chips,
     await page.waitForTimeout(400);
     counts = await page.evaluate(() => window.coreCalls);
     assert.deepEqual(counts, { 'causal.run': 1 }, `the calls a keystroke made: ${JSON.stringify(counts)}`);
-    assert.equal(await page.$$eval(`${figure} .head-effect`, (g) => g.length), 0, 'the last measurement was of the old sentence');
+    await page.locator(figure).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(200);
+    assert.equal(
+      await page.$$eval(`${figure} .head-effect`, (g) => g.length),
+      0,
+      'the last measurement was of the old sentence',
+    );
     assert.deepEqual(errors, []);
     await page.close();
   }
 });
 
 test('the encoder: choosing a word at a blank measures it there', async () => {
-  const { page, errors } = await openSite(shared, `model=masked&sentence=${encodeURIComponent('the river [MASK] was muddy')}`);
+  const { page, errors } = await openSite(
+    shared,
+    `model=masked&sentence=${encodeURIComponent('the river [MASK] was muddy')}`,
+  );
   const button = `${HOST} [data-figure="why-this-word"] .why-words button >> nth=0`;
   await page.waitForSelector(button, { timeout: 30000 });
   await page.focus(button);
@@ -180,7 +199,10 @@ test('the encoder: choosing a word at a blank measures it there', async () => {
   const shown = await page.$eval(`${HOST} [data-figure="why-this-word"]`, (f) => ({
     position: Number(f.dataset.position),
     heads: [...f.querySelectorAll('.head-effect')].map((g) => Number(g.dataset.delta)),
-    chips: [...f.querySelectorAll('.occlusion-chips li')].map((li) => [li.textContent, li.hasAttribute('data-skipped')]),
+    chips: [...f.querySelectorAll('.occlusion-chips li')].map((li) => [
+      li.textContent,
+      li.hasAttribute('data-skipped'),
+    ]),
   }));
   assert.equal(shown.position, 2);
   assert.equal(shown.heads.length, 8);

@@ -185,7 +185,15 @@ export const attentionChapter = {
       }
       redraw('whyThisWord', { why: measured });
     };
+    // A redraw under a pointer at rest (a keystroke) makes the browser send pointerover again at the same place: that
+    // is no pointing, and must not measure per keystroke.
+    let pointedAt = null;
     const fromPrediction = (event) => {
+      if (event.type === 'pointerover') {
+        const at = `${event.clientX},${event.clientY}`;
+        if (at === pointedAt) return;
+        pointedAt = at;
+      }
       const item = event.target.closest?.('li[data-word]');
       const at = item?.closest('section[data-position]');
       if (item && at) explainWord(Number(at.dataset.position), item.dataset.word);
@@ -209,16 +217,16 @@ export const attentionChapter = {
       'Switching heads off (knockout) is for the trained models: choose the decoder or the encoder under Model.',
     );
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
-    const predictionsColumn = element('div', 'predictions-column');
-    predictionsColumn.append(slots.predictions, slots.whyThisWord);
-    const trained = row(slots.trainedHeads, slots.trainedWeights, predictionsColumn);
+    const trained = row(slots.trainedHeads, slots.trainedWeights, slots.predictions);
+    const whyBox = element('div', 'why-box'); // under the first screen: the head bars and the word chips need its width
+    whyBox.append(slots.whyThisWord);
     const trainedMixBox = element('div', 'trained-mix'); // under the first screen: the mix needs its width
     trainedMixBox.append(slots.trainedMix);
     const lines = element('div', 'line-panel-box'); // shown with the designed heads (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [first, knockoutNote, trained, trainedMixBox, lines],
+      content: [first, knockoutNote, trained, whyBox, trainedMixBox, lines],
       views: {
         heads: [slots.heads, slots.trainedHeads],
         attention: [slots.attention, slots.trainedWeights],
@@ -239,6 +247,7 @@ export const attentionChapter = {
         lines.hidden = !designed; // the lines draw the designed heads' weights
         trained.hidden = designed;
         trainedMixBox.hidden = designed;
+        whyBox.hidden = designed;
         if (!readonly) lineControls.sync(state);
       },
     };

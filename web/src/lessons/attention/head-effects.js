@@ -27,7 +27,7 @@ const OFFERED = 5;
 export function headEffectBars(heads, word) {
   const limit = Math.max(0.05, ...heads.map((h) => Math.abs(h.delta)));
   const x = scaleLinear().domain([-limit, limit]).range([0, PLOT]).nice();
-  const height = heads.length * ROW + 34;
+  const height = heads.length * ROW + 40;
   const svg = select(document.createElementNS(SVG_NS, 'svg'))
     .attr('class', 'head-effects')
     .attr('width', LABEL + PLOT + NUMBER)
@@ -85,7 +85,7 @@ export function headEffectBars(heads, word) {
     .append('text')
     .attr('class', 'axis-title')
     .attr('x', PLOT / 2)
-    .attr('y', 28)
+    .attr('y', 33)
     .attr('text-anchor', 'middle')
     .text('Δ ln p (nats)');
   return svg.node();
@@ -134,8 +134,8 @@ export function whyThisWordView(run, { why }) {
   figure.dataset.figure = 'why-this-word';
   const caption = figure.appendChild(document.createElement('figcaption'));
   caption.textContent =
-    'Why this word? Point at a predicted word (or choose one here): each bar is how much ln p(word) changes ' +
-    'when that head alone is switched off, in nats (left: the word becomes less likely without the head).';
+    'Why this word? Point at a predicted word (or choose one here): what its probability depends on in this ' +
+    'sentence, measured by switching each head off, and by hiding each word, one at a time.';
   figure.append(wordChoices(run.predictions ?? [], why));
   if (!why) {
     figure.append(
@@ -150,6 +150,14 @@ export function whyThisWordView(run, { why }) {
   title.textContent =
     `“${why.word}” ${whereSaid(why, run.causal)}: ln p = ${why.logProb.toFixed(2)} nats ` +
     `(p = ${percent(Math.exp(why.logProb))})${off ? `, with ${off} head${off > 1 ? 's' : ''} off` : ''}.`;
-  figure.append(headEffectBars(why.heads, why.word), occlusionChips(why));
+  const heads = document.createElement('div');
+  heads.className = 'why-heads';
+  heads.appendChild(document.createElement('p')).className = 'hint';
+  heads.lastChild.textContent =
+    'Each head alone switched off: the change in ln p(word), in nats (left: the word becomes less likely without it).';
+  heads.append(headEffectBars(why.heads, why.word));
+  const parts = figure.appendChild(document.createElement('div'));
+  parts.className = 'why-parts';
+  parts.append(heads, occlusionChips(why));
   return figure;
 }

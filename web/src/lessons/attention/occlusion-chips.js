@@ -32,7 +32,11 @@ export function occlusionChips(why) {
     const text = chip.appendChild(document.createElement('span'));
     text.className = 'chip-text';
     text.textContent = token.text;
-    if (!skipped) text.style.background = color(token.delta);
+    if (!skipped) {
+      text.style.background = color(token.delta);
+      // The diverging scale's dark ends (past half the largest |Δ|) take light text.
+      if (Math.abs(token.delta) > limit / 2) text.classList.add('strong');
+    }
     const bar = chip.appendChild(document.createElement('span'));
     bar.className = `chip-bar ${token.delta < 0 ? 'negative' : 'positive'}`;
     bar.style.width = `${Math.max(1, (BAR_PX * Math.abs(token.delta)) / limit)}px`;
@@ -42,8 +46,8 @@ export function occlusionChips(why) {
   box.append(
     legend({ color, domain: [-limit, limit], title: 'Δ ln p when the word is replaced by [MASK] (nats)', width: 260 }),
   );
-  box.appendChild(document.createElement('p')).className = 'hint';
-  box.lastChild.textContent =
+  box.prepend(Object.assign(document.createElement('p'), { className: 'hint' }));
+  box.firstChild.textContent =
     `Each word replaced by [MASK] (the mean word vector) in turn: how ln p(“${why.word}”) changes, in nats (blue: ` +
     'without it the word became less likely; red: more likely). A measurement on this sentence, not an explanation of the model.';
   return box;
