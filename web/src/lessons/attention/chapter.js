@@ -123,9 +123,7 @@ export const attentionChapter = {
     predictions: { draw: whenTrained((run, { focus }) => predictionsView(run, { focus })) },
     // Why this word: measured when the learner points at or chooses a predicted word (build below), not per keystroke.
     whyThisWord: {
-      draw: whenTrained((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null }), {
-        has: (run) => (run.predictions ?? []).length > 0,
-      }),
+      draw: whenTrained((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null })),
     },
     trainedMix: {
       draw: whenTrained(

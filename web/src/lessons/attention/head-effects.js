@@ -136,7 +136,12 @@ export function whyThisWordView(run, { why }) {
   caption.textContent =
     'Why this word? Point at a predicted word (or choose one here): what its probability depends on in this ' +
     'sentence, measured by switching each head off, and by hiding each word, one at a time.';
-  figure.append(wordChoices(run.predictions ?? [], why));
+  if (!run.predictions?.length) {
+    const hint = 'Click a word of your sentence to hide it ([MASK]): then ask why the encoder puts a word there.';
+    figure.append(Object.assign(document.createElement('p'), { className: 'empty-figure', textContent: hint }));
+    return figure;
+  }
+  figure.append(wordChoices(run.predictions, why));
   if (!why) {
     figure.append(
       Object.assign(document.createElement('p'), { className: 'hint', textContent: 'Nothing measured yet.' }),
