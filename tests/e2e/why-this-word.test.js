@@ -4,6 +4,7 @@
 // 390×844 go to build/screenshots/ (to look at).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { distAndBrowser, flush, launchBrowser, openSite, serveElementPage } from './browser.js';
 
@@ -213,3 +214,26 @@ test('the encoder: choosing a word at a blank measures it there', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`axe-core: no violations with a head off and a word measured (${colorScheme})`, async () => {
+    const { page, errors } = await openCausal(`&knockout=${HEAD.layer},${HEAD.head}`);
+    await page.emulateMedia({ colorScheme });
+    await page.hover(`${HOST} [data-figure="predictions"] li[data-word] >> nth=0`);
+    await page.locator(`${HOST} [data-figure="why-this-word"]`).scrollIntoViewIfNeeded();
+    await page.waitForSelector(`${HOST} [data-figure="why-this-word"] .occlusion-chips li`);
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    const violations = await page.evaluate(async () =>
+      (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        count: v.nodes.length,
+        target: v.nodes[0]?.target,
+        html: v.nodes[0]?.html,
+      })),
+    );
+    assert.deepEqual(violations, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
