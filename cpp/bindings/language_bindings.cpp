@@ -73,10 +73,33 @@ val block_activations_to_js(const train::BlockActivations& a, const train::Model
                        {"ffOutput", tensor(a.ff_output, d)}, {"residual2", tensor(a.residual2, d)}, {"output", tensor(a.output, d)}});
 }
 
+// ---- knockout: run()'s ablate and attribute() (language_model.hpp; checked in web/src/core/knockout.js, and again here) ----
+
+// [{ layer, head }, …] (or undefined: none) as head choices; the core refuses heads that do not exist.
+std::vector<train::HeadChoice> heads_from_js(const val& heads) {
+  std::vector<train::HeadChoice> out;
+  if (heads.isUndefined()) return out;
+  const auto n = heads["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i) out.push_back({heads[i]["layer"].as<std::size_t>(), heads[i]["head"].as<std::size_t>()});
+  return out;
+}
+
+// { tokens, position, word (output id), logProb, heads (Float64Array L·H), occlusion (Float64Array T) }
+val language_model_attribute(int id, const std::string& text, double position, double word, const val& ablate) {
+  return guarded([&] {
+    train::LanguageModel& m = g_models.get(id);
+    const train::LanguageModel::Attribution a =
+        m.attribute(text, static_cast<std::int64_t>(position), static_cast<std::int32_t>(word), heads_from_js(ablate));
+    return object_to_js({{"tokens", tokens_to_js(a.tokens, train::input_ids_of(a.tokens, loaded_table()))},
+                         {"position", val(a.position)}, {"word", val(a.word)}, {"logProb", val(a.log_prob)},
+                         {"heads", typed_array_to_js(a.heads)}, {"occlusion", typed_array_to_js(a.occlusion)}});
+  });
+}
+
 // { tokens, attention (L·H·T·T), hidden (L·T·d), positions (P), topIds / topP (P·k), activations } as flat typed arrays
 // (activations: tensors, or null); the JS side shapes them. positions: a name of kOutputPositionNames, or an array of
 // integers; activations: undefined, or { layer, head } (both checked in JS, and again here).
-val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations) {
+val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations, const val& ablate) {
   return guarded([&] {
     train::LanguageModel& m = g_models.get(id);
     train::LanguageModel::Positions at = train::OutputPositions::all;
@@ -89,7 +112,7 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
     }
     std::optional<train::HeadChoice> choice;
     if (!activations.isUndefined()) choice = train::HeadChoice{activations["layer"].as<std::size_t>(), activations["head"].as<std::size_t>()};
-    const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k), at, choice);
+    const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k), at, choice, heads_from_js(ablate));
     const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
     std::vector<std::int32_t> ids;
     std::vector<float> p;
@@ -180,5 +203,6 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
   bind_functions("languageModelCreate", &language_model_create, "languageModelRelease", &language_model_release,
                  "languageModelRun", &language_model_run, "languageModelScore", &language_model_score,
                  "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
-                 "languageTrainerModel", &language_trainer_model, "languageModelHeads", &language_model_heads);
+                 "languageTrainerModel", &language_trainer_model, "languageModelHeads", &language_model_heads,
+                 "languageModelAttribute", &language_model_attribute);
 }

@@ -96,8 +96,13 @@ test('the embed code reproduces the state through the attributes, and is empty f
     colorMap: 'cividis',
     lineThreshold: 0.2,
     labDModel: 32,
+    knockout: [
+      { layer: 1, head: 2 },
+      { layer: 0, head: 3 },
+    ],
   });
   const tag = embedCode(state, D_MODEL, MODULE, { views: 'attention,lines', controls: null }).split('\n')[1];
+  assert.match(tag, / knockout="1,2;0,3"/, 'the heads switched off, as the attribute writes them');
   assert.match(
     tag,
     /^<attention-explorer sentence="she said &quot;a &lt; b &amp; c&quot;" heads="projected,semantic,projected,projected" /,

@@ -64,6 +64,11 @@ function sample(setting) {
       return [setting.names().at(-1), ...(setting.emptyItems ? [undefined] : []), setting.names()[0]];
     case 'head':
       return { layer: 1, head: 2 };
+    case 'heads':
+      return [
+        { layer: 1, head: 2 },
+        { layer: 0, head: 0 },
+      ];
   }
   throw new Error(`no sample of ${type}`);
 }
@@ -74,7 +79,18 @@ function outside(setting) {
   const single = isList(type) ? itemType(type) : type;
   const wrap = (values) => (isList(type) ? values.map((value) => [value]) : values);
   if (single === 'name') return wrap(['no-such-name']);
-  if (single === 'head') return [{ layer: -1, head: 0 }, { layer: 0, head: 1.5 }, { layer: 0 }];
+  if (single === 'head') {
+    const bad = wrap([{ layer: -1, head: 0 }, { layer: 0, head: 1.5 }, { layer: 0 }]);
+    return isList(type)
+      ? [
+          ...bad,
+          [
+            { layer: 0, head: 1 },
+            { layer: 0, head: 1 },
+          ],
+        ]
+      : bad; // a head listed twice
+  }
   if (single !== 'integer' && single !== 'number') return [];
   const [min, max] = setting.range ? setting.range() : [-Infinity, Infinity];
   const values = [NaN, Infinity];
@@ -178,17 +194,23 @@ test("change() takes each setting's values, and refuses values of another type o
   }
 });
 
+/** A value as an attribute writes it: a list of heads as layer,head pairs separated by ';' (knockout="0,1;1,3"). */
+function attributeText(value) {
+  const isHeads = Array.isArray(value) && value.length > 0 && value.every((h) => h !== null && typeof h === 'object');
+  return isHeads ? value.map((h) => `${h.layer},${h.head}`).join(';') : String(value);
+}
+
 test("an attribute reads its setting's values, and refuses what change() refuses", () => {
   for (const [attribute, settings] of ATTRIBUTE_SETTINGS) {
     // heads and tour have a syntax of their own (attributes.test.js).
     if (settings.length !== 1 || attribute === 'tour') continue;
     const [setting] = settings;
     const value = sample(setting);
-    const read = readAttributes((name) => (name === attribute ? String(value) : null), D_MODEL);
+    const read = readAttributes((name) => (name === attribute ? attributeText(value) : null), D_MODEL);
     assert.deepEqual(read.errors, [], attribute);
     assert.deepEqual(read.change, { [setting.name]: value }, attribute);
     for (const bad of outside(setting)) {
-      const refused = readAttributes((name) => (name === attribute ? String(bad) : null), D_MODEL);
+      const refused = readAttributes((name) => (name === attribute ? attributeText(bad) : null), D_MODEL);
       assert.deepEqual(refused.change, {}, `${attribute}="${bad}"`);
       assert.match(refused.errors[0], new RegExp(`^${attribute}="`));
     }

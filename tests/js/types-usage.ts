@@ -142,6 +142,14 @@ const unchecked: string = causalModel.run('the river bank', { positions: 'all' }
 // @ts-expect-error positions are 'all', 'masks' or a list
 causalModel.run('the river bank', { positions: 'last' });
 const perplexity: number = causalModel.score('the river bank was muddy').perplexity;
+const knockedOut: number = causalModel.run('the river bank', { ablate: [{ layer: 1, head: 2 }] }).hidden[1].data[0];
+const why = causalModel.attribute('the river bank', { position: -1, word: 'was', ablate: [{ layer: 0, head: 1 }] });
+const headEffect: number = why.heads[0] + why.occlusion[why.position] + why.logProb;
+// @ts-expect-error a head is { layer, head }
+causalModel.run('the river bank', { ablate: [[1, 2]] });
+// @ts-expect-error attribute() needs the word
+causalModel.attribute('the river bank', { position: -1 });
+console.log(knockedOut, headEffect);
 const blanks = (await core.languageModel('masked')).fillMask('the river [MASK] was muddy', 5);
 const firstHeadWeight: number = causalModel.run('the bank').attention[0][0][0] + blanks[0].top[0].p;
 const inputRow: number = causalModel.run('the bank').input.data[0] + causalModel.run('the bank').embeddings.shape[1];

@@ -56,7 +56,7 @@ std::vector<std::int32_t> top_k(const float* row, std::size_t n, std::size_t k) 
 
 }  // namespace
 
-const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out) {
+const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out, const std::vector<std::uint8_t>& ablated) {
   out.tokens = language_tokens(text, *table_);
   const std::size_t T = out.tokens.size(), H = config_.n_heads, d = config_.d_model;
   if (T == 0 || T > kMaxLanguageTokens) {
@@ -67,7 +67,7 @@ const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out
   if (objective_ == Objective::causal && std::count(out.inputs.begin(), out.inputs.end(), mask_input(*table_))) {
     throw std::invalid_argument("languageModel: the causal model was not trained with [MASK]; use the masked model to fill in blanks");
   }
-  const float* x = forward_blocks(config_, parameters_.data(), out.inputs.data(), 1, T, {}, ws_, frozen_);
+  const float* x = forward_blocks(config_, parameters_.data(), out.inputs.data(), 1, T, ablated, ws_, frozen_);
   // The rows as embedding_forward (ops.hpp) reads them: ids below frozen_rows from the frozen table, the rest learned.
   const float* learned = bind_parameters(config_, parameters_.data()).embedding;
   for (const std::int32_t id : out.inputs) {
@@ -92,11 +92,13 @@ void LanguageModel::output_layer(const float* x, std::size_t n, float* logits) c
   }
 }
 
-LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions, std::optional<HeadChoice> activations) {
+LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions, std::optional<HeadChoice> activations,
+                               const std::vector<HeadChoice>& ablate) {
   if (k < 1 || k > kMaxTopK) throw std::out_of_range("languageModel.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " + std::to_string(k));
   if (activations) check_head_choice(config_, *activations, "languageModel.run: activations");
+  const std::vector<std::uint8_t> ablated = ablation_flags(ablate, "languageModel.run: ablate");
   LanguageRun out;
-  const float* x = run_blocks(text, out);
+  const float* x = run_blocks(text, out, ablated);
   if (activations) out.activations = block_activations(config_, parameters_.data(), frozen_, out.inputs.data(), ws_, *activations);
   const std::size_t T = out.tokens.size(), d = config_.d_model, V = config_.outputs();
   if (const auto* listed = std::get_if<std::vector<std::int64_t>>(&positions)) {

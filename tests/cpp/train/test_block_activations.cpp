@@ -73,7 +73,9 @@ struct Reference {
   }
 
   // Every step of block `layer` for head `head`, by BlockActivations' field names; x: the block's input (T, d).
-  std::map<std::string, Matrix> block(const Matrix& x, std::size_t layer, std::size_t head, std::size_t T) const {
+  // off: the heads knocked out, (L·H) flags, 1 = that head's columns of Z are 0 (empty: none).
+  std::map<std::string, Matrix> block(const Matrix& x, std::size_t layer, std::size_t head, std::size_t T,
+                                      const std::vector<std::uint8_t>& off = {}) const {
     const std::size_t d = c.d_model, H = c.n_heads, dk = d / H, ff = c.d_ff;
     std::map<std::string, Matrix> s;
     s["input"] = x;
@@ -96,7 +98,8 @@ struct Reference {
           weights[i * T + j] = std::exp(scores[i * T + j] - max) / total;
           for (std::size_t e = 0; e < dk; ++e) out[i * dk + e] += weights[i * T + j] * v[j * d + h * dk + e];
         }
-        for (std::size_t e = 0; e < dk; ++e) z[i * d + h * dk + e] = out[i * dk + e];
+        const bool knocked_out = !off.empty() && off[layer * H + h];
+        for (std::size_t e = 0; e < dk; ++e) z[i * d + h * dk + e] = knocked_out ? 0.0 : out[i * dk + e];
       }
       if (h != head) continue;
       s["scores"] = scores, s["weights"] = weights, s["head_output"] = out;
@@ -203,4 +206,107 @@ TEST_CASE("block activations: a layer or head that does not exist is refused, na
   CHECK_THROWS_WITH(model.run("the bank", 3, OutputPositions::all, HeadChoice{0, 4}),
                     Catch::Contains("activations: head must be in [0, 4), got 4"));
   CHECK_FALSE(model.run("the bank", 3).activations);
+}
+
+TEST_CASE("knockout: run with ablate equals the model recomputed in double with those heads' outputs zeroed", "[train]") {
+  // The heads' blocks of Z = [head_1 | … | head_H] are 0 before W_O (model.hpp); the reference zeroes them in its own
+  // block() and carries x through both layers and the tied output layer logits = x_L U + b (U: the output words' rows).
+  for (const Objective objective : {Objective::causal, Objective::masked}) {
+    const std::string text = objective == Objective::causal ? "The river bank was muddy after the storm"
+                                                            : "The river bank was [MASK] after the storm";
+    LanguageModel model = trained_model(objective);
+    const Reference reference(model);
+    const ModelConfig& c = model.config();
+    const std::size_t d = c.d_model, H = c.n_heads, V = c.outputs();
+    const std::vector<HeadChoice> ablate = {{0, 1}, {1, 3}};
+    std::vector<std::uint8_t> off(c.n_layers * H, 0);
+    for (const HeadChoice& h : ablate) off[h.layer * H + h.head] = 1;
+    const LanguageRun plain = model.run(text, 3, LanguageModel::Positions{std::vector<std::int64_t>{3}});
+    const LanguageRun r = model.run(text, 3, LanguageModel::Positions{std::vector<std::int64_t>{3}}, std::nullopt, ablate);
+    const std::size_t T = r.tokens.size();
+    REQUIRE(T == 8);
+    const std::vector<float> frozen = frozen_rows(shipped_table());
+    const auto row = [&](std::size_t id) {
+      return id < c.frozen_rows ? frozen.data() + id * d : reference.p.at("embedding") + (id - c.frozen_rows) * d;
+    };
+    const auto P = attn::sinusoidal_encoding(T, d);
+    Matrix x(T * d);
+    for (std::size_t t = 0; t < T; ++t) {
+      for (std::size_t j = 0; j < d; ++j) x[t * d + j] = row(static_cast<std::size_t>(r.inputs[t]))[j] + P(t, j);
+    }
+    for (std::size_t layer = 0; layer < c.n_layers; ++layer) {
+      x = reference.block(x, layer, 0, T, off).at("output");
+      const double worst = max_difference(std::vector<float>(r.hidden.begin() + static_cast<std::ptrdiff_t>(layer * T * d),
+                                                             r.hidden.begin() + static_cast<std::ptrdiff_t>((layer + 1) * T * d)),
+                                          x);
+      CHECK(worst < 1e-4);
+    }
+    const std::vector<std::int32_t>& rows = model.vocabulary().input_rows();
+    double worst = 0, moved = 0;
+    for (std::size_t o = 0; o < V; ++o) {
+      double logit = reference.p.at("output_bias")[o];
+      for (std::size_t j = 0; j < d; ++j) logit += x[3 * d + j] * row(static_cast<std::size_t>(rows[o]))[j];
+      worst = std::max(worst, std::abs(logit - r.logits[o]));
+      moved = std::max(moved, std::abs(static_cast<double>(plain.logits[o] - r.logits[o])));
+    }
+    std::printf("%s, heads L1 H2 and L2 H4 off: logits at position 3 max |C++ − double| %.2e %s (they moved up to %.2e)\n",
+                name_of(kObjectiveNames, objective), worst, worst < 1e-4 ? "OK" : "NOT OK", moved);
+    CHECK(worst < 1e-4);  // float32 through two blocks, as the block test's tolerance
+    CHECK(moved > 1e-3);  // the knockout changed the prediction
+    // layer 1's attention weights come before any knocked-out output; layer 2's read the changed x_1
+    const std::size_t cells = H * T * T;
+    CHECK(std::equal(r.attention.begin(), r.attention.begin() + static_cast<std::ptrdiff_t>(cells), plain.attention.begin()));
+    CHECK_FALSE(std::equal(r.attention.begin() + static_cast<std::ptrdiff_t>(cells), r.attention.end(),
+                           plain.attention.begin() + static_cast<std::ptrdiff_t>(cells)));
+  }
+}
+
+TEST_CASE("knockout: a head that does not exist, or one listed twice, is refused naming it", "[train]") {
+  LanguageModel model = trained_model(Objective::causal);
+  const auto run = [&](std::vector<HeadChoice> ablate) { return model.run("the bank", 3, OutputPositions::all, std::nullopt, ablate); };
+  CHECK_THROWS_AS(run({{2, 0}}), std::out_of_range);
+  CHECK_THROWS_WITH(run({{0, 1}, {2, 0}}), Catch::Contains("ablate[1]: layer must be in [0, 2), got 2"));
+  CHECK_THROWS_WITH(run({{0, 4}}), Catch::Contains("ablate[0]: head must be in [0, 4), got 4"));
+  CHECK_THROWS_WITH(run({{1, 2}, {1, 2}}), Catch::Contains("ablate[1]: layer 1, head 2 is listed twice"));
+  CHECK_NOTHROW(run({}));
+  CHECK_THROWS_WITH(model.attribute("the bank", 0, 0, {{0, 9}}), Catch::Contains("head must be in [0, 4), got 9"));
+  CHECK_THROWS_WITH(model.attribute("the bank", 2, 0), Catch::Contains("position must be in [-2, 2)"));
+  CHECK_THROWS_WITH(model.attribute("the bank", 0, -1), Catch::Contains("word must be an output id"));
+}
+
+TEST_CASE("knockout: attribute() equals the runs done one by one (a head off, a token replaced by [MASK])", "[train]") {
+  LanguageModel model = trained_model(Objective::masked);
+  const std::string text = "the river [MASK] was muddy";
+  const LanguageRun first = model.run(text, 1, OutputPositions::masks);
+  const std::int32_t word = first.top[0][0].id;
+  const std::vector<HeadChoice> ablate = {{1, 0}};
+  const LanguageModel::Attribution a = model.attribute(text, 2, word, ablate);
+  const ModelConfig& c = model.config();
+  const std::size_t V = c.outputs();
+  // ln p(word) from run()'s logits at position 2
+  const auto log_p = [&](const LanguageRun& r) {
+    double max = r.logits[0], total = 0;
+    for (std::size_t o = 0; o < V; ++o) max = std::max(max, static_cast<double>(r.logits[o]));
+    for (std::size_t o = 0; o < V; ++o) total += std::exp(r.logits[o] - max);
+    return r.logits[static_cast<std::size_t>(word)] - max - std::log(total);
+  };
+  const LanguageModel::Positions at{std::vector<std::int64_t>{2}};
+  const double base = log_p(model.run(text, 1, at, std::nullopt, ablate));
+  CHECK(a.log_prob == Approx(base).margin(1e-5));
+  REQUIRE(a.heads.size() == c.n_layers * c.n_heads);
+  for (std::size_t l = 0; l < c.n_layers; ++l) {
+    for (std::size_t h = 0; h < c.n_heads; ++h) {
+      if (l == 1 && h == 0) {
+        CHECK(a.heads[l * c.n_heads + h] == 0.0);  // already off
+        continue;
+      }
+      const double off = log_p(model.run(text, 1, at, std::nullopt, {{1, 0}, {l, h}}));
+      CHECK(a.heads[l * c.n_heads + h] == Approx(off - base).margin(1e-5));
+    }
+  }
+  // "river" replaced by [MASK]: the same text with the word written as [MASK]
+  REQUIRE(a.occlusion.size() == 5);
+  CHECK(a.occlusion[1] == Approx(log_p(model.run("the [MASK] [MASK] was muddy", 1, at, std::nullopt, ablate)) - base).margin(1e-5));
+  CHECK(a.occlusion[2] == 0.0);  // the blank itself
+  CHECK(a.occlusion[1] != 0.0);
 }

@@ -4,6 +4,7 @@
 // header and the metadata), checked, and handed to the core, which runs the model on any text.
 import { readAsset } from './assets.js';
 import * as check from './checks.js';
+import { attributeMethod, checkAblate } from './knockout.js';
 import { readSafetensors } from './safetensors.js';
 import { unwrap } from './wasm-module.js';
 
@@ -127,8 +128,9 @@ export function languageModelApi(wasm, modelsUrl) {
       vocabulary: Object.freeze(vocabulary),
       run(text, options = {}) {
         const where = 'languageModel.run';
-        check.knownOptions(options, where, ['k', 'positions', 'activations']);
+        check.knownOptions(options, where, ['k', 'positions', 'activations', 'ablate']);
         const { k = 10, positions = 'all', activations } = options;
+        const ablate = checkAblate(options.ablate ?? [], where, numLayers, numHeads);
         check.integerIn(k, where, 'k', 1, limits.maxTopK);
         if (Array.isArray(positions)) {
           if (positions.length > limits.maxTokens)
@@ -151,6 +153,7 @@ export function languageModelApi(wasm, modelsUrl) {
             k,
             positions,
             activations && { layer: activations.layer, head: activations.head },
+            ablate,
           ),
         );
         const T = r.tokens.length;
@@ -185,6 +188,7 @@ export function languageModelApi(wasm, modelsUrl) {
         const r = model.run(text, { k: check.integerIn(k, where, 'k', 1, limits.maxTopK), positions: 'masks' });
         return r.tokens.flatMap((token, position) => (token.mask ? [{ position, top: r.top[position] }] : []));
       },
+      attribute: attributeMethod(wasm, id, vocabulary, numLayers, numHeads, limits.maxTokens),
       parameters() {
         return unwrap(wasm.languageModelParameters(id));
       },

@@ -74,6 +74,12 @@ export interface ExplorerState {
    * designed head { layer: 0, head: h }; in the URL it is head=layer,head (old links' head= and trainedHead= still open).
    */
   head: HeadRef;
+  /**
+   * Heads switched off in the trained models (knocked out: their outputs are 0 before W_O, core languageModel run()'s
+   * `ablate`), each { layer, head } from 0 and listed once; the designed heads ignore it. In the URL and the `knockout`
+   * attribute: layer,head pairs separated by ';' (knockout=0,1;1,3). A head the model does not have shows its RangeError.
+   */
+  knockout: HeadRef[];
   projection: 'identity' | 'random';
   /** Seeds the random projections (0 … 2³²−1). */
   seed: number;

@@ -7,6 +7,7 @@ import { CHAPTERS, SETTINGS, STATE_SCHEMA, defaultState, withChange } from '../l
 import { oneOf } from '../settings/attribute-values.js';
 import { names } from '../settings/limits.js';
 import { checkValue, parseAttribute } from '../settings/schema.js';
+import { encodeHeads } from '../settings/head.js';
 import { headCounts } from '../settings/state.js';
 import { tourStepId } from './tour-steps.js';
 import { stateFromHash, stateToHash } from './url-state.js';
@@ -204,7 +205,11 @@ function namedAttributes(state) {
   return Object.fromEntries(
     [...ATTRIBUTE_SETTINGS].map(([attribute, [setting]]) => [
       attribute,
-      attribute === 'heads' ? headsText(state) : String(state[setting.name]),
+      attribute === 'heads'
+        ? headsText(state)
+        : setting.type === 'heads'
+          ? encodeHeads(state[setting.name]) // knockout="1,2;0,3"
+          : String(state[setting.name]),
     ]),
   );
 }

@@ -15,6 +15,7 @@ import barStyles from '../views/probability-bars.css?inline';
 import learnStyles from '../lessons/learn/learn.css?inline';
 import languageStyles from '../lessons/learn/language.css?inline';
 import trainedStyles from '../lessons/attention/trained.css?inline';
+import knockoutStyles from '../lessons/attention/knockout.css?inline';
 
 const SHEETS = [
   styles,
@@ -31,6 +32,7 @@ const SHEETS = [
   learnStyles,
   languageStyles,
   trainedStyles,
+  knockoutStyles,
 ];
 
 let sheet;

@@ -5,7 +5,7 @@
 // parse as their setting's type (anything else in a hand-edited link is ignored). A value of the right type but
 // out of range is kept: the core (or the figure) that uses it says what is wrong, as it does today for numHeads=3.
 import { STATE_SCHEMA } from '../lessons/chapters.js';
-import { decodeHead, encodeHead, firstHead, isHead, oldLinkHead } from '../settings/head.js';
+import { decodeHead, decodeHeads, encodeHead, encodeHeads, firstHead, isHead, oldLinkHead } from '../settings/head.js';
 import { isList, itemType, urlKey } from '../settings/schema.js';
 
 /** Each setting by its URL key. */
@@ -18,6 +18,7 @@ const INVALID = Symbol('invalid');
 function encode(value) {
   if (value === null) return '';
   if (isHead(value)) return encodeHead(value);
+  if (Array.isArray(value) && value.length > 0 && value.every(isHead)) return encodeHeads(value); // 0,1;1,3
   return Array.isArray(value)
     ? value
         .map((item) =>
@@ -58,6 +59,7 @@ function decodeItem(text, type, setting) {
 /** Parses `text` as a value of `setting`; INVALID when it does not parse. */
 function decode(text, setting) {
   if (setting.nullable && text === '') return null;
+  if (setting.type === 'heads') return decodeHeads(text) ?? INVALID; // knockout=0,1;1,3
   if (!isList(setting.type)) return decodeItem(text, setting.type, setting);
   const items = text === '' ? [] : text.split(',').map(unescapeItem);
   const values = items.map((item) => decodeItem(item, itemType(setting.type), setting));

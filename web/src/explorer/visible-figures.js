@@ -108,10 +108,14 @@ export class VisibleFigures {
     }
   }
 
-  /** Redraws one figure on screen with `extra` on top of the state (kept for later results too). */
+  /**
+   * Redraws one figure with `extra` on top of the state (kept for later results too): now if on screen, else when it
+   * scrolls in (a measurement made on demand for a figure below the fold, on a narrow screen).
+   */
   redraw(name, extra) {
     this.extra[name] = { ...this.extra[name], ...extra };
     if (this.drawn && this.visible.has(name)) this.drawFigure(name);
+    else if (this.drawn) this.slots[name].dataset.stale = '';
   }
 
   drawFigure(name) {

@@ -48,6 +48,8 @@
  * @property {{ data: Float32Array, shape: [number, number] }[]} [hidden]  a trained model's block outputs, [T, dModel] per layer
  * @property {object[]} [predictions]  a trained model's outputs: the decoder's next word, the encoder's blanks (trained.js)
  * @property {object} [block]  a trained model's selected head followed through its block (core LanguageRun activations)
+ * @property {HeadRef[]} [knockout]  a trained model's heads switched off in this run (state.knockout; run()'s ablate)
+ * @property {string} [text]  a trained model's input text as it read it ([MASK]s written in), for measurements on demand
  * @property {object} [config]  a trained model's config (core.languageModel(kind).config)
  * @property {object} [trace]  the designed heads' whole trace (core.explain), for the chapters that draw its other parts
  * @property {{ traces: object[], projection: object | null }} [projected]  the designed heads' traces on shared axes

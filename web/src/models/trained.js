@@ -92,7 +92,8 @@ function blanks(model, run, hidden) {
 /**
  * The model run on the state's sentence: its one core call.
  * @param {object} model  a loaded core.languageModel(kind)
- * @param {{ sentence: string, maskedPositions: number[], head: import('./run.js').HeadRef }} state
+ * @param {{ sentence: string, maskedPositions: number[], head: import('./run.js').HeadRef,
+ *   knockout?: import('./run.js').HeadRef[] }} state  knockout: heads switched off (run()'s ablate)
  * @param {{ tokens?: { text: string, start: number, end: number }[] }} sentenceTokens  the sentence's own tokens, needed
  *   only to write the encoder's [MASK]s in (maskedText)
  * @returns {import('./run.js').Run}  predictions: the decoder's words after the last token, { position, top }; the
@@ -129,10 +130,12 @@ export function runTrained(model, state, sentenceTokens) {
       hidden: [],
     };
   }
+  const knockout = state.knockout ?? [];
   const run = model.run(text, {
     k: causal ? SHOWN_WORDS : RANKED_WORDS,
     positions: causal ? [-1] : 'masks',
     activations: selected,
+    ablate: knockout,
   });
   const T = run.tokens.length;
   // With [MASK]s written in, the tokens' spans are the masked text's: the sentence's own spans say where each word is.
@@ -154,6 +157,8 @@ export function runTrained(model, state, sentenceTokens) {
     attention: packAttention(run.attention, T),
     hidden: run.hidden,
     block: run.activations,
+    knockout,
+    text,
     predictions: causal ? [{ position: T - 1, top: run.top.at(-1) }] : blanks(model, run, hidden),
   };
 }
@@ -183,13 +188,14 @@ export function waitingRun(kind, { error }, tokens) {
  * rated the word that actually came next: computed when the learner points at a row, not per keystroke (the output
  * layer at every position would cost a keystroke ~4× the blocks).
  * @param {object} model  core.languageModel('causal') @param {string} sentence  @param {number} position  0 … T − 1
+ * @param {import('./run.js').HeadRef[]} [knockout]  heads switched off (state.knockout)
  * @returns {{ tokens: string, position: number, context: string, top: { word: string, p: number }[], next?: string,
  *   known?: boolean, rank: number | null, p: number | null }}  next: the word that came (none after the last token);
  *   known: in its output vocabulary; tokens: the sentence's tokens, joined (whose prediction this is); rank (1-based)
  *   and p: where it stands among the RANKED_WORDS most likely, else null
  */
-export function predictionAt(model, sentence, position) {
-  const run = model.run(sentence, { k: RANKED_WORDS, positions: [position] });
+export function predictionAt(model, sentence, position, knockout = []) {
+  const run = model.run(sentence, { k: RANKED_WORDS, positions: [position], ablate: knockout });
   const next = run.tokens[position + 1]?.text.toLowerCase();
   const top = run.top[position];
   const at = next === undefined ? -1 : top.findIndex(({ word }) => word === next);

@@ -36,6 +36,21 @@ export function encodeHead({ layer, head }) {
   return `${layer},${head}`;
 }
 
+/** "0,1;1,3": a list of heads (the `knockout` setting) in the URL and in its attribute. */
+export function encodeHeads(heads) {
+  return heads.map(encodeHead).join(';');
+}
+
+/**
+ * A list of heads read from "layer,head;layer,head" (each from 0; '' is none); undefined when it does not parse.
+ * @param {string} text @returns {{ layer: number, head: number }[] | undefined}
+ */
+export function decodeHeads(text) {
+  if (text.trim() === '') return [];
+  const heads = text.split(';').map((item) => /^\s*(\d+)\s*,\s*(\d+)\s*$/.exec(item));
+  return heads.every(Boolean) ? heads.map((m) => ({ layer: Number(m[1]), head: Number(m[2]) })) : undefined;
+}
+
 /** A head read from the URL ("layer,head", or an old link's single number); undefined when it does not parse. */
 export function decodeHead(text) {
   const pair = /^(\d+),(\d+)$/.exec(text);

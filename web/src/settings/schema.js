@@ -7,14 +7,15 @@
 // come the defaults (here), the value checks of el.change() (here), the attribute parsers (here) and the
 // URL syntax (explorer/url-state.js); tests/js/state-schema.test.js checks the .d.ts's ExplorerState against it.
 import { integerIn, numberIn, oneOf } from './attribute-values.js';
-import { isHead } from './head.js';
+import { decodeHeads, isHead } from './head.js';
 
 /**
  * One setting.
  * @typedef {object} Setting
  * @property {string} name  the state's field, and its URL key unless `url` says otherwise
- * @property {'text' | 'boolean' | 'integer' | 'number' | 'name' | 'head' | 'texts' | 'integers' | 'numbers' | 'names'} type
- *   a plural type is a list of the singular one's values; a head is { layer, head } (settings/head.js)
+ * @property {'text' | 'boolean' | 'integer' | 'number' | 'name' | 'head' | 'texts' | 'integers' | 'numbers' | 'names' | 'heads'} type
+ *   a plural type is a list of the singular one's values; a head is { layer, head } (settings/head.js); a list of
+ *   heads lists each head once, and is written "layer,head;layer,head" in the URL and its attribute
  * @property {unknown} default  the value before anything sets it (a list is copied for each state)
  * @property {() => [number, number]} [range]  inclusive bounds of a number (of each item of a list), from the
  *   core's limits: a function, as the limits are known only once the core has loaded
@@ -41,10 +42,11 @@ const TYPE_WORDS = {
   integers: 'list',
   numbers: 'list',
   names: 'list',
+  heads: 'list',
 };
 
 /** The list types: lists of the values of their singular type. */
-const LIST_TYPES = new Set(['texts', 'integers', 'numbers', 'names']);
+const LIST_TYPES = new Set(['texts', 'integers', 'numbers', 'names', 'heads']);
 
 /** @returns {boolean} whether `type` is a list type */
 export function isList(type) {
@@ -109,6 +111,15 @@ function checkItem(setting, type, value) {
   }
 }
 
+/** Throws a RangeError naming a head a list of heads holds twice (it is either on or off: once is all it means). */
+function checkHeadsOnce(heads) {
+  const seen = new Set();
+  for (const { layer, head } of heads.filter(isHead)) {
+    if (seen.has(`${layer},${head}`)) throw new RangeError(`lists layer ${layer}, head ${head} twice`);
+    seen.add(`${layer},${head}`);
+  }
+}
+
 function wholeNumberRule(min, max) {
   if (min === -Infinity && max === Infinity) return 'must be a whole number';
   if (max === Infinity) return `must be a whole number from ${min}`;
@@ -144,6 +155,7 @@ export function checkValue(setting, value) {
     }
     if (setting.length !== undefined && value.length !== setting.length)
       throw new RangeError(`must be a list of ${setting.length}`);
+    if (type === 'heads') checkHeadsOnce(value);
     for (const item of value) {
       if (setting.emptyItems && (item === undefined || item === null)) continue;
       checkItem(setting, itemType(type), item);
@@ -156,7 +168,7 @@ export function checkValue(setting, value) {
 
 /**
  * The value an attribute's text gives a setting of one value (a text, a name or a number: the types an attribute
- * sets; a setting whose attribute has a syntax of its own, like `heads`, is parsed where that syntax is).
+ * sets, and a list of heads; a setting whose attribute has a syntax of its own, like `heads`, is parsed where that syntax is).
  * @param {Setting} setting @param {string} text
  * @returns {unknown} the value
  * @throws {RangeError} naming what is allowed (the message completes `attribute="text": …`)
@@ -167,6 +179,12 @@ export function parseAttribute(setting, text) {
   if (type === 'name') return oneOf(text, setting.names());
   const [min, max] = setting.range ? setting.range() : [-Infinity, Infinity];
   if (type === 'integer') return integerIn(text, min, max);
+  if (type === 'heads') {
+    const heads = decodeHeads(text);
+    if (!heads) throw new RangeError('must be heads as layer,head from 0, separated by ";" (e.g. 0,1;1,3)');
+    checkHeadsOnce(heads);
+    return heads;
+  }
   if (type === 'number') {
     const value = numberIn(text, min, max);
     checkItem(setting, type, value); // the range's open end, if it has one

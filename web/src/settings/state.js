@@ -52,6 +52,10 @@ export const BASE_SETTINGS = [
   // The selected head: { layer, head }, both from 0, for every model (settings/head.js); choosing another model
   // starts at its first head (withBaseChange).
   { name: 'head', type: 'head', default: firstHead('designed') },
+  // Heads switched off in the trained models ({ layer, head } from 0, each once): their outputs are 0 before W_O
+  // (core languageModel run()'s ablate), so later layers and the predictions recompute without them. The designed
+  // heads ignore it. A head the model does not have is the model's RangeError, shown on the page. URL: knockout=0,1;1,3.
+  { name: 'knockout', type: 'heads', default: [], attribute: 'knockout' },
   {
     name: 'projection',
     type: 'name',

@@ -68,9 +68,36 @@ class LanguageModel {
   // std::invalid_argument if the causal model is given "[MASK]" (it was never trained on it).
   // activations: also every step of that head's block (block_activations.hpp), from the same forward pass;
   // std::out_of_range if its layer or head does not exist.
+  // ablate: heads knocked out (language_model_knockout.cpp): each listed head's block of the concatenated head
+  // outputs Z is set to 0 before W_O, as the Learn tasks ablate (model.hpp forward; Michel et al. 2019 §3), so the
+  // attention of later layers, the hidden states and the outputs are the model's without them. Throws
+  // std::out_of_range naming a head that does not exist or is listed twice.
   using Positions = std::variant<OutputPositions, std::vector<std::int64_t>>;
   LanguageRun run(const std::string& text, std::size_t k = 10, const Positions& positions = OutputPositions::all,
-                  std::optional<HeadChoice> activations = std::nullopt);
+                  std::optional<HeadChoice> activations = std::nullopt, const std::vector<HeadChoice>& ablate = {});
+
+  // "Why this word?" (language_model_knockout.cpp): how ln p(word) at `position` (in [−T, T), as run()'s; causal:
+  // the word after it, masked: the word at it) changes when one more head is knocked out (L·H forward passes,
+  // Michel et al. 2019), and when one token is replaced by the [MASK] input (T forward passes; occlusion, Zeiler &
+  // Fergus 2014 §4.2). The [MASK] input row is the frozen mean word vector (corpus.hpp mask_input) for both models;
+  // the causal model never saw it in training, so for it the replacement is a neutral "average word", not a blank.
+  // All with the heads of `ablate` knocked out as well. A measurement on this text, not an explanation.
+  struct Attribution {
+    std::vector<Token> tokens;        // (T)
+    std::size_t position = 0;         // the position, counted from 0
+    std::int32_t word = 0;            // output id (vocabulary())
+    double log_prob = 0;              // ln p(word) at position, nats
+    std::vector<double> heads;        // (L·H) layer-major: ln p with that head also off − log_prob; 0 for a head already off
+    std::vector<double> occlusion;    // (T) ln p with token t replaced by [MASK] − log_prob; 0 for a [MASK] token, and
+                                      //   (causal) for tokens after the position, which it cannot see
+  };
+  // Throws as run(); std::out_of_range for a word outside [0, V_out).
+  Attribution attribute(const std::string& text, std::int64_t position, std::int32_t word,
+                        const std::vector<HeadChoice>& ablate = {});
+
+  // The (L·H) knockout flags of model.hpp forward for these heads; throws std::out_of_range "<where>: …" naming
+  // a head that does not exist or one listed twice.
+  std::vector<std::uint8_t> ablation_flags(const std::vector<HeadChoice>& ablate, const char* where) const;
 
   // Causal models: ln p(token i | tokens before it) for i = 1 … T − 1, and the perplexity exp(−mean).
   // Throws as run(), and std::invalid_argument for a masked model or a text of one token.
@@ -101,8 +128,12 @@ class LanguageModel {
   std::vector<float> packed_unembedding_;   // U (d, V_out) packed once for gemm_packed (kernels.hpp)
   std::vector<float> logits_;               // (T − 1, V_out) scratch of score()
 
-  // The tokens and input ids of text, checked; the blocks run over them. Returns x_L (T, d).
-  const float* run_blocks(const std::string& text, LanguageRun& out);
+  // The tokens and input ids of text, checked; the blocks run over them with the heads of `ablated` off.
+  // Returns x_L (T, d).
+  const float* run_blocks(const std::string& text, LanguageRun& out, const std::vector<std::uint8_t>& ablated = {});
+  // ln p(word) (nats) at position after the blocks run over inputs (T) with the heads of `ablated` off.
+  double log_prob_of(const std::vector<std::int32_t>& inputs, std::size_t position, std::int32_t word,
+                     const std::vector<std::uint8_t>& ablated);
   // logits (n, V_out) = x (n, d) U + b
   void output_layer(const float* x, std::size_t n, float* logits) const;
 };

@@ -4,6 +4,7 @@
 // With a trained model chosen (state.model), its learned heads on the sentence instead, each named by what
 // it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
+import { attributeRun, measuredOn } from '../../models/attribution.js';
 import { whenDesigned, whenTrained } from '../../models/run-figures.js';
 import { predictionAt } from '../../models/trained.js';
 import { trainedModels } from '../../models/trained-models.js';
@@ -14,6 +15,7 @@ import { headThumbs } from '../../views/head-thumbs.js';
 import { element, row } from '../../views/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
 import { headGrid } from './head-grid.js';
+import { whyThisWordView } from './head-effects.js';
 import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
 import { mixView, runMix } from './mix-view.js';
@@ -29,7 +31,8 @@ function mixQuery(tokens, query) {
 function trainedHeadsCaption(config) {
   return (
     `The ${config.numLayers * config.numHeads} learned heads (${config.numLayers} layers × ${config.numHeads}, d_k = ${config.dK}) on your sentence, ` +
-    'each named by what it did on held-out text (the mean weight it puts there).'
+    'each named by what it did on held-out text (the mean weight it puts there). Click a head to follow it; ' +
+    '“switch off” knocks it out (its output becomes 0), and the predictions and later layers recompute without it.'
   );
 }
 
@@ -96,7 +99,13 @@ export const attentionChapter = {
     },
     trainedHeads: {
       draw: whenTrained((run, { head, colorMap }, { canvas }) =>
-        headThumbs(run, { selected: head, colorMap, canvas, caption: trainedHeadsCaption(run.config) }),
+        headThumbs(run, {
+          selected: head,
+          colorMap,
+          canvas,
+          caption: trainedHeadsCaption(run.config),
+          knockout: run.knockout,
+        }),
       ),
     },
     trainedWeights: {
@@ -112,6 +121,10 @@ export const attentionChapter = {
       ),
     },
     predictions: { draw: whenTrained((run, { focus }) => predictionsView(run, { focus })) },
+    // Why this word: measured when the learner points at or chooses a predicted word (build below), not per keystroke.
+    whyThisWord: {
+      draw: whenTrained((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null })),
+    },
     trainedMix: {
       draw: whenTrained(
         (run, { lineQuery, focusQuery }, { colors, canvas, last }) =>
@@ -148,11 +161,44 @@ export const attentionChapter = {
       const { sentence, model: kind } = state();
       if (kind !== 'causal' || !model || event.detail.row === null || event.detail.row === undefined) return;
       try {
-        redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row) });
+        redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row, state().knockout) });
       } catch {
         // A sentence the model cannot read (its section says why); the pointer changes nothing.
       }
     });
+    // Why this word: pointing at (or clicking) a predicted word, or choosing one in the figure, measures it (one core
+    // call of L·H + T forward passes) on the Run on screen; the same word again measures nothing.
+    let shownRun = null;
+    let measured = null;
+    const explainWord = (position, word) => {
+      const run = shownRun;
+      if (!run || run.status !== 'ready' || !run.text || !Number.isInteger(position) || !word) return;
+      if (measuredOn(measured, run) && measured.position === position && measured.word === word) return;
+      const { model } = models.get(run.model);
+      if (!model) return;
+      try {
+        measured = attributeRun(model, run, { position, word });
+      } catch {
+        return; // a word or position of a Run no longer on screen: nothing to show
+      }
+      redraw('whyThisWord', { why: measured });
+    };
+    // A redraw under a pointer at rest (a keystroke) makes the browser send pointerover again at the same place: that
+    // is no pointing, and must not measure per keystroke.
+    let pointedAt = null;
+    const fromPrediction = (event) => {
+      if (event.type === 'pointerover') {
+        const at = `${event.clientX},${event.clientY}`;
+        if (at === pointedAt) return;
+        pointedAt = at;
+      }
+      const item = event.target.closest?.('li[data-word]');
+      const at = item?.closest('section[data-position]');
+      if (item && at) explainWord(Number(at.dataset.position), item.dataset.word);
+    };
+    slots.predictions.addEventListener('pointerover', fromPrediction);
+    slots.predictions.addEventListener('click', fromPrediction);
+    slots.whyThisWord.addEventListener('why-word', (event) => explainWord(event.detail.position, event.detail.word));
     // Another view of the same weights, drawn only when opened (it is the costliest figure to redraw).
     const linePanel = element('details', 'line-panel');
     linePanel.append(
@@ -162,31 +208,44 @@ export const attentionChapter = {
     );
     const first = row(slots.heads, slots.attention, slots.mix);
     first.classList.add('first-screen');
+    // Knockout switches heads of the trained models off (state.knockout); the designed heads are not switched off.
+    const knockoutNote = element(
+      'p',
+      'hint head-grid-note',
+      'Switching heads off (knockout) is for the trained models: choose the decoder or the encoder under Model.',
+    );
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
     const trained = row(slots.trainedHeads, slots.trainedWeights, slots.predictions);
+    const whyBox = element('div', 'why-box'); // under the first screen: the head bars and the word chips need its width
+    whyBox.append(slots.whyThisWord);
     const trainedMixBox = element('div', 'trained-mix'); // under the first screen: the mix needs its width
     trainedMixBox.append(slots.trainedMix);
     const lines = element('div', 'line-panel-box'); // shown with the designed heads (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [first, trained, trainedMixBox, lines],
+      content: [first, knockoutNote, trained, whyBox, trainedMixBox, lines],
       views: {
         heads: [slots.heads, slots.trainedHeads],
         attention: [slots.attention, slots.trainedWeights],
         mix: [slots.mix, slots.trainedMix],
         lines: [linePanel],
-        predictions: [slots.predictions],
+        predictions: [slots.predictions, slots.whyThisWord],
       },
       figureControls: [lineControls.form],
+      syncRun: (_, run) => {
+        shownRun = run;
+      },
       sync: (state, { readonly, open, views }) => {
         const designed = state.model === DESIGNED;
         // The choice's likeliest pick, loaded while the page is idle.
         if (designed && open === 'attention' && views?.has('predictions')) models.preload('causal');
         first.hidden = !designed;
+        knockoutNote.hidden = !designed;
         lines.hidden = !designed; // the lines draw the designed heads' weights
         trained.hidden = designed;
         trainedMixBox.hidden = designed;
+        whyBox.hidden = designed;
         if (!readonly) lineControls.sync(state);
       },
     };

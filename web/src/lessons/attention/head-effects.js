@@ -1,0 +1,168 @@
+// "Why this word?" beside the predictions of a trained model: for the prediction the learner points at or chooses,
+// each head's effect on it (a signed bar per head: how ln p(word) changes when that head alone is switched off;
+// Michel et al. 2019 §3) and each word's (occlusion-chips.js). Pure: new DOM from the measurement
+// (models/attribution.js attributeRun), computed on demand by the chapter, never per keystroke.
+import { axisBottom } from 'd3-axis';
+import { format } from 'd3-format';
+import { scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { percent } from '../../views/probability-bars.js';
+import { occlusionChips } from './occlusion-chips.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const ROW = 18; // pixels per head
+const LABEL = 48; // room for "L1 H2"
+const PLOT = 200; // the bars' axis length
+const NUMBER = 54; // room for the number after a bar
+const signed = format('+.2f');
+/** How many of each prediction's words the figure offers as buttons (the keyboard's way to choose one). */
+const OFFERED = 5;
+
+/**
+ * Per head, a bar from 0 to Δ ln p(word) when that head alone is switched off, on a signed axis in nats.
+ * @param {{ name: string, layer: number, head: number, delta: number, off: boolean }[]} heads  layer-major
+ * @param {string} word
+ * @returns {SVGSVGElement} with one <g class="head-effect"> per head (data-layer, data-head from 0, data-delta)
+ */
+export function headEffectBars(heads, word) {
+  const limit = Math.max(0.05, ...heads.map((h) => Math.abs(h.delta)));
+  const x = scaleLinear().domain([-limit, limit]).range([0, PLOT]).nice();
+  const height = heads.length * ROW + 40;
+  const svg = select(document.createElementNS(SVG_NS, 'svg'))
+    .attr('class', 'head-effects')
+    .attr('width', LABEL + PLOT + NUMBER)
+    .attr('height', height)
+    .attr('role', 'img')
+    .attr(
+      'aria-label',
+      `Change in ln p(${word}) when each head alone is switched off, in nats: ` +
+        heads.map((h) => `${h.name} ${h.off ? 'already off' : signed(h.delta)}`).join('; '),
+    );
+  const row = svg
+    .selectAll('g.head-effect')
+    .data(heads)
+    .join('g')
+    .attr('class', (h) => `head-effect ${h.delta < 0 ? 'negative' : 'positive'}`)
+    .attr('transform', (_, i) => `translate(0, ${i * ROW})`)
+    .attr('data-layer', (h) => h.layer)
+    .attr('data-head', (h) => h.head)
+    .attr('data-delta', (h) => h.delta);
+  row
+    .append('title')
+    .text((h) => `${h.name} off: Δ ln p(${word}) = ${signed(h.delta)} nats${h.off ? ' (already off)' : ''}`);
+  row
+    .append('text')
+    .attr('class', 'row-label')
+    .attr('x', LABEL - 6)
+    .attr('y', 13)
+    .attr('text-anchor', 'end')
+    .text((h) => h.name);
+  row
+    .append('rect')
+    .attr('x', (h) => LABEL + Math.min(x(0), x(h.delta)))
+    .attr('y', 3)
+    .attr('width', (h) => Math.max(1, Math.abs(x(h.delta) - x(0))))
+    .attr('height', ROW - 6);
+  row
+    .append('text')
+    .attr('class', 'bar-number')
+    .attr('x', LABEL + PLOT + 6)
+    .attr('y', 13)
+    .text((h) => (h.off ? 'off' : signed(h.delta)));
+  svg
+    .append('line')
+    .attr('class', 'zero-line')
+    .attr('x1', LABEL + x(0))
+    .attr('x2', LABEL + x(0))
+    .attr('y1', 0)
+    .attr('y2', heads.length * ROW);
+  const axis = svg
+    .append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(${LABEL}, ${heads.length * ROW + 2})`)
+    .call(axisBottom(x).ticks(5).tickFormat(format('+.1~f')));
+  axis
+    .append('text')
+    .attr('class', 'axis-title')
+    .attr('x', PLOT / 2)
+    .attr('y', 33)
+    .attr('text-anchor', 'middle')
+    .text('Δ ln p (nats)');
+  return svg.node();
+}
+
+/** Buttons for the first words of each prediction: choosing one measures it (event "why-word" { position, word }). */
+function wordChoices(predictions, chosen) {
+  const box = document.createElement('div');
+  box.className = 'why-words';
+  box.append(Object.assign(document.createElement('span'), { textContent: 'Why this word? ' }));
+  for (const { position, top } of predictions) {
+    for (const { word } of top.slice(0, OFFERED)) {
+      const button = box.appendChild(document.createElement('button'));
+      button.type = 'button';
+      button.textContent = word;
+      Object.assign(button.dataset, { position: String(position), word });
+      const pressed = chosen?.position === position && chosen.word === word;
+      button.setAttribute('aria-pressed', String(pressed));
+      button.addEventListener('click', () =>
+        button.dispatchEvent(new CustomEvent('why-word', { detail: { position, word }, bubbles: true })),
+      );
+    }
+  }
+  return box;
+}
+
+/** Where the prediction is, in words: after which words (decoder), or at which blank (encoder). */
+function whereSaid(why, causal) {
+  if (!causal) return `at the [MASK] at position ${why.position}`;
+  const context = why.tokens
+    .slice(0, why.position + 1)
+    .map((t) => t.text)
+    .join(' ');
+  return `after “${context}”`;
+}
+
+/**
+ * @param {import('../../models/run.js').Run} run  a trained model's Run
+ * @param {{ why: object | null }} options  why: attributeRun's measurement on this Run (models/attribution.js), or null
+ *   when nothing is chosen yet (or it was of another sentence)
+ * @returns {HTMLElement} <figure data-figure="why-this-word">: the word buttons; with a measurement, data-word,
+ *   data-position and data-log-prob, the head bars (headEffectBars) and the chips (occlusionChips)
+ */
+export function whyThisWordView(run, { why }) {
+  const figure = document.createElement('figure');
+  figure.dataset.figure = 'why-this-word';
+  const caption = figure.appendChild(document.createElement('figcaption'));
+  caption.textContent =
+    'Why this word? Point at a predicted word (or choose one here): what its probability depends on in this ' +
+    'sentence, measured by switching each head off, and by hiding each word, one at a time.';
+  if (!run.predictions?.length) {
+    const hint = 'Click a word of your sentence to hide it ([MASK]): then ask why the encoder puts a word there.';
+    figure.append(Object.assign(document.createElement('p'), { className: 'empty-figure', textContent: hint }));
+    return figure;
+  }
+  figure.append(wordChoices(run.predictions, why));
+  if (!why) {
+    figure.append(
+      Object.assign(document.createElement('p'), { className: 'hint', textContent: 'Nothing measured yet.' }),
+    );
+    return figure;
+  }
+  Object.assign(figure.dataset, { word: why.word, position: String(why.position), logProb: String(why.logProb) });
+  const title = figure.appendChild(document.createElement('p'));
+  title.className = 'why-title';
+  const off = why.heads.filter((h) => h.off).length;
+  title.textContent =
+    `“${why.word}” ${whereSaid(why, run.causal)}: ln p = ${why.logProb.toFixed(2)} nats ` +
+    `(p = ${percent(Math.exp(why.logProb))})${off ? `, with ${off} head${off > 1 ? 's' : ''} off` : ''}.`;
+  const heads = document.createElement('div');
+  heads.className = 'why-heads';
+  heads.appendChild(document.createElement('p')).className = 'hint';
+  heads.lastChild.textContent =
+    'Each head alone switched off: the change in ln p(word), in nats (left: the word becomes less likely without it).';
+  heads.append(headEffectBars(why.heads, why.word));
+  const parts = figure.appendChild(document.createElement('div'));
+  parts.className = 'why-parts';
+  parts.append(heads, occlusionChips(why));
+  return figure;
+}
