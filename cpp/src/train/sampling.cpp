@@ -1,0 +1,55 @@
+#include "attn/train/sampling.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "attn/core/random.hpp"
+
+namespace attn::train {
+
+SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, float temperature,
+                                           std::size_t top_k) {
+  if (!(temperature >= kMinOutputTemperature && temperature <= kMaxOutputTemperature)) {
+    throw std::out_of_range("sample: temperature must be in [" + std::to_string(kMinOutputTemperature) + ", " +
+                            std::to_string(kMaxOutputTemperature) + "], got " + std::to_string(temperature));
+  }
+  if (top_k > kMaxSampleTopK) {
+    throw std::out_of_range("sample: topK must be in [0, " + std::to_string(kMaxSampleTopK) + "] (0: every word), got " +
+                            std::to_string(top_k));
+  }
+  std::vector<std::int32_t> ids;
+  ids.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (static_cast<std::int32_t>(i) != unk) ids.push_back(static_cast<std::int32_t>(i));
+  }
+  if (ids.empty()) throw std::out_of_range("sample: the output vocabulary has no word besides <unk>");
+  const auto before = [&](std::int32_t a, std::int32_t b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); };
+  const std::size_t kept = top_k == 0 ? ids.size() : std::min(top_k, ids.size());
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(kept), ids.end(), before);
+  ids.resize(kept);
+  // exp((z_i − z_max) / T): the largest term is 1, so the sum cannot overflow however small T is.
+  const double max = logits[ids.front()];
+  std::vector<double> e(kept);
+  for (std::size_t i = 0; i < kept; ++i) e[i] = std::exp((static_cast<double>(logits[ids[i]]) - max) / temperature);
+  const double sum = std::accumulate(e.begin(), e.end(), 0.0);
+  SamplingDistribution out{std::move(ids), std::vector<float>(kept)};
+  for (std::size_t i = 0; i < kept; ++i) out.q[i] = static_cast<float>(e[i] / sum);
+  return out;
+}
+
+SampledWord draw(const SamplingDistribution& q, std::uint64_t seed) {
+  if (q.ids.empty()) throw std::invalid_argument("sample: the distribution is empty");
+  SplitMix64 rng(seed);
+  const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+  double cumulative = 0;
+  for (std::size_t i = 0; i < q.ids.size(); ++i) {
+    cumulative += q.q[i];
+    if (u < cumulative) return {q.ids[i], q.q[i]};
+  }
+  return {q.ids.back(), q.q.back()};
+}
+
+}  // namespace attn::train
