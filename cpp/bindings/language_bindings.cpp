@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/core/limits.hpp"
 #include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model.hpp"
 #include "convert.hpp"
@@ -124,7 +125,7 @@ val language_model_score(int id, const std::string& text) {
 val language_model_sample(int id, const std::string& text, double temperature, double top_k, double seed) {
   return guarded([&] {
     const train::LanguageModel::Sample s = g_models.get(id).sample(
-        text, {static_cast<float>(temperature), static_cast<std::size_t>(top_k), static_cast<std::uint64_t>(seed)});
+        text, {temperature, static_cast<std::size_t>(top_k), static_cast<std::uint64_t>(seed)});
     return object_to_js({{"word", val(s.word)}, {"id", val(s.id)}, {"q", val(s.q)}, {"position", val(s.position)}});
   });
 }
@@ -138,7 +139,7 @@ val language_model_sampling(int id, const val& logits, double temperature, doubl
       throw std::invalid_argument("languageModel.sampling: logits must hold " + std::to_string(m.config().outputs()) + " values, got " +
                                   std::to_string(row.size()));
     }
-    train::SamplingDistribution q = train::sampling_distribution(row.data(), row.size(), m.vocabulary().unk(), static_cast<float>(temperature),
+    train::SamplingDistribution q = train::sampling_distribution(row.data(), row.size(), m.vocabulary().unk(), temperature,
                                                                  static_cast<std::size_t>(top_k));
     const std::size_t shown = std::min(q.ids.size(), static_cast<std::size_t>(k));
     q.ids.resize(shown), q.q.resize(shown);
@@ -202,7 +203,7 @@ val language_model_limits() {
   set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens}, {"maxTopK", train::kMaxTopK}});
   // sampling.hpp: the output temperature and top-k of sample() (0: every word).
   set_numbers(out, {{"minOutputTemperature", train::kMinOutputTemperature}, {"maxOutputTemperature", train::kMaxOutputTemperature},
-                    {"maxSampleTopK", train::kMaxSampleTopK}});
+                    {"maxSampleTopK", train::kMaxSampleTopK}, {"maxSampleSeed", attn::kMaxSeed}});
   out.set("trainerDefaults", language_trainer_defaults());
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -10,11 +11,22 @@
 
 namespace attn::train {
 
-SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, float temperature,
+namespace {
+
+// A number as a message writes it: 0.05, not to_string's 0.050000.
+std::string shortest(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
+}  // namespace
+
+SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, double temperature,
                                            std::size_t top_k) {
   if (!(temperature >= kMinOutputTemperature && temperature <= kMaxOutputTemperature)) {
-    throw std::out_of_range("sample: temperature must be in [" + std::to_string(kMinOutputTemperature) + ", " +
-                            std::to_string(kMaxOutputTemperature) + "], got " + std::to_string(temperature));
+    throw std::out_of_range("sample: temperature must be in [" + shortest(kMinOutputTemperature) + ", " + shortest(kMaxOutputTemperature) +
+                            "], got " + shortest(temperature));
   }
   if (top_k > kMaxSampleTopK) {
     throw std::out_of_range("sample: topK must be in [0, " + std::to_string(kMaxSampleTopK) + "] (0: every word), got " +

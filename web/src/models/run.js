@@ -48,6 +48,8 @@
  * @property {{ data: Float32Array, shape: [number, number] }[]} [hidden]  a trained model's block outputs, [T, dModel] per layer
  * @property {object[]} [predictions]  a trained model's outputs: the decoder's next word, the encoder's blanks (trained.js)
  * @property {object} [block]  a trained model's selected head followed through its block (core LanguageRun activations)
+ * @property {object | null} [output]  a trained model's output layer at the position it predicts (output-layer.js outputAt):
+ *   the decoder's last token, the encoder's first blank (null without one)
  * @property {object} [config]  a trained model's config (core.languageModel(kind).config)
  * @property {object} [trace]  the designed heads' whole trace (core.explain), for the chapters that draw its other parts
  * @property {{ traces: object[], projection: object | null }} [projected]  the designed heads' traces on shared axes

@@ -16,8 +16,8 @@ namespace attn::train {
 
 // The output temperature's limits (the attention temperature is another setting: core/limits.hpp). Below 0.05 the
 // distribution is the argmax to float precision for the shipped models' logits; above 5 it is almost uniform.
-inline constexpr float kMinOutputTemperature = 0.05f;
-inline constexpr float kMaxOutputTemperature = 5.0f;
+inline constexpr double kMinOutputTemperature = 0.05;
+inline constexpr double kMaxOutputTemperature = 5.0;
 // top-k's limit; 0 means no restriction (every word of the output vocabulary).
 inline constexpr std::size_t kMaxSampleTopK = 100;
 
@@ -32,12 +32,12 @@ struct SamplingDistribution {
 // Computed in double with the largest logit subtracted first (no overflow at T = 0.05).
 // Throws std::out_of_range if temperature is not in [kMinOutputTemperature, kMaxOutputTemperature] (or is NaN),
 // top_k > kMaxSampleTopK, or no word is left (n = 1).
-SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, float temperature,
+SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, double temperature,
                                            std::size_t top_k);
 
 // What sample() takes: the output temperature, top-k (0: every word) and the draw's seed.
 struct SamplingOptions {
-  float temperature = 1;
+  double temperature = 1;
   std::size_t top_k = 0;
   std::uint64_t seed = 0;
 };
