@@ -8,7 +8,7 @@ import { distAndBrowser, flush, openSite } from './browser.js';
 
 const shared = distAndBrowser();
 const PHONE = { width: 390, height: 844 };
-const OUTPUT_TITLES = [/^Output layer: x_L/, /^Logits/, /^Softmax/, /^The next word/];
+const OUTPUT_TITLES = [/^\d+\. Output layer: x_L/, /^\d+\. Logits/, /^\d+\. Softmax/, /^\d+\. The next word/];
 
 /** Opens step `step` of the trained stepper and returns its title, formula text, caption and values drawn. */
 async function openStep(page, step) {
@@ -18,7 +18,7 @@ async function openStep(page, step) {
     const figure = card.querySelector('[data-figure^="step-"]');
     return {
       title: card.querySelector('h3').textContent,
-      formula: card.querySelector('.katex-mathml annotation')?.textContent ?? '',
+      formula: card.querySelector('.formula annotation')?.textContent ?? '',
       caption: figure.querySelector('figcaption')?.textContent ?? '',
       values: figure.exportData ? Array.from(figure.exportData.values) : null,
       shape: figure.exportData?.shape ?? null,
@@ -61,7 +61,10 @@ test('Inside one head, decoder: the output layer follows the last block, each st
     .sort((a, b) => b[0] - a[0] || a[1] - b[1])
     .slice(0, 20)
     .map(([z]) => z);
-  assert.deepEqual(logits.values, largest.map((z) => Math.fround(z)));
+  assert.deepEqual(
+    logits.values,
+    largest.map((z) => Math.fround(z)),
+  );
   assert.match(probabilities.formula, /softmax|e\^\{z_i\}/);
   assert.match(probabilities.caption, /sums to 1; <unk> \(every other word\): \d/);
   const pFirst = probabilities.values[0];
@@ -71,7 +74,7 @@ test('Inside one head, decoder: the output layer follows the last block, each st
     run.top.slice(0, 10).map((w) => w.word),
   );
   assert.ok(!words.words.includes('<unk>'));
-  assert.match(words.unkLine, /^a rarer word: \d+\.\d %$/);
+  assert.match(words.unkLine, /^a rarer word: \d+\.\d%$/);
   for (const [viewport, name] of [
     [{ width: 1440, height: 900 }, 'wide'],
     [PHONE, 'phone'],
@@ -125,11 +128,14 @@ function bars(page) {
 }
 
 test('predictions: <unk> never ranked, its line apart; the output temperature and top-k reshape the bars', async () => {
-  const { page, errors } = await openSite(shared, 'model=causal&sentence=The%20river%20bank%20was%20muddy%20after%20the');
+  const { page, errors } = await openSite(
+    shared,
+    'model=causal&sentence=The%20river%20bank%20was%20muddy%20after%20the',
+  );
   await page.waitForSelector('attention-explorer [data-figure="predictions"] li[data-word]', { timeout: 30000 });
   const before = await bars(page);
   assert.ok(!before.words.includes('<unk>'), before.words.join(' '));
-  assert.match(before.unk, /^a rarer word: \d+\.\d %$/);
+  assert.match(before.unk, /^a rarer word: \d+\.\d%$/);
   assert.match(before.note, /softmax\(logits \/ T\).*T = 1, every word kept/);
   // The slider labelled "output temperature": lower → the first word's probability rises.
   const slider = 'attention-explorer .sampling-controls input[name="outputTemperature"]';
@@ -188,7 +194,10 @@ test('Generate appends a sampled word, advances the seed, and the link reproduce
   const said = await page.$eval('attention-explorer .sampling-controls .generated', (o) => o.value);
   assert.match(said, /^Generated “\S+” \(p = \d+\.\d %/);
   // The bars follow the new sentence.
-  const title = await page.$eval('attention-explorer [data-figure="predictions"] .prediction-title', (p) => p.textContent);
+  const title = await page.$eval(
+    'attention-explorer [data-figure="predictions"] .prediction-title',
+    (p) => p.textContent,
+  );
   assert.ok(title.includes(second.split(' ').at(-1)), title);
 
   // The first link, opened again: the same two words; the link after the first generation: the second word.

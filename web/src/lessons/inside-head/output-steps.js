@@ -77,7 +77,9 @@ export function outputSteps({ config, tokens, output }) {
       cols: words,
       colTitle: `the ${SHOWN} largest of ${V} →`,
       rowLabels: ['z'],
-      shapeNote: `[${V}] (<unk> last); ${U}; b learned. All ${V}: min ${min.toFixed(2)}, mean ${mean.toFixed(2)}, max ${max.toFixed(2)}; <unk> ${output.logits[V - 1].toFixed(2)}`,
+      shapeNote:
+        `drawn: the ${SHOWN} largest of z [${V}] (<unk> last: ${output.logits[V - 1].toFixed(2)}); all ${V}: ` +
+        `min ${min.toFixed(2)}, mean ${mean.toFixed(2)}, max ${max.toFixed(2)}. ${U}; b learned`,
       describe: (_, j, v) => `z[“${words[j]}”] = x_L · U[:, ${ids[j]}] + b[${ids[j]}] = ${fmt(v)}`,
     },
     {
