@@ -4,7 +4,6 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <algorithm>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -139,10 +138,8 @@ val language_model_sampling(int id, const val& logits, double temperature, doubl
       throw std::invalid_argument("languageModel.sampling: logits must hold " + std::to_string(m.config().outputs()) + " values, got " +
                                   std::to_string(row.size()));
     }
-    train::SamplingDistribution q = train::sampling_distribution(row.data(), row.size(), m.vocabulary().unk(), temperature,
-                                                                 static_cast<std::size_t>(top_k));
-    const std::size_t shown = std::min(q.ids.size(), static_cast<std::size_t>(k));
-    q.ids.resize(shown), q.q.resize(shown);
+    const train::SamplingDistribution q = train::sampling_distribution(row.data(), row.size(), m.vocabulary().unk(), temperature,
+                                                                       static_cast<std::size_t>(top_k), static_cast<std::size_t>(k));
     return object_to_js({{"ids", typed_array_to_js(q.ids)}, {"q", typed_array_to_js(q.q)}});
   });
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +22,7 @@ std::string shortest(double x) {
 }  // namespace
 
 SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, double temperature,
-                                           std::size_t top_k) {
+                                           std::size_t top_k, std::size_t first) {
   if (!(temperature >= kMinOutputTemperature && temperature <= kMaxOutputTemperature)) {
     throw std::out_of_range("sample: temperature must be in [" + shortest(kMinOutputTemperature) + ", " + shortest(kMaxOutputTemperature) +
                             "], got " + shortest(temperature));
@@ -40,15 +39,18 @@ SamplingDistribution sampling_distribution(const float* logits, std::size_t n, s
   if (ids.empty()) throw std::out_of_range("sample: the output vocabulary has no word besides <unk>");
   const auto before = [&](std::int32_t a, std::int32_t b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); };
   const std::size_t kept = top_k == 0 ? ids.size() : std::min(top_k, ids.size());
-  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(kept), ids.end(), before);
+  // Sorted only as far as needed: the kept words (top-k, at most 100), or with every word kept, the first ones asked
+  // for (the bars show 10 of 8,191; the normalizing sum needs no order).
+  const std::size_t sorted = top_k == 0 ? std::max<std::size_t>(1, std::min(first, kept)) : kept;
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(sorted), ids.end(), before);
   ids.resize(kept);
   // exp((z_i − z_max) / T): the largest term is 1, so the sum cannot overflow however small T is.
   const double max = logits[ids.front()];
-  std::vector<double> e(kept);
-  for (std::size_t i = 0; i < kept; ++i) e[i] = std::exp((static_cast<double>(logits[ids[i]]) - max) / temperature);
-  const double sum = std::accumulate(e.begin(), e.end(), 0.0);
-  SamplingDistribution out{std::move(ids), std::vector<float>(kept)};
-  for (std::size_t i = 0; i < kept; ++i) out.q[i] = static_cast<float>(e[i] / sum);
+  double sum = 0;
+  for (const std::int32_t id : ids) sum += std::exp((static_cast<double>(logits[id]) - max) / temperature);
+  ids.resize(std::min(first, kept));
+  SamplingDistribution out{std::move(ids), {}};
+  for (const std::int32_t id : out.ids) out.q.push_back(static_cast<float>(std::exp((static_cast<double>(logits[id]) - max) / temperature) / sum));
   return out;
 }
 

@@ -23,6 +23,10 @@ TEST_CASE("sampling_distribution: softmax(z / T) over the words, <unk> left out,
   double total = 0;
   for (const float x : {2.0, 1.0, 0.5, 0.5, -1.0}) total += std::exp(x);
   for (std::size_t i = 0; i < all.ids.size(); ++i) CHECK(all.q[i] == Approx(std::exp(kLogits[all.ids[i]]) / total));
+  // The first 2 only: the same two, with the same q (normalized over every word, not over the two).
+  const SamplingDistribution first = sampling_distribution(kLogits.data(), kLogits.size(), kUnk, 1.0, 0, 2);
+  REQUIRE(first.ids == std::vector<std::int32_t>{0, 1});
+  CHECK(first.q == std::vector<float>{all.q[0], all.q[1]});
   const SamplingDistribution two = sampling_distribution(kLogits.data(), kLogits.size(), kUnk, 0.5, 2);
   REQUIRE(two.ids == std::vector<std::int32_t>{0, 1});
   const double a = std::exp(2.0 / 0.5), b = std::exp(1.0 / 0.5);

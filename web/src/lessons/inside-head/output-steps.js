@@ -5,6 +5,7 @@
 // first blank. The values are the Run's (models/output-layer.js outputAt): the same run() as the rest.
 import { format } from 'd3-format';
 import { percent, probabilityBars, unkLine } from '../../views/probability-bars.js';
+import { logitHistogram } from './logit-histogram.js';
 
 const fmt = format('.4f');
 /** How many of the largest logits and probabilities the steps draw (of outputSize). */
@@ -81,6 +82,7 @@ export function outputSteps({ config, tokens, output }) {
         `drawn: the ${SHOWN} largest of z [${V}] (<unk> last: ${output.logits[V - 1].toFixed(2)}); all ${V}: ` +
         `min ${min.toFixed(2)}, mean ${mean.toFixed(2)}, max ${max.toFixed(2)}. ${U}; b learned`,
       describe: (_, j, v) => `z[“${words[j]}”] = x_L · U[:, ${ids[j]}] + b[${ids[j]}] = ${fmt(v)}`,
+      extra: () => logitHistogram(output.logits, output.logits[ids.at(-1)]),
     },
     {
       title: 'Softmax: probabilities',
