@@ -1,7 +1,7 @@
 // The distribution of all of a position's logits (the output layer's V_out scores) as a histogram, with the
 // ones the logits step draws marked: how far above the bulk the likely words stand, and where <unk>'s is.
 import { axisBottom, axisLeft } from 'd3-axis';
-import { scaleLinear } from 'd3-scale';
+import { scaleLinear, scaleSymlog } from 'd3-scale';
 import { select } from 'd3-selection';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -10,7 +10,8 @@ const BINS = 40;
 
 /**
  * @param {Float32Array} logits  [V_out], <unk> last  @param {number} threshold  the smallest logit the step draws
- * @returns {SVGSVGElement} <svg class="logit-histogram" role="img">: counts per bin of width (max − min) / 40, the bins at
+ * @returns {SVGSVGElement} <svg class="logit-histogram" role="img">: counts per bin of width (max − min) / 40 on a
+ *   symmetric-log axis, the bins at
  *   or above `threshold` in the accent colour, <unk>'s logit as a dashed line
  */
 export function logitHistogram(logits, threshold) {
@@ -23,14 +24,14 @@ export function logitHistogram(logits, threshold) {
   const plotWidth = 300,
     plotHeight = 90;
   const x = scaleLinear().domain([min, max]).range([0, plotWidth]);
-  const y = scaleLinear()
-    .domain([0, Math.max(...counts)])
-    .range([plotHeight, 0])
-    .nice();
+  // A symmetric-log count axis (d3 scaleSymlog): the few likely words in the right tail stay visible beside the bulk.
+  const most = Math.max(...counts);
+  const y = scaleSymlog().domain([0, most]).range([plotHeight, 0]);
   const svg = select(document.createElementNS(SVG_NS, 'svg'))
     .attr('class', 'logit-histogram')
     .attr('width', MARGIN.left + plotWidth + MARGIN.right)
     .attr('height', MARGIN.top + plotHeight + MARGIN.bottom)
+    .attr('viewBox', `0 0 ${MARGIN.left + plotWidth + MARGIN.right} ${MARGIN.top + plotHeight + MARGIN.bottom}`)
     .attr('role', 'img')
     .attr(
       'aria-label',
@@ -63,7 +64,11 @@ export function logitHistogram(logits, threshold) {
     .attr('fill', 'currentColor')
     .text('<unk>');
   plot.append('g').attr('transform', `translate(0, ${plotHeight})`).call(axisBottom(x).ticks(6));
-  plot.append('g').call(axisLeft(y).ticks(3));
+  plot.append('g').call(
+    axisLeft(y)
+      .tickValues([0, 1, 10, 100, 1000, 10000].filter((t) => t <= most))
+      .tickFormat((t) => String(t)),
+  );
   svg
     .append('text')
     .attr('x', MARGIN.left + plotWidth / 2)
@@ -78,6 +83,6 @@ export function logitHistogram(logits, threshold) {
     .attr('text-anchor', 'middle')
     .attr('font-size', 11)
     .attr('fill', 'currentColor')
-    .text('outputs');
+    .text('outputs (log)');
   return svg.node();
 }
