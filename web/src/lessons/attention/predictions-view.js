@@ -17,10 +17,16 @@ function focusTitle({ context, next, known, rank, p }, config) {
   return `${after} the word that came, “${next}”: ${rated}.`;
 }
 
-/** How the bars were made: "softmax(logits / T) over the words, T = 0.7, the 5 most likely kept, renormalised." */
-function samplingNote({ outputTemperature, topK }) {
+/**
+ * How the bars were made: "softmax(logits / T) over the words, T = 0.7, the 5 most likely kept, renormalised", and for
+ * the decoder, that Generate draws from them.
+ */
+function samplingNote({ outputTemperature, topK }, causal) {
   const kept = topK === 0 ? 'every word kept' : `the ${topK} most likely kept, renormalised`;
-  return `Bars: the sampling distribution, softmax(logits / T) over the words with T = ${outputTemperature}, ${kept}; Generate draws from it.`;
+  return (
+    `Bars: the sampling distribution, softmax(logits / T) over the words with T = ${outputTemperature}, ${kept}` +
+    (causal ? '; Generate draws from it.' : '.')
+  );
 }
 
 /**
@@ -48,7 +54,7 @@ export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } 
       : 'The blanks, as the trained encoder fills them in from both sides.';
   const note = figure.appendChild(document.createElement('p'));
   note.className = 'hint sampling-note';
-  note.textContent = samplingNote({ outputTemperature, topK });
+  note.textContent = samplingNote({ outputTemperature, topK }, kind === 'causal');
   const facts = figure.appendChild(document.createElement('p'));
   facts.className = 'hint model-facts';
   facts.textContent = modelFacts(config);
