@@ -12,13 +12,15 @@
 //   dist/single/attention-explorer.js  the single-file variant: attn_core.wasm and the vectors of the 5,000 most
 //                                   frequent words and of every word in the examples (example-texts.mjs) inlined,
 //                                   for hosts that accept only one file; it is its
-//                                   own training worker (lessons/learn/self-worker.js)
+//                                   own training worker (lessons/learn/self-worker.js); the language models
+//                                   it finds beside itself (causal.safetensors, masked.safetensors) when uploaded
 //   dist/single/attention-explorer.d.ts  its types (those of dist/element/)
 //   dist/embed.html                 three configured elements side by side, using dist/element/
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'vite';
 import { createAttentionCore } from '../web/src/core/index.js';
+import { readLanguageModelFile } from '../web/src/core/language-model.js';
 import { keptRows } from './embedding-asset.mjs';
 import { exampleTexts } from './example-texts.mjs';
 
@@ -66,9 +68,11 @@ function replaceIn(name, file, from, to) {
 }
 
 /**
- * The single file's word vectors: the SINGLE_FILE_WORDS most frequent words, and every word of the texts a
+ * The single file's word vectors: the SINGLE_FILE_WORDS most frequent words, every word of the texts a
  * reader meets before typing (example-texts.mjs: the page's sentences, the tour's, the documentation's), found
- * by the core's own tokenizer (which lower-cases and splits clitics as the vocabulary does).
+ * by the core's own tokenizer (which lower-cases and splits clitics as the vocabulary does), and every word the
+ * language models predict (their output layer reads those words' vectors: without them a model file uploaded beside
+ * the single file could not load).
  */
 async function singleFileVocabulary(asset) {
   const core = await createAttentionCore({ embeddings: asset, kernels: 'simd128' });
@@ -80,7 +84,12 @@ async function singleFileVocabulary(asset) {
         .map((token) => token.id),
     ),
   );
-  return keptRows(asset, (row) => row < SINGLE_FILE_WORDS || rows.has(row));
+  const predicted = new Set(
+    ['causal', 'masked'].flatMap(
+      (kind) => readLanguageModelFile(readFileSync(`web/assets/models/${kind}.safetensors`), kind).words,
+    ),
+  );
+  return keptRows(asset, (row, word) => row < SINGLE_FILE_WORDS || rows.has(row) || predicted.has(word));
 }
 
 /** Points the core's default embedding asset at the subset (the single file carries only that one). */
@@ -100,6 +109,28 @@ const withoutModels = replaceIn(
   '/web/src/core/language-model.js',
   "const DEFAULT_URLS = {\n  causal: new URL('../../assets/models/causal.safetensors', import.meta.url),\n  masked: new URL('../../assets/models/masked.safetensors', import.meta.url),\n};",
   'const DEFAULT_URLS = { causal: null, masked: null };',
+);
+
+/**
+ * The single file leaves the language models out too, but looks for them beside itself: an author who uploads
+ * causal.safetensors and masked.safetensors (from dist/core/) next to attention-explorer.js gets model="causal" and
+ * "masked" working, while the .wasm and word vectors stay inlined. (The file name is a variable, not a literal, so the
+ * bundler leaves the URL to be resolved where the single file is served instead of bundling or checking it.)
+ */
+const modelsBesideSingleFile = replaceIn(
+  'models-beside-single-file',
+  '/web/src/core/language-model.js',
+  "const DEFAULT_URLS = {\n  causal: new URL('../../assets/models/causal.safetensors', import.meta.url),\n  masked: new URL('../../assets/models/masked.safetensors', import.meta.url),\n};",
+  "const besideThisFile = (kind) => {\n  const file = kind + '.safetensors';\n  return new URL(file, import.meta.url);\n};\n" +
+    "const DEFAULT_URLS = { causal: besideThisFile('causal'), masked: besideThisFile('masked') };",
+);
+
+/** …and loads one only when chosen: a model loaded ahead that is not there would put a 404 in the author's console. */
+const noPreload = replaceIn(
+  'no-preload',
+  '/web/src/models/trained-models.js',
+  'const MODELS_SHIPPED = true;',
+  'const MODELS_SHIPPED = false;',
 );
 
 /** The Learn chapter's sample of the corpus (1 MB) stays out of the single file: there the learner pastes text to train on. */
@@ -211,7 +242,15 @@ writeFileSync(SUBSET, await singleFileVocabulary(readFileSync('web/assets/embedd
 await build(
   moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', {
     inline: true,
-    plugins: [subsetEmbeddings, simd128Only, selfWorker, glueWithoutDefault, withoutModels, withoutSample],
+    plugins: [
+      subsetEmbeddings,
+      simd128Only,
+      selfWorker,
+      glueWithoutDefault,
+      modelsBesideSingleFile,
+      noPreload,
+      withoutSample,
+    ],
   }),
 );
 // The same types: the declaration's import of ../core/index.js finds dist/core/index.d.ts from here too.

@@ -78,6 +78,20 @@ for (const [app, { build, served }] of Object.entries(APPS)) {
       assert.ok(words.length >= 5, `the decoder's next words are listed: ${words.slice(0, 5).join(' | ')}`);
       const model = await page.$eval('attention-explorer', (el) => el.state.model);
       assert.equal(model, 'causal');
+      // "Copy embed code" in the app: the package's import (the app's own bundle would load the whole app), and the
+      // element's attributes kept.
+      const code = await page.$eval('attention-explorer', (el) => {
+        for (const [name, value] of Object.entries({ task: 'sort', autoplay: '', height: '640', controls: 'none' }))
+          el.setAttribute(name, value);
+        el.setAttribute('views', 'attention,predictions');
+        return el.embedCode();
+      });
+      const lines = code.split('\n');
+      assert.equal(lines[2], "  import 'attention-explorer/element';", code);
+      assert.doesNotMatch(code, /src=|\.js"/, 'no script of the app bundle');
+      for (const attribute of ['model="causal"', 'task="sort"', ' autoplay', 'height="640"', 'controls="none"'])
+        assert.ok(lines.at(-1).includes(attribute), `${attribute} kept: ${lines.at(-1)}`);
+      assert.match(lines.at(-1), /views="attention,predictions"/);
       assert.deepEqual(errors, []);
       assert.deepEqual(foreign, [], 'nothing loaded from another origin');
     } finally {

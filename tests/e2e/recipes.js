@@ -18,6 +18,13 @@ export function fencedBlocks(section) {
   );
 }
 
+/** A section's fenced blocks of `language`, in order. */
+export function blocksOf(section, language) {
+  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)]
+    .filter(([, lang]) => lang === language)
+    .map(([, , text]) => text);
+}
+
 /** The files a section names: path → the text of the block that follows "`path`:". */
 export function namedFiles(section) {
   return Object.fromEntries(

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { isElementReport, launchBrowser, serveFolder } from './browser.js';
 import { fencedBlocks, recipeSection } from './recipes.js';
+import { readLearn, until } from './learn-readout.js';
 /* global deck -- the page's Reveal instance, read inside page.evaluate() */
 
 // docs/embedding.md's recipe as a course author would paste it (without a height here: the element grows, and says so).
@@ -35,6 +36,22 @@ const DECK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
   window.deck = deck;
 </script></body></html>`;
 
+// A Learn element with autoplay on the second slide; the deck's transition 'none' hides the slides not shown by opacity
+// alone, in place (so only the element's own visibility check, not its position, can tell).
+const AUTOPLAY_DECK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A deck</title><link rel="icon" href="data:,">
+<link rel="stylesheet" href="reveal/reveal.css"><link rel="stylesheet" href="reveal/theme/white.css">
+<script type="module" src="element/attention-explorer.js"></script></head>
+<body><div class="reveal"><div class="slides">
+  <section><h2>Soon: a model learns</h2></section>
+  <section><attention-explorer views="learn" task="previous-token" height="600" autoplay></attention-explorer></section>
+</div></div>
+<script type="module">
+  import Reveal from './reveal/reveal.mjs';
+  const deck = new Reveal({ hash: false, transition: 'none' });
+  await deck.initialize();
+  window.deck = deck;
+</script></body></html>`;
+
 let folder, server, browser;
 before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'ae-reveal-'));
@@ -42,6 +59,7 @@ before(async () => {
   mkdirSync(join(folder, 'reveal'));
   cpSync('node_modules/reveal.js/dist', join(folder, 'reveal'), { recursive: true });
   writeFileSync(join(folder, 'index.html'), DECK);
+  writeFileSync(join(folder, 'autoplay.html'), AUTOPLAY_DECK);
   // docs/embedding.md's recipe verbatim, reveal.js's files where this folder has them.
   const recipe = fencedBlocks(recipeSection('4. A reveal.js slide')).html.replaceAll('reveal.js/dist/', 'reveal/');
   writeFileSync(
@@ -172,6 +190,31 @@ test("docs/embedding.md's recipe: the deck with reveal.js's theme, the element's
   assert.equal(seen.slide, 'center', "reveal.js's theme is loaded: its slides centre their text");
   assert.equal(seen.caption, 'start', "the element's captions are not centred");
   assert.ok(Math.abs(seen.height - 520) < 1, `the recipe's height: ${seen.height}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('autoplay on a slide not yet shown waits for the slide, trains while it shows, and pauses when the deck moves on', async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && !isElementReport(m.text()) && errors.push(m.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.url}autoplay.html`);
+  await page.waitForFunction(() => window.deck?.isReady(), null, { timeout: 30000 });
+  const made = await until(page, () => true, 30);
+  assert.ok(made.seconds !== null, 'the element made its model');
+  await page.waitForTimeout(3000);
+  const hidden = await readLearn(page);
+  assert.deepEqual([hidden.step, hidden.running], [0, false], 'on the hidden slide it has not trained');
+  await page.evaluate(() => deck.slide(1));
+  const shown = await until(page, (s) => s.running && s.step > 10, 20);
+  assert.ok(shown.seconds !== null, `the slide shown, it trains (step ${shown.state.step})`);
+  await page.evaluate(() => deck.slide(0));
+  const paused = await until(page, (s) => !s.running, 10);
+  assert.ok(paused.seconds !== null, 'the deck moved on: it pauses');
+  await page.evaluate(() => deck.slide(1));
+  const again = await until(page, (s) => s.running && s.step > paused.state.step, 20);
+  assert.ok(again.seconds !== null, 'back on its slide, it goes on');
   assert.deepEqual(errors, []);
   await page.close();
 });

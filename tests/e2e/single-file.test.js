@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { exampleTexts } from '../../scripts/example-texts.mjs';
 import { launchBrowser } from './browser.js';
+import { blocksOf, recipeSection } from './recipes.js';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 /** Under /no-workers/: a policy that refuses every worker (training falls back to the page's thread). */
@@ -16,19 +17,42 @@ const NO_WORKERS = `${CSP}; worker-src 'none'`;
 /** Under /no-wasm/: a policy that forbids compiling WebAssembly. */
 const NO_WASM = "default-src 'self'; script-src 'self'";
 const POLICIES = { 'no-workers': NO_WORKERS, 'no-wasm': NO_WASM };
-const PAGE =
+// docs/embedding.md's recipes for the models beside the single file, verbatim: the page with its script tag, and the
+// tag naming models-base (pointed here at this server's folder of models).
+const [BESIDE, ELSEWHERE] = blocksOf(recipeSection('3. Single file'), 'html').slice(0, 2);
+const ELSEWHERE_HERE = ELSEWHERE.replace('/course-files/models/', '/models/');
+
+/** A course page holding the single file beside it, with `element` in its body. */
+const pageWith = (element) =>
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title>' +
-  '<script type="module" src="attention-explorer.js"></script></head><body><attention-explorer></attention-explorer></body></html>';
+  `<script type="module" src="attention-explorer.js"></script></head><body>${element}</body></html>`;
+const PAGE = pageWith('<attention-explorer></attention-explorer>');
 
 let server, url, browser;
 
 /** A static server of one page and the single file, every response carrying the policy (another one under POLICIES' folders). */
 function serve() {
   const single = readFileSync('dist/single/attention-explorer.js');
+  const model = (kind) => ['application/octet-stream', readFileSync(`dist/core/${kind}.safetensors`)];
   const files = {
     '/': ['text/html', PAGE],
     '/attention-explorer.js': ['text/javascript', single],
     '/favicon.ico': ['image/x-icon', ''],
+    // The models uploaded beside the single file.
+    '/with-models/': [
+      'text/html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title></head><body>${BESIDE}</body></html>`,
+    ],
+    '/with-models/attention-explorer.js': ['text/javascript', single],
+    '/with-models/causal.safetensors': model('causal'),
+    '/with-models/masked.safetensors': model('masked'),
+    // The models in a folder of their own, named by models-base.
+    '/elsewhere/': ['text/html', pageWith(ELSEWHERE_HERE)],
+    '/elsewhere/attention-explorer.js': ['text/javascript', single],
+    '/models/causal.safetensors': model('causal'),
+    '/models/masked.safetensors': model('masked'),
+    '/language/': ['text/html', pageWith('<attention-explorer views="learn" task="language"></attention-explorer>')],
+    '/language/attention-explorer.js': ['text/javascript', single],
   };
   server = createServer((request, response) => {
     const path = new URL(request.url, 'http://localhost').pathname;
@@ -173,6 +197,100 @@ test("the single file knows every word of the default sentences, the tour and th
       `5 of 9 words are not in this build's vocabulary \\(it carries ${vocabSize.toLocaleString('en-US')} words\\); they get stand-in vectors`,
     ),
   );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** The URLs a page requested, as paths. */
+function requests(page) {
+  const paths = [];
+  page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+  return paths;
+}
+
+/** The decoder's next words and the encoder's heads, once a trained model has run. */
+const trainedRun = (page) =>
+  page.$eval('attention-explorer', (el) => {
+    const run = el.getRun();
+    return {
+      model: run.model,
+      status: run.status ?? 'ready',
+      heads: run.heads.length,
+      top: run.predictions?.[0]?.top?.[0]?.word,
+    };
+  });
+
+for (const [folder, models] of [
+  ['with-models/', '/with-models/'],
+  ['elsewhere/', '/models/'],
+]) {
+  test(`under the strict CSP the single file runs the trained models from ${models} (${folder}), its .wasm and word vectors inlined`, async () => {
+    const page = await browser.context.newPage();
+    const problems = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    const paths = requests(page);
+    await page.goto(`${url}${folder}`);
+    await page.waitForSelector('attention-explorer [data-figure="predictions"] section li', { timeout: 60000 });
+    const decoder = await trainedRun(page);
+    assert.deepEqual([decoder.model, decoder.status, decoder.heads], ['causal', 'ready', 8]);
+    assert.ok(decoder.top, 'a next word is predicted');
+    await page.$eval('attention-explorer', (el) => el.change({ model: 'masked' }));
+    await page.waitForFunction(() => document.querySelector('attention-explorer').getRun().heads.length === 8, null, {
+      timeout: 30000,
+    });
+    assert.equal((await trainedRun(page)).model, 'masked');
+    assert.deepEqual(
+      paths.filter((path) => !path.startsWith(`/${folder}`)),
+      folder === 'elsewhere/' ? ['/models/causal.safetensors', '/models/masked.safetensors'] : [],
+      'only the models are fetched from models-base',
+    );
+    assert.ok(
+      !paths.some((path) => /\.wasm$|embeddings/.test(path)),
+      `the .wasm and word vectors are inlined: ${paths}`,
+    );
+    assert.equal(
+      await page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.model-note').hidden),
+      true,
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+test('the single file without its models: choosing one says which file to upload, and where', async () => {
+  const { page, problems } = await open();
+  await page.$eval('attention-explorer', (el) => el.change({ model: 'causal' }));
+  await page.waitForSelector('attention-explorer .model-note:not([hidden])', { timeout: 30000 });
+  const note = await page.textContent('attention-explorer .model-note');
+  assert.match(note, new RegExp(`${url}causal\\.safetensors: HTTP 404`), note);
+  assert.match(note, /causal\.safetensors ships in the npm package's dist\/core\/: put it at that address/);
+  assert.match(note, /models-base attribute/);
+  // The browser's own report of the 404 is the only console error.
+  assert.deepEqual(
+    problems.filter((p) => !/Failed to load resource: .*404/.test(p)),
+    [],
+  );
+  await page.close();
+});
+
+test('the single file\'s Learn language task opens on "your own text" (it carries no sample of the corpus)', async () => {
+  const { page, problems } = await open('language/', 'attention-explorer .language-lesson');
+  const lesson = await page.$eval('attention-explorer', (el) => {
+    const root = el.shadowRoot;
+    const source = root.querySelector('select[name="languageSource"]');
+    return {
+      source: source.value,
+      sampleOffered: !source.options[0].disabled,
+      ownTextShown: root.querySelector('.own-text').checkVisibility(),
+      readout: root.querySelector('.language-lesson .learn-readout').textContent,
+    };
+  });
+  assert.deepEqual(
+    { source: lesson.source, sampleOffered: lesson.sampleOffered, ownTextShown: lesson.ownTextShown },
+    { source: 'own', sampleOffered: false, ownTextShown: true },
+  );
+  assert.match(lesson.readout, /paste English text above/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -14,10 +14,10 @@ before(async () => {
 });
 const reader = (attributes) => (name) => attributes[name] ?? null;
 
-/** The attributes of a tag, unescaped (the way a browser parses them). */
+/** The attributes of a tag, unescaped (the way a browser parses them); a bare one's value is ''. */
 function parseTag(tag) {
   const attributes = {};
-  for (const [, name, value] of tag.matchAll(/ ([a-z-]+)="([^"]*)"/g)) {
+  for (const [, name, value = ''] of tag.matchAll(/ ([a-z-]+)(?:="([^"]*)")?(?=[ >])/g)) {
     attributes[name] = value
       .replace(/&quot;/g, '"')
       .replace(/&lt;/g, '<')
@@ -165,4 +165,34 @@ test("checkChange: JS changes are checked with the attributes' parsers; unknown 
       D_MODEL,
     ),
   );
+});
+
+test("the embed code keeps the element's own attributes, bare when boolean; in an app's bundle it imports the package", () => {
+  const state = withChange(defaultState(), { trainTask: 'sort', chapter: 'learn' });
+  const kept = { views: 'learn', controls: 'none', height: '640', theme: 'dark', readonly: null, autoplay: '' };
+  const OWN = 'https://example.org/course/element/attention-explorer.js';
+  const [loader, tag] = embedCode(state, D_MODEL, OWN, kept).split('\n');
+  assert.equal(loader, `<script type="module" src="${OWN}"></script>`);
+  assert.match(tag, / task="sort"/);
+  assert.match(tag, / views="learn" controls="none" height="640" theme="dark" autoplay><\/attention-explorer>$/);
+  const attributes = parseTag(tag);
+  assert.equal(attributes.autoplay, '');
+  assert.ok(!('readonly' in attributes));
+  assert.equal(readAttributes(reader(attributes), D_MODEL).change.trainTask, 'sort');
+  // Vite and webpack name the chunk that took the element in after the app ('index-CE2iV_Zw.js', 'main.js'): a script
+  // tag of it would load the whole app, so the snippet imports the package where it is pasted.
+  // webpack writes the build machine's path of the package's file in place of import.meta.url.
+  for (const bundle of [
+    'https://example.org/assets/index-CE2iV_Zw.js',
+    'http://localhost:8080/main.js',
+    'file:///home/author/app/node_modules/attention-explorer/dist/element/attention-explorer.js',
+  ]) {
+    const lines = embedCode(state, D_MODEL, bundle, kept).split('\n');
+    assert.equal(lines[0], '<script type="module">');
+    assert.match(lines[1], /^ {2}\/\/ .*import it once in the app's code/);
+    assert.equal(lines[2], "  import 'attention-explorer/element';");
+    assert.equal(lines[3], '</script>');
+    assert.equal(lines.at(-1), tag);
+    assert.ok(!lines.join('\n').includes(bundle), 'the app bundle is not named');
+  }
 });

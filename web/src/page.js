@@ -7,6 +7,7 @@ import './explorer/attention-explorer.js';
 const params = new URLSearchParams(location.search);
 const explorer = document.querySelector('attention-explorer');
 for (const [name, value] of params) {
-  if (OBSERVED_ATTRIBUTES.includes(name) && name !== 'assets-base') explorer.setAttribute(name, value);
+  if (OBSERVED_ATTRIBUTES.includes(name) && !['assets-base', 'models-base'].includes(name))
+    explorer.setAttribute(name, value);
 }
 if (params.get('chrome') === 'none') for (const el of document.querySelectorAll('header, footer')) el.hidden = true;

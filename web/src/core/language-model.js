@@ -252,6 +252,20 @@ export function languageModelApi(wasm, modelsUrl) {
     check.integerIn(seed, where, 'seed', 0, limits.maxSampleSeed);
   }
 
+  /** The file's bytes; where the file was looked for by default, a failure says where it ships and how to point at it. */
+  async function readModelFile(kind, url, byDefault) {
+    try {
+      return await readAsset(url, `${kind} language model`);
+    } catch (error) {
+      if (!byDefault) throw error;
+      throw new Error(
+        `${error.message}. ${kind}.safetensors ships in the npm package's dist/core/: put it at that address, or name the folder ` +
+          "that holds it (createAttentionCore's languageModelsUrl; the element's models-base attribute)",
+        { cause: error },
+      );
+    }
+  }
+
   const loaded = new Map();
   /**
    * @param {'causal' | 'masked'} kind
@@ -266,12 +280,12 @@ export function languageModelApi(wasm, modelsUrl) {
     const url = options.url ?? (modelsUrl ? new URL(`${kind}.safetensors`, modelsUrl) : DEFAULT_URLS[kind]);
     if (!url && !options.bytes) {
       throw new RangeError(
-        `${where}: this build carries no language model files (the single file leaves them out): ` +
+        `${where}: this build carries no language model files (the training worker leaves them out): ` +
           `pass { url } of ${kind}.safetensors (in the package's dist/core/)`,
       );
     }
     const promise = (async () => {
-      const bytes = options.bytes ?? (await readAsset(url, `${kind} language model`));
+      const bytes = options.bytes ?? (await readModelFile(kind, url, options.url === undefined));
       const fileName = options.bytes ? `${kind} model bytes` : String(url);
       const file = readLanguageModelFile(bytes, fileName);
       if (file.recipe.objective !== kind)

@@ -161,9 +161,11 @@ export interface ExplorerState {
  * <attention-explorer>: attributes sentence, model ("designed", "causal" or "masked"), heads ("4" or kinds "previous,semantic"), projection, seed,
  * mask, valid-length, positional-encoding, temperature, normalizer, score-function, target-sentence, color-map,
  * tour (empty, a step number from 1 or a step id: opens the guided tour there), state (URL-hash syntax), views,
- * controls ("none" or a list), height, readonly, url-state, assets-base, theme ("auto", "light" or "dark"),
- * task (the Learn chapter's: previous-token, reverse, sort, induction) and autoplay (the Learn chapter starts training
- * when first shown: views="learn" task="induction" autoplay).
+ * controls ("none" or a list), height, readonly, url-state, assets-base, models-base (the language models' folder
+ * only), theme ("auto", "light" or "dark"),
+ * task (the Learn chapter's: previous-token, reverse, sort, induction, language) and autoplay (the Learn chapter starts
+ * training the first time the element is at least half on screen, pauses while it is out of sight and goes on when
+ * seen again unless the learner paused: views="learn" task="induction" autoplay).
  * Attribute changes re-render. The page is chapters (state.chapter: 'attention', 'inside-head', 'positions',
  * 'lenses', 'learn'); only the open one computes and draws, and a keystroke's figures follow it by a frame. The Learn
  * chapter trains in a Web Worker (dist/element/assets/ holds its script: host the element's folder whole; the single

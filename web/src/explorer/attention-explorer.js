@@ -4,14 +4,15 @@
 // or a trained model's run()) → a Run; every figure is a pure function of the Run. Its own Shadow DOM: no CSS leaks in or out. Attributes
 // preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
 // tour (tour-guide.js) walks the concepts, each step setting the state.
-import { OBSERVED_ATTRIBUTES, THEMES, checkChange, embedCode, readAttributes } from './attributes.js';
+import { EMBEDDED_VIEW_ATTRIBUTES, OBSERVED_ATTRIBUTES, checkChange, embedCode, readAttributes } from './attributes.js';
 import { ELEMENT_MODULE_URL } from './element-url.js';
+import { applyConfiguration } from './apply-configuration.js';
 import { buildExplorer } from './explorer-layout.js';
 import { drawsWithoutSentence, figuresNeeding } from './figures.js';
 import { hostPage } from './host-page.js';
+import { OnScreen } from './on-screen.js';
 import { AuthorErrors } from './author-errors.js';
 import { sharedCore } from './shared-core.js';
-import { showChosen } from './show-chosen.js';
 import { styleSheet } from './style-sheet.js';
 import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
@@ -55,22 +56,23 @@ export class AttentionExplorer extends ElementBase {
     this.load();
   }
 
-  /** Loads the core from the assets-base attribute's folder (or the bundled assets); again when it changes. */
+  /** Loads the core from the assets-base and models-base attributes' folders (or the bundled assets); again when they change. */
   load() {
-    const base = this.getAttribute('assets-base') ?? '';
-    this.loading = base;
+    const bases = [this.getAttribute('assets-base') ?? '', this.getAttribute('models-base') ?? ''];
+    const key = bases.join('\n');
+    this.loading = key;
     this.status.textContent = 'Loading the attention core and word vectors…';
     this.status.classList.remove('error');
-    sharedCore(base).then(
-      (core) => this.loading === base && !this.core && this.start(core),
-      (error) => this.loading === base && this.showError(`Could not load the attention core: ${error.message}`),
+    sharedCore(...bases).then(
+      (core) => this.loading === key && !this.core && this.start(core),
+      (error) => this.loading === key && this.showError(`Could not load the attention core: ${error.message}`),
     );
   }
 
   attributeChangedCallback(name, _, value) {
     // Before the core has loaded, start() reads every attribute; a new assets-base loads from there instead.
     if (!this.core) {
-      if (name === 'assets-base' && this.root) this.load();
+      if ((name === 'assets-base' || name === 'models-base') && this.root) this.load();
       return;
     }
     const { change } = readAttributes((n) => (n === name ? value : null), this.core.dModel);
@@ -79,7 +81,10 @@ export class AttentionExplorer extends ElementBase {
       if (value === null) this.guide.close();
       else if (change.tour) this.guide.show(change.tour); // a bad value is named and changes nothing
     } else if (Object.keys(change).length) this.applyChange(change);
-    else this.applyConfiguration();
+    else if (name === 'autoplay') {
+      this.onScreen.check();
+      this.syncInputs();
+    } else this.applyConfiguration();
   }
 
   /** The sentence shown; setting it recomputes everything. */
@@ -168,6 +173,11 @@ export class AttentionExplorer extends ElementBase {
       defaults: () => this.defaults,
     });
     this.current = frozen(this.link.apply(this.defaults));
+    this.onScreen = new OnScreen(
+      this,
+      () => this.syncInputs(),
+      () => this.hasAttribute('autoplay'),
+    );
     this.build();
     this.status.textContent = '';
     this.showConfigErrors(errors);
@@ -188,34 +198,16 @@ export class AttentionExplorer extends ElementBase {
 
   /** The <attention-explorer> tag that reproduces this view. */
   embedCode() {
-    return embedCode(this.current, this.core.dModel, ELEMENT_MODULE_URL, {
-      views: this.getAttribute('views'),
-      controls: this.getAttribute('controls'),
-    });
+    const kept = Object.fromEntries(EMBEDDED_VIEW_ATTRIBUTES.map((name) => [name, this.getAttribute(name)]));
+    // A folder named relative to this page is named in full: the snippet is pasted elsewhere.
+    for (const name of ['assets-base', 'models-base'])
+      if (kept[name]) kept[name] = new URL(kept[name], document.baseURI).href;
+    return embedCode(this.current, this.core.dModel, ELEMENT_MODULE_URL, kept);
   }
 
   /** Views, controls, height and readonly from the attributes. */
   applyConfiguration() {
-    showChosen(this.parts, this.chosen);
-    this.syncChapters();
-    for (const theme of THEMES) this.root.classList.toggle(`theme-${theme}`, this.chosen.theme === theme);
-    this.visibleFigures.setTheme(this.root);
-    // More settings, and the bar of chapters and sharing, only when something in them shows.
-    this.moreSettings.hidden = [...this.moreSettings.querySelectorAll('.control')].every((control) => control.hidden);
-    this.chapterBar.hidden = this.tabs.nav.hidden && this.share.hidden;
-    this.linkButton.hidden = !this.hasAttribute('url-state');
-    const height = this.getAttribute('height');
-    this.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
-    this.root.classList.toggle('fixed-height', Boolean(height));
-    // A height in pixels is the figures' too (a figure may fit itself in it: visible-figures.js environment).
-    this.visibleFigures.height = /^\d+$/.test(height ?? '') ? Number(height) : undefined;
-    const readonly = this.hasAttribute('readonly');
-    for (const box of [this.input, this.second]) box.readOnly = readonly;
-    for (const form of [this.controls.form, ...this.parts.figureControls]) {
-      for (const control of form.elements) control.disabled = readonly;
-    }
-    if (!readonly) this.syncInputs(); // re-applies the controls' own enabled states
-    this.guide.sync();
+    applyConfiguration(this);
   }
 
   /** A change made in the explorer's own controls (none when readonly); `typing`: see applyChange(). */
@@ -304,6 +296,7 @@ export class AttentionExplorer extends ElementBase {
     const previous = this.trace;
     this.trace = result.trace;
     this.run = result.run;
+    this.models.say(this.run.status === 'error' ? `This model's file did not load: ${this.run.error}` : '');
     const wants = (figures) => this.wants(figures);
     for (const { syncRun } of this.built) syncRun?.(this.current, this.run, wants);
     this.render(result, previous);
@@ -322,6 +315,7 @@ export class AttentionExplorer extends ElementBase {
       readonly,
       open: this.openChapter?.id,
       autoplay: this.hasAttribute('autoplay'),
+      seen: this.onScreen.seen,
       views: this.chosen.views,
     };
     if (typed) this.builtById.get(context.open)?.sync?.(this.current, context);

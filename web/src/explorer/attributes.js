@@ -73,6 +73,7 @@ export const VIEW_ATTRIBUTES = [
   'readonly',
   'url-state',
   'assets-base',
+  'models-base',
   'theme',
   'autoplay',
 ];
@@ -213,12 +214,13 @@ function escapeAttribute(text) {
 }
 
 /**
- * The snippet that reproduces `state` when pasted into any page: the script tag of the element's module
- * (`moduleUrl`), then the tag with the named attributes for what differs from the defaults, and
- * `state="…"` (the URL-hash syntax) for the rest.
+ * The snippet that reproduces `state` when pasted into any page: what defines the element (moduleLoader: the script
+ * tag of its bundle `moduleUrl`, or the package's import where an app bundled it), then, on the last line, the tag
+ * with the named attributes for what differs from the defaults, and `state="…"` (the URL-hash syntax) for the rest.
  * @param {object} state @param {number} dModel  the core's d_model @param {string} moduleUrl  the element's module
- * @param {{ views?: string | null, controls?: string | null }} [extra]  attributes to copy as they are
- * @returns {string} `<script type="module" src="…"></script>` and `<attention-explorer …></attention-explorer>`, a line each
+ * @param {{ [attribute: string]: string | null }} [extra]  attributes to copy as they are (EMBEDDED_VIEW_ATTRIBUTES);
+ *   null: absent, '': a boolean attribute that is present
+ * @returns {string} the loader, then `<attention-explorer …></attention-explorer>` on the last line
  */
 export function embedCode(state, dModel, moduleUrl, extra = {}) {
   const defaults = defaultState();
@@ -233,6 +235,30 @@ export function embedCode(state, dModel, moduleUrl, extra = {}) {
   if (rest) attributes.push(['state', rest]);
   for (const [name, value] of Object.entries(extra))
     if (value !== null && value !== undefined) attributes.push([name, value]);
-  const text = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
-  return `<script type="module" src="${escapeAttribute(moduleUrl)}"></script>\n<attention-explorer${text}></attention-explorer>`;
+  // A boolean attribute (autoplay, readonly) is written bare.
+  const text = attributes.map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}="${escapeAttribute(value)}"`));
+  return `${moduleLoader(moduleUrl)}\n<attention-explorer${text.join('')}></attention-explorer>`;
+}
+
+/** The element's attributes an embed code keeps as they are (besides the state's): all but url-state, which binds a page's URL. */
+export const EMBEDDED_VIEW_ATTRIBUTES = VIEW_ATTRIBUTES.filter((name) => name !== 'url-state');
+
+/**
+ * What defines <attention-explorer> where the snippet is pasted: a script tag of the element's own bundle (its file,
+ * attention-explorer.js, in dist/element/ or dist/single/), or — where an app's bundler took the element from
+ * node_modules into a bundle of the app's own (whose hashed name would load the whole app) — the package's specifier,
+ * to import in the app's code.
+ */
+function moduleLoader(moduleUrl) {
+  // webpack writes the build machine's file:///…/node_modules/… path in place of import.meta.url; Vite's dev server
+  // serves /node_modules/.vite/deps/…: either way the app took the element from the package.
+  const { pathname } = new URL(moduleUrl);
+  if (pathname.endsWith('/attention-explorer.js') && !pathname.includes('/node_modules/'))
+    return `<script type="module" src="${escapeAttribute(moduleUrl)}"></script>`;
+  return [
+    '<script type="module">',
+    "  // The page's app bundles attention-explorer (npm): import it once in the app's code (a Vite page may keep this).",
+    "  import 'attention-explorer/element';",
+    '</script>',
+  ].join('\n');
 }

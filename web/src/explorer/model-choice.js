@@ -6,7 +6,8 @@ import { element } from '../views/layout.js';
 
 /**
  * @param {(model: string) => void} choose  called with the name picked (settings/limits.js modelNames)
- * @returns {{ element: HTMLElement, sync: (state: object, readonly: boolean) => void }}
+ * @returns {{ element: HTMLElement, sync: (state: object, readonly: boolean) => void, say: (text: string) => void }}
+ *   say: a message under the choice ('' removes it)
  */
 export function modelChoice(choose) {
   const group = element('div', 'model-choice');
@@ -32,6 +33,14 @@ export function modelChoice(choose) {
     next.click();
     event.preventDefault();
   });
+  // Why the chosen trained model is not shown (its file did not load: which file, where it was looked for), beside the
+  // choice that asked for it.
+  const note = group.appendChild(element('p', 'model-note status error'));
+  note.hidden = true;
+  const say = (text) => {
+    if (note.textContent !== text) note.textContent = text;
+    note.hidden = !text;
+  };
   const sync = (state, readonly) => {
     for (const button of buttons) {
       const checked = button.dataset.model === state.model;
@@ -40,5 +49,5 @@ export function modelChoice(choose) {
       button.disabled = readonly;
     }
   };
-  return { element: group, sync };
+  return { element: group, sync, say };
 }

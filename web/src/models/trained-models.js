@@ -4,6 +4,12 @@
 // then run on every keystroke. Loading is the only asynchronous step: until a model is
 // there, its figures say that it is loading, or why it failed.
 
+/**
+ * Whether the build ships the models' files, so that loading one before anyone asks cannot fail for want of it. The
+ * single file does not (scripts/build-web.mjs): there a model's file is looked for, beside it, only when chosen.
+ */
+const MODELS_SHIPPED = true;
+
 class TrainedModels {
   constructor(core) {
     this.core = core;
@@ -46,7 +52,7 @@ class TrainedModels {
    * falls between keystrokes instead of after a choice.
    */
   preload(kind) {
-    if (this.preloading) return;
+    if (this.preloading || !MODELS_SHIPPED) return;
     this.preloading = true;
     const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
     idle(() => this.start(kind), { timeout: 2000 });

@@ -129,7 +129,11 @@ export const learnChapter = {
       figureControls: [],
       sync(state, context) {
         learn.sync(state, context);
-        language.sync(state, { active: state.trainTask === LANGUAGE_TASK, readonly: context.readonly });
+        language.sync(state, {
+          ...context,
+          active: state.trainTask === LANGUAGE_TASK,
+          open: context.open === 'learn',
+        });
       },
     };
   },

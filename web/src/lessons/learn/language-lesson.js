@@ -6,6 +6,7 @@ import { element } from '../../views/layout.js';
 import { field, select } from '../../views/form-controls.js';
 import { LearnSession } from './learn-session.js';
 import { LANGUAGE_TASK } from './language-run.js';
+import { Autoplay } from './autoplay.js';
 
 /**
  * The shipped sample (scripts/lm/learn-sample.mjs): its two files' URLs, resolved here so the worker fetches them from
@@ -107,6 +108,8 @@ export class LanguageLesson {
     this.textVersion = 0; // counts the texts trained on (the model's key, without comparing the texts)
     this.key = null;
     this.running = false;
+    this.autoplay = new Autoplay();
+    this.context = null; // the explorer's context at the last sync
     this.resolved = null; // the worker's model message
     this.sentProbe = null; // the sentence last sent to the worker
     this.shippedTop = { sentence: null, prediction: null }; // the shipped decoder's last prediction (computed once per sentence)
@@ -137,9 +140,12 @@ export class LanguageLesson {
 
   /**
    * Follows the explorer's state while the task is chosen (active); otherwise pauses and steps aside.
-   * @param {object} state @param {{ active: boolean, readonly: boolean }} context
+   * @param {object} state @param {{ active: boolean, readonly: boolean, autoplay: boolean, seen: boolean, open: boolean }}
+   *   context  active: the task is chosen; autoplay, seen, open: when training starts on its own (autoplay.js)
    */
-  sync(state, { active, readonly }) {
+  sync(state, context) {
+    const { active, readonly } = context;
+    this.context = context;
     this.state = state;
     this.active = active;
     this.readonly = readonly;
@@ -162,7 +168,19 @@ export class LanguageLesson {
     } else this.sendProbe();
     if (this.sentence.value !== state.sentence && this.sentence.getRootNode().activeElement !== this.sentence)
       this.sentence.value = state.sentence;
+    this.followAutoplay();
     this.show();
+  }
+
+  /** Starts or pauses training as `autoplay` asks, once the worker's model is ready. */
+  followAutoplay() {
+    if (!this.resolved || !this.context?.active) return;
+    const { autoplay, seen, open } = this.context;
+    const action = this.autoplay.decide({ autoplay, seen, open, running: this.running });
+    if (action === 'run') {
+      this.running = true;
+      this.session.run(0);
+    } else if (action === 'pause') this.pause();
   }
 
   reset() {
@@ -177,6 +195,7 @@ export class LanguageLesson {
     this.fallback = null;
     this.showError('');
     this.sendProbe();
+    this.followAutoplay();
   }
 
   /** The learner's sentence to the worker, when the model is known and the sentence changed. */
@@ -194,6 +213,7 @@ export class LanguageLesson {
   act(button) {
     if (!button || this.readonly) return;
     const { action } = button.dataset;
+    if (action === 'train' || action === 'reset') this.autoplay.stoppedByLearner();
     if (action === 'train') {
       if (this.running) this.pause();
       else if (this.resolved) {
@@ -233,7 +253,7 @@ export class LanguageLesson {
     };
     this.trainingText = text;
     this.textVersion += 1;
-    this.sync(this.state, { active: true, readonly: this.readonly });
+    this.sync(this.state, { ...this.context, active: true });
   }
 
   /** Loads the shipped decoder (once per core) to show beside the model in training, or hides it. */

@@ -13,6 +13,7 @@ import { headName } from '../../models/run.js';
 import { ablationSwitches } from './ablation-switches.js';
 import { LANGUAGE_TASK } from './language-run.js';
 import { learnTasks } from './tasks.js';
+import { Autoplay } from './autoplay.js';
 
 /** The trainer's options (core.createTrainer) for the Learn chapter's slice of the state; unset sizes take the task's defaults. */
 export function trainerOptions(state) {
@@ -96,6 +97,7 @@ export class LearnLesson {
     this.sentProbe = null; // the probe sent to the worker (JSON of its ids)
     this.running = false;
     this.opened = false;
+    this.autoplay = new Autoplay();
     this.state = null;
     this.resolved = null; // the worker's model: { options (in effect, the task's defaults filled in), example, defaultProbe }
   }
@@ -159,19 +161,16 @@ export class LearnLesson {
   /**
    * Follows the explorer's state.
    * @param {object} state  the explorer's state (its train* fields: chapter.js)
-   * @param {{ open: string, readonly: boolean, autoplay: boolean }} context  open: the id of the chapter shown; autoplay:
-   *   start training when this chapter first opens (the element's `autoplay` attribute)
+   * @param {{ open: string, readonly: boolean, autoplay: boolean, seen: boolean }} context  open: the id of the chapter
+   *   shown; autoplay: the element's `autoplay` attribute (autoplay.js); seen: the element is on screen (on-screen.js)
    */
-  sync(state, { open: chapter, readonly, autoplay }) {
+  sync(state, { open: chapter, readonly, autoplay, seen }) {
     // The language task has a lesson of its own (language-lesson.js): this one pauses and shows only the task's choice.
     const language = state.trainTask === LANGUAGE_TASK;
     for (const part of this.ownParts ?? []) part.hidden = language;
     this.controls.syncTask(state.trainTask);
     if (language) {
-      if (this.running) {
-        this.running = false;
-        this.session.pause();
-      }
+      if (this.running) this.pause();
       this.state = state;
       this.open = false;
       return;
@@ -185,11 +184,12 @@ export class LearnLesson {
     if (key !== this.key) {
       // A new model, made and checked in the worker (a bad option is said by its message, and the last model stays).
       this.key = key;
-      this.reset(state);
-      // A new model starts paused, unless the element plays on its own (autoplay) when first shown.
-      if (autoplay && !this.opened) this.run();
+      this.reset(state); // a new model starts paused
     } else this.sendProbe(state);
     this.opened = true;
+    const action = this.autoplay.decide({ autoplay, seen, open, running: this.running });
+    if (action === 'run') this.run();
+    else if (action === 'pause') this.pause();
     if (this.running && state.trainSpeed !== this.speed) this.run();
     this.syncButtons();
     for (const control of [
@@ -251,14 +251,18 @@ export class LearnLesson {
     this.session.run(this.speed);
   }
 
+  pause() {
+    this.running = false;
+    this.session.pause();
+  }
+
   act(button) {
     if (!button || this.readonly) return;
     const { action } = button.dataset;
+    if (['train', 'step', 'reset'].includes(action)) this.autoplay.stoppedByLearner();
     if (action === 'train') {
-      if (this.running) {
-        this.running = false;
-        this.session.pause();
-      } else this.run();
+      if (this.running) this.pause();
+      else this.run();
     } else if (action === 'step') {
       this.running = false;
       this.session.step(1);
