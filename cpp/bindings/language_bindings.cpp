@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/core/limits.hpp"
 #include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model.hpp"
 #include "convert.hpp"
@@ -123,6 +124,7 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
                          {"input", typed_array_to_js(r.input)}, {"attention", typed_array_to_js(r.attention)},
                          {"hidden", typed_array_to_js(r.hidden)}, {"positions", typed_array_to_js(computed)},
                          {"topIds", typed_array_to_js(ids)}, {"topP", typed_array_to_js(p)},
+                         {"unk", typed_array_to_js(r.unk)}, {"logits", typed_array_to_js(r.logits)},
                          {"activations", r.activations ? block_activations_to_js(*r.activations, m.config(), r.tokens.size()) : val::null()}});
   });
 }
@@ -136,6 +138,32 @@ val language_model_score(int id, const std::string& text) {
     out.set("logProb", typed_array_to_js(s.log_prob));
     out.set("perplexity", s.perplexity);
     return out;
+  });
+}
+
+// ---- Sampling (sampling.hpp): model.sample(), and the sampling distribution the page's bars show ----
+
+// One word sampled after the text (causal) or at its first [MASK] (masked): { word, id, q, position }.
+val language_model_sample(int id, const std::string& text, double temperature, double top_k, double seed, const val& ablate) {
+  return guarded([&] {
+    const train::LanguageModel::Sample s = g_models.get(id).sample(
+        text, {temperature, static_cast<std::size_t>(top_k), static_cast<std::uint64_t>(seed)}, heads_from_js(ablate));
+    return object_to_js({{"word", val(s.word)}, {"id", val(s.id)}, {"q", val(s.q)}, {"position", val(s.position)}});
+  });
+}
+
+// The first k of the sampling distribution of one position's logits (V_out, as run() returned them): { ids, q }.
+val language_model_sampling(int id, const val& logits, double temperature, double top_k, int k) {
+  return guarded([&] {
+    const train::LanguageModel& m = g_models.get(id);
+    const std::vector<float> row = vector_from_js<float>(logits);
+    if (row.size() != m.config().outputs()) {
+      throw std::invalid_argument("languageModel.sampling: logits must hold " + std::to_string(m.config().outputs()) + " values, got " +
+                                  std::to_string(row.size()));
+    }
+    const train::SamplingDistribution q = train::sampling_distribution(row.data(), row.size(), m.vocabulary().unk(), temperature,
+                                                                       static_cast<std::size_t>(top_k), static_cast<std::size_t>(k));
+    return object_to_js({{"ids", typed_array_to_js(q.ids)}, {"q", typed_array_to_js(q.q)}});
   });
 }
 
@@ -193,6 +221,9 @@ val language_model_limits() {
   out.set("outputPositions", names_to_js(train::kOutputPositionNames));
   // The trainer's limits are core.trainerLimits (train_bindings.cpp); these are the models' own.
   set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens}, {"maxTopK", train::kMaxTopK}});
+  // sampling.hpp: the output temperature and top-k of sample() (0: every word).
+  set_numbers(out, {{"minOutputTemperature", train::kMinOutputTemperature}, {"maxOutputTemperature", train::kMaxOutputTemperature},
+                    {"maxSampleTopK", train::kMaxSampleTopK}, {"maxSampleSeed", attn::kMaxSeed}});
   out.set("trainerDefaults", language_trainer_defaults());
   return out;
 }
@@ -205,4 +236,5 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
                  "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
                  "languageTrainerModel", &language_trainer_model, "languageModelHeads", &language_model_heads,
                  "languageModelAttribute", &language_model_attribute);
+  bind_functions("languageModelSample", &language_model_sample, "languageModelSampling", &language_model_sampling);
 }

@@ -46,16 +46,19 @@ function shown(page) {
   });
 }
 
-test("#model=causal: the learned heads carry the measured labels, and the next-word bars are run()'s top for the last token", async () => {
+test("#model=causal: the learned heads carry the measured labels, and the next-word bars are run()'s sampling distribution for the last token", async () => {
   const { page, errors } = await openSite(shared, 'model=causal');
   await trainedDrawn(page);
   const view = await shown(page);
   const expected = await page.$eval('attention-explorer', async (el) => {
     const model = await el.core.languageModel('causal');
-    const run = model.run(el.sentence, { k: 10, positions: [-1] });
+    // The bars: the sampling distribution at the defaults (output temperature 1, every word), <unk> apart.
+    const run = model.run(el.sentence, { k: 10, positions: [-1], sampling: { temperature: 1, topK: 0 } });
     return {
       heads: model.config.heads,
-      top: run.top.at(-1),
+      top: run.sampling.at(-1),
+      modelTop: run.top.at(-1),
+      unk: run.unk.at(-1),
       layers: model.config.numLayers,
       perLayer: model.config.numHeads,
     };
@@ -91,6 +94,8 @@ test("#model=causal: the learned heads carry the measured labels, and the next-w
     view.predictions[0].p,
     expected.top.map((w) => w.p),
   );
+  // At temperature 1 with every word kept, q is the model's p renormalised over the words: p / (1 − p(<unk>)).
+  expected.modelTop.forEach((w, i) => assert.ok(Math.abs(w.p / (1 - expected.unk) - expected.top[i].p) < 1e-5));
   assert.equal(view.designedShown, false, 'the designed heads step aside');
   assert.match(view.note, /trained decoder .* causal mask/, 'the fixed settings say why');
   assert.equal(view.settingsLine, 'Settings: fixed by the trained decoder', 'the rest fold under one line');
@@ -167,16 +172,18 @@ test("#model=masked: clicking a word makes it [MASK] and shows fillMask's top 10
   const expected = await page.$eval('attention-explorer', async (el) =>
     (await el.core.languageModel('masked')).fillMask('The [MASK] bank was muddy after the storm', 100),
   );
+  const sampled = await page.$eval('attention-explorer', async (el) =>
+    (await el.core.languageModel('masked'))
+      .run('The [MASK] bank was muddy after the storm', { k: 10, positions: 'masks', sampling: {} })
+      .sampling[1].map((w) => w.p),
+  );
   assert.equal(view.predictions.length, 1);
   assert.equal(view.predictions[0].position, expected[0].position);
   assert.deepEqual(
     view.predictions[0].words,
     expected[0].top.slice(0, 10).map((w) => w.word),
   );
-  assert.deepEqual(
-    view.predictions[0].p,
-    expected[0].top.slice(0, 10).map((w) => w.p),
-  );
+  assert.deepEqual(view.predictions[0].p, sampled, "the bars: the sampling distribution's (defaults), over the words");
   assert.equal(view.predictions[0].hidden, 'river');
   const rank = expected[0].top.findIndex((w) => w.word === 'river') + 1;
   assert.equal(view.predictions[0].rank, rank ? String(rank) : undefined, "the hidden word's rank among the top 100");
@@ -207,8 +214,8 @@ test("on a 390 px phone the decoder's first figure comes before the settings, wh
   const settings = await page.$eval(
     'attention-explorer',
     (el) =>
-      [...el.shadowRoot.querySelectorAll('form.controls:not(.line-controls) .control')].filter((c) =>
-        c.checkVisibility(),
+      [...el.shadowRoot.querySelectorAll('form.controls:not(.line-controls, .sampling-controls) .control')].filter(
+        (c) => c.checkVisibility(),
       ).length,
   );
   assert.equal(settings, 0, 'no setting in view until the line is opened');

@@ -141,9 +141,11 @@ function reference({ config, wordVectors, positional, layers }, layer, head) {
   return { wordVectors, positional, ...block(x, config, of(layer), head) };
 }
 
-/** The stepper's steps as the page shows them: each step opened by its number, its title and the values drawn. */
-async function shownSteps(page) {
-  const count = Number(await page.$eval('attention-explorer [data-figure="trained-steps"]', (s) => s.dataset.steps));
+/**
+ * The block's steps as the page shows them: each of the first `count` steps opened by its number, its title and the
+ * values drawn (the output layer's steps follow them: output-layer.test.js checks those).
+ */
+async function shownSteps(page, count) {
   const steps = [];
   for (let step = 1; step <= count; step++) {
     await page.click(`attention-explorer [data-figure="trained-steps"] .step-number[data-step="${step}"]`);
@@ -214,9 +216,15 @@ async function checkStepper(kind, trainedHead, expectedName) {
   assert.equal(figure.designedShown, false, "the designed head's stepper steps aside");
   assert.equal(inputs.oov, 0, "every word has its GloVe vector, so core.embed() gives the model's input rows");
 
-  const steps = await shownSteps(page);
   const names = stepNames(figure.layer);
-  assert.equal(steps.length, names.length, `${steps.length} steps: ${steps.map((s) => s.title).join(' | ')}`);
+  const count = Number(await page.$eval('attention-explorer [data-figure="trained-steps"]', (s) => s.dataset.steps));
+  const outputSteps = kind === 'causal' ? 4 : 0; // the encoder's output layer reads a blank: none in this sentence
+  assert.equal(
+    count,
+    names.length + outputSteps,
+    `${count} steps: the block's ${names.length}, then the output layer's`,
+  );
+  const steps = await shownSteps(page, names.length);
   assert.match(steps[names.indexOf('queries')].title, new RegExp(`Queries of ${expectedName}$`));
   const expected = reference(inputs, figure.layer, figure.head);
   const widths = { queries: 25, keys: 25, values: 25, headOutput: 25, scores: T, weights: T, ffHidden: dFF };

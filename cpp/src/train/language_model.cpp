@@ -40,13 +40,13 @@ LanguageModel::LanguageModel(ModelConfig config, Objective objective, std::vecto
 
 namespace {
 
-// The ids of the k largest entries of row (n), largest first, ties to the lower id. One pass that keeps the
-// best k in order: almost every entry is turned away by one comparison with the k-th best.
-std::vector<std::int32_t> top_k(const float* row, std::size_t n, std::size_t k) {
+// The ids of the k largest entries of row (n), largest first, ties to the lower id, `skip` (<unk>) left out. One pass
+// that keeps the best k in order: almost every entry is turned away by one comparison with the k-th best.
+std::vector<std::int32_t> top_k(const float* row, std::size_t n, std::size_t k, std::int32_t skip) {
   std::vector<std::int32_t> best;
   best.reserve(k + 1);
   for (std::size_t o = 0; o < n; ++o) {
-    if (best.size() == k && row[o] <= row[best.back()]) continue;
+    if (static_cast<std::int32_t>(o) == skip || (best.size() == k && row[o] <= row[best.back()])) continue;
     const auto at = std::upper_bound(best.begin(), best.end(), row[o], [&](float x, std::int32_t id) { return x > row[id]; });
     best.insert(at, static_cast<std::int32_t>(o));
     if (best.size() > k) best.pop_back();
@@ -131,10 +131,28 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Pos
     std::copy(row, row + V, p.data());
     softmax_prefix(p.data(), V, V);  // the core's vectorized softmax (kernels.hpp; max subtracted first)
     std::vector<WordProbability> top;
-    for (const std::int32_t id : top_k(row, V, k)) top.push_back({id, p[static_cast<std::size_t>(id)]});
+    const std::int32_t unk = vocabulary_.unk();
+    for (const std::int32_t id : top_k(row, V, k, unk)) top.push_back({id, p[static_cast<std::size_t>(id)]});
     out.top.push_back(std::move(top));
+    out.unk.push_back(p[static_cast<std::size_t>(unk)]);
   }
   return out;
+}
+
+LanguageModel::Sample LanguageModel::sample(const std::string& text, const SamplingOptions& options, const std::vector<HeadChoice>& ablate) {
+  const std::vector<std::uint8_t> ablated = ablation_flags(ablate, "languageModel.sample: ablate");
+  LanguageRun r;
+  const float* x = run_blocks(text, r, ablated);
+  std::size_t at = r.tokens.size() - 1;
+  if (objective_ == Objective::masked) {
+    const auto mask = std::find(r.inputs.begin(), r.inputs.end(), mask_input(*table_));
+    if (mask == r.inputs.end()) throw std::invalid_argument("languageModel.sample: the masked model samples at a [MASK]; the text has none");
+    at = static_cast<std::size_t>(mask - r.inputs.begin());
+  }
+  std::vector<float> logits(config_.outputs());
+  output_layer(x + at * config_.d_model, 1, logits.data());
+  const SampledWord w = draw(sampling_distribution(logits.data(), logits.size(), vocabulary_.unk(), options.temperature, options.top_k), options.seed);
+  return {at, w.id, vocabulary_.word(static_cast<std::size_t>(w.id)), w.q};
 }
 
 std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inputs) {

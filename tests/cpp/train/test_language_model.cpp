@@ -118,6 +118,15 @@ TEST_CASE("language model: a file round trip runs the trained parameters, and we
       CHECK(r.top[t][i].p == Approx(std::exp(row[r.top[t][i].id] - max) / total).epsilon(1e-5));
       if (i) CHECK(r.top[t][i].p <= r.top[t][i - 1].p);
     }
+    CHECK(r.unk[t] == Approx(std::exp(row[V - 1] - max) / total).epsilon(1e-5));  // <unk> is last, apart from top
+  }
+  // sample(): the same seed, the same word; top-k = 1, the most likely word after the text.
+  const LanguageModel::Sample a = model.sample("The river bank was muddy after the storm", {0.8, 20, 5});
+  const LanguageModel::Sample b = model.sample("The river bank was muddy after the storm", {0.8, 20, 5});
+  CHECK((a.id == b.id && a.word == b.word && a.position == T - 1));
+  {
+    const LanguageRun last = model.run("The river bank was muddy after the storm", 1, std::vector<std::int64_t>{-1});
+    CHECK(model.sample("The river bank was muddy after the storm", {1.0, 1, 9}).id == last.top[0][0].id);
   }
   const LanguageModel::Score s = model.score("The river bank was muddy after the storm");
   double mean = 0;
@@ -202,8 +211,10 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
       // the top 5 are the 5 largest logits: every other output's logit is at most the 5th's
       const float* row = some.logits.data() + i * V;
       std::size_t above = 0;
-      for (std::size_t o = 0; o < V; ++o) above += row[o] > row[some.top[i][4].id];
-      CHECK(above == 4);
+      const auto unk = static_cast<std::size_t>(model.vocabulary().unk());
+      for (std::size_t o = 0; o < V; ++o) above += o != unk && row[o] > row[some.top[i][4].id];
+      CHECK(above == 4);  // among the words: <unk> is never listed, its probability is unk[i]
+      for (const WordProbability& w : some.top[i]) CHECK(w.id != model.vocabulary().unk());
     }
     std::printf("%s output: logits at 3 positions vs x_L U + b in double: max |difference| %.2e\n", tied ? "tied" : "untied", worst);
     CHECK(worst < 1e-4);

@@ -14,6 +14,13 @@ export interface LanguageModelLimits {
   readonly maxTokens: number;
   /** The largest k of run() and fillMask() (100). */
   readonly maxTopK: number;
+  /** sample()'s and run()'s `sampling` output temperature range: 0.05 … 5 (sampling.hpp). */
+  readonly minOutputTemperature: number;
+  readonly maxOutputTemperature: number;
+  /** The largest topK of sample() (100); 0 means every word. */
+  readonly maxSampleTopK: number;
+  /** The largest seed of sample() (2³² − 1, core.limits.maxSeed). */
+  readonly maxSampleSeed: number;
   /** createLanguageTrainer's defaults (the shipped recipe's); its limits are core.trainerLimits. */
   readonly trainerDefaults: Readonly<Omit<Required<LanguageTrainerOptions>, 'text' | 'heldOutText'>>;
 }
@@ -117,10 +124,24 @@ export interface LanguageRun {
   /** [layer]: each block's output x_{l+1}, [T, dModel]. */
   hidden: { data: Float32Array; shape: [number, number] }[];
   /**
-   * Per position (length T), the k most likely outputs, most likely first, at the positions asked for
+   * Per position (length T), the k most likely words, most likely first, at the positions asked for
    * (options.positions) and null elsewhere. Causal: the word after position i; masked: the word at i.
+   * p = softmax(logits)[word] over all outputs; `<unk>` is never listed: its probability is unk[i].
    */
   top: (WordProbability[] | null)[];
+  /** Per position: p(<unk>), the mass of every word outside the output vocabulary (null where not computed). */
+  unk: (number | null)[];
+  /**
+   * Per position: the output layer's logits z = x_L U + b, [outputSize] (<unk> last), x_L = hidden[numLayers − 1] row i
+   * (the last block's output, after its LayerNorm: there is no final norm); U = the output words' GloVe rows
+   * transposed when config.tiedOutput, else parameters()' "unembedding" [dModel, outputSize]; b = "output_bias".
+   */
+  logits: (Float32Array | null)[];
+  /**
+   * With options.sampling: per position, the first k words of the sampling distribution (sample()'s), most likely
+   * first: q = softmax(z / temperature) over the words (<unk> excluded), kept to the topK largest, renormalised.
+   */
+  sampling?: (WordProbability[] | null)[];
   /** With options.activations: every step of that head's block, from the same forward pass. */
   activations?: BlockActivations;
 }
@@ -193,6 +214,8 @@ export interface LanguageRunOptions {
    * [0, numHeads); RangeError outside them (or for another option in it), TypeError if not numbers.
    */
   activations?: { layer: number; head: number };
+  /** Also the sampling distribution at each position (run()'s `sampling`): temperature and topK as sample() takes them. */
+  sampling?: { temperature?: number; topK?: number };
   /**
    * Heads knocked out (default none): each listed head's block of the concatenated head outputs
    * Z = [head_1 | … | head_H] is set to 0 before W_O, as the Learn tasks ablate (Michel et al. 2019 §3), so the
@@ -247,6 +270,28 @@ export interface Attribution {
   occlusion: Float64Array;
 }
 
+/** sample()'s options (cpp/include/attn/train/sampling.hpp). RangeError outside the ranges, TypeError if not numbers. */
+export interface SampleOptions {
+  /** The output softmax's temperature T (not the attention temperature): minOutputTemperature … maxOutputTemperature, default 1. */
+  temperature?: number;
+  /** Keep the topK most likely words (an integer 0 … maxSampleTopK; 0, the default: every word). */
+  topK?: number;
+  /** The draw's seed, an integer 0 … maxSampleSeed (default 0): the same text, options and seed give the same word. */
+  seed?: number;
+  /** Heads knocked out while the word is drawn, as run()'s ablate (default none). */
+  ablate?: HeadRef[];
+}
+
+export interface SampledWord {
+  word: string;
+  /** Its output id (an index of vocabulary; never <unk>'s). */
+  id: number;
+  /** Its probability under the sampling distribution. */
+  p: number;
+  /** Where the output layer read: the last token (causal) or the first [MASK] (masked). */
+  position: number;
+}
+
 export interface LanguageScore {
   tokens: LanguageToken[];
   /** ln p(token i | tokens before it), i = 1 … T − 1; a word outside the output vocabulary is scored as <unk>. */
@@ -265,6 +310,12 @@ export interface LanguageModel {
    * TypeError: not a string.
    */
   run(text: string, options?: LanguageRunOptions): LanguageRun;
+  /**
+   * One word drawn from softmax(logits / temperature) over the words (<unk> excluded), kept to the topK most likely and
+   * renormalised (Fan et al. 2018), by inverse transform sampling with u = SplitMix64(seed)'s first output's top 53 bits
+   * × 2⁻⁵³: after the text (causal) or at its first [MASK] (masked; RangeError if there is none). Errors as run().
+   */
+  sample(text: string, options?: SampleOptions): SampledWord;
   /** Causal model only (RangeError otherwise, and for fewer than 2 tokens). */
   score(text: string): LanguageScore;
   /** Masked model only: for each [MASK] in the text, its position and the k most likely words. */

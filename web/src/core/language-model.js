@@ -101,6 +101,25 @@ export function languageModelApi(wasm, modelsUrl) {
     const vocabulary = [...words, '<unk>'];
     const [numLayers, numHeads] = [recipe.numLayers, recipe.numHeads];
     const wordOf = (ids, p, at) => ({ word: vocabulary[ids[at]], p: p[at] });
+    /**
+     * run()'s output-layer fields at the positions computed: unk (p of <unk>), logits (a copy of the V_out row) and,
+     * with `sampling`, the first k of the sampling distribution (the core's sampling_distribution: sampling.hpp).
+     */
+    const outputsAt = (r, T, k, sampling) => {
+      const V = vocabulary.length;
+      const unk = new Array(T).fill(null);
+      const logits = new Array(T).fill(null);
+      const sampled = new Array(T).fill(null);
+      r.positions.forEach((t, n) => {
+        unk[t] = r.unk[n];
+        logits[t] = r.logits.slice(n * V, (n + 1) * V);
+        if (!sampling) return;
+        const { temperature = 1, topK = 0 } = sampling;
+        const q = unwrap(wasm.languageModelSampling(id, logits[t], temperature, topK, k), 'languageModel.run');
+        sampled[t] = Array.from(q.ids, (o, i) => ({ word: vocabulary[o], p: q.q[i] }));
+      });
+      return sampling ? { unk, logits, sampling: sampled } : { unk, logits };
+    };
     const model = {
       config: Object.freeze({
         kind,
@@ -128,9 +147,10 @@ export function languageModelApi(wasm, modelsUrl) {
       vocabulary: Object.freeze(vocabulary),
       run(text, options = {}) {
         const where = 'languageModel.run';
-        check.knownOptions(options, where, ['k', 'positions', 'activations', 'ablate']);
-        const { k = 10, positions = 'all', activations } = options;
+        check.knownOptions(options, where, ['k', 'positions', 'activations', 'ablate', 'sampling']);
+        const { k = 10, positions = 'all', activations, sampling } = options;
         const ablate = checkAblate(options.ablate ?? [], where, numLayers, numHeads);
+        if (sampling !== undefined) checkSampling(sampling, where, ['temperature', 'topK']);
         check.integerIn(k, where, 'k', 1, limits.maxTopK);
         if (Array.isArray(positions)) {
           if (positions.length > limits.maxTokens)
@@ -172,9 +192,19 @@ export function languageModelApi(wasm, modelsUrl) {
         r.positions.forEach((t, n) => {
           top[t] = Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, n * k + i));
         });
+        const output = outputsAt(r, T, k, sampling);
         return activations
-          ? { tokens: r.tokens, embeddings, input, attention, hidden, top, activations: r.activations }
-          : { tokens: r.tokens, embeddings, input, attention, hidden, top };
+          ? { tokens: r.tokens, embeddings, input, attention, hidden, top, ...output, activations: r.activations }
+          : { tokens: r.tokens, embeddings, input, attention, hidden, top, ...output };
+      },
+      sample(text, options = {}) {
+        const where = 'languageModel.sample';
+        const { ablate: heads = [], ...sampling } = options;
+        checkSampling(sampling, where, ['temperature', 'topK', 'seed']);
+        const ablate = checkAblate(heads, where, numLayers, numHeads);
+        const { temperature = 1, topK = 0, seed = 0 } = sampling;
+        const s = unwrap(wasm.languageModelSample(id, check.text(text, where), temperature, topK, seed, ablate), where);
+        return { word: s.word, id: s.id, p: s.q, position: s.position };
       },
       score(text) {
         if (kind !== 'causal')
@@ -211,6 +241,21 @@ export function languageModelApi(wasm, modelsUrl) {
     };
     released.register(model, id, model);
     return model;
+  }
+
+  /**
+   * The sampling options' checks (sample(), run()'s `sampling`): temperature in [minOutputTemperature,
+   * maxOutputTemperature], topK an integer in [0, maxSampleTopK] (0: every word), seed an integer in [0, maxSampleSeed].
+   */
+  function checkSampling(options, where, allowed) {
+    check.knownOptions(options, where, allowed);
+    const { temperature = 1, topK = 0, seed = 0 } = options;
+    check.finiteIn(temperature, where, 'temperature', {
+      min: limits.minOutputTemperature,
+      max: limits.maxOutputTemperature,
+    });
+    check.integerIn(topK, where, 'topK', 0, limits.maxSampleTopK);
+    check.integerIn(seed, where, 'seed', 0, limits.maxSampleSeed);
   }
 
   /** The file's bytes; where the file was looked for by default, a failure says where it ships and how to point at it. */

@@ -106,6 +106,14 @@ export interface ExplorerState {
   lineHeads: number[];
   lineQuery: number | null;
   lineThreshold: number;
+  /**
+   * Sampling a trained model's next word: the output softmax's temperature (0.05 … 5, default 1; not `temperature`,
+   * the attention's), top-k (0 … 100; 0, the default: every word) and the seed of the next Generate (0 … 2³²−1,
+   * default 0; it advances by one after each).
+   */
+  outputTemperature: number;
+  topK: number;
+  sampleSeed: number;
   /** The step the Inside one head chapter shows, from 1. */
   step: number;
   /** The Positions chapter: P × positionalScale and the word vectors × embeddingScale before they are added. */

@@ -50,6 +50,8 @@
  * @property {object} [block]  a trained model's selected head followed through its block (core LanguageRun activations)
  * @property {HeadRef[]} [knockout]  a trained model's heads switched off in this run (state.knockout; run()'s ablate)
  * @property {string} [text]  a trained model's input text as it read it ([MASK]s written in), for measurements on demand
+ * @property {object | null} [output]  a trained model's output layer at the position it predicts (output-layer.js outputAt):
+ *   the decoder's last token, the encoder's first blank (null without one)
  * @property {object} [config]  a trained model's config (core.languageModel(kind).config)
  * @property {object} [trace]  the designed heads' whole trace (core.explain), for the chapters that draw its other parts
  * @property {{ traces: object[], projection: object | null }} [projected]  the designed heads' traces on shared axes

@@ -2,6 +2,7 @@
 // Run interface: one languageModel run() per update gives every head's weights, the block outputs, the
 // selected head followed through its block (the stepper and the mix read it) and the predictions the
 // figures show (the output layer costs more than the blocks, so only at the positions shown).
+import { outputAt, samplingOptions } from './output-layer.js';
 import { packAttention, resolveHead } from './run.js';
 
 /** How many words a prediction figure lists. */
@@ -73,7 +74,10 @@ export function maskedText(sentence, tokens, masked) {
   return spans.reduce((text, { start, end }) => `${text.slice(0, start)}[MASK]${text.slice(end)}`, sentence);
 }
 
-/** The encoder's blanks: per [MASK], its position, top words, the hidden word, whether it can output it, its rank. */
+/**
+ * The encoder's blanks: per [MASK], its position, the sampling distribution's first words, p(<unk>), the hidden word,
+ * whether it can output it, and its rank among the model's own (temperature 1) most likely words.
+ */
 function blanks(model, run, hidden) {
   return run.tokens
     .flatMap((token, position) => (token.mask ? [position] : []))
@@ -84,7 +88,8 @@ function blanks(model, run, hidden) {
         hidden: hidden[n],
         known: model.vocabulary.includes(hidden[n]),
         rank: rank < 0 ? null : rank + 1,
-        top: run.top[position].slice(0, SHOWN_WORDS),
+        top: run.sampling[position].slice(0, SHOWN_WORDS),
+        unk: run.unk[position],
       };
     });
 }
@@ -92,12 +97,14 @@ function blanks(model, run, hidden) {
 /**
  * The model run on the state's sentence: its one core call.
  * @param {object} model  a loaded core.languageModel(kind)
- * @param {{ sentence: string, maskedPositions: number[], head: import('./run.js').HeadRef,
- *   knockout?: import('./run.js').HeadRef[] }} state  knockout: heads switched off (run()'s ablate)
+ * @param {{ sentence: string, maskedPositions: number[], head: import('./run.js').HeadRef, outputTemperature: number,
+ *   topK: number, knockout?: import('./run.js').HeadRef[] }} state  knockout: heads switched off (run()'s ablate)
  * @param {{ tokens?: { text: string, start: number, end: number }[] }} sentenceTokens  the sentence's own tokens, needed
  *   only to write the encoder's [MASK]s in (maskedText)
- * @returns {import('./run.js').Run}  predictions: the decoder's words after the last token, { position, top }; the
- *   encoder's per [MASK] (blanks above)
+ * @returns {import('./run.js').Run}  predictions: the decoder's words after the last token, { position, top, unk }; the
+ *   encoder's per [MASK] (blanks above); top: the first words of the sampling distribution (state.outputTemperature,
+ *   state.topK), unk: the model's p(<unk>) there; output: the output layer after the last token or at the first blank
+ *   (output-layer.js outputAt), null for the encoder without a blank
  * @throws RangeError from run() (text too long, [MASK] typed for the decoder)
  */
 export function runTrained(model, state, sentenceTokens) {
@@ -136,8 +143,10 @@ export function runTrained(model, state, sentenceTokens) {
     positions: causal ? [-1] : 'masks',
     activations: selected,
     ablate: knockout,
+    sampling: samplingOptions(state),
   });
   const T = run.tokens.length;
+  const outputPosition = causal ? T - 1 : run.tokens.findIndex((token) => token.mask);
   // With [MASK]s written in, the tokens' spans are the masked text's: the sentence's own spans say where each word is.
   const spans = masked.length ? sentenceTokens.tokens : run.tokens;
   const tokens = run.tokens.map((token, i) => ({
@@ -159,7 +168,12 @@ export function runTrained(model, state, sentenceTokens) {
     block: run.activations,
     knockout,
     text,
-    predictions: causal ? [{ position: T - 1, top: run.top.at(-1) }] : blanks(model, run, hidden),
+    // The bars: the sampling distribution (output temperature, top-k); <unk>'s probability apart.
+    predictions: causal
+      ? [{ position: T - 1, top: run.sampling.at(-1), unk: run.unk.at(-1) }]
+      : blanks(model, run, hidden),
+    // The stepper's output-layer steps: after the last token, or at the first blank (none without one).
+    output: outputPosition === -1 ? null : outputAt(model, run, outputPosition),
   };
 }
 
@@ -188,14 +202,16 @@ export function waitingRun(kind, { error }, tokens) {
  * rated the word that actually came next: computed when the learner points at a row, not per keystroke (the output
  * layer at every position would cost a keystroke ~4× the blocks).
  * @param {object} model  core.languageModel('causal') @param {string} sentence  @param {number} position  0 … T − 1
+ * @param {{ temperature: number, topK: number }} sampling  the bars' sampling distribution (output-layer.js samplingOptions)
  * @param {import('./run.js').HeadRef[]} [knockout]  heads switched off (state.knockout)
- * @returns {{ tokens: string, position: number, context: string, top: { word: string, p: number }[], next?: string,
- *   known?: boolean, rank: number | null, p: number | null }}  next: the word that came (none after the last token);
+ * @returns {{ tokens: string, position: number, context: string, top: { word: string, p: number }[], unk: number, next?: string,
+ *   known?: boolean, rank: number | null, p: number | null }}  top: the sampling distribution's first words; unk: p(<unk>);
+ *   next: the word that came (none after the last token);
  *   known: in its output vocabulary; tokens: the sentence's tokens, joined (whose prediction this is); rank (1-based)
  *   and p: where it stands among the RANKED_WORDS most likely, else null
  */
-export function predictionAt(model, sentence, position, knockout = []) {
-  const run = model.run(sentence, { k: RANKED_WORDS, positions: [position], ablate: knockout });
+export function predictionAt(model, sentence, position, sampling, knockout = []) {
+  const run = model.run(sentence, { k: RANKED_WORDS, positions: [position], sampling, ablate: knockout });
   const next = run.tokens[position + 1]?.text.toLowerCase();
   const top = run.top[position];
   const at = next === undefined ? -1 : top.findIndex(({ word }) => word === next);
@@ -206,7 +222,8 @@ export function predictionAt(model, sentence, position, knockout = []) {
       .slice(0, position + 1)
       .map((t) => t.text)
       .join(' '),
-    top: top.slice(0, SHOWN_WORDS),
+    top: run.sampling[position].slice(0, SHOWN_WORDS),
+    unk: run.unk[position],
     next,
     known: next !== undefined && model.vocabulary.includes(next),
     rank: at < 0 ? null : at + 1,

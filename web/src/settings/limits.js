@@ -35,6 +35,16 @@ export function modelNames() {
 }
 
 /**
+ * @returns {object} core.languageModelLimits (the trained models' kinds, k, the output temperature and top-k ranges)
+ * @throws {Error} before the core has loaded
+ */
+export function languageLimits() {
+  if (!loadedLanguage)
+    throw new Error("The attention core has not loaded yet: the language models' limits are not known.");
+  return loadedLanguage;
+}
+
+/**
  * @returns {object} core.limits
  * @throws {Error} before the core has loaded
  */

@@ -30,3 +30,20 @@ export function probabilityBars(top, hidden) {
   }
   return list;
 }
+
+/**
+ * The line for <unk> (every word outside a model's output vocabulary), apart from the ranked words: "a rarer word:
+ * 13.0 %". Never a bar: it is not a word one can write.
+ * @param {number} unk  the model's p(<unk>) (softmax at temperature 1)  @param {number} words  how many words it can output
+ * @returns {HTMLParagraphElement} <p class="unk-line" data-unk>
+ */
+export function unkLine(unk, words) {
+  const line = document.createElement('p');
+  line.className = 'unk-line';
+  line.dataset.unk = String(unk);
+  line.textContent = `a rarer word: ${percent(unk)}`;
+  line.title =
+    `<unk>: the model's probability that the word is none of the ${words} it can output ` +
+    '(at temperature 1; never sampled)';
+  return line;
+}

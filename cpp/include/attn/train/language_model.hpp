@@ -17,6 +17,7 @@
 #include "attn/train/corpus.hpp"
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/model.hpp"
+#include "attn/train/sampling.hpp"
 
 namespace attn::train {
 
@@ -45,7 +46,10 @@ struct LanguageRun {
   std::vector<float> attention;                     // (L, H, T, T) weights; row i is query i
   std::vector<float> hidden;                        // (L, T, d) each block's output x_{l+1}
   std::vector<std::size_t> positions;               // (P) the positions whose outputs were computed
-  std::vector<std::vector<WordProbability>> top;    // (P) at positions[i]: the k most likely outputs, most likely first
+  std::vector<std::vector<WordProbability>> top;    // (P) at positions[i]: the k most likely words, most likely first;
+                                                    //   never <unk> (its probability is unk[i])
+  std::vector<float> unk;                           // (P) at positions[i]: p(<unk>), the mass of every word outside the
+                                                    //   output vocabulary (one definition: run() and sample() alike)
   std::vector<float> logits;                        // (P, V_out) at positions[i]
   std::optional<BlockActivations> activations;      // one head's block step by step, when run() was asked for it
 };
@@ -107,6 +111,19 @@ class LanguageModel {
     double perplexity = 0;
   };
   Score score(const std::string& text);
+
+  // One word sampled from the output layer (sampling.hpp): after the last token (causal) or at the first "[MASK]"
+  // (masked), from softmax(logits / temperature) over the words (<unk> excluded), kept to the top_k and renormalised,
+  // drawn with SplitMix64(seed), with the heads in `ablate` knocked out as run() knocks them out (so a draw follows
+  // the distribution the page shows with those heads off). Throws as run(), sampling_distribution() (temperature,
+  // top_k), and std::invalid_argument if the masked model is given a text without "[MASK]".
+  struct Sample {
+    std::size_t position;  // where the output layer read x_L
+    std::int32_t id;       // output id
+    std::string word;
+    float q;  // its probability under the sampling distribution
+  };
+  Sample sample(const std::string& text, const SamplingOptions& options, const std::vector<HeadChoice>& ablate = {});
 
   // The attention weights (L, H, T, T) for input ids (corpus.hpp) of 1 … kMaxLanguageTokens tokens.
   std::vector<float> attention(const std::vector<std::int32_t>& inputs);

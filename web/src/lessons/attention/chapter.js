@@ -6,10 +6,11 @@
 import { tour } from './tour.js';
 import { attributeRun, measuredOn } from '../../models/attribution.js';
 import { whenDesigned, whenTrained } from '../../models/run-figures.js';
+import { generate } from '../../models/output-layer.js';
 import { predictionAt } from '../../models/trained.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { designedHead } from '../../settings/head.js';
-import { DESIGNED, coreLimits } from '../../settings/limits.js';
+import { DESIGNED, coreLimits, languageLimits } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
 import { headThumbs } from '../../views/head-thumbs.js';
 import { element, row } from '../../views/layout.js';
@@ -20,6 +21,7 @@ import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
 import { mixView, runMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
+import { buildSamplingControls } from './sampling-controls.js';
 import { trainedWeights } from './trained-weights.js';
 
 /** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
@@ -50,6 +52,16 @@ export const attentionChapter = {
     { name: 'lineQuery', type: 'integer', default: null, nullable: true, range: () => [0, Infinity] },
     // Weights under it are not drawn as lines.
     { name: 'lineThreshold', type: 'number', default: 0.05, range: () => [0, 1] },
+    // Sampling a trained model's next word (cpp/include/attn/train/sampling.hpp): the output softmax's temperature
+    // (not the attention temperature), top-k (0: every word) and the seed of the next Generate (it advances after each).
+    {
+      name: 'outputTemperature',
+      type: 'number',
+      default: 1,
+      range: () => [languageLimits().minOutputTemperature, languageLimits().maxOutputTemperature],
+    },
+    { name: 'topK', type: 'integer', default: 0, range: () => [0, languageLimits().maxSampleTopK] },
+    { name: 'sampleSeed', type: 'integer', default: 0, range: () => [0, languageLimits().maxSampleSeed] },
   ],
   /** Its slice's defaults (a fresh object). */
   state() {
@@ -120,7 +132,11 @@ export const attentionChapter = {
         }),
       ),
     },
-    predictions: { draw: whenTrained((run, { focus }) => predictionsView(run, { focus })) },
+    predictions: {
+      draw: whenTrained((run, { focus, outputTemperature, topK }) =>
+        predictionsView(run, { focus, outputTemperature, topK }),
+      ),
+    },
     // Why this word: measured when the learner points at or chooses a predicted word (build below), not per keystroke.
     whyThisWord: {
       draw: whenTrained((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null })),
@@ -161,7 +177,8 @@ export const attentionChapter = {
       const { sentence, model: kind } = state();
       if (kind !== 'causal' || !model || event.detail.row === null || event.detail.row === undefined) return;
       try {
-        redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row, state().knockout) });
+        const sampling = { temperature: state().outputTemperature, topK: state().topK };
+        redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row, sampling, state().knockout) });
       } catch {
         // A sentence the model cannot read (its section says why); the pointer changes nothing.
       }
@@ -199,6 +216,22 @@ export const attentionChapter = {
     slots.predictions.addEventListener('pointerover', fromPrediction);
     slots.predictions.addEventListener('click', fromPrediction);
     slots.whyThisWord.addEventListener('why-word', (event) => explainWord(event.detail.position, event.detail.word));
+    // Sampling: the bars follow the output temperature and top-k; Generate appends a sampled word (the seed advances).
+    const sampling = buildSamplingControls();
+    sampling.form.addEventListener('input', () => edit(sampling.read()));
+    sampling.generate.addEventListener('click', () => {
+      const { model } = models.get('causal');
+      if (!model) return;
+      try {
+        const made = generate(model, state(), languageLimits().maxSampleSeed);
+        sampling.said.value = `Generated “${made.word}” (p = ${(100 * made.p).toFixed(1)} % under the bars’ distribution).`;
+        edit(made.change);
+      } catch (error) {
+        sampling.said.value = error.message; // a sentence the model cannot read: the figures keep their last state
+      }
+    });
+    const predictionsBox = element('div', 'predictions-box');
+    predictionsBox.append(slots.predictions, sampling.form);
     // Another view of the same weights, drawn only when opened (it is the costliest figure to redraw).
     const linePanel = element('details', 'line-panel');
     linePanel.append(
@@ -215,7 +248,7 @@ export const attentionChapter = {
       'Switching heads off (knockout) is for the trained models: choose the decoder or the encoder under Model.',
     );
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
-    const trained = row(slots.trainedHeads, slots.trainedWeights, slots.predictions);
+    const trained = row(slots.trainedHeads, slots.trainedWeights, predictionsBox);
     const whyBox = element('div', 'why-box'); // under the first screen: the head bars and the word chips need its width
     whyBox.append(slots.whyThisWord);
     const trainedMixBox = element('div', 'trained-mix'); // under the first screen: the mix needs its width
@@ -230,9 +263,9 @@ export const attentionChapter = {
         attention: [slots.attention, slots.trainedWeights],
         mix: [slots.mix, slots.trainedMix],
         lines: [linePanel],
-        predictions: [slots.predictions, slots.whyThisWord],
+        predictions: [predictionsBox, slots.whyThisWord],
       },
-      figureControls: [lineControls.form],
+      figureControls: [lineControls.form, sampling.form],
       syncRun: (_, run) => {
         shownRun = run;
       },
@@ -247,6 +280,7 @@ export const attentionChapter = {
         trainedMixBox.hidden = designed;
         whyBox.hidden = designed;
         if (!readonly) lineControls.sync(state);
+        if (!readonly) sampling.sync(state);
       },
     };
   },

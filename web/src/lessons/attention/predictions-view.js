@@ -1,8 +1,9 @@
 // What a trained model predicts on the learner's sentence, the thing learners know transformers by: the
 // decoder's next word after the sentence, or the encoder's words for each blank ([MASK], a clicked word),
-// as bars of probability, with where the hidden word ranks.
+// as bars of the sampling distribution (output temperature, top-k: sampling.hpp), with where the hidden word ranks,
+// and the probability of <unk> (every word outside the output vocabulary) as one line apart, never a bar.
 import { modelFacts } from '../../models/model-facts.js';
-import { percent, probabilityBars as bars } from '../../views/probability-bars.js';
+import { percent, probabilityBars as bars, unkLine } from '../../views/probability-bars.js';
 
 /** What the decoder expected after `context` and how it rated the word that came (models/trained.js predictionAt). */
 function focusTitle({ context, next, known, rank, p }, config) {
@@ -17,14 +18,28 @@ function focusTitle({ context, next, known, rank, p }, config) {
 }
 
 /**
+ * How the bars were made: "softmax(logits / T) over the words, T = 0.7, the 5 most likely kept, renormalised", and for
+ * the decoder, that Generate draws from them.
+ */
+function samplingNote({ outputTemperature, topK }, causal) {
+  const kept = topK === 0 ? 'every word kept' : `the ${topK} most likely kept, renormalised`;
+  return (
+    `Bars: the sampling distribution, softmax(logits / T) over the words with T = ${outputTemperature}, ${kept}` +
+    (causal ? '; Generate draws from it.' : '.')
+  );
+}
+
+/**
  * @param {import('../../models/run.js').Run} run  a trained model's Run (its config and predictions)
- * @param {{ focus?: object }} [options]  focus: the decoder's prediction at a row the learner points at (models/trained.js
- *   predictionAt), shown instead of the next word while it is of this sentence
+ * @param {{ focus?: object, outputTemperature?: number, topK?: number }} [options]  focus: the decoder's prediction at a
+ *   row the learner points at (models/trained.js predictionAt), shown instead of the next word while it is of this
+ *   sentence; the state's sampling settings, for the caption
  * @returns {HTMLElement} a <figure data-figure="predictions">: per prediction a <section data-position> with its words as
- *   <li data-word data-p> (most likely first) and, for a blank, data-hidden and data-rank (1-based; absent past 100);
+ *   <li data-word data-p> (most likely first; never <unk>), a <p class="unk-line" data-unk> and, for a blank, data-hidden
+ *   and data-rank (1-based among the model's own most likely words; absent past 100);
  *   a pointed-at position's section has data-focus, and data-rank when the word that came is in the top 100
  */
-export function predictionsView(run, { focus } = {}) {
+export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } = {}) {
   const { model: kind, config } = run;
   let { predictions } = run;
   const pointed = kind === 'causal' && focus && focus.tokens === run.tokens.map((t) => t.text).join(' ') ? focus : null;
@@ -37,6 +52,9 @@ export function predictionsView(run, { focus } = {}) {
       ? 'The next word, as the trained decoder predicts it after your sentence (point at a row ' +
         'of the weights: what it predicted there, against the word that came).'
       : 'The blanks, as the trained encoder fills them in from both sides.';
+  const note = figure.appendChild(document.createElement('p'));
+  note.className = 'hint sampling-note';
+  note.textContent = samplingNote({ outputTemperature, topK }, kind === 'causal');
   const facts = figure.appendChild(document.createElement('p'));
   facts.className = 'hint model-facts';
   facts.textContent = modelFacts(config);
@@ -47,7 +65,7 @@ export function predictionsView(run, { focus } = {}) {
       'Click a word of your sentence to hide it ([MASK]): the encoder guesses it from the words around it.';
     return figure;
   }
-  for (const { position, top, hidden, known, rank, focus: at } of predictions) {
+  for (const { position, top, unk, hidden, known, rank, focus: at } of predictions) {
     const section = figure.appendChild(document.createElement('section'));
     section.dataset.position = String(position);
     const title = section.appendChild(document.createElement('p'));
@@ -69,11 +87,7 @@ export function predictionsView(run, { focus } = {}) {
               ? `the hidden word ranks ${rank}${rank <= top.length ? ', highlighted' : ''}.`
               : 'the hidden word is not in its top 100.');
     }
-    section.append(bars(top, hidden ?? at?.next));
-  }
-  if (predictions.some(({ top }) => top.some(({ word }) => word === '<unk>'))) {
-    figure.appendChild(document.createElement('p')).className = 'hint';
-    figure.lastChild.textContent = `<unk> stands for every word outside the ${config.outputSize - 1} it can output.`;
+    section.append(bars(top, hidden ?? at?.next), unkLine(at ? at.unk : unk, config.outputSize - 1));
   }
   return figure;
 }

@@ -280,5 +280,9 @@ export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
     name: `head ${head + 1} (${headKindLabel(trace.heads[head])})`,
   });
   root.dataset.head = String(head);
+  const note = root.appendChild(document.createElement('p'));
+  note.className = 'hint no-output';
+  note.textContent =
+    'The designed heads have no output layer: they predict no word. Choose a trained model to follow one to its logits.';
   return root;
 }

@@ -34,6 +34,27 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
   });
 }
 
+/**
+ * A step's figure: its own (`figure()`, with its shape as a caption), else its matrix as a heatmap, followed by what
+ * `extra()` draws (the logits' histogram).
+ */
+function stepFigure(step, index, weightColor) {
+  if (!step.figure) {
+    const drawn = stepHeatmap(step, index, weightColor, [Math.min(560, window.innerWidth - 180), 360]);
+    if (step.extra) drawn.append(step.extra());
+    return drawn;
+  }
+  const box = document.createElement('figure');
+  box.className = 'step-figure';
+  box.dataset.figure = `step-${index + 1}`;
+  const [rows, cols] = step.tensor.shape;
+  box.append(step.figure());
+  box.appendChild(document.createElement('figcaption')).textContent = step.shapeNote
+    ? `[${rows}, ${cols}]; ${step.shapeNote}`
+    : `[${rows}, ${cols}]`;
+  return box;
+}
+
 /** A button that moves to step `index` (0-based): dispatches CustomEvent("choose", { detail: { step: index + 1 }, bubbles }). */
 function stepButton(className, index, content, label) {
   const button = document.createElement('button');
@@ -79,7 +100,9 @@ function neighbour(step, index, weightColor, direction) {
  * previous and next steps beside it.
  * @param {{ title: string, tex: string, tensor: { data: Float32Array, shape: [number, number] }, rowLabels: string[],
  *   cols: string[], colTitle: string, describe: Function, weights?: boolean, isMasked?: Function, limit?: number,
- *   shapeNote?: string, colGroups?: object[], notes?: string[] }[]} all  the steps, in order (at least one)
+ *   shapeNote?: string, colGroups?: object[], notes?: string[], figure?: () => HTMLElement, extra?: () => Element }[]} all
+ *   the steps, in order (at least one); figure: drawn instead of the heatmap (the tensor still gives the neighbours'
+ *   thumbnails); extra: drawn under the heatmap
  * @param {{ step?: number, colorMap?: 'viridis' | 'cividis', name: string, id?: string }} options  the step shown, 1-based
  *   (clamped); the attention weights' colour map; what the steps are of, for the step list's accessible name ("head 2 (…)");
  *   the prefix of its elements' ids (default 'pipeline'), so that two steppers in one page do not share ids
@@ -137,10 +160,7 @@ export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipel
   card.setAttribute('aria-labelledby', `${id}-tab-${current + 1}`);
   const title = card.appendChild(document.createElement('h3'));
   title.textContent = `${current + 1}. ${all[current].title}`;
-  card.append(
-    math(all[current].tex, { display: true }),
-    stepHeatmap(all[current], current, weightColor, [Math.min(560, window.innerWidth - 180), 360]),
-  );
+  card.append(math(all[current].tex, { display: true }), stepFigure(all[current], current, weightColor));
   if (current < all.length - 1) row.append(neighbour(all[current + 1], current + 1, weightColor, 'next'));
   return root;
 }

@@ -6,6 +6,7 @@
 import { format } from 'd3-format';
 import { modelKindName } from '../../models/model-facts.js';
 import { headName } from '../../models/run.js';
+import { noOutputNote, outputSteps } from './output-steps.js';
 import { stepper } from './stepper.js';
 
 const fmt = format('.4f');
@@ -16,11 +17,12 @@ function layerNormTex(out, residual, k) {
 }
 
 /**
- * The steps of block `layer` for head `head`, in order, in the format stepper() draws (pipeline.js).
+ * The steps of block `layer` for head `head`, in order, in the format stepper() draws (pipeline.js), then the output
+ * layer's (output-steps.js: after the last block, whichever block is followed).
  * @param {import('../../models/run.js').Run} run  a trained model's Run: its block is the selected head followed through its layer
  * @returns {object[]}
  */
-export function trainedSteps({ config, tokens, block: a }) {
+export function trainedSteps({ config, tokens, block: a, output }) {
   const labels = tokens.map((t) => t.text);
   const { layer, head } = a;
   const { numHeads, dModel, dK, dFF } = config;
@@ -162,10 +164,12 @@ export function trainedSteps({ config, tokens, block: a }) {
       shapeNote:
         layer + 1 < config.numLayers
           ? `the input of layer ${layer + 2}`
-          : 'the last hidden state: the output layer reads it',
+          : 'the last hidden state x_L: the output layer reads it (the next steps)',
       describe: signed(`x${layer + 1}`),
     },
-  ].map((step) => ({ ...step, rowLabels: labels }));
+  ]
+    .map((step) => ({ ...step, rowLabels: labels }))
+    .concat(outputSteps({ config, tokens, output }));
 }
 
 /**
@@ -219,5 +223,7 @@ export function trainedPipeline(run, { step = 1, colorMap = 'viridis' }) {
     }),
   );
   steps.dataset.figure = 'trained-steps'; // not the designed head's "pipeline", which may stay in the page, hidden
+  const note = noOutputNote(run);
+  if (note) figure.append(note);
   return figure;
 }

@@ -4,7 +4,7 @@
 // model predicts after the sentence — beside the shipped decoder's, when the learner compares.
 import { lineChart } from '../../views/line-chart.js';
 import { curvesBox } from './training-curves.js';
-import { probabilityBars } from '../../views/probability-bars.js';
+import { probabilityBars, unkLine } from '../../views/probability-bars.js';
 import { modelFacts } from '../../models/model-facts.js';
 import { learnedRun } from '../../models/trained.js';
 import { headThumbs } from '../../views/head-thumbs.js';
@@ -96,7 +96,7 @@ export function languageHeads(snapshot, { objective, colorMap, canvas }) {
 /**
  * The ten most likely next words after the sentence, the model's and, when compared, the shipped decoder's.
  * @param {object} snapshot  language-run.js
- * @param {{ outputWords: number, shipped?: { config: object, top: { word: string, p: number }[] } | null }} options  outputWords:
+ * @param {{ outputWords: number, shipped?: { config: object, top: { word: string, p: number }[], unk: number } | null }} options  outputWords:
  *   the trained model's output vocabulary (<unk> included); shipped: the shipped decoder's config and predictions on the same sentence
  * @returns {HTMLElement} <figure data-figure="learn-language-next">: a <section data-model="yours"> (and "shipped") of bars (li data-word, data-p)
  */
@@ -108,11 +108,13 @@ export function languageNext(snapshot, { outputWords, shipped = null }) {
   figure.appendChild(document.createElement('figcaption')).textContent = caption;
   const columns = figure.appendChild(document.createElement('div'));
   columns.className = 'side-by-side language-next';
-  const section = (model, title, top, note) => {
+  // The words only; <unk> (every other word) as one line under them, when the run gave its probability.
+  const section = (model, title, top, note, unk, words) => {
     const part = columns.appendChild(document.createElement('section'));
     part.dataset.model = model;
     part.appendChild(document.createElement('h4')).textContent = title;
     part.append(probabilityBars(top));
+    if (unk !== undefined) part.append(unkLine(unk, words));
     part.appendChild(document.createElement('p')).className = 'hint';
     part.lastChild.textContent = note;
   };
@@ -121,7 +123,12 @@ export function languageNext(snapshot, { outputWords, shipped = null }) {
     `Yours, step ${snapshot.probe.step}`,
     snapshot.probe.next,
     `It can output ${(outputWords - 1).toLocaleString('en-US')} words; <unk> stands for every other word.`,
+    snapshot.probe.unk,
+    outputWords - 1,
   );
-  if (shipped) section('shipped', 'The shipped decoder', shipped.top, modelFacts(shipped.config));
+  if (shipped) {
+    const words = shipped.config.outputSize - 1;
+    section('shipped', 'The shipped decoder', shipped.top, modelFacts(shipped.config), shipped.unk, words);
+  }
   return figure;
 }

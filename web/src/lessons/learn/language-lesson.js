@@ -289,7 +289,7 @@ export class LanguageLesson {
       let prediction = null;
       try {
         const run = this.shipped.model.run(sentence, { k: 10, positions: [-1] });
-        prediction = { config: this.shipped.model.config, top: run.top.at(-1) };
+        prediction = { config: this.shipped.model.config, top: run.top.at(-1), unk: run.unk.at(-1) };
       } catch {
         // (the trained model's figure says what is wrong with the sentence: too long, or [MASK] in it)
       }

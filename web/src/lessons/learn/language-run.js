@@ -113,6 +113,7 @@ function onSentence(trainer, sentence) {
       tokens: run.tokens.map((t) => ({ text: t.text, oov: t.oov })),
       weights: { data: weights, shape: [numLayers, numHeads, T, T] },
       next: run.top[T - 1],
+      unk: run.unk[T - 1], // p(<unk>), shown apart from the words
     };
   } catch (error) {
     return { sentence, error: error.message };
@@ -125,8 +126,8 @@ function onSentence(trainer, sentence) {
  * The task's run on the training thread (train-loop.js lesson interface): making the trainer, the snapshots, the probe.
  * A snapshot: { task, step, trainLoss, evaluation { step, loss, perplexity, top1, top5, tokens }, heads (HeadMeasurement[],
  * measured at evaluation.step), baselines { unigramPerplexity, bigramPerplexity }, probe { sentence, step, tokens, weights
- * [L, H, T, T], next [{ word, p }] } or { sentence, step, error } (step: the step it was run at), running, stepsPerSecond,
- * elapsedMs }.
+ * [L, H, T, T], next [{ word, p }] (words only), unk (p of <unk>) } or { sentence, step, error } (step: the step it was
+ * run at), running, stepsPerSecond, elapsedMs }.
  */
 export const languageRun = {
   /** Steps per core call: one (a step is tens of milliseconds; the loop checks the clock between them). */

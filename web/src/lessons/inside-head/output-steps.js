@@ -1,0 +1,126 @@
+// The output layer after the last block, for a trained model (cpp/include/attn/train/model.hpp; Vaswani et al.
+// 2017 §3.4): the last token's x_L (the last block's output, after its LayerNorm: the models have no final norm),
+// the logits z = x_L U + b over the output vocabulary, softmax → probabilities, and the most likely words, with
+// <unk> (every word outside the vocabulary) as one line apart. The decoder's at its last token; the encoder's at its
+// first blank. The values are the Run's (models/output-layer.js outputAt): the same run() as the rest.
+import { format } from 'd3-format';
+import { percent, probabilityBars, unkLine } from '../../views/probability-bars.js';
+import { logitHistogram } from './logit-histogram.js';
+
+const fmt = format('.4f');
+/** How many of the largest logits and probabilities the steps draw (of outputSize). */
+const SHOWN = 20;
+/** How many words the last step lists. */
+const TOP_WORDS = 10;
+
+/** The `count` largest entries of values (ids, most first, ties to the lower id), <unk> (id `skip`) left out. */
+function largest(values, count, skip) {
+  const ids = Array.from(values.keys()).filter((o) => o !== skip);
+  ids.sort((a, b) => values[b] - values[a] || a - b);
+  return ids.slice(0, count);
+}
+
+/** min, max and mean of values, for the logits' step: where the top ones stand among all of them. */
+function spread(values) {
+  let min = Infinity,
+    max = -Infinity,
+    sum = 0;
+  for (const v of values) {
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+    sum += v;
+  }
+  return { min, max, mean: sum / values.length };
+}
+
+/**
+ * The output-layer steps, in the format stepper() draws (stepper.js), after a block's steps.
+ * @param {import('../../models/run.js').Run} run  a trained model's Run with its output (null: an encoder without a blank)
+ * @returns {object[]}  4 steps (x_L, logits, probabilities, top words); none for the encoder without a blank
+ */
+export function outputSteps({ config, tokens, output }) {
+  if (!output) return [];
+  const { vocabulary } = output;
+  const { dModel, numLayers, outputSize, tiedOutput } = config;
+  const V = outputSize;
+  const token = tokens[output.position].text;
+  const causal = config.objective === 'causal';
+  const where = causal ? `the last token, “${token}”` : `the first blank, position ${output.position}`;
+  const ids = largest(output.logits, SHOWN, V - 1);
+  const words = ids.map((o) => vocabulary[o]);
+  // softmax over all V outputs (<unk> included), in double with the largest subtracted: the model's own probabilities.
+  const top = Math.max(...output.logits);
+  let total = 0;
+  for (const z of output.logits) total += Math.exp(z - top);
+  const p = (o) => Math.exp(output.logits[o] - top) / total;
+  const { min, max, mean } = spread(output.logits);
+  const shownTop = output.top.slice(0, TOP_WORDS);
+  const row = (values) => ({ data: Float32Array.from(values), shape: [1, values.length] });
+  const label = [token];
+  const U = tiedOutput
+    ? `U tied: the output words' frozen GloVe rows, transposed (${dModel} × ${V})`
+    : `U learned, untied (${dModel} × ${V})`;
+  return [
+    {
+      title: `Output layer: x_L at ${causal ? 'the last token' : 'the blank'}`,
+      tex: String.raw`x_L = x_{${numLayers}}[${output.position}] \in \mathbb{R}^{${dModel}}`,
+      tensor: output.x,
+      cols: Array.from({ length: dModel }, (_, j) => String(j)),
+      colTitle: 'dimension →',
+      rowLabels: label,
+      shapeNote: `[${dModel}]: ${where}; layer ${numLayers}'s output (after its LayerNorm: no final norm)`,
+      describe: (_, j, v) => `x_L[${j}] = ${fmt(v)}`,
+    },
+    {
+      title: 'Logits: one score per output word',
+      tex: String.raw`z = x_L\,U + b \in \mathbb{R}^{${V}}`,
+      tensor: row(ids.map((o) => output.logits[o])),
+      cols: words,
+      colTitle: `the ${SHOWN} largest of ${V} →`,
+      rowLabels: ['z'],
+      shapeNote:
+        `drawn: the ${SHOWN} largest of z [${V}] (<unk> last: ${output.logits[V - 1].toFixed(2)}); all ${V}: ` +
+        `min ${min.toFixed(2)}, mean ${mean.toFixed(2)}, max ${max.toFixed(2)}. ${U}; b learned`,
+      describe: (_, j, v) => `z[“${words[j]}”] = x_L · U[:, ${ids[j]}] + b[${ids[j]}] = ${fmt(v)}`,
+      extra: () => logitHistogram(output.logits, output.logits[ids.at(-1)]),
+    },
+    {
+      title: 'Softmax: probabilities',
+      tex: String.raw`p_i = \frac{e^{z_i}}{\sum_{j=1}^{${V}} e^{z_j}}`,
+      tensor: row(ids.map(p)),
+      cols: words,
+      colTitle: `the ${SHOWN} most likely words →`,
+      rowLabels: ['p'],
+      weights: true,
+      shapeNote: `[${V}], sums to 1; <unk> (every other word): ${percent(output.unk)}`,
+      describe: (_, j, v) => `p(“${words[j]}”) = ${fmt(v)}`,
+    },
+    {
+      title: causal ? 'The next word: the most likely' : 'The blank: the most likely words',
+      tex: String.raw`\hat{w} = \arg\max_{i \ne \langle\mathrm{unk}\rangle} p_i`,
+      tensor: row(shownTop.map((w) => w.p)),
+      cols: shownTop.map((w) => w.word),
+      colTitle: 'word →',
+      rowLabels: ['p'],
+      weights: true,
+      shapeNote: 'words only; <unk> apart',
+      figure: () => {
+        const box = document.createElement('div');
+        box.className = 'output-top';
+        box.append(probabilityBars(shownTop), unkLine(output.unk, V - 1));
+        return box;
+      },
+      describe: (_, j, v) => `p(“${shownTop[j].word}”) = ${fmt(v)}`,
+    },
+  ];
+}
+
+/** The line the stepper shows where there are no output steps: why, and how to get them. */
+export function noOutputNote(run) {
+  if (run.output || run.config.objective === 'causal') return null;
+  const note = document.createElement('p');
+  note.className = 'hint no-output';
+  note.textContent =
+    'The output layer reads a blank: click a word of your sentence (or type [MASK]) to hide it, and its steps follow the block.';
+  return note;
+}

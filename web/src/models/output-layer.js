@@ -1,0 +1,58 @@
+// A trained model's output layer at one position, as the Run carries it for the stepper's last steps and the
+// predictions: x_L → logits = x_L U + b → softmax → the words (cpp/include/attn/train/model.hpp; Vaswani et al.
+// 2017 §3.4), and sampling from it (cpp/include/attn/train/sampling.hpp): the output temperature and top-k the
+// predictions' bars show, and Generate, which appends a sampled word to the sentence.
+
+/**
+ * The sampling options of the state, as run()'s `sampling` and sample() take them.
+ * @param {{ outputTemperature: number, topK: number }} state
+ * @returns {{ temperature: number, topK: number }}
+ */
+export function samplingOptions({ outputTemperature, topK }) {
+  return { temperature: outputTemperature, topK };
+}
+
+/**
+ * The output layer at `position` of a core LanguageRun (run() asked for that position).
+ * @param {object} model  a core.languageModel  @param {object} run  its LanguageRun  @param {number} position  0 … T − 1
+ * @returns {{ position: number, x: { data: Float32Array, shape: [1, number] }, logits: Float32Array, top: { word: string,
+ *   p: number }[], unk: number, tiedOutput: boolean, outputSize: number, vocabulary: readonly string[] }}  x: x_L's row
+ *   (the last block's output);
+ *   logits: [outputSize], <unk> last; top: the model's own probabilities (softmax at temperature 1), words only;
+ *   unk: p(<unk>); vocabulary: the output words, <unk> last
+ */
+export function outputAt(model, run, position) {
+  const { dModel, numLayers, tiedOutput, outputSize } = model.config;
+  const last = run.hidden[numLayers - 1].data;
+  return {
+    position,
+    x: { data: last.slice(position * dModel, (position + 1) * dModel), shape: [1, dModel] },
+    logits: run.logits[position],
+    top: run.top[position],
+    unk: run.unk[position],
+    tiedOutput,
+    outputSize,
+    vocabulary: model.vocabulary,
+  };
+}
+
+/**
+ * Generate: one word sampled after the sentence (the decoder's next word) with the state's output temperature, top-k
+ * and seed, appended to the sentence; the seed advances by one (wrapping at maxSeed), so that the link after each
+ * generation reproduces the next one.
+ * @param {object} model  core.languageModel('causal')
+ * @param {{ sentence: string, outputTemperature: number, topK: number, sampleSeed: number }} state
+ * @param {number} maxSeed  core.languageModelLimits.maxSampleSeed
+ * @returns {{ change: { sentence: string, sampleSeed: number }, word: string, p: number }}
+ * @throws RangeError from sample() (an empty sentence, one too long)
+ */
+export function generate(model, state, maxSeed) {
+  // With the heads the learner switched off still off: the draw follows the bars on screen.
+  const { word, p } = model.sample(state.sentence, {
+    ...samplingOptions(state),
+    seed: state.sampleSeed,
+    ablate: state.knockout ?? [],
+  });
+  const sentence = `${state.sentence.replace(/\s+$/, '')} ${word}`;
+  return { change: { sentence, sampleSeed: state.sampleSeed >= maxSeed ? 0 : state.sampleSeed + 1 }, word, p };
+}
