@@ -269,3 +269,15 @@ describe('languageModel attribute()', () => {
     assert.ok(core.heapInUse() <= heap + 4096, `heap ${heap} → ${core.heapInUse()}`);
   });
 });
+
+test('sample() draws with the heads in ablate knocked out, as run() shows them', async () => {
+  const core = await createAttentionCore();
+  const model = await core.languageModel('causal');
+  const text = 'The king of';
+  const ablate = [{ layer: 1, head: 2 }];
+  const argmax = (options) => model.run(text, { positions: [-1], k: 1, ...options }).top.at(-1)[0].word;
+  assert.notEqual(argmax({ ablate }), argmax({}), 'the knockout changes the likeliest word of this text');
+  assert.equal(model.sample(text, { topK: 1, ablate }).word, argmax({ ablate }));
+  assert.equal(model.sample(text, { topK: 1 }).word, argmax({}));
+  assert.throws(() => model.sample(text, { ablate: [{ layer: 9, head: 0 }] }), RangeError);
+});
