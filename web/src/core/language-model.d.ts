@@ -2,6 +2,9 @@
 // language models, trained by the core on public-domain English (README "A language model of our own").
 import type { Token } from './index.js';
 import type { TrainerParameters } from './trainer.js';
+import type { LanguageTrainer, LanguageTrainerOptions } from './language-trainer.js';
+
+export type * from './language-trainer.js';
 
 /** The two shipped models (core.languageModelLimits.objectives at run time). */
 export type LanguageModelKind = 'causal' | 'masked';
@@ -339,89 +342,6 @@ export interface LanguageModel {
    * times a second). Every later call on it throws an Error saying it was released.
    */
   release(): void;
-}
-
-/**
- * Options of core.createLanguageTrainer(): the shipped recipe's defaults (core.languageModelLimits.trainerDefaults)
- * for the ones not given. RangeError outside the limits, TypeError for a wrong type.
- */
-export interface LanguageTrainerOptions {
-  /** Default 'causal'. */
-  objective?: LanguageModelKind;
-  /** 1 … 4 (default 2). */
-  numLayers?: number;
-  /** 1 … core.trainerLimits.maxHeads (16), a divisor of dModel = 100 (default 4). */
-  numHeads?: number;
-  /** Feed-forward hidden width, 0 … 2048 (default 400; 0 with layerNorm false: attention-only). */
-  dFF?: number;
-  /** Training windows' length in tokens, 2 … 256 (default 32). */
-  seqLen?: number;
-  /** Windows per step, 1 … 1024 (default 32). */
-  batchSize?: number;
-  /** V: the most frequent words of `text` that have GloVe vectors, 1 … 16,384 (default 8,191), plus <unk>. */
-  outputWords?: number;
-  /** Output matrix tied to the frozen GloVe rows (default true). */
-  tiedOutput?: boolean;
-  /** Post-LN Add & Norm (default true). */
-  layerNorm?: boolean;
-  /** AdamW's peak α (default 0.003), decoupled λ on matrices only (default 0.1). */
-  learningRate?: number;
-  weightDecay?: number;
-  /** Linear warm-up steps (default 200), then cosine decay to 0.1 α at totalSteps (0, the default: no decay). */
-  warmupSteps?: number;
-  totalSteps?: number;
-  /** 0 … core.limits.maxSeed (default 0): the same seed and text give the same losses bit for bit. */
-  seed?: number;
-  /** English to train on, one sentence a line. Needs more than seqLen tokens, in both parts. */
-  text?: string;
-  /** Held-out text; default: every 20th line of `text` (and the rest trains). */
-  heldOutText?: string;
-}
-
-export interface LanguageBatch {
-  /** Input ids (the word vectors' rows; [MASK] and <unk> after them), [batchSize, T] row-major. */
-  tokens: Int32Array;
-  /** Output ids (vocabulary indices) where scored, −1 elsewhere. */
-  targets: Int32Array;
-  scored: Uint8Array;
-  shape: [number, number];
-}
-
-export interface LanguageTrainer {
-  readonly options: Readonly<Omit<Required<LanguageTrainerOptions>, 'text' | 'heldOutText'>>;
-  readonly vocabulary: readonly string[];
-  readonly trainTokens: number;
-  readonly heldOutTokens: number;
-  /** n optimizer steps (1 … 100,000); the mean training loss (nats). Error if training diverges (the parameters stay as they were). */
-  step(n?: number): { step: number; loss: number };
-  /** Held-out loss, perplexity and top-1/top-5 over every held-out token (or the first maxTokens). */
-  evaluate(options?: { maxTokens?: number }): {
-    step: number;
-    loss: number;
-    perplexity: number;
-    top1: number;
-    top5: number;
-    tokens: number;
-  };
-  /** The batch the next step will train on. */
-  sample(): LanguageBatch;
-  /**
-   * The unigram (add-one) and interpolated Kneser–Ney bigram perplexities, counted on the training text over this
-   * trainer's output vocabulary and scored on the held-out tokens the causal model's evaluate() scores
-   * (cpp/include/attn/train/baselines.hpp). Computed once.
-   */
-  baselines(): { unigramPerplexity: number; bigramPerplexity: number; bigramDiscount: number; tokens: number };
-  /**
-   * A LanguageModel holding a copy of the parameters as they are now (training goes on without changing it):
-   * run(), score() or fillMask() and measureHeads() on any text. Its config.heads is empty (measure them with measureHeads).
-   */
-  model(): LanguageModel;
-  /** Every parameter by its C++ name, row-major (every trainer's and model's format: TrainerParameters). */
-  parameters(): TrainerParameters;
-  /** Replaces every parameter (RangeError naming a missing tensor or wrong size, a value that is not finite). */
-  setParameters(parameters: TrainerParameters): void;
-  /** The loss of a batch and its gradients, by parameter name, with no update. */
-  lossAndGradients(batch: LanguageBatch): { loss: number; gradients: TrainerParameters };
 }
 
 /** The members core gives for the language models (AttentionCore extends it). */
