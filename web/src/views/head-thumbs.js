@@ -3,6 +3,7 @@
 // from a Run (models/run.js).
 import { weightColorMap } from './colors.js';
 import { cellCanvas } from './cell-canvas.js';
+import { jobDefinitions } from './head-jobs.js';
 import { headName } from './labels.js';
 
 const GRID_PX = 56; // each small multiple's side
@@ -14,7 +15,8 @@ const GRID_PX = 56; // each small multiple's side
  *   canvas?: (key: string) => HTMLCanvasElement, name?: string }} options  selected: the selected head, or null where heads
  *   are not chosen here (then each is a plain item); name: the figure's data-figure
  * @returns {HTMLElement} a <figure data-figure="trained-heads">: one button per head (data-layer, data-head from 0,
- *   data-label, data-score), each dispatching CustomEvent("choose", { detail: { head: { layer, head } }, bubbles })
+ *   data-label, data-score, a title defining its label), each dispatching CustomEvent("choose", { detail: { head:
+ *   { layer, head } }, bubbles }); under them the labels' definitions (head-jobs.js)
  */
 export function headThumbs(run, { selected, caption, colorMap = 'viridis', canvas, name = 'trained-heads' }) {
   const [numLayers, numHeads, T] = run.attention.shape;
@@ -27,7 +29,7 @@ export function headThumbs(run, { selected, caption, colorMap = 'viridis', canva
   list.className = 'head-grid trained-grid';
   list.style.setProperty('--heads', String(numHeads));
   for (let index = 0; index < numLayers * numHeads; index++) {
-    const { layer, head, label, kind, score } = run.heads[index];
+    const { layer, head, label, kind, score, definitions } = run.heads[index];
     const chosen = selected !== null && selected.layer === layer && selected.head === head;
     const item = list.appendChild(document.createElement('li'));
     const button = selected === null ? item : item.appendChild(document.createElement('button'));
@@ -40,6 +42,7 @@ export function headThumbs(run, { selected, caption, colorMap = 'viridis', canva
       );
     }
     Object.assign(button.dataset, { layer: String(layer), head: String(head), label: kind, score: String(score) });
+    if (definitions) button.title = definitions.join('\n');
     button.append(
       cellCanvas({
         rows: T,
@@ -60,5 +63,7 @@ export function headThumbs(run, { selected, caption, colorMap = 'viridis', canva
       Object.assign(document.createElement('span'), { className: 'head-line', textContent: label }),
     );
   }
+  const definitions = jobDefinitions(run.heads);
+  if (definitions) figure.append(definitions);
   return figure;
 }

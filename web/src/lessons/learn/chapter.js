@@ -108,7 +108,7 @@ export const learnChapter = {
     learnLanguageHeads: {
       ...FROM_LANGUAGE,
       draw: ({ learnLanguage: d }, _, { colorMap }, { canvas }) =>
-        languageHeads(d.latest, { ...d.model.options, colorMap, canvas }),
+        languageHeads(d.latest, { ...d.model.options, labelThreshold: d.model.labelThreshold, colorMap, canvas }),
     },
     learnLanguageNext: {
       ...FROM_LANGUAGE,

@@ -74,17 +74,18 @@ function noSentence(name, caption, message) {
 }
 
 /**
- * @param {object} snapshot  language-run.js @param {{ objective: string, colorMap?: string, canvas?: Function }} options
- *   objective: the model's (the worker's model message)
+ * @param {object} snapshot  language-run.js
+ * @param {{ objective: string, labelThreshold: number, colorMap?: string, canvas?: Function }} options  objective: the
+ *   model's; labelThreshold: below it a head is "mixed" (both from the worker's model message)
  * @returns {HTMLElement} <figure data-figure="learn-language-heads">: views/head-thumbs.js's grid (data-label, data-score per head)
  */
-export function languageHeads(snapshot, { objective, colorMap, canvas }) {
+export function languageHeads(snapshot, { objective, labelThreshold, colorMap, canvas }) {
   const caption = snapshot.heads.length
     ? `Every head on your sentence at step ${snapshot.probe.step}, each named by what it did on the held-out text ` +
-      `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`
+      `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below ${labelThreshold})`
     : `Every head on your sentence at step ${snapshot.probe.step} (not measured: the held-out text has no line of two words)`;
   if (snapshot.probe.error) return noSentence('learn-language-heads', caption, snapshot.probe.error);
-  return headThumbs(learnedRun(snapshot.probe, snapshot.heads, { objective }), {
+  return headThumbs(learnedRun(snapshot.probe, snapshot.heads, { objective, labelThreshold }), {
     selected: null,
     colorMap,
     canvas,
