@@ -112,7 +112,12 @@ export const learnChapter = {
     },
     learnLanguageNext: {
       ...FROM_LANGUAGE,
-      draw: ({ learnLanguage: d }) => languageNext(d.latest, { outputWords: d.model.outputWords, shipped: d.shipped }),
+      draw: ({ learnLanguage: d }) =>
+        languageNext(d.latest, {
+          outputWords: d.model.outputWords,
+          tiedOutput: d.model.options.tiedOutput,
+          shipped: d.shipped,
+        }),
     },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
