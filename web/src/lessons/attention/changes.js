@@ -4,7 +4,7 @@
 export const CHANGE_THRESHOLD = 0.05;
 
 /** What the outlines mark, for the heatmap's key (heatmap.js spec.highlightsKey). */
-export const CHANGED_KEY = `a weight that changed by more than ${CHANGE_THRESHOLD} with your last edit (e.g. a word blanked)`;
+export const CHANGED_KEY = `weight changed by more than ${CHANGE_THRESHOLD} by your last edit`;
 
 /**
  * Cells (i, j) of head `head` whose weight changed by more than `threshold` between two traces.
