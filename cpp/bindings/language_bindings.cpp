@@ -220,7 +220,11 @@ val language_model_limits() {
   out.set("objectives", names_to_js(train::kObjectiveNames));
   out.set("outputPositions", names_to_js(train::kOutputPositionNames));
   // The trainer's limits are core.trainerLimits (train_bindings.cpp); these are the models' own.
-  set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens}, {"maxTopK", train::kMaxTopK}});
+  // headLabelThreshold: a head's measured label is its largest score's name when that score is at least this, else
+  // "mixed" (head_statistics.hpp); the page shows scores with enough digits to agree with it.
+  set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens},
+                    {"maxTopK", train::kMaxTopK},
+                    {"headLabelThreshold", train::kHeadLabelThreshold}});
   // sampling.hpp: the output temperature and top-k of sample() (0: every word).
   set_numbers(out, {{"minOutputTemperature", train::kMinOutputTemperature}, {"maxOutputTemperature", train::kMaxOutputTemperature},
                     {"maxSampleTopK", train::kMaxSampleTopK}, {"maxSampleSeed", attn::kMaxSeed}});

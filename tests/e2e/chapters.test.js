@@ -274,7 +274,9 @@ test("the tour: a #tour link applies its step; Escape gives back the learner's s
   await p.waitForSelector('attention-explorer .tour:not([hidden])');
   await p.keyboard.press('ArrowRight');
   await p.keyboard.press('ArrowRight');
-  assert.notEqual(await p.$eval('attention-explorer', (el) => el.state.sentence), 'my own words about a bank');
+  // The tour keeps the learner's sentence (a step offers its own as an example: tour-learner.test.js).
+  assert.equal(await p.$eval('attention-explorer', (el) => el.state.sentence), 'my own words about a bank');
+  assert.notEqual(await p.$eval('attention-explorer', (el) => el.state.numHeads), 2, 'the step sets its heads');
   // The rail never covers the heatmap it talks about.
   const panel = await box(p, 'attention-explorer .tour');
   const heatmap = await box(p, 'attention-explorer [data-figure="attention-weights"]');

@@ -8,7 +8,7 @@ import { setCoreLimits } from '../../web/src/settings/limits.js';
 import { FIGURES } from '../../web/src/explorer/figures.js';
 import { defaultState, withChange } from '../../web/src/lessons/chapters.js';
 import { traceOptions } from '../../web/src/settings/trace.js';
-import { stepState } from '../../web/src/explorer/tour.js';
+import { exampleOffer, stepState } from '../../web/src/explorer/tour.js';
 import { TOUR_STEPS, stepText, tourStepId } from '../../web/src/explorer/tour-steps.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
 
@@ -18,7 +18,7 @@ const defaults = defaultState();
 let core;
 before(async () => {
   core = await createAttentionCore();
-  setCoreLimits(core.limits, core.trainerLimits); // the attribute parsers' name lists and ranges
+  setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits); // the attribute parsers' names and ranges
 });
 
 /** The attributes of a tag, unescaped (the way a browser parses them). */
@@ -35,13 +35,15 @@ function parseTag(tag) {
   return attributes;
 }
 
-test('steps: 10–18, unique link-safe ids, a title, two or three sentences, a known view and figure', () => {
-  assert.ok(TOUR_STEPS.length >= 10 && TOUR_STEPS.length <= 18, `${TOUR_STEPS.length} steps`);
+test('steps: 10–24, unique link-safe ids, a title, two or three sentences, a known view and figure', () => {
+  assert.ok(TOUR_STEPS.length >= 10 && TOUR_STEPS.length <= 24, `${TOUR_STEPS.length} steps`);
   const ids = TOUR_STEPS.map((step) => step.id);
   assert.equal(new Set(ids).size, ids.length, 'unique ids');
   for (const step of TOUR_STEPS) {
     assert.deepEqual(
-      Object.keys(step).filter((key) => !['id', 'title', 'text', 'state', 'view', 'figure', 'control'].includes(key)),
+      Object.keys(step).filter(
+        (key) => !['id', 'title', 'text', 'state', 'view', 'figure', 'control', 'ownSentence'].includes(key),
+      ),
       [],
       step.id,
     );
@@ -118,7 +120,7 @@ test("the core computes every step's state", () => {
   }
 });
 
-test("a step keeps the learner's colour map and replaces everything else by the defaults plus the step", () => {
+test("a step keeps the learner's colour map and sentence and replaces everything else by the defaults plus the step", () => {
   const current = withChange(defaults, {
     colorMap: 'cividis',
     temperature: 0.2,
@@ -130,7 +132,20 @@ test("a step keeps the learner's colour map and replaces everything else by the 
   assert.equal(state.colorMap, 'cividis');
   assert.equal(state.temperature, defaults.temperature);
   assert.equal(state.numHeads, 4);
-  assert.equal(state.sentence, defaults.sentence);
+  assert.equal(state.sentence, 'something else', "the learner's sentence stays");
+  assert.deepEqual(exampleOffer(step, state), {
+    text: `This step keeps your sentence; its text speaks of “${defaults.sentence}”.`,
+    sentence: defaults.sentence,
+  });
+  // A step that needs its own sentence applies it and says why; an empty sentence takes the example.
+  const own = TOUR_STEPS.find((s) => s.id === 'padding-and-mask-token');
+  assert.equal(stepState(own, defaults, current).sentence, own.state.sentence);
+  assert.match(exampleOffer(own, stepState(own, defaults, current)).text, /uses its own example/);
+  assert.equal(stepState(step, defaults, { ...current, sentence: ' ' }).sentence, step.state.sentence);
+  // A step that shows a trained model does not carry it into the next steps, which start from the learner's state.
+  const trained = TOUR_STEPS.find((s) => s.id === 'trained-model');
+  assert.equal(stepState(trained, defaults, current).model, 'causal');
+  assert.equal(stepState(step, defaults, current).model, defaults.model);
 });
 
 test('the tour attribute: empty is the first step, a number counts from 1, or a step id', () => {

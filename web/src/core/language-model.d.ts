@@ -24,6 +24,11 @@ export interface LanguageModelLimits {
   readonly maxSampleTopK: number;
   /** The largest seed of sample() (2³² − 1, core.limits.maxSeed). */
   readonly maxSampleSeed: number;
+  /**
+   * A head's measured label (config.heads[].label) names its largest score when that score is at least this (0.4),
+   * else it is 'mixed' (cpp/include/attn/train/head_statistics.hpp).
+   */
+  readonly headLabelThreshold: number;
   /** createLanguageTrainer's defaults (the shipped recipe's); its limits are core.trainerLimits. */
   readonly trainerDefaults: Readonly<Omit<Required<LanguageTrainerOptions>, 'text' | 'heldOutText'>>;
 }

@@ -19,6 +19,7 @@ import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
 import { defaultState, withChange } from '../lessons/chapters.js';
 import { Models } from '../models/models.js';
+import { keepingBlanks } from '../settings/blanks.js';
 import { keepFocus } from '../views/keep-focus.js';
 import { element } from '../views/layout.js';
 import { tokenStrip, unknownWordsNote } from '../views/token-strip.js';
@@ -237,7 +238,7 @@ export class AttentionExplorer extends ElementBase {
    *   keystrokes pause (history.replaceState costs a keystroke ~3 ms of its frame in Chromium)
    */
   applyChange(partial, { typing = false } = {}) {
-    this.current = frozen(withChange(this.current, partial));
+    this.current = frozen(withChange(this.current, keepingBlanks(partial, this.current, this.core.tokenize)));
     if (typing) this.scheduleUpdate();
     else this.update();
     if (typing) this.link.later();

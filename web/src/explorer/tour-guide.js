@@ -3,7 +3,7 @@
 // button, closing (the learner's own state comes back), following the state and resuming at start.
 // The panel (tour.js) reports the learner's moves; the steps are data (tour-steps.js). The guide sees
 // the explorer only through the small host interface below.
-import { buildTourPanel, reveal, stepState } from './tour.js';
+import { buildTourPanel, exampleOffer, reveal, stepState } from './tour.js';
 import { TOUR_STEPS, stepText } from './tour-steps.js';
 
 /**
@@ -29,7 +29,11 @@ export class TourGuide {
    */
   constructor(host, makeButton) {
     this.host = host;
-    this.panel = buildTourPanel({ go: (id) => this.show(id), close: () => this.close() });
+    this.panel = buildTourPanel({
+      go: (id) => this.show(id),
+      close: () => this.close(),
+      useExample: (sentence) => this.host.apply({ sentence }),
+    });
     this.button = makeButton('Take the guided tour', () => this.start());
     this.button.classList.add('tour-start');
     this.saved = null; // the learner's state when the tour opened, given back when it closes
@@ -58,7 +62,8 @@ export class TourGuide {
     if (!step) return;
     const { host } = this;
     if (!host.state().tour) this.saved = host.state();
-    this.enter(step, stepState(step, host.defaults(), host.state()));
+    // The learner's model and sentence as the tour found them: a step that set its own does not carry it on.
+    this.enter(step, stepState(step, host.defaults(), this.saved ?? host.state()));
     this.reveal(step);
   }
 
@@ -99,7 +104,12 @@ export class TourGuide {
     const steps = this.steps();
     const { tour } = host.state();
     if (tour && !steps.some((step) => step.id === tour)) host.forgetTour();
-    this.panel.sync(steps, host.state().tour, (step) => stepText(step, { core: host.core(), state: host.state() }));
+    this.panel.sync(
+      steps,
+      host.state().tour,
+      (step) => stepText(step, { core: host.core(), state: host.state() }),
+      (step) => exampleOffer(step, host.state()),
+    );
     host.setOpen(Boolean(host.state().tour));
     this.button.hidden = Boolean(host.state().tour) || steps.length === 0;
   }

@@ -9,17 +9,22 @@
 //   text    two or three sentences: what to notice in the figure with this state; or a function
 //           ({ core, state }) → those sentences, when they quote numbers the core computes (stepText).
 //   state   a partial state (fields of defaultState() in state.js) applied on top of the explorer's
-//           defaults, so a step looks the same however the learner got to it. Every step sets the
-//           sentence its text talks about.
+//           defaults, so a step looks the same however the learner got to it; the learner's model and sentence
+//           stay unless the step sets a model or is marked ownSentence. A step sets the sentence its text talks
+//           about, as an example.
 //   view    the `views` name (attributes.js VIEWS) of the section the step opens (its chapter) and scrolls to; with a `views`
 //           attribute that hides it, the tour skips the step.
 //   figure  optional: a figure slot (figures.js FIGURES) to scroll to inside that view, for long views.
 //   control optional: the name of a setting the text asks the learner to change; showing the step opens
 //           the folded settings ("More settings") that hold it.
+//   ownSentence optional: why the step needs its own sentence (its state is about positions in it, or it compares
+//           two): then its state's sentence is applied. Without it the learner's sentence stays, and the panel
+//           offers the step's sentence ("Use the tour's example": tour.js exampleOffer).
+// Adding a step is one entry in its chapter's tour.js: its place in the list is its place in the tour.
 // tests/js/tour.test.js checks every field of every step.
 import { CHAPTERS, STATE_SCHEMA } from '../lessons/chapters.js';
 
-/** @type {{ id: string, title: string, text: string | Function, state: object, view: string, figure?: string, control?: string }[]} */
+/** @type {{ id: string, title: string, text: string | Function, state: object, view: string, figure?: string, control?: string, ownSentence?: string }[]} */
 export const TOUR_STEPS = CHAPTERS.flatMap((chapter) => chapter.tour);
 
 /** The settings a trained model fixes (the state schema's `fixed`): they change only the designed heads. */

@@ -9,25 +9,43 @@ import { element } from '../views/layout.js';
 const KEPT = ['colorMap'];
 
 /**
- * The whole state a step shows: the explorer's defaults, the learner's preferences and model, then the step. The tour
- * shows each concept on the model the learner chose (a trained model, and its selected head, stay); a step about the
- * designed heads' settings says so on a trained model (tour-steps.js stepText).
- * @param {{ id: string, state: object }} step  one of TOUR_STEPS
+ * The whole state a step shows: the explorer's defaults, the learner's preferences, model and sentence, then the step.
+ * The tour shows each concept on the model and the sentence the learner chose (a trained model, and its selected head,
+ * stay); a step about the designed heads' settings says so on a trained model (tour-steps.js stepText). A step's own
+ * sentence is an example the panel offers (exampleOffer) — applied only by a step marked `ownSentence` (its text or
+ * state is about that sentence), or where the learner's sentence is empty. A step that sets `model` shows that model.
+ * @param {{ id: string, state: object, ownSentence?: string }} step  one of TOUR_STEPS
  * @param {object} defaults  the explorer's defaults (defaultState() with its attributes)
- * @param {object} current  the state now (only its KEPT preferences and its model are used)
+ * @param {object} learner  the learner's state when the tour opened (only its KEPT preferences, model and sentence)
  * @returns {object} a full state, with `tour` = the step's id and `chapter` the one holding the step's view
  */
-export function stepState(step, defaults, current) {
-  const kept = Object.fromEntries(KEPT.map((key) => [key, current[key]]));
-  const model = current.model === defaults.model ? {} : { model: current.model, head: current.head ?? defaults.head };
+export function stepState(step, defaults, learner) {
+  const kept = Object.fromEntries(KEPT.map((key) => [key, learner[key]]));
+  const model = learner.model === defaults.model ? {} : { model: learner.model, head: learner.head ?? defaults.head };
+  const own = step.ownSentence || !learner.sentence?.trim();
   return {
     ...defaults,
     ...kept,
     ...model,
     chapter: chapterOfView(step.view)?.id ?? defaults.chapter,
     ...step.state,
+    ...(own ? {} : { sentence: learner.sentence }),
     tour: step.id,
   };
+}
+
+/**
+ * What the panel says of a step's example sentence: where the step uses its own, why; where it keeps the learner's
+ * and its text is about another, an offer to use the tour's.
+ * @param {{ state: object, ownSentence?: string }} step  @param {object} state  the state shown now
+ * @returns {{ text: string, sentence?: string } | null}  sentence: offered (a "Use the tour's example" button)
+ */
+export function exampleOffer(step, state) {
+  const example = step.state.sentence;
+  if (example === undefined) return null;
+  if (step.ownSentence) return { text: `This step uses its own example, “${example}”: ${step.ownSentence}.` };
+  if (state.sentence === example) return null;
+  return { text: `This step keeps your sentence; its text speaks of “${example}”.`, sentence: example };
 }
 
 function button(className, text, onClick) {
@@ -39,13 +57,15 @@ function button(className, text, onClick) {
 
 /**
  * Builds the (hidden) tour panel.
- * @param {{ go: (id: string) => void, close: () => void }} actions  called when the learner moves to a step or closes
+ * @param {{ go: (id: string) => void, close: () => void, useExample?: (sentence: string) => void }} actions  called when
+ *   the learner moves to a step, closes, or takes a step's example sentence
  * @returns {{ panel: HTMLElement, sync: (steps: object[], id: string, describe: (step: object) => string) => void, focus: () => void }}
- *   sync shows step `id` of `steps` with the text `describe` gives (tour-steps.js stepText) and hides the panel
+ *   sync shows step `id` of `steps` with the text `describe` gives (tour-steps.js stepText) and what `offer` says of
+ *   its example sentence (exampleOffer), and hides the panel
  *   when `id` is not one of them; focus moves
  *   focus to the step's title, so a screen reader reads the step
  */
-export function buildTourPanel({ go, close }) {
+export function buildTourPanel({ go, close, useExample = () => {} }) {
   const panel = element('section', 'tour');
   panel.setAttribute('aria-label', 'Guided tour');
   panel.hidden = true;
@@ -58,6 +78,13 @@ export function buildTourPanel({ go, close }) {
   const title = main.appendChild(element('h3', 'tour-title'));
   title.tabIndex = -1;
   const text = main.appendChild(element('p', 'tour-text'));
+  const example = main.appendChild(element('p', 'tour-example'));
+  const exampleText = example.appendChild(element('span', ''));
+  let offered = null;
+  example.append(
+    ' ',
+    button('tour-use-example', 'Use the tour’s example', () => offered && useExample(offered)),
+  );
   const side = panel.appendChild(element('div', 'tour-side'));
   const nav = side.appendChild(element('div', 'tour-nav'));
   side.append(element('span', 'tour-keys', 'Keys: ← → move, Esc closes'));
@@ -81,7 +108,7 @@ export function buildTourPanel({ go, close }) {
     event.preventDefault();
   });
 
-  const sync = (available, id, describe) => {
+  const sync = (available, id, describe, offer = () => null) => {
     steps = available;
     index = steps.findIndex((step) => step.id === id);
     panel.hidden = index < 0;
@@ -90,6 +117,11 @@ export function buildTourPanel({ go, close }) {
     count.textContent = `Step ${index + 1} of ${steps.length}`;
     title.textContent = step.title;
     text.textContent = describe(step);
+    const said = offer(step);
+    example.hidden = !said;
+    exampleText.textContent = said?.text ?? '';
+    offered = said?.sentence ?? null;
+    example.lastChild.hidden = offered === null;
     // aria-disabled, not disabled: the focused button must stay focused at either end.
     previous.setAttribute('aria-disabled', String(index === 0));
     next.textContent = index === steps.length - 1 ? 'Finish' : 'Next →';

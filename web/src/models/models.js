@@ -31,7 +31,8 @@ export class Models {
     const { model, error, loading } = this.trained.get(state.model);
     if (!model) return waitingRun(state.model, { error, loading }, this.tokens(state.sentence));
     const masks = model.config.objective !== 'causal' && state.maskedPositions.length > 0;
-    return runTrained(model, state, { tokens: masks ? this.tokens(state.sentence) : undefined });
+    const labelThreshold = this.core.languageModelLimits.headLabelThreshold;
+    return runTrained(model, state, { tokens: masks ? this.tokens(state.sentence) : undefined, labelThreshold });
   }
 
   /** The sentence's tokens, computed again only when it changes. */

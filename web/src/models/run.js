@@ -28,6 +28,8 @@
  * @property {string} label  what it does, in a few words ("previous token", "previous word 0.45")
  * @property {string} kind  the designed kind ('semantic', 'offset', …) or the measured job ('previous', 'mixed', …)
  * @property {number} score  a trained head's measured score of its job (NaN where none was measured or for a designed head)
+ * @property {string[]} [definitions]  a trained head's: what each name in its label means, one line each ("name: meaning",
+ *   trained.js MEASURES)
  * @property {object | null} scores  a trained head's measurements (core.languageModel config.heads); null for a designed head
  */
 
@@ -52,6 +54,8 @@
  * @property {string} [text]  a trained model's input text as it read it ([MASK]s written in), for measurements on demand
  * @property {object | null} [output]  a trained model's output layer at the position it predicts (output-layer.js outputAt):
  *   the decoder's last token, the encoder's first blank (null without one)
+ * @property {number} [labelThreshold]  a trained model's: a head whose best score is below it is "mixed"
+ *   (core.languageModelLimits.headLabelThreshold)
  * @property {object} [config]  a trained model's config (core.languageModel(kind).config)
  * @property {object} [trace]  the designed heads' whole trace (core.explain), for the chapters that draw its other parts
  * @property {{ traces: object[], projection: object | null }} [projected]  the designed heads' traces on shared axes

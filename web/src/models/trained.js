@@ -13,47 +13,87 @@ const RANKED_WORDS = 100;
 /** A head no measurement is given for (a model trained in the page on too little held-out text). */
 const NOT_MEASURED = { text: 'not measured', label: 'not measured', score: NaN };
 
-/** Each measured label, the score it was measured by (config.heads fields), and how the page names it. */
-const MEASURES = {
-  previous: ['previous', 'previous word'],
-  next: ['next', 'next word'],
-  self: ['self', 'itself'],
-  first: ['first', 'first token'],
-  'same word': ['sameWord', 'same word'],
-  prefix: ['prefix', 'prefix matching'],
+/**
+ * Each measured label: the score it was measured by (config.heads fields), how the page names it, and what that
+ * score is, in one line (cpp/include/attn/train/head_statistics.hpp; Clark et al. 2019 §3, Olsson et al. 2022 §2).
+ */
+export const MEASURES = {
+  previous: ['previous', 'previous word', 'the mean weight a word puts on the word just before it'],
+  next: ['next', 'next word', 'the mean weight a word puts on the word just after it'],
+  self: ['self', 'itself', 'the mean weight a word puts on itself'],
+  first: ['first', 'first token', "the mean weight a word puts on the text's first token (a resting place)"],
+  'same word': ['sameWord', 'same word', 'the mean weight a word puts on the other places where the same word occurs'],
+  prefix: [
+    'prefix',
+    'prefix matching',
+    'the mean weight on the word after an earlier copy of the current word (what an induction head does)',
+  ],
 };
+
+/** The one-line definition of "mixed", for a threshold. */
+export function mixedDefinition(threshold) {
+  return `no score reaches ${threshold}: the head does no single one of these jobs`;
+}
+
+/**
+ * A score as the label shows it: 2 decimals, or more where 2 would round a score below the threshold up to it (a
+ * "mixed" head's 0.398 would read 0.40, as if it had reached 0.4), so label and number agree at the precision shown.
+ * @param {number} score  a mean weight, in [0, 1]  @param {number} threshold  core.languageModelLimits.headLabelThreshold
+ * @returns {string}  e.g. "0.45", "0.398"
+ */
+export function scoreText(score, threshold) {
+  let digits = 2;
+  while (score < threshold && Number(score.toFixed(digits)) >= threshold && digits < 6) digits += 1;
+  return score.toFixed(digits);
+}
 
 /**
  * What a head was measured to do, in a few words: "previous word 0.45", or for a head with no single job (no
- * score ≥ 0.4), "mixed (previous word 0.15)" with its largest score.
+ * score reaches the threshold), "mixed (best: previous word 0.398)" with its largest score, given with enough
+ * digits to stay below the threshold (scoreText).
  * @param {{ label: string, previous: number, next: number, self: number, first: number, sameWord: number, prefix: number }} [head]
  *   one of config.heads (none: not measured)
- * @returns {{ text: string, label: string, score: number }}  label: the measured label; score: its score, or the largest one when mixed
+ * @param {number} threshold  the label rule's (core.languageModelLimits.headLabelThreshold, 0.4)
+ * @returns {{ text: string, label: string, score: number, definitions: string[] }}  label: the measured label; score:
+ *   its score, or the largest one when mixed; definitions: what each name in text means, one line each ("name: meaning")
  */
-export function measuredJob(head) {
-  if (!head) return NOT_MEASURED;
+export function measuredJob(head, threshold) {
+  if (!head) return { ...NOT_MEASURED, definitions: ['not measured: the held-out text has no line of two words'] };
+  const define = ([, name, meaning]) => `${name}: ${meaning}`;
   if (head.label !== 'mixed') {
-    const [field, name] = MEASURES[head.label];
-    return { text: `${name} ${head[field].toFixed(2)}`, label: head.label, score: head[field] };
+    const measure = MEASURES[head.label];
+    return {
+      text: `${measure[1]} ${scoreText(head[measure[0]], threshold)}`,
+      label: head.label,
+      score: head[measure[0]],
+      definitions: [define(measure)],
+    };
   }
-  const [field, name] = Object.values(MEASURES).reduce((best, m) => (head[m[0]] > head[best[0]] ? m : best));
-  return { text: `mixed (${name} ${head[field].toFixed(2)})`, label: 'mixed', score: head[field] };
+  const best = Object.values(MEASURES).reduce((top, m) => (head[m[0]] > head[top[0]] ? m : top));
+  return {
+    text: `mixed (best: ${best[1]} ${scoreText(head[best[0]], threshold)})`,
+    label: 'mixed',
+    score: head[best[0]],
+    definitions: [`mixed: ${mixedDefinition(threshold)}`, define(best)],
+  };
 }
 
 /**
  * A trained model's heads as a Run lists them, layer-major, each named by what it was measured to do.
  * @param {{ numLayers: number, numHeads: number, heads: object[] }} config
+ * @param {number} threshold  the label rule's (core.languageModelLimits.headLabelThreshold)
  * @returns {import('./run.js').RunHead[]}
  */
-export function measuredHeads({ numLayers, numHeads, heads }) {
+export function measuredHeads({ numLayers, numHeads, heads }, threshold) {
   return Array.from({ length: numLayers * numHeads }, (_, index) => {
-    const job = measuredJob(heads[index]);
+    const job = measuredJob(heads[index], threshold);
     return {
       layer: Math.floor(index / numHeads),
       head: index % numHeads,
       label: job.text,
       kind: job.label,
       score: job.score,
+      definitions: job.definitions,
       scores: heads[index] ?? null,
     };
   });
@@ -99,8 +139,9 @@ function blanks(model, run, hidden) {
  * @param {object} model  a loaded core.languageModel(kind)
  * @param {{ sentence: string, maskedPositions: number[], head: import('./run.js').HeadRef, outputTemperature: number,
  *   topK: number, knockout?: import('./run.js').HeadRef[] }} state  knockout: heads switched off (run()'s ablate)
- * @param {{ tokens?: { text: string, start: number, end: number }[] }} sentenceTokens  the sentence's own tokens, needed
- *   only to write the encoder's [MASK]s in (maskedText)
+ * @param {{ tokens?: { text: string, start: number, end: number }[], labelThreshold: number }} sentenceTokens  tokens: the
+ *   sentence's own tokens, needed only to write the encoder's [MASK]s in (maskedText); labelThreshold: the head label
+ *   rule's (core.languageModelLimits.headLabelThreshold)
  * @returns {import('./run.js').Run}  predictions: the decoder's words after the last token, { position, top, unk }; the
  *   encoder's per [MASK] (blanks above); top: the first words of the sampling distribution (state.outputTemperature,
  *   state.topK), unk: the model's p(<unk>) there; output: the output layer after the last token or at the first blank
@@ -121,7 +162,8 @@ export function runTrained(model, state, sentenceTokens) {
     model: kind,
     status: 'ready',
     config,
-    heads: measuredHeads(config),
+    heads: measuredHeads(config, sentenceTokens.labelThreshold),
+    labelThreshold: sentenceTokens.labelThreshold,
     causal,
   };
   if (text.trim() === '') {
@@ -236,10 +278,11 @@ export function predictionAt(model, sentence, position, sampling, knockout = [])
  * runs the model and sends the weights: lessons/learn/language-run.js probe).
  * @param {{ tokens: object[], weights: { data: Float32Array, shape: [number, number, number, number] } }} probe
  * @param {object[]} heads  what each head was measured to do on the held-out text (config.heads' format)
- * @param {{ objective: string }} model
+ * @param {{ objective: string, labelThreshold: number }} model  labelThreshold: the head label rule's
+ *   (core.languageModelLimits.headLabelThreshold, sent with the worker's model message)
  * @returns {import('./run.js').Run}
  */
-export function learnedRun({ tokens, weights }, heads, { objective }) {
+export function learnedRun({ tokens, weights }, heads, { objective, labelThreshold }) {
   const [numLayers, numHeads, T] = weights.shape;
   return {
     model: 'learned',
@@ -249,7 +292,8 @@ export function learnedRun({ tokens, weights }, heads, { objective }) {
     truncated: false,
     validLength: T,
     attention: weights,
-    heads: measuredHeads({ numLayers, numHeads, heads }),
+    heads: measuredHeads({ numLayers, numHeads, heads }, labelThreshold),
+    labelThreshold,
     causal: objective === 'causal',
   };
 }

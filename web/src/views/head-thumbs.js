@@ -3,6 +3,7 @@
 // from a Run (models/run.js).
 import { weightColorMap } from './colors.js';
 import { cellCanvas } from './cell-canvas.js';
+import { jobDefinitions } from './head-jobs.js';
 import { headName } from './labels.js';
 
 const GRID_PX = 56; // each small multiple's side
@@ -16,7 +17,8 @@ const GRID_PX = 56; // each small multiple's side
  *   data-figure; knockout: the heads switched off in this run, given where heads can be switched off (each item then
  *   has a switch, and the figure a "switch all back on" button while any is off)
  * @returns {HTMLElement} a <figure data-figure="trained-heads">: one button per head (data-layer, data-head from 0,
- *   data-label, data-score), each dispatching CustomEvent("choose", { detail: { head: { layer, head } }, bubbles });
+ *   data-label, data-score, a title defining its label), each dispatching CustomEvent("choose", { detail: { head:
+ *   { layer, head } }, bubbles }); under them the labels' definitions (head-jobs.js);
  *   with knockout, per head a <button class="head-switch" aria-pressed> (pressed: off) and a head that is off has
  *   data-off on its item and its button; each switch dispatches "choose" with { knockout: the list with it toggled }
  */
@@ -31,7 +33,7 @@ export function headThumbs(run, { selected, caption, colorMap = 'viridis', canva
   list.className = 'head-grid trained-grid';
   list.style.setProperty('--heads', String(numHeads));
   for (let index = 0; index < numLayers * numHeads; index++) {
-    const { layer, head, label, kind, score } = run.heads[index];
+    const { layer, head, label, kind, score, definitions } = run.heads[index];
     const chosen = selected !== null && selected.layer === layer && selected.head === head;
     const item = list.appendChild(document.createElement('li'));
     const button = selected === null ? item : item.appendChild(document.createElement('button'));
@@ -44,6 +46,7 @@ export function headThumbs(run, { selected, caption, colorMap = 'viridis', canva
       );
     }
     Object.assign(button.dataset, { layer: String(layer), head: String(head), label: kind, score: String(score) });
+    if (definitions) button.title = definitions.join('\n');
     button.append(
       cellCanvas({
         rows: T,
@@ -66,6 +69,8 @@ export function headThumbs(run, { selected, caption, colorMap = 'viridis', canva
     if (knockout) headSwitch(item, button, { layer, head }, knockout);
   }
   if (knockout?.length) figure.append(allOnButton(knockout.length));
+  const definitions = jobDefinitions(run.heads);
+  if (definitions) figure.append(definitions);
   return figure;
 }
 

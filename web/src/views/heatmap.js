@@ -15,14 +15,40 @@ import { legend } from './legend.js';
 import { tooltip } from './tooltip.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const MIN_LABEL_PX = 11; // band width below which only every k-th label is drawn
+const MIN_LABEL_PX = 11; // band width below which only every k-th label is drawn (past LABEL_EVERY_TOKEN_UP_TO)
+/**
+ * Up to this many rows (columns), every one is labelled: a learner reading a 30-token sentence needs every word,
+ * not every other one. Cells keep at least LABELLED_CELL_PX for it, and the labels shrink to fit (labelFontPx).
+ */
+export const LABEL_EVERY_TOKEN_UP_TO = 64;
+const LABELLED_CELL_PX = 10;
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
 const GROUP_PX = 24; // room under the cells for the column blocks' brackets and labels
 const GROUP_CHAR_PX = 6.5; // width of a label character (11 px sans-serif), to know whether a label fits
 
-/** Every k-th index (k a round number) so labels stay at least MIN_LABEL_PX apart. */
+/**
+ * A square cell's side for a [seqLen, seqLen] heatmap given `budget` pixels for all its rows: between 2 and 32 px, and
+ * at least LABELLED_CELL_PX up to LABEL_EVERY_TOKEN_UP_TO tokens, so each row's label has room (the figure then
+ * outgrows the budget, and its section scrolls sideways).
+ * @param {number} seqLen  tokens  @param {number} budget  pixels  @returns {number}  pixels
+ */
+export function heatmapCellSize(seqLen, budget) {
+  const least = seqLen <= LABEL_EVERY_TOKEN_UP_TO ? LABELLED_CELL_PX : 2;
+  return Math.max(least, Math.min(32, Math.floor(budget / Math.max(seqLen, 1))));
+}
+
+/**
+ * The labels' font size for a band: the page's 12 px where there is room, smaller in narrower bands (down to 8 px),
+ * so that a label's box (about 1.2 em) stays within its band. Set as --label-px on the axis (explorer.css).
+ */
+function labelFontPx(band) {
+  return band >= 14 ? 12 : Math.max(8, Math.floor(band * 0.82));
+}
+
+/** Every index up to LABEL_EVERY_TOKEN_UP_TO; past it every k-th (k a round number), labels MIN_LABEL_PX apart. */
 function labelIndices(count, band) {
+  if (count <= LABEL_EVERY_TOKEN_UP_TO) return Array.from({ length: count }, (_, i) => i);
   const needed = MIN_LABEL_PX / Math.max(band, 1e-9);
   const step = LABEL_STEPS.find((s) => s >= needed) ?? Math.ceil(needed);
   return Array.from({ length: count }, (_, i) => i).filter((i) => i % step === 0);
@@ -51,6 +77,7 @@ const partsOf = new WeakMap();
  * @param {string[]} [spec.rowNotes]  a short note right of each row (e.g. its entropy)
  * @param {string} [spec.rowNotesTitle]
  * @param {[number, number][]} [spec.highlights]  cells to outline briefly (what just changed)
+ * @param {string} [spec.highlightsKey]  what the outlines mark, shown under the legend while there are some
  * @param {{ label: string, short: string, start: number, end: number }[]} [spec.colGroups]  blocks of columns
  *   [start, end) to mark (the heads in a concatenation): a rule between blocks and a bracket with the label
  *   under each (its `short` form when the block is too narrow for `label`)
@@ -122,14 +149,19 @@ export function heatmap(spec, last) {
     scale: x,
     ticks: labelIndices(cols, cellWidth),
     label: (j) => spec.colLabels[j],
-    enterText: (text) => setAttrs(text, { 'text-anchor': 'start', transform: 'rotate(-60)', dx: '0.4em', dy: '0.3em' }),
+    enterText: (text) => setAttrs(text, { 'text-anchor': 'start', dx: '0.4em', dy: '0.3em' }),
   });
+  // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font.
+  const turn = cellWidth >= MIN_LABEL_PX ? 'rotate(-60)' : 'rotate(-90)';
+  for (const text of parts.colAxis.querySelectorAll('text')) setAttr(text, 'transform', turn);
+  parts.colAxis.style.setProperty('--label-px', `${labelFontPx(cellWidth)}px`);
   bandAxis(parts.rowAxis, {
     orient: 'left',
     scale: y,
     ticks: labelIndices(rows, cellHeight),
     label: (i) => spec.rowLabels[i],
   });
+  parts.rowAxis.style.setProperty('--label-px', `${labelFontPx(cellHeight)}px`);
   setAttrs(titles.col, { x: margin.left + width / 2 });
   setText(titles.col, spec.colTitle);
   // The row title sits in the free top-left corner, so it never outgrows a short matrix.
@@ -174,11 +206,28 @@ export function heatmap(spec, last) {
     else plot.after(key);
     parts.legend = key;
   }
+  parts.changedKey ??= changedKey();
+  if (!parts.changedKey.isConnected) key.after(parts.changedKey);
+  parts.changedKey.hidden = !spec.highlights?.length || !spec.highlightsKey;
+  setText(parts.changedKey.lastChild, spec.highlightsKey ?? '');
   parts.table = dataTableDetails(spec, parts.table);
-  if (!parts.table.isConnected) key.after(parts.table);
+  if (!parts.table.isConnected) parts.changedKey.after(parts.table);
   figure.exportData = exportData(spec);
   partsOf.set(figure, parts);
   return figure;
+}
+
+/** The key of the outlined cells (spec.highlights): an outline swatch and what it marks, shown while there are some. */
+function changedKey() {
+  const key = document.createElement('p');
+  key.className = 'changed-key';
+  const swatch = select(key.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('width', 14)
+    .attr('height', 14)
+    .attr('aria-hidden', 'true');
+  swatch.append('rect').attr('class', 'changed-swatch').attr('x', 2).attr('y', 2).attr('width', 10).attr('height', 10);
+  key.append(document.createElement('span'));
+  return key;
 }
 
 /** The elements every heatmap has, empty: heatmap() fills them in. */

@@ -2,21 +2,16 @@
 // no key left is empty, and a query left with only its own key attends to itself: row-status.js).
 // Beside each row, its entropy in bits (0 = all weight on one key, log2 n = uniform).
 import { format } from 'd3-format';
-import { changedCells } from './changes.js';
+import { CHANGED_KEY, changedCells } from './changes.js';
 import { headDimsText } from './head-dims.js';
 import { emptyReason, rowStatus, rowSumText, selfOnlyText } from '../../models/row-status.js';
 import { weightColorMap } from '../../views/colors.js';
 import { childOrNew, setText } from '../../views/dom-update.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, heatmapCellSize } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
 import { headKindLabel, scoreText } from '../../models/designed.js';
 
 const fmt = format('.4f');
-
-/** Pixels per cell: large for short sentences, small enough that 256 tokens fit. */
-function cellSize(seqLen, budget) {
-  return Math.max(2, Math.min(32, Math.floor(budget / Math.max(seqLen, 1))));
-}
 
 /** What a head of this kind does, in one sentence, with the d_k it uses (head-dims.js: designed heads differ). */
 function headKindExplanation(head) {
@@ -59,7 +54,7 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
   const { weights, scores, dotProducts, entropy } = trace.heads[head];
   const labels = tokenLabels(trace);
   // Narrow screens: the rows' labels and entropies keep ~160 px, the cells share the rest.
-  const cell = cellSize(seqLen, Math.min(cellBudget, window.innerWidth - 160));
+  const cell = heatmapCellSize(seqLen, Math.min(cellBudget, window.innerWidth - 160));
   const maxBits = Math.log2(Math.max(seqLen, 1));
   const status = rowStatus(trace.heads[head], seqLen, seqLen);
   const empty = new Set(status.empty),
@@ -88,6 +83,7 @@ export function attentionHeatmap(trace, { head, previous, colorMap = 'viridis', 
       rowNotes: Array.from(entropy.data, (h, i) => (empty.has(i) ? 'no key' : `${h.toFixed(2)} bits`)),
       rowNotesTitle: 'entropy',
       highlights: changedCells(trace, previous, head),
+      highlightsKey: CHANGED_KEY,
       currentCellEvent: 'focus-query', // the mix follows the row under the pointer
       canvas,
       describe: (i, j, w) =>

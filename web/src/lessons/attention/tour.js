@@ -2,7 +2,7 @@
 // explorer/tour-steps.js).
 import { RIVER } from '../../settings/sentences.js';
 
-/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string, control?: string }[]} */
+/** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string, control?: string, ownSentence?: string }[]} */
 export const tour = [
   {
     id: 'attention-weights',
@@ -58,6 +58,7 @@ export const tour = [
   },
   {
     id: 'padding-and-mask-token',
+    ownSentence: 'its valid length and its blank are positions in it',
     title: 'Padding and [MASK]',
     text:
       'Sentences in a batch are padded to one length; the valid length (5 here) hides the padding keys, drawn faded, ' +
@@ -65,5 +66,27 @@ export const tour = [
       'with no meaning of its own, its row spreads its weight over the other words. Click any word to mask or restore it.',
     state: { ...RIVER, mask: 'padding', validLength: 5, maskedPositions: [2] },
     view: 'tokens',
+  },
+  {
+    id: 'trained-model',
+    title: 'A trained model: heads it learned',
+    text:
+      'Everything so far was built by hand or random; “trained decoder” (Model, beside the tokens) is our own small ' +
+      'language model, trained on 2.5 M words, run on your sentence. Its 8 heads were never told what to do: each is named ' +
+      'by what it was measured to do on held-out text, and its next-word predictions are on the right.',
+    state: { model: 'causal' },
+    view: 'heads',
+    figure: 'trainedHeads',
+  },
+  {
+    id: 'measured-label',
+    title: "A head's measured label",
+    text:
+      '“previous word 0.45” means that on held-out text this head puts, on average, 0.45 of its weight on the word just ' +
+      'before — the job the designed “previous token” head does by construction. A head whose best score stays below 0.4 ' +
+      'is “mixed”; the list under the heads says what each name measures.',
+    state: { model: 'causal', head: { layer: 0, head: 1 } },
+    view: 'attention',
+    figure: 'trainedWeights',
   },
 ];

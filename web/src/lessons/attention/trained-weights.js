@@ -4,10 +4,10 @@
 import { format } from 'd3-format';
 import { modelKindName } from '../../models/model-facts.js';
 import { headIndex, headName, headWeights, resolveHead } from '../../models/run.js';
-import { measuredJob } from '../../models/trained.js';
+import { measuredJob, mixedDefinition } from '../../models/trained.js';
 import { weightColorMap } from '../../views/colors.js';
 import { childOrNew, setText } from '../../views/dom-update.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, heatmapCellSize } from '../../views/heatmap.js';
 
 const fmt = format('.4f');
 
@@ -21,11 +21,6 @@ const DESIGNED_TWIN = {
   first: (score) =>
     `The designed “first token” head rests on position 0 by construction; this one learned to: ${score.toFixed(2)} on average.`,
 };
-
-/** Pixels per cell: as the designed heads' weights (attention-heatmap.js), so that 256 tokens fit. */
-function cellSize(seqLen, budget) {
-  return Math.max(2, Math.min(32, Math.floor(budget / Math.max(seqLen, 1))));
-}
 
 /**
  * @param {import('../../models/run.js').Run} run  a trained model's Run
@@ -42,8 +37,8 @@ export function trainedWeights(run, { selected, colorMap = 'viridis', cellBudget
   const labels = run.tokens.map((t) => t.text);
   const causal = run.causal;
   const measured = config.heads[headIndex(config, ref)];
-  const job = measuredJob(measured);
-  const cell = cellSize(T, Math.min(cellBudget, window.innerWidth - 160));
+  const job = measuredJob(measured, run.labelThreshold);
+  const cell = heatmapCellSize(T, Math.min(cellBudget, window.innerWidth - 160));
   const figure = heatmap(
     {
       name: 'trained-weights',
@@ -81,8 +76,8 @@ export function trainedWeights(run, { selected, colorMap = 'viridis', cellBudget
   const text =
     DESIGNED_TWIN[job.label]?.(job.score) ??
     (job.label === 'mixed'
-      ? `No single job measured (no score reaches 0.4): like most trained heads, it spreads its weight by what the words are, ` +
-        `${measured.entropyBits.toFixed(1)} bits on average.`
+      ? `No single job measured (${mixedDefinition(run.labelThreshold)}): like most trained heads, it spreads its weight ` +
+        `by what the words are, ${measured.entropyBits.toFixed(1)} bits on average.`
       : `Measured on held-out text: ${job.text}.`);
   setText(note, text);
   return figure;

@@ -108,11 +108,16 @@ export const learnChapter = {
     learnLanguageHeads: {
       ...FROM_LANGUAGE,
       draw: ({ learnLanguage: d }, _, { colorMap }, { canvas }) =>
-        languageHeads(d.latest, { ...d.model.options, colorMap, canvas }),
+        languageHeads(d.latest, { ...d.model.options, labelThreshold: d.model.labelThreshold, colorMap, canvas }),
     },
     learnLanguageNext: {
       ...FROM_LANGUAGE,
-      draw: ({ learnLanguage: d }) => languageNext(d.latest, { outputWords: d.model.outputWords, shipped: d.shipped }),
+      draw: ({ learnLanguage: d }) =>
+        languageNext(d.latest, {
+          outputWords: d.model.outputWords,
+          tiedOutput: d.model.options.tiedOutput,
+          shipped: d.shipped,
+        }),
     },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */

@@ -74,17 +74,18 @@ function noSentence(name, caption, message) {
 }
 
 /**
- * @param {object} snapshot  language-run.js @param {{ objective: string, colorMap?: string, canvas?: Function }} options
- *   objective: the model's (the worker's model message)
+ * @param {object} snapshot  language-run.js
+ * @param {{ objective: string, labelThreshold: number, colorMap?: string, canvas?: Function }} options  objective: the
+ *   model's; labelThreshold: below it a head is "mixed" (both from the worker's model message)
  * @returns {HTMLElement} <figure data-figure="learn-language-heads">: views/head-thumbs.js's grid (data-label, data-score per head)
  */
-export function languageHeads(snapshot, { objective, colorMap, canvas }) {
+export function languageHeads(snapshot, { objective, labelThreshold, colorMap, canvas }) {
   const caption = snapshot.heads.length
     ? `Every head on your sentence at step ${snapshot.probe.step}, each named by what it did on the held-out text ` +
-      `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below 0.4)`
+      `(measured at step ${snapshot.evaluation.step}: the mean weight it puts there; "mixed" below ${labelThreshold})`
     : `Every head on your sentence at step ${snapshot.probe.step} (not measured: the held-out text has no line of two words)`;
   if (snapshot.probe.error) return noSentence('learn-language-heads', caption, snapshot.probe.error);
-  return headThumbs(learnedRun(snapshot.probe, snapshot.heads, { objective }), {
+  return headThumbs(learnedRun(snapshot.probe, snapshot.heads, { objective, labelThreshold }), {
     selected: null,
     colorMap,
     canvas,
@@ -94,13 +95,28 @@ export function languageHeads(snapshot, { objective, colorMap, canvas }) {
 }
 
 /**
+ * What the untrained model's guesses are, said until its first evaluation after step 0: with the output layer tied to
+ * the word vectors (Press & Wolf 2017), a word's logit is its vector's dot product with the last hidden state, which at
+ * step 0 is still mostly the context's own word vectors, so the words of the sentence score high ("storm" 51.5 % after
+ * "… after the storm") — copying, not knowledge.
+ */
+function untrainedNote(tied) {
+  return tied
+    ? 'Untrained: the output is tied to the word vectors, so it copies words it has seen in the context — not knowledge.'
+    : 'Untrained: its output layer is random, so these are guesses.';
+}
+
+/**
  * The ten most likely next words after the sentence, the model's and, when compared, the shipped decoder's.
  * @param {object} snapshot  language-run.js
- * @param {{ outputWords: number, shipped?: { config: object, top: { word: string, p: number }[], unk: number } | null }} options  outputWords:
- *   the trained model's output vocabulary (<unk> included); shipped: the shipped decoder's config and predictions on the same sentence
- * @returns {HTMLElement} <figure data-figure="learn-language-next">: a <section data-model="yours"> (and "shipped") of bars (li data-word, data-p)
+ * @param {{ outputWords: number, tiedOutput?: boolean, shipped?: { config: object, top: { word: string, p: number }[], unk: number } | null }} options
+ *   outputWords: the trained model's output vocabulary (<unk> included); tiedOutput: its output layer is the word vectors
+ *   (the model message's options); shipped: the shipped decoder's config and predictions on the same sentence
+ * @returns {HTMLElement} <figure data-figure="learn-language-next">: a <section data-model="yours"> (and "shipped") of bars
+ *   (li data-word, data-p); until the first evaluation after step 0, a <p class="untrained-note"> says why an untrained
+ *   model's guesses can look smart
  */
-export function languageNext(snapshot, { outputWords, shipped = null }) {
+export function languageNext(snapshot, { outputWords, tiedOutput = true, shipped = null }) {
   const caption = `The next word after your sentence: what the model predicts at step ${snapshot.probe.step}`;
   if (snapshot.probe.error) return noSentence('learn-language-next', caption, snapshot.probe.error);
   const figure = document.createElement('figure');
@@ -118,6 +134,11 @@ export function languageNext(snapshot, { outputWords, shipped = null }) {
     part.appendChild(document.createElement('p')).className = 'hint';
     part.lastChild.textContent = note;
   };
+  if (snapshot.evaluation.step === 0) {
+    const note = figure.insertBefore(document.createElement('p'), columns);
+    note.className = 'untrained-note';
+    note.textContent = untrainedNote(tiedOutput);
+  }
   section(
     'yours',
     `Yours, step ${snapshot.probe.step}`,

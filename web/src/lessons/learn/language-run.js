@@ -146,6 +146,7 @@ export const languageRun = {
     });
     return {
       trainer,
+      labelThreshold: api.languageModelLimits.headLabelThreshold,
       heldOutText: texts.heldOutText,
       measured: null,
       measuredAt: -Infinity,
@@ -153,8 +154,11 @@ export const languageRun = {
       shownAt: -Infinity,
     };
   },
-  /** The model message after a reset: the options in effect (with d_model, d_k), the texts' sizes, the output words and the baselines. */
-  announce({ trainer }) {
+  /**
+   * The model message after a reset: the options in effect (with d_model, d_k), the texts' sizes, the output words, the
+   * baselines and the head label rule's threshold (a head whose best score is below it is "mixed").
+   */
+  announce({ trainer, labelThreshold }) {
     const model = trainer.model();
     const { dModel, dK } = model.config;
     model.release();
@@ -164,6 +168,7 @@ export const languageRun = {
       heldOutTokens: trainer.heldOutTokens,
       outputWords: trainer.vocabulary.length,
       baselines: trainer.baselines(),
+      labelThreshold,
     };
   },
   defaultProbe: () => '',

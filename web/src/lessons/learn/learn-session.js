@@ -4,10 +4,16 @@
 // never opens the Learn chapter loads nothing for it. Where the worker cannot start (a Content-Security-
 // Policy without the worker's source, a script on another origin), the same loop (train-loop.js) runs on
 // the page's thread in short slices between frames: slower, but it trains, and the chapter says so.
+import { thinHistory } from './history-thinning.js';
 import { MAIN_THREAD_PACE, trainingLoop } from './train-loop.js';
 
-/** Snapshots kept per run; past that, every other one is dropped (the oldest first), so memory stays bounded. */
+/**
+ * Snapshots kept per run; past that, every other one is dropped (history-thinning.js: the language task's held-out
+ * evaluations stay, slimmed to what its chart reads), so memory stays bounded.
+ */
 export const MAX_HISTORY = 600;
+/** Held-out evaluations kept per run (history-thinning.js): one every ~2.5 s of training, so about 3.5 hours of them. */
+export const MAX_EVALUATIONS = 5000;
 
 /** The training worker. (The single-file build starts the file itself instead: build-web.mjs.) */
 function startWorker() {
@@ -116,8 +122,7 @@ export class LearnSession {
     if (snapshot.step < (last?.step ?? -1)) this.history = [];
     if (last && last.step === snapshot.step) this.history[this.history.length - 1] = snapshot;
     else this.history.push(snapshot);
-    if (this.history.length > MAX_HISTORY)
-      this.history = this.history.filter((_, i) => i % 2 === 0 || i === this.history.length - 1);
+    this.history = thinHistory(this.history, MAX_HISTORY, MAX_EVALUATIONS);
   }
 
   /** A new model (TrainerOptions, or language-run.js's options), at step 0, paused, on the task's default probe (setProbe changes it). */

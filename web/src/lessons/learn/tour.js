@@ -39,11 +39,11 @@ export const tour = [
     text: ({ core, state }) => {
       const { vocabSize, guessLoss, initialLoss, seed } = taskFacts(core, state);
       return (
-        `The loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ${guessLoss.toFixed(2)} — ` +
-        `a uniform guess among ${vocabSize} tokens — and sits there until the induction circuit forms and it drops. ` +
-        `Marked: ① a previous-token head (previous-token score ≥ ${threshold('previousToken')}), ② an induction head ` +
-        `(prefix-matching score ≥ ${threshold('prefixMatching')} with a previous-token head in a layer below). ` +
-        "Scrub the history back across the drop to watch the layer-1 head's stripe appear."
+        `Press Train: the loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ` +
+        `${guessLoss.toFixed(2)} — a uniform guess among ${vocabSize} tokens — and sits there until the induction circuit forms and it drops. ` +
+        `As they form, the curves get marks: ① a previous-token head (previous-token score ≥ ${threshold('previousToken')}), ② an ` +
+        `induction head (prefix-matching score ≥ ${threshold('prefixMatching')} with a previous-token head in a layer below). ` +
+        "Then scrub the history back across the drop to watch the layer-1 head's stripe appear."
       );
     },
     state: { trainTask: 'induction', trainLog: true },

@@ -7,6 +7,7 @@ export const tour = [
   {
     id: 'context',
     title: 'Context moves meaning',
+    ownSentence: 'two sentences that share “bank”',
     text:
       'Each word starts at its word vector (○) and attention moves it to its output (●), toward the words around it. ' +
       '“bank” starts at the same point in both sentences and is pulled two ways: by “river” in one, by “money” in the other. ' +

@@ -18,8 +18,17 @@ import { repeatedWord } from './repeated-word.js';
 import { rotationView } from './rotation-view.js';
 import { scoreTerms } from './score-terms.js';
 import { shuffleCheck } from './shuffle-check.js';
+import { checkInputs, checkedHead } from './checked-head.js';
 import { whenDesigned } from '../../models/run-figures.js';
-import { designedHead } from '../../settings/head.js';
+
+/** A check's figure with, first, which head it checks and why (checked-head.js). */
+function withNote(figure, note) {
+  const p = document.createElement('p');
+  p.className = 'checked-head';
+  p.textContent = note;
+  figure.prepend(p);
+  return figure;
+}
 
 /** The positional encoding the run's input added: the designed heads' setting; the trained models were trained with P. */
 function positionalEncodingOf(run) {
@@ -90,6 +99,8 @@ export const positionsChapter = {
       inputs: (state, run) => labOptions(state, run.tokens.length),
       compute: (core, options) => core.positionalEncodingLab(options),
     },
+    // The position checks' own trace: on a head that reads P (checked-head.js).
+    positionCheck: { inputs: (state) => checkInputs(state), compute: checkedHead },
   },
   /** Its figures (see explorer/figures.js); `needs`: the lab's data (which needs no sentence), or the trace's position checks. */
   /** Its steps of the guided tour (tour.js). */
@@ -124,22 +135,20 @@ export const positionsChapter = {
         rotationView(lab, { ...rotationPair(state, run.tokens.length), tokens: run.tokens }),
     },
     shuffle: {
-      needs: 'checks',
-      draw: whenDesigned(({ trace }, _, { head, numHeads, colorMap }) =>
-        shuffleCheck(trace, { head: designedHead(head, numHeads), colorMap }),
+      needs: 'positionCheck',
+      draw: whenDesigned(({ positionCheck: c }, _, { colorMap }) =>
+        withNote(shuffleCheck(c.trace, { head: c.head, name: c.name, colorMap }), c.note),
       ),
     },
     repeated: {
-      needs: 'checks',
-      draw: whenDesigned(({ trace }, _, { head, numHeads }) =>
-        repeatedWord(trace, { head: designedHead(head, numHeads) }),
+      needs: 'positionCheck',
+      draw: whenDesigned(({ positionCheck: c }) =>
+        withNote(repeatedWord(c.trace, { head: c.head, name: c.name }), c.note),
       ),
     },
     scoreTerms: {
-      needs: 'checks',
-      draw: whenDesigned(({ trace }, _, { head, numHeads }) =>
-        scoreTerms(trace, { head: designedHead(head, numHeads) }),
-      ),
+      needs: 'positionCheck',
+      draw: whenDesigned(({ positionCheck: c }) => withNote(scoreTerms(c.trace, { head: c.head }), c.note)),
     },
     norms: { needs: 'checks', draw: whenDesigned(({ trace }) => normBars(trace)) },
   },

@@ -37,7 +37,8 @@ function differenceText(trace, word) {
   const max = (part) => Math.max(...content.map((h) => word.heads[h][part]));
   const [queries, keys, values] = ['queries', 'keys', 'values'].map(max);
   const all = Math.max(queries, keys, values);
-  const which = positional.length ? `head${content.length > 1 ? 's' : ''} ${headList(content)}` : 'all heads';
+  const every = trace.heads.length === 1 ? 'the head' : 'all heads';
+  const which = positional.length ? `head${content.length > 1 ? 's' : ''} ${headList(content)}` : every;
   return (
     `max |difference| over ${which}: queries ${sci(queries)}, keys ${sci(keys)}, values ${sci(values)} — ` +
     (all === 0
@@ -49,10 +50,10 @@ function differenceText(trace, word) {
 
 /**
  * @param {object} trace  core.explain() result with positionChecks
- * @param {{ head: number }} options
+ * @param {{ head: number, name?: string }} options  name: the head as the caption names it (default "Head 1")
  * @returns {HTMLElement}
  */
-export function repeatedWord(trace, { head }) {
+export function repeatedWord(trace, { head, name = `Head ${head + 1}` }) {
   const { repeated } = trace.positionChecks;
   const wrapper = document.createElement('div');
   wrapper.className = 'repeated-word';
@@ -68,7 +69,7 @@ export function repeatedWord(trace, { head }) {
   wrapper.append(
     heatmap({
       name: 'repeated-word-rows',
-      caption: `Head ${head + 1}: queries, keys and values of “${word.key}” at positions ${word.first} and ${word.second}`,
+      caption: `${name}: queries, keys and values of “${word.key}” at positions ${word.first} and ${word.second}`,
       values,
       rows: 6,
       cols: width,

@@ -45,11 +45,11 @@ function verdict(trace, shuffle) {
 
 /**
  * @param {object} trace  core.explain() result with positionChecks
- * @param {{ head: number, colorMap?: 'viridis' | 'cividis' }} options  the head; the weights' colour
- *   map (default 'viridis')
+ * @param {{ head: number, colorMap?: 'viridis' | 'cividis', name?: string }} options  the head; the weights' colour
+ *   map (default 'viridis'); name: the head as the caption names it (default "Head 1")
  * @returns {HTMLElement}
  */
-export function shuffleCheck(trace, { head, colorMap = 'viridis' }) {
+export function shuffleCheck(trace, { head, colorMap = 'viridis', name = `Head ${head + 1}` }) {
   const { shuffle } = trace.positionChecks;
   const n = trace.tokens.length;
   const labels = tokenLabels(trace);
@@ -65,7 +65,7 @@ export function shuffleCheck(trace, { head, colorMap = 'viridis' }) {
   wrapper.append(
     heatmap({
       name: 'shuffled-weights',
-      caption: `Head ${head + 1}: attention weights of the shuffled sentence, in its own order`,
+      caption: `${name}: attention weights of the shuffled sentence, in its own order`,
       values: shuffle.weights.data.subarray(head * n * n, (head + 1) * n * n),
       rows: n,
       cols: n,

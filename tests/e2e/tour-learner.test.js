@@ -1,0 +1,81 @@
+// The guided tour on the learner's own sentence: each step keeps it (a step's sentence is offered as an example,
+// "Use the tour's example"; a step that needs its own says why), the tour visits the trained decoder (its heads, a
+// measured label) without carrying it into later steps, and the phase-change step says no mark is on the chart
+// before training has drawn one.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { distAndBrowser, openSite } from './browser.js';
+
+const OUTPUT = 'test-output';
+const shared = distAndBrowser();
+mkdirSync(OUTPUT, { recursive: true });
+const MINE = 'my cat sleeps on the warm windowsill';
+
+/** The tour as shown: the step's id and text, the example line and whether its button is offered, the state. */
+function tour(page) {
+  return page.$eval('attention-explorer', (el) => {
+    const root = el.shadowRoot;
+    const example = root.querySelector('.tour-example');
+    return {
+      step: el.state.tour,
+      title: root.querySelector('.tour-title').textContent,
+      text: root.querySelector('.tour-text').textContent,
+      example: example.hidden ? null : example.textContent,
+      offered: !example.hidden && !root.querySelector('.tour-use-example').hidden,
+      sentence: el.state.sentence,
+      model: el.state.model,
+    };
+  });
+}
+
+test('the tour keeps my sentence, offers its example, visits the trained decoder, and says what step 18 marks', async () => {
+  const { page, errors } = await openSite(shared, `sentence=${encodeURIComponent(MINE)}`);
+  await page.click('attention-explorer .share-button:has-text("Take the guided tour")');
+  let shown = await tour(page);
+  assert.equal(shown.step, 'attention-weights');
+  assert.equal(shown.sentence, MINE, 'the first step keeps my sentence');
+  assert.ok(shown.offered, 'and offers its example');
+  assert.match(shown.example, /keeps your sentence; its text speaks of “The river bank was muddy after the storm”/);
+  await page.screenshot({ path: `${OUTPUT}/tour-example-1440.png` });
+  await page.click('attention-explorer .tour-use-example');
+  shown = await tour(page);
+  assert.equal(shown.sentence, 'The river bank was muddy after the storm', 'the example, when I ask for it');
+  assert.equal(shown.example, null, 'nothing more to offer');
+
+  const seen = [];
+  for (;;) {
+    await page.click('attention-explorer .tour-next');
+    shown = await tour(page);
+    if (!shown.step) break;
+    seen.push(shown);
+  }
+  const byId = Object.fromEntries(seen.map((s) => [s.step, s]));
+  for (const s of seen) {
+    if (s.step === 'padding-and-mask-token' || s.step === 'context') {
+      assert.notEqual(s.sentence, MINE, `${s.step} uses its own sentence`);
+      assert.match(s.example, /uses its own example/, `${s.step} says why`);
+    } else assert.equal(s.sentence, MINE, `${s.step} keeps my sentence`);
+  }
+  assert.equal(byId['trained-model']?.model, 'causal', 'a step shows the trained decoder');
+  assert.equal(byId['measured-label']?.model, 'causal');
+  const after = seen.slice(seen.findIndex((s) => s.step === 'measured-label') + 1);
+  assert.ok(after.length > 0 && after.every((s) => s.model === 'designed'), 'later steps are back on my model');
+  const phase = byId['learn-phase-change'];
+  assert.doesNotMatch(phase.text, /^.*Marked: ①/, 'no "Marked:" over an empty chart');
+  assert.match(phase.text, /As they form, the curves get marks: ①/);
+  const closed = await tour(page);
+  assert.equal(closed.sentence, MINE, 'closing gives my sentence back');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the trained-model steps on a phone: the heads and the measured label are on screen', async () => {
+  const { page } = await openSite(shared, 'tour=measured-label', { width: 390, height: 844 });
+  await page.waitForSelector('attention-explorer [data-figure="trained-weights"]', { timeout: 30000 });
+  const shown = await tour(page);
+  assert.equal(shown.model, 'causal');
+  assert.match(shown.text, /previous word 0\.45/);
+  await page.screenshot({ path: `${OUTPUT}/tour-measured-label-390.png` });
+  await page.close();
+});

@@ -1,0 +1,32 @@
+// A trained head's label text (web/src/models/trained.js): the number agrees with the label at the digits shown,
+// and every name it shows comes with a one-line definition.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MEASURES, measuredJob, scoreText } from '../../web/src/models/trained.js';
+
+const head = (label, scores) => ({ label, previous: 0, next: 0, self: 0, first: 0, sameWord: 0, prefix: 0, ...scores });
+
+test('scoreText: 2 decimals, more only where 2 would round a score below the threshold up to it', () => {
+  assert.equal(scoreText(0.452, 0.4), '0.45');
+  assert.equal(scoreText(0.4, 0.4), '0.40');
+  assert.equal(scoreText(0.15, 0.4), '0.15');
+  assert.equal(scoreText(0.3969, 0.4), '0.397');
+  assert.equal(scoreText(0.39996, 0.4), '0.39996');
+  assert.equal(scoreText(0.394, 0.4), '0.39');
+  for (let s = 0.39; s < 0.4; s += 0.00007) assert.ok(Number(scoreText(s, 0.4)) < 0.4, `${s} reads below 0.4`);
+});
+
+test('measuredJob: a mixed head names its best score below the threshold, with definitions of both names', () => {
+  const job = measuredJob(head('mixed', { previous: 0.3969, self: 0.3533 }), 0.4);
+  assert.equal(job.text, 'mixed (best: previous word 0.397)');
+  assert.equal(job.score, 0.3969);
+  assert.deepEqual(
+    job.definitions.map((d) => d.split(': ')[0]),
+    ['mixed', 'previous word'],
+  );
+  assert.match(job.definitions[0], /no score reaches 0\.4/);
+  const labelled = measuredJob(head('prefix', { prefix: 0.52 }), 0.4);
+  assert.equal(labelled.text, 'prefix matching 0.52');
+  assert.match(labelled.definitions[0], /^prefix matching: .*earlier copy/);
+  for (const [, name, meaning] of Object.values(MEASURES)) assert.ok(name && meaning.length > 20, name);
+});
