@@ -48,19 +48,40 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
     await page.click('attention-explorer .tour-next');
     shown = await tour(page);
     if (!shown.step) break;
+    if (shown.step === 'knockout') {
+      await page.waitForFunction(() => document.querySelector('attention-explorer').getRun()?.predictions?.length);
+      shown.knockout = await page.$eval('attention-explorer', (el) => ({
+        off: el.state.knockout,
+        next: el.getRun().predictions[0].top[0].word,
+      }));
+    }
+    if (shown.step === 'output-layer') {
+      await page.waitForSelector('attention-explorer [data-figure="trained-steps"][data-step="17"] .step h3');
+      shown.stepTitle = await page.textContent('attention-explorer [data-figure="trained-steps"] .step h3');
+    }
     seen.push(shown);
   }
   const byId = Object.fromEntries(seen.map((s) => [s.step, s]));
   for (const s of seen) {
-    if (s.step === 'padding-and-mask-token' || s.step === 'context') {
+    if (['padding-and-mask-token', 'context', 'knockout'].includes(s.step)) {
       assert.notEqual(s.sentence, MINE, `${s.step} uses its own sentence`);
       assert.match(s.example, /uses its own example/, `${s.step} says why`);
     } else assert.equal(s.sentence, MINE, `${s.step} keeps my sentence`);
   }
   assert.equal(byId['trained-model']?.model, 'causal', 'a step shows the trained decoder');
   assert.equal(byId['measured-label']?.model, 'causal');
-  const after = seen.slice(seen.findIndex((s) => s.step === 'measured-label') + 1);
-  assert.ok(after.length > 0 && after.every((s) => s.model === 'designed'), 'later steps are back on my model');
+  // Knockout: the head switched off changes the decoder's next word after "The king of" (judah → the).
+  assert.equal(byId.knockout?.model, 'causal');
+  assert.deepEqual(byId.knockout.knockout, { off: [{ layer: 1, head: 2 }], next: 'the' });
+  // The output layer: the stepper of the decoder's layer 2 at its logits step.
+  assert.equal(byId['output-layer']?.model, 'causal');
+  assert.match(byId['output-layer'].stepTitle, /^17\. Logits/);
+  const trainedSteps = ['trained-model', 'measured-label', 'knockout', 'output-layer'];
+  const others = seen.filter((s) => !trainedSteps.includes(s.step));
+  assert.ok(
+    others.every((s) => s.model === 'designed'),
+    'every other step is back on my model',
+  );
   const phase = byId['learn-phase-change'];
   assert.doesNotMatch(phase.text, /^.*Marked: ①/, 'no "Marked:" over an empty chart');
   assert.match(phase.text, /As they form, the curves get marks: ①/);

@@ -89,4 +89,17 @@ export const tour = [
     view: 'attention',
     figure: 'trainedWeights',
   },
+  {
+    id: 'knockout',
+    ownSentence: 'switching this head off changes its next word',
+    title: 'Knock a head out',
+    text:
+      'Each head in the grid has a switch: off, its output is set to 0 before W_O, and every later layer and the ' +
+      'predictions are recomputed without it. Here layer 2, head 3 is off, and after “The king of” the likeliest next ' +
+      'word turns from “judah” to “the”. Point at a predicted word: “Why this word?” measures how much each head and ' +
+      'each earlier word moves its log-probability — on this sentence, not an explanation of the model.',
+    state: { model: 'causal', sentence: 'The king of', knockout: [{ layer: 1, head: 2 }] },
+    view: 'predictions',
+    figure: 'predictions',
+  },
 ];

@@ -14,4 +14,16 @@ export const tour = [
     state: { ...RIVER },
     view: 'pipeline',
   },
+  {
+    id: 'output-layer',
+    title: 'The output layer: from x_L to the next word',
+    text:
+      "After its last block the decoder reads the last token's vector x_L (100 numbers): the logits z = x_L U + b give " +
+      'each of its 8,192 output words a score, the softmax turns the scores into probabilities, and the likeliest words ' +
+      'are its prediction. These are the stepper’s last four steps; shown here, the logits. The designed heads have no ' +
+      'output layer: they only attend.',
+    // Layer 2's block has 15 steps (its input is layer 1's output); the output layer's four follow: the logits are 17th.
+    state: { ...RIVER, model: 'causal', head: { layer: 1, head: 0 }, step: 17 },
+    view: 'pipeline',
+  },
 ];
