@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { TOUR_STEPS } from '../../web/src/explorer/tour-steps.js';
 import { distAndBrowser, flush, openSite } from './browser.js';
+import { countCoreCalls } from './core-calls.js';
 
 const shared = distAndBrowser();
 const HOST = 'attention-explorer';
@@ -19,29 +20,6 @@ async function openModel(model, more = '') {
   const opened = await openSite(shared, `model=${model}${more}`);
   await opened.page.waitForSelector(`${HOST} [data-figure="${WEIGHTS[model]}"]`, { timeout: 30000 });
   return opened;
-}
-
-/**
- * Wraps every function of el.core and of the loaded language models with a counter (window.coreCalls), after the
- * models the page loads on its own (the decoder's idle preload) have loaded.
- */
-function countCoreCalls(page) {
-  return page.$eval(HOST, async (el) => {
-    const counts = (window.coreCalls = {});
-    const wrap = (object, prefix) => {
-      for (const name of Object.keys(object)) {
-        const original = object[name];
-        if (typeof original !== 'function') continue;
-        object[name] = function (...args) {
-          counts[prefix + name] = (counts[prefix + name] ?? 0) + 1;
-          return original.apply(this, args);
-        };
-      }
-    };
-    const models = await Promise.all(['causal', 'masked'].map((kind) => el.core.languageModel(kind)));
-    models.forEach((model, i) => wrap(model, `${['causal', 'masked'][i]}.`));
-    wrap(el.core, 'core.');
-  });
 }
 
 for (const [model, call] of [

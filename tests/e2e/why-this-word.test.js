@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { distAndBrowser, flush, launchBrowser, openSite, serveElementPage } from './browser.js';
+import { countCoreCalls } from './core-calls.js';
 
 const shared = distAndBrowser();
 const HOST = 'attention-explorer';
@@ -27,26 +28,6 @@ const stateKnockout = (page) => page.$eval(HOST, (el) => el.state.knockout);
 const hashKnockout = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('knockout');
 const headSwitch = ({ layer, head }) =>
   `${HOST} [data-figure="trained-heads"] li:has(> .head-thumb[data-layer="${layer}"][data-head="${head}"]) .head-switch`;
-
-/** Wraps every function of el.core and of the loaded language models with a counter (window.coreCalls). */
-function countCoreCalls(page) {
-  return page.$eval(HOST, async (el) => {
-    const counts = (window.coreCalls = {});
-    const wrap = (object, prefix) => {
-      for (const name of Object.keys(object)) {
-        const original = object[name];
-        if (typeof original !== 'function') continue;
-        object[name] = function (...args) {
-          counts[prefix + name] = (counts[prefix + name] ?? 0) + 1;
-          return original.apply(this, args);
-        };
-      }
-    };
-    const models = await Promise.all(['causal', 'masked'].map((kind) => el.core.languageModel(kind)));
-    models.forEach((model, i) => wrap(model, `${['causal', 'masked'][i]}.`));
-    wrap(el.core, 'core.');
-  });
-}
 
 test('switching a head off changes the next word; the URL keeps it, a reload restores it; all back on restores the word', async () => {
   const { page, errors } = await openCausal();
