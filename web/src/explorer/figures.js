@@ -28,8 +28,9 @@ export function figuresNeeding(needs) {
 export function hasDataFor(result, name) {
   const { needs } = FIGURES[name];
   if (!needs) return true;
-  // The trace's parts: a trained model's Run has no designed trace, and its figures say so (models/run-figures.js).
-  if (!result.trace && ['checks', 'block', 'projection'].includes(needs)) return true;
+  // The trace's parts, and the position checks' trace of their own (computed for the designed heads only): a trained
+  // model's Run has no designed trace, and these figures say so (models/run-figures.js whenDesigned) rather than wait.
+  if (!result.trace && ['checks', 'block', 'projection', 'positionCheck'].includes(needs)) return true;
   if (needs === 'checks') return result.trace.positionChecks !== null;
   if (needs === 'block') return result.trace.block !== null;
   if (needs === 'projection') return result.projected.projection !== null;
