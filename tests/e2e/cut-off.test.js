@@ -84,8 +84,9 @@ test("1440×900: the tour rail never covers its step's figure, and beside it the
         step.figure ? root.querySelector(`.slot-${step.figure}`) : root.querySelector(`[data-view="${step.view}"]`)
       ).getBoundingClientRect();
       const panel = root.querySelector('.tour').getBoundingClientRect();
-      const weights = root.querySelector('.chapter:not(.closed) .slot-attention');
-      const notes = weights?.querySelector('.row-notes')?.getBoundingClientRect();
+      // The designed heads' weights, where the step shows them (a trained model's step shows its own instead).
+      const weights = root.querySelector('.chapter:not(.closed) .slot-attention:has(.row-notes)');
+      const notes = weights?.querySelector('.row-notes').getBoundingClientRect();
       return {
         view: step.view,
         anchorRight: anchor.right,
