@@ -100,7 +100,25 @@ val language_model_attribute(int id, const std::string& text, double position, d
 // { tokens, attention (L·H·T·T), hidden (L·T·d), positions (P), topIds / topP (P·k), activations } as flat typed arrays
 // (activations: tensors, or null); the JS side shapes them. positions: a name of kOutputPositionNames, or an array of
 // integers; activations: undefined, or { layer, head } (both checked in JS, and again here).
-val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations, const val& ablate) {
+// Per position of r: { ids, q }, the first k of the sampling distribution of its logits; null without `sampling`.
+val sampling_to_js(const train::LanguageModel& m, const train::LanguageRun& r, const val& sampling, std::size_t k) {
+  if (sampling.isUndefined()) return val::null();
+  const double temperature = sampling["temperature"].as<double>();
+  const auto top_k = static_cast<std::size_t>(sampling["topK"].as<double>());
+  const std::size_t V = m.config().outputs();
+  val out = val::array();
+  for (std::size_t n = 0; n < r.positions.size(); ++n) {
+    const train::SamplingDistribution q =
+        train::sampling_distribution(r.logits.data() + n * V, V, m.vocabulary().unk(), temperature, top_k, k);
+    out.call<void>("push", object_to_js({{"ids", typed_array_to_js(q.ids)}, {"q", typed_array_to_js(q.q)}}));
+  }
+  return out;
+}
+
+// sampling: undefined, or { temperature, topK }: then also, per position computed, the first k words of the sampling
+// distribution of its logits (sampling.hpp), in the same call as the run (one crossing into wasm an update).
+val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations, const val& ablate,
+                       const val& sampling) {
   return guarded([&] {
     train::LanguageModel& m = g_models.get(id);
     train::LanguageModel::Positions at = train::OutputPositions::all;
@@ -125,6 +143,7 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
                          {"hidden", typed_array_to_js(r.hidden)}, {"positions", typed_array_to_js(computed)},
                          {"topIds", typed_array_to_js(ids)}, {"topP", typed_array_to_js(p)},
                          {"unk", typed_array_to_js(r.unk)}, {"logits", typed_array_to_js(r.logits)},
+                         {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
                          {"activations", r.activations ? block_activations_to_js(*r.activations, m.config(), r.tokens.size()) : val::null()}});
   });
 }
@@ -149,21 +168,6 @@ val language_model_sample(int id, const std::string& text, double temperature, d
     const train::LanguageModel::Sample s = g_models.get(id).sample(
         text, {temperature, static_cast<std::size_t>(top_k), static_cast<std::uint64_t>(seed)}, heads_from_js(ablate));
     return object_to_js({{"word", val(s.word)}, {"id", val(s.id)}, {"q", val(s.q)}, {"position", val(s.position)}});
-  });
-}
-
-// The first k of the sampling distribution of one position's logits (V_out, as run() returned them): { ids, q }.
-val language_model_sampling(int id, const val& logits, double temperature, double top_k, int k) {
-  return guarded([&] {
-    const train::LanguageModel& m = g_models.get(id);
-    const std::vector<float> row = vector_from_js<float>(logits);
-    if (row.size() != m.config().outputs()) {
-      throw std::invalid_argument("languageModel.sampling: logits must hold " + std::to_string(m.config().outputs()) + " values, got " +
-                                  std::to_string(row.size()));
-    }
-    const train::SamplingDistribution q = train::sampling_distribution(row.data(), row.size(), m.vocabulary().unk(), temperature,
-                                                                       static_cast<std::size_t>(top_k), static_cast<std::size_t>(k));
-    return object_to_js({{"ids", typed_array_to_js(q.ids)}, {"q", typed_array_to_js(q.q)}});
   });
 }
 
@@ -240,5 +244,5 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
                  "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
                  "languageTrainerModel", &language_trainer_model, "languageModelHeads", &language_model_heads,
                  "languageModelAttribute", &language_model_attribute);
-  bind_functions("languageModelSample", &language_model_sample, "languageModelSampling", &language_model_sampling);
+  bind_functions("languageModelSample", &language_model_sample);
 }

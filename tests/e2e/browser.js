@@ -62,6 +62,18 @@ export async function serveFolder(folder) {
   return { url: server.resolvedUrls.local[0], close: () => server.close() };
 }
 
+/** Serves a temporary `folder`; close() stops the server and removes the folder. */
+async function serveTemporary(folder) {
+  const server = await serveFolder(folder);
+  return {
+    url: server.url,
+    close: async () => {
+      await server.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
 /**
  * A temporary site holding dist/element/ and dist/core/ side by side (as docs/embedding.md's script-tag recipe copies
  * them: the element imports ../core/index.js) and an index.html whose body is `body`, the element's module loaded in its
@@ -76,14 +88,7 @@ export async function serveElementPage(title, body) {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,">` +
       `<script type="module" src="element/attention-explorer.js"></script></head><body>${body}</body></html>`,
   );
-  const server = await serveFolder(folder);
-  return {
-    url: server.url,
-    close: async () => {
-      await server.close();
-      rmSync(folder, { recursive: true, force: true });
-    },
-  };
+  return serveTemporary(folder);
 }
 
 /**
@@ -99,14 +104,7 @@ export async function serveSingleFile(body) {
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>single file</title>' +
       `<link rel="icon" href="data:,"><script type="module" src="attention-explorer.js"></script></head><body>${body}</body></html>`,
   );
-  const server = await serveFolder(folder);
-  return {
-    url: server.url,
-    close: async () => {
-      await server.close();
-      rmSync(folder, { recursive: true, force: true });
-    },
-  };
+  return serveTemporary(folder);
 }
 
 /**

@@ -103,9 +103,10 @@ export function languageModelApi(wasm, modelsUrl) {
     const wordOf = (ids, p, at) => ({ word: vocabulary[ids[at]], p: p[at] });
     /**
      * run()'s output-layer fields at the positions computed: unk (p of <unk>), logits (a copy of the V_out row) and,
-     * with `sampling`, the first k of the sampling distribution (the core's sampling_distribution: sampling.hpp).
+     * with `sampling`, the first k of the sampling distribution (the core's sampling_distribution: sampling.hpp), which
+     * the same core call computed.
      */
-    const outputsAt = (r, T, k, sampling) => {
+    const outputsAt = (r, T, sampling) => {
       const V = vocabulary.length;
       const unk = new Array(T).fill(null);
       const logits = new Array(T).fill(null);
@@ -114,8 +115,7 @@ export function languageModelApi(wasm, modelsUrl) {
         unk[t] = r.unk[n];
         logits[t] = r.logits.slice(n * V, (n + 1) * V);
         if (!sampling) return;
-        const { temperature = 1, topK = 0 } = sampling;
-        const q = unwrap(wasm.languageModelSampling(id, logits[t], temperature, topK, k), 'languageModel.run');
+        const q = r.sampling[n];
         sampled[t] = Array.from(q.ids, (o, i) => ({ word: vocabulary[o], p: q.q[i] }));
       });
       return sampling ? { unk, logits, sampling: sampled } : { unk, logits };
@@ -174,6 +174,7 @@ export function languageModelApi(wasm, modelsUrl) {
             positions,
             activations && { layer: activations.layer, head: activations.head },
             ablate,
+            sampling && { temperature: sampling.temperature ?? 1, topK: sampling.topK ?? 0 },
           ),
         );
         const T = r.tokens.length;
@@ -192,7 +193,7 @@ export function languageModelApi(wasm, modelsUrl) {
         r.positions.forEach((t, n) => {
           top[t] = Array.from({ length: k }, (_, i) => wordOf(r.topIds, r.topP, n * k + i));
         });
-        const output = outputsAt(r, T, k, sampling);
+        const output = outputsAt(r, T, sampling);
         return activations
           ? { tokens: r.tokens, embeddings, input, attention, hidden, top, ...output, activations: r.activations }
           : { tokens: r.tokens, embeddings, input, attention, hidden, top, ...output };
