@@ -1,13 +1,17 @@
-// Builds the raw text of a small English training corpus for the language-model lab from two
-// Debian packages, and splits it by document into a training part and a held-out part.
+// Builds the raw text of a small English training corpus for the language-model lab from Debian
+// packages, and splits it by document into a training part and a held-out part.
 //
 //   node scripts/lm/corpus-text.mjs [out-dir]      (default build/lm/corpus, relative to the repo root)
 //
 // Writes <out-dir>/train.raw.txt, <out-dir>/held-out.raw.txt (UTF-8, one sentence, gloss or example
 // a line, whitespace collapsed, no empty lines) and <out-dir>/sources.json (counts per source and
-// split, the held-out rule).
+// split, the held-out rule). Each file lists WordNet, then the Bible, then Austen. The held-out text
+// is also written in two parts, which add up to held-out.raw.txt, so that a model can be measured
+// on each: <out-dir>/held-out.wordnet-bible.raw.txt (WordNet and the Bible: byte for byte the
+// held-out text from before Austen was added, so earlier measurements stay comparable) and
+// <out-dir>/held-out.austen.raw.txt (Austen's held-out chapters).
 //
-// Sources (both in Debian; their licences let an MIT package ship weights trained on them):
+// Sources (all in Debian; their licences let an MIT package ship weights trained on them):
 //   1. WordNet 3.0 (Debian wordnet-base): /usr/share/wordnet/data.{noun,verb,adj,adv}, Latin-1.
 //      A document is one synset (id wordnet:<pos>:<offset>); its lines are the definition and each
 //      quoted example, quotes removed. Attributions after an example ("- Henry Miller") are dropped.
@@ -15,6 +19,9 @@
 //      is one chapter (id web:<book>:<chapter>, book as SWORD names it, e.g. "I Samuel"). Footnotes,
 //      headings and speaker labels are removed, every other tag is dropped keeping its text, the
 //      front matter (chapter 0, verse 0) is skipped, and a chapter's text is split into sentences.
+//   3. Jane Austen's six novels (Debian r-cran-janeaustenr, read with Rscript from r-base-core;
+//      austen-text.mjs). A document is one chapter (id austen:<book slug>:<n>, chapters numbered
+//      through the book: Emma's volumes restart their numbering), split into sentences.
 //
 // Held-out rule: a document is held out iff FNV-1a 32-bit of the UTF-8 bytes of its id, modulo 16,
 // is 0. Deterministic: the same packages give the same bytes on every run.
@@ -23,6 +30,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { austenDocuments, readAustenText } from './austen-text.mjs';
+import { splitSentences, squash } from './sentences.mjs';
+
+export { splitSentences };
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WORDNET_DIR = '/usr/share/wordnet';
@@ -33,7 +44,8 @@ export const HELD_OUT_MODULUS = 16;
 export const HELD_OUT_RULE =
   'a document is held out iff FNV-1a 32-bit (offset basis 2166136261, prime 16777619) of the UTF-8 bytes ' +
   `of its id, modulo ${HELD_OUT_MODULUS}, is 0; documents are WordNet synsets (wordnet:<pos>:<offset>) ` +
-  'and Bible chapters (web:<book>:<chapter>)';
+  'Bible chapters (web:<book>:<chapter>) and the chapters of the novels of Jane Austen ' +
+  '(austen:<book>:<chapter>, chapters numbered 1, 2, … through each book)';
 
 export const SOURCES = {
   wordnet: {
@@ -47,6 +59,17 @@ export const SOURCES = {
     package: 'sword-text-web',
     licence: 'public domain ("World English Bible" is a trademark of eBible.org: changed text must not carry the name)',
   },
+  austen: {
+    name: "Jane Austen's six novels",
+    package: 'r-cran-janeaustenr',
+    licence: 'public domain (the novels, 1811–1817); the R package janeaustenr is MIT',
+  },
+};
+
+// The held-out text in parts, by source (see the header); together they are held-out.raw.txt.
+export const HELD_OUT_PARTS = {
+  'held-out.wordnet-bible.raw.txt': ['wordnet', 'web'],
+  'held-out.austen.raw.txt': ['austen'],
 };
 
 /** FNV-1a 32-bit of the UTF-8 bytes of a string, as an unsigned integer. */
@@ -61,11 +84,6 @@ export function fnv1a32(text) {
 
 export function isHeldOut(id) {
   return fnv1a32(id) % HELD_OUT_MODULUS === 0;
-}
-
-/** Collapses every run of whitespace to one space and trims. */
-function squash(text) {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,20 +241,6 @@ export function verseText(osis) {
   return decodeEntities(s);
 }
 
-// A sentence ends at . ? or ! (then any closing quotes or brackets) followed by whitespace and an
-// uppercase letter or an opening quote or bracket.
-// (The source sometimes spaces nested closing quotes: `walk.’ ” Then`.)
-const SENTENCE_END = /([.?!](?:[’”"')\]]| ”)*)\s+(?=[\p{Lu}“‘"(])/gu;
-
-/** Splits running text into sentences, keeping each sentence's final punctuation. */
-export function splitSentences(text) {
-  return text
-    .replace(SENTENCE_END, '$1\n')
-    .split('\n')
-    .map(squash)
-    .filter((line) => line !== '');
-}
-
 function webDocuments() {
   const imp = runMod2imp();
   if (!/^\$\$\$Genesis 1:1$/m.test(imp)) {
@@ -268,9 +272,9 @@ function webDocuments() {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Every document of every source, in source order: WordNet noun, verb, adj, adv, then the Bible. */
+/** Every document of every source, in source order: WordNet noun, verb, adj, adv, the Bible, Austen. */
 export function collectDocuments() {
-  return [...wordnetDocuments(), ...webDocuments()];
+  return [...wordnetDocuments(), ...webDocuments(), ...austenDocuments(readAustenText())];
 }
 
 function countWords(line) {
@@ -280,6 +284,7 @@ function countWords(line) {
 export function buildCorpus(outDir) {
   const documents = collectDocuments();
   const split = { train: [], heldOut: [] };
+  const heldOutBySource = Object.fromEntries(Object.keys(SOURCES).map((key) => [key, []]));
   const stats = {};
   for (const key of Object.keys(SOURCES)) {
     stats[key] = { train: { documents: 0, lines: 0, words: 0 }, heldOut: { documents: 0, lines: 0, words: 0 } };
@@ -296,6 +301,7 @@ export function buildCorpus(outDir) {
       if (line === '' || /\s{2}|^\s|\s$|\n/.test(line))
         throw new Error(`corpus-text: bad line in ${doc.id}: ${JSON.stringify(line)}`);
       split[part].push(line);
+      if (part === 'heldOut') heldOutBySource[doc.source].push(line);
       s.lines++;
       s.words += countWords(line);
     }
@@ -318,9 +324,12 @@ export function buildCorpus(outDir) {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'train.raw.txt'), split.train.join('\n') + '\n');
   fs.writeFileSync(path.join(outDir, 'held-out.raw.txt'), split.heldOut.join('\n') + '\n');
+  for (const [file, keys] of Object.entries(HELD_OUT_PARTS)) {
+    fs.writeFileSync(path.join(outDir, file), keys.flatMap((key) => heldOutBySource[key]).join('\n') + '\n');
+  }
   const summary = {
     heldOutRule: HELD_OUT_RULE,
-    files: { train: 'train.raw.txt', heldOut: 'held-out.raw.txt' },
+    files: { train: 'train.raw.txt', heldOut: 'held-out.raw.txt', heldOutParts: HELD_OUT_PARTS },
     sources: Object.entries(SOURCES).map(([key, info]) => ({
       id: key,
       ...info,
@@ -356,7 +365,7 @@ function main() {
     );
   }
   console.log(
-    `wrote ${path.relative(REPO, outDir) || '.'}/{train.raw.txt,held-out.raw.txt,sources.json} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `wrote ${path.relative(REPO, outDir) || '.'}/{train.raw.txt,held-out.raw.txt,${Object.keys(HELD_OUT_PARTS).join(',')},sources.json} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 
