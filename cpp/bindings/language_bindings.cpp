@@ -179,6 +179,7 @@ val language_trainer_defaults() {
                        {"numLayers", val(o.n_layers)}, {"numHeads", val(o.n_heads)}, {"dFF", val(o.d_ff)},
                        {"seqLen", val(o.seq_len)}, {"batchSize", val(o.batch_size)}, {"outputWords", val(o.output_words)},
                        {"tiedOutput", val(o.tied_output)}, {"layerNorm", val(o.layer_norm)},
+                       {"maskRate", val(o.mask_rate)},
                        {"learningRate", val(o.optimizer.learning_rate)}, {"weightDecay", val(o.optimizer.weight_decay)},
                        {"warmupSteps", val(o.schedule.warmup_steps)}, {"totalSteps", val(o.schedule.total_steps)},
                        {"seed", val(static_cast<double>(o.seed))}});

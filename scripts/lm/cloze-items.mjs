@@ -32,7 +32,8 @@ export const RULE =
   `its words (not the first) matching /^[a-z]+$/ that are WordNet noun, verb or adjective lemmas or their ` +
   `inflections (exception lists, then morphy's suffix rules) and not among the ${TOP_WORDS} most frequent ` +
   `lowercased whitespace pieces of train.raw.txt; the candidate at FNV-1a 32 (UTF-8) of the line modulo the ` +
-  `number of candidates is blanked; the first ${MAX_ITEMS} items in file order are kept`;
+  `number of candidates is blanked; of those items ${MAX_ITEMS} evenly spaced through the file are kept ` +
+  '(item ⌊k · n / max⌋ for k = 0 … max − 1), so every source of the held-out text (WordNet, the Bible, Austen) is in them';
 
 // morphy's detachment rules (WordNet 3.0, morphy(7WN)): [suffix, ending] per part of speech.
 export const DETACHMENTS = {
@@ -143,17 +144,15 @@ export function itemOf(line, wordnet, frequent) {
   return { left: words.slice(0, i).join(' '), answer: words[i], right: words.slice(i + 1).join(' ') };
 }
 
-/** The items of the held-out lines, the first max in file order, and how many lines had one. */
+/**
+ * The items of the held-out lines — max of them evenly spaced through the file when there are more (the
+ * file holds its sources one after another) — and how many lines had one.
+ */
 export function clozeItems(lines, wordnet, frequent, max = MAX_ITEMS) {
-  const items = [];
-  let eligible = 0;
-  for (const line of lines) {
-    const item = itemOf(line, wordnet, frequent);
-    if (!item) continue;
-    eligible++;
-    if (items.length < max) items.push(item);
-  }
-  return { items, eligible };
+  const all = lines.map((line) => itemOf(line, wordnet, frequent)).filter(Boolean);
+  const n = all.length;
+  const items = n <= max ? all : Array.from({ length: max }, (_, k) => all[Math.floor((k * n) / max)]);
+  return { items, eligible: n };
 }
 
 /** The TSV text of items, after one comment line. */

@@ -1,5 +1,5 @@
 // The cloze benchmark (Taylor 1953, "Cloze procedure"): every item of build/lm/cloze.tsv (scripts/lm/cloze-items.mjs:
-// one content word blanked out of a held-out line, which no model trained on) is guessed by four methods, and
+// one content word blanked out of a held-out line, which no model trained on) is guessed by five methods, and
 // each method's top-1 and top-10 accuracy is printed and written as JSON. Ranks are among the output words
 // (cloze.hpp): <unk> is never a guess, and an answer outside a model's output vocabulary is a miss.
 //
@@ -11,6 +11,8 @@
 // Methods:
 //   encoder    the masked model on "left [MASK] right", its output at the [MASK]
 //   frequent   the training text's most frequent words, in the masked model's output vocabulary (a constant guess)
+//   frequent>100  the same past the 100 most frequent output words (an answer is never one of the 100 most
+//              frequent words, so the first guess scores 0 by the items' rule)
 //   bigram     ln p(w | left word) + ln p(right word | w), the interpolated Kneser–Ney bigram (ngram.hpp) counted
 //              on the training text's tokens over the masked model's output vocabulary (cloze.hpp)
 //   decoder    the causal model on "left" alone, its output at the last token (the next word)
@@ -130,12 +132,14 @@ int main(int argc, char** argv) try {
   const KneserNeyBigram bigram(sentences(stream), vocabulary.size());
   std::vector<double> frequency(vocabulary.size(), 0);
   for (const std::int32_t id : stream.outputs) frequency[static_cast<std::size_t>(id)] += 1;
+  std::vector<double> content_frequency = frequency;  // the output vocabulary is by frequency: its first 100 words
+  for (std::size_t id = 0; id < 100 && id < content_frequency.size(); ++id) content_frequency[id] = 0;
   std::printf("%zu items; bigram over %zu training tokens (D = %.3f); %.1f s to load\n", items.size(), stream.outputs.size(),
               bigram.discount(), seconds());
   std::fflush(stdout);
 
-  const char* names[] = {"encoder", "frequent", "bigram", "decoder"};
-  ClozeTally tally[4];
+  const char* names[] = {"encoder", "frequent", "bigram", "decoder", "frequent>100"};
+  ClozeTally tally[5];
   std::size_t oov_masked = 0, oov_causal = 0, masked_tokens = 0, shown = 0;
   const std::size_t show = std::stoul(arg(args, "show", "0"));
   for (const Item& item : items) {
@@ -143,7 +147,7 @@ int main(int argc, char** argv) try {
     const std::int32_t c = answer_id(item.answer, table, causal.vocabulary());
     oov_masked += a == unk, oov_causal += c == causal.vocabulary().unk();
     if (a == unk) {
-      tally[0].add_miss(), tally[1].add_miss(), tally[2].add_miss();
+      tally[0].add_miss(), tally[1].add_miss(), tally[2].add_miss(), tally[4].add_miss();
     } else {
       const std::string text = item.left + " [MASK]" + (item.right.empty() ? "" : " " + item.right);
       const LanguageRun run = masked.run(text, 5, OutputPositions::masks);
@@ -153,6 +157,7 @@ int main(int argc, char** argv) try {
       if (shown < show) std::printf("%s [%s] %s\n  encoder:", item.left.c_str(), item.answer.c_str(), item.right.c_str());
       for (std::size_t k = 0; shown < show && k < 5; ++k) std::printf(" %s", vocabulary.word(static_cast<std::size_t>(run.top[0][k].id)).c_str());
       tally[1].add_rank(word_rank(frequency, a, unk));
+      tally[4].add_rank(word_rank(content_frequency, a, unk));
       // The blank's neighbours as tokens: the last token of the left text, the first of the right one.
       const std::vector<attn::Token> left = language_tokens(item.left, table), right = language_tokens(item.right, table);
       const std::int32_t before = left.empty() ? KneserNeyBigram::kSentenceStart : vocabulary.id_of(left.back().key);
@@ -175,11 +180,11 @@ int main(int argc, char** argv) try {
   std::printf("\ncloze items: %zu (answers outside the output vocabulary: %zu masked, %zu causal; counted as misses)\n",
               items.size(), oov_masked, oov_causal);
   std::printf("mean tokens of an encoder text: %.1f\n", static_cast<double>(masked_tokens) / static_cast<double>(items.size() - oov_masked));
-  std::printf("%-9s  %7s  %7s\n", "method", "top-1", "top-10");
+  std::printf("%-12s  %7s  %7s\n", "method", "top-1", "top-10");
   json methods = json::object();
-  for (int m = 0; m < 4; ++m) {
+  for (int m = 0; m < 5; ++m) {
     const ClozeTally& t = tally[m];
-    std::printf("%-9s  %7.4f  %7.4f\n", names[m], t.top1_rate(), t.top10_rate());
+    std::printf("%-12s  %7.4f  %7.4f\n", names[m], t.top1_rate(), t.top10_rate());
     methods[names[m]] = {{"top1", t.top1_rate()}, {"top10", t.top10_rate()}, {"top1Count", t.top1}, {"top10Count", t.top10}};
   }
   std::printf("%.1f s in all\n", elapsed);

@@ -4,10 +4,13 @@
 //
 //   attn_train_lm --corpus build/lm/corpus --embeddings web/assets/embeddings.bin --objective causal
 //                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--layers 2]
-//                 [--attention-only] [--threads 2] [--commit <sha>] [--eval-every 250]
+//                 [--attention-only] [--mask-rate 0.15] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
+//                 [--warmup 200] [--seed 0] [--threads 2] [--commit <sha>] [--eval-every 250]
 //   attn_train_lm --verify web/assets/models/causal.safetensors --corpus … --embeddings … [--steps 50]
 //   attn_train_lm --measure-heads web/assets/models/causal.safetensors --corpus …   (adds "heads" to the metadata)
 //   attn_train_lm --evaluate web/assets/models/causal.safetensors --corpus …   (adds "measured_file": the stored weights' quality)
+//   attn_train_lm --evaluate … --held-out build/lm/corpus/held-out.austen.raw.txt --key measured_austen
+//                 (the same on another held-out text, recorded under that key)
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -127,9 +130,11 @@ int measure_heads(const std::string& path, const attn::EmbeddingTable& table, co
   return 0;
 }
 
-// Evaluates a model file's (float16) parameters on the held-out text with its recipe's trainer, beside the
-// float32 measurement the file records, and records the result as "measured_file" in the metadata.
-int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, const std::string& train, const std::string& held_out) {
+// Evaluates a model file's (float16) parameters on a held-out text with its recipe's trainer, beside the
+// float32 measurement the file records, and records the result under `key` ("measured_file": the corpus's
+// held-out text) in the metadata.
+int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, const std::string& train, const std::string& held_out,
+                  const std::string& key) {
   SafeTensors file = read_safetensors_file(path);
   LanguageModel model = read_language_model(file, path, table);
   Trainer trainer = language_trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
@@ -141,9 +146,9 @@ int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, co
               "recorded at training (float32): perplexity %.3f, top-1 %.4f; most frequent words: top-1 %.4f, top-5 %.4f\n",
               path.c_str(), e.loss, e.perplexity, e.top1, e.top5, e.tokens, recorded.value("heldOutPerplexity", 0.0),
               recorded.value("heldOutTop1", 0.0), e.frequent_top1, e.frequent_top5);
-  file.metadata["measured_file"] = json({{"heldOutLoss", e.loss}, {"heldOutPerplexity", e.perplexity}, {"heldOutTop1", e.top1},
-                                         {"heldOutTop5", e.top5}, {"heldOutTokens", e.tokens}, {"frequentTop1", e.frequent_top1},
-                                         {"frequentTop5", e.frequent_top5}}).dump();
+  file.metadata[key] = json({{"heldOutLoss", e.loss}, {"heldOutPerplexity", e.perplexity}, {"heldOutTop1", e.top1},
+                             {"heldOutTop5", e.top5}, {"heldOutTokens", e.tokens}, {"frequentTop1", e.frequent_top1},
+                             {"frequentTop5", e.frequent_top5}}).dump();
   const auto bytes = write_safetensors(file);
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   return 0;
@@ -159,12 +164,18 @@ int main(int argc, char** argv) try {
   const auto table = attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
   if (args.count("verify")) return verify(args, table, train, held_out);
   if (args.count("measure-heads")) return measure_heads(arg(args, "measure-heads", ""), table, held_out);
-  if (args.count("evaluate")) return evaluate_file(arg(args, "evaluate", ""), table, train, held_out);
+  if (args.count("evaluate")) {
+    const std::string other = args.count("held-out") ? read_file(arg(args, "held-out", "")) : held_out;
+    return evaluate_file(arg(args, "evaluate", ""), table, train, other, arg(args, "key", "measured_file"));
+  }
 
   LanguageTrainerOptions o;
   o.objective = attn::value_of(kObjectiveNames, arg(args, "objective", "causal"), "objective");
   o.n_layers = std::stoul(arg(args, "layers", "2"));
   o.tied_output = !args.count("untied");
+  o.mask_rate = std::stod(arg(args, "mask-rate", "0.15"));
+  o.batch_size = std::stoul(arg(args, "batch-size", "32"));
+  o.shards = std::stoul(arg(args, "shards", "2"));  // a larger batch needs more slices (the activation limit)
   if (args.count("attention-only")) o.layer_norm = false, o.d_ff = 0;
   o.seed = std::stoull(arg(args, "seed", "0"));
   o.optimizer.learning_rate = std::stof(arg(args, "learning-rate", "3e-3"));
@@ -212,7 +223,9 @@ int main(int argc, char** argv) try {
               e.top1, e.top5, e.tokens, measured["baselines"].dump().c_str());
   json recipe = json::parse(recipe_json(o));
   recipe["corpusHash"] = text_hash(train + held_out);
-  recipe["corpus"] = "WordNet 3.0 glosses and examples (wordnet-base) + World English Bible (sword-text-web), scripts/lm/corpus-text.mjs";
+  recipe["corpus"] =
+      "WordNet 3.0 glosses and examples (wordnet-base) + World English Bible (sword-text-web) + Jane Austen's six novels "
+      "(r-cran-janeaustenr), scripts/lm/corpus-text.mjs";
   recipe["commit"] = arg(args, "commit", "unknown");
   recipe["embeddings"] = text_hash(asset);
   recipe["kernels"] = ATTN_TRAIN_KERNELS;

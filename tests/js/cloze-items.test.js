@@ -76,7 +76,8 @@ test('items keep the rule on a fixture, and are the same on every run', () => {
   assert.ok(['mice', 'sat'].includes(second.answer), second.answer);
   assert.equal(third.answer, 'mouse');
   assert.equal(third.right, 'were quiet here');
-  assert.equal(clozeItems(LINES, WORDNET, FREQUENT, 2).items.length, 2);
+  assert.deepEqual(clozeItems(LINES, WORDNET, FREQUENT, 2).items, [first, second]); // item ⌊k · 3 / 2⌋
+  assert.deepEqual(clozeItems(LINES, WORDNET, FREQUENT, 1).items, [first]);
   assert.equal(itemOf('the big dog', WORDNET, FREQUENT), null);
   const tsv = toTsv(items, 'fixture');
   assert.ok(tsv.startsWith('# fixture\n'));
@@ -103,5 +104,13 @@ test('the real held-out items keep the rule and number at least 2,000', (t) => {
     assert.ok(!frequent.has(answer), answer);
     assert.ok(isContentWord(answer, wordnet), answer);
   }
-  assert.deepEqual(items.slice(0, 50), clozeItems(lines.slice(0, 200), wordnet, frequent).items.slice(0, 50));
+  // Evenly spaced through the file, so the later sources (the Bible, Austen) are in the items too
+  const austenPath = join(CORPUS, 'held-out.austen.raw.txt');
+  if (existsSync(austenPath)) {
+    const austen = new Set(readFileSync(austenPath, 'utf8').split('\n'));
+    const fromAusten = items.filter(({ left, answer, right }) =>
+      austen.has([left, answer, right].join(' ').trim()),
+    ).length;
+    assert.ok(fromAusten > 0.1 * items.length && fromAusten < 0.5 * items.length, `${fromAusten} items from Austen`);
+  }
 });

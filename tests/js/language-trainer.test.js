@@ -23,6 +23,13 @@ describe('createLanguageTrainer', () => {
     assert.equal(d.objective, 'causal');
     assert.equal(d.numLayers, 2);
     assert.equal(d.dFF, 400);
+    assert.equal(d.maskRate, 0.15);
+    for (const maskRate of [0, 1.5, NaN]) {
+      assert.throws(() => core.createLanguageTrainer({ ...SMALL, objective: 'masked', maskRate }), {
+        name: 'RangeError',
+        message: /maskRate/,
+      });
+    }
     assert.throws(() => core.createLanguageTrainer({ bogus: 1 }), {
       name: 'RangeError',
       message: /unknown option 'bogus'/,
@@ -40,6 +47,23 @@ describe('createLanguageTrainer', () => {
       message: /more than seqLen = 8 tokens/,
     });
     assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 42 }), { name: 'TypeError' });
+  });
+
+  test("maskRate is the share of a masked model's training positions that are scored", () => {
+    const share = (maskRate) => {
+      const t = core.createLanguageTrainer({ ...SMALL, objective: 'masked', maskRate });
+      let scored = 0,
+        positions = 0;
+      for (let i = 0; i < 5; ++i) {
+        const batch = t.sample();
+        scored += batch.scored.reduce((sum, x) => sum + x, 0);
+        positions += batch.scored.length;
+      }
+      return scored / positions;
+    };
+    const [bert, wettig] = [share(0.15), share(0.4)];
+    assert.ok(bert > 0.08 && bert < 0.25, `maskRate 0.15: ${bert}`);
+    assert.ok(wettig > 0.3 && wettig < 0.5, `maskRate 0.4: ${wettig}`);
   });
 
   test('training lowers the held-out loss, for both objectives; the same seed gives the same losses bit for bit', () => {

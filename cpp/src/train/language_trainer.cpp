@@ -27,6 +27,9 @@ ModelConfig language_model_config(const LanguageTrainerOptions& o, const Embeddi
   // The limits every trainer shares are checked by check_trainer_options; these are the language model's own.
   check_range(o.seq_len, 2, kMaxTrainSeqLen, "seqLen");
   check_range(o.output_words, kMinOutputWords, kMaxOutputWords, "outputWords");
+  if (!(o.mask_rate > 0 && o.mask_rate <= 1)) {
+    throw std::out_of_range("maskRate must be in (0, 1], got " + std::to_string(o.mask_rate));
+  }
   ModelConfig c;
   c.vocab_size = input_ids(table);
   c.frozen_rows = table.vocab_size() + 1;  // the words and [MASK]; <unk> is learned
@@ -69,7 +72,8 @@ CorpusSource::CorpusSource(const LanguageTrainerOptions& o, const EmbeddingTable
       vocabulary_(most_frequent_words(train_text, table, o.output_words)),
       train_(token_stream(train_text, table, vocabulary_)),
       held_out_(token_stream(held_out_text, table, vocabulary_)),
-      mask_id_(mask_input(table)) {
+      mask_id_(mask_input(table)),
+      mask_rate_(o.mask_rate) {
   if (train_.inputs.size() <= seq_len_ || held_out_.inputs.size() <= seq_len_) {
     throw std::invalid_argument(
         "the training and the held-out text must each hold more than seqLen = " + std::to_string(seq_len_) + " tokens");
@@ -117,7 +121,7 @@ Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
       }
       continue;
     }
-    // BERT's masking: choose each position with probability 0.15 (at least one), then 80 / 10 / 10
+    // BERT's masking: choose each position with probability mask_rate (at least one), then 80 / 10 / 10
     bool any = false;
     const auto choose = [&](std::size_t t) {
       batch.targets[b * T + t] = train_.outputs[start + t];
@@ -131,7 +135,7 @@ Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
       any = true;
     };
     for (std::size_t t = 0; t < T; ++t) {
-      if (rng.uniform() < static_cast<float>(kMaskRate)) choose(t);
+      if (rng.uniform() < static_cast<float>(mask_rate_)) choose(t);
     }
     if (!any) choose(uniform_below(rng, static_cast<std::uint32_t>(T)));
   }
@@ -171,7 +175,7 @@ std::vector<Batch> CorpusSource::held_out(std::size_t batch_size, std::uint64_t 
         for (std::size_t t = 0; t < L; ++t) {
           std::int32_t input = held_out_.inputs[w.start + t], target = -1;
           if (causal && t >= w.first) target = held_out_.outputs[w.start + t + 1];
-          if (!causal && t >= w.first && masking.uniform() < static_cast<float>(kMaskRate)) {
+          if (!causal && t >= w.first && masking.uniform() < static_cast<float>(kHeldOutMaskRate)) {
             target = held_out_.outputs[w.start + t];
             input = mask_id_;
           }

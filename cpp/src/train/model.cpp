@@ -22,6 +22,26 @@ const std::uint8_t* layer_flags(const std::vector<std::uint8_t>& ablated, std::s
   return ablated.empty() ? nullptr : ablated.data() + layer * H;
 }
 
+// The targets and scored flags of ws.logits' rows: the batch's own, or after forward_scored its scored
+// rows' targets (all scored).
+struct OutputTargets {
+  const std::int32_t* targets;
+  const std::uint8_t* scored;
+  std::size_t rows;
+  std::vector<std::int32_t> compact_targets;
+  std::vector<std::uint8_t> compact_scored;
+};
+
+template <typename Real>
+OutputTargets output_targets(const Workspace<Real>& ws, const Batch& batch) {
+  OutputTargets out{batch.targets.data(), batch.scored.data(), batch.tokens.size(), {}, {}};
+  if (!ws.compact) return out;
+  for (const std::size_t r : ws.output_rows) out.compact_targets.push_back(batch.targets[r]);
+  out.compact_scored.assign(ws.output_rows.size(), 1);
+  out.targets = out.compact_targets.data(), out.scored = out.compact_scored.data(), out.rows = ws.output_rows.size();
+  return out;
+}
+
 }  // namespace
 
 template <typename Real>
@@ -101,6 +121,26 @@ void forward(const ModelConfig& c, const Real* params, const std::int32_t* token
   const Real* x = forward_blocks(c, params, tokens, B, T, ablated, ws, frozen);
   const Real* u = output_matrix(c, params, frozen, ws.unembedding);
   matmul_forward(ws.logits, x, u, bind_parameters(c, params).output_bias, B * T, c.d_model, c.outputs());
+  ws.compact = false;
+}
+
+template <typename Real>
+void forward_scored(const ModelConfig& c, const Real* params, const Batch& batch, const std::vector<std::uint8_t>& ablated,
+                    Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
+  const std::size_t N = batch.tokens.size(), d = c.d_model;
+  if (batch.scored.size() != N) throw std::invalid_argument("forward_scored: the batch's scored flags are not one a token");
+  if (batch.scored_count() == N) return forward(c, params, batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
+  const Real* x = forward_blocks(c, params, batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
+  ws.output_rows.clear();
+  for (std::size_t r = 0; r < N; ++r) {
+    if (batch.scored[r]) ws.output_rows.push_back(r);
+  }
+  const std::size_t M = ws.output_rows.size();
+  ws.output_inputs.resize(M * d);
+  for (std::size_t i = 0; i < M; ++i) std::copy(x + ws.output_rows[i] * d, x + (ws.output_rows[i] + 1) * d, ws.output_inputs.data() + i * d);
+  const Real* u = output_matrix(c, params, frozen, ws.unembedding);
+  if (M) matmul_forward(ws.logits, ws.output_inputs.data(), u, bind_parameters(c, params).output_bias, M, d, c.outputs());
+  ws.compact = true;
 }
 
 template <typename Real>
@@ -108,8 +148,8 @@ double loss(const ModelConfig& c, const Workspace<Real>& ws, const Batch& batch)
   check_batch_matches(batch, ws.batch_size, ws.seq_len, "loss");
   const std::size_t n = batch.scored_count();
   if (n == 0) return 0.0;
-  return crossentropy_forward(ws.logits, batch.targets.data(), batch.scored.data(), batch.tokens.size(), c.outputs()) /
-         static_cast<double>(n);
+  const OutputTargets out = output_targets(ws, batch);
+  return crossentropy_forward(ws.logits, out.targets, out.scored, out.rows, c.outputs()) / static_cast<double>(n);
 }
 
 template <typename Real>
@@ -130,17 +170,24 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
   Real* next = ag.x_in;
   const auto zero = [](Real* at, std::size_t n) { std::fill(at, at + n, Real{0}); };
 
-  // logits = x_L U + b:  dlogits, then dx_L, dU (untied) or the tied learned rows' share, db
-  const double loss_sum = crossentropy_backward(ws.logits, batch.targets.data(), batch.scored.data(), N, V, Real{1} / static_cast<Real>(scored));
-  const Real* x_last = L ? ws.layers[L - 1].out : ws.x0;
+  // logits = x_L U + b (at ws.logits' rows: every row, or forward_scored's): dlogits, then dx_L, dU (untied)
+  // or the tied learned rows' share, db
+  const OutputTargets out = output_targets(ws, batch);
+  const std::size_t M = out.rows;
+  const double loss_sum = crossentropy_backward(ws.logits, out.targets, out.scored, M, V, Real{1} / static_cast<Real>(scored));
+  const Real* x_last = ws.compact ? ws.output_inputs.data() : L ? ws.layers[L - 1].out : ws.x0;
   const Real* u = c.tied_output ? ws.unembedding.data() : p.unembedding;
-  matmul_backward(cur, g.unembedding, g.output_bias, ws.logits, x_last, u, N, d, V, ws.scratch);
+  std::vector<Real> compact_dx(ws.compact ? M * d : 0, Real{0});
+  matmul_backward(ws.compact ? compact_dx.data() : cur, g.unembedding, g.output_bias, ws.logits, x_last, u, M, d, V, ws.scratch);
+  for (std::size_t i = 0; ws.compact && i < M; ++i) {
+    std::copy(compact_dx.data() + i * d, compact_dx.data() + (i + 1) * d, cur + ws.output_rows[i] * d);
+  }
   if (c.tied_output) {  // d row(output_rows[o]) += Σ_r x_L[r] dlogits[r, o] for the learned rows
     for (std::size_t o = 0; o < V; ++o) {
       const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
       if (id < c.frozen_rows) continue;
       Real* row = g.embedding + (id - c.frozen_rows) * d;
-      for (std::size_t r = 0; r < N; ++r) {
+      for (std::size_t r = 0; r < M; ++r) {
         for (std::size_t j = 0; j < d; ++j) row[j] += x_last[r * d + j] * ws.logits[r * V + o];
       }
     }
@@ -199,6 +246,8 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
                                             const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&); \
   template void forward<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t,        \
                               const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&);       \
+  template void forward_scored<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&, \
+                                     Workspace<Real>&, const FrozenInputs<Real>&);                                 \
   template double loss<Real>(const ModelConfig&, const Workspace<Real>&, const Batch&);                             \
   template double backward<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&,      \
                                Workspace<Real>&, Real*, const FrozenInputs<Real>&, std::size_t);

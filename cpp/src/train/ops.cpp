@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "attn/core/kernels.hpp"
 #include "attn/train/parameters.hpp"
@@ -11,6 +12,8 @@
 namespace attn::train {
 
 namespace {
+
+constexpr std::size_t kLanes = 8;  // one AVX register of floats: the softmax's reductions run in this many lanes
 
 // C (n, m) = A (n, k) · B (k, m), or C += A · B when accumulate; row strides lda, ldb, ldc.
 // float: the core's register-blocked kernel; double: plain loops (the reference for gradient checks).
@@ -259,12 +262,31 @@ double crossentropy_backward(Real* logits, const std::int32_t* targets, const st
       std::fill(row, row + V, Real{0});
       continue;
     }
-    const Real max = *std::max_element(row, row + V);
-    Real total = 0;
     const Real target = row[targets[r]];
-    for (std::size_t j = 0; j < V; ++j) total += (row[j] = std::exp(row[j] - max));
+    // The row's max, e^(row − max) and their sum: separate loops in lanes, so that each vectorizes
+    Real lanes[kLanes];
+    std::fill(lanes, lanes + kLanes, -std::numeric_limits<Real>::infinity());
+    std::size_t j = 0;
+    for (; j + kLanes <= V; j += kLanes) {
+      for (std::size_t l = 0; l < kLanes; ++l) lanes[l] = std::max(lanes[l], row[j + l]);
+    }
+    Real max = *std::max_element(lanes, lanes + kLanes);
+    for (; j < V; ++j) max = std::max(max, row[j]);
+    if constexpr (std::is_same_v<Real, float>) {
+      for (j = 0; j < V; ++j) row[j] = exp_nonpositive(row[j] - max);
+    } else {
+      for (j = 0; j < V; ++j) row[j] = std::exp(row[j] - max);
+    }
+    std::fill(lanes, lanes + kLanes, Real{0});
+    for (j = 0; j + kLanes <= V; j += kLanes) {
+      for (std::size_t l = 0; l < kLanes; ++l) lanes[l] += row[j + l];
+    }
+    Real total = 0;
+    for (std::size_t l = 0; l < kLanes; ++l) total += lanes[l];
+    for (; j < V; ++j) total += row[j];
     sum += static_cast<double>(max) + std::log(static_cast<double>(total)) - static_cast<double>(target);
-    for (std::size_t j = 0; j < V; ++j) row[j] *= scale / total;
+    const Real factor = scale / total;
+    for (j = 0; j < V; ++j) row[j] *= factor;
     row[targets[r]] -= scale;
   }
   return sum;

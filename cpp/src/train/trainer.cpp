@@ -64,9 +64,9 @@ void check_trainer_options(const TrainerOptions& o) {
   check_range(o.schedule.total_steps, 0, kMaxScheduleSteps, "totalSteps");
   check_config(m);
   scheduled_learning_rate(o.optimizer.learning_rate, o.schedule, 1);  // validates the schedule
-  // The largest forward pass a trainer runs (a held-out batch of batch_size sequences; a step's shards and the
+  // The largest forward pass a trainer runs (a step's shard, and a held-out batch of as many sequences; the
   // probe's slices are no larger) must fit the memory limit: refuse now rather than at the first step.
-  check_cells(activation_count(m, o.batch_size, m.seq_len),
+  check_cells(activation_count(m, (o.batch_size + o.shards - 1) / o.shards, m.seq_len),
               "the activations of a batch (batchSize sequences of seqLen tokens, activations.hpp)");
 }
 
@@ -103,7 +103,7 @@ double Trainer::gradients(const Batch& batch) {
     const Batch shard = S == 1 ? Batch{} : rows_of(batch, s * B / S, (s + 1) * B / S);
     const Batch& rows = S == 1 ? batch : shard;
     Workspace<float>& ws = workspaces_[s];
-    forward(config(), parameters_.data(), rows.tokens.data(), rows.batch_size, rows.seq_len, ablated_, ws, frozen());
+    forward_scored(config(), parameters_.data(), rows, ablated_, ws, frozen());
     sums[s] = backward(config(), parameters_.data(), rows, ablated_, ws, gradients_[s].data(), frozen(), scored);
   });
   // Sum the shards in order (the same bits whatever thread ran which shard)
@@ -143,12 +143,15 @@ Evaluation Trainer::evaluate(std::size_t max_tokens) {
   Workspace<float>& ws = workspaces_[0];
   double loss_sum = 0;
   std::size_t tokens = 0, top1 = 0, top5 = 0, frequent1 = 0, frequent5 = 0;
-  for (const Batch& batch : source_->held_out(options_.batch_size, held_out_seed_, max_tokens)) {
-    forward(config(), parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated_, ws, frozen());
-    loss_sum += crossentropy_forward(ws.logits, batch.targets.data(), batch.scored.data(), batch.tokens.size(), V);
+  const std::size_t shard = (options_.batch_size + options_.shards - 1) / options_.shards;
+  for (const Batch& batch : source_->held_out(shard, held_out_seed_, max_tokens)) {
+    // The output layer at the scored rows only (a masked model's held-out blanks are 15 % of the tokens)
+    forward_scored(config(), parameters_.data(), batch, ablated_, ws, frozen());
+    loss_sum += loss(config(), ws, batch) * static_cast<double>(batch.scored_count());
+    std::size_t logits_row = 0;
     for (std::size_t r = 0; r < batch.tokens.size(); ++r) {
       if (!batch.scored[r]) continue;
-      const float* row = ws.logits + r * V;
+      const float* row = ws.logits + (ws.compact ? logits_row++ : r) * V;
       const float target = row[batch.targets[r]];
       const auto above = static_cast<std::size_t>(std::count_if(row, row + V, [&](float x) { return x > target; }));
       top1 += above == 0;
@@ -177,10 +180,11 @@ HeadScores Trainer::head_scores() {
   SplitMix64 probe_rng(probe_seed_);
   const Batch probe = source_->repeated_tokens(kProbeSequences, probe_rng);
   std::vector<double> previous(L * H, 0.0), prefix(L * H, 0.0);
-  // In slices of at most batch_size sequences: the memory the constructor checked
+  // In slices of at most a shard's sequences: the memory the constructor checked
+  const std::size_t slice = (options_.batch_size + options_.shards - 1) / options_.shards;
   Workspace<float>& ws = workspaces_[0];
-  for (std::size_t from = 0; from < kProbeSequences; from += options_.batch_size) {
-    const std::size_t to = std::min(kProbeSequences, from + options_.batch_size);
+  for (std::size_t from = 0; from < kProbeSequences; from += slice) {
+    const std::size_t to = std::min(kProbeSequences, from + slice);
     const Batch rows = rows_of(probe, from, to);
     forward_blocks(c, parameters_.data(), rows.tokens.data(), rows.batch_size, T, ablated_, ws, frozen());
     for (std::size_t l = 0; l < L; ++l) {

@@ -40,17 +40,25 @@ Batch random_batch(const ModelConfig& c, std::uint64_t seed) {
 
 std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 
-double loss_at(const ModelConfig& c, const std::vector<double>& params, const Batch& batch,
-               const std::vector<std::uint8_t>& ablated, const FrozenInputs<double>& frozen) {
-  Workspace<double> ws;
+// scored_only: the training step's forward pass (forward_scored: the output layer at the scored rows only).
+void forward_pass(const ModelConfig& c, const std::vector<double>& params, const Batch& batch,
+                  const std::vector<std::uint8_t>& ablated, Workspace<double>& ws, const FrozenInputs<double>& frozen,
+                  bool scored_only) {
+  if (scored_only) return forward_scored(c, params.data(), batch, ablated, ws, frozen);
   forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
+}
+
+double loss_at(const ModelConfig& c, const std::vector<double>& params, const Batch& batch,
+               const std::vector<std::uint8_t>& ablated, const FrozenInputs<double>& frozen, bool scored_only) {
+  Workspace<double> ws;
+  forward_pass(c, params, batch, ablated, ws, frozen, scored_only);
   return loss(c, ws, batch);
 }
 
 // Every parameter's gradient against central differences (h = 1e-5, float64). Prints, per tensor (as
 // llm.c's test_gpt2.c), the largest relative error and OK / NOT OK; fails above 1e-7.
 void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed, const Batch& batch,
-                     const FrozenInputs<double>& frozen = {}) {
+                     const FrozenInputs<double>& frozen = {}, bool scored_only = false) {
   auto params = as_double(init_parameters(c, seed));
   // Perturb the constants too (γ = 1, β = b = 0 at the start), so their gradients are checked at a generic point.
   attn::SplitMix64 rng(seed + 99);
@@ -58,7 +66,7 @@ void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& abla
     for (std::size_t i = 0; !s.decay() && i < s.size; ++i) params[s.offset + i] += 0.3 * (2 * rng.uniform() - 1);
   }
   Workspace<double> ws;
-  forward(c, params.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
+  forward_pass(c, params, batch, ablated, ws, frozen, scored_only);
   std::vector<double> grads(params.size());
   backward(c, params.data(), batch, ablated, ws, grads.data(), frozen);
   const double h = 1e-5;
@@ -69,7 +77,8 @@ void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& abla
       auto plus = params, minus = params;
       plus[i] += h;
       minus[i] -= h;
-      const double numeric = (loss_at(c, plus, batch, ablated, frozen) - loss_at(c, minus, batch, ablated, frozen)) / (2 * h);
+      const double numeric =
+          (loss_at(c, plus, batch, ablated, frozen, scored_only) - loss_at(c, minus, batch, ablated, frozen, scored_only)) / (2 * h);
       tensor_worst = std::max(tensor_worst, std::abs(numeric - grads[i]) / std::max(1.0, std::abs(numeric)));
       largest = std::max(largest, std::abs(numeric));
     }
@@ -297,11 +306,32 @@ TEST_CASE("train model: the language-model blocks' gradients (LayerNorm, feed-fo
       const ModelConfig c = language_config(causal, tied);
       std::printf("%s, %s output:\n", causal ? "causal" : "bidirectional", tied ? "tied" : "untied");
       check_gradients(c, {}, 51, language_batch(c), frozen_inputs(c, 52));
+      std::printf("the same, output layer at the scored rows only (forward_scored):\n");
+      check_gradients(c, {}, 51, language_batch(c), frozen_inputs(c, 52), true);
     }
   }
   ModelConfig one = language_config(true, false);
   one.n_layers = 1, one.layer_norm = false;  // a feed-forward layer without norms
   check_gradients(one, {}, 53, language_batch(one), frozen_inputs(one, 54));
+}
+
+TEST_CASE("train model: the output layer at the scored rows only gives the full pass's loss and gradients", "[train]") {
+  for (const bool tied : {false, true}) {
+    const ModelConfig c = language_config(false, tied);
+    const auto frozen = frozen_inputs(c, 81);
+    const auto params = as_double(init_parameters(c, 81));
+    const Batch batch = language_batch(c);
+    Workspace<double> full, scored;
+    forward_pass(c, params, batch, {}, full, frozen, false);
+    forward_pass(c, params, batch, {}, scored, frozen, true);
+    CHECK(scored.output_rows == std::vector<std::size_t>{0, 2, 3, 5, 6});
+    CHECK(loss(c, scored, batch) == Approx(loss(c, full, batch)).epsilon(1e-14));
+    std::vector<double> g_full(params.size()), g_scored(params.size());
+    const double sum_full = backward(c, params.data(), batch, {}, full, g_full.data(), frozen);
+    const double sum_scored = backward(c, params.data(), batch, {}, scored, g_scored.data(), frozen);
+    CHECK(sum_scored == Approx(sum_full).epsilon(1e-14));
+    for (std::size_t i = 0; i < params.size(); ++i) CHECK(g_scored[i] == Approx(g_full[i]).margin(1e-14));
+  }
 }
 
 TEST_CASE("train model: frozen input rows get no gradient and are read as given", "[train]") {

@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
+#include "attn/core/random.hpp"
 #include "attn/train/ops.hpp"
 #include "attn/train/parameters.hpp"
 
@@ -45,6 +48,37 @@ TEST_CASE("train ops: LayerNorm's input gradient is orthogonal to the mean and s
   CHECK(std::abs(sum) < 1e-12);    // shifting x leaves the output unchanged
   CHECK(std::abs(along) < 1e-5);   // scaling x leaves it unchanged too, up to ε
   CHECK(std::abs(mean_out) < 1e-12);
+}
+
+TEST_CASE("train ops: exp_nonpositive is e^x to 3e-7 relative on [-87, 0], and 0-ish below", "[train]") {
+  double worst = 0;
+  for (int i = 0; i <= 870000; ++i) {
+    const float x = -0.0001f * static_cast<float>(i);
+    const double exact = std::exp(static_cast<double>(x));
+    worst = std::max(worst, std::abs(static_cast<double>(exp_nonpositive(x)) - exact) / exact);
+  }
+  std::printf("exp_nonpositive: largest relative error %.2e on [-87, 0]\n", worst);
+  CHECK(worst < 3e-7);
+  CHECK(exp_nonpositive(0.0f) == 1.0f);
+  CHECK(exp_nonpositive(-1000.0f) < 2e-38f);
+  CHECK(exp_nonpositive(-1000.0f) >= 0.0f);
+}
+
+TEST_CASE("train ops: cross-entropy's float backward (vectorized exp, lane sums) agrees with the double one", "[train]") {
+  const std::size_t V = 8195;  // not a multiple of the lanes
+  attn::SplitMix64 rng(5);
+  std::vector<double> d(2 * V);
+  for (double& x : d) x = 20 * rng.uniform() - 10;
+  std::vector<float> f(d.begin(), d.end());
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = f[i];
+  const std::vector<std::int32_t> targets = {17, 8194};
+  const std::vector<std::uint8_t> scored = {1, 1};
+  const double sum_d = crossentropy_backward(d.data(), targets.data(), scored.data(), 2, V, 0.5);
+  const double sum_f = crossentropy_backward(f.data(), targets.data(), scored.data(), 2, V, 0.5f);
+  CHECK(sum_f == Approx(sum_d).epsilon(1e-6));
+  double worst = 0;
+  for (std::size_t i = 0; i < d.size(); ++i) worst = std::max(worst, std::abs(f[i] - d[i]));
+  CHECK(worst < 1e-7);
 }
 
 TEST_CASE("train ops: cross-entropy's forward and backward on a hand case", "[train]") {

@@ -26,6 +26,11 @@ export interface LanguageTrainerOptions {
   tiedOutput?: boolean;
   /** Post-LN Add & Norm (default true). */
   layerNorm?: boolean;
+  /**
+   * masked: the fraction of positions chosen each window, in (0, 1] (default 0.15, BERT's: Devlin et al. 2019
+   * §3.1; the shipped encoder trains at 0.4, Wettig et al. 2023). The held-out blanks are 15 % whatever it is.
+   */
+  maskRate?: number;
   /** AdamW's peak α (default 0.003), decoupled λ on matrices only (default 0.1). */
   learningRate?: number;
   weightDecay?: number;

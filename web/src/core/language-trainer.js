@@ -15,6 +15,7 @@ const OPTIONS = [
   'outputWords',
   'tiedOutput',
   'layerNorm',
+  'maskRate',
   'learningRate',
   'weightDecay',
   'warmupSteps',
@@ -46,6 +47,7 @@ export function languageTrainerApi(wasm, limits, modelLimits, maxSeed, makeModel
     check.integerIn(o.outputWords, where, 'outputWords', limits.minOutputWords, limits.maxOutputWords);
     check.boolean(o.tiedOutput, where, 'tiedOutput');
     check.boolean(o.layerNorm, where, 'layerNorm');
+    check.finiteIn(o.maskRate, where, 'maskRate', { above: 0, max: 1 });
     check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
     check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
     check.integerIn(o.warmupSteps, where, 'warmupSteps', 0, limits.maxScheduleSteps);

@@ -11,15 +11,15 @@ export function modelKindName(config) {
 }
 
 /**
- * One sentence: size, corpus, quality. E.g. "Our 2-layer decoder, trained on 2.5M tokens of WordNet glosses and the World
- * English Bible: held-out perplexity 69.5, against 115.6 for a bigram model (lower is better)."
+ * One sentence: size, corpus, quality. E.g. "Our 2-layer decoder, trained on 3.3 M tokens of WordNet glosses, the World
+ * English Bible and Jane Austen's novels: held-out perplexity 60.1, against 121.5 for a bigram model (lower is better)."
  * @param {object} config  core.languageModel(kind).config
  * @returns {string}
  */
 export function modelFacts(config) {
   const about =
     `Our ${config.numLayers}-layer ${modelKindName(config)}, trained on ${millions(config.trainTokens).replace('M', ' M')} tokens ` +
-    'of WordNet glosses and the World English Bible';
+    "of WordNet glosses, the World English Bible and Jane Austen's novels";
   if (config.objective === 'causal') {
     return (
       `${about}: held-out perplexity ${config.heldOutPerplexity.toFixed(1)}, against ${config.baselines.bigramPerplexity.toFixed(1)} ` +

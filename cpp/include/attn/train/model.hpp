@@ -45,6 +45,11 @@ struct Workspace : Activations<Real> {
   std::vector<Real> gradients;    // the backward pass's activation gradients (gradient_count values)
   std::vector<Real> scratch;      // transposes
   HeadWorkspace head;             // attend_head's packed panels (float instance)
+  // forward_scored's output rows: the rows whose logits it computed (ws.logits' first M rows, in this
+  // order) and x_L at them (M, d); compact = false after forward(), whose logits are every row's.
+  bool compact = false;
+  std::vector<std::size_t> output_rows;
+  std::vector<Real> output_inputs;
   std::size_t batch_size = 0;
   std::size_t seq_len = 0;        // T of the last forward (≤ config.seq_len)
 };
@@ -57,6 +62,15 @@ template <typename Real>
 void forward(const ModelConfig& config, const Real* parameters, const std::int32_t* tokens, std::size_t batch_size,
              std::size_t seq_len, const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws,
              const FrozenInputs<Real>& frozen = {});
+
+// As forward(), with the output layer only at the batch's scored rows: their logits fill ws.logits' first
+// M rows (M = batch.scored_count()) in row order, and loss() and backward() read them there. A masked
+// model's batch scores 15–40 % of its positions, and the output layer (d × V_out multiply-adds a row) is
+// most of a step's work, so this is the training step's forward pass. When every row is scored it is
+// forward() itself. Throws as forward().
+template <typename Real>
+void forward_scored(const ModelConfig& config, const Real* parameters, const Batch& batch,
+                    const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen = {});
 
 // The forward pass without the output layer: fills ws up to the last block and returns its output x_L
 // (N, d) (x₀ when n_layers = 0); ws.logits is left unwritten. Throws as forward().

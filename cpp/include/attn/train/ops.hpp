@@ -8,8 +8,10 @@
 // d_k = d / H, k, m = a matrix product's inner and output widths, V = logits per row.
 // Row-major throughout. Real is float (the core's kernels: gemm, attend_head) or double (plain loops,
 // the reference for the finite-difference checks).
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "attn/core/attention_head.hpp"
@@ -70,13 +72,36 @@ void relu_forward(Real* out, const Real* in, std::size_t n);
 template <typename Real>
 void relu_backward(Real* din, const Real* dout, const Real* in, std::size_t n);
 
+// e^x for x ≤ 0 in float, written so that a loop of it vectorizes (std::exp is a libm call per element,
+// and the softmax of the output layer takes V_out = 8192 a position): Cody–Waite reduction x = n ln 2 + r,
+// |r| ≤ ln 2 / 2, then Cephes' expf polynomial for e^r (Moshier 1989, "Methods and Programs for
+// Mathematical Functions", expf.c) and 2^n from the exponent bits. Relative error below 3e-7 on [−87, 0]
+// (test_ops.cpp). x below −87 gives e^−87 ≈ 1.6e-38: a softmax term that small adds nothing in float.
+inline float exp_nonpositive(float x) {
+  x = x < -87.0f ? -87.0f : x;
+  const float n = std::floor(x * 1.44269504088896341f + 0.5f);
+  const float r = (x - n * 0.693359375f) + n * 2.12194440e-4f;  // ln 2 = 0.693359375 − 2.12194440e-4, the first exact
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = p * r * r + r + 1.0f;
+  const std::int32_t bits = (static_cast<std::int32_t>(n) + 127) * (1 << 23);  // 2^n: n ≥ −126 for x ≥ −87
+  float two_n;
+  std::memcpy(&two_n, &bits, sizeof two_n);
+  return y * two_n;
+}
+
 // Σ over the scored rows of logits (N, V) of −log softmax(row)[target] (nats), computed stably in double.
 template <typename Real>
 double crossentropy_forward(const Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                             std::size_t V);
 // logits (N, V) becomes dlogits = (softmax(row) − onehot(target)) · scale on scored rows, 0 on the others
 // (scale = 1 / the number of scored positions the loss averages over). Returns crossentropy_forward's
-// sum, computed from the same softmax (training needs no second pass over the logits).
+// sum, computed from the same softmax (training needs no second pass over the logits). float: its
+// exponentials are exp_nonpositive's and its sums run in 8 lanes (a fixed order: the same bits every run).
 template <typename Real>
 double crossentropy_backward(Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                            std::size_t V, Real scale);

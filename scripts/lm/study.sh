@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The recipe study behind scripts/lm/train.sh's choices (docs/language-models.md, "How the recipes were
+# chosen"): short runs of each variant on the same corpus, one after another on both cores, each chosen by
+# its held-out loss (the corpus's held-out text; the cloze benchmark is measured once, on the shipped files).
+#
+#   bash scripts/lm/study.sh encoder|decoder [steps [name …]]     logs: build/lm/study/<name>.log
+# (names: only those runs; STUDY_THREADS=1 runs one study a core, so that two can run side by side)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+study=${1:?encoder or decoder}
+steps=${2:-1500}
+only=" ${*:3} "
+mkdir -p build/lm/study
+run() {
+  local name=$1; shift
+  if [ "$only" != "  " ] && [[ $only != *" $name "* ]]; then return; fi
+  echo "== $name: $*"
+  build/train/attn_train_lm --learning-rate 5e-3 --eval-every 250 --threads "${STUDY_THREADS:-2}" "$@" \
+    >"build/lm/study/$name.log" 2>&1 || echo "failed: see build/lm/study/$name.log"
+  grep -E "^step|^held-out" "build/lm/study/$name.log" | tail -2 || true
+}
+quarter=$((steps / 4))
+if [ "$study" = encoder ]; then
+  run masked-15-tied --objective masked --steps "$steps"
+  run masked-40-tied --objective masked --mask-rate 0.4 --steps "$steps"
+  run masked-40-untied --objective masked --mask-rate 0.4 --untied --steps "$steps"
+  run masked-40-untied-b128 --objective masked --mask-rate 0.4 --untied --batch-size 128 --shards 4 --steps "$quarter" --warmup 50 --eval-every 60
+  run masked-40-untied-lr1e-2 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 1e-2
+  run masked-40-untied-lr2.5e-3 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 2.5e-3
+else
+  run causal-untied --objective causal --untied --steps "$steps"
+  run causal-untied-lr1e-2 --objective causal --untied --steps "$steps" --learning-rate 1e-2
+fi
