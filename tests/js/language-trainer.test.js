@@ -54,16 +54,18 @@ describe('createLanguageTrainer', () => {
       const t = core.createLanguageTrainer({ ...SMALL, objective: 'masked', maskRate });
       let scored = 0,
         positions = 0;
-      for (let i = 0; i < 5; ++i) {
-        const batch = t.sample();
+      for (let i = 0; i < 20; ++i) {
+        const batch = t.sample(); // the next step's batch
+        t.step(1);
         scored += batch.scored.reduce((sum, x) => sum + x, 0);
         positions += batch.scored.length;
       }
       return scored / positions;
     };
     const [bert, wettig] = [share(0.15), share(0.4)];
-    assert.ok(bert > 0.08 && bert < 0.25, `maskRate 0.15: ${bert}`);
-    assert.ok(wettig > 0.3 && wettig < 0.5, `maskRate 0.4: ${wettig}`);
+    // 1,280 positions each; a window of 8 with none chosen gets one, which adds ≈ 0.034 at 0.15
+    assert.ok(bert > 0.12 && bert < 0.25, `maskRate 0.15: ${bert}`);
+    assert.ok(wettig > 0.35 && wettig < 0.47, `maskRate 0.4: ${wettig}`);
   });
 
   test('training lowers the held-out loss, for both objectives; the same seed gives the same losses bit for bit', () => {
