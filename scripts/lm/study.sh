@@ -27,7 +27,11 @@ if [ "$study" = encoder ]; then
   run masked-40-untied-b128 --objective masked --mask-rate 0.4 --untied --batch-size 128 --shards 4 --steps "$quarter" --warmup 50 --eval-every 60
   run masked-40-untied-lr1e-2 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 1e-2
   run masked-40-untied-lr2.5e-3 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 2.5e-3
+  # At the shipped budget: the tied output against the shipped (untied) recipe, which train.sh trains
+  run masked-40-tied-lr2.5e-3-long --objective masked --mask-rate 0.4 --learning-rate 2.5e-3 --steps 10000 --eval-every 1000 \
+    --out build/lm/study/masked-40-tied-long.safetensors
 else
   run causal-untied --objective causal --untied --steps "$steps"
   run causal-untied-lr1e-2 --objective causal --untied --steps "$steps" --learning-rate 1e-2
+  run causal-untied-lr2.5e-3 --objective causal --untied --steps "$steps" --learning-rate 2.5e-3
 fi

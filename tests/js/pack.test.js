@@ -16,9 +16,9 @@ import { test } from 'node:test';
 // The tarball's bytes (gzip): the word vectors (2.2 MB), two .wasm builds (~0.4 MB each), the
 // single-file variant (2.4 MB: its vectors include every word the language models predict, so that their files
 // load beside it) and the JS, each once: 4.75 MiB leaves room for the code (a second copy of the vectors would pass
-// it). The two language models' float16 weights (≤ 3 MB, which gzip barely shrinks) ship once, in dist/core/, and
-// get a budget of their own: 3 MiB.
-const MAX_TARBALL_BYTES = 4.75 * 2 ** 20 + 3 * 2 ** 20;
+// it). The two language models' float16 weights (4.5 MB, both with a learned output matrix; gzip barely shrinks
+// them) ship once, in dist/core/, and get a budget of their own: the models' 5 MB.
+const MAX_TARBALL_BYTES = 4.75 * 2 ** 20 + 5e6;
 
 /** A stated size ("6.7 MB") matches the measured bytes within this share (it is rounded to 0.1 MB). */
 const STATED_SIZE_TOLERANCE = 0.05;
