@@ -3,7 +3,9 @@
 # chosen"): short runs of each variant on the same corpus, one after another on both cores, each chosen by
 # its held-out loss (the corpus's held-out text; the cloze benchmark is measured once, on the shipped files).
 #
-#   bash scripts/lm/study.sh encoder|decoder [steps [name …]]     logs: build/lm/study/<name>.log
+#   bash scripts/lm/study.sh encoder|decoder|corpus [steps [name …]]     logs: build/lm/study/<name>.log
+# corpus: the decoder's recipe with and without Austen's novels in the training text, each measured on both
+# held-out parts (the WordNet and Bible text, and the Austen chapters).
 # (names: only those runs; STUDY_THREADS=1 runs one study a core, so that two can run side by side)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,6 +32,23 @@ if [ "$study" = encoder ]; then
   # At the shipped budget: the tied output against the shipped (untied) recipe, which train.sh trains
   run masked-40-tied-lr2.5e-3-long --objective masked --mask-rate 0.4 --learning-rate 2.5e-3 --steps 10000 --eval-every 1000 \
     --out build/lm/study/masked-40-tied-long.safetensors
+elif [ "$study" = corpus ]; then
+  # The corpus without Austen: the training lines of WordNet and the Bible, which open train.raw.txt
+  without=build/lm/corpus-without-austen
+  mkdir -p "$without"
+  lines=$(node -e "const s = require('./build/lm/corpus/sources.json').sources;
+    console.log(s.filter((x) => x.id !== 'austen').reduce((n, x) => n + x.train.lines, 0))")
+  head -n "$lines" build/lm/corpus/train.raw.txt >"$without/train.raw.txt"
+  cp build/lm/corpus/held-out.raw.txt "$without/held-out.raw.txt"
+  for corpus in with without; do
+    dir=build/lm/corpus; [ "$corpus" = without ] && dir=$without
+    run "causal-$corpus-austen" --objective causal --untied --steps "$steps" --corpus "$dir" \
+      --out "build/lm/study/causal-$corpus-austen.safetensors"
+    for part in wordnet-bible austen; do
+      build/train/attn_train_lm --corpus "$dir" --evaluate "build/lm/study/causal-$corpus-austen.safetensors" \
+        --held-out "build/lm/corpus/held-out.$part.raw.txt" --key "measured_$part" | sed 's/;.*//'
+    done
+  done
 else
   run causal-untied --objective causal --untied --steps "$steps"
   run causal-untied-lr1e-2 --objective causal --untied --steps "$steps" --learning-rate 1e-2

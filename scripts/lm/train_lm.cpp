@@ -138,6 +138,10 @@ int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, co
   SafeTensors file = read_safetensors_file(path);
   LanguageModel model = read_language_model(file, path, table);
   Trainer trainer = language_trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
+  // The output ids are the training text's most frequent words: another training text would score other words
+  if (corpus_of(trainer).vocabulary().words() != model.vocabulary().words()) {
+    throw std::invalid_argument(path + ": its output vocabulary is not this training text's: pass the corpus it was trained on");
+  }
   std::vector<float> parameters = model.parameters();
   trainer.set_parameters(parameters);
   const Evaluation e = trainer.evaluate();

@@ -72,7 +72,7 @@ export const tour = [
     title: 'A trained model: heads it learned',
     text:
       'Everything so far was built by hand or random; “trained decoder” (Model, beside the tokens) is our own small ' +
-      'language model, trained on 2.5 M words, run on your sentence. Its 8 heads were never told what to do: each is named ' +
+      'language model, trained on 2.9 M words, run on your sentence. Its 8 heads were never told what to do: each is named ' +
       'by what it was measured to do on held-out text, and its next-word predictions are on the right.',
     state: { model: 'causal' },
     view: 'heads',
