@@ -31,38 +31,21 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/text/embeddings.hpp"
+#include "attn/train/baselines.hpp"
 #include "attn/train/cloze.hpp"
 #include "attn/train/corpus.hpp"
 #include "attn/train/language_model_file.hpp"
 #include "attn/train/ngram.hpp"
 #include "attn/train/safetensors.hpp"
+#include "tool_args.hpp"
 
 using namespace attn::train;
 using json = nlohmann::json;
+using attn::tools::arg;
+using attn::tools::parse_args;
+using attn::tools::read_file;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::map<std::string, std::string> parse_args(int argc, char** argv) {
-  std::map<std::string, std::string> args;
-  for (int i = 1; i < argc; ++i) {
-    std::string key = argv[i];
-    if (key.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + key + "'");
-    if (i + 1 >= argc) throw std::invalid_argument(key + " needs a value");
-    args[key.substr(2)] = argv[++i];
-  }
-  return args;
-}
-
-std::string arg(const std::map<std::string, std::string>& args, const std::string& key, const std::string& fallback) {
-  const auto found = args.find(key);
-  return found == args.end() ? fallback : found->second;
-}
 
 struct Item {
   std::string left, answer, right;
@@ -87,17 +70,6 @@ std::vector<Item> read_items(const std::string& path) {
   return items;
 }
 
-// A token stream's lines as sentences of output ids (as baselines.cpp counts its bigram).
-std::vector<std::vector<std::int32_t>> sentences(const TokenStream& s) {
-  std::vector<std::vector<std::int32_t>> lines;
-  for (std::size_t i = 0; i < s.line_starts.size(); ++i) {
-    const std::size_t end = i + 1 < s.line_starts.size() ? s.line_starts[i + 1] : s.outputs.size();
-    lines.emplace_back(s.outputs.begin() + static_cast<std::ptrdiff_t>(s.line_starts[i]),
-                       s.outputs.begin() + static_cast<std::ptrdiff_t>(end));
-  }
-  return lines;
-}
-
 // The output id of the answer (one token by the items' rule: lowercase letters only); unk() if it is not one
 // word the vocabulary has.
 std::int32_t answer_id(const std::string& answer, const attn::EmbeddingTable& table, const OutputVocabulary& vocabulary) {
@@ -108,7 +80,7 @@ std::int32_t answer_id(const std::string& answer, const attn::EmbeddingTable& ta
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto args = parse_args(argc, argv);
+  const auto args = parse_args(argc, argv, {"causal", "corpus", "embeddings", "items", "json", "limit", "masked", "show"});
   const auto started = std::chrono::steady_clock::now();
   const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   const std::string items_path = arg(args, "items", "build/lm/cloze.tsv");
@@ -129,7 +101,7 @@ int main(int argc, char** argv) try {
   // The bigram and the word counts, over the training text's tokens in the masked model's output vocabulary.
   const std::string train = read_file(arg(args, "corpus", "build/lm/corpus") + "/train.raw.txt");
   const TokenStream stream = token_stream(train, table, vocabulary);
-  const KneserNeyBigram bigram(sentences(stream), vocabulary.size());
+  const KneserNeyBigram bigram(line_sentences(stream), vocabulary.size());
   std::vector<double> frequency(vocabulary.size(), 0);
   for (const std::int32_t id : stream.outputs) frequency[static_cast<std::size_t>(id)] += 1;
   std::vector<double> content_frequency = frequency;  // the output vocabulary is by frequency: its first 100 words

@@ -33,33 +33,15 @@
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/ngram.hpp"
 #include "attn/train/safetensors.hpp"
+#include "tool_args.hpp"
 
 using namespace attn::train;
 using json = nlohmann::json;
+using attn::tools::arg;
+using attn::tools::parse_args;
+using attn::tools::read_file;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::map<std::string, std::string> parse_args(int argc, char** argv) {
-  std::map<std::string, std::string> args;
-  for (int i = 1; i < argc; ++i) {
-    std::string key = argv[i];
-    if (key.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + key + "'");
-    const bool flag = i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0;
-    args[key.substr(2)] = flag ? "1" : argv[++i];
-  }
-  return args;
-}
-
-std::string arg(const std::map<std::string, std::string>& args, const std::string& key, const std::string& fallback) {
-  const auto found = args.find(key);
-  return found == args.end() ? fallback : found->second;
-}
 
 ParallelFor threads(std::size_t count) {
   return [count](std::size_t n, const std::function<void(std::size_t)>& body) {
@@ -161,7 +143,10 @@ int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, co
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto args = parse_args(argc, argv);
+  const auto args = parse_args(argc, argv, {"attention-only", "batch-size", "commit", "corpus", "embeddings", "eval-every",
+                                            "evaluate", "float32", "held-out", "key", "layers", "learning-rate", "mask-rate",
+                                            "measure-heads", "objective", "out", "seed", "shards", "steps", "threads", "untied",
+                                            "verify", "warmup"});
   const std::string corpus = arg(args, "corpus", "build/lm/corpus");
   const std::string train = read_file(corpus + "/train.raw.txt"), held_out = read_file(corpus + "/held-out.raw.txt");
   const std::string asset = read_file(arg(args, "embeddings", "web/assets/embeddings.bin"));

@@ -8,10 +8,7 @@
 
 namespace attn::train {
 
-namespace {
-
-// A token stream's lines as sentences of output ids.
-std::vector<std::vector<std::int32_t>> sentences(const TokenStream& s) {
+std::vector<std::vector<std::int32_t>> line_sentences(const TokenStream& s) {
   std::vector<std::vector<std::int32_t>> lines;
   for (std::size_t i = 0; i < s.line_starts.size(); ++i) {
     const std::size_t end = i + 1 < s.line_starts.size() ? s.line_starts[i + 1] : s.outputs.size();
@@ -21,11 +18,9 @@ std::vector<std::vector<std::int32_t>> sentences(const TokenStream& s) {
   return lines;
 }
 
-}  // namespace
-
 BaselinePerplexities held_out_baselines(const CorpusSource& corpus) {
   const std::size_t V = corpus.vocabulary().size();
-  const auto lines = sentences(corpus.train_stream());
+  const auto lines = line_sentences(corpus.train_stream());
   const UnigramModel unigram(lines, V);
   const KneserNeyBigram bigram(lines, V);
   const TokenStream& h = corpus.held_out_stream();

@@ -6,6 +6,8 @@
 // conditioned on <s>). A model that beats the unigram line has learned something about context-free word
 // frequency and more; one that beats the bigram line uses more than the previous word.
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "attn/train/language_trainer.hpp"
 
@@ -20,5 +22,8 @@ struct BaselinePerplexities {
 
 // Throws std::invalid_argument (ngram.hpp) if the training text holds no bigram seen exactly once.
 BaselinePerplexities held_out_baselines(const CorpusSource& corpus);
+
+// A token stream's lines as sentences of output ids: the text the n-gram baselines count (ngram.hpp).
+std::vector<std::vector<std::int32_t>> line_sentences(const TokenStream& stream);
 
 }  // namespace attn::train
