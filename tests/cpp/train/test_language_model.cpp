@@ -86,6 +86,29 @@ TEST_CASE("language trainer: batches follow the objective (causal targets shifte
   // 15 % of positions, plus one in a sequence where none was chosen (probability 0.85^T): 0.15 + 0.85^8 / 8 ≈ 0.184
   CHECK(rate == Approx(0.15 + std::pow(0.85, 8) / 8).margin(0.02));
   CHECK(masked_share == Approx(0.8).margin(0.05));
+  // maskRate 0.4 (Wettig et al. 2023): 0.4 + 0.6^8 / 8 ≈ 0.402 of the positions
+  o.mask_rate = 0.4;
+  const Batch m40 = language_trainer(o, shipped_table(), train, held_out).peek_batch();
+  const double rate40 = static_cast<double>(m40.scored_count()) / static_cast<double>(m40.tokens.size());
+  std::printf("maskRate 0.4: %.3f of positions chosen\n", rate40);
+  CHECK(rate40 == Approx(0.4 + std::pow(0.6, 8) / 8).margin(0.02));
+  o.mask_rate = 0;
+  CHECK_THROWS_WITH(language_trainer(o, shipped_table(), train, held_out), Catch::Contains("maskRate must be in (0, 1]"));
+}
+
+TEST_CASE("language trainer: the held-out measurement is the same in batches of any shard's size", "[train]") {
+  const auto [train, held_out] = fixture_text();
+  for (const Objective objective : {Objective::causal, Objective::masked}) {
+    LanguageTrainerOptions o = small_options(objective);
+    o.shards = 1;
+    const Evaluation whole = language_trainer(o, shipped_table(), train, held_out).evaluate();
+    o.shards = 4;  // held-out batches of one window instead of four
+    const Evaluation sliced = language_trainer(o, shipped_table(), train, held_out).evaluate();
+    CHECK(sliced.tokens == whole.tokens);
+    CHECK(sliced.loss == Approx(whole.loss).epsilon(1e-12));
+    CHECK(sliced.top1 == whole.top1);
+    CHECK(sliced.top5 == whole.top5);
+  }
 }
 
 TEST_CASE("language model: a file round trip runs the trained parameters, and weights, top-k and scores are consistent", "[train]") {
