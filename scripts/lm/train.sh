@@ -44,6 +44,4 @@ for objective in "${@:-causal masked}"; do
   done
 done
 # The cloze benchmark, once, on the files as shipped (docs/language-models.md, "A cloze benchmark")
-node scripts/lm/cloze-items.mjs
-build/train/attn_cloze --items build/lm/cloze.tsv --masked web/assets/models/masked.safetensors \
-  --causal web/assets/models/causal.safetensors --json build/lm/cloze.json
+bash scripts/lm/cloze.sh
