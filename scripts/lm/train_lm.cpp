@@ -37,9 +37,7 @@
 
 using namespace attn::train;
 using json = nlohmann::json;
-using attn::tools::arg;
-using attn::tools::parse_args;
-using attn::tools::read_file;
+using namespace attn::tools;
 
 namespace {
 

@@ -128,7 +128,7 @@ template <typename Real>
 void forward_scored(const ModelConfig& c, const Real* params, const Batch& batch, const std::vector<std::uint8_t>& ablated,
                     Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
   const std::size_t N = batch.tokens.size(), d = c.d_model;
-  if (batch.scored.size() != N) throw std::invalid_argument("forward_scored: the batch's scored flags are not one a token");
+  if (batch.scored.size() != N) throw std::invalid_argument("forward_scored: the batch needs one scored flag per token");
   if (batch.scored_count() == N) return forward(c, params, batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
   const Real* x = forward_blocks(c, params, batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
   ws.output_rows.clear();
