@@ -70,7 +70,7 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
   }
   assert.equal(byId['trained-model']?.model, 'causal', 'a step shows the trained decoder');
   assert.equal(byId['measured-label']?.model, 'causal');
-  // Knockout: the head switched off changes the decoder's next word after "The king of" (judah → the).
+  // Knockout: the head switched off changes the decoder's next word after "The king of" (israel → the).
   assert.equal(byId.knockout?.model, 'causal');
   assert.deepEqual(byId.knockout.knockout, { off: [{ layer: 1, head: 2 }], next: 'the' });
   // The output layer: the stepper of the decoder's layer 2 at its logits step.
@@ -96,7 +96,7 @@ test('the trained-model steps on a phone: the heads and the measured label are o
   await page.waitForSelector('attention-explorer [data-figure="trained-weights"]', { timeout: 30000 });
   const shown = await tour(page);
   assert.equal(shown.model, 'causal');
-  assert.match(shown.text, /previous word 0\.45/);
+  assert.match(shown.text, /previous word 0\.49/);
   await page.screenshot({ path: `${OUTPUT}/tour-measured-label-390.png` });
   await page.close();
 });

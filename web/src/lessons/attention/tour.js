@@ -82,10 +82,10 @@ export const tour = [
     id: 'measured-label',
     title: "A head's measured label",
     text:
-      '“previous word 0.45” means that on held-out text this head puts, on average, 0.45 of its weight on the word just ' +
+      '“previous word 0.49” means that on held-out text this head puts, on average, 0.49 of its weight on the word just ' +
       'before — the job the designed “previous token” head does by construction. A head whose best score stays below 0.4 ' +
       'is “mixed”; the list under the heads says what each name measures.',
-    state: { model: 'causal', head: { layer: 0, head: 1 } },
+    state: { model: 'causal', head: { layer: 0, head: 0 } },
     view: 'attention',
     figure: 'trainedWeights',
   },
@@ -96,7 +96,7 @@ export const tour = [
     text:
       'Each head in the grid has a switch: off, its output is set to 0 before W_O, and every later layer and the ' +
       'predictions are recomputed without it. Here layer 2, head 3 is off, and after “The king of” the likeliest next ' +
-      'word turns from “judah” to “the”. Point at a predicted word: “Why this word?” measures how much each head and ' +
+      'word turns from “israel” to “the”. Point at a predicted word: “Why this word?” measures how much each head and ' +
       'each earlier word moves its log-probability — on this sentence, not an explanation of the model.',
     state: { model: 'causal', sentence: 'The king of', knockout: [{ layer: 1, head: 2 }] },
     view: 'predictions',
