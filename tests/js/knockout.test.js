@@ -215,10 +215,10 @@ describe('languageModel attribute()', () => {
     }
     // The decoder never saw [MASK] in a text (run() refuses it): its input row is the same mean vector the encoder reads.
     const maskRow = masked.run('[MASK]').embeddings.data;
-    const c = causal.attribute(SENTENCE, { position: 3, word: 'muddy' });
+    const c = causal.attribute(SENTENCE, { position: 3, word: 'wet' });
     const r = causal.run(SENTENCE, { k: 1 });
     const T = r.tokens.length;
-    const o = causal.vocabulary.indexOf('muddy');
+    const o = causal.vocabulary.indexOf('wet');
     const logPWith = (replace) =>
       logSoftmaxAt(
         causal,
