@@ -61,15 +61,18 @@ test('the head is one { layer, head } in the state and the link (head=layer,head
   assert.match(hash, /(^|&)head=1%2C2(&|$)/);
   assert.doesNotMatch(hash, /trainedHead/);
   assert.deepEqual(withChange(defaults, stateFromHash(`#${hash}`, defaults)).head, { layer: 1, head: 2 });
-  // Each model starts at its first head, which the link leaves out: the designed heads' first, the decoder's
-  // previous-word head (layer 1, head 2).
+  // Each model starts at its first head, which the link leaves out: the designed heads' first, each trained
+  // model's previous-word head (the decoder's layer 1, head 1; the encoder's layer 1, head 4).
   assert.deepEqual(defaults.head, { layer: 0, head: 0 });
   const decoder = withChange(defaults, { model: 'causal' });
-  assert.deepEqual(decoder.head, { layer: 0, head: 1 });
+  assert.deepEqual(decoder.head, { layer: 0, head: 0 });
   assert.equal(stateToHash(decoder, defaults), 'model=causal');
-  assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 0, head: 1 });
-  // The decoder's first head of all is not its first head: the link names it, and opens at it.
-  const first = withChange(decoder, { head: { layer: 0, head: 0 } });
+  assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 0, head: 0 });
+  assert.deepEqual(withChange(defaults, { model: 'masked' }).head, { layer: 0, head: 3 });
+  // The encoder's first head of all is not its first head: the link names it, and opens at it.
+  const encoder = withChange(defaults, { model: 'masked' });
+  const first = withChange(encoder, { head: { layer: 0, head: 0 } });
+  assert.equal(stateToHash(first, defaults), 'model=masked&head=0%2C0');
   assert.deepEqual(withChange(defaults, stateFromHash(`#${stateToHash(first, defaults)}`, defaults)), first);
   // A designed head past the last (fewer heads) is their last; a head of another layer is theirs too.
   assert.deepEqual(withChange(defaults, { numHeads: 2, head: { layer: 0, head: 3 } }).head, { layer: 0, head: 1 });
@@ -89,7 +92,7 @@ test('old links, from before the head was one field, open at the same head (head
     head: 3,
   });
   // A trained model's link with only a designed head= showed the trained model's default head.
-  assert.deepEqual(open('#model=masked&head=3').head, { layer: 0, head: 1 });
+  assert.deepEqual(open('#model=masked&head=3').head, { layer: 0, head: 3 });
   assert.deepEqual(open('#model=masked&head=3&trainedHead=0').head, { layer: 0, head: 0 });
   // Written again, the link says the head once, in today's form.
   assert.equal(stateToHash(open('#model=causal&trainedHead=6'), defaults), 'model=causal&head=0%2C6');

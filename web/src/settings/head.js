@@ -4,13 +4,21 @@
 // head, trainedHead=i a trained one counted layer-major (read as { layer: 0, head: i }, which a model
 // counts on into its later layers: models/run.js headIndex).
 
-/** The head each model starts at: the designed heads' first, the trained models' previous-word head (layer 1, head 2). */
-const FIRST_HEADS = { designed: { layer: 0, head: 0 } };
-const TRAINED_FIRST = { layer: 0, head: 1 };
+/**
+ * The head each model starts at: the designed heads' first; in each shipped trained model, its measured previous-word
+ * head (layer 1, head 1 of the decoder; layer 1, head 4 of the encoder: docs/language-models.md, "What the heads do").
+ * Retraining moves them: tests/e2e/trained-model.test.js checks the decoder's is still labelled "previous".
+ */
+const FIRST_HEADS = {
+  designed: { layer: 0, head: 0 },
+  causal: { layer: 0, head: 0 },
+  masked: { layer: 0, head: 3 },
+};
 
 /** @param {string} model  'designed', 'causal' or 'masked' @returns {{ layer: number, head: number }} where it starts */
 export function firstHead(model) {
-  return { ...(FIRST_HEADS[model] ?? TRAINED_FIRST) };
+  if (!FIRST_HEADS[model]) throw new RangeError(`firstHead: unknown model '${model}'`);
+  return { ...FIRST_HEADS[model] };
 }
 
 /** Whether `value` is a head: { layer, head } of whole numbers ≥ 0. */
