@@ -248,10 +248,10 @@ async function checkStepper(kind, trainedHead, expectedName) {
 
 test('model=causal, L2 H2: every step of the trained stepper equals the block recomputed from parameters(), with the causal mask', async () => {
   const { page, errors } = await checkStepper('causal', 5, 'L2 H2');
-  // Another head, picked in the stepper: it follows it.
-  await page.click('attention-explorer .trained-head-picker button:first-child');
-  await page.waitForSelector('attention-explorer [data-figure="trained-pipeline"][data-layer="0"][data-head="0"]');
-  assert.match(page.url(), /head=0%2C0|head=0,0/);
+  // Another head, picked in the stepper (L1 H2: not the decoder's first head, which a link leaves out): it follows it.
+  await page.click('attention-explorer .trained-head-picker button[data-focus-key="trained-head-0-1"]');
+  await page.waitForSelector('attention-explorer [data-figure="trained-pipeline"][data-layer="0"][data-head="1"]');
+  assert.match(page.url(), /head=0%2C1|head=0,1/);
   assert.doesNotMatch(page.url(), /trainedHead/, 'the link names the head once, as { layer, head }');
   await page.screenshot({ path: 'test-output/trained-stepper-causal.png' });
   assert.deepEqual(errors, []);
