@@ -273,6 +273,7 @@ attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
   o.seq_len = recipe["seqLen"].as<std::size_t>();
   o.output_words = recipe["outputWords"].as<std::size_t>();
   o.tied_output = recipe["tiedOutput"].as<bool>();
+  o.output_head = !recipe["outputHead"].isUndefined() && recipe["outputHead"].as<bool>();  // files before it: none
   o.layer_norm = recipe["layerNorm"].as<bool>();
   return o;
 }

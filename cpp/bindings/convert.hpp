@@ -165,7 +165,7 @@ val pca_to_js(const attn::Pca& p);
 // ---- training (attn/train) ----
 
 // A language model's recipe { objective, numLayers, numHeads, dFF, seqLen, outputWords, tiedOutput,
-// layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them);
+// outputHead?, layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them);
 // the other options keep their defaults. An unknown objective throws as enum_from_js ("recipe.objective").
 attn::train::LanguageTrainerOptions language_model_options(const val& recipe);
 

@@ -143,6 +143,7 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
                          {"hidden", typed_array_to_js(r.hidden)}, {"positions", typed_array_to_js(computed)},
                          {"topIds", typed_array_to_js(ids)}, {"topP", typed_array_to_js(p)},
                          {"unk", typed_array_to_js(r.unk)}, {"logits", typed_array_to_js(r.logits)},
+                         {"outputInput", typed_array_to_js(r.output_input)},
                          {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
                          {"activations", r.activations ? block_activations_to_js(*r.activations, m.config(), r.tokens.size()) : val::null()}});
   });
@@ -178,7 +179,7 @@ val language_trainer_defaults() {
   return object_to_js({{"objective", val(std::string(attn::name_of(train::kObjectiveNames, o.objective)))},
                        {"numLayers", val(o.n_layers)}, {"numHeads", val(o.n_heads)}, {"dFF", val(o.d_ff)},
                        {"seqLen", val(o.seq_len)}, {"batchSize", val(o.batch_size)}, {"outputWords", val(o.output_words)},
-                       {"tiedOutput", val(o.tied_output)}, {"layerNorm", val(o.layer_norm)},
+                       {"tiedOutput", val(o.tied_output)}, {"outputHead", val(o.output_head)}, {"layerNorm", val(o.layer_norm)},
                        {"maskRate", val(o.mask_rate)},
                        {"learningRate", val(o.optimizer.learning_rate)}, {"weightDecay", val(o.optimizer.weight_decay)},
                        {"warmupSteps", val(o.schedule.warmup_steps)}, {"totalSteps", val(o.schedule.total_steps)},

@@ -29,9 +29,16 @@ if [ "$study" = encoder ]; then
   run masked-40-untied-b128 --objective masked --mask-rate 0.4 --untied --batch-size 128 --shards 4 --steps "$quarter" --warmup 50 --eval-every 60
   run masked-40-untied-lr1e-2 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 1e-2
   run masked-40-untied-lr2.5e-3 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 2.5e-3
+  # BERT's output head (dense + GELU + LayerNorm before the output layer) on the best recipe, untied and tied
+  run masked-40-untied-lr2.5e-3-head --objective masked --mask-rate 0.4 --untied --output-head --steps "$steps" --learning-rate 2.5e-3
+  run masked-40-tied-lr2.5e-3-head --objective masked --mask-rate 0.4 --output-head --steps "$steps" --learning-rate 2.5e-3
+  run masked-40-tied-lr2.5e-3 --objective masked --mask-rate 0.4 --steps "$steps" --learning-rate 2.5e-3
   # At the shipped budget: the tied output against the shipped (untied) recipe, which train.sh trains
   run masked-40-tied-lr2.5e-3-long --objective masked --mask-rate 0.4 --learning-rate 2.5e-3 --steps 10000 --eval-every 1000 \
     --out build/lm/study/masked-40-tied-long.safetensors
+  # BERT's output head at the shipped budget, against the shipped (untied, headless) recipe
+  run masked-40-untied-lr2.5e-3-head-long --objective masked --mask-rate 0.4 --untied --output-head --learning-rate 2.5e-3 \
+    --steps 10000 --eval-every 1000 --out build/lm/study/masked-40-untied-head-long.safetensors
 elif [ "$study" = corpus ]; then
   # The corpus without Austen: the training lines of WordNet and the Bible, which open train.raw.txt
   without=build/lm/corpus-without-austen

@@ -3,7 +3,7 @@
 // __metadata__; or re-runs a shipped file's recipe and checks its first losses bit for bit (--verify).
 //
 //   attn_train_lm --corpus build/lm/corpus --embeddings web/assets/embeddings.bin --objective causal
-//                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--layers 2]
+//                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--output-head] [--layers 2]
 //                 [--attention-only] [--mask-rate 0.15] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
 //                 [--warmup 200] [--seed 0] [--threads 2] [--commit <sha>] [--eval-every 250]
 //   attn_train_lm --verify web/assets/models/causal.safetensors --corpus … --embeddings … [--steps 50]
@@ -143,7 +143,7 @@ int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, co
 int main(int argc, char** argv) try {
   const auto args = parse_args(argc, argv, {"attention-only", "batch-size", "commit", "corpus", "embeddings", "eval-every",
                                             "evaluate", "float32", "held-out", "key", "layers", "learning-rate", "mask-rate",
-                                            "measure-heads", "objective", "out", "seed", "shards", "steps", "threads", "untied",
+                                            "measure-heads", "objective", "out", "output-head", "seed", "shards", "steps", "threads", "untied",
                                             "verify", "warmup"});
   const std::string corpus = arg(args, "corpus", "build/lm/corpus");
   const std::string train = read_file(corpus + "/train.raw.txt"), held_out = read_file(corpus + "/held-out.raw.txt");
@@ -160,6 +160,7 @@ int main(int argc, char** argv) try {
   o.objective = attn::value_of(kObjectiveNames, arg(args, "objective", "causal"), "objective");
   o.n_layers = std::stoul(arg(args, "layers", "2"));
   o.tied_output = !args.count("untied");
+  o.output_head = args.count("output-head");
   o.mask_rate = std::stod(arg(args, "mask-rate", "0.15"));
   o.batch_size = std::stoul(arg(args, "batch-size", "32"));
   o.shards = std::stoul(arg(args, "shards", "2"));  // a larger batch needs more slices (the activation limit)
@@ -173,9 +174,10 @@ int main(int argc, char** argv) try {
   const auto started = std::chrono::steady_clock::now();
   Trainer trainer = language_trainer(o, table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
   const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-  std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu; %zu parameters\n",
+  std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu%s; %zu parameters\n",
               attn::name_of(kObjectiveNames, o.objective), o.n_layers, o.n_heads, trainer.config().d_model, o.d_ff,
-              o.tied_output ? "tied" : "untied", trainer.config().outputs(), trainer.parameters().size());
+              o.tied_output ? "tied" : "untied", trainer.config().outputs(), o.output_head ? " after BERT's output head" : "",
+              trainer.parameters().size());
   std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n",
               corpus_of(trainer).train_stream().inputs.size(), corpus_of(trainer).train_stream().line_starts.size(),
               corpus_of(trainer).held_out_stream().inputs.size(), seconds());

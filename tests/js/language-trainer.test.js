@@ -109,6 +109,63 @@ describe('createLanguageTrainer', () => {
     assert.ok(worst < 0.05, `largest relative error ${worst}`);
   });
 
+  test("outputHead: run()'s logits equal LayerNorm(GELU(x_L W_T + b_T)) U + b recomputed here from parameters()", () => {
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, outputHead: 1 }), {
+      name: 'TypeError',
+      message: /outputHead must be true or false/,
+    });
+    const t = core.createLanguageTrainer({ ...SMALL, objective: 'masked', tiedOutput: false, outputHead: true });
+    t.step(5);
+    const p = t.parameters();
+    assert.deepEqual(p['output_head.dense.w'].shape, [100, 100]);
+    assert.deepEqual(Object.keys(p).slice(-6, -2), [
+      'output_head.dense.w',
+      'output_head.dense.b',
+      'output_head.norm.gamma',
+      'output_head.norm.beta',
+    ]);
+    const model = t.model();
+    assert.equal(model.config.outputHead, true);
+    assert.equal(core.createLanguageTrainer(SMALL).model().config.outputHead, false);
+    const r = model.run('the light of the [MASK] was bright', { positions: 'masks' });
+    const at = r.tokens.findIndex((token) => token.mask);
+    const d = 100;
+    const x = r.hidden[0].data.subarray(at * d, (at + 1) * d);
+    // erf by Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7), for GELU(u) = u (1 + erf(u / √2)) / 2
+    const erf = (u) => {
+      const s = Math.sign(u),
+        a = Math.abs(u),
+        k = 1 / (1 + 0.3275911 * a);
+      const poly = ((((1.061405429 * k - 1.453152027) * k + 1.421413741) * k - 0.284496736) * k + 0.254829592) * k;
+      return s * (1 - poly * Math.exp(-a * a));
+    };
+    const W = p['output_head.dense.w'].data;
+    const g = Array.from({ length: d }, (_, j) => {
+      let u = p['output_head.dense.b'].data[j];
+      for (let i = 0; i < d; ++i) u += x[i] * W[i * d + j];
+      return (u * (1 + erf(u / Math.SQRT2))) / 2;
+    });
+    const mean = g.reduce((a, b) => a + b, 0) / d;
+    const variance = g.reduce((a, b) => a + (b - mean) ** 2, 0) / d;
+    const tRow = g.map(
+      (v, j) =>
+        ((v - mean) / Math.sqrt(variance + 1e-5)) * p['output_head.norm.gamma'].data[j] +
+        p['output_head.norm.beta'].data[j],
+    );
+    tRow.forEach((v, j) =>
+      assert.ok(Math.abs(v - r.outputInput[at][j]) < 1e-4, `t[${j}]: ${v} vs ${r.outputInput[at][j]}`),
+    );
+    const U = p.unembedding.data;
+    const V = model.vocabulary.length;
+    let worst = 0;
+    for (let o = 0; o < V; ++o) {
+      let z = p.output_bias.data[o];
+      for (let j = 0; j < d; ++j) z += tRow[j] * U[j * V + o];
+      worst = Math.max(worst, Math.abs(z - r.logits[at][o]));
+    }
+    assert.ok(worst < 1e-3, `largest logit difference ${worst}`);
+  });
+
   test('parameters: named as in the C++, set back exactly; bad ones are refused', () => {
     const t = core.createLanguageTrainer(SMALL);
     const p = t.parameters();

@@ -83,13 +83,24 @@ const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out
   return x;
 }
 
-void LanguageModel::output_layer(const float* x, std::size_t n, float* logits) const {
+const float* LanguageModel::output_input(const float* x, std::size_t n) {
+  if (!config_.output_head) return x;
+  const std::size_t d = config_.d_model;
+  head_rows_.resize(3 * n * d + 2 * n);
+  float* at = head_rows_.data();
+  output_head_forward(config_, parameters_.data(), x, n, at, at + n * d, at + 2 * n * d, at + 3 * n * d, at + 3 * n * d + n);
+  return at + 2 * n * d;
+}
+
+const float* LanguageModel::output_layer(const float* x, std::size_t n, float* logits) {
   const std::size_t d = config_.d_model, V = config_.outputs();
+  x = output_input(x, n);
   gemm_packed(x, d, packed_unembedding_.data(), logits, V, n, d, V);
   const float* bias = bind_parameters(config_, parameters_.data()).output_bias;
   for (std::size_t r = 0; r < n; ++r) {
     for (std::size_t o = 0; o < V; ++o) logits[r * V + o] += bias[o];
   }
+  return x;
 }
 
 LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions, std::optional<HeadChoice> activations,
@@ -124,7 +135,8 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Pos
   std::vector<float> rows(P * d);  // x_L at the positions, so that one product serves them all
   for (std::size_t i = 0; i < P; ++i) std::copy(x + out.positions[i] * d, x + (out.positions[i] + 1) * d, rows.data() + i * d);
   out.logits.resize(P * V);
-  output_layer(rows.data(), P, out.logits.data());
+  const float* t = output_layer(rows.data(), P, out.logits.data());
+  out.output_input.assign(t, t + P * d);
   std::vector<float> p(V);
   for (std::size_t i = 0; i < P; ++i) {
     const float* row = out.logits.data() + i * V;

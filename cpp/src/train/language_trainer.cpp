@@ -43,6 +43,7 @@ ModelConfig language_model_config(const LanguageTrainerOptions& o, const Embeddi
   c.biases = true;
   c.causal = o.objective == Objective::causal;
   c.tied_output = o.tied_output;
+  c.output_head = o.output_head;
   c.positional = Positional::sinusoidal;
   TrainerOptions checked;
   checked.model = c;

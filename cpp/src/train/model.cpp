@@ -59,6 +59,28 @@ const Real* output_matrix(const ModelConfig& c, const Real* params, const Frozen
 }
 
 template <typename Real>
+void output_head_forward(const ModelConfig& c, const Real* params, const Real* x, std::size_t n, Real* dense, Real* gelu,
+                         Real* out, Real* mean, Real* rstd) {
+  const Parameters<const Real> p = bind_parameters(c, params);
+  const std::size_t d = c.d_model;
+  matmul_forward(dense, x, p.head_w, p.head_b, n, d, d);
+  gelu_forward(gelu, dense, n * d);
+  layernorm_forward(out, mean, rstd, gelu, p.head_gamma, p.head_beta, n, d);
+}
+
+namespace {
+
+// The output layer's input at n output rows x (n, d): x itself, or with the output head its t (ws.head_out).
+template <typename Real>
+const Real* output_input(const ModelConfig& c, const Real* params, const Real* x, std::size_t n, Workspace<Real>& ws) {
+  if (!c.output_head) return x;
+  output_head_forward(c, params, x, n, ws.head_dense, ws.head_gelu, ws.head_out, ws.head_mean, ws.head_rstd);
+  return ws.head_out;
+}
+
+}  // namespace
+
+template <typename Real>
 const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
                            const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
   if (B == 0) throw std::out_of_range("batch size must be at least 1");
@@ -118,7 +140,7 @@ const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::
 template <typename Real>
 void forward(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
              const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
-  const Real* x = forward_blocks(c, params, tokens, B, T, ablated, ws, frozen);
+  const Real* x = output_input(c, params, forward_blocks(c, params, tokens, B, T, ablated, ws, frozen), B * T, ws);
   const Real* u = output_matrix(c, params, frozen, ws.unembedding);
   matmul_forward(ws.logits, x, u, bind_parameters(c, params).output_bias, B * T, c.d_model, c.outputs());
   ws.compact = false;
@@ -139,7 +161,8 @@ void forward_scored(const ModelConfig& c, const Real* params, const Batch& batch
   ws.output_inputs.resize(M * d);
   for (std::size_t i = 0; i < M; ++i) std::copy(x + ws.output_rows[i] * d, x + (ws.output_rows[i] + 1) * d, ws.output_inputs.data() + i * d);
   const Real* u = output_matrix(c, params, frozen, ws.unembedding);
-  if (M) matmul_forward(ws.logits, ws.output_inputs.data(), u, bind_parameters(c, params).output_bias, M, d, c.outputs());
+  const Real* t = output_input(c, params, ws.output_inputs.data(), M, ws);
+  if (M) matmul_forward(ws.logits, t, u, bind_parameters(c, params).output_bias, M, d, c.outputs());
   ws.compact = true;
 }
 
@@ -170,27 +193,34 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
   Real* next = ag.x_in;
   const auto zero = [](Real* at, std::size_t n) { std::fill(at, at + n, Real{0}); };
 
-  // logits = x_L U + b (at ws.logits' rows: every row, or forward_scored's): dlogits, then dx_L, dU (untied)
-  // or the tied learned rows' share, db
+  // logits = t U + b at ws.logits' M rows (every row, or forward_scored's), t = x_L or the output head's:
+  // dlogits, then dt, dU (untied) or the tied learned rows' share, db; then through the head to dx_L
   const OutputTargets out = output_targets(ws, batch);
   const std::size_t M = out.rows;
   const double loss_sum = crossentropy_backward(ws.logits, out.targets, out.scored, M, V, Real{1} / static_cast<Real>(scored));
-  const Real* x_last = ws.compact ? ws.output_inputs.data() : L ? ws.layers[L - 1].out : ws.x0;
+  const Real* x_last = ws.compact ? ws.output_inputs.data() : L ? ws.layers[L - 1].out : ws.x0;  // (M, d)
+  const Real* t = c.output_head ? ws.head_out : x_last;
   const Real* u = c.tied_output ? ws.unembedding.data() : p.unembedding;
-  std::vector<Real> compact_dx(ws.compact ? M * d : 0, Real{0});
-  matmul_backward(ws.compact ? compact_dx.data() : cur, g.unembedding, g.output_bias, ws.logits, x_last, u, M, d, V, ws.scratch);
-  for (std::size_t i = 0; ws.compact && i < M; ++i) {
-    std::copy(compact_dx.data() + i * d, compact_dx.data() + (i + 1) * d, cur + ws.output_rows[i] * d);
-  }
-  if (c.tied_output) {  // d row(output_rows[o]) += Σ_r x_L[r] dlogits[r, o] for the learned rows
+  Real* dx_last = ws.compact ? ag.output_x : cur;  // ∂loss/∂x_L at the M rows; cur directly when they are every row
+  matmul_backward(c.output_head ? ag.head_out : dx_last, g.unembedding, g.output_bias, ws.logits, t, u, M, d, V, ws.scratch);
+  if (c.tied_output) {  // d row(output_rows[o]) += Σ_r t[r] dlogits[r, o] for the learned rows
     for (std::size_t o = 0; o < V; ++o) {
       const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
       if (id < c.frozen_rows) continue;
       Real* row = g.embedding + (id - c.frozen_rows) * d;
       for (std::size_t r = 0; r < M; ++r) {
-        for (std::size_t j = 0; j < d; ++j) row[j] += x_last[r * d + j] * ws.logits[r * V + o];
+        for (std::size_t j = 0; j < d; ++j) row[j] += t[r * d + j] * ws.logits[r * V + o];
       }
     }
+  }
+  if (c.output_head) {  // t = LayerNorm(GELU(x_L W_T + b_T))
+    layernorm_backward(ag.head_gelu, g.head_gamma, g.head_beta, ag.head_out, ws.head_gelu, ws.head_mean, ws.head_rstd,
+                       p.head_gamma, M, d);
+    gelu_backward(ag.head_dense, ag.head_gelu, ws.head_dense, M * d);
+    matmul_backward(dx_last, g.head_w, g.head_b, ag.head_dense, x_last, p.head_w, M, d, d, ws.scratch);
+  }
+  for (std::size_t i = 0; ws.compact && i < M; ++i) {
+    std::copy(dx_last + i * d, dx_last + (i + 1) * d, cur + ws.output_rows[i] * d);
   }
 
   for (std::size_t l = L; l-- > 0;) {
@@ -241,6 +271,8 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
 }
 
 #define ATTN_TRAIN_MODEL(Real)                                                                                      \
+  template void output_head_forward<Real>(const ModelConfig&, const Real*, const Real*, std::size_t, Real*, Real*, Real*, \
+                                          Real*, Real*);                                                              \
   template const Real* output_matrix<Real>(const ModelConfig&, const Real*, const FrozenInputs<Real>&, std::vector<Real>&); \
   template const Real* forward_blocks<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t, \
                                             const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&); \

@@ -238,6 +238,22 @@ void relu_backward(Real* din, const Real* dout, const Real* in, std::size_t n) {
 }
 
 template <typename Real>
+void gelu_forward(Real* out, const Real* in, std::size_t n) {
+  const Real inv_sqrt2 = static_cast<Real>(0.70710678118654752440);
+  for (std::size_t i = 0; i < n; ++i) out[i] = Real{0.5} * in[i] * (Real{1} + std::erf(in[i] * inv_sqrt2));
+}
+
+template <typename Real>
+void gelu_backward(Real* din, const Real* dout, const Real* in, std::size_t n) {
+  const Real inv_sqrt2 = static_cast<Real>(0.70710678118654752440), inv_sqrt_2pi = static_cast<Real>(0.39894228040143267794);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Real x = in[i];
+    const Real cdf = Real{0.5} * (Real{1} + std::erf(x * inv_sqrt2)), pdf = inv_sqrt_2pi * std::exp(Real{-0.5} * x * x);
+    din[i] += dout[i] * (cdf + x * pdf);
+  }
+}
+
+template <typename Real>
 double crossentropy_forward(const Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                             std::size_t V) {
   double sum = 0;
@@ -310,6 +326,8 @@ double crossentropy_backward(Real* logits, const std::int32_t* targets, const st
                                          std::size_t, std::size_t);                                                           \
   template void relu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
   template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
+  template void gelu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
+  template void gelu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
   template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t); \
   template double crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t, Real);
 ATTN_TRAIN_OPS(float)

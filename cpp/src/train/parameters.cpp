@@ -49,6 +49,12 @@ void visit_parameters(const ModelConfig& c, Parameters<Real>& p, Visit&& visit) 
       }
     }
   }
+  if (c.output_head) {
+    visit("output_head.dense.w", {d, d}, fan_in_d, p.head_w);
+    visit("output_head.dense.b", {d}, zero, p.head_b);
+    visit("output_head.norm.gamma", {d}, one, p.head_gamma);
+    visit("output_head.norm.beta", {d}, zero, p.head_beta);
+  }
   if (!c.tied_output) visit("unembedding", {d, c.outputs()}, fan_in_d, p.unembedding);
   if (c.biases) visit("output_bias", {c.outputs()}, zero, p.output_bias);
 }
@@ -78,7 +84,7 @@ void check_config(const ModelConfig& c) {
                             std::to_string(c.frozen_rows));
   }
   const std::uint64_t d = c.d_model;
-  check_cells(d * (std::uint64_t{2} * c.vocab_size + c.outputs() + c.seq_len + std::uint64_t{4} * c.n_layers * d +
+  check_cells(d * (std::uint64_t{2} * c.vocab_size + c.outputs() + c.seq_len + std::uint64_t{4} * c.n_layers * d + (c.output_head ? d + 3 : 0) +
                    std::uint64_t{2} * c.n_layers * c.d_ff),
               "the model's parameters");
 }

@@ -261,8 +261,8 @@ TEST_CASE("train model: bad sizes and tokens are refused", "[train]") {
 namespace {
 
 // The language models' configuration at test size: F = 5 frozen input rows and 2 learned ones (ids 5, 6),
-// post-LN blocks with a feed-forward layer and biases, V_out = 5 outputs.
-ModelConfig language_config(bool causal, bool tied) {
+// post-LN blocks with a feed-forward layer and biases, V_out = 5 outputs; head: BERT's output head.
+ModelConfig language_config(bool causal, bool tied, bool head = false) {
   ModelConfig c;
   c.vocab_size = 7;
   c.frozen_rows = 5;
@@ -276,6 +276,7 @@ ModelConfig language_config(bool causal, bool tied) {
   c.biases = true;
   c.causal = causal;
   c.tied_output = tied;
+  c.output_head = head;
   return c;
 }
 
@@ -303,11 +304,14 @@ Batch language_batch(const ModelConfig& c) {
 TEST_CASE("train model: the language-model blocks' gradients (LayerNorm, feed-forward, biases, <unk>, output) agree with finite differences", "[train]") {
   for (const bool causal : {true, false}) {
     for (const bool tied : {false, true}) {
-      const ModelConfig c = language_config(causal, tied);
-      std::printf("%s, %s output:\n", causal ? "causal" : "bidirectional", tied ? "tied" : "untied");
-      check_gradients(c, {}, 51, language_batch(c), frozen_inputs(c, 52));
-      std::printf("the same, output layer at the scored rows only (forward_scored):\n");
-      check_gradients(c, {}, 51, language_batch(c), frozen_inputs(c, 52), true);
+      for (const bool head : {false, true}) {
+        const ModelConfig c = language_config(causal, tied, head);
+        std::printf("%s, %s output%s:\n", causal ? "causal" : "bidirectional", tied ? "tied" : "untied",
+                    head ? " after BERT's output head" : "");
+        check_gradients(c, {}, 51, language_batch(c), frozen_inputs(c, 52));
+        std::printf("the same, output layer at the scored rows only (forward_scored):\n");
+        check_gradients(c, {}, 51, language_batch(c), frozen_inputs(c, 52), true);
+      }
     }
   }
   ModelConfig one = language_config(true, false);
@@ -317,20 +321,22 @@ TEST_CASE("train model: the language-model blocks' gradients (LayerNorm, feed-fo
 
 TEST_CASE("train model: the output layer at the scored rows only gives the full pass's loss and gradients", "[train]") {
   for (const bool tied : {false, true}) {
-    const ModelConfig c = language_config(false, tied);
-    const auto frozen = frozen_inputs(c, 81);
-    const auto params = as_double(init_parameters(c, 81));
-    const Batch batch = language_batch(c);
-    Workspace<double> full, scored;
-    forward_pass(c, params, batch, {}, full, frozen, false);
-    forward_pass(c, params, batch, {}, scored, frozen, true);
-    CHECK(scored.output_rows == std::vector<std::size_t>{0, 2, 3, 5, 6});
-    CHECK(loss(c, scored, batch) == Approx(loss(c, full, batch)).epsilon(1e-14));
-    std::vector<double> g_full(params.size()), g_scored(params.size());
-    const double sum_full = backward(c, params.data(), batch, {}, full, g_full.data(), frozen);
-    const double sum_scored = backward(c, params.data(), batch, {}, scored, g_scored.data(), frozen);
-    CHECK(sum_scored == Approx(sum_full).epsilon(1e-14));
-    for (std::size_t i = 0; i < params.size(); ++i) CHECK(g_scored[i] == Approx(g_full[i]).margin(1e-14));
+    for (const bool head : {false, true}) {
+      const ModelConfig c = language_config(false, tied, head);
+      const auto frozen = frozen_inputs(c, 81);
+      const auto params = as_double(init_parameters(c, 81));
+      const Batch batch = language_batch(c);
+      Workspace<double> full, scored;
+      forward_pass(c, params, batch, {}, full, frozen, false);
+      forward_pass(c, params, batch, {}, scored, frozen, true);
+      CHECK(scored.output_rows == std::vector<std::size_t>{0, 2, 3, 5, 6});
+      CHECK(loss(c, scored, batch) == Approx(loss(c, full, batch)).epsilon(1e-14));
+      std::vector<double> g_full(params.size()), g_scored(params.size());
+      const double sum_full = backward(c, params.data(), batch, {}, full, g_full.data(), frozen);
+      const double sum_scored = backward(c, params.data(), batch, {}, scored, g_scored.data(), frozen);
+      CHECK(sum_scored == Approx(sum_full).epsilon(1e-14));
+      for (std::size_t i = 0; i < params.size(); ++i) CHECK(g_scored[i] == Approx(g_full[i]).margin(1e-14));
+    }
   }
 }
 
@@ -353,26 +359,28 @@ TEST_CASE("train model: frozen input rows get no gradient and are read as given"
 }
 
 TEST_CASE("train model: the language-model configuration's float path on the kernels agrees with the double path", "[train]") {
-  ModelConfig c = language_config(true, false);
-  c.d_model = 16, c.n_heads = 4, c.d_ff = 24, c.seq_len = 6;
-  const FrozenInputs<double> frozen_d = frozen_inputs(c, 71);
-  FrozenInputs<float> frozen_f;
-  frozen_f.table.assign(frozen_d.table.begin(), frozen_d.table.end());
-  const auto params = init_parameters(c, 72);
-  Batch batch;
-  batch.batch_size = 2, batch.seq_len = 6;
-  batch.tokens = {0, 5, 2, 6, 1, 3, 4, 4, 6, 0, 2, 5};
-  batch.targets = {1, 4, 0, 2, 3, 1, 0, 0, 2, 4, 1, 3};
-  batch.scored.assign(12, 1);
-  Workspace<float> wf;
-  Workspace<double> wd;
-  forward(c, params.data(), batch.tokens.data(), 2, 6, {}, wf, frozen_f);
-  const auto pd = as_double(params);
-  forward(c, pd.data(), batch.tokens.data(), 2, 6, {}, wd, frozen_d);
-  CHECK(loss(c, wf, batch) == Approx(loss(c, wd, batch)).epsilon(1e-5));
-  std::vector<float> gf(params.size());
-  std::vector<double> gd(params.size());
-  backward(c, params.data(), batch, {}, wf, gf.data(), frozen_f);
-  backward(c, pd.data(), batch, {}, wd, gd.data(), frozen_d);
-  check_float_against_double(gf, gd, "language-model configuration");
+  for (const bool head : {false, true}) {
+    ModelConfig c = language_config(true, false, head);
+    c.d_model = 16, c.n_heads = 4, c.d_ff = 24, c.seq_len = 6;
+    const FrozenInputs<double> frozen_d = frozen_inputs(c, 71);
+    FrozenInputs<float> frozen_f;
+    frozen_f.table.assign(frozen_d.table.begin(), frozen_d.table.end());
+    const auto params = init_parameters(c, 72);
+    Batch batch;
+    batch.batch_size = 2, batch.seq_len = 6;
+    batch.tokens = {0, 5, 2, 6, 1, 3, 4, 4, 6, 0, 2, 5};
+    batch.targets = {1, 4, 0, 2, 3, 1, 0, 0, 2, 4, 1, 3};
+    batch.scored.assign(12, 1);
+    Workspace<float> wf;
+    Workspace<double> wd;
+    forward(c, params.data(), batch.tokens.data(), 2, 6, {}, wf, frozen_f);
+    const auto pd = as_double(params);
+    forward(c, pd.data(), batch.tokens.data(), 2, 6, {}, wd, frozen_d);
+    CHECK(loss(c, wf, batch) == Approx(loss(c, wd, batch)).epsilon(1e-5));
+    std::vector<float> gf(params.size());
+    std::vector<double> gd(params.size());
+    backward(c, params.data(), batch, {}, wf, gf.data(), frozen_f);
+    backward(c, pd.data(), batch, {}, wd, gd.data(), frozen_d);
+    check_float_against_double(gf, gd, head ? "language-model configuration with BERT's output head" : "language-model configuration");
+  }
 }

@@ -92,3 +92,38 @@ TEST_CASE("train ops: cross-entropy's forward and backward on a hand case", "[tr
   CHECK(logits[1] == Approx(0.5 * 2 / 8).epsilon(1e-14));
   CHECK(logits[2] == Approx(0.5 * (5.0 / 8 - 1)).epsilon(1e-14));
 }
+
+TEST_CASE("train ops: GELU's forward and backward on hand cases, and against central differences", "[train]") {
+  // GELU(x) = x Φ(x); GELU'(x) = Φ(x) + x φ(x). Φ(1) = 0.8413447460685429, φ(1) = e^(−1/2)/√(2π) = 0.24197072451914337,
+  // Φ(−2) = 0.022750131948179195, φ(−2) = 0.05399096651318806.
+  const std::vector<double> x = {0.0, 1.0, -2.0};
+  std::vector<double> out(3), din(3, 0.5);  // the backward pass adds to din
+  gelu_forward(out.data(), x.data(), 3);
+  CHECK(out[0] == 0.0);
+  CHECK(out[1] == Approx(0.8413447460685429).epsilon(1e-15));
+  CHECK(out[2] == Approx(-2 * 0.022750131948179195).epsilon(1e-14));
+  const std::vector<double> dout = {1.0, 2.0, -1.0};
+  gelu_backward(din.data(), dout.data(), x.data(), 3);
+  CHECK(din[0] == Approx(0.5 + 0.5).epsilon(1e-15));  // Φ(0) = 1/2
+  CHECK(din[1] == Approx(0.5 + 2 * (0.8413447460685429 + 0.24197072451914337)).epsilon(1e-14));
+  CHECK(din[2] == Approx(0.5 - (0.022750131948179195 - 2 * 0.05399096651318806)).epsilon(1e-13));
+  double worst = 0;
+  for (double at = -6; at <= 6; at += 0.37) {
+    const double h = 1e-5;
+    double plus, minus, grad = 0;
+    const double xp = at + h, xm = at - h, one = 1;
+    gelu_forward(&plus, &xp, 1);
+    gelu_forward(&minus, &xm, 1);
+    gelu_backward(&grad, &one, &at, 1);
+    worst = std::max(worst, std::abs((plus - minus) / (2 * h) - grad));
+  }
+  CHECK(worst < 1e-9);
+  std::vector<float> xf = {-3.5f, -0.25f, 0.0f, 0.75f, 4.0f}, of(5);
+  gelu_forward(of.data(), xf.data(), 5);  // float agrees with double to float precision
+  for (std::size_t i = 0; i < xf.size(); ++i) {
+    double od;
+    const double xd = xf[i];
+    gelu_forward(&od, &xd, 1);
+    CHECK(of[i] == Approx(od).margin(1e-7));
+  }
+}

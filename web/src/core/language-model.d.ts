@@ -57,6 +57,12 @@ export interface LanguageModelConfig {
   readonly outputSize: number;
   /** Output matrix tied to the frozen GloVe rows of the output words (true) or learned (false). */
   readonly tiedOutput: boolean;
+  /**
+   * BERT's output head (Devlin et al. 2019) before the output layer: logits = t U + b with
+   * t = LayerNorm(GELU(x_L W_T + b_T)) (parameters() 'output_head.dense.w' / '.b', 'output_head.norm.gamma' / '.beta').
+   * false for the shipped models, and for files from before the option.
+   */
+  readonly outputHead: boolean;
   /** What the model read (sources and licences: README). */
   readonly corpus: string;
   readonly trainTokens: number;
@@ -140,11 +146,16 @@ export interface LanguageRun {
   /** Per position: p(<unk>), the mass of every word outside the output vocabulary (null where not computed). */
   unk: (number | null)[];
   /**
-   * Per position: the output layer's logits z = x_L U + b, [outputSize] (<unk> last), x_L = hidden[numLayers − 1] row i
-   * (the last block's output, after its LayerNorm: there is no final norm); U = the output words' GloVe rows
-   * transposed when config.tiedOutput, else parameters()' "unembedding" [dModel, outputSize]; b = "output_bias".
+   * Per position: the output layer's logits z = t U + b, [outputSize] (<unk> last), t = outputInput[i]; U = the output
+   * words' GloVe rows transposed when config.tiedOutput, else parameters()' "unembedding" [dModel, outputSize];
+   * b = "output_bias".
    */
   logits: (Float32Array | null)[];
+  /**
+   * Per position: the output layer's input t, [dModel]: x_L = hidden[numLayers − 1] row i (the last block's output,
+   * after its LayerNorm: there is no final norm), or with config.outputHead t = LayerNorm(GELU(x_L W_T + b_T)).
+   */
+  outputInput: (Float32Array | null)[];
   /**
    * With options.sampling: per position, the first k words of the sampling distribution (sample()'s), most likely
    * first: q = softmax(z / temperature) over the words (<unk> excluded), kept to the topK largest, renormalised.

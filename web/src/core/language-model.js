@@ -110,15 +110,17 @@ export function languageModelApi(wasm, modelsUrl) {
       const V = vocabulary.length;
       const unk = new Array(T).fill(null);
       const logits = new Array(T).fill(null);
+      const outputInput = new Array(T).fill(null);
       const sampled = new Array(T).fill(null);
       r.positions.forEach((t, n) => {
         unk[t] = r.unk[n];
         logits[t] = r.logits.slice(n * V, (n + 1) * V);
+        outputInput[t] = r.outputInput.slice(n * dModel, (n + 1) * dModel);
         if (!sampling) return;
         const q = r.sampling[n];
         sampled[t] = Array.from(q.ids, (o, i) => ({ word: vocabulary[o], p: q.q[i] }));
       });
-      return sampling ? { unk, logits, sampling: sampled } : { unk, logits };
+      return sampling ? { unk, logits, outputInput, sampling: sampled } : { unk, logits, outputInput };
     };
     const model = {
       config: Object.freeze({
@@ -132,6 +134,7 @@ export function languageModelApi(wasm, modelsUrl) {
         seqLen: recipe.seqLen,
         outputSize: vocabulary.length,
         tiedOutput: recipe.tiedOutput,
+        outputHead: recipe.outputHead ?? false, // files from before the option have no head
         corpus: recipe.corpus,
         trainTokens: measured.trainTokens,
         steps: recipe.steps,

@@ -24,6 +24,11 @@ export interface LanguageTrainerOptions {
   outputWords?: number;
   /** Output matrix tied to the frozen GloVe rows (default true). */
   tiedOutput?: boolean;
+  /**
+   * BERT's output head before the output layer (Devlin et al. 2019): logits = LayerNorm(GELU(x_L W_T + b_T)) U + b,
+   * adding 'output_head.dense.w' [dModel, dModel], '….dense.b', 'output_head.norm.gamma' / '.beta' (default false).
+   */
+  outputHead?: boolean;
   /** Post-LN Add & Norm (default true). */
   layerNorm?: boolean;
   /**

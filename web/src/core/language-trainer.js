@@ -14,6 +14,7 @@ const OPTIONS = [
   'batchSize',
   'outputWords',
   'tiedOutput',
+  'outputHead',
   'layerNorm',
   'maskRate',
   'learningRate',
@@ -46,6 +47,7 @@ export function languageTrainerApi(wasm, limits, modelLimits, maxSeed, makeModel
     check.integerIn(o.batchSize, where, 'batchSize', 1, limits.maxBatchSize);
     check.integerIn(o.outputWords, where, 'outputWords', limits.minOutputWords, limits.maxOutputWords);
     check.boolean(o.tiedOutput, where, 'tiedOutput');
+    check.boolean(o.outputHead, where, 'outputHead');
     check.boolean(o.layerNorm, where, 'layerNorm');
     check.finiteIn(o.maskRate, where, 'maskRate', { above: 0, max: 1 });
     check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });

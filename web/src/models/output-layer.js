@@ -1,5 +1,5 @@
 // A trained model's output layer at one position, as the Run carries it for the stepper's last steps and the
-// predictions: x_L → logits = x_L U + b → softmax → the words (cpp/include/attn/train/model.hpp; Vaswani et al.
+// predictions: x_L → (with BERT's output head, t = LayerNorm(GELU(x_L W_T + b_T))) → logits = t U + b → softmax → the words (cpp/include/attn/train/model.hpp; Vaswani et al.
 // 2017 §3.4), and sampling from it (cpp/include/attn/train/sampling.hpp): the output temperature and top-k the
 // predictions' bars show, and Generate, which appends a sampled word to the sentence.
 
@@ -15,18 +15,20 @@ export function samplingOptions({ outputTemperature, topK }) {
 /**
  * The output layer at `position` of a core LanguageRun (run() asked for that position).
  * @param {object} model  a core.languageModel  @param {object} run  its LanguageRun  @param {number} position  0 … T − 1
- * @returns {{ position: number, x: { data: Float32Array, shape: [1, number] }, logits: Float32Array, top: { word: string,
- *   p: number }[], unk: number, tiedOutput: boolean, outputSize: number, vocabulary: readonly string[] }}  x: x_L's row
- *   (the last block's output);
+ * @returns {{ position: number, x: { data: Float32Array, shape: [1, number] }, t: { data: Float32Array, shape: [1, number] }
+ *   | null, logits: Float32Array, top: { word: string, p: number }[], unk: number, tiedOutput: boolean, outputSize: number,
+ *   vocabulary: readonly string[] }}  x: x_L's row (the last block's output); t: the output head's row, the output
+ *   layer's input (null for a model without the head, whose output layer reads x);
  *   logits: [outputSize], <unk> last; top: the model's own probabilities (softmax at temperature 1), words only;
  *   unk: p(<unk>); vocabulary: the output words, <unk> last
  */
 export function outputAt(model, run, position) {
-  const { dModel, numLayers, tiedOutput, outputSize } = model.config;
+  const { dModel, numLayers, tiedOutput, outputSize, outputHead } = model.config;
   const last = run.hidden[numLayers - 1].data;
   return {
     position,
     x: { data: last.slice(position * dModel, (position + 1) * dModel), shape: [1, dModel] },
+    t: outputHead ? { data: run.outputInput[position], shape: [1, dModel] } : null,
     logits: run.logits[position],
     top: run.top[position],
     unk: run.unk[position],

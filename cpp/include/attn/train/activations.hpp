@@ -34,6 +34,9 @@ template <typename Real>
 struct Activations {
   Real* x0 = nullptr;  // (N, d) row(tokens) + P
   std::vector<LayerActivations<Real>> layers;
+  // With output_head, at the output rows (every row, or forward_scored's M first): x_L W_T + b_T, its GELU, and
+  // t = LayerNorm(GELU(…)), the output layer's input, with the norm's mean and rstd. (N, d), (N, d), (N, d), (N), (N)
+  Real *head_dense = nullptr, *head_gelu = nullptr, *head_out = nullptr, *head_mean = nullptr, *head_rstd = nullptr;
   Real* logits = nullptr;  // (N, V_out), turned into ∂loss/∂logits by the backward pass
 };
 
@@ -48,6 +51,8 @@ struct ActivationGradients {
   Real* a = nullptr;                                            // (N, d) with d_ff > 0 (without, ∂a is ∂x_{l+1})
   Real *hidden = nullptr, *relu = nullptr;                      // (N, d_ff) with d_ff > 0
   Real* h2 = nullptr;  // (N, d) with d_ff > 0 and layer_norm (without, ∂h₂ is ∂x_{l+1})
+  Real* output_x = nullptr;  // (N, d) ∂loss/∂x_L at the output rows, before they are scattered to x_out
+  Real *head_dense = nullptr, *head_gelu = nullptr, *head_out = nullptr;  // (N, d) each, with output_head
 };
 
 // The one table of the activations and their gradients of a forward pass over B sequences of T tokens:
@@ -93,6 +98,14 @@ void visit_activations(const ModelConfig& c, std::size_t batch_size, std::size_t
     }
     a.a = c.layer_norm ? a.norm1 : a.h1;
     a.out = !ff ? a.a : c.layer_norm ? a.norm2 : a.h2;
+  }
+  visit(N * d, nullptr, &grads.output_x);
+  if (c.output_head) {
+    visit(N * d, &acts.head_dense, &grads.head_dense);
+    visit(N * d, &acts.head_gelu, &grads.head_gelu);
+    visit(N * d, &acts.head_out, &grads.head_out);
+    visit(N, &acts.head_mean, nullptr);
+    visit(N, &acts.head_rstd, nullptr);
   }
   visit(N * c.outputs(), &acts.logits, nullptr);  // ∂loss/∂logits overwrites the logits in place
 }

@@ -50,7 +50,9 @@ struct LanguageRun {
                                                     //   never <unk> (its probability is unk[i])
   std::vector<float> unk;                           // (P) at positions[i]: p(<unk>), the mass of every word outside the
                                                     //   output vocabulary (one definition: run() and sample() alike)
-  std::vector<float> logits;                        // (P, V_out) at positions[i]
+  std::vector<float> output_input;                  // (P, d) the output layer's input at positions[i]: x_L, or with
+                                                    //   BERT's output head t = LayerNorm(GELU(x_L W_T + b_T))
+  std::vector<float> logits;                        // (P, V_out) at positions[i]: output_input U + b
   std::optional<BlockActivations> activations;      // one head's block step by step, when run() was asked for it
 };
 
@@ -144,6 +146,7 @@ class LanguageModel {
   Workspace<float> ws_;
   std::vector<float> packed_unembedding_;   // U (d, V_out) packed once for gemm_packed (kernels.hpp)
   std::vector<float> logits_;               // (T − 1, V_out) scratch of score()
+  std::vector<float> head_rows_;            // the output head's activations at the rows of one output_layer() call
 
   // The tokens and input ids of text, checked; the blocks run over them with the heads of `ablated` off.
   // Returns x_L (T, d).
@@ -151,8 +154,10 @@ class LanguageModel {
   // ln p(word) (nats) at position after the blocks run over inputs (T) with the heads of `ablated` off.
   double log_prob_of(const std::vector<std::int32_t>& inputs, std::size_t position, std::int32_t word,
                      const std::vector<std::uint8_t>& ablated);
-  // logits (n, V_out) = x (n, d) U + b
-  void output_layer(const float* x, std::size_t n, float* logits) const;
+  // The output layer's input at n rows x (n, d) of x_L: x, or the output head's t (n, d) in head_rows_.
+  const float* output_input(const float* x, std::size_t n);
+  // logits (n, V_out) = output_input(x) U + b; returns output_input(x)
+  const float* output_layer(const float* x, std::size_t n, float* logits);
 };
 
 }  // namespace attn::train

@@ -26,7 +26,8 @@ inline constexpr const char* kLanguageModelFormat = "attention-explorer-language
 inline constexpr const char* kLanguageModelFormatVersion = "1";
 
 // The recipe of options (JSON text) and its inverse; options_from_recipe throws std::invalid_argument
-// naming a missing or mistyped field (maskRate may be missing: files written before it trained at 15 %).
+// naming a missing or mistyped field (maskRate and outputHead may be missing: files written before them trained at
+// 15 % without the head).
 std::string recipe_json(const LanguageTrainerOptions& options);
 LanguageTrainerOptions options_from_recipe(const std::string& recipe);
 

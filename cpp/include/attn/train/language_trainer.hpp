@@ -47,6 +47,7 @@ struct LanguageTrainerOptions {
   std::size_t shards = 2;           // slices of a batch (fixed by the recipe, not by the thread count)
   std::size_t output_words = 8191;  // V: the output layer has V + 1 logits (<unk>)
   bool tied_output = true;
+  bool output_head = false;  // BERT's dense + GELU + LayerNorm before the output layer (parameters.hpp)
   bool layer_norm = true;  // false, with d_ff = 0: the attention-only ablation
   double mask_rate = kMaskRate;  // masked: the fraction of positions chosen, in (0, 1]
   AdamWOptions optimizer{3e-3f, 0.9f, 0.98f, 1e-8f, 0.1f, 1.0f};

@@ -13,7 +13,8 @@
 //     h₁ = x + Z W_O + b_O;  a = LayerNorm₁(h₁)  (a = h₁ without layer norm)            (N, d)
 //     with a feed-forward layer: h₂ = a + ReLU(a W_1 + b_1) W_2 + b_2;  x_{l+1} = LayerNorm₂(h₂)
 //     (x_{l+1} = h₂ without layer norm);  without one: x_{l+1} = a
-//   logits = x_L U + b                                    (N, V_out)  U tied: the output words' input rows
+//   with the output head (Devlin et al. 2019): t = LayerNorm(GELU(x_L W_T + b_T)), else t = x_L     (N, d)
+//   logits = t U + b                                      (N, V_out)  U tied: the output words' input rows
 //   loss = mean over scored positions of −log softmax(logits)[target]
 // Without biases every b is absent (0); the attention-only Learn models are L layers of x + Z W_O.
 #include <cstddef>
@@ -85,6 +86,12 @@ const Real* forward_blocks(const ModelConfig& config, const Real* parameters, co
 template <typename Real>
 const Real* output_matrix(const ModelConfig& config, const Real* parameters, const FrozenInputs<Real>& frozen,
                           std::vector<Real>& gathered);
+
+// BERT's output head (parameters.hpp output_head) on n rows x (n, d): out (n, d) = LayerNorm(GELU(x W_T + b_T)),
+// keeping x W_T + b_T in dense (n, d), its GELU in gelu (n, d) and the norm's mean and rstd (n) for a backward pass.
+template <typename Real>
+void output_head_forward(const ModelConfig& config, const Real* parameters, const Real* x, std::size_t n, Real* dense,
+                         Real* gelu, Real* out, Real* mean, Real* rstd);
 
 // Mean cross-entropy (nats) over the scored positions of the last forward; 0 if none is scored.
 template <typename Real>

@@ -72,6 +72,13 @@ void relu_forward(Real* out, const Real* in, std::size_t n);
 template <typename Real>
 void relu_backward(Real* din, const Real* dout, const Real* in, std::size_t n);
 
+// GELU (Hendrycks & Gimpel 2016, §2; BERT's output head, Devlin et al. 2019), the exact form PyTorch's nn.GELU
+// computes: out (n) = x Φ(x) = x · (1 + erf(x / √2)) / 2;  din += dout · (Φ(x) + x φ(x)), φ the normal density.
+template <typename Real>
+void gelu_forward(Real* out, const Real* in, std::size_t n);
+template <typename Real>
+void gelu_backward(Real* din, const Real* dout, const Real* in, std::size_t n);
+
 // e^x for x ≤ 0 in float, written so that a loop of it vectorizes (std::exp is a libm call per element,
 // and the softmax of the output layer takes V_out = 8192 a position): Cody–Waite reduction x = n ln 2 + r,
 // |r| ≤ ln 2 / 2, then Cephes' expf polynomial for e^r (Moshier 1989, "Methods and Programs for

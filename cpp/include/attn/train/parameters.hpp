@@ -44,6 +44,8 @@ struct ModelConfig {
   bool biases = false;          // b_Q, b_K, b_V, b_O, the feed-forward biases and an output bias
   bool causal = true;           // causal mask (a decoder); false: every position sees every other (an encoder)
   bool tied_output = false;     // U = the input rows of the output words, transposed (no U parameter)
+  bool output_head = false;     // BERT's transform before the output (Devlin et al. 2019, the masked-LM head):
+                                //   logits = LayerNorm(GELU(x_L W_T + b_T)) U + b instead of x_L U + b
   Positional positional = Positional::sinusoidal;
 
   std::size_t outputs() const { return output_size ? output_size : vocab_size; }
@@ -70,6 +72,8 @@ struct Parameters {
   Real* embedding = nullptr;    // (V − F, d) the learned input rows (ids F … V − 1)
   Real* positional = nullptr;   // (T, d) learned P only
   std::vector<LayerParameters<Real>> layers;
+  Real *head_w = nullptr, *head_b = nullptr;          // (d, d), (d) W_T and b_T, with output_head
+  Real *head_gamma = nullptr, *head_beta = nullptr;  // (d) each, the head's LayerNorm
   Real* unembedding = nullptr;  // (d, V_out) U, untied only
   Real* output_bias = nullptr;  // (V_out) with biases
 };
@@ -89,7 +93,8 @@ struct ParameterSpec {
 };
 
 // Every parameter tensor of `config`, in the flat array's order: embedding, positional, per layer
-// w_q, b_q, w_k, b_k, w_v, b_v, w_o, b_o, norm1, w_1, b_1, w_2, b_2, norm2; unembedding, output_bias.
+// w_q, b_q, w_k, b_k, w_v, b_v, w_o, b_o, norm1, w_1, b_1, w_2, b_2, norm2; the output head's dense w and b and
+// norm; unembedding, output_bias.
 std::vector<ParameterSpec> parameter_specs(const ModelConfig& config);
 std::size_t parameter_count(const ModelConfig& config);
 
@@ -102,7 +107,7 @@ std::vector<std::uint8_t> decay_mask(const ModelConfig& config);
 
 // Parameters drawn from `seed`: every random entry uniform in [−√3·σ, √3·σ) (standard deviation σ):
 // the learned input rows and a learned P with σ = 1 (comparable to the sinusoidal P, whose rows have
-// norm √(d/2)); W_Q, W_K, W_V, W_O, W_1 and U with σ = 1/√(fan-in) = 1/√d, W_2 with 1/√d_ff, so that
+// norm √(d/2)); W_Q, W_K, W_V, W_O, W_1, W_T and U with σ = 1/√(fan-in) = 1/√d, W_2 with 1/√d_ff, so that
 // x W keeps the scale of x (LeCun initialization); biases and β 0, γ 1. GPT-2's σ = 0.02 is too small
 // for heads to form quickly in models this small. The uniform draw avoids transcendental functions,
 // so the same seed gives the same parameters on every platform.

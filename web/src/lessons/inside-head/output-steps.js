@@ -1,6 +1,6 @@
 // The output layer after the last block, for a trained model (cpp/include/attn/train/model.hpp; Vaswani et al.
 // 2017 §3.4): the last token's x_L (the last block's output, after its LayerNorm: the models have no final norm),
-// the logits z = x_L U + b over the output vocabulary, softmax → probabilities, and the most likely words, with
+// with BERT's output head its t = LayerNorm(GELU(x_L W_T + b_T)), the logits z = x_L U + b (t U + b) over the output vocabulary, softmax → probabilities, and the most likely words, with
 // <unk> (every word outside the vocabulary) as one line apart. The decoder's at its last token; the encoder's at its
 // first blank. The values are the Run's (models/output-layer.js outputAt): the same run() as the rest.
 import { format } from 'd3-format';
@@ -36,7 +36,8 @@ function spread(values) {
 /**
  * The output-layer steps, in the format stepper() draws (stepper.js), after a block's steps.
  * @param {import('../../models/run.js').Run} run  a trained model's Run with its output (null: an encoder without a blank)
- * @returns {object[]}  4 steps (x_L, logits, probabilities, top words); none for the encoder without a blank
+ * @returns {object[]}  4 steps (x_L, logits, probabilities, top words), 5 with BERT's output head (t after x_L); none
+ *   for the encoder without a blank
  */
 export function outputSteps({ config, tokens, output }) {
   if (!output) return [];
@@ -60,6 +61,22 @@ export function outputSteps({ config, tokens, output }) {
   const U = tiedOutput
     ? `U tied: the output words' frozen GloVe rows, transposed (${dModel} × ${V})`
     : `U learned, untied (${dModel} × ${V})`;
+  // With BERT's output head (Devlin et al. 2019) the output layer reads t = LayerNorm(GELU(x_L W_T + b_T)), not x_L.
+  const input = output.t ? 't' : 'x_L';
+  const head = output.t
+    ? [
+        {
+          title: "BERT's output head: t = LayerNorm(GELU(x_L W_T + b_T))",
+          tex: String.raw`t = \mathrm{LayerNorm}\big(\mathrm{GELU}(x_L W_T + b_T)\big) \in \mathbb{R}^{${dModel}}`,
+          tensor: output.t,
+          cols: Array.from({ length: dModel }, (_, j) => String(j)),
+          colTitle: 'dimension →',
+          rowLabels: ['t'],
+          shapeNote: `[${dModel}]: a dense layer (W_T ${dModel} × ${dModel}, learned), GELU, then LayerNorm; the output layer reads t`,
+          describe: (_, j, v) => `t[${j}] = ${fmt(v)}`,
+        },
+      ]
+    : [];
   return [
     {
       title: `Output layer: x_L at ${causal ? 'the last token' : 'the blank'}`,
@@ -71,9 +88,10 @@ export function outputSteps({ config, tokens, output }) {
       shapeNote: `[${dModel}]: ${where}; layer ${numLayers}'s output (after its LayerNorm: no final norm)`,
       describe: (_, j, v) => `x_L[${j}] = ${fmt(v)}`,
     },
+    ...head,
     {
       title: 'Logits: one score per output word',
-      tex: String.raw`z = x_L\,U + b \in \mathbb{R}^{${V}}`,
+      tex: String.raw`z = ${input}\,U + b \in \mathbb{R}^{${V}}`,
       tensor: row(ids.map((o) => output.logits[o])),
       cols: words,
       colTitle: `the ${SHOWN} largest of ${V} →`,
@@ -81,7 +99,7 @@ export function outputSteps({ config, tokens, output }) {
       shapeNote:
         `drawn: the ${SHOWN} largest of z [${V}] (<unk> last: ${output.logits[V - 1].toFixed(2)}); all ${V}: ` +
         `min ${min.toFixed(2)}, mean ${mean.toFixed(2)}, max ${max.toFixed(2)}. ${U}; b learned`,
-      describe: (_, j, v) => `z[“${words[j]}”] = x_L · U[:, ${ids[j]}] + b[${ids[j]}] = ${fmt(v)}`,
+      describe: (_, j, v) => `z[“${words[j]}”] = ${input} · U[:, ${ids[j]}] + b[${ids[j]}] = ${fmt(v)}`,
       extra: () => logitHistogram(output.logits, output.logits[ids.at(-1)]),
     },
     {
