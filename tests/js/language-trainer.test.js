@@ -2,15 +2,9 @@
 // (web/src/core/language-trainer.js, cpp/include/attn/train/language_trainer.hpp), through the JS API:
 // options and errors, the loss falling, determinism, gradients against central differences, parameters.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
-
-const TEXT = readFileSync(new URL('../fixtures/public-domain-english.txt', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line && !line.startsWith('#'))
-  .join('\n');
-const SMALL = { numLayers: 1, dFF: 32, seqLen: 8, batchSize: 8, outputWords: 200, warmupSteps: 5, text: TEXT };
+import { SMALL, TEXT } from './small-trainer-options.js';
 
 let core;
 before(async () => {

@@ -2,17 +2,11 @@
 // here: four steps for a model whose output layer reads x_L (the shipped ones), five with BERT's output head, whose
 // extra step shows the t the output layer read (run().outputInput), and whose logits step says z = t U + b.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
+import { SMALL } from './small-trainer-options.js';
 import { outputAt } from '../../web/src/models/output-layer.js';
 import { outputSteps } from '../../web/src/lessons/inside-head/output-steps.js';
-
-const TEXT = readFileSync(new URL('../fixtures/public-domain-english.txt', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line && !line.startsWith('#'))
-  .join('\n');
-const SMALL = { numLayers: 1, dFF: 32, seqLen: 8, batchSize: 8, outputWords: 200, warmupSteps: 5, text: TEXT };
 
 let core;
 before(async () => {
