@@ -33,6 +33,11 @@ if [ "$study" = encoder ]; then
   run masked-40-untied-lr2.5e-3-head --objective masked --mask-rate 0.4 --untied --output-head --steps "$steps" --learning-rate 2.5e-3
   run masked-40-tied-lr2.5e-3-head --objective masked --mask-rate 0.4 --output-head --steps "$steps" --learning-rate 2.5e-3
   run masked-40-tied-lr2.5e-3 --objective masked --mask-rate 0.4 --steps "$steps" --learning-rate 2.5e-3
+  # Warm-up (200 steps in every other run) and the initialisation's draw (seed 0 in every other run)
+  run masked-40-untied-lr2.5e-3-warmup50 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 2.5e-3 --warmup 50
+  run masked-40-untied-lr2.5e-3-warmup500 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 2.5e-3 --warmup 500
+  run masked-40-untied-lr2.5e-3-seed1 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 2.5e-3 --seed 1
+  run masked-40-untied-lr2.5e-3-seed2 --objective masked --mask-rate 0.4 --untied --steps "$steps" --learning-rate 2.5e-3 --seed 2
   # At the shipped budget: the tied output against the shipped (untied) recipe, which train.sh trains
   run masked-40-tied-lr2.5e-3-long --objective masked --mask-rate 0.4 --learning-rate 2.5e-3 --steps 10000 --eval-every 1000 \
     --out build/lm/study/masked-40-tied-long.safetensors

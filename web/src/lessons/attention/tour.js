@@ -82,7 +82,7 @@ export const tour = [
     id: 'measured-label',
     title: "A head's measured label",
     text:
-      '“previous word 0.49” means that on held-out text this head puts, on average, 0.49 of its weight on the word just ' +
+      '“previous word 0.50” means that on held-out text this head puts, on average, 0.50 of its weight on the word just ' +
       'before — the job the designed “previous token” head does by construction. A head whose best score stays below 0.4 ' +
       'is “mixed”; the list under the heads says what each name measures.',
     state: { model: 'causal', head: { layer: 0, head: 0 } },
