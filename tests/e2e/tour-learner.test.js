@@ -96,7 +96,12 @@ test('the trained-model steps on a phone: the heads and the measured label are o
   await page.waitForSelector('attention-explorer [data-figure="trained-weights"]', { timeout: 30000 });
   const shown = await tour(page);
   assert.equal(shown.model, 'causal');
-  assert.match(shown.text, /previous word 0\.49/);
+  // The label the step quotes is the shipped decoder's own measurement of the head the step selects (L1 H1)
+  const previous = await page.$eval('attention-explorer', async (el) => {
+    const model = await el.core.languageModel('causal');
+    return model.config.heads.find((h) => h.layer === 0 && h.head === 0).previous;
+  });
+  assert.match(shown.text, new RegExp(`previous word ${previous.toFixed(2).replace('.', '\\.')}`));
   await page.screenshot({ path: `${OUTPUT}/tour-measured-label-390.png` });
   await page.close();
 });

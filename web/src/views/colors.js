@@ -1,5 +1,6 @@
 // Colour scales shared by the figures: colour-blind-safe sequential maps (viridis, cividis) for
 // weights in [0, 1], and a diverging red–blue scale, symmetric around 0, for signed vectors.
+import { rgb } from 'd3-color';
 import { scaleSequential } from 'd3-scale';
 import { interpolateCividis, interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 
@@ -36,4 +37,22 @@ export function maxAbs(values) {
 /** Signed values: red positive, blue negative, white 0; domain [−limit, limit]. */
 export function divergingColor(limit) {
   return scaleSequential((t) => interpolateRdBu(1 - t)).domain([-limit, limit]);
+}
+
+/** WCAG 2.1 relative luminance of a CSS colour (https://www.w3.org/TR/WCAG21/#dfn-relative-luminance). */
+function luminance(color) {
+  const { r, g, b } = rgb(color);
+  const linear = (c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+/**
+ * Whether white text has a larger WCAG contrast ratio on `background` than black text: the ink for a label drawn on a
+ * colour of a scale, chosen by the colour itself, not by where it sits on the scale. One of the two always reaches
+ * 4.58:1 (they are equal at luminance 0.179), above WCAG AA's 4.5:1 for text.
+ * @param {string} background  a CSS colour
+ */
+export function lightInkOn(background) {
+  const L = luminance(background);
+  return 1.05 / (L + 0.05) > (L + 0.05) / 0.05;
 }

@@ -2,7 +2,7 @@
 // ln p(word) changes when that token is replaced by [MASK] (occlusion; Zeiler & Fergus 2014 §4.2, words for image
 // patches). Pure: new DOM from models/attribution.js attributeRun's measurement.
 import { format } from 'd3-format';
-import { divergingColor } from '../../views/colors.js';
+import { divergingColor, lightInkOn } from '../../views/colors.js';
 import { legend } from '../../views/legend.js';
 
 const signed = format('+.2f');
@@ -33,9 +33,10 @@ export function occlusionChips(why) {
     text.className = 'chip-text';
     text.textContent = token.text;
     if (!skipped) {
-      text.style.background = color(token.delta);
-      // The diverging scale's dark ends (past half the largest |Δ|) take light text.
-      if (Math.abs(token.delta) > limit / 2) text.classList.add('strong');
+      const background = color(token.delta);
+      text.style.background = background;
+      // White text where it reads better than black (.chip-text's colour): the diverging scale's dark ends.
+      if (lightInkOn(background)) text.classList.add('strong');
     }
     const bar = chip.appendChild(document.createElement('span'));
     bar.className = `chip-bar ${token.delta < 0 ? 'negative' : 'positive'}`;
