@@ -13,7 +13,8 @@ using json = nlohmann::json;
 std::string recipe_json(const LanguageTrainerOptions& o) {
   const json recipe = {{"objective", name_of(kObjectiveNames, o.objective)}, {"numLayers", o.n_layers}, {"numHeads", o.n_heads},
                        {"dFF", o.d_ff}, {"seqLen", o.seq_len}, {"batchSize", o.batch_size}, {"shards", o.shards},
-                       {"outputWords", o.output_words}, {"tiedOutput", o.tied_output}, {"outputHead", o.output_head}, {"layerNorm", o.layer_norm}, {"maskRate", o.mask_rate},
+                       {"outputWords", o.output_words}, {"tiedOutput", o.tied_output}, {"outputHead", o.output_head},
+                       {"layerNorm", o.layer_norm}, {"maskRate", o.mask_rate},
                        {"learningRate", o.optimizer.learning_rate}, {"beta1", o.optimizer.beta1}, {"beta2", o.optimizer.beta2},
                        {"epsilon", o.optimizer.epsilon}, {"weightDecay", o.optimizer.weight_decay},
                        {"maxGradNorm", o.optimizer.max_grad_norm}, {"warmupSteps", o.schedule.warmup_steps},

@@ -1,7 +1,8 @@
 // A trained model's output layer at one position, as the Run carries it for the stepper's last steps and the
-// predictions: x_L → (with BERT's output head, t = LayerNorm(GELU(x_L W_T + b_T))) → logits = t U + b → softmax → the words (cpp/include/attn/train/model.hpp; Vaswani et al.
-// 2017 §3.4), and sampling from it (cpp/include/attn/train/sampling.hpp): the output temperature and top-k the
-// predictions' bars show, and Generate, which appends a sampled word to the sentence.
+// predictions: x_L → (with BERT's output head, t = LayerNorm(GELU(x_L W_T + b_T))) → logits = t U + b → softmax →
+// the words (cpp/include/attn/train/model.hpp; Vaswani et al. 2017 §3.4), and sampling from it
+// (cpp/include/attn/train/sampling.hpp): the output temperature and top-k the predictions' bars show, and Generate,
+// which appends a sampled word to the sentence.
 
 /**
  * The sampling options of the state, as run()'s `sampling` and sample() take them.

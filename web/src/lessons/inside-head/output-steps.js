@@ -1,7 +1,8 @@
 // The output layer after the last block, for a trained model (cpp/include/attn/train/model.hpp; Vaswani et al.
 // 2017 §3.4): the last token's x_L (the last block's output, after its LayerNorm: the models have no final norm),
-// with BERT's output head its t = LayerNorm(GELU(x_L W_T + b_T)), the logits z = x_L U + b (t U + b) over the output vocabulary, softmax → probabilities, and the most likely words, with
-// <unk> (every word outside the vocabulary) as one line apart. The decoder's at its last token; the encoder's at its
+// with BERT's output head its t = LayerNorm(GELU(x_L W_T + b_T)), the logits z = x_L U + b (t U + b) over the
+// output vocabulary, softmax → probabilities, and the most likely words, with <unk> (every word outside the
+// vocabulary) as one line apart. The decoder's at its last token; the encoder's at its
 // first blank. The values are the Run's (models/output-layer.js outputAt): the same run() as the rest.
 import { format } from 'd3-format';
 import { percent, probabilityBars, unkLine } from '../../views/probability-bars.js';
