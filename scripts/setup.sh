@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBIAN_PACKAGES=(emscripten libxtensor-dev xtl-dev libxsimd-dev catch2 cmake g++ clang chromium
-  wordnet-base sword-text-web libsword-utils r-base-core r-cran-janeaustenr nlohmann-json3-dev mkdocs python3-sphinx
+  wordnet-base sword-text-web libsword-utils r-base-core r-cran-janeaustenr r-cran-stringr nlohmann-json3-dev mkdocs python3-sphinx
   hugo)
 
 if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then

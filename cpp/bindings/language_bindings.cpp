@@ -179,8 +179,10 @@ val language_trainer_defaults() {
   return object_to_js({{"objective", val(std::string(attn::name_of(train::kObjectiveNames, o.objective)))},
                        {"numLayers", val(o.n_layers)}, {"numHeads", val(o.n_heads)}, {"dFF", val(o.d_ff)},
                        {"seqLen", val(o.seq_len)}, {"batchSize", val(o.batch_size)}, {"outputWords", val(o.output_words)},
-                       {"tiedOutput", val(o.tied_output)}, {"outputHead", val(o.output_head)}, {"layerNorm", val(o.layer_norm)},
-                       {"maskRate", val(o.mask_rate)},
+                       {"outputVocabulary", val(std::string(attn::name_of(train::kOutputVocabularyNames, o.output_vocabulary)))},
+                       {"tiedOutput", val(o.tied_output)}, {"outputInit", val(std::string(attn::name_of(train::kOutputInitNames, o.output_init)))},
+                       {"outputHead", val(o.output_head)}, {"layerNorm", val(o.layer_norm)},
+                       {"maskRate", val(o.mask_rate)}, {"repeatShare", val(o.repeat_share)},
                        {"learningRate", val(o.optimizer.learning_rate)}, {"weightDecay", val(o.optimizer.weight_decay)},
                        {"warmupSteps", val(o.schedule.warmup_steps)}, {"totalSteps", val(o.schedule.total_steps)},
                        {"seed", val(static_cast<double>(o.seed))}});
@@ -206,10 +208,28 @@ val language_model_heads(int id, const std::string& text, double max_windows) {
       const auto& s = h.scores;
       val head = object_to_js({{"layer", val(h.layer)}, {"head", val(h.head)}, {"previous", val(s[0])}, {"next", val(s[1])},
                                {"self", val(s[2])}, {"first", val(s[3])}, {"sameWord", val(s[4])}, {"prefix", val(s[5])},
-                               {"entropyBits", val(h.entropy_bits)}, {"label", val(h.label)}});
+                               {"induction", val(s[6])}, {"entropyBits", val(h.entropy_bits)}, {"label", val(h.label)}});
       out.call<void>("push", head);
     }
     return out;
+  });
+}
+
+// Every head's scores on repeated random words (head_statistics.hpp repeated_words_probe), in one call.
+val language_model_repeated_words(int id, double repeat, double sequences, double seed) {
+  return guarded([&] {
+    const train::RepeatedWordsScores r = train::repeated_words_probe(
+        g_models.get(id), static_cast<std::size_t>(repeat), static_cast<std::size_t>(sequences), static_cast<std::uint64_t>(seed));
+    const std::size_t H = g_models.get(id).config().n_heads;
+    val heads = val::array();
+    for (std::size_t lh = 0; lh < r.induction.size(); ++lh) {
+      heads.call<void>("push", object_to_js({{"layer", val(lh / H)}, {"head", val(lh % H)}, {"previous", val(r.previous[lh])},
+                                             {"duplicate", val(r.duplicate[lh])}, {"induction", val(r.induction[lh])}}));
+    }
+    const bool causal = g_models.get(id).objective() == train::Objective::causal;
+    return object_to_js({{"repeat", val(r.repeat)}, {"sequences", val(r.sequences)}, {"heads", heads},
+                         {"firstHalfLoss", causal ? val(r.first_half_loss) : val::null()},
+                         {"secondHalfLoss", causal ? val(r.second_half_loss) : val::null()}});
   });
 }
 
@@ -225,12 +245,18 @@ val language_model_limits() {
   val out = val::object();
   out.set("objectives", names_to_js(train::kObjectiveNames));
   out.set("outputPositions", names_to_js(train::kOutputPositionNames));
+  out.set("outputInits", names_to_js(train::kOutputInitNames));
+  out.set("outputVocabularies", names_to_js(train::kOutputVocabularyNames));
   // The trainer's limits are core.trainerLimits (train_bindings.cpp); these are the models' own.
   // headLabelThreshold: a head's measured label is its largest score's name when that score is at least this, else
   // "mixed" (head_statistics.hpp); the page shows scores with enough digits to agree with it.
   set_numbers(out, {{"maxTokens", train::kMaxLanguageTokens},
                     {"maxTopK", train::kMaxTopK},
                     {"headLabelThreshold", train::kHeadLabelThreshold}});
+  // head_statistics.hpp: repeatedWords()'s R (repeat: its default, and its range) and number of sequences.
+  set_numbers(out, {{"repeatedWords", train::kRepeatedWords}, {"minRepeatedWords", train::kMinRepeatedWords},
+                    {"maxRepeatedWords", train::kMaxRepeatedWords}, {"repeatedSequences", train::kRepeatedSequences},
+                    {"maxRepeatedSequences", train::kMaxRepeatedSequences}});
   // sampling.hpp: the output temperature and top-k of sample() (0: every word).
   set_numbers(out, {{"minOutputTemperature", train::kMinOutputTemperature}, {"maxOutputTemperature", train::kMaxOutputTemperature},
                     {"maxSampleTopK", train::kMaxSampleTopK}, {"maxSampleSeed", attn::kMaxSeed}});
@@ -246,5 +272,5 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
                  "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
                  "languageTrainerModel", &language_trainer_model, "languageModelHeads", &language_model_heads,
                  "languageModelAttribute", &language_model_attribute);
-  bind_functions("languageModelSample", &language_model_sample);
+  bind_functions("languageModelSample", &language_model_sample, "languageModelRepeatedWords", &language_model_repeated_words);
 }

@@ -2,7 +2,9 @@
 // readability"): one content word blanked out of a held-out line of the language-model corpus, which
 // neither model trained on. build/train/attn_cloze (scripts/lm/cloze.cpp) scores the models on them.
 //
-//   node scripts/lm/cloze-items.mjs [corpus-dir] [out.tsv]     (defaults build/lm/corpus, build/lm/cloze.tsv)
+//   node scripts/lm/cloze-items.mjs [corpus-dir] [out.tsv] [--lines file]
+//   (defaults build/lm/corpus, build/lm/cloze.tsv; --lines: items from that file's lines instead of the held-out
+//   text, by the same rule — the Harvard sentences of scripts/lm/harvard-text.mjs: build/lm/cloze-harvard.tsv)
 //
 // Writes <out.tsv> (a '#' comment line, then left<TAB>answer<TAB>right, one item a line) and a sibling .json
 // (the rule and the counts). The rule (RULE below) is deterministic: no randomness, so the same corpus gives
@@ -18,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { fnv1a32 } from './corpus-text.mjs';
 
@@ -161,20 +164,33 @@ export function toTsv(items, comment) {
   return `# ${comment}\n${rows.join('\n')}\n`;
 }
 
+/** The minimum number of items from the held-out text, and from a --lines file (the 720 Harvard sentences give ~700). */
+const MIN_HELD_OUT_ITEMS = 2000;
+const MIN_LINES_ITEMS = 100;
+
 function main() {
   const started = performance.now();
-  const corpusDir = path.resolve(REPO, process.argv[2] ?? 'build/lm/corpus');
-  const out = path.resolve(REPO, process.argv[3] ?? 'build/lm/cloze.tsv');
-  const heldOut = fs.readFileSync(path.join(corpusDir, 'held-out.raw.txt'), 'utf8').split('\n').filter(Boolean);
+  const { values, positionals } = parseArgs({ options: { lines: { type: 'string' } }, allowPositionals: true });
+  const corpusDir = path.resolve(REPO, positionals[0] ?? 'build/lm/corpus');
+  const out = path.resolve(REPO, positionals[1] ?? 'build/lm/cloze.tsv');
+  const source = values.lines ? path.resolve(REPO, values.lines) : path.join(corpusDir, 'held-out.raw.txt');
+  const heldOut = fs.readFileSync(source, 'utf8').split('\n').filter(Boolean);
   const frequent = mostFrequentWords(fs.readFileSync(path.join(corpusDir, 'train.raw.txt'), 'utf8'));
   const { items, eligible } = clozeItems(heldOut, loadWordNet(), frequent);
-  if (items.length < 2000) throw new Error(`only ${items.length} cloze items (at least 2000 are needed)`);
-  const summary = { rule: RULE, heldOutLines: heldOut.length, linesWithACandidate: eligible, items: items.length };
+  const minimum = values.lines ? MIN_LINES_ITEMS : MIN_HELD_OUT_ITEMS;
+  if (items.length < minimum) throw new Error(`only ${items.length} cloze items (at least ${minimum} are needed)`);
+  const summary = {
+    rule: RULE,
+    lines: path.relative(REPO, source),
+    heldOutLines: heldOut.length,
+    linesWithACandidate: eligible,
+    items: items.length,
+  };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, toTsv(items, `cloze items (left, answer, right): ${items.length} of ${eligible}; ${RULE}`));
   fs.writeFileSync(out.replace(/\.tsv$/, '') + '.items.json', `${JSON.stringify(summary, null, 2)}\n`);
   console.log(
-    `${heldOut.length} held-out lines, ${eligible} with a candidate; wrote ${items.length} items to ` +
+    `${heldOut.length} lines of ${path.relative(REPO, source)}, ${eligible} with a candidate; wrote ${items.length} items to ` +
       `${path.relative(REPO, out)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }

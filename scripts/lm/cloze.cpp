@@ -16,7 +16,8 @@
 //   bigram     ln p(w | left word) + ln p(right word | w), the interpolated Kneser–Ney bigram (ngram.hpp) counted
 //              on the training text's tokens over the masked model's output vocabulary (cloze.hpp)
 //   decoder    the causal model on "left" alone, its output at the last token (the next word)
-// Every text is tokenized as the explorer tokenizes (corpus.hpp language_tokens; the models' own run()).
+// Every text is tokenized as the explorer tokenizes (corpus.hpp language_tokens; the models' own run()). Beside the
+// ranks: each model's mean p(<unk>) at the blank (the mass it gives every word outside its output vocabulary).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -111,17 +112,19 @@ int main(int argc, char** argv) try {
   const char* names[] = {"encoder", "frequent", "bigram", "decoder", "frequent>100"};
   ClozeTally tally[5];
   std::size_t oov_masked = 0, oov_causal = 0, masked_tokens = 0, shown = 0;
+  double unk_masked = 0, unk_causal = 0;  // the models' p(<unk>) at the blank, summed over the items
   const std::size_t show = std::stoul(arg(args, "show", "0"));
   for (const Item& item : items) {
     const std::int32_t a = answer_id(item.answer, table, vocabulary);
     const std::int32_t c = answer_id(item.answer, table, causal.vocabulary());
     oov_masked += a == unk, oov_causal += c == causal.vocabulary().unk();
+    const std::string text = item.left + " [MASK]" + (item.right.empty() ? "" : " " + item.right);
+    const LanguageRun run = masked.run(text, 5, OutputPositions::masks);
+    if (run.positions.size() != 1) throw std::runtime_error("no single [MASK] in '" + text + "'");
+    unk_masked += run.unk[0];
     if (a == unk) {
       tally[0].add_miss(), tally[1].add_miss(), tally[2].add_miss(), tally[4].add_miss();
     } else {
-      const std::string text = item.left + " [MASK]" + (item.right.empty() ? "" : " " + item.right);
-      const LanguageRun run = masked.run(text, 5, OutputPositions::masks);
-      if (run.positions.size() != 1) throw std::runtime_error("no single [MASK] in '" + text + "'");
       masked_tokens += run.tokens.size();
       tally[0].add_rank(word_rank(run.logits.data(), vocabulary.size(), a, unk));
       if (shown < show) std::printf("%s [%s] %s\n  encoder:", item.left.c_str(), item.answer.c_str(), item.right.c_str());
@@ -134,10 +137,12 @@ int main(int argc, char** argv) try {
       const std::int32_t after = right.empty() ? kNoRight : vocabulary.id_of(right.front().key);
       tally[2].add_rank(word_rank(two_sided_bigram_scores(bigram, before, after, unk), a, unk));
     }
+    const LanguageRun next = causal.run(item.left, 5, std::vector<std::int64_t>{-1});
+    unk_causal += next.unk[0];
     if (c == causal.vocabulary().unk()) {
       tally[3].add_miss();
     } else {
-      const LanguageRun run = causal.run(item.left, 5, std::vector<std::int64_t>{-1});
+      const LanguageRun& run = next;
       tally[3].add_rank(word_rank(run.logits.data(), causal.vocabulary().size(), c, causal.vocabulary().unk()));
       if (shown < show && a != unk) std::printf("\n  decoder:");
       for (std::size_t k = 0; shown < show && a != unk && k < 5; ++k)
@@ -149,6 +154,8 @@ int main(int argc, char** argv) try {
 
   std::printf("\ncloze items: %zu (answers outside the output vocabulary: %zu masked, %zu causal; counted as misses)\n",
               items.size(), oov_masked, oov_causal);
+  const double n = static_cast<double>(items.size());
+  std::printf("mean p(<unk>) at the blank: encoder %.4f, decoder %.4f\n", unk_masked / n, unk_causal / n);
   std::printf("mean tokens of an encoder text: %.1f\n", static_cast<double>(masked_tokens) / static_cast<double>(items.size() - oov_masked));
   std::printf("%-12s  %7s  %7s\n", "method", "top-1", "top-10");
   json methods = json::object();
@@ -163,6 +170,7 @@ int main(int argc, char** argv) try {
     const json result = {{"items", items.size()},
                          {"itemsFile", items_path},
                          {"outOfVocabulary", {{"masked", oov_masked}, {"causal", oov_causal}}},
+                         {"meanUnkProbability", {{"masked", unk_masked / n}, {"causal", unk_causal / n}}},
                          {"models", {{"masked", masked_path}, {"causal", causal_path}}},
                          {"methods", methods},
                          {"seconds", elapsed}};

@@ -3,7 +3,7 @@
 # chosen"): short runs of each variant on the same corpus, one after another on both cores, each chosen by
 # its held-out loss (the corpus's held-out text; the cloze benchmark is measured once, on the shipped files).
 #
-#   bash scripts/lm/study.sh encoder|decoder|corpus [steps [name …]]     logs: build/lm/study/<name>.log
+#   bash scripts/lm/study.sh encoder|decoder|corpus|induction [steps [name …]]     logs: build/lm/study/<name>.log
 # corpus: the decoder's recipe with and without Austen's novels in the training text, each measured on both
 # held-out parts (the WordNet and Bible text, and the Austen chapters).
 # (names: only those runs; STUDY_THREADS=1 runs one study a core, so that two can run side by side)
@@ -61,6 +61,21 @@ elif [ "$study" = corpus ]; then
         --held-out "build/lm/corpus/held-out.$part.raw.txt" --key "measured_$part" | sed 's/;.*//'
     done
   done
+elif [ "$study" = induction ]; then
+  # The decoder's window length and the repeated-span curriculum (language_trainer.hpp repeat_share), each with the
+  # same 1,024 tokens a step; the log's induction column is the best head's score on repeated random words. Each
+  # file is kept, for --measure-heads and the repeated-words probe at other lengths (attn_train_lm --probe).
+  decoder() { local name=$1; shift; run "$name" --objective causal --out "build/lm/study/$name.safetensors" "$@"; }
+  decoder c64-glove-r50 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
+  decoder c64-glove-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.25 --steps "$steps"
+  decoder c64-untied-r50 --untied --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
+  decoder c64-glove --untied --output-init glove --seq-len 64 --batch-size 16 --steps "$steps"
+  decoder c64-tied --seq-len 64 --batch-size 16 --steps "$steps"
+  decoder c64-tied-r50 --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
+  decoder c32-untied --untied --steps "$steps"
+  decoder c64-untied --untied --seq-len 64 --batch-size 16 --steps "$steps"
+  decoder c128-untied --untied --seq-len 128 --batch-size 8 --steps "$steps"
+  decoder c128-glove-r50 --untied --output-init glove --seq-len 128 --batch-size 8 --repeat-share 0.5 --steps "$steps"
 else
   run causal-untied --objective causal --untied --steps "$steps"
   run causal-untied-lr1e-2 --objective causal --untied --steps "$steps" --learning-rate 1e-2

@@ -3,14 +3,19 @@
 // __metadata__; or re-runs a shipped file's recipe and checks its first losses bit for bit (--verify).
 //
 //   attn_train_lm --corpus build/lm/corpus --embeddings web/assets/embeddings.bin --objective causal
-//                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--output-head] [--layers 2]
-//                 [--attention-only] [--mask-rate 0.15] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
+//                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--output-init random|glove] [--output-head] [--layers 2]
+//                 [--output-words 8191] [--output-vocabulary text|glove]
+//                 [--attention-only] [--mask-rate 0.15] [--seq-len 32] [--repeat-share 0] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
 //                 [--warmup 200] [--seed 0] [--threads 2] [--commit <sha>] [--eval-every 250]
 //   attn_train_lm --verify web/assets/models/causal.safetensors --corpus … --embeddings … [--steps 50]
-//   attn_train_lm --measure-heads web/assets/models/causal.safetensors --corpus …   (adds "heads" to the metadata)
+//   attn_train_lm --measure-heads web/assets/models/causal.safetensors --corpus …   (adds "heads" to the metadata, and
+//                 the causal model's loss on repeated random words as "repeated_words")
+//   attn_train_lm --probe web/assets/models/causal.safetensors [--repeat 12,50] [--copy scripts/lm/copy-sentences.tsv]
+//                 (every head on repeated random words; the causal model's next word on natural copying sentences)
 //   attn_train_lm --evaluate web/assets/models/causal.safetensors --corpus …   (adds "measured_file": the stored weights' quality)
 //   attn_train_lm --evaluate … --held-out build/lm/corpus/held-out.austen.raw.txt --key measured_austen
 //                 (the same on another held-out text, recorded under that key)
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -96,17 +101,65 @@ int measure_heads(const std::string& path, const attn::EmbeddingTable& table, co
   SafeTensors file = read_safetensors_file(path);
   LanguageModel model = read_language_model(file, path, table);
   json heads = json::array();
-  std::printf("%s: heads on the held-out text\nlayer head  previous  next  self  first  same word  prefix  entropy (bits)  label\n", path.c_str());
+  std::printf("%s: heads on the held-out text (induction: on repeated random words)\n"
+              "layer head  previous  next  self  first  same word  prefix  induction  entropy (bits)  label\n", path.c_str());
   for (const HeadStatistics& h : head_statistics(model, held_out)) {
     const auto& s = h.scores;
-    std::printf("%5zu %4zu  %8.3f %5.3f %5.3f %6.3f %10.3f %7.3f %15.2f  %s\n", h.layer, h.head, s[0], s[1], s[2], s[3], s[4], s[5],
-                h.entropy_bits, h.label.c_str());
+    std::printf("%5zu %4zu  %8.3f %5.3f %5.3f %6.3f %10.3f %7.3f %10.3f %15.2f  %s\n", h.layer, h.head, s[0], s[1], s[2], s[3], s[4],
+                s[5], s[6], h.entropy_bits, h.label.c_str());
     heads.push_back({{"layer", h.layer}, {"head", h.head}, {"previous", s[0]}, {"next", s[1]}, {"self", s[2]}, {"first", s[3]},
-                     {"sameWord", s[4]}, {"prefix", s[5]}, {"entropyBits", h.entropy_bits}, {"label", h.label}});
+                     {"sameWord", s[4]}, {"prefix", s[5]}, {"induction", s[6]}, {"entropyBits", h.entropy_bits}, {"label", h.label}});
   }
   file.metadata["heads"] = heads.dump();
+  if (model.objective() == Objective::causal) {
+    const RepeatedWordsScores r = repeated_words_probe(model);
+    file.metadata["repeated_words"] = json({{"repeat", r.repeat}, {"sequences", r.sequences}, {"firstHalfLoss", r.first_half_loss},
+                                            {"secondHalfLoss", r.second_half_loss}}).dump();
+  }
   const auto bytes = write_safetensors(file);
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return 0;
+}
+
+// Prints every head's scores on repeated random words (head_statistics.hpp repeated_words_probe) at each R of
+// `repeats`, and (causal) how much easier the second copy is than the first; with a copy file (text<TAB>word lines,
+// '#' comments: scripts/lm/copy-sentences.tsv), the causal model's next word after each text and the word's rank.
+int probe(const std::string& path, const attn::EmbeddingTable& table, const std::string& repeats, const std::string& copy) {
+  LanguageModel model = read_language_model(read_safetensors_file(path), path, table);
+  if (!copy.empty() && model.objective() == Objective::causal) {
+    std::stringstream lines(read_file(copy));
+    std::size_t items = 0, first = 0;
+    for (std::string line; std::getline(lines, line);) {
+      const std::size_t tab = line.find('\t');
+      if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
+      const std::string text = line.substr(0, tab), word = line.substr(tab + 1);
+      const LanguageRun run = model.run(text, 5, std::vector<std::int64_t>{-1});
+      const std::int32_t id = model.vocabulary().id_of(word);
+      const float* z = run.logits.data();
+      std::size_t rank = 1;
+      for (std::size_t o = 0; o + 1 < model.config().outputs(); ++o) rank += z[o] > z[id];
+      ++items, first += rank == 1;
+      std::printf("%-80s → %-8s rank %4zu; top: %s %s %s\n", text.c_str(), word.c_str(), rank,
+                  model.vocabulary().word(static_cast<std::size_t>(run.top[0][0].id)).c_str(),
+                  model.vocabulary().word(static_cast<std::size_t>(run.top[0][1].id)).c_str(),
+                  model.vocabulary().word(static_cast<std::size_t>(run.top[0][2].id)).c_str());
+    }
+    std::printf("copied word first: %zu of %zu\n", first, items);
+  }
+  std::stringstream list(repeats);
+  for (std::string item; std::getline(list, item, ',');) {
+    const RepeatedWordsScores r = repeated_words_probe(model, std::stoul(item));
+    std::printf("%s: %zu sequences of %zu random words twice (%zu tokens)\nlayer head  previous  duplicate  induction\n", path.c_str(),
+                r.sequences, r.repeat, 2 * r.repeat);
+    for (std::size_t lh = 0; lh < r.induction.size(); ++lh) {
+      std::printf("%5zu %4zu  %8.3f %10.3f %10.3f\n", lh / model.config().n_heads + 1, lh % model.config().n_heads + 1, r.previous[lh],
+                  r.duplicate[lh], r.induction[lh]);
+    }
+    if (model.objective() == Objective::causal) {
+      std::printf("loss (nats/word): first copy %.3f, second copy %.3f: the second is %.3f easier\n", r.first_half_loss,
+                  r.second_half_loss, r.first_half_loss - r.second_half_loss);
+    }
+  }
   return 0;
 }
 
@@ -141,15 +194,17 @@ int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, co
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto args = parse_args(argc, argv, {"attention-only", "batch-size", "commit", "corpus", "embeddings", "eval-every",
+  const auto args = parse_args(argc, argv, {"attention-only", "batch-size", "commit", "copy", "corpus", "embeddings", "eval-every",
                                             "evaluate", "float32", "held-out", "key", "layers", "learning-rate", "mask-rate",
-                                            "measure-heads", "objective", "out", "output-head", "seed", "shards", "steps", "threads", "untied",
+                                            "measure-heads", "objective", "out", "output-head", "output-init", "output-vocabulary", "output-words", "probe", "repeat", "repeat-share", "seed", "seq-len", "shards", "steps",
+                                            "threads", "untied",
                                             "verify", "warmup"});
   const std::string corpus = arg(args, "corpus", "build/lm/corpus");
   const std::string train = read_file(corpus + "/train.raw.txt"), held_out = read_file(corpus + "/held-out.raw.txt");
   const std::string asset = read_file(arg(args, "embeddings", "web/assets/embeddings.bin"));
   const auto table = attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
   if (args.count("verify")) return verify(args, table, train, held_out);
+  if (args.count("probe")) return probe(arg(args, "probe", ""), table, arg(args, "repeat", "12"), arg(args, "copy", ""));
   if (args.count("measure-heads")) return measure_heads(arg(args, "measure-heads", ""), table, held_out);
   if (args.count("evaluate")) {
     const std::string other = args.count("held-out") ? read_file(arg(args, "held-out", "")) : held_out;
@@ -161,7 +216,12 @@ int main(int argc, char** argv) try {
   o.n_layers = std::stoul(arg(args, "layers", "2"));
   o.tied_output = !args.count("untied");
   o.output_head = args.count("output-head");
+  o.output_init = attn::value_of(kOutputInitNames, arg(args, "output-init", "random"), "outputInit");
+  o.output_vocabulary = attn::value_of(kOutputVocabularyNames, arg(args, "output-vocabulary", "text"), "outputVocabulary");
+  o.output_words = std::stoul(arg(args, "output-words", "8191"));
   o.mask_rate = std::stod(arg(args, "mask-rate", "0.15"));
+  o.seq_len = std::stoul(arg(args, "seq-len", "32"));
+  o.repeat_share = std::stod(arg(args, "repeat-share", "0"));
   o.batch_size = std::stoul(arg(args, "batch-size", "32"));
   o.shards = std::stoul(arg(args, "shards", "2"));  // a larger batch needs more slices (the activation limit)
   if (args.count("attention-only")) o.layer_norm = false, o.d_ff = 0;
@@ -176,7 +236,7 @@ int main(int argc, char** argv) try {
   const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu%s; %zu parameters\n",
               attn::name_of(kObjectiveNames, o.objective), o.n_layers, o.n_heads, trainer.config().d_model, o.d_ff,
-              o.tied_output ? "tied" : "untied", trainer.config().outputs(), o.output_head ? " after BERT's output head" : "",
+              o.tied_output ? "tied" : o.output_init == OutputInit::glove ? "untied (from GloVe)" : "untied", trainer.config().outputs(), o.output_head ? " after BERT's output head" : "",
               trainer.parameters().size());
   std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n",
               corpus_of(trainer).train_stream().inputs.size(), corpus_of(trainer).train_stream().line_starts.size(),
@@ -194,9 +254,19 @@ int main(int argc, char** argv) try {
     if (s % eval_every == 0 || s == total) {
       const Evaluation e = trainer.evaluate(20000);
       const double elapsed = seconds() - training_started;
-      std::printf("step %5zu  lr %.2e  train loss %.3f  held-out loss %.3f (perplexity %.1f, top-1 %.3f)  %.0f tokens/s  %.0f s\n", s,
-                  trainer.learning_rate(), window / static_cast<double>(s % eval_every ? s % eval_every : eval_every), e.loss,
-                  e.perplexity, e.top1, tokens_per_step * static_cast<double>(s) / elapsed, elapsed);
+      // The phase change of Olsson et al. 2022 (§3) beside the loss curve: on the repeated-words probe (12 random words
+      // twice, head_statistics.hpp), the best head's induction and previous-word scores and (causal) how much easier
+      // the second copy is (nats/word)
+      const CorpusSource& corpus = corpus_of(trainer);
+      LanguageModel now(trainer.config(), corpus.objective(), corpus.vocabulary().words(), trainer.parameters(), table);
+      const RepeatedWordsScores probe = repeated_words_probe(now);
+      const auto best = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
+      const double copy_gain = probe.first_half_loss - probe.second_half_loss;
+      std::printf("step %5zu  lr %.2e  train loss %.3f  held-out loss %.3f (perplexity %.1f, top-1 %.3f)  "
+                  "induction %.3f  previous %.3f  copy %.2f  %.0f tokens/s  %.0f s\n",
+                  s, trainer.learning_rate(), window / static_cast<double>(s % eval_every ? s % eval_every : eval_every), e.loss,
+                  e.perplexity, e.top1, best(probe.induction), best(probe.previous), std::isnan(copy_gain) ? 0.0 : copy_gain,
+                  tokens_per_step * static_cast<double>(s) / elapsed, elapsed);
       std::fflush(stdout);
       window = 0;
     }

@@ -338,7 +338,7 @@ describe('languageModel: measureHeads', () => {
       measured.forEach((h, i) => {
         const recorded = model.config.heads[i];
         assert.equal(h.label, recorded.label, `${kind} L${h.layer} H${h.head}`);
-        for (const key of ['previous', 'next', 'self', 'first', 'sameWord', 'prefix', 'entropyBits']) {
+        for (const key of ['previous', 'next', 'self', 'first', 'sameWord', 'prefix', 'induction', 'entropyBits']) {
           assert.ok(
             Math.abs(h[key] - recorded[key]) < 1e-4,
             `${kind} L${h.layer} H${h.head} ${key}: ${h[key]} vs ${recorded[key]}`,
@@ -346,5 +346,47 @@ describe('languageModel: measureHeads', () => {
         }
       });
     }
+  });
+});
+
+describe('languageModel: repeatedWords (the induction-head probe)', () => {
+  test("every head's scores on repeated random words: in range, reproducible by seed, and what config.heads records", async () => {
+    const gpt = await core.languageModel('causal');
+    const limits = core.languageModelLimits;
+    const { numLayers, numHeads } = gpt.config;
+    const r = gpt.repeatedWords();
+    assert.equal(r.repeat, limits.repeatedWords);
+    assert.equal(r.sequences, limits.repeatedSequences);
+    assert.equal(r.heads.length, numLayers * numHeads);
+    r.heads.forEach((h, i) => {
+      assert.deepEqual([h.layer, h.head], [Math.floor(i / numHeads), i % numHeads]);
+      for (const key of ['previous', 'duplicate', 'induction']) assert.ok(h[key] >= 0 && h[key] <= 1, `${key} ${h[key]}`);
+      // the default probe is the one config.heads' induction score was measured on (natively: to 1e-4)
+      assert.ok(Math.abs(h.induction - gpt.config.heads[i].induction) < 1e-4, `head ${i}: ${h.induction}`);
+    });
+    // Random words are nearly unpredictable without copying: the first copy costs more than ln(1,000) nats a word
+    assert.ok(r.firstHalfLoss > Math.log(1000), `first half ${r.firstHalfLoss}`);
+    assert.ok(Number.isFinite(r.secondHalfLoss));
+    assert.deepEqual(gpt.repeatedWords({ seed: 0 }), r);
+    const other = gpt.repeatedWords({ seed: 5, repeat: 20, sequences: 8 });
+    assert.equal(other.repeat, 20);
+    assert.equal(other.sequences, 8);
+    assert.notDeepEqual(other.heads, r.heads);
+    const bert = await core.languageModel('masked');
+    const masked = bert.repeatedWords({ sequences: 4 });
+    assert.equal(masked.firstHalfLoss, null);
+    assert.equal(masked.secondHalfLoss, null);
+    assert.equal(masked.heads.length, bert.config.numLayers * bert.config.numHeads);
+  });
+
+  test('bad options are refused with errors that name them', async () => {
+    const gpt = await core.languageModel('causal');
+    const limits = core.languageModelLimits;
+    assert.throws(() => gpt.repeatedWords({ repeat: limits.minRepeatedWords - 1 }), /RangeError: .*repeat/);
+    assert.throws(() => gpt.repeatedWords({ repeat: limits.maxRepeatedWords + 1 }), RangeError);
+    assert.throws(() => gpt.repeatedWords({ sequences: 0 }), /sequences/);
+    assert.throws(() => gpt.repeatedWords({ sequences: limits.maxRepeatedSequences + 1 }), RangeError);
+    assert.throws(() => gpt.repeatedWords({ seed: -1 }), /seed/);
+    assert.throws(() => gpt.repeatedWords({ repeats: 3 }), /repeats/);
   });
 });

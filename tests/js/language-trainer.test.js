@@ -62,6 +62,62 @@ describe('createLanguageTrainer', () => {
     assert.ok(wettig > 0.35 && wettig < 0.47, `maskRate 0.4: ${wettig}`);
   });
 
+  test('repeatShare: that share of the windows holds a span twice; out of [0, 1] it is refused', () => {
+    for (const repeatShare of [-0.1, 1.5, NaN]) {
+      assert.throws(() => core.createLanguageTrainer({ ...SMALL, repeatShare }), { name: 'RangeError', message: /repeatShare/ });
+    }
+    const half = SMALL.seqLen / 2;
+    const repeating = (repeatShare) => {
+      const batch = core.createLanguageTrainer({ ...SMALL, batchSize: 64, repeatShare }).sample();
+      let count = 0;
+      for (let b = 0; b < 64; ++b) {
+        const row = batch.tokens.subarray(b * SMALL.seqLen, (b + 1) * SMALL.seqLen);
+        count += row.subarray(0, half).every((token, t) => token === row[t + half]);
+      }
+      return count;
+    };
+    assert.equal(repeating(1), 64);
+    // Text rarely repeats a 4-token span by itself; half the windows are made to
+    assert.ok(repeating(0) <= 2, `repeatShare 0: ${repeating(0)}`);
+    const some = repeating(0.5);
+    assert.ok(some >= 20 && some <= 46, `repeatShare 0.5: ${some} of 64`);
+  });
+
+  test("outputInit 'glove' starts the learned output as the tied one: the same logits for every word", () => {
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, outputInit: 'glove' }), {
+      name: 'RangeError',
+      message: /outputInit 'glove'.*tiedOutput false/,
+    });
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, outputInit: 'ones' }), /'random', 'glove'/);
+    const tied = core.createLanguageTrainer({ ...SMALL, tiedOutput: true }).model();
+    const glove = core.createLanguageTrainer({ ...SMALL, tiedOutput: false, outputInit: 'glove' }).model();
+    const random = core.createLanguageTrainer({ ...SMALL, tiedOutput: false }).model();
+    const text = 'The river bank was muddy after the storm';
+    const [a, b, c] = [tied, glove, random].map((m) => m.run(text, { positions: [-1] }).logits.at(-1));
+    const words = a.length - 1; // <unk> last: its column is the learned <unk> row when tied, drawn at random otherwise
+    let largest = 0,
+      apart = 0;
+    for (let o = 0; o < words; ++o) {
+      largest = Math.max(largest, Math.abs(a[o] - b[o]));
+      apart = Math.max(apart, Math.abs(a[o] - c[o]));
+    }
+    assert.ok(largest < 1e-4, `tied vs glove-started: ${largest}`);
+    assert.ok(apart > 0.1, `tied vs random-started: ${apart}`);
+  });
+
+  test("outputVocabulary 'glove' fills the output words past the text's with the GloVe table's", () => {
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, outputWords: 3000 }), {
+      name: 'RangeError',
+      message: /distinct words with word vectors/,
+    });
+    const t = core.createLanguageTrainer({ ...SMALL, outputWords: 3000, outputVocabulary: 'glove' });
+    assert.equal(t.vocabulary.length, 3001);
+    assert.equal(new Set(t.vocabulary).size, 3001);
+    assert.equal(t.options.outputVocabulary, 'glove');
+    assert.ok(Number.isFinite(t.step(1)));
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, outputVocabulary: 'all' }), /'text', 'glove'/);
+  });
+
   test('training lowers the held-out loss, for both objectives; the same seed gives the same losses bit for bit', () => {
     for (const objective of ['causal', 'masked']) {
       const a = core.createLanguageTrainer({ ...SMALL, objective });

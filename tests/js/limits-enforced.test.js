@@ -116,7 +116,7 @@ describe('each limit is the one the functions enforce: at it passes, one past it
       evalSequences: 256,
       probeSequences: 64,
       minOutputWords: 1,
-      maxOutputWords: 16384,
+      maxOutputWords: 32768,
     });
     // The language models' limits hold what only the models have; the trainer's are not repeated there.
     for (const name of ['maxLayers', 'maxFeedForward', 'maxSeqLen', 'maxBatchSize']) {

@@ -83,10 +83,16 @@ void for_each_line(const std::string& text, F&& f) {
 }
 }  // namespace
 
-OutputVocabulary most_frequent_words(const std::string& text, const EmbeddingTable& table, std::size_t words) {
+OutputVocabulary most_frequent_words(const std::string& text, const EmbeddingTable& table, std::size_t words,
+                                     OutputVocabularySource source) {
   if (words < kMinOutputWords || words > kMaxOutputWords) {
     throw std::out_of_range("outputWords must be in [" + std::to_string(kMinOutputWords) + ", " + std::to_string(kMaxOutputWords) +
                             "], got " + std::to_string(words));
+  }
+  const bool glove = source == OutputVocabularySource::glove;
+  if (glove && words > table.vocab_size()) {
+    throw std::out_of_range("outputWords must be at most the word vectors' " + std::to_string(table.vocab_size()) +
+                            " words with outputVocabulary 'glove', got " + std::to_string(words));
   }
   std::unordered_map<std::string, std::size_t> counts;
   for_each_line(text, [&](const std::string& line) {
@@ -100,6 +106,9 @@ OutputVocabulary most_frequent_words(const std::string& text, const EmbeddingTab
   ranked.resize(std::min(words, ranked.size()));
   std::vector<std::string> list;
   for (auto& entry : ranked) list.push_back(std::move(entry.first));
+  for (std::size_t row = 0; glove && list.size() < words; ++row) {
+    if (!counts.count(table.word(row))) list.push_back(table.word(row));  // a word the text lacks
+  }
   return OutputVocabulary(std::move(list), table);
 }
 

@@ -4,7 +4,56 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attn/core/random.hpp"
+
 namespace attn::train {
+
+RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repeat, std::size_t sequences, std::uint64_t seed) {
+  if (repeat < kMinRepeatedWords || repeat > kMaxRepeatedWords) {
+    throw std::out_of_range("repeatedWords: repeat must be an integer in [" + std::to_string(kMinRepeatedWords) + ", " +
+                            std::to_string(kMaxRepeatedWords) + "], got " + std::to_string(repeat));
+  }
+  if (sequences < 1 || sequences > kMaxRepeatedSequences) {
+    throw std::out_of_range("repeatedWords: sequences must be an integer in [1, " + std::to_string(kMaxRepeatedSequences) +
+                            "], got " + std::to_string(sequences));
+  }
+  const std::size_t L = model.config().n_layers, H = model.config().n_heads, R = repeat, T = 2 * R;
+  const bool causal = model.objective() == Objective::causal;
+  const OutputVocabulary& vocabulary = model.vocabulary();
+  const auto words = static_cast<std::uint32_t>(vocabulary.size() - 1);  // <unk> is the last output
+  RepeatedWordsScores s;
+  s.repeat = R, s.sequences = sequences;
+  s.previous.assign(L * H, 0.0), s.duplicate.assign(L * H, 0.0), s.induction.assign(L * H, 0.0);
+  double first = 0, second = 0;
+  SplitMix64 rng(seed);
+  std::vector<std::int32_t> inputs(T), outputs(T);
+  for (std::size_t n = 0; n < sequences; ++n) {
+    for (std::size_t t = 0; t < R; ++t) {
+      outputs[t] = outputs[t + R] = static_cast<std::int32_t>(uniform_below(rng, words));
+      inputs[t] = inputs[t + R] = vocabulary.input_rows()[static_cast<std::size_t>(outputs[t])];
+    }
+    const std::vector<float> weights = model.attention(inputs);
+    for (std::size_t lh = 0; lh < L * H; ++lh) {
+      const float* a = weights.data() + lh * T * T;
+      for (std::size_t i = 1; i < T; ++i) s.previous[lh] += a[i * T + i - 1];
+      for (std::size_t i = R; i < T; ++i) s.duplicate[lh] += a[i * T + i - R], s.induction[lh] += a[i * T + i - R + 1];
+    }
+    if (!causal) continue;
+    const std::vector<double> log_prob = model.next_log_probs(inputs, outputs);  // [t]: word t + 1
+    for (std::size_t t = 1; t < R; ++t) first -= log_prob[t - 1];
+    for (std::size_t t = R + 1; t < T; ++t) second -= log_prob[t - 1];
+  }
+  const auto mean = [](std::vector<double>& v, double count) {
+    for (double& x : v) x /= count;
+  };
+  mean(s.previous, static_cast<double>(sequences * (T - 1)));
+  mean(s.duplicate, static_cast<double>(sequences * R));
+  mean(s.induction, static_cast<double>(sequences * R));
+  const double per_half = static_cast<double>(sequences * (R - 1));
+  s.first_half_loss = causal ? first / per_half : std::nan("");
+  s.second_half_loss = causal ? second / per_half : std::nan("");
+  return s;
+}
 
 std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::string& text, std::size_t window,
                                             std::size_t max_windows) {
@@ -12,7 +61,7 @@ std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::str
   const std::size_t L = model.config().n_layers, H = model.config().n_heads, size = stream.inputs.size();
   const bool causal = model.config().causal;
   std::vector<HeadStatistics> heads(L * H);
-  std::vector<std::array<double, 6>> counts(L * H);  // queries each score averages over
+  std::vector<std::array<double, 7>> counts(L * H);  // queries each score averages over
   std::vector<double> rows(L * H, 0.0);
   std::size_t windows = 0;
   for (std::size_t at = 0, next = 0; at < stream.line_starts.size() && windows < max_windows; ++at) {
@@ -52,10 +101,13 @@ std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::str
     }
   }
   if (windows == 0) throw std::invalid_argument("head statistics: the text has no line of at least 2 tokens");
+  const RepeatedWordsScores repeated = repeated_words_probe(model);
+  constexpr std::size_t kInduction = 6;  // measured on repeated random words, not on the text
   for (std::size_t lh = 0; lh < L * H; ++lh) {
     HeadStatistics& h = heads[lh];
     h.layer = lh / H, h.head = lh % H;
-    for (std::size_t k = 0; k < h.scores.size(); ++k) h.scores[k] = counts[lh][k] ? h.scores[k] / counts[lh][k] : 0.0;
+    for (std::size_t k = 0; k < kInduction; ++k) h.scores[k] = counts[lh][k] ? h.scores[k] / counts[lh][k] : 0.0;
+    h.scores[kInduction] = repeated.induction[lh];
     h.entropy_bits /= rows[lh];
     const auto best = std::max_element(h.scores.begin(), h.scores.end());
     h.label = *best >= kHeadLabelThreshold ? kHeadScoreNames[static_cast<std::size_t>(best - h.scores.begin())] : "mixed";

@@ -54,6 +54,14 @@ std::vector<std::int32_t> top_k(const float* row, std::size_t n, std::size_t k, 
   return best;
 }
 
+// ln softmax(row)[id] (row: n logits), in double around the row's largest logit.
+double log_softmax_at(const float* row, std::size_t n, std::int32_t id) {
+  const float max = *std::max_element(row, row + n);
+  double total = 0;
+  for (std::size_t j = 0; j < n; ++j) total += std::exp(static_cast<double>(row[j] - max));
+  return static_cast<double>(row[id] - max) - std::log(total);
+}
+
 }  // namespace
 
 const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out, const std::vector<std::uint8_t>& ablated) {
@@ -178,6 +186,25 @@ std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inp
   return weights;
 }
 
+std::vector<double> LanguageModel::next_log_probs(const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs) {
+  const char* where = "languageModel.nextLogProbs";
+  if (objective_ != Objective::causal) throw std::invalid_argument(std::string(where) + ": only the causal model predicts the next word");
+  const std::size_t T = inputs.size(), V = config_.outputs();
+  if (outputs.size() != T) throw std::invalid_argument(std::string(where) + ": the inputs and outputs differ in length");
+  if (T < 2 || T > kMaxLanguageTokens) {
+    throw std::out_of_range(std::string(where) + ": 2 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " + std::to_string(T));
+  }
+  for (const std::int32_t id : outputs) {
+    if (id < 0 || static_cast<std::size_t>(id) >= V) throw std::out_of_range(std::string(where) + ": an output id outside [0, V_out)");
+  }
+  const float* x = forward_blocks(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_, frozen_);
+  logits_.resize((T - 1) * V);
+  output_layer(x, T - 1, logits_.data());
+  std::vector<double> log_prob;
+  for (std::size_t t = 0; t + 1 < T; ++t) log_prob.push_back(log_softmax_at(logits_.data() + t * V, V, outputs[t + 1]));
+  return log_prob;
+}
+
 LanguageModel::Score LanguageModel::score(const std::string& text) {
   if (objective_ != Objective::causal) throw std::invalid_argument("languageModel.score: only the causal model scores text");
   LanguageRun r;
@@ -189,11 +216,7 @@ LanguageModel::Score LanguageModel::score(const std::string& text) {
   Score s;
   double sum = 0;
   for (std::size_t t = 0; t + 1 < T; ++t) {
-    const float* row = logits_.data() + t * V;
-    const float max = *std::max_element(row, row + V);
-    double total = 0;
-    for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j] - max));
-    const double lp = static_cast<double>(row[vocabulary_.id_of(r.tokens[t + 1].key)] - max) - std::log(total);
+    const double lp = log_softmax_at(logits_.data() + t * V, V, vocabulary_.id_of(r.tokens[t + 1].key));
     s.log_prob.push_back(static_cast<float>(lp));
     sum += lp;
   }

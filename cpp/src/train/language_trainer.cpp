@@ -30,6 +30,12 @@ ModelConfig language_model_config(const LanguageTrainerOptions& o, const Embeddi
   if (!(o.mask_rate > 0 && o.mask_rate <= 1)) {
     throw std::out_of_range("maskRate must be in (0, 1], got " + std::to_string(o.mask_rate));
   }
+  if (o.output_init == OutputInit::glove && o.tied_output) {
+    throw std::invalid_argument("outputInit 'glove' starts a learned output matrix: it needs tiedOutput false");
+  }
+  if (!(o.repeat_share >= 0 && o.repeat_share <= 1)) {
+    throw std::out_of_range("repeatShare must be in [0, 1], got " + std::to_string(o.repeat_share));
+  }
   ModelConfig c;
   c.vocab_size = input_ids(table);
   c.frozen_rows = table.vocab_size() + 1;  // the words and [MASK]; <unk> is learned
@@ -70,11 +76,12 @@ CorpusSource::CorpusSource(const LanguageTrainerOptions& o, const EmbeddingTable
                            const std::string& held_out_text)
     : objective_(o.objective),
       seq_len_(o.seq_len),
-      vocabulary_(most_frequent_words(train_text, table, o.output_words)),
+      vocabulary_(most_frequent_words(train_text, table, o.output_words, o.output_vocabulary)),
       train_(token_stream(train_text, table, vocabulary_)),
       held_out_(token_stream(held_out_text, table, vocabulary_)),
       mask_id_(mask_input(table)),
-      mask_rate_(o.mask_rate) {
+      mask_rate_(o.mask_rate),
+      repeat_share_(o.repeat_share) {
   if (train_.inputs.size() <= seq_len_ || held_out_.inputs.size() <= seq_len_) {
     throw std::invalid_argument(
         "the training and the held-out text must each hold more than seqLen = " + std::to_string(seq_len_) + " tokens");
@@ -112,12 +119,24 @@ Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
   const auto words = static_cast<std::uint32_t>(vocabulary_.size() - 1);
   for (std::size_t b = 0; b < B; ++b) {
     const std::size_t start = train_.line_starts[uniform_below(rng, eligible)];
+    // The window's tokens are the text's from `start` on: position t reads the text at start + source(t). A
+    // repeating window has a copy of its own span [a, a + r) inserted at q ≥ a + r, the text going on after the
+    // copy where it left off; r, a and q are drawn, so that the copy's distance varies and only matching content
+    // (not a fixed offset) finds the earlier span. No draw is made without the curriculum: recipes from before it
+    // give the same windows.
+    std::size_t r = 0, a = 0, q = T;
+    if (repeat_share_ > 0 && rng.uniform() < static_cast<float>(repeat_share_)) {
+      const std::size_t longest = T / 2, shortest = std::min<std::size_t>(kShortestRepeat, longest);
+      r = shortest + uniform_below(rng, static_cast<std::uint32_t>(longest - shortest + 1));
+      a = uniform_below(rng, static_cast<std::uint32_t>(T - 2 * r + 1));
+      q = a + r + uniform_below(rng, static_cast<std::uint32_t>(T - r - (a + r) + 1));
+    }
+    const auto source = [&](std::size_t t) { return t < q ? t : t < q + r ? a + (t - q) : t - r; };
     std::int32_t* tokens = batch.tokens.data() + b * T;
-    std::copy(train_.inputs.begin() + static_cast<std::ptrdiff_t>(start),
-              train_.inputs.begin() + static_cast<std::ptrdiff_t>(start + T), tokens);
+    for (std::size_t t = 0; t < T; ++t) tokens[t] = train_.inputs[start + source(t)];
     if (causal) {
       for (std::size_t t = 0; t < T; ++t) {
-        batch.targets[b * T + t] = train_.outputs[start + t + 1];
+        batch.targets[b * T + t] = train_.outputs[start + source(t + 1)];
         batch.scored[b * T + t] = 1;
       }
       continue;
@@ -125,7 +144,7 @@ Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
     // BERT's masking: choose each position with probability mask_rate (at least one), then 80 / 10 / 10
     bool any = false;
     const auto choose = [&](std::size_t t) {
-      batch.targets[b * T + t] = train_.outputs[start + t];
+      batch.targets[b * T + t] = train_.outputs[start + source(t)];
       batch.scored[b * T + t] = 1;
       const float r = rng.uniform();
       if (r < 0.8f) {
@@ -212,8 +231,21 @@ Batch CorpusSource::repeated_tokens(std::size_t B, SplitMix64& rng) const {
 Trainer language_trainer(const LanguageTrainerOptions& options, const EmbeddingTable& table,
                          const std::string& train_text, const std::string& held_out_text, ParallelFor parallel) {
   TrainerOptions trainer_options = language_trainer_options(options, table);  // checked before tokenizing
-  return Trainer(trainer_options, std::make_unique<CorpusSource>(options, table, train_text, held_out_text),
-                 std::move(parallel));
+  Trainer trainer(trainer_options, std::make_unique<CorpusSource>(options, table, train_text, held_out_text), std::move(parallel));
+  if (options.output_init == OutputInit::glove) {
+    // U[j, o] = the GloVe row of output o, as output_matrix (model.hpp) gathers a tied output; <unk> keeps its draw
+    const ModelConfig& c = trainer.config();
+    const std::size_t d = c.d_model, V = c.outputs();
+    const CorpusSource& corpus = corpus_of(trainer);
+    std::vector<float> parameters = trainer.parameters();
+    float* u = bind_parameters(c, parameters.data()).unembedding;
+    for (std::size_t o = 0; o + 1 < V; ++o) {
+      const float* row = corpus.frozen().table.data() + static_cast<std::size_t>(corpus.vocabulary().input_rows()[o]) * d;
+      for (std::size_t j = 0; j < d; ++j) u[j * V + o] = row[j];
+    }
+    trainer.set_parameters(parameters);
+  }
+  return trainer;
 }
 
 const CorpusSource& corpus_of(const Trainer& trainer) {

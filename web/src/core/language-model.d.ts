@@ -13,6 +13,9 @@ export interface LanguageModelLimits {
   readonly objectives: readonly LanguageModelKind[];
   /** The names run()'s positions option takes besides a list: 'all', 'masks'. */
   readonly outputPositions: readonly ('all' | 'masks')[];
+  /** createLanguageTrainer's outputInit and outputVocabulary names. */
+  readonly outputInits: readonly ('random' | 'glove')[];
+  readonly outputVocabularies: readonly ('text' | 'glove')[];
   /** The longest text run() takes, in tokens (256; the models trained on windows of 32). */
   readonly maxTokens: number;
   /** The largest k of run() and fillMask() (100). */
@@ -29,6 +32,12 @@ export interface LanguageModelLimits {
    * else it is 'mixed' (cpp/include/attn/train/head_statistics.hpp).
    */
   readonly headLabelThreshold: number;
+  /** repeatedWords()'s R: its default (12) and range (2 … 128), and its number of sequences (64; at most 1,024). */
+  readonly repeatedWords: number;
+  readonly minRepeatedWords: number;
+  readonly maxRepeatedWords: number;
+  readonly repeatedSequences: number;
+  readonly maxRepeatedSequences: number;
   /** createLanguageTrainer's defaults (the shipped recipe's); its limits are core.trainerLimits. */
   readonly trainerDefaults: Readonly<Omit<Required<LanguageTrainerOptions>, 'text' | 'heldOutText'>>;
 }
@@ -108,8 +117,39 @@ export interface HeadMeasurement {
   first: number;
   sameWord: number;
   prefix: number;
+  /**
+   * On repeated random words (repeatedWords()'s defaults: 12 words twice, 64 sequences, seed 0), not on the text: the
+   * mean weight from a word of the second copy to the word after its first copy. Absent in files measured before it.
+   */
+  induction?: number;
   entropyBits: number;
-  label: 'previous' | 'next' | 'self' | 'first' | 'same word' | 'prefix' | 'mixed';
+  label: 'previous' | 'next' | 'self' | 'first' | 'same word' | 'prefix' | 'induction' | 'mixed';
+}
+
+/** One head's scores on repeated random words (LanguageModel.repeatedWords). */
+export interface RepeatedWordsHead {
+  layer: number;
+  head: number;
+  /** Mean weight on the word just before, over every word after the first. */
+  previous: number;
+  /** Mean weight from a word of the second copy on its first occurrence. */
+  duplicate: number;
+  /** Mean weight from a word of the second copy on the word after its first occurrence (an induction head's). */
+  induction: number;
+}
+
+export interface RepeatedWords {
+  /** R: each sequence is R random words, then the same R again. */
+  repeat: number;
+  sequences: number;
+  /** Layer-major, numLayers · numHeads entries. */
+  heads: RepeatedWordsHead[];
+  /**
+   * Causal model: the mean −ln p (nats) of the first copy's words 2 … R and of the second copy's words 2 … R given the
+   * words before them (null for the masked model). A model that copies from context finds the second copy easier.
+   */
+  firstHalfLoss: number | null;
+  secondHalfLoss: number | null;
 }
 
 export interface LanguageToken extends Token {
@@ -353,6 +393,15 @@ export interface LanguageModel {
    * over at most maxWindows windows (default 2,000). RangeError if no line has 2 tokens; TypeError: not a string.
    */
   measureHeads(text: string, options?: { maxWindows?: number }): HeadMeasurement[];
+  /**
+   * The induction-head probe (Olsson et al. 2022 §2; TransformerLens's head detector), in one core call: `sequences`
+   * sequences (default core.languageModelLimits.repeatedSequences, 64; at most maxRepeatedSequences) of `repeat`
+   * random words of the output vocabulary (default repeatedWords, 12; minRepeatedWords … maxRepeatedWords), each
+   * followed by the same words again, drawn with SplitMix64(seed) (seed 0 … maxSampleSeed, default 0): every head's
+   * previous-word, duplicate-word and induction scores there and, for the causal model, the loss on each copy
+   * (cpp/include/attn/train/head_statistics.hpp). RangeError / TypeError naming a bad option.
+   */
+  repeatedWords(options?: { repeat?: number; sequences?: number; seed?: number }): RepeatedWords;
   /**
    * Frees the model's memory in the core now, rather than when it is garbage-collected (a trainer's model() taken many
    * times a second). Every later call on it throws an Error saying it was released.

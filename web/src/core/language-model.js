@@ -242,6 +242,15 @@ export function languageModelApi(wasm, modelsUrl) {
           where,
         );
       },
+      repeatedWords(options = {}) {
+        const where = 'languageModel.repeatedWords';
+        check.knownOptions(options, where, ['repeat', 'sequences', 'seed']);
+        const { repeat = limits.repeatedWords, sequences = limits.repeatedSequences, seed = 0 } = options;
+        check.integerIn(repeat, where, 'repeat', limits.minRepeatedWords, limits.maxRepeatedWords);
+        check.integerIn(sequences, where, 'sequences', 1, limits.maxRepeatedSequences);
+        check.integerIn(seed, where, 'seed', 0, limits.maxSampleSeed);
+        return unwrap(wasm.languageModelRepeatedWords(id, repeat, sequences, seed), where);
+      },
     };
     released.register(model, id, model);
     return model;

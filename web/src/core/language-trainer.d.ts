@@ -20,10 +20,22 @@ export interface LanguageTrainerOptions {
   seqLen?: number;
   /** Windows per step, 1 … 1024 (default 32). */
   batchSize?: number;
-  /** V: the most frequent words of `text` that have GloVe vectors, 1 … 16,384 (default 8,191), plus <unk>. */
+  /** V: the most frequent words of `text` that have GloVe vectors, 1 … 32,768 (default 8,191), plus <unk>. */
   outputWords?: number;
+  /**
+   * Where the output words come from (core.languageModelLimits.outputVocabularies): 'text' (default), the text's
+   * outputWords most frequent words (a RangeError if it has fewer); or 'glove', those followed by the GloVe table's
+   * other words in its order, up to outputWords (at most the table's 25,477 words).
+   */
+  outputVocabulary?: 'text' | 'glove';
   /** Output matrix tied to the frozen GloVe rows (default true). */
   tiedOutput?: boolean;
+  /**
+   * How a learned (untied) output matrix starts (core.languageModelLimits.outputInits): 'random' (default), or 'glove':
+   * each word's column set to its frozen GloVe row, as the tied output reads it, so that copying a word vector from
+   * context raises that word's logit from the first step. A RangeError with tiedOutput true.
+   */
+  outputInit?: 'random' | 'glove';
   /**
    * BERT's output head before the output layer (Devlin et al. 2019): logits = LayerNorm(GELU(x_L W_T + b_T)) U + b,
    * adding 'output_head.dense.w' [dModel, dModel], '….dense.b', 'output_head.norm.gamma' / '.beta' (default false).
@@ -36,6 +48,12 @@ export interface LanguageTrainerOptions {
    * §3.1; the shipped encoder trains at 0.4, Wettig et al. 2023). The held-out blanks are 15 % whatever it is.
    */
   maskRate?: number;
+  /**
+   * The fraction of training windows, in [0, 1] (default 0), that hold a span of ⌊seqLen / 2⌋ tokens of the text
+   * twice, then go on after it: a curriculum in which copying from context pays (Olsson et al. 2022, §2, detect
+   * induction heads on such repeats). 0 draws exactly the windows of a recipe without it.
+   */
+  repeatShare?: number;
   /** AdamW's peak α (default 0.003), decoupled λ on matrices only (default 0.1). */
   learningRate?: number;
   weightDecay?: number;

@@ -13,10 +13,13 @@ const OPTIONS = [
   'seqLen',
   'batchSize',
   'outputWords',
+  'outputVocabulary',
   'tiedOutput',
+  'outputInit',
   'outputHead',
   'layerNorm',
   'maskRate',
+  'repeatShare',
   'learningRate',
   'weightDecay',
   'warmupSteps',
@@ -46,10 +49,13 @@ export function languageTrainerApi(wasm, limits, modelLimits, maxSeed, makeModel
     check.integerIn(o.seqLen, where, 'seqLen', 2, limits.maxSeqLen);
     check.integerIn(o.batchSize, where, 'batchSize', 1, limits.maxBatchSize);
     check.integerIn(o.outputWords, where, 'outputWords', limits.minOutputWords, limits.maxOutputWords);
+    check.oneOf(o.outputVocabulary, where, 'outputVocabulary', modelLimits.outputVocabularies);
     check.boolean(o.tiedOutput, where, 'tiedOutput');
+    check.oneOf(o.outputInit, where, 'outputInit', modelLimits.outputInits);
     check.boolean(o.outputHead, where, 'outputHead');
     check.boolean(o.layerNorm, where, 'layerNorm');
     check.finiteIn(o.maskRate, where, 'maskRate', { above: 0, max: 1 });
+    check.finiteIn(o.repeatShare, where, 'repeatShare', { min: 0, max: 1 });
     check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
     check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
     check.integerIn(o.warmupSteps, where, 'warmupSteps', 0, limits.maxScheduleSteps);

@@ -142,7 +142,7 @@ export interface TrainerLimits {
   readonly evalSequences: number;
   /** 64: sequences of the head scores' probe (kProbeSequences). */
   readonly probeSequences: number;
-  /** 1 … 16384: createLanguageTrainer's outputWords (kMinOutputWords, kMaxOutputWords). */
+  /** 1 … 32768: createLanguageTrainer's outputWords (kMinOutputWords, kMaxOutputWords). */
   readonly minOutputWords: number;
   readonly maxOutputWords: number;
 }

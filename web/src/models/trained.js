@@ -28,6 +28,11 @@ export const MEASURES = {
     'prefix matching',
     'the mean weight on the word after an earlier copy of the current word (what an induction head does)',
   ],
+  induction: [
+    'induction',
+    'induction',
+    'on 12 random words said twice, the mean weight a word of the second copy puts on the word after its first copy',
+  ],
 };
 
 /** The one-line definition of "mixed", for a threshold. */
@@ -51,7 +56,7 @@ export function scoreText(score, threshold) {
  * What a head was measured to do, in a few words: "previous word 0.45", or for a head with no single job (no
  * score reaches the threshold), "mixed (best: previous word 0.398)" with its largest score, given with enough
  * digits to stay below the threshold (scoreText).
- * @param {{ label: string, previous: number, next: number, self: number, first: number, sameWord: number, prefix: number }} [head]
+ * @param {{ label: string, previous: number, next: number, self: number, first: number, sameWord: number, prefix: number, induction?: number }} [head]
  *   one of config.heads (none: not measured)
  * @param {number} threshold  the label rule's (core.languageModelLimits.headLabelThreshold, 0.4)
  * @returns {{ text: string, label: string, score: number, definitions: string[] }}  label: the measured label; score:

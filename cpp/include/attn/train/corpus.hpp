@@ -14,13 +14,21 @@
 #include <unordered_map>
 #include <vector>
 
+#include "attn/core/names.hpp"
 #include "attn/text/embeddings.hpp"
 
 namespace attn::train {
 
-// The limits of the output vocabulary's size V (words, without <unk>).
+// The limits of the output vocabulary's size V (words, without <unk>): up to every word of the GloVe table (25,477).
 inline constexpr std::size_t kMinOutputWords = 1;
-inline constexpr std::size_t kMaxOutputWords = 16384;
+inline constexpr std::size_t kMaxOutputWords = 32768;
+
+// Where the output words come from: the training text's most frequent words that have a vector, or those followed
+// by every other word of the embedding table (in the table's order, by frequency in GloVe's corpus), so that the
+// output layer can name words the training text lacks. Their JS names go through names.hpp.
+enum class OutputVocabularySource { text, glove };
+inline constexpr NamedValue<OutputVocabularySource> kOutputVocabularyNames[] = {{"text", OutputVocabularySource::text},
+                                                                                {"glove", OutputVocabularySource::glove}};
 
 struct TokenStream {
   std::vector<std::int32_t> inputs;      // input id of every token, lines one after another
@@ -67,10 +75,12 @@ std::vector<Token> language_tokens(const std::string& text, const EmbeddingTable
 // Input ids of tokens: the table's row, mask_input for the key "[MASK]", unk_input for the rest.
 std::vector<std::int32_t> input_ids_of(const std::vector<Token>& tokens, const EmbeddingTable& table);
 
-// The V = words most frequent lookup keys of `text` that the table has (ties in byte order). Throws
-// std::out_of_range if words is outside [kMinOutputWords, kMaxOutputWords], std::invalid_argument if the
-// text has no word of the table.
-OutputVocabulary most_frequent_words(const std::string& text, const EmbeddingTable& table, std::size_t words);
+// The V = words most frequent lookup keys of `text` that the table has (ties in byte order); with source glove,
+// followed by the table's other words in its order, up to V. Throws std::out_of_range if words is outside
+// [kMinOutputWords, kMaxOutputWords] or (glove) above the table's size, std::invalid_argument if the text has no
+// word of the table.
+OutputVocabulary most_frequent_words(const std::string& text, const EmbeddingTable& table, std::size_t words,
+                                     OutputVocabularySource source = OutputVocabularySource::text);
 
 // Tokenizes text (lines separated by '\n'; empty lines skipped) into a stream.
 TokenStream token_stream(const std::string& text, const EmbeddingTable& table, const OutputVocabulary& vocabulary);

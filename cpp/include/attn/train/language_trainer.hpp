@@ -8,7 +8,12 @@
 //           budgets), of which 80 % become [MASK], 10 % a random output word and 10 % stay; the chosen
 //           positions are scored against their original word.
 // A batch is B windows of T tokens, each starting at the first token of a line of the training text drawn
-// at random (so position 0 is a line's first word, as in a learner's sentence).
+// at random (so position 0 is a line's first word, as in a learner's sentence) and running on across the
+// lines after it. A repeat_share of the windows (a curriculum, 0 by default) hold a span of their own text
+// twice: a span of r tokens (kShortestRepeat … ⌊T / 2⌋) starting at a, copied again at a later position q, all
+// three drawn, so that copying from context pays within the window, at every distance (the repeated sequences on
+// which Olsson et al. 2022, §2, detect induction heads, made of real text instead of random tokens). A fixed
+// distance would not do: at a copy always T / 2 back, heads learn to look T / 2 back by position alone.
 //
 // X is not scaled by √d_model (Vaswani et al. 2017, §3.4): the GloVe rows already have norms (≈ 4–7)
 // comparable to the sinusoidal P's √(d/2) ≈ 7.1, and they are frozen, so the scaling that lifts small
@@ -31,6 +36,14 @@ enum class Objective { causal, masked };
 inline constexpr NamedValue<Objective> kObjectiveNames[] = {{"causal", Objective::causal},
                                                             {"masked", Objective::masked}};
 
+// How an untied output matrix U (d, V + 1) starts: drawn at random as every matrix (parameters.hpp), or with each
+// word's column set to its frozen GloVe row (the tied output's U; <unk>'s column still drawn), so that the model
+// can turn a copied word vector into that word's logit from the first step, for every word, and then learn from there.
+enum class OutputInit { random, glove };
+inline constexpr NamedValue<OutputInit> kOutputInitNames[] = {{"random", OutputInit::random}, {"glove", OutputInit::glove}};
+
+inline constexpr std::size_t kShortestRepeat = 4;  // the curriculum's shortest repeated span (fewer if T < 8)
+
 inline constexpr double kMaskRate = 0.15;  // Devlin et al. 2019, §3.1: the default training rate
 // The held-out blanks are always 15 % of the positions, whatever the training rate, so that recipes are
 // compared on the same blanks.
@@ -46,10 +59,13 @@ struct LanguageTrainerOptions {
   std::size_t batch_size = 32;
   std::size_t shards = 2;           // slices of a batch (fixed by the recipe, not by the thread count)
   std::size_t output_words = 8191;  // V: the output layer has V + 1 logits (<unk>)
+  OutputVocabularySource output_vocabulary = OutputVocabularySource::text;  // corpus.hpp
   bool tied_output = true;
+  OutputInit output_init = OutputInit::random;  // untied only
   bool output_head = false;  // BERT's dense + GELU + LayerNorm before the output layer (parameters.hpp)
   bool layer_norm = true;  // false, with d_ff = 0: the attention-only ablation
   double mask_rate = kMaskRate;  // masked: the fraction of positions chosen, in (0, 1]
+  double repeat_share = 0;       // the fraction of training windows that repeat a span, in [0, 1]
   AdamWOptions optimizer{3e-3f, 0.9f, 0.98f, 1e-8f, 0.1f, 1.0f};
   LearningRateSchedule schedule{200, 0, 0.1f};
   std::uint64_t seed = 0;
@@ -66,9 +82,9 @@ TrainerOptions language_trainer_options(const LanguageTrainerOptions& options, c
 // The windows of a tokenized training text and a held-out text (batch_source.hpp).
 class CorpusSource : public BatchSource {
  public:
-  // The texts are tokenized here; the output vocabulary is train_text's most frequent words (corpus.hpp).
-  // Throws std::invalid_argument if either text has no more than seq_len tokens, or the training text has
-  // fewer distinct words (with word vectors) than output_words.
+  // The texts are tokenized here; the output vocabulary is train_text's most frequent words, then (source glove)
+  // the table's other words (corpus.hpp). Throws std::invalid_argument if either text has no more than seq_len
+  // tokens, or (source text) the training text has fewer distinct words (with word vectors) than output_words.
   CorpusSource(const LanguageTrainerOptions& options, const EmbeddingTable& table, const std::string& train_text,
                const std::string& held_out_text);
 
@@ -96,12 +112,14 @@ class CorpusSource : public BatchSource {
   std::vector<std::int32_t> most_frequent_;
   std::int32_t mask_id_ = 0;
   double mask_rate_ = kMaskRate;
+  double repeat_share_ = 0;
 };
 
 // The trainer of a language model on these texts; parallel runs the shards of a step (trainer.hpp). Throws
 // std::out_of_range naming the option outside its range (n_layers 1–4, n_heads 1–16 dividing d_model =
 // table.dim(), d_ff ≤ 2048, seq_len 2–256, batch_size 1–1024, shards 1–16 and ≤ batch_size, output_words,
-// the optimizer's; limits.hpp; maskRate in (0, 1]), std::invalid_argument as CorpusSource.
+// the optimizer's; limits.hpp; maskRate in (0, 1], repeatShare in [0, 1]), std::invalid_argument as CorpusSource and
+// for outputInit glove with a tied output.
 Trainer language_trainer(const LanguageTrainerOptions& options, const EmbeddingTable& table,
                          const std::string& train_text, const std::string& held_out_text, ParallelFor parallel = {});
 
