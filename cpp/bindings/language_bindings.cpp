@@ -183,6 +183,7 @@ val language_trainer_defaults() {
                        {"tiedOutput", val(o.tied_output)}, {"outputInit", val(std::string(attn::name_of(train::kOutputInitNames, o.output_init)))},
                        {"outputHead", val(o.output_head)}, {"layerNorm", val(o.layer_norm)},
                        {"maskRate", val(o.mask_rate)}, {"repeatShare", val(o.repeat_share)},
+                       {"repeatSteps", val(o.repeat_steps)}, {"repeatShareAfter", val(o.repeat_share_after)},
                        {"learningRate", val(o.optimizer.learning_rate)}, {"weightDecay", val(o.optimizer.weight_decay)},
                        {"warmupSteps", val(o.schedule.warmup_steps)}, {"totalSteps", val(o.schedule.total_steps)},
                        {"seed", val(static_cast<double>(o.seed))}});

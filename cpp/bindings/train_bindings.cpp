@@ -110,6 +110,8 @@ val language_trainer_create(val o, const std::string& text, const std::string& h
     options.batch_size = o["batchSize"].as<std::size_t>();
     options.mask_rate = o["maskRate"].as<double>();
     options.repeat_share = o["repeatShare"].as<double>();
+    options.repeat_steps = o["repeatSteps"].as<std::size_t>();
+    options.repeat_share_after = o["repeatShareAfter"].as<double>();
     options.output_init = enum_from_js(train::kOutputInitNames, o["outputInit"], "outputInit");
     options.output_vocabulary = enum_from_js(train::kOutputVocabularyNames, o["outputVocabulary"], "outputVocabulary");
     options.shards = 1;  // one thread in wasm: slices would only add work

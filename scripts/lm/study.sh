@@ -3,7 +3,7 @@
 # chosen"): short runs of each variant on the same corpus, one after another on both cores, each chosen by
 # its held-out loss (the corpus's held-out text; the cloze benchmark is measured once, on the shipped files).
 #
-#   bash scripts/lm/study.sh encoder|decoder|corpus|induction [steps [name …]]     logs: build/lm/study/<name>.log
+#   bash scripts/lm/study.sh encoder|decoder|corpus|induction|vocabulary [steps [name …]]     logs: build/lm/study/<name>.log
 # corpus: the decoder's recipe with and without Austen's novels in the training text, each measured on both
 # held-out parts (the WordNet and Bible text, and the Austen chapters).
 # (names: only those runs; STUDY_THREADS=1 runs one study a core, so that two can run side by side)
@@ -44,6 +44,18 @@ if [ "$study" = encoder ]; then
   # BERT's output head at the shipped budget, against the shipped (untied, headless) recipe
   run masked-40-untied-lr2.5e-3-head-long --objective masked --mask-rate 0.4 --untied --output-head --learning-rate 2.5e-3 \
     --steps 10000 --eval-every 1000 --out build/lm/study/masked-40-untied-head-long.safetensors
+elif [ "$study" = vocabulary ]; then
+  # The encoder's output layer over every word with a GloVe vector (25,477, tied to the frozen rows) against the shipped
+  # untied 8,191 words, at the shipped masking and α; compared on the 8,191 words' events (--merge-into: the larger
+  # vocabulary's extra words fall into the smaller one's <unk>), which the held-out loss of each alone is not
+  encoder() { local name=$1; shift; run "$name" --objective masked --mask-rate 0.4 --out "build/lm/study/$name.safetensors" "$@"; }
+  encoder m-untied-8k --untied --learning-rate 2.5e-3 --steps "$steps"
+  encoder m-tied-glove --output-vocabulary glove --output-words 25477 --learning-rate 2.5e-3 --steps "$steps"
+  encoder m-tied-glove-lr5e-3 --output-vocabulary glove --output-words 25477 --learning-rate 5e-3 --steps "$steps"
+  for name in m-tied-glove m-tied-glove-lr5e-3; do
+    [ -f "build/lm/study/$name.safetensors" ] && build/train/attn_train_lm --evaluate "build/lm/study/$name.safetensors" \
+      --merge-into build/lm/study/m-untied-8k.safetensors
+  done
 elif [ "$study" = corpus ]; then
   # The corpus without Austen: the training lines of WordNet and the Bible, which open train.raw.txt
   without=build/lm/corpus-without-austen
@@ -67,6 +79,9 @@ elif [ "$study" = induction ]; then
   # file is kept, for --measure-heads and the repeated-words probe at other lengths (attn_train_lm --probe).
   decoder() { local name=$1; shift; run "$name" --objective causal --out "build/lm/study/$name.safetensors" "$@"; }
   decoder c64-glove-r50 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
+  decoder c64-glove-r100-6k --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 --steps 6000
+  decoder c64-glove-r100-then-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 --repeat-steps 2500 \
+    --repeat-share-after 0.25 --steps 4000
   decoder c64-glove-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.25 --steps "$steps"
   decoder c64-untied-r50 --untied --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
   decoder c64-glove --untied --output-init glove --seq-len 64 --batch-size 16 --steps "$steps"

@@ -5,7 +5,8 @@
 //   attn_train_lm --corpus build/lm/corpus --embeddings web/assets/embeddings.bin --objective causal
 //                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--output-init random|glove] [--output-head] [--layers 2]
 //                 [--output-words 8191] [--output-vocabulary text|glove]
-//                 [--attention-only] [--mask-rate 0.15] [--seq-len 32] [--repeat-share 0] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
+//                 [--attention-only] [--mask-rate 0.15] [--seq-len 32] [--repeat-share 0]
+//                 [--repeat-steps 0 --repeat-share-after 0] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
 //                 [--warmup 200] [--seed 0] [--threads 2] [--commit <sha>] [--eval-every 250]
 //   attn_train_lm --verify web/assets/models/causal.safetensors --corpus … --embeddings … [--steps 50]
 //   attn_train_lm --measure-heads web/assets/models/causal.safetensors --corpus …   (adds "heads" to the metadata, and
@@ -15,6 +16,7 @@
 //   attn_train_lm --evaluate web/assets/models/causal.safetensors --corpus …   (adds "measured_file": the stored weights' quality)
 //   attn_train_lm --evaluate … --held-out build/lm/corpus/held-out.austen.raw.txt --key measured_austen
 //                 (the same on another held-out text, recorded under that key)
+//   attn_train_lm --evaluate FILE --merge-into OTHER.safetensors   (FILE's held-out loss on OTHER's output words)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -163,6 +165,49 @@ int probe(const std::string& path, const attn::EmbeddingTable& table, const std:
   return 0;
 }
 
+// The held-out loss of a model file on another model's (coarser) output vocabulary: each word the other has is its own
+// class, every other output (its <unk> included) falls into that vocabulary's <unk>, and a scored position costs
+// −ln Σ p over its target's class. Models whose output vocabularies differ are compared on the same events this way
+// (a larger vocabulary is not charged for naming words the smaller one calls <unk>).
+int evaluate_merged(const std::string& path, const std::string& coarse_path, const attn::EmbeddingTable& table,
+                    const std::string& train, const std::string& held_out) {
+  const SafeTensors file = read_safetensors_file(path);
+  const LanguageModel model = read_language_model(file, path, table);
+  const LanguageModel coarse = read_language_model(read_safetensors_file(coarse_path), coarse_path, table);
+  Trainer trainer = language_trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
+  trainer.set_parameters(model.parameters());
+  const std::size_t V = trainer.config().outputs();
+  std::vector<std::int32_t> merged(V);  // output id → its class in the coarse vocabulary
+  for (std::size_t o = 0; o < V; ++o) merged[o] = coarse.vocabulary().id_of(model.vocabulary().word(o));
+  double loss = 0;
+  std::size_t tokens = 0;
+  for (const Batch& batch : trainer.source().held_out(64, 0, 0)) {
+    for (std::size_t b = 0; b < batch.batch_size; ++b) {
+      const std::size_t T = batch.seq_len;
+      const std::vector<std::int32_t> sequence(batch.tokens.begin() + static_cast<std::ptrdiff_t>(b * T),
+                                               batch.tokens.begin() + static_cast<std::ptrdiff_t>((b + 1) * T));
+      const std::vector<float> logits = trainer.predict(sequence);
+      for (std::size_t t = 0; t < T; ++t) {
+        if (!batch.scored[b * T + t]) continue;
+        const float* z = logits.data() + t * V;
+        const std::int32_t target_class = merged[static_cast<std::size_t>(batch.targets[b * T + t])];
+        const float top = *std::max_element(z, z + V);
+        double all = 0, in_class = 0;
+        for (std::size_t o = 0; o < V; ++o) {
+          const double e = std::exp(static_cast<double>(z[o] - top));
+          all += e;
+          if (merged[o] == target_class) in_class += e;
+        }
+        loss -= std::log(in_class / all), ++tokens;
+      }
+    }
+  }
+  std::printf("%s on the output vocabulary of %s (%zu outputs): held-out loss %.4f, perplexity %.2f over %zu tokens\n", path.c_str(),
+              coarse_path.c_str(), coarse.config().outputs(), loss / static_cast<double>(tokens),
+              std::exp(loss / static_cast<double>(tokens)), tokens);
+  return 0;
+}
+
 // Evaluates a model file's (float16) parameters on a held-out text with its recipe's trainer, beside the
 // float32 measurement the file records, and records the result under `key` ("measured_file": the corpus's
 // held-out text) in the metadata.
@@ -195,8 +240,8 @@ int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, co
 
 int main(int argc, char** argv) try {
   const auto args = parse_args(argc, argv, {"attention-only", "batch-size", "commit", "copy", "corpus", "embeddings", "eval-every",
-                                            "evaluate", "float32", "held-out", "key", "layers", "learning-rate", "mask-rate",
-                                            "measure-heads", "objective", "out", "output-head", "output-init", "output-vocabulary", "output-words", "probe", "repeat", "repeat-share", "seed", "seq-len", "shards", "steps",
+                                            "evaluate", "float32", "held-out", "key", "layers", "learning-rate", "mask-rate", "merge-into",
+                                            "measure-heads", "objective", "out", "output-head", "output-init", "output-vocabulary", "output-words", "probe", "repeat", "repeat-share", "repeat-share-after", "repeat-steps", "seed", "seq-len", "shards", "steps",
                                             "threads", "untied",
                                             "verify", "warmup"});
   const std::string corpus = arg(args, "corpus", "build/lm/corpus");
@@ -208,6 +253,7 @@ int main(int argc, char** argv) try {
   if (args.count("measure-heads")) return measure_heads(arg(args, "measure-heads", ""), table, held_out);
   if (args.count("evaluate")) {
     const std::string other = args.count("held-out") ? read_file(arg(args, "held-out", "")) : held_out;
+    if (args.count("merge-into")) return evaluate_merged(arg(args, "evaluate", ""), arg(args, "merge-into", ""), table, train, other);
     return evaluate_file(arg(args, "evaluate", ""), table, train, other, arg(args, "key", "measured_file"));
   }
 
@@ -222,6 +268,8 @@ int main(int argc, char** argv) try {
   o.mask_rate = std::stod(arg(args, "mask-rate", "0.15"));
   o.seq_len = std::stoul(arg(args, "seq-len", "32"));
   o.repeat_share = std::stod(arg(args, "repeat-share", "0"));
+  o.repeat_steps = std::stoul(arg(args, "repeat-steps", "0"));
+  o.repeat_share_after = std::stod(arg(args, "repeat-share-after", "0"));
   o.batch_size = std::stoul(arg(args, "batch-size", "32"));
   o.shards = std::stoul(arg(args, "shards", "2"));  // a larger batch needs more slices (the activation limit)
   if (args.count("attention-only")) o.layer_norm = false, o.d_ff = 0;

@@ -17,6 +17,7 @@ std::string recipe_json(const LanguageTrainerOptions& o) {
                        {"outputVocabulary", name_of(kOutputVocabularyNames, o.output_vocabulary)}, {"tiedOutput", o.tied_output},
                        {"outputInit", name_of(kOutputInitNames, o.output_init)}, {"outputHead", o.output_head},
                        {"layerNorm", o.layer_norm}, {"maskRate", o.mask_rate}, {"repeatShare", o.repeat_share},
+                       {"repeatSteps", o.repeat_steps}, {"repeatShareAfter", o.repeat_share_after},
                        {"learningRate", o.optimizer.learning_rate}, {"beta1", o.optimizer.beta1}, {"beta2", o.optimizer.beta2},
                        {"epsilon", o.optimizer.epsilon}, {"weightDecay", o.optimizer.weight_decay},
                        {"maxGradNorm", o.optimizer.max_grad_norm}, {"warmupSteps", o.schedule.warmup_steps},
@@ -35,6 +36,7 @@ LanguageTrainerOptions options_from_recipe(const std::string& text) {
     o.mask_rate = r.value("maskRate", kMaskRate);  // recipes from before the option trained at BERT's 15 %
     o.output_head = r.value("outputHead", false);  // and had no output head
     o.repeat_share = r.value("repeatShare", 0.0);  // nor repeated windows
+    o.repeat_steps = r.value("repeatSteps", std::size_t{0}), o.repeat_share_after = r.value("repeatShareAfter", 0.0);
     o.output_vocabulary = value_of(kOutputVocabularyNames, r.value("outputVocabulary", std::string("text")), "outputVocabulary");
     o.output_init = value_of(kOutputInitNames, r.value("outputInit", std::string("random")), "outputInit");  // nor GloVe's U
     o.optimizer = {r.at("learningRate"), r.at("beta1"), r.at("beta2"), r.at("epsilon"), r.at("weightDecay"), r.at("maxGradNorm")};

@@ -36,6 +36,10 @@ ModelConfig language_model_config(const LanguageTrainerOptions& o, const Embeddi
   if (!(o.repeat_share >= 0 && o.repeat_share <= 1)) {
     throw std::out_of_range("repeatShare must be in [0, 1], got " + std::to_string(o.repeat_share));
   }
+  if (!(o.repeat_share_after >= 0 && o.repeat_share_after <= 1)) {
+    throw std::out_of_range("repeatShareAfter must be in [0, 1], got " + std::to_string(o.repeat_share_after));
+  }
+  check_range(o.repeat_steps, 0, kMaxScheduleSteps, "repeatSteps");
   ModelConfig c;
   c.vocab_size = input_ids(table);
   c.frozen_rows = table.vocab_size() + 1;  // the words and [MASK]; <unk> is learned
@@ -81,7 +85,9 @@ CorpusSource::CorpusSource(const LanguageTrainerOptions& o, const EmbeddingTable
       held_out_(token_stream(held_out_text, table, vocabulary_)),
       mask_id_(mask_input(table)),
       mask_rate_(o.mask_rate),
-      repeat_share_(o.repeat_share) {
+      repeat_share_(o.repeat_share),
+      repeat_share_after_(o.repeat_share_after),
+      repeat_steps_(o.repeat_steps) {
   if (train_.inputs.size() <= seq_len_ || held_out_.inputs.size() <= seq_len_) {
     throw std::invalid_argument(
         "the training and the held-out text must each hold more than seqLen = " + std::to_string(seq_len_) + " tokens");
@@ -103,7 +109,7 @@ CorpusSource::CorpusSource(const LanguageTrainerOptions& o, const EmbeddingTable
   }
 }
 
-Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
+Batch CorpusSource::draw(std::size_t B, std::size_t step, SplitMix64& rng) const {
   const std::size_t T = seq_len_;
   const bool causal = objective_ == Objective::causal;
   // Line starts with room for a whole window (and the causal target after it)
@@ -117,6 +123,7 @@ Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
   batch.targets.assign(B * T, -1);
   batch.scored.assign(B * T, 0);
   const auto words = static_cast<std::uint32_t>(vocabulary_.size() - 1);
+  const double share = repeat_steps_ == 0 || step < repeat_steps_ ? repeat_share_ : repeat_share_after_;
   for (std::size_t b = 0; b < B; ++b) {
     const std::size_t start = train_.line_starts[uniform_below(rng, eligible)];
     // The window's tokens are the text's from `start` on: position t reads the text at start + source(t). A
@@ -125,7 +132,7 @@ Batch CorpusSource::draw(std::size_t B, SplitMix64& rng) const {
     // (not a fixed offset) finds the earlier span. No draw is made without the curriculum: recipes from before it
     // give the same windows.
     std::size_t r = 0, a = 0, q = T;
-    if (repeat_share_ > 0 && rng.uniform() < static_cast<float>(repeat_share_)) {
+    if (share > 0 && rng.uniform() < static_cast<float>(share)) {
       const std::size_t longest = T / 2, shortest = std::min<std::size_t>(kShortestRepeat, longest);
       r = shortest + uniform_below(rng, static_cast<std::uint32_t>(longest - shortest + 1));
       a = uniform_below(rng, static_cast<std::uint32_t>(T - 2 * r + 1));

@@ -47,7 +47,7 @@ TaskSource::TaskSource(Task task, std::size_t seq_len, std::size_t vocab_size)
   check_task_sizes(task, seq_len, vocab_size);
 }
 
-Batch TaskSource::draw(std::size_t batch_size, SplitMix64& rng) const {
+Batch TaskSource::draw(std::size_t batch_size, std::size_t /*step*/, SplitMix64& rng) const {
   return sample_batch(task_, batch_size, seq_len_, vocab_size_, rng);
 }
 

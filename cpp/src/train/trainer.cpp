@@ -120,7 +120,7 @@ double Trainer::step(std::size_t n) {
   check_range(n, 1, kMaxStepsPerCall, "steps");
   double total = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Batch batch = source_->draw(options_.batch_size, train_rng_);
+    const Batch batch = source_->draw(options_.batch_size, optimizer_.steps(), train_rng_);
     const std::size_t scored = batch.scored_count();
     const double value = scored ? gradients(batch) / static_cast<double>(scored) : 0.0;
     const std::vector<float>& grads = gradients_[0];
@@ -208,12 +208,12 @@ HeadScores Trainer::head_scores() {
 
 Batch Trainer::sample(std::size_t batch_size) {
   check_range(batch_size, 1, kMaxBatchSize, "batchSize");
-  return source_->draw(batch_size, sample_rng_);
+  return source_->draw(batch_size, optimizer_.steps(), sample_rng_);
 }
 
 Batch Trainer::peek_batch() const {
   SplitMix64 copy = train_rng_;
-  return source_->draw(options_.batch_size, copy);
+  return source_->draw(options_.batch_size, optimizer_.steps(), copy);
 }
 
 void Trainer::check_sequence(const std::vector<std::int32_t>& tokens, const char* where) const {

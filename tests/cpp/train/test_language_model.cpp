@@ -158,9 +158,32 @@ TEST_CASE("language trainer: repeatShare windows hold a span of the text twice, 
   // The copy's distance varies (so no head can find the span by position alone)
   REQUIRE(!distances.empty());
   CHECK(distances.back() - distances.front() >= 4);
+  {
+    // The schedule: every window repeats for the first 2 steps (T = 8: the halves), none after
+    LanguageTrainerOptions scheduled = small_options(Objective::causal);
+    scheduled.batch_size = 64, scheduled.shards = 1, scheduled.repeat_share = 1, scheduled.repeat_steps = 2;
+    Trainer t = language_trainer(scheduled, shipped_table(), train, held_out);
+    const auto halves = [](const Batch& batch) {
+      std::size_t count = 0;
+      for (std::size_t row = 0; row < batch.batch_size; ++row) {
+        const std::int32_t* x = batch.tokens.data() + row * batch.seq_len;
+        count += std::equal(x, x + batch.seq_len / 2, x + batch.seq_len / 2);
+      }
+      return count;
+    };
+    CHECK(halves(t.peek_batch()) == 64);
+    t.step(1);
+    CHECK(halves(t.peek_batch()) == 64);
+    t.step(1);
+    const std::size_t after = halves(t.peek_batch());
+    std::printf("repeatSteps 2: 64 of 64 windows repeat at steps 0 and 1, %zu at step 2\n", after);
+    CHECK(after <= 2);  // text rarely repeats a 4-token span by itself
+  }
   LanguageTrainerOptions bad = small_options(Objective::causal);
   bad.repeat_share = 1.5;
   CHECK_THROWS_WITH(language_trainer(bad, shipped_table(), train, held_out), Catch::Contains("repeatShare must be in [0, 1]"));
+  bad.repeat_share = 0.5, bad.repeat_share_after = -1;
+  CHECK_THROWS_WITH(language_trainer(bad, shipped_table(), train, held_out), Catch::Contains("repeatShareAfter must be in [0, 1]"));
 }
 
 TEST_CASE("output vocabulary: 'glove' follows the text's words by frequency with the table's other words, in its order", "[train]") {

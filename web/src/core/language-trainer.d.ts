@@ -49,11 +49,16 @@ export interface LanguageTrainerOptions {
    */
   maskRate?: number;
   /**
-   * The fraction of training windows, in [0, 1] (default 0), that hold a span of ⌊seqLen / 2⌋ tokens of the text
-   * twice, then go on after it: a curriculum in which copying from context pays (Olsson et al. 2022, §2, detect
-   * induction heads on such repeats). 0 draws exactly the windows of a recipe without it.
+   * The fraction of training windows, in [0, 1] (default 0), that hold a span of their own text twice: r tokens
+   * (4 … ⌊seqLen / 2⌋) copied again later in the window at a drawn distance, the text going on after the copy. A
+   * curriculum in which copying from context pays (Olsson et al. 2022, §2, detect induction heads on such repeats);
+   * the distance varies so that only matching content, not a fixed offset, finds the span. 0 draws exactly the
+   * windows of a recipe without it.
    */
   repeatShare?: number;
+  /** repeatShare holds for the first repeatSteps steps (0, the default: throughout), repeatShareAfter (default 0) after. */
+  repeatSteps?: number;
+  repeatShareAfter?: number;
   /** AdamW's peak α (default 0.003), decoupled λ on matrices only (default 0.1). */
   learningRate?: number;
   weightDecay?: number;

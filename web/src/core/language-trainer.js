@@ -20,6 +20,8 @@ const OPTIONS = [
   'layerNorm',
   'maskRate',
   'repeatShare',
+  'repeatSteps',
+  'repeatShareAfter',
   'learningRate',
   'weightDecay',
   'warmupSteps',
@@ -56,6 +58,8 @@ export function languageTrainerApi(wasm, limits, modelLimits, maxSeed, makeModel
     check.boolean(o.layerNorm, where, 'layerNorm');
     check.finiteIn(o.maskRate, where, 'maskRate', { above: 0, max: 1 });
     check.finiteIn(o.repeatShare, where, 'repeatShare', { min: 0, max: 1 });
+    check.integerIn(o.repeatSteps, where, 'repeatSteps', 0, limits.maxScheduleSteps);
+    check.finiteIn(o.repeatShareAfter, where, 'repeatShareAfter', { min: 0, max: 1 });
     check.finiteIn(o.learningRate, where, 'learningRate', { above: 0, max: 1 });
     check.finiteIn(o.weightDecay, where, 'weightDecay', { min: 0, max: 1 });
     check.integerIn(o.warmupSteps, where, 'warmupSteps', 0, limits.maxScheduleSteps);

@@ -19,8 +19,9 @@ class BatchSource {
  public:
   virtual ~BatchSource() = default;
 
-  // A training batch of batch_size sequences (B, T), drawn from rng.
-  virtual Batch draw(std::size_t batch_size, SplitMix64& rng) const = 0;
+  // A training batch of batch_size sequences (B, T), drawn from rng; step: the optimizer steps taken before it (a
+  // source may change as training goes on: the language models' repeated-span curriculum).
+  virtual Batch draw(std::size_t batch_size, std::size_t step, SplitMix64& rng) const = 0;
 
   // The held-out set as batches of at most batch_size sequences each (a batch's sequences share one
   // length ≤ T), drawn from a stream seeded with `seed`, so the same at every call: everything, or (when

@@ -13,7 +13,8 @@
 // twice: a span of r tokens (kShortestRepeat … ⌊T / 2⌋) starting at a, copied again at a later position q, all
 // three drawn, so that copying from context pays within the window, at every distance (the repeated sequences on
 // which Olsson et al. 2022, §2, detect induction heads, made of real text instead of random tokens). A fixed
-// distance would not do: at a copy always T / 2 back, heads learn to look T / 2 back by position alone.
+// distance would not do: at a copy always T / 2 back, heads learn to look T / 2 back by position alone. The share
+// may change once, after repeat_steps steps (a schedule: many repeats while an induction head forms, fewer after).
 //
 // X is not scaled by √d_model (Vaswani et al. 2017, §3.4): the GloVe rows already have norms (≈ 4–7)
 // comparable to the sinusoidal P's √(d/2) ≈ 7.1, and they are frozen, so the scaling that lifts small
@@ -65,7 +66,9 @@ struct LanguageTrainerOptions {
   bool output_head = false;  // BERT's dense + GELU + LayerNorm before the output layer (parameters.hpp)
   bool layer_norm = true;  // false, with d_ff = 0: the attention-only ablation
   double mask_rate = kMaskRate;  // masked: the fraction of positions chosen, in (0, 1]
-  double repeat_share = 0;       // the fraction of training windows that repeat a span, in [0, 1]
+  double repeat_share = 0;       // the fraction of training windows that repeat a span, in [0, 1] …
+  std::size_t repeat_steps = 0;  // … for the first repeat_steps steps (0: throughout), then
+  double repeat_share_after = 0;  // this fraction, in [0, 1]
   AdamWOptions optimizer{3e-3f, 0.9f, 0.98f, 1e-8f, 0.1f, 1.0f};
   LearningRateSchedule schedule{200, 0, 0.1f};
   std::uint64_t seed = 0;
@@ -88,7 +91,7 @@ class CorpusSource : public BatchSource {
   CorpusSource(const LanguageTrainerOptions& options, const EmbeddingTable& table, const std::string& train_text,
                const std::string& held_out_text);
 
-  Batch draw(std::size_t batch_size, SplitMix64& rng) const override;
+  Batch draw(std::size_t batch_size, std::size_t step, SplitMix64& rng) const override;
   // Every held-out token is scored once (causal: each token after the first, with the context of its window;
   // masked: a fixed 15 % of positions, all replaced by [MASK]); the windows are grouped by length.
   std::vector<Batch> held_out(std::size_t batch_size, std::uint64_t seed, std::size_t max_tokens) const override;
@@ -112,13 +115,15 @@ class CorpusSource : public BatchSource {
   std::vector<std::int32_t> most_frequent_;
   std::int32_t mask_id_ = 0;
   double mask_rate_ = kMaskRate;
-  double repeat_share_ = 0;
+  double repeat_share_ = 0, repeat_share_after_ = 0;
+  std::size_t repeat_steps_ = 0;
 };
 
 // The trainer of a language model on these texts; parallel runs the shards of a step (trainer.hpp). Throws
 // std::out_of_range naming the option outside its range (n_layers 1–4, n_heads 1–16 dividing d_model =
 // table.dim(), d_ff ≤ 2048, seq_len 2–256, batch_size 1–1024, shards 1–16 and ≤ batch_size, output_words,
-// the optimizer's; limits.hpp; maskRate in (0, 1], repeatShare in [0, 1]), std::invalid_argument as CorpusSource and
+// the optimizer's; limits.hpp; maskRate in (0, 1], repeatShare and repeatShareAfter in [0, 1], repeatSteps ≤
+// kMaxScheduleSteps), std::invalid_argument as CorpusSource and
 // for outputInit glove with a tied output.
 Trainer language_trainer(const LanguageTrainerOptions& options, const EmbeddingTable& table,
                          const std::string& train_text, const std::string& held_out_text, ParallelFor parallel = {});

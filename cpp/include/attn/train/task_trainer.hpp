@@ -37,7 +37,7 @@ class TaskSource : public BatchSource {
   // Throws as check_task_sizes for a seq_len or vocab_size below the task's minimum.
   TaskSource(Task task, std::size_t seq_len, std::size_t vocab_size);
 
-  Batch draw(std::size_t batch_size, SplitMix64& rng) const override;
+  Batch draw(std::size_t batch_size, std::size_t step, SplitMix64& rng) const override;
   std::vector<Batch> held_out(std::size_t batch_size, std::uint64_t seed, std::size_t max_tokens) const override;
   Batch repeated_tokens(std::size_t batch_size, SplitMix64& rng) const override;
 
