@@ -15,7 +15,8 @@ const R_PROGRAM = 'library(stringr); writeLines(sentences)';
 
 /** The 720 sentences, one a line, as R prints them. Throws naming the Debian packages when R or stringr is missing. */
 export function readHarvardSentences() {
-  const hint = 'install the Debian packages r-base-core and r-cran-stringr (apt-get install -y r-base-core r-cran-stringr)';
+  const hint =
+    'install the Debian packages r-base-core and r-cran-stringr (apt-get install -y r-base-core r-cran-stringr)';
   let text;
   try {
     text = execFileSync('Rscript', ['--vanilla', '-e', R_PROGRAM], {

@@ -309,11 +309,12 @@ int main(int argc, char** argv) try {
       LanguageModel now(trainer.config(), corpus.objective(), corpus.vocabulary().words(), trainer.parameters(), table);
       const RepeatedWordsScores probe = repeated_words_probe(now);
       const auto best = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
-      const double copy_gain = probe.first_half_loss - probe.second_half_loss;
+      char copy[32] = "";  // the causal model's only
+      if (o.objective == Objective::causal) std::snprintf(copy, sizeof copy, "  copy %.2f", probe.first_half_loss - probe.second_half_loss);
       std::printf("step %5zu  lr %.2e  train loss %.3f  held-out loss %.3f (perplexity %.1f, top-1 %.3f)  "
-                  "induction %.3f  previous %.3f  copy %.2f  %.0f tokens/s  %.0f s\n",
+                  "induction %.3f  previous %.3f%s  %.0f tokens/s  %.0f s\n",
                   s, trainer.learning_rate(), window / static_cast<double>(s % eval_every ? s % eval_every : eval_every), e.loss,
-                  e.perplexity, e.top1, best(probe.induction), best(probe.previous), std::isnan(copy_gain) ? 0.0 : copy_gain,
+                  e.perplexity, e.top1, best(probe.induction), best(probe.previous), copy,
                   tokens_per_step * static_cast<double>(s) / elapsed, elapsed);
       std::fflush(stdout);
       window = 0;

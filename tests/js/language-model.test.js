@@ -360,7 +360,8 @@ describe('languageModel: repeatedWords (the induction-head probe)', () => {
     assert.equal(r.heads.length, numLayers * numHeads);
     r.heads.forEach((h, i) => {
       assert.deepEqual([h.layer, h.head], [Math.floor(i / numHeads), i % numHeads]);
-      for (const key of ['previous', 'duplicate', 'induction']) assert.ok(h[key] >= 0 && h[key] <= 1, `${key} ${h[key]}`);
+      for (const key of ['previous', 'duplicate', 'induction'])
+        assert.ok(h[key] >= 0 && h[key] <= 1, `${key} ${h[key]}`);
       // the default probe is the one config.heads' induction score was measured on (natively: to 1e-4)
       assert.ok(Math.abs(h.induction - gpt.config.heads[i].induction) < 1e-4, `head ${i}: ${h.induction}`);
     });

@@ -76,6 +76,7 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
       'dist/core/masked.safetensors',
       'dist/core/language-model.d.ts',
       'dist/core/language-trainer.d.ts',
+      'dist/core/head-measurement.d.ts',
       'dist/element/attention-explorer.js',
       'dist/element/attention-explorer.d.ts',
       'dist/single/attention-explorer.js',

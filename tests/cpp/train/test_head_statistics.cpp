@@ -12,7 +12,7 @@ using namespace attn::train;
 
 namespace {
 
-LanguageTrainerOptions small_options(Objective objective) {
+LanguageTrainerOptions two_layer_options(Objective objective) {
   LanguageTrainerOptions o;
   o.objective = objective;
   o.n_layers = 2, o.n_heads = 2, o.d_ff = 16, o.seq_len = 8, o.batch_size = 4, o.shards = 1, o.output_words = 60;
@@ -46,7 +46,7 @@ TEST_CASE("repeated words: a head that attends evenly scores the hand-computed m
   const auto [train, held_out] = fixture_text();
   const std::size_t R = 5;
   for (const Objective objective : {Objective::causal, Objective::masked}) {
-    Trainer trainer = language_trainer(small_options(objective), shipped_table(), train, held_out);
+    Trainer trainer = language_trainer(two_layer_options(objective), shipped_table(), train, held_out);
     const std::vector<float> p = uniform_parameters(trainer);
     // Every name the zeroing relies on exists in the parameter table (else the case would test nothing)
     std::size_t zeroed = 0;
@@ -81,7 +81,7 @@ TEST_CASE("repeated words: a head that attends evenly scores the hand-computed m
 
 TEST_CASE("repeated words: each score is the mean of the weights it names on the drawn sequences, recomputed here", "[train]") {
   const auto [train, held_out] = fixture_text();
-  Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
+  Trainer trainer = language_trainer(two_layer_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(4);
   LanguageModel model = model_of(trainer, trainer.parameters());
   const std::size_t R = 6, N = 4, T = 2 * R, L = 2, H = 2;
@@ -130,7 +130,7 @@ TEST_CASE("repeated words: each score is the mean of the weights it names on the
 
 TEST_CASE("repeated words: R and the number of sequences out of range are refused", "[train]") {
   const auto [train, held_out] = fixture_text();
-  Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
+  Trainer trainer = language_trainer(two_layer_options(Objective::causal), shipped_table(), train, held_out);
   LanguageModel model = model_of(trainer, trainer.parameters());
   CHECK_THROWS_AS(repeated_words_probe(model, 1), std::out_of_range);
   CHECK_THROWS_WITH(repeated_words_probe(model, kMaxRepeatedWords + 1), Catch::Contains("repeat must be an integer in [2, 128]"));
