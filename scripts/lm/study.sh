@@ -82,6 +82,12 @@ elif [ "$study" = induction ]; then
   decoder c64-glove-r100-6k --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 --steps 6000
   decoder c64-glove-r100-then-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 --repeat-steps 2500 \
     --repeat-share-after 0.25 --steps 4000
+  decoder c64-glove-r100-2.5k-then-r10-6k --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 \
+    --repeat-steps 2500 --repeat-share-after 0.1 --steps 6000
+  decoder c32-untied-6k --untied --steps 6000
+  # At the shipped budget (24,000 steps, 24.6 M tokens): every window repeating for 4,000 steps, half of them after
+  decoder c64-glove-r100-4k-then-r50-24k --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 \
+    --repeat-steps 4000 --repeat-share-after 0.5 --steps 24000 --eval-every 1000
   decoder c64-glove-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.25 --steps "$steps"
   decoder c64-untied-r50 --untied --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
   decoder c64-glove --untied --output-init glove --seq-len 64 --batch-size 16 --steps "$steps"

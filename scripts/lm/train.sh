@@ -18,12 +18,8 @@ mkdir -p web/assets/models
 # chosen"; scripts/lm/study.sh); each file's __metadata__ records every option. Both output matrices are
 # learned (untied): at these budgets they beat the tied GloVe rows, and two untied files fit in 5 MB.
 # The masked model scores 40 % of the positions (Wettig et al. 2023), not BERT's 15 %.
-# The causal model reads windows of 64 tokens across sentences, its output matrix starts at the GloVe rows, and it
-# follows the repeated-span curriculum: every window holds a copied span for the first 4,000 steps (an induction head
-# forms), half of them after (docs/language-models.md, "Copying from context").
 declare -A RECIPE=(
-  [causal]="--untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 --repeat-steps 4000 \
-    --repeat-share-after 0.5 --learning-rate 5e-3 --steps ${TRAIN_LM_STEPS_CAUSAL:-24000}"
+  [causal]="--untied --learning-rate 5e-3 --steps ${TRAIN_LM_STEPS_CAUSAL:-24000}"
   [masked]="--untied --mask-rate 0.4 --learning-rate 2.5e-3 --steps ${TRAIN_LM_STEPS_MASKED:-10000}"
 )
 train() {
