@@ -30,3 +30,13 @@ test('measuredJob: a mixed head names its best score below the threshold, with d
   assert.match(labelled.definitions[0], /^prefix matching: .*earlier copy/);
   for (const [, name, meaning] of Object.values(MEASURES)) assert.ok(name && meaning.length > 20, name);
 });
+
+test('measuredJob: an induction head (measured on repeated random words) is named so, and a mixed head can be best at it', () => {
+  const induction = measuredJob(head('induction', { induction: 0.48, first: 0.3 }), 0.4);
+  assert.equal(induction.text, 'induction 0.48');
+  assert.match(induction.definitions[0], /^induction: on 12 random words said twice/);
+  const mixed = measuredJob(head('mixed', { induction: 0.38, previous: 0.2 }), 0.4);
+  assert.equal(mixed.text, 'mixed (best: induction 0.38)');
+  // A file measured before the score existed has none: the best of the others is named
+  assert.equal(measuredJob(head('mixed', { previous: 0.2 }), 0.4).text, 'mixed (best: previous word 0.20)');
+});

@@ -167,3 +167,19 @@ const lmTrainer = core.createLanguageTrainer({
 const lmLoss: number = lmTrainer.step(2).loss + lmTrainer.evaluate({ maxTokens: 100 }).perplexity;
 // @ts-expect-error objectives are 'causal' and 'masked'
 core.createLanguageTrainer({ objective: 'seq2seq' });
+core.createLanguageTrainer({
+  tiedOutput: false,
+  outputInit: 'glove',
+  repeatShare: 1,
+  repeatSteps: 100,
+  repeatShareAfter: 0.5,
+});
+core.createLanguageTrainer({ outputVocabulary: 'glove', outputWords: 20000 });
+// @ts-expect-error outputInit is 'random' or 'glove'
+core.createLanguageTrainer({ outputInit: 'zeros' });
+const probe = causalModel.repeatedWords({ repeat: 12, sequences: 8, seed: 1 });
+const copyGain: number = (probe.firstHalfLoss ?? 0) - (probe.secondHalfLoss ?? 0) + probe.heads[0].induction;
+const inductionScore: number | undefined = causalModel.config.heads[0].induction;
+// @ts-expect-error repeatedWords takes repeat, sequences and seed
+causalModel.repeatedWords({ length: 12 });
+console.log(copyGain, inductionScore);
