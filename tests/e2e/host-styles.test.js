@@ -62,8 +62,13 @@ test("a parent's odd inherited text styles do not reach inside; the documented c
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(host.url);
+  // Ready when each has a trace and has drawn its figures from it (the scheduler draws after the trace arrives: on a
+  // loaded machine the first figure can come a frame or two later)
   await page.waitForFunction(
-    () => [...document.querySelectorAll('attention-explorer')].every((el) => el.getTrace?.()),
+    () =>
+      [...document.querySelectorAll('attention-explorer')].every(
+        (el) => el.getTrace?.() && el.shadowRoot.querySelector('figcaption'),
+      ),
     null,
     { timeout: 30000 },
   );
