@@ -3,8 +3,8 @@
 // __metadata__; or re-runs a shipped file's recipe and checks its first losses bit for bit (--verify).
 //
 //   attn_train_lm --corpus build/lm/corpus --embeddings web/assets/embeddings.bin --objective causal
-//                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--output-init random|glove] [--output-head] [--layers 2]
-//                 [--output-words 8191] [--output-vocabulary text|glove]
+//                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--output-init random|glove]
+//                 [--output-head] [--layers 2] [--output-words 8191] [--output-vocabulary text|glove]
 //                 [--attention-only] [--mask-rate 0.15] [--seq-len 32] [--repeat-share 0]
 //                 [--repeat-steps 0 --repeat-share-after 0] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
 //                 [--warmup 200] [--seed 0] [--threads 2] [--commit <sha>] [--eval-every 250]
@@ -241,8 +241,9 @@ int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, co
 int main(int argc, char** argv) try {
   const auto args = parse_args(argc, argv, {"attention-only", "batch-size", "commit", "copy", "corpus", "embeddings", "eval-every",
                                             "evaluate", "float32", "held-out", "key", "layers", "learning-rate", "mask-rate", "merge-into",
-                                            "measure-heads", "objective", "out", "output-head", "output-init", "output-vocabulary", "output-words", "probe", "repeat", "repeat-share", "repeat-share-after", "repeat-steps", "seed", "seq-len", "shards", "steps",
-                                            "threads", "untied",
+                                            "measure-heads", "objective", "out", "output-head", "output-init", "output-vocabulary",
+                                            "output-words", "probe", "repeat", "repeat-share", "repeat-share-after", "repeat-steps",
+                                            "seed", "seq-len", "shards", "steps", "threads", "untied",
                                             "verify", "warmup"});
   const std::string corpus = arg(args, "corpus", "build/lm/corpus");
   const std::string train = read_file(corpus + "/train.raw.txt"), held_out = read_file(corpus + "/held-out.raw.txt");
@@ -284,7 +285,10 @@ int main(int argc, char** argv) try {
   const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu%s; %zu parameters\n",
               attn::name_of(kObjectiveNames, o.objective), o.n_layers, o.n_heads, trainer.config().d_model, o.d_ff,
-              o.tied_output ? "tied" : o.output_init == OutputInit::glove ? "untied (from GloVe)" : "untied", trainer.config().outputs(), o.output_head ? " after BERT's output head" : "",
+              o.tied_output                         ? "tied"
+              : o.output_init == OutputInit::glove ? "untied (from GloVe)"
+                                                   : "untied",
+              trainer.config().outputs(), o.output_head ? " after BERT's output head" : "",
               trainer.parameters().size());
   std::printf("corpus: %zu training tokens (%zu lines), %zu held-out tokens; %.1f s to tokenize\n",
               corpus_of(trainer).train_stream().inputs.size(), corpus_of(trainer).train_stream().line_starts.size(),
