@@ -32,16 +32,20 @@ RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repea
       outputs[t] = outputs[t + R] = static_cast<std::int32_t>(uniform_below(rng, words));
       inputs[t] = inputs[t + R] = vocabulary.input_rows()[static_cast<std::size_t>(outputs[t])];
     }
-    const std::vector<float> weights = model.attention(inputs);
+    // One forward pass a sequence: the causal model's gives the weights and the next words' log-probabilities
+    std::vector<float> weights;
+    if (causal) {
+      const std::vector<double> log_prob = model.next_log_probs(inputs, outputs, &weights);  // [t]: word t + 1
+      for (std::size_t t = 1; t < R; ++t) first -= log_prob[t - 1];
+      for (std::size_t t = R + 1; t < T; ++t) second -= log_prob[t - 1];
+    } else {
+      weights = model.attention(inputs);
+    }
     for (std::size_t lh = 0; lh < L * H; ++lh) {
       const float* a = weights.data() + lh * T * T;
       for (std::size_t i = 1; i < T; ++i) s.previous[lh] += a[i * T + i - 1];
       for (std::size_t i = R; i < T; ++i) s.duplicate[lh] += a[i * T + i - R], s.induction[lh] += a[i * T + i - R + 1];
     }
-    if (!causal) continue;
-    const std::vector<double> log_prob = model.next_log_probs(inputs, outputs);  // [t]: word t + 1
-    for (std::size_t t = 1; t < R; ++t) first -= log_prob[t - 1];
-    for (std::size_t t = R + 1; t < T; ++t) second -= log_prob[t - 1];
   }
   const auto mean = [](std::vector<double>& v, double count) {
     for (double& x : v) x /= count;

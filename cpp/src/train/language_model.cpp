@@ -186,7 +186,8 @@ std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inp
   return weights;
 }
 
-std::vector<double> LanguageModel::next_log_probs(const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs) {
+std::vector<double> LanguageModel::next_log_probs(const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs,
+                                                  std::vector<float>* attention) {
   const char* where = "languageModel.nextLogProbs";
   if (objective_ != Objective::causal) throw std::invalid_argument(std::string(where) + ": only the causal model predicts the next word");
   const std::size_t T = inputs.size(), V = config_.outputs();
@@ -198,6 +199,11 @@ std::vector<double> LanguageModel::next_log_probs(const std::vector<std::int32_t
     if (id < 0 || static_cast<std::size_t>(id) >= V) throw std::out_of_range(std::string(where) + ": an output id outside [0, V_out)");
   }
   const float* x = forward_blocks(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_, frozen_);
+  if (attention) {
+    attention->clear();
+    const std::size_t cells = config_.n_heads * T * T;
+    for (const LayerActivations<float>& layer : ws_.layers) attention->insert(attention->end(), layer.weights, layer.weights + cells);
+  }
   logits_.resize((T - 1) * V);
   output_layer(x, T - 1, logits_.data());
   std::vector<double> log_prob;

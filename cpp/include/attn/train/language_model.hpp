@@ -130,9 +130,11 @@ class LanguageModel {
   // The attention weights (L, H, T, T) for input ids (corpus.hpp) of 1 … kMaxLanguageTokens tokens.
   std::vector<float> attention(const std::vector<std::int32_t>& inputs);
   // Causal models, on input ids (T, 2 … kMaxLanguageTokens) and the tokens' output ids (T): ln p(outputs[t + 1] |
-  // inputs[0 … t]) for t = 0 … T − 2 (nats), as score() gives them for text. Throws std::invalid_argument for a
-  // masked model or sizes that differ, std::out_of_range as attention() and for an output id outside [0, V_out).
-  std::vector<double> next_log_probs(const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs);
+  // inputs[0 … t]) for t = 0 … T − 2 (nats), as score() gives them for text; with `attention`, also the (L, H, T, T)
+  // weights of the same forward pass, as attention() gives them. Throws std::invalid_argument for a masked model or
+  // sizes that differ, std::out_of_range as attention() and for an output id outside [0, V_out).
+  std::vector<double> next_log_probs(const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs,
+                                     std::vector<float>* attention = nullptr);
 
   const ModelConfig& config() const { return config_; }
   const EmbeddingTable& table() const { return *table_; }

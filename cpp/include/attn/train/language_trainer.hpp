@@ -123,8 +123,9 @@ class CorpusSource : public BatchSource {
 // std::out_of_range naming the option outside its range (n_layers 1–4, n_heads 1–16 dividing d_model =
 // table.dim(), d_ff ≤ 2048, seq_len 2–256, batch_size 1–1024, shards 1–16 and ≤ batch_size, output_words,
 // the optimizer's; limits.hpp; maskRate in (0, 1], repeatShare and repeatShareAfter in [0, 1], repeatSteps ≤
-// kMaxScheduleSteps), std::invalid_argument as CorpusSource and
-// for outputInit glove with a tied output.
+// kMaxScheduleSteps), std::invalid_argument as CorpusSource and for outputInit glove with a tied output. With
+// outputInit glove, U's word columns are set to their GloVe rows after the random start (the rows output_matrix,
+// model.hpp, gathers for a tied output).
 Trainer language_trainer(const LanguageTrainerOptions& options, const EmbeddingTable& table,
                          const std::string& train_text, const std::string& held_out_text, ParallelFor parallel = {});
 
