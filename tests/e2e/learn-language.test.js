@@ -47,6 +47,7 @@ function read(page) {
       }));
     return {
       step: d.step === undefined ? null : Number(d.step),
+      trainLoss: Number(d.trainLoss),
       loss: Number(d.loss),
       lossStep: Number(d.lossStep),
       unigram: Number(d.unigram),
@@ -208,10 +209,12 @@ test('language in the single file: no sample, it says so; pasted text trains in 
     const made = await until(page, (s) => s.step === 0 && s.yours.length === 10, 30);
     assert.ok(made.seconds !== null, `a model of the pasted text in the single file (${made.state?.text})`);
     await page.click(`${HOST} .language-lesson [data-action="train"]`);
-    const trained = await until(page, (s) => s.lossStep >= 20, 30);
+    // The training loss falls; the held-out loss on so short a text falls for ~30 steps, then rises as the model
+    // memorises it (the readout says so), so when the page happens to evaluate decides it: not checked here.
+    const trained = await until(page, (s) => s.step >= 20 && Number.isFinite(s.trainLoss), 30);
     assert.ok(
-      trained.seconds !== null && trained.state.loss < made.state.loss,
-      `it trains: ${made.state.loss} → ${trained.state.loss}`,
+      trained.seconds !== null && trained.state.trainLoss < made.state.loss,
+      `it trains: held-out loss ${made.state.loss} at step 0 → training loss ${trained.state.trainLoss}`,
     );
     assert.deepEqual(errors, []);
     await page.close();

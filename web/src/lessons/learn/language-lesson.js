@@ -39,6 +39,23 @@ function seconds(ms) {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+// Held-out loss this far above its lowest point so far (nats) is named memorising, not noise between evaluations.
+const MEMORISING_RISE = 0.25;
+
+/**
+ * What a learner should know when the held-out loss climbs while training goes on: the model fits its training text
+ * word for word (a short pasted text does within a few hundred steps) and grows confident on the held-out lines it
+ * never saw. '' while the held-out loss is at or near its lowest.
+ */
+function memorising(history, evaluation) {
+  const lowest = Math.min(...history.map((s) => s.evaluation.loss), evaluation.loss);
+  if (evaluation.loss - lowest < MEMORISING_RISE) return '';
+  return (
+    ` · the held-out loss has risen from its lowest, ${lowest.toFixed(3)}: the model is memorising its training text ` +
+    '(overfitting), and more text would help more than more steps'
+  );
+}
+
 export class LanguageLesson {
   /** @param {import('../chapters.js').ChapterParts} parts */
   constructor({ core, edit, publish }) {
@@ -325,14 +342,18 @@ export class LanguageLesson {
         : below.length
           ? `below the ${below[0]} line`
           : 'above both baselines';
+    const training = Number.isFinite(latest.trainLoss) ? `training loss ${latest.trainLoss.toFixed(3)} · ` : '';
     this.readout.replaceChildren(
       element('strong', '', `Step ${latest.step}`),
       ` · ${latest.running ? `${latest.stepsPerSecond.toFixed(1)} steps/s` : 'paused'} · ${seconds(latest.elapsedMs)} of training · ` +
+        training +
         `held-out loss ${evaluation.loss.toFixed(3)} (perplexity ${evaluation.perplexity.toFixed(0)}, at step ${evaluation.step}), ${passed} ` +
-        `(unigram ${unigram.toFixed(2)}, bigram ${bigram.toFixed(2)}) · ${this.resolved.trainTokens.toLocaleString('en-US')} training words`,
+        `(unigram ${unigram.toFixed(2)}, bigram ${bigram.toFixed(2)}) · ${this.resolved.trainTokens.toLocaleString('en-US')} training words` +
+        memorising(history, evaluation),
     );
     Object.assign(this.readout.dataset, {
       step: String(latest.step),
+      trainLoss: String(latest.trainLoss),
       loss: String(evaluation.loss),
       lossStep: String(evaluation.step),
       unigram: String(unigram),
