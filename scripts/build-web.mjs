@@ -5,7 +5,8 @@
 //                                   no bare imports), attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin
 //                                   (found beside it by relative URL), causal.safetensors and masked.safetensors
 //                                   (the language models), index.d.ts (+ trainer.d.ts, limits.d.ts, language-model.d.ts,
-//                                   language-trainer.d.ts, head-measurement.d.ts, analyses.d.ts)
+//                                   language-trainer.d.ts, head-measurement.d.ts, knockout.d.ts,
+//                                   analyses.d.ts)
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
 //                                   imports ../core/index.js, so the core's files ship once), its .d.ts, and
 //                                   assets/: the Learn chapter's training worker (the trainer's JS; it starts
@@ -231,6 +232,7 @@ copyFileSync('web/src/core/limits.d.ts', 'dist/core/limits.d.ts');
 copyFileSync('web/src/core/language-model.d.ts', 'dist/core/language-model.d.ts');
 copyFileSync('web/src/core/language-trainer.d.ts', 'dist/core/language-trainer.d.ts');
 copyFileSync('web/src/core/head-measurement.d.ts', 'dist/core/head-measurement.d.ts');
+copyFileSync('web/src/core/knockout.d.ts', 'dist/core/knockout.d.ts');
 copyFileSync('web/src/core/analyses.d.ts', 'dist/core/analyses.d.ts');
 // The element leaves the core out (external) and imports the built one beside it: ../core/index.js.
 await build(

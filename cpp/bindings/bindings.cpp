@@ -285,6 +285,9 @@ val core_limits() {
   val aliases = val::object();
   for (const auto& alias : attn::kHeadKindAliases) aliases.set(alias.name, alias.value);
   out.set("headKindAliases", aliases);
+  val designed = val::array();
+  for (const char* name : attn::kDesignedHeads) designed.call<void>("push", std::string(name));
+  out.set("designedHeads", designed);
   out.set("projections", names_to_js(attn::kProjectionNames));
   out.set("scoreFunctions", names_to_js(attn::kScoreFunctionNames));
   out.set("normalizers", names_to_js(attn::kNormalizerNames));

@@ -20,13 +20,18 @@ const rowSums = (weights, T) =>
   Array.from({ length: T }, (_, i) => weights.subarray(i * T, (i + 1) * T).reduce((a, b) => a + b, 0));
 
 describe('languageModel: loading', () => {
-  test('the kinds come from the core; another kind is a RangeError listing them', () => {
+  test('the kinds come from the core; another kind rejects with a RangeError listing them, never a synchronous throw', async () => {
     assert.deepEqual(core.languageModelLimits.objectives, ['causal', 'masked']);
-    assert.throws(() => core.languageModel('gpt'), {
-      name: 'RangeError',
-      message: /kind must be one of 'causal', 'masked', got gpt/,
+    let returned;
+    assert.doesNotThrow(() => {
+      returned = core.languageModel('gpt');
     });
-    assert.throws(() => core.languageModel('causal', { bogus: 1 }), {
+    assert.ok(returned instanceof Promise);
+    await assert.rejects(returned, {
+      name: 'RangeError',
+      message: /^languageModel: kind must be one of 'causal', 'masked', got gpt/,
+    });
+    await assert.rejects(core.languageModel('causal', { bogus: 1 }), {
       name: 'RangeError',
       message: /unknown option 'bogus'/,
     });

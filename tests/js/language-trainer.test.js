@@ -12,12 +12,32 @@ before(async () => {
 });
 
 describe('createLanguageTrainer', () => {
-  test("defaults are the shipped recipe's, from the core; unknown or bad options are refused", () => {
+  test("defaults are the core's base recipe, and the shipped files differ from it only where the docs say", async () => {
     const d = core.languageModelLimits.trainerDefaults;
     assert.equal(d.objective, 'causal');
     assert.equal(d.numLayers, 2);
     assert.equal(d.dFF, 400);
     assert.equal(d.maskRate, 0.15);
+    assert.equal(d.tiedOutput, true);
+    assert.equal(Math.fround(d.learningRate), Math.fround(3e-3));
+    // docs/language-models.md and language-trainer.d.ts: the decoder untied with α 5e-3, the encoder untied with 40 %
+    // masking and α 2.5e-3 (and each its own number of steps, which the defaults leave open: no decay).
+    const documented = {
+      causal: { tiedOutput: false, learningRate: 5e-3 },
+      masked: { objective: 'masked', tiedOutput: false, maskRate: 0.4, learningRate: 2.5e-3 },
+    };
+    for (const kind of ['causal', 'masked']) {
+      const { recipe } = (await core.languageModel(kind)).config;
+      const differs = Object.fromEntries(
+        Object.keys(d)
+          .filter((key) => key in recipe && recipe[key] !== d[key])
+          .map((key) => [key, typeof recipe[key] === 'number' ? Number(recipe[key].toPrecision(6)) : recipe[key]]),
+      );
+      assert.deepEqual(differs, documented[kind], `the shipped ${kind} recipe against the defaults`);
+    }
+  });
+
+  test('unknown or bad options are refused', () => {
     for (const maskRate of [0, 1.5, NaN]) {
       assert.throws(() => core.createLanguageTrainer({ ...SMALL, objective: 'masked', maskRate }), {
         name: 'RangeError',
@@ -36,9 +56,17 @@ describe('createLanguageTrainer', () => {
       name: 'RangeError',
       message: /^createLanguageTrainer: numHeads must divide dModel = 100/,
     });
+    // A text of fewer than 20 lines has no held-out line of its own: the message says what to pass.
     assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 'too short' }), {
       name: 'RangeError',
-      message: /more than seqLen = 8 tokens/,
+      message:
+        /^createLanguageTrainer: without heldOutText, every 20th line of text is held out, and this text has 1 line: pass heldOutText/,
+    });
+    // With both texts given, the core says how many tokens each holds and what each needs.
+    assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 'too short', heldOutText: TEXT }), {
+      name: 'RangeError',
+      message:
+        /^createLanguageTrainer: the training text holds 2 tokens and the held-out text \d+: each needs more than seqLen = 8 \(give more text, or a smaller seqLen\)$/,
     });
     assert.throws(() => core.createLanguageTrainer({ ...SMALL, text: 42 }), { name: 'TypeError' });
   });

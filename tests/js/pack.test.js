@@ -77,6 +77,7 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
       'dist/core/language-model.d.ts',
       'dist/core/language-trainer.d.ts',
       'dist/core/head-measurement.d.ts',
+      'dist/core/knockout.d.ts',
       'dist/element/attention-explorer.js',
       'dist/element/attention-explorer.d.ts',
       'dist/single/attention-explorer.js',

@@ -150,6 +150,15 @@ causalModel.run('the river bank', { ablate: [[1, 2]] });
 // @ts-expect-error attribute() needs the word
 causalModel.attribute('the river bank', { position: -1 });
 console.log(knockedOut, headEffect);
+const written = causalModel.generate('the river bank', { n: 3, temperature: 0.8, topK: 40, seed: 2 });
+const writtenText: string = written.text + written.words[0].word + written.words[0].seed + written.nextSeed;
+// @ts-expect-error generate() writes n words, not a length
+causalModel.generate('the river bank', { length: 3 });
+const designedHeads: readonly string[] = core.limits.designedHeads;
+const designedTrace: Trace = core.explain('the river bank', { heads: 'designed' });
+// @ts-expect-error heads is a list, or 'designed'
+core.explain('the river bank', { heads: 'all' });
+console.log(writtenText, designedHeads, designedTrace);
 const blanks = (await core.languageModel('masked')).fillMask('the river [MASK] was muddy', 5);
 const firstHeadWeight: number = causalModel.run('the bank').attention[0][0][0] + blanks[0].top[0].p;
 const inputRow: number = causalModel.run('the bank').input.data[0] + causalModel.run('the bank').embeddings.shape[1];

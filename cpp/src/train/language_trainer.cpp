@@ -89,8 +89,10 @@ CorpusSource::CorpusSource(const LanguageTrainerOptions& o, const EmbeddingTable
       repeat_share_after_(o.repeat_share_after),
       repeat_steps_(o.repeat_steps) {
   if (train_.inputs.size() <= seq_len_ || held_out_.inputs.size() <= seq_len_) {
-    throw std::invalid_argument(
-        "the training and the held-out text must each hold more than seqLen = " + std::to_string(seq_len_) + " tokens");
+    throw std::invalid_argument("the training text holds " + std::to_string(train_.inputs.size()) +
+                                " tokens and the held-out text " + std::to_string(held_out_.inputs.size()) +
+                                ": each needs more than seqLen = " + std::to_string(seq_len_) +
+                                " (give more text, or a smaller seqLen)");
   }
   if (vocabulary_.size() != o.output_words + 1) {
     // The output layer has outputWords + 1 rows; a text with fewer distinct words (that have vectors) cannot fill them.

@@ -109,6 +109,19 @@ TEST_CASE("designed heads reject a projected spec and huge offsets") {
   CHECK_THROWS_AS(attn::designed_head({attn::HeadKind::offset, 5000}, x, v), std::out_of_range);
 }
 
+TEST_CASE("kDesignedHeads: four distinct kinds of head, each a name head_spec_from_name reads") {
+  std::vector<std::pair<int, int>> specs;
+  for (const char* name : attn::kDesignedHeads) {
+    const auto spec = attn::head_spec_from_name(name, 0, "designedHeads");
+    specs.emplace_back(static_cast<int>(spec.kind), spec.offset);
+  }
+  REQUIRE(specs.size() == 4);
+  CHECK(specs == std::vector<std::pair<int, int>>{{static_cast<int>(attn::HeadKind::semantic), 0},
+                                                  {static_cast<int>(attn::HeadKind::offset), -1},
+                                                  {static_cast<int>(attn::HeadKind::offset), +1},
+                                                  {static_cast<int>(attn::HeadKind::first_token), 0}});
+}
+
 TEST_CASE("head_spec_from_name: table names, the previous/next aliases, and unknown names throw") {
   CHECK(attn::head_spec_from_name("semantic", 7, "heads[0].kind").kind == attn::HeadKind::semantic);
   CHECK(attn::head_spec_from_name("semantic", 7, "heads[0].kind").offset == 0);  // the offset belongs to offset heads

@@ -69,11 +69,14 @@ function headSpec(spec, where, index, limits) {
 export function explainOptions(options, where, dModel, limits) {
   const { maxTokens, maxSeed, maxInputScale } = limits;
   check.knownOptions(options, where, EXPLAIN_OPTIONS);
+  // heads: 'designed' is the explorer's designed heads (core.limits.designedHeads), one head each unless numHeads says
+  // more (the rest projected).
+  const designed = options.heads === 'designed';
   const {
-    numHeads = 1,
+    numHeads = designed ? limits.designedHeads.length : 1,
     projection = 'identity',
     seed = 0,
-    heads = [],
+    heads: given = [],
     positionalEncoding = true,
     base = 10000,
     alibiSlopes = 'paper',
@@ -87,7 +90,9 @@ export function explainOptions(options, where, dModel, limits) {
     shuffleSeed = 0,
     normalizer = 'softmax',
   } = options;
-  if (!Array.isArray(heads)) throw new TypeError(`${where}: heads must be an array of head kinds`);
+  const heads = designed ? limits.designedHeads : given;
+  if (!Array.isArray(heads))
+    throw new TypeError(`${where}: heads must be an array of head kinds, or 'designed' (the explorer's four)`);
   if (!Array.isArray(maskedPositions))
     throw new TypeError(`${where}: maskedPositions must be an array of token positions`);
   return {

@@ -114,13 +114,16 @@ export interface ExplainOptions extends AttentionOptions {
   scoreFunction?: ScoreFunction;
   /** Hidden units of the additive score, 1 … 1024 (default 16). */
   additiveHidden?: number;
-  /** A divisor of dModel (default 1). */
+  /** A divisor of dModel (default 1; 4 with heads 'designed'). */
   numHeads?: number;
   projection?: 'identity' | 'random';
   /** 0 … 2³²−1: random projections, feed-forward weights, learned table, T5 buckets. */
   seed?: number;
-  /** Per head; missing heads are 'projected'. */
-  heads?: (HeadKind | { kind: 'offset'; offset: number })[];
+  /**
+   * Per head; missing heads are 'projected'. 'designed': the explorer's four designed heads, core.limits.designedHeads
+   * (semantic, previous, next, first), as the page shows them.
+   */
+  heads?: (HeadKind | { kind: 'offset'; offset: number })[] | 'designed';
   /** Default 'sinusoidal'; true / false stand for 'sinusoidal' / 'none'. */
   positionalEncoding?: PositionalEncoding | boolean;
   /** Sinusoid base (default 10000). */

@@ -4,9 +4,11 @@ import type { Token } from './index.js';
 import type { TrainerParameters } from './trainer.js';
 import type { LanguageTrainer, LanguageTrainerOptions } from './language-trainer.js';
 import type { HeadMeasurement, RepeatedWords } from './head-measurement.js';
+import type { Attribution, AttributeOptions, HeadRef } from './knockout.js';
 
 export type * from './language-trainer.js';
 export type * from './head-measurement.js';
+export type * from './knockout.js';
 
 /** The two shipped models (core.languageModelLimits.objectives at run time). */
 export type LanguageModelKind = 'causal' | 'masked';
@@ -40,12 +42,19 @@ export interface LanguageModelLimits {
   readonly maxRepeatedWords: number;
   readonly repeatedSequences: number;
   readonly maxRepeatedSequences: number;
-  /** createLanguageTrainer's defaults (the shipped recipe's); its limits are core.trainerLimits. */
+  /**
+   * createLanguageTrainer's defaults: the core's base recipe (tied output, α 3e-3, 15 % masking; LanguageTrainerOptions),
+   * which the shipped files change (each file's recipe is its model's config.recipe). Its limits are core.trainerLimits.
+   */
   readonly trainerDefaults: Readonly<Omit<Required<LanguageTrainerOptions>, 'text' | 'heldOutText'>>;
 }
 
 export interface LanguageModelOptions {
-  /** Where the model's .safetensors file is (default: assets/models/<kind>.safetensors beside the core). */
+  /**
+   * Where the model's .safetensors file is. Default: <kind>.safetensors in createAttentionCore's languageModelsUrl when
+   * it was given, else beside the core's index.js (the npm package's dist/core/ ships causal.safetensors and
+   * masked.safetensors there; from the repository's sources, web/assets/models/).
+   */
   url?: string | URL;
   /** The file's bytes, to skip loading. */
   bytes?: Uint8Array;
@@ -244,49 +253,6 @@ export interface LanguageRunOptions {
   ablate?: HeadRef[];
 }
 
-/** A head of a model: layer and head, both counted from 0. */
-export interface HeadRef {
-  layer: number;
-  head: number;
-}
-
-export interface AttributeOptions {
-  /**
-   * The prediction's token position, in [−T, T) (a negative one counts from the end): the causal model's next word
-   * after it, the masked model's word at it (a [MASK]).
-   */
-  position: number;
-  /** One of the model's output words (vocabulary, '<unk>' included); RangeError for another word. */
-  word: string;
-  /** Heads knocked out in every run, as run()'s ablate (default none). */
-  ablate?: HeadRef[];
-}
-
-/**
- * "Why this word?" on one text: ln p(word) at a position, and how it changes when one more head is knocked out or one
- * token is replaced by the [MASK] input. Measurements on this text, not an explanation of the model.
- */
-export interface Attribution {
-  tokens: LanguageToken[];
-  /** The position, counted from 0. */
-  position: number;
-  word: string;
-  /** ln p(word) at position with `ablate` applied, in nats. */
-  logProb: number;
-  /**
-   * [numLayers · numHeads], layer-major (heads[layer · numHeads + head]): ln p(word) with that head also knocked out
-   * minus logProb, in nats (Michel et al. 2019: one head masked at a time); 0 for a head already in `ablate`.
-   */
-  heads: Float64Array;
-  /**
-   * [T]: ln p(word) with token t's input row replaced by the [MASK] input minus logProb, in nats (occlusion, Zeiler &
-   * Fergus 2014 §4.2). The [MASK] row is the frozen mean word vector for both models; the causal model never saw it in
-   * training, so for it the replacement is a neutral "average word". 0 for a token that is [MASK] already and, for the
-   * causal model, for tokens after the position (it cannot see them).
-   */
-  occlusion: Float64Array;
-}
-
 /** sample()'s options (cpp/include/attn/train/sampling.hpp). RangeError outside the ranges, TypeError if not numbers. */
 export interface SampleOptions {
   /** The output softmax's temperature T (not the attention temperature): minOutputTemperature … maxOutputTemperature, default 1. */
@@ -307,6 +273,20 @@ export interface SampledWord {
   p: number;
   /** Where the output layer read: the last token (causal) or the first [MASK] (masked). */
   position: number;
+}
+
+export interface GenerateOptions extends SampleOptions {
+  /** Words to write, 1 … maxTokens (default 1). `seed` is the first word's. */
+  n?: number;
+}
+
+export interface Generated {
+  /** The given text (trailing white space dropped) and the words, joined as the tokenizer reads them back. */
+  text: string;
+  /** Each word drawn, its output id, its probability under the sampling distribution, and the seed it was drawn with. */
+  words: { word: string; id: number; p: number; seed: number }[];
+  /** The seed the next word would be drawn with (the last word's + 1, wrapping to 0 after maxSampleSeed). */
+  nextSeed: number;
 }
 
 export interface LanguageScore {
@@ -333,13 +313,25 @@ export interface LanguageModel {
    * × 2⁻⁵³: after the text (causal) or at its first [MASK] (masked; RangeError if there is none). Errors as run().
    */
   sample(text: string, options?: SampleOptions): SampledWord;
+  /**
+   * Causal model only: writes n words on after the text, each drawn by sample() after the text so far (with its
+   * temperature, topK and ablate), word i with seed + i (wrapping to 0 after maxSampleSeed), as the page's Generate does.
+   * Each word is joined to the text as the tokenizer reads it back: glued on where it is punctuation or a clitic
+   * ("she" + "'d" → "she'd", "do" + "n't" → "don't", "end" + "." → "end."), after a space otherwise.
+   * RangeError: the masked model, n outside 1 … maxTokens, a text with no token or with more than maxTokens − n,
+   * an unknown option, sample()'s errors; TypeError: not a string.
+   */
+  generate(text: string, options?: GenerateOptions): Generated;
   /** Causal model only (RangeError otherwise, and for fewer than 2 tokens). */
   score(text: string): LanguageScore;
-  /** Masked model only: for each [MASK] in the text, its position and the k most likely words. */
+  /**
+   * Masked model only: for each [MASK] in the text, its position and the k most likely words. RangeError: the causal
+   * model, a text without [MASK], k outside 1 … maxTopK; run()'s errors.
+   */
   fillMask(text: string, k?: number): { position: number; top: WordProbability[] }[];
   /**
    * Why this word (cpp/src/train/language_model_knockout.cpp): one core call of 1 + numLayers · numHeads + T forward
-   * passes (about 20 ms for 8 tokens in Node 20 on a 2-core machine). RangeError: run()'s, a position outside [−T, T), a word outside the
+   * passes (a median of 4.3 ms for 8 tokens in Node 20 on a 2-core machine). RangeError: run()'s, a position outside [−T, T), a word outside the
    * vocabulary, a bad ablate (as run()'s); TypeError: text or word not a string, position not a number.
    */
   attribute(text: string, options: AttributeOptions): Attribution;
@@ -371,15 +363,16 @@ export interface LanguageModel {
 export interface LanguageModelApi {
   /**
    * The explorer's own small transformer language model of that kind, trained by the core on public-domain
-   * English and loaded from its shipped .safetensors file (once per kind). Throws RangeError at once for another
-   * kind (naming the kinds); the promise rejects naming the file and what is wrong (missing, truncated,
-   * corrupted, another format or version).
+   * English and loaded from its shipped .safetensors file (once per kind). Every error comes through the promise,
+   * which never throws synchronously: it rejects with a RangeError for another kind (naming the kinds) or an unknown
+   * option, and with one naming the file and what is wrong (missing, truncated, corrupted, another format or version).
    */
   languageModel(kind: LanguageModelKind, options?: LanguageModelOptions): Promise<LanguageModel>;
   readonly languageModelLimits: LanguageModelLimits;
   /**
-   * A new language model trained in the core on the given text, with the shipped models' recipe as defaults
-   * (frozen GloVe input, post-LN blocks, AdamW with warm-up and cosine decay). Released when garbage-collected.
+   * A new language model trained in the core on the given text (frozen GloVe input, post-LN blocks, AdamW with warm-up
+   * and cosine decay), with the core's base recipe as defaults (languageModelLimits.trainerDefaults). Released when
+   * garbage-collected.
    */
   createLanguageTrainer(options?: LanguageTrainerOptions): LanguageTrainer;
 }

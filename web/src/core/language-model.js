@@ -4,6 +4,7 @@
 // header and the metadata), checked, and handed to the core, which runs the model on any text.
 import { readAsset } from './assets.js';
 import * as check from './checks.js';
+import { generateMethod } from './generate.js';
 import { attributeMethod, checkAblate } from './knockout.js';
 import { readSafetensors } from './safetensors.js';
 import { unwrap } from './wasm-module.js';
@@ -179,6 +180,7 @@ export function languageModelApi(wasm, modelsUrl) {
             ablate,
             sampling && { temperature: sampling.temperature ?? 1, topK: sampling.topK ?? 0 },
           ),
+          where,
         );
         const T = r.tokens.length;
         const attention = Array.from({ length: numLayers }, (_, l) =>
@@ -210,21 +212,29 @@ export function languageModelApi(wasm, modelsUrl) {
         const s = unwrap(wasm.languageModelSample(id, check.text(text, where), temperature, topK, seed, ablate), where);
         return { word: s.word, id: s.id, p: s.q, position: s.position };
       },
+      generate(text, options = {}) {
+        if (kind !== 'causal')
+          throw new RangeError("languageModel.generate: only the 'causal' model writes on after a text");
+        return writeOn(text, options);
+      },
       score(text) {
         if (kind !== 'causal')
           throw new RangeError("languageModel.score: only the 'causal' model scores text (it predicts the next word)");
-        return unwrap(wasm.languageModelScore(id, check.text(text, 'languageModel.score')));
+        const where = 'languageModel.score';
+        return unwrap(wasm.languageModelScore(id, check.text(text, where)), where);
       },
       fillMask(text, k = 10) {
         const where = 'languageModel.fillMask';
         if (kind !== 'masked')
           throw new RangeError(`${where}: only the 'masked' model fills in [MASK] (the causal one was never shown it)`);
         const r = model.run(text, { k: check.integerIn(k, where, 'k', 1, limits.maxTopK), positions: 'masks' });
-        return r.tokens.flatMap((token, position) => (token.mask ? [{ position, top: r.top[position] }] : []));
+        const blanks = r.tokens.flatMap((token, position) => (token.mask ? [{ position, top: r.top[position] }] : []));
+        if (blanks.length === 0) throw new RangeError(`${where}: the text has no [MASK] to fill in`);
+        return blanks;
       },
       attribute: attributeMethod(wasm, id, vocabulary, numLayers, numHeads, limits.maxTokens),
       parameters() {
-        return unwrap(wasm.languageModelParameters(id));
+        return unwrap(wasm.languageModelParameters(id), 'languageModel.parameters');
       },
       release() {
         released.unregister(model);
@@ -252,6 +262,7 @@ export function languageModelApi(wasm, modelsUrl) {
         return unwrap(wasm.languageModelRepeatedWords(id, repeat, sequences, seed), where);
       },
     };
+    const writeOn = generateMethod(wasm, model.sample, limits);
     released.register(model, id, model);
     return model;
   }
@@ -297,6 +308,16 @@ export function languageModelApi(wasm, modelsUrl) {
    *   core's languageModelsUrl, else web/assets/models/ beside the core), or its bytes
    */
   function languageModel(kind, options = {}) {
+    // A function that returns a promise reports every error through it, bad arguments too (the WHATWG's "Writing
+    // Promise-Using Specifications", §3.2): `await core.languageModel('gpt2')` and `.catch()` both see it.
+    try {
+      return load(kind, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function load(kind, options) {
     const where = 'languageModel';
     check.oneOf(kind, where, 'kind', limits.objectives);
     check.knownOptions(options, where, ['url', 'bytes']);

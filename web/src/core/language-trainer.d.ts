@@ -1,11 +1,13 @@
 // Types of core.createLanguageTrainer() (language-trainer.js): a language model trained in the core on any text, with
-// the shipped models' recipe as its defaults (cpp/include/attn/train/language_trainer.hpp).
+// the core's base recipe as its defaults (LanguageTrainerOptions, cpp/include/attn/train/language_trainer.hpp).
 import type { LanguageModel, LanguageModelKind } from './language-model.js';
 import type { TrainerParameters } from './trainer.js';
 
 /**
- * Options of core.createLanguageTrainer(): the shipped recipe's defaults (core.languageModelLimits.trainerDefaults)
- * for the ones not given. RangeError outside the limits, TypeError for a wrong type.
+ * Options of core.createLanguageTrainer(): the core's base recipe (core.languageModelLimits.trainerDefaults) for the ones
+ * not given. The shipped files change it: the decoder untied with α 5e-3, the encoder untied with maskRate 0.4 and
+ * α 2.5e-3 (docs/language-models.md; each file's recipe is its model's config.recipe). RangeError outside the limits,
+ * TypeError for a wrong type.
  */
 export interface LanguageTrainerOptions {
   /** Default 'causal'. */
@@ -69,7 +71,10 @@ export interface LanguageTrainerOptions {
   seed?: number;
   /** English to train on, one sentence a line. Needs more than seqLen tokens, in both parts. */
   text?: string;
-  /** Held-out text; default: every 20th line of `text` (and the rest trains). */
+  /**
+   * Held-out text; default: every 20th line of `text` (and the rest trains): a text of fewer than 20 lines without
+   * heldOutText is a RangeError saying so. Each part needs more than seqLen tokens.
+   */
   heldOutText?: string;
 }
 

@@ -76,6 +76,12 @@ export function languageTrainerApi(wasm, limits, modelLimits, maxSeed, makeModel
       heldOut = heldOutText;
     if (heldOut === undefined) {
       const lines = text.split('\n');
+      if (lines.length < HELD_OUT_EVERY) {
+        throw new RangeError(
+          `createLanguageTrainer: without heldOutText, every ${HELD_OUT_EVERY}th line of text is held out, and this text ` +
+            `has ${lines.length} line${lines.length === 1 ? '' : 's'}: pass heldOutText, or text of ${HELD_OUT_EVERY} lines or more`,
+        );
+      }
       train = lines.filter((_, i) => i % HELD_OUT_EVERY !== HELD_OUT_EVERY - 1).join('\n');
       heldOut = lines.filter((_, i) => i % HELD_OUT_EVERY === HELD_OUT_EVERY - 1).join('\n');
     }

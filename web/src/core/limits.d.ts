@@ -15,6 +15,11 @@ export interface CoreLimits {
   readonly headKinds: readonly ('projected' | 'semantic' | 'offset' | 'first' | 'uniform')[];
   /** Head-kind aliases and the offset δ each stands for: { previous: -1, next: 1 } (kHeadKindAliases). */
   readonly headKindAliases: Readonly<Record<'previous' | 'next', number>>;
+  /**
+   * The explorer's designed heads, a head-kind name (or alias) each: ['semantic', 'previous', 'next', 'first']
+   * (kDesignedHeads); explain(text, { heads: 'designed' }) runs them.
+   */
+  readonly designedHeads: readonly ('semantic' | 'previous' | 'next' | 'first')[];
   /** explain() projection (attn/lessons/explain.hpp, kProjectionNames). */
   readonly projections: readonly ('identity' | 'random')[];
   /** scoreFunction (attn/core/score_functions.hpp, kScoreFunctionNames); the default, 'scaledDot', first. */

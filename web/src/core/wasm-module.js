@@ -131,11 +131,23 @@ function shortUrl(url) {
 
 /**
  * Unwraps a binding result: { value } or { error: { name, message } } (the core never throws across wasm).
- * where: the JS function called, which starts the message unless the core's message already names it.
+ * where: the JS function called, which starts the message once: a core message that already starts with it keeps its
+ * own start, and one that starts with a part of it only — the object ("languageModel: …" from languageModel.sample;
+ * "trainer: …" from languageTrainer.step) or the method ("setParameters: …" from trainer.setParameters) — has that
+ * name replaced by `where`.
  */
 export function unwrap(result, where) {
   if (!result.error) return result.value;
   const ErrorClass = result.error.name === 'RangeError' ? RangeError : Error;
-  const { message } = result.error;
-  throw new ErrorClass(where && !message.startsWith(where) ? `${where}: ${message}` : message);
+  throw new ErrorClass(prefixOnce(result.error.message, where));
+}
+
+/** `message` starting with `where: ` exactly once (see unwrap). */
+export function prefixOnce(message, where) {
+  if (!where || message.startsWith(where)) return message;
+  const named = /^([A-Za-z]\w*): /.exec(message);
+  const part = named?.[1].toLowerCase();
+  if (part && where.split('.').some((p) => p.toLowerCase().endsWith(part)))
+    return `${where}: ${message.slice(named[0].length)}`;
+  return `${where}: ${message}`;
 }

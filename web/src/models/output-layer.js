@@ -41,21 +41,20 @@ export function outputAt(model, run, position) {
 
 /**
  * Generate: one word sampled after the sentence (the decoder's next word) with the state's output temperature, top-k
- * and seed, appended to the sentence; the seed advances by one (wrapping at maxSeed), so that the link after each
- * generation reproduces the next one.
+ * and seed, joined to the sentence as the tokenizer reads it back (core languageModel.generate); the seed advances by
+ * one (wrapping at the core's maxSampleSeed), so that the link after each generation reproduces the next one.
  * @param {object} model  core.languageModel('causal')
- * @param {{ sentence: string, outputTemperature: number, topK: number, sampleSeed: number }} state
- * @param {number} maxSeed  core.languageModelLimits.maxSampleSeed
+ * @param {{ sentence: string, outputTemperature: number, topK: number, sampleSeed: number, knockout?: object[] }} state
  * @returns {{ change: { sentence: string, sampleSeed: number }, word: string, p: number }}
- * @throws RangeError from sample() (an empty sentence, one too long)
+ * @throws RangeError from generate() (an empty sentence, one too long)
  */
-export function generate(model, state, maxSeed) {
+export function generate(model, state) {
   // With the heads the learner switched off still off: the draw follows the bars on screen.
-  const { word, p } = model.sample(state.sentence, {
+  const { text, words, nextSeed } = model.generate(state.sentence, {
     ...samplingOptions(state),
     seed: state.sampleSeed,
     ablate: state.knockout ?? [],
   });
-  const sentence = `${state.sentence.replace(/\s+$/, '')} ${word}`;
-  return { change: { sentence, sampleSeed: state.sampleSeed >= maxSeed ? 0 : state.sampleSeed + 1 }, word, p };
+  const [{ word, p }] = words;
+  return { change: { sentence: text, sampleSeed: nextSeed }, word, p };
 }

@@ -33,6 +33,11 @@ inline constexpr NamedValue<HeadKind> kHeadKindNames[] = {{"projected", HeadKind
 // Head-kind names that stand for an offset head with a fixed δ (core.limits.headKindAliases).
 inline constexpr NamedValue<int> kHeadKindAliases[] = {{"previous", -1}, {"next", +1}};
 
+// The explorer's designed heads, one name a head (kHeadKindNames or kHeadKindAliases): four a learner can name
+// at first sight — similar words, the previous word, the next word, the first word (core.limits.designedHeads;
+// explain's heads: 'designed').
+inline constexpr const char* kDesignedHeads[] = {"semantic", "previous", "next", "first"};
+
 // Largest |δ| of an offset head (designed_head throws beyond it).
 constexpr int kMaxHeadOffset = 4096;
 

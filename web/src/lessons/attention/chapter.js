@@ -223,7 +223,7 @@ export const attentionChapter = {
       const { model } = models.get('causal');
       if (!model) return;
       try {
-        const made = generate(model, state(), languageLimits().maxSampleSeed);
+        const made = generate(model, state());
         sampling.said.value = `Generated “${made.word}” (p = ${(100 * made.p).toFixed(1)} % under the bars’ distribution).`;
         edit(made.change);
       } catch (error) {
