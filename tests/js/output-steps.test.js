@@ -18,7 +18,9 @@ function stepsOf(model) {
   const run = model.run('the light of the [MASK] was bright', { positions: 'masks' });
   const position = run.tokens.findIndex((token) => token.mask);
   const output = outputAt(model, run, position);
-  return { output, run, position, steps: outputSteps({ config: model.config, tokens: run.tokens, output }) };
+  // The encoder's blank: what a Run of a model that fills blanks (models/registry.js) can do.
+  const can = { generate: false, fillBlanks: true, outputLayer: true, designedControls: false };
+  return { output, run, position, steps: outputSteps({ config: model.config, tokens: run.tokens, output, can }) };
 }
 
 test('without the output head: four steps, and the logits read x_L', () => {

@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 import { contextData, contextInputs, cosine, sharedWord } from '../../web/src/lessons/lenses/trained-context.js';
+import { setCoreLimits } from '../../web/src/settings/limits.js';
 
 let core, masked;
 before(async () => {
   core = await createAttentionCore();
+  setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits); // the model registry's names
   masked = await core.languageModel('masked');
 });
 

@@ -5,6 +5,7 @@
 // place), then remembers those tokens until the sentence changes.
 import { DESIGNED } from '../settings/limits.js';
 import { runDesigned } from './designed.js';
+import { modelEntry } from './registry.js';
 import { runTrained, waitingRun } from './trained.js';
 import { trainedModels } from './trained-models.js';
 
@@ -23,14 +24,21 @@ export class Models {
    * @param {{ positionChecks: boolean, encoderBlock: boolean, project2d: boolean }} parts  the designed trace's optional
    *   parts, asked for only while a figure on screen draws them
    * @returns {import('./run.js').Run}
-   * @throws the core's TypeError / RangeError for a state or a sentence it cannot compute
+   * @throws the core's TypeError / RangeError for a state or a sentence it cannot compute; RangeError for a model the
+   *   registry does not have
    */
   run(state, parts) {
+    // What the model can do travels with its Run, so a chapter asks the run (run.can.generate), never the model's id.
+    return { ...this.compute(state, parts), can: modelEntry(state.model).can };
+  }
+
+  /** The Run of state.model, without its abilities (run()). */
+  compute(state, parts) {
     if (state.model === DESIGNED) return runDesigned(this.core, state, parts);
     this.trained.load(state.model);
     const { model, error, loading } = this.trained.get(state.model);
     if (!model) return waitingRun(state.model, { error, loading }, this.tokens(state.sentence));
-    const masks = model.config.objective !== 'causal' && state.maskedPositions.length > 0;
+    const masks = modelEntry(state.model).can.fillBlanks && state.maskedPositions.length > 0;
     const labelThreshold = this.core.languageModelLimits.headLabelThreshold;
     return runTrained(model, state, { tokens: masks ? this.tokens(state.sentence) : undefined, labelThreshold });
   }

@@ -36,7 +36,9 @@
 /**
  * What a model computed on a sentence: the one result of an update's one core call.
  * @typedef {object} Run
- * @property {string} model  'designed', 'causal' or 'masked'
+ * @property {string} model  the model's id (models/registry.js): for what it shows, never to branch on
+ * @property {import('./registry.js').Abilities} can  what the model can do (models.js sets it from the registry): what
+ *   chapters branch on
  * @property {'ready' | 'loading' | 'error'} status  a trained model still loading (or failed to) has no attention yet
  * @property {string} [error]  why it could not load
  * @property {RunToken[]} tokens  T of them

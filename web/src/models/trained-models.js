@@ -28,12 +28,8 @@ class TrainedModels {
   start(kind) {
     if (this.models.has(kind)) return;
     this.models.set(kind, { loading: true });
-    let promise;
-    try {
-      promise = this.core.languageModel(kind);
-    } catch (error) {
-      promise = Promise.reject(error);
-    }
+    // core.languageModel reports every error, an unknown kind too, through its promise.
+    const promise = this.core.languageModel(kind);
     // A preload nobody has asked for yet finishes quietly: nothing on screen changes, so nothing is redrawn (a redraw
     // would replace the figures, and their open menus, under the learner's pointer).
     promise

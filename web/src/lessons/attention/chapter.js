@@ -7,10 +7,11 @@ import { tour } from './tour.js';
 import { attributeRun, measuredOn } from '../../models/attribution.js';
 import { whenDesigned, whenTrained } from '../../models/run-figures.js';
 import { generate } from '../../models/output-layer.js';
+import { modelEntry, modelIdThat } from '../../models/registry.js';
 import { predictionAt } from '../../models/trained.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { designedHead } from '../../settings/head.js';
-import { DESIGNED, coreLimits, languageLimits } from '../../settings/limits.js';
+import { coreLimits, languageLimits } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
 import { headThumbs } from '../../views/head-thumbs.js';
 import { element, row } from '../../views/layout.js';
@@ -173,9 +174,9 @@ export const attentionChapter = {
       if (trainedFocused === event.detail.row) return;
       trainedFocused = event.detail.row;
       redraw('trainedMix', { focusQuery: trainedFocused });
-      const { model } = models.get('causal');
-      const { sentence, model: kind } = state();
-      if (kind !== 'causal' || !model || event.detail.row === null || event.detail.row === undefined) return;
+      const { sentence, model: id } = state();
+      const { model } = models.get(id);
+      if (!modelEntry(id).can.generate || !model || event.detail.row === null || event.detail.row === undefined) return;
       try {
         const sampling = { temperature: state().outputTemperature, topK: state().topK };
         redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row, sampling, state().knockout) });
@@ -220,8 +221,9 @@ export const attentionChapter = {
     const sampling = buildSamplingControls();
     sampling.form.addEventListener('input', () => edit(sampling.read()));
     sampling.generate.addEventListener('click', () => {
-      const { model } = models.get('causal');
-      if (!model) return;
+      const { model: id } = state();
+      const { model } = models.get(id);
+      if (!modelEntry(id).can.generate || !model) return;
       try {
         const made = generate(model, state());
         sampling.said.value = `Generated “${made.word}” (p = ${(100 * made.p).toFixed(1)} % under the bars’ distribution).`;
@@ -270,9 +272,9 @@ export const attentionChapter = {
         shownRun = run;
       },
       sync: (state, { readonly, open, views }) => {
-        const designed = state.model === DESIGNED;
-        // The choice's likeliest pick, loaded while the page is idle.
-        if (designed && open === 'attention' && views?.has('predictions')) models.preload('causal');
+        const designed = modelEntry(state.model).can.designedControls;
+        // The choice's likeliest pick, a model that writes the next word, loaded while the page is idle.
+        if (designed && open === 'attention' && views?.has('predictions')) models.preload(modelIdThat('generate'));
         first.hidden = !designed;
         knockoutNote.hidden = !designed;
         lines.hidden = !designed; // the lines draw the designed heads' weights

@@ -40,21 +40,21 @@ function samplingNote({ outputTemperature, topK }, causal) {
  *   a pointed-at position's section has data-focus, and data-rank when the word that came is in the top 100
  */
 export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } = {}) {
-  const { model: kind, config } = run;
+  const { config } = run;
+  const nextWord = run.can.generate; // the decoder's next word; else the encoder's blanks
   let { predictions } = run;
-  const pointed = kind === 'causal' && focus && focus.tokens === run.tokens.map((t) => t.text).join(' ') ? focus : null;
+  const pointed = nextWord && focus && focus.tokens === run.tokens.map((t) => t.text).join(' ') ? focus : null;
   if (pointed) predictions = [{ position: pointed.position, top: pointed.top, focus: pointed }];
   const figure = document.createElement('figure');
   figure.dataset.figure = 'predictions';
   const caption = figure.appendChild(document.createElement('figcaption'));
-  caption.textContent =
-    kind === 'causal'
-      ? 'The next word, as the trained decoder predicts it after your sentence (point at a row ' +
-        'of the weights: what it predicted there, against the word that came).'
-      : 'The blanks, as the trained encoder fills them in from both sides.';
+  caption.textContent = nextWord
+    ? 'The next word, as the trained decoder predicts it after your sentence (point at a row ' +
+      'of the weights: what it predicted there, against the word that came).'
+    : 'The blanks, as the trained encoder fills them in from both sides.';
   const note = figure.appendChild(document.createElement('p'));
   note.className = 'hint sampling-note';
-  note.textContent = samplingNote({ outputTemperature, topK }, kind === 'causal');
+  note.textContent = samplingNote({ outputTemperature, topK }, nextWord);
   const facts = figure.appendChild(document.createElement('p'));
   facts.className = 'hint model-facts';
   facts.textContent = modelFacts(config);
@@ -73,7 +73,7 @@ export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } 
     if (at) {
       Object.assign(section.dataset, { focus: '', ...(at.rank ? { rank: String(at.rank) } : {}) });
       title.textContent = focusTitle(at, config);
-    } else if (kind === 'causal') title.textContent = `After “${run.tokens.map((t) => t.text).join(' ')}”:`;
+    } else if (nextWord) title.textContent = `After “${run.tokens.map((t) => t.text).join(' ')}”:`;
     else {
       Object.assign(section.dataset, { hidden: hidden ?? '', ...(rank ? { rank: String(rank) } : {}) });
       const where = hidden === undefined ? 'a typed [MASK]' : `“${hidden}”`;

@@ -1,7 +1,8 @@
 // The predictions' sampling controls (cpp/include/attn/train/sampling.hpp, as Transformer Explainer teaches them):
 // the output temperature (the output softmax's; the attention temperature is another setting), top-k, the seed of the
 // next draw, and Generate, which appends a word sampled from the bars' distribution to the sentence.
-import { DESIGNED, languageLimits } from '../../settings/limits.js';
+import { modelEntry } from '../../models/registry.js';
+import { languageLimits } from '../../settings/limits.js';
 import { clampInteger, field, input } from '../../views/form-controls.js';
 
 /**
@@ -55,12 +56,12 @@ export function buildSamplingControls() {
       temperatureOut.value = state.outputTemperature.toFixed(2);
     if (topK.value !== String(state.topK)) topK.value = String(state.topK);
     if (seed.value !== String(state.sampleSeed)) seed.value = String(state.sampleSeed);
-    const decoder = state.model === 'causal';
-    generate.hidden = !decoder;
-    if (!decoder && state.model !== DESIGNED) {
+    const { can } = modelEntry(state.model);
+    generate.hidden = !can.generate;
+    if (!can.generate && can.outputLayer) {
       said.value =
         'Generate writes the next word: the decoder’s job (the encoder fills blanks; its bars follow these settings).';
-    } else if (!decoder) said.value = '';
+    } else if (!can.generate) said.value = '';
   };
   return { form, read, sync, generate, said };
 }

@@ -1,5 +1,6 @@
 // The guided tour's steps in the chapter "Attention", in teaching order (the step format:
 // explorer/tour-steps.js).
+import { modelIdThat } from '../../models/registry.js';
 import { RIVER } from '../../settings/sentences.js';
 
 /** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string, control?: string, ownSentence?: string }[]} */
@@ -74,7 +75,10 @@ export const tour = [
       'Everything so far was built by hand or random; “trained decoder” (Model, beside the tokens) is our own small ' +
       'language model, trained on 2.9 M words, run on your sentence. Its 8 heads were never told what to do: each is named ' +
       'by what it was measured to do on held-out text, and its next-word predictions are on the right.',
-    state: { model: 'causal' },
+    // The registry's model that writes the next word (the core names the models), read when the step is shown.
+    get state() {
+      return { model: modelIdThat('generate') };
+    },
     view: 'heads',
     figure: 'trainedHeads',
   },
@@ -85,7 +89,9 @@ export const tour = [
       '“previous word 0.50” means that on held-out text this head puts, on average, 0.50 of its weight on the word just ' +
       'before — the job the designed “previous token” head does by construction. A head whose best score stays below 0.4 ' +
       'is “mixed”; the list under the heads says what each name measures.',
-    state: { model: 'causal', head: { layer: 0, head: 0 } },
+    get state() {
+      return { model: modelIdThat('generate'), head: { layer: 0, head: 0 } };
+    },
     view: 'attention',
     figure: 'trainedWeights',
   },
@@ -98,7 +104,9 @@ export const tour = [
       'predictions are recomputed without it. Here layer 2, head 3 is off, and after “The king of” the likeliest next ' +
       'word turns from “israel” to “the”. Point at a predicted word: “Why this word?” measures how much each head and ' +
       'each earlier word moves its log-probability — on this sentence, not an explanation of the model.',
-    state: { model: 'causal', sentence: 'The king of', knockout: [{ layer: 1, head: 2 }] },
+    get state() {
+      return { model: modelIdThat('generate'), sentence: 'The king of', knockout: [{ layer: 1, head: 2 }] };
+    },
     view: 'predictions',
     figure: 'predictions',
   },

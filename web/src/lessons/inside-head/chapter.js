@@ -4,9 +4,9 @@
 // (state.model), the selected trained head's block with the model's own values instead: the update's Run
 // follows the selected head through its layer (models/trained.js), so the stepper costs no call of its own.
 import { tour } from './tour.js';
+import { modelEntry } from '../../models/registry.js';
 import { whenDesigned, whenTrained } from '../../models/run-figures.js';
 import { designedHead } from '../../settings/head.js';
-import { DESIGNED } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
 import { pipeline } from './pipeline.js';
 import { trainedPipeline } from './trained-steps.js';
@@ -54,7 +54,7 @@ export const insideHeadChapter = {
       views: { pipeline: [steps] },
       figureControls: [],
       sync: (state) => {
-        const designed = state.model === DESIGNED;
+        const designed = modelEntry(state.model).can.designedControls;
         slots.pipeline.hidden = !designed;
         slots.trainedPipeline.hidden = designed;
       },

@@ -36,18 +36,18 @@ function spread(values) {
 
 /**
  * The output-layer steps, in the format stepper() draws (stepper.js), after a block's steps.
- * @param {import('../../models/run.js').Run} run  a trained model's Run with its output (null: an encoder without a blank)
+ * @param {import('../../models/run.js').Run} run  a trained model's Run with its output (null: an encoder without a blank),
+ *   and what it can do (run.can.generate: the output reads the last token; else a blank)
  * @returns {object[]}  4 steps (x_L, logits, probabilities, top words), 5 with BERT's output head (t after x_L); none
  *   for the encoder without a blank
  */
-export function outputSteps({ config, tokens, output }) {
+export function outputSteps({ config, tokens, output, can }) {
   if (!output) return [];
   const { vocabulary } = output;
   const { dModel, numLayers, outputSize, tiedOutput } = config;
   const V = outputSize;
   const token = tokens[output.position].text;
-  const causal = config.objective === 'causal';
-  const where = causal ? `the last token, “${token}”` : `the first blank, position ${output.position}`;
+  const where = can.generate ? `the last token, “${token}”` : `the first blank, position ${output.position}`;
   const ids = largest(output.logits, SHOWN, V - 1);
   const words = ids.map((o) => vocabulary[o]);
   // softmax over all V outputs (<unk> included), in double with the largest subtracted: the model's own probabilities.
@@ -80,7 +80,7 @@ export function outputSteps({ config, tokens, output }) {
     : [];
   return [
     {
-      title: `Output layer: x_L at ${causal ? 'the last token' : 'the blank'}`,
+      title: `Output layer: x_L at ${can.generate ? 'the last token' : 'the blank'}`,
       tex: String.raw`x_L = x_{${numLayers}}[${output.position}] \in \mathbb{R}^{${dModel}}`,
       tensor: output.x,
       cols: Array.from({ length: dModel }, (_, j) => String(j)),
@@ -115,7 +115,7 @@ export function outputSteps({ config, tokens, output }) {
       describe: (_, j, v) => `p(“${words[j]}”) = ${fmt(v)}`,
     },
     {
-      title: causal ? 'The next word: the most likely' : 'The blank: the most likely words',
+      title: can.generate ? 'The next word: the most likely' : 'The blank: the most likely words',
       tex: String.raw`\hat{w} = \arg\max_{i \ne \langle\mathrm{unk}\rangle} p_i`,
       tensor: row(shownTop.map((w) => w.p)),
       cols: shownTop.map((w) => w.word),
@@ -136,7 +136,7 @@ export function outputSteps({ config, tokens, output }) {
 
 /** The line the stepper shows where there are no output steps: why, and how to get them. */
 export function noOutputNote(run) {
-  if (run.output || run.config.objective === 'causal') return null;
+  if (run.output || run.can.generate) return null;
   const note = document.createElement('p');
   note.className = 'hint no-output';
   note.textContent =

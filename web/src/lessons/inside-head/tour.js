@@ -1,5 +1,6 @@
 // The guided tour's steps in the chapter "Inside one head", in teaching order (the step format:
 // explorer/tour-steps.js).
+import { modelIdThat } from '../../models/registry.js';
 import { RIVER } from '../../settings/sentences.js';
 
 /** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string }[]} */
@@ -23,7 +24,10 @@ export const tour = [
       'are its prediction. These are the stepper’s last four steps; shown here, the logits. The designed heads have no ' +
       'output layer: they only attend.',
     // Layer 2's block has 15 steps (its input is layer 1's output); the output layer's four follow: the logits are 17th.
-    state: { ...RIVER, model: 'causal', head: { layer: 1, head: 0 }, step: 17 },
+    // The model is the registry's that writes the next word, read when the step is shown (the core names the models).
+    get state() {
+      return { ...RIVER, model: modelIdThat('generate'), head: { layer: 1, head: 0 }, step: 17 };
+    },
     view: 'pipeline',
   },
 ];

@@ -22,12 +22,11 @@ function layerNormTex(out, residual, k) {
  * @param {import('../../models/run.js').Run} run  a trained model's Run: its block is the selected head followed through its layer
  * @returns {object[]}
  */
-export function trainedSteps({ config, tokens, block: a, output }) {
+export function trainedSteps({ config, tokens, block: a, output, causal, can }) {
   const labels = tokens.map((t) => t.text);
   const { layer, head } = a;
   const { numHeads, dModel, dK, dFF } = config;
   const name = headName({ layer, head });
-  const causal = config.objective === 'causal';
   const index = (count) => Array.from({ length: count }, (_, j) => String(j));
   const dims = (tensor, what) => ({ tensor, cols: index(tensor.shape[1]), colTitle: `${what} →` });
   const byToken = (tensor) => ({ tensor, cols: labels, colTitle: 'key →' });
@@ -169,7 +168,7 @@ export function trainedSteps({ config, tokens, block: a, output }) {
     },
   ]
     .map((step) => ({ ...step, rowLabels: labels }))
-    .concat(outputSteps({ config, tokens, output }));
+    .concat(outputSteps({ config, tokens, output, can }));
 }
 
 /**

@@ -2,6 +2,7 @@
 // sample of the corpus or the learner's own text —, Train / Pause, Reset, the sentence the model is shown on,
 // and the shipped decoder to compare with), and its training session (a worker of its own: learn-session.js,
 // running language-run.js), whose snapshots it publishes for its figures (chapter.js, language-figures.js).
+import { modelIdThat } from '../../models/registry.js';
 import { element } from '../../views/layout.js';
 import { field, select } from '../../views/form-controls.js';
 import { LearnSession } from './learn-session.js';
@@ -279,7 +280,7 @@ export class LanguageLesson {
       this.shipped = null;
     } else {
       try {
-        this.shipped = { model: await this.core.languageModel('causal') };
+        this.shipped = { model: await this.core.languageModel(modelIdThat('generate')) };
       } catch (error) {
         this.showError(`The shipped model did not load: ${error.message}`);
       }

@@ -23,10 +23,11 @@ import { SCORE_RANGE, simplexData, simplexInputs } from './simplex-data.js';
 import { simplexView } from './simplex-view.js';
 import { contextData, contextInputs } from './trained-context.js';
 import { contextTrainedView } from './trained-context-view.js';
+import { modelEntry } from '../../models/registry.js';
 import { whenDesigned } from '../../models/run-figures.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { designedHead } from '../../settings/head.js';
-import { DESIGNED, coreLimits, names } from '../../settings/limits.js';
+import { coreLimits, names } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
 
 export const lensesChapter = {
@@ -220,7 +221,7 @@ export const lensesChapter = {
           ? 'Back to one sentence'
           : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
         // With a trained model, its own states of the word (its settings are its own); with the designed heads, theirs.
-        const designed = current.model === DESIGNED;
+        const designed = modelEntry(current.model).can.designedControls;
         if (!designed) models.load(current.model);
         slots.projection.hidden = !designed;
         slots.contextTrained.hidden = designed;

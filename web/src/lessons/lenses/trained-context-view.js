@@ -246,7 +246,7 @@ export function contextTrainedView(data) {
   const stagesKey = figure.appendChild(document.createElement('p'));
   stagesKey.className = 'hint stage-key';
   stagesKey.textContent = STAGE_KEY;
-  if (data.config.objective === 'causal') {
+  if (data.leftToRight) {
     // The decoder's causal mask: the word's vector can only take in the words before it.
     const seen = tokens.map((sentence, s) => `“${sentence.slice(0, positions[s] + 1).join(' ')}”`);
     stagesKey.textContent +=

@@ -3,7 +3,7 @@
 // (its position added), and each block's output. At each stage, the cosine between the word's two vectors, and
 // all the stages' points on shared principal axes (PCA in the core). Ethayarajh (2019) measures the same in large
 // models (self-similarity): one word's vectors in different sentences grow less alike layer by layer.
-import { DESIGNED } from '../../settings/limits.js';
+import { modelEntry } from '../../models/registry.js';
 
 /**
  * The lens's inputs: null unless a trained model is chosen and two sentences are compared.
@@ -13,7 +13,7 @@ import { DESIGNED } from '../../settings/limits.js';
  *   'error: …' (so the lens computes again once the model has loaded)
  */
 export function contextInputs(state, models) {
-  if (state.model === DESIGNED || !state.compare) return null;
+  if (modelEntry(state.model).can.designedControls || !state.compare) return null;
   const { model, error } = models.get(state.model);
   return {
     kind: state.model,
@@ -68,7 +68,7 @@ const rowOf = ({ data, shape }, i) => data.subarray(i * shape[1], (i + 1) * shap
  * @param {{ kind: string, sentences: [string, string] } | null} inputs  contextInputs() (null: no comparison open, or the
  *   designed heads chosen)
  * @returns {{ closed: true } | { kind, loading: true } | { kind, error: string } | { kind, config, sentences, noShared: true } | { kind, config,
- *   sentences, tokens: [string[], string[]], word, positions: [number, number], stages: { id: 'word' | 'input' | 'layer',
+ *   leftToRight, sentences, tokens: [string[], string[]], word, positions: [number, number], stages: { id: 'word' | 'input' | 'layer',
  *   layer?: number, cosine: number, points: [[number, number], [number, number]] }[], variance: [number, number] }}
  *   stages in the model's order: the word vector, x + P, then each block's output (layer 1-based); points: each sentence's
  *   vector on the first two principal axes of all the stages' vectors; variance: along those two axes
@@ -102,6 +102,8 @@ export function contextData(core, models, inputs) {
   return {
     kind,
     config,
+    // A model that writes the next word reads left to right (its causal mask): the word sees only what came before.
+    leftToRight: modelEntry(kind).can.generate,
     sentences,
     word,
     positions,

@@ -6,6 +6,7 @@
 // while P was added. So the checks use the selected head when it is a projected one, and otherwise one projected head
 // of their own, and say so.
 import { headKindLabel } from '../../models/designed.js';
+import { modelEntry } from '../../models/registry.js';
 import { designedHead } from '../../settings/head.js';
 import { traceOptions } from '../../settings/trace.js';
 import { headList } from './positional-heads.js';
@@ -25,7 +26,7 @@ const WITHOUT_P = {
  * @returns {{ sentence: string, options: object, selected: number } | null}
  */
 export function checkInputs(state) {
-  if (state.model !== 'designed') return null;
+  if (!modelEntry(state.model).can.designedControls) return null;
   return { sentence: state.sentence, options: traceOptions(state), selected: designedHead(state.head, state.numHeads) };
 }
 

@@ -1,0 +1,101 @@
+// The models the page can show, one entry each: its id (the state's `model`, the URL's and the attribute's value), its
+// label, its objective (the core's name for what its output layer learned to predict; null for the designed heads), its
+// first head, and what it can do. Chapters, tours and controls ask an entry (or a Run's `can`) what a model can do —
+// generate, fill in blanks, show an output layer, take the designed heads' settings — and never compare a model's id:
+// a new kind of model is a new entry here (and its run in this folder), not a branch in every chapter.
+import { firstHead } from '../settings/head.js';
+import { DESIGNED, labelled, modelNames } from '../settings/limits.js';
+
+/**
+ * What a model of each objective can do beyond showing its heads. A trained objective the core lists without an entry
+ * here is an error (modelRegistry), so a model the core adds cannot reach the page with abilities guessed.
+ */
+const OBJECTIVE_ABILITIES = {
+  // The decoder predicts the next word: Generate appends one, and a row of its weights has a prediction there.
+  causal: { generate: true, fillBlanks: false },
+  // The encoder fills in [MASK]: a clicked word becomes its blank.
+  masked: { generate: false, fillBlanks: true },
+};
+
+/**
+ * What a model can do.
+ * @typedef {object} Abilities
+ * @property {boolean} generate  predicts the next word: Generate, and a prediction at each row it reads
+ * @property {boolean} fillBlanks  fills in [MASK]: the learner's clicked words become blanks
+ * @property {boolean} outputLayer  has an output layer over words (predictions, "Why this word?", knockout, the stepper's
+ *   last steps)
+ * @property {boolean} designedControls  the designed heads' settings apply (head kinds, projections, mask, score
+ *   function, normalizer, positional encoding); a trained model fixes them
+ */
+
+/**
+ * One model the page can show.
+ * @typedef {object} ModelEntry
+ * @property {string} id  the state's `model`
+ * @property {string} label  as the model choice shows it
+ * @property {string | null} objective  the core's objective (core.languageModelLimits.objectives), null for the
+ *   designed heads
+ * @property {Abilities} can
+ * @property {{ layer: number, head: number }} firstHead  the head selected when the model is chosen
+ */
+
+let cached = null;
+
+/**
+ * Every model the page can show, the designed heads first, then the core's trained models in its order.
+ * @returns {readonly ModelEntry[]}
+ * @throws {Error} before the core has loaded, or for an objective of the core with no abilities here
+ */
+export function modelRegistry() {
+  const ids = modelNames();
+  if (cached && cached.ids.join() === ids.join()) return cached.entries;
+  const labels = new Map(labelled('models'));
+  const entries = ids.map((id) => {
+    const objective = id === DESIGNED ? null : id;
+    if (objective !== null && !Object.hasOwn(OBJECTIVE_ABILITIES, objective))
+      throw new Error(`The page does not know what a '${objective}' model can do (models/registry.js).`);
+    const abilities = objective === null ? { generate: false, fillBlanks: false } : OBJECTIVE_ABILITIES[objective];
+    return Object.freeze({
+      id,
+      label: labels.get(id),
+      objective,
+      can: Object.freeze({ ...abilities, outputLayer: objective !== null, designedControls: objective === null }),
+      firstHead: Object.freeze(firstHead(id)),
+    });
+  });
+  cached = { ids, entries: Object.freeze(entries) };
+  return cached.entries;
+}
+
+/**
+ * @param {string} id  a model's id (the state's `model`)
+ * @returns {ModelEntry}
+ * @throws {RangeError} for an id no model has, naming the ids
+ */
+export function modelEntry(id) {
+  const entry = modelRegistry().find((m) => m.id === id);
+  if (!entry) {
+    const ids = modelRegistry().map((m) => `'${m.id}'`);
+    throw new RangeError(`No model '${id}': the models are ${ids.join(', ')}.`);
+  }
+  return entry;
+}
+
+/**
+ * The first model that can do `ability` (the tours' and the preload's pick: "a model that generates").
+ * @param {keyof Abilities} ability
+ * @returns {ModelEntry}
+ * @throws {RangeError} for an ability no entry has, or none has it
+ */
+export function modelThat(ability) {
+  const entries = modelRegistry();
+  if (!Object.hasOwn(entries[0].can, ability)) throw new RangeError(`No ability '${ability}' (models/registry.js).`);
+  const entry = entries.find((m) => m.can[ability]);
+  if (!entry) throw new RangeError(`No model can ${ability}.`);
+  return entry;
+}
+
+/** The id of the first model that can `ability`: the decoder for 'generate', the encoder for 'fillBlanks'. */
+export function modelIdThat(ability) {
+  return modelThat(ability).id;
+}
