@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { flush } from './browser.js';
 import { OUTPUT, demoPage } from './demo-page.js';
+import { formSettings } from '../../web/src/explorer/settings-form.js';
 
 let server, browser, page, consoleErrors, foreignRequests;
 const { typeSentence, showSlot } = demoPage(
@@ -88,6 +89,18 @@ test('the trace behind the figures: rows sum to 1, causal upper triangle exactly
     for (let j = i + 1; j < n; j++) assert.equal(row[j], 0, `weight (${i}, ${j})`);
   }
   await page.selectOption('select[name="mask"]', 'bidirectional');
+});
+
+test('the settings form holds the controls the state schema describes, no other, in its order and places', async () => {
+  const shown = await page.$eval('attention-explorer', (el) =>
+    [...el.shadowRoot.querySelector('form[aria-label="Attention settings"]').elements]
+      .filter((control) => control.name)
+      .map((control) => [control.name, control.closest('.more-settings') ? 'more' : 'view']),
+  );
+  assert.deepEqual(
+    shown,
+    formSettings().map(({ name, setting }) => [name, setting.control.place]),
+  );
 });
 
 test('changing the number of heads offers that many heads and redraws the chosen one', async () => {

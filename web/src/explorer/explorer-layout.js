@@ -21,7 +21,7 @@ import { element, textBox } from '../views/layout.js';
 export function buildExplorer(explorer) {
   explorer.input = textBox('Sentence', (value) => explorer.edit({ sentence: value }, { typing: true }));
   explorer.second = textBox('Compared with', (value) => explorer.edit({ compareSentence: value }, { typing: true }));
-  explorer.controls = buildControls(explorer.core.dModel, explorer.core.maxTokens);
+  explorer.controls = buildControls(explorer.core.dModel);
   explorer.controls.form.addEventListener('input', (event) => explorer.edit(explorer.controls.read(event.target.name)));
   explorer.models = modelChoice((model) => explorer.edit({ model }));
   explorer.notice = element('p', 'notice');

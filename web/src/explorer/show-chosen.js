@@ -1,7 +1,7 @@
 // Which figures and controls an element shows, from its `views` and `controls` attributes.
 
-/** Form controls of each name the `controls` attribute takes. */
-const CONTROL_FIELDS = {
+/** Form controls of each name the `controls` attribute takes (a test checks they are the settings form's, each once). */
+export const CONTROL_FIELDS = {
   heads: ['numHeads', 'head', 'headKind', 'offset'],
   projection: ['projection', 'seed'],
   mask: ['mask', 'validLength'],

@@ -104,10 +104,19 @@ export function labelled(list) {
   const limits = coreLimits();
   const names = list === 'headKinds' ? headKindNames(limits) : list === 'models' ? modelNames() : [...limits[list]];
   if (FIRST[list]) names.sort((a, b) => (b === FIRST[list]) - (a === FIRST[list]));
-  return names.map((name) => {
-    if (!Object.hasOwn(LABELS[list], name)) throw new Error(`The page has no label for ${list} "${name}".`);
-    return [name, LABELS[list][name]];
-  });
+  return names.map((name) => [name, label(list, name)]);
+}
+
+/**
+ * The label the page shows for a name of one of the core's lists.
+ * @param {'positionalEncodings' | 'scoreFunctions' | 'normalizers' | 'projections' | 'headKinds' | 'models'} list
+ * @param {string} name
+ * @returns {string}
+ * @throws {Error} for a name that has no label
+ */
+export function label(list, name) {
+  if (!Object.hasOwn(LABELS[list], name)) throw new Error(`The page has no label for ${list} "${name}".`);
+  return LABELS[list][name];
 }
 
 /** The names of a list (as labelled() orders them). */

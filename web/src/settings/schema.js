@@ -4,8 +4,9 @@
 // the element's attribute, the URL key, and whether a trained model fixes the setting. The table itself is
 // settings/state.js (the settings every chapter reads) plus each chapter's slice
 // (lessons/<chapter>/chapter.js `settings`), put together by lessons/chapters.js (STATE_SCHEMA). From it
-// come the defaults (here), the value checks of el.change() (here), the attribute parsers (here) and the
-// URL syntax (explorer/url-state.js); tests/js/state-schema.test.js checks the .d.ts's ExplorerState against it.
+// come the defaults (here), the value checks of el.change() (here), the attribute parsers (here), the
+// URL syntax (explorer/url-state.js) and the settings form (explorer/settings-form.js, from each setting's
+// `control`); tests/js/state-schema.test.js checks the .d.ts's ExplorerState against it.
 import { integerIn, numberIn, oneOf } from './attribute-values.js';
 import { decodeHeads, isHead } from './head.js';
 
@@ -28,6 +29,34 @@ import { decodeHeads, isHead } from './head.js';
  * @property {string} [attribute]  the element's attribute that sets it; several settings can share one (heads)
  * @property {string} [url]  its key in the URL hash, when not its name
  * @property {boolean} [fixed]  a trained model fixes it (its value is the model's, not the learner's)
+ * @property {Control} [control]  its control in the explorer's settings form, which is built, read and synced from
+ *   these descriptions alone (explorer/settings-form.js); a setting without one has no control there
+ */
+
+/**
+ * A setting's control in the explorer's settings form. Its bounds are the setting's `range`, its choices the setting's
+ * `names` (or `values`): the core's limits, never written twice.
+ * @typedef {object} Control
+ * @property {string} label  the text of its label
+ * @property {'select' | 'range' | 'number'} widget  a select of the setting's choices; a slider (its value shown in an
+ *   <output> beside it) or a whole-number field, over the setting's range (a number field's text is clamped to it)
+ * @property {'view' | 'more'} place  in view (the few settings every chapter reads) or folded under "More settings"
+ * @property {number} order  its position among the controls of its place, from 1: the form's order is the learner's,
+ *   while the schema's is the order of the attributes and the URL
+ * @property {string} [name]  the control's `name`, when not the setting's: the control of a list (headKinds) is named
+ *   after the item it shows and edits, the selected designed head's
+ * @property {(state: object) => string | number} [shown]  the value the control shows, when not the setting's value
+ *   (an item of a list, the designed head selected)
+ * @property {(context: { dModel: number }) => number[]} [values]  a select's choices, when the setting has no names,
+ *   before the setting's range filters them; a select of the designed heads (type 'head') lists them instead
+ * @property {(value: string | number, context: { dModel: number }) => string} [optionLabel]  an option's text, when
+ *   not the value itself
+ * @property {number} [step]  a slider's step (its <output> shows as many decimals)
+ * @property {string} [title]  its tooltip
+ * @property {(state: object) => boolean} [inapplicable]  when the setting does not apply to the state (its control is
+ *   disabled)
+ * @property {boolean} [hideInapplicable]  hidden too (.inactive) while it does not apply
+ * @property {boolean} [designedOnly]  a trained model sets the control aside although it does not fix the setting
  */
 
 /** What each type's values are, in the words of the messages (change()'s TypeErrors). */
