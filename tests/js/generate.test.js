@@ -77,7 +77,7 @@ describe('languageModel.generate', () => {
       message: /^languageModel\.generate: n/,
     });
     assert.throws(() => causal.generate('the cat', { n: 1.5 }), { name: 'RangeError', message: /n must be/ });
-    assert.throws(() => causal.generate('   '), { name: 'RangeError', message: /no token to write on from/ });
+    assert.throws(() => causal.generate('   '), { name: 'RangeError', message: /no token to write after/ });
     assert.throws(() => causal.generate('word '.repeat(250), { n: 10 }), {
       name: 'RangeError',
       message: /^languageModel\.generate: the text holds 250 tokens; 10 more would pass the 256/,

@@ -55,7 +55,7 @@ export function generateMethod(wasm, sample, limits) {
     check.integerIn(n, where, 'n', 1, limits.maxTokens);
     check.integerIn(seed, where, 'seed', 0, limits.maxSampleSeed);
     const tokens = tokenTexts(wasm, check.text(text, where)).length;
-    if (tokens === 0) throw new RangeError(`${where}: the text holds no token to write on from`);
+    if (tokens === 0) throw new RangeError(`${where}: the text holds no token to write after`);
     if (tokens + n > limits.maxTokens) {
       throw new RangeError(
         `${where}: the text holds ${tokens} tokens; ${n} more would pass the ${limits.maxTokens} the model reads at once`,

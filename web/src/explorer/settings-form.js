@@ -3,9 +3,9 @@
 // Every control comes from its setting's `control` description in the state schema (settings/state.js
 // BASE_SETTINGS; the Control typedef of settings/schema.js): its label, widget, place, choices and the rule
 // that disables it. This file only lays them out, reads them and syncs them.
+import { modelEntry } from '../models/registry.js';
 import { BASE_SETTINGS } from '../settings/state.js';
 import { designedHead } from '../settings/head.js';
-import { DESIGNED, labelled } from '../settings/limits.js';
 import { isList } from '../settings/schema.js';
 import { clampInteger, field, input, select } from '../views/form-controls.js';
 
@@ -114,7 +114,8 @@ export function buildControls(dModel) {
 
   const sync = (state) => {
     synced = state;
-    const fixed = state.model !== DESIGNED;
+    const model = modelEntry(state.model);
+    const fixed = !model.can.designedControls;
     for (const { setting, fixable, el, output, decimals } of controls.values()) {
       const { control } = setting;
       // The designed heads' select lists theirs; a trained model's head (of another layer) is its own figures'.
@@ -131,12 +132,12 @@ export function buildControls(dModel) {
     }
     fixedNote.hidden = !fixed;
     // What the model was trained with, in place of the settings it fixes (its figures give its sizes).
-    const name = labelled('models').find(([model]) => model === state.model)?.[1];
-    summary.textContent = fixed ? `Settings: fixed by the ${name}` : 'More settings';
+    summary.textContent = fixed ? `Settings: fixed by the ${model.label}` : 'More settings';
     if (fixed) {
+      // A model that writes the next word reads left to right (a causal mask); one that fills blanks reads both sides.
       fixedNote.textContent =
-        `The ${name} was trained with its own heads and ` +
-        `projections, a ${state.model === 'causal' ? 'causal' : 'bidirectional'} mask, sinusoidal position information and softmax of ` +
+        `The ${model.label} was trained with its own heads and ` +
+        `projections, a ${model.can.generate ? 'causal' : 'bidirectional'} mask, sinusoidal position information and softmax of ` +
         'scaled dot products, so those settings are fixed (its figures give its sizes). Choose “designed heads” to change them.';
     }
     form.classList.toggle('fixed-by-model', fixed);

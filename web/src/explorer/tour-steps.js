@@ -23,6 +23,7 @@
 // Adding a step is one entry in its chapter's tour.js: its place in the list is its place in the tour.
 // tests/js/tour.test.js checks every field of every step.
 import { CHAPTERS, STATE_SCHEMA } from '../lessons/chapters.js';
+import { modelEntry, modelThat } from '../models/registry.js';
 
 /** @type {{ id: string, title: string, text: string | Function, state: object, view: string, figure?: string, control?: string, ownSentence?: string }[]} */
 export const TOUR_STEPS = CHAPTERS.flatMap((chapter) => chapter.tour);
@@ -30,13 +31,13 @@ export const TOUR_STEPS = CHAPTERS.flatMap((chapter) => chapter.tour);
 /** The settings a trained model fixes (the state schema's `fixed`): they change only the designed heads. */
 const FIXED_BY_TRAINED = new Set(STATE_SCHEMA.filter((setting) => setting.fixed).map((setting) => setting.name));
 
-/** What a step about the designed heads' settings adds while a trained model is shown (it fixes those settings). */
-const TRAINED_NOTE = {
-  causal:
-    'You are looking at the trained decoder, which fixes these settings: choose “designed heads” to see them change.',
-  masked:
-    'You are looking at the trained encoder, which fixes these settings: choose “designed heads” to see them change.',
-};
+/** What a step about the designed heads' settings adds while a model that fixes those settings is shown. */
+function fixedNote(id) {
+  const model = modelEntry(id);
+  if (model.can.designedControls) return null;
+  const designed = modelThat('designedControls').label;
+  return `You are looking at the ${model.label}, which fixes these settings: choose “${designed}” to see them change.`;
+}
 
 /**
  * A step's text, its numbers computed for the state it shows; on a trained model, a step that sets what the model fixes
@@ -46,7 +47,7 @@ const TRAINED_NOTE = {
  */
 export function stepText(step, context) {
   const text = typeof step.text === 'function' ? step.text(context) : step.text;
-  const note = TRAINED_NOTE[context.state.model];
+  const note = fixedNote(context.state.model);
   const fixed = Object.keys(step.state ?? {}).some((key) => FIXED_BY_TRAINED.has(key));
   return note && fixed ? `${text} ${note}` : text;
 }

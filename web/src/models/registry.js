@@ -7,14 +7,16 @@ import { firstHead } from '../settings/head.js';
 import { DESIGNED, labelled, modelNames } from '../settings/limits.js';
 
 /**
- * What a model of each objective can do beyond showing its heads. A trained objective the core lists without an entry
- * here is an error (modelRegistry), so a model the core adds cannot reach the page with abilities guessed.
+ * What each model can do: the designed heads, and a trained model of each objective the core knows (its id is its
+ * objective). A trained objective the core lists without an entry here is an error (modelRegistry), so a model the core
+ * adds cannot reach the page with abilities guessed.
  */
-const OBJECTIVE_ABILITIES = {
+const ABILITIES = {
+  [DESIGNED]: { generate: false, fillBlanks: false, outputLayer: false, designedControls: true },
   // The decoder predicts the next word: Generate appends one, and a row of its weights has a prediction there.
-  causal: { generate: true, fillBlanks: false },
+  causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false },
   // The encoder fills in [MASK]: a clicked word becomes its blank.
-  masked: { generate: false, fillBlanks: true },
+  masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false },
 };
 
 /**
@@ -51,15 +53,13 @@ export function modelRegistry() {
   if (cached && cached.ids.join() === ids.join()) return cached.entries;
   const labels = new Map(labelled('models'));
   const entries = ids.map((id) => {
-    const objective = id === DESIGNED ? null : id;
-    if (objective !== null && !Object.hasOwn(OBJECTIVE_ABILITIES, objective))
-      throw new Error(`The page does not know what a '${objective}' model can do (models/registry.js).`);
-    const abilities = objective === null ? { generate: false, fillBlanks: false } : OBJECTIVE_ABILITIES[objective];
+    if (!Object.hasOwn(ABILITIES, id))
+      throw new Error(`The page does not know what a '${id}' model can do (models/registry.js).`);
     return Object.freeze({
       id,
       label: labels.get(id),
-      objective,
-      can: Object.freeze({ ...abilities, outputLayer: objective !== null, designedControls: objective === null }),
+      objective: id === DESIGNED ? null : id,
+      can: Object.freeze({ ...ABILITIES[id] }),
       firstHead: Object.freeze(firstHead(id)),
     });
   });
@@ -88,14 +88,18 @@ export function modelEntry(id) {
  * @throws {RangeError} for an ability no entry has, or none has it
  */
 export function modelThat(ability) {
-  const entries = modelRegistry();
-  if (!Object.hasOwn(entries[0].can, ability)) throw new RangeError(`No ability '${ability}' (models/registry.js).`);
-  const entry = entries.find((m) => m.can[ability]);
-  if (!entry) throw new RangeError(`No model can ${ability}.`);
-  return entry;
+  return modelEntry(modelIdThat(ability));
 }
 
-/** The id of the first model that can `ability`: the decoder for 'generate', the encoder for 'fillBlanks'. */
+/**
+ * The id of the first model that can do `ability`: the decoder for 'generate', the encoder for 'fillBlanks'. Read from
+ * the table alone, so that data written before the core loads (a tour step's state) can name a model by what it does.
+ * @throws {RangeError} for an ability no entry has, or none has it
+ */
 export function modelIdThat(ability) {
-  return modelThat(ability).id;
+  if (!Object.hasOwn(ABILITIES[DESIGNED], ability))
+    throw new RangeError(`No ability '${ability}' (models/registry.js).`);
+  const id = Object.keys(ABILITIES).find((key) => ABILITIES[key][ability]);
+  if (id === undefined) throw new RangeError(`No model can ${ability}.`);
+  return id;
 }

@@ -75,10 +75,8 @@ export const tour = [
       'Everything so far was built by hand or random; “trained decoder” (Model, beside the tokens) is our own small ' +
       'language model, trained on 2.9 M words, run on your sentence. Its 8 heads were never told what to do: each is named ' +
       'by what it was measured to do on held-out text, and its next-word predictions are on the right.',
-    // The registry's model that writes the next word (the core names the models), read when the step is shown.
-    get state() {
-      return { model: modelIdThat('generate') };
-    },
+    // The registry's model that writes the next word: the decoder.
+    state: { model: modelIdThat('generate') },
     view: 'heads',
     figure: 'trainedHeads',
   },
@@ -89,9 +87,7 @@ export const tour = [
       '“previous word 0.50” means that on held-out text this head puts, on average, 0.50 of its weight on the word just ' +
       'before — the job the designed “previous token” head does by construction. A head whose best score stays below 0.4 ' +
       'is “mixed”; the list under the heads says what each name measures.',
-    get state() {
-      return { model: modelIdThat('generate'), head: { layer: 0, head: 0 } };
-    },
+    state: { model: modelIdThat('generate'), head: { layer: 0, head: 0 } },
     view: 'attention',
     figure: 'trainedWeights',
   },
@@ -104,9 +100,7 @@ export const tour = [
       'predictions are recomputed without it. Here layer 2, head 3 is off, and after “The king of” the likeliest next ' +
       'word turns from “israel” to “the”. Point at a predicted word: “Why this word?” measures how much each head and ' +
       'each earlier word moves its log-probability — on this sentence, not an explanation of the model.',
-    get state() {
-      return { model: modelIdThat('generate'), sentence: 'The king of', knockout: [{ layer: 1, head: 2 }] };
-    },
+    state: { model: modelIdThat('generate'), sentence: 'The king of', knockout: [{ layer: 1, head: 2 }] },
     view: 'predictions',
     figure: 'predictions',
   },

@@ -24,10 +24,8 @@ export const tour = [
       'are its prediction. These are the stepper’s last four steps; shown here, the logits. The designed heads have no ' +
       'output layer: they only attend.',
     // Layer 2's block has 15 steps (its input is layer 1's output); the output layer's four follow: the logits are 17th.
-    // The model is the registry's that writes the next word, read when the step is shown (the core names the models).
-    get state() {
-      return { ...RIVER, model: modelIdThat('generate'), head: { layer: 1, head: 0 }, step: 17 };
-    },
+    // The model is the registry's that writes the next word: the decoder.
+    state: { ...RIVER, model: modelIdThat('generate'), head: { layer: 1, head: 0 }, step: 17 },
     view: 'pipeline',
   },
 ];
