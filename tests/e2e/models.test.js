@@ -132,7 +132,7 @@ test('the stepper, the mix and the downloads follow the selected head of the dec
       model: 'causal',
       head: { layer: 1, head: 2 },
       weights: 'trained-weights',
-      mix: 'trained-mix',
+      mix: 'mix',
       stepper: 'trained-pipeline',
     },
   ];

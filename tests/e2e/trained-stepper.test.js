@@ -266,9 +266,9 @@ test('model=masked, L1 H1: word vectors, P and every step equal the recomputatio
 
 test("the Attention chapter's mix with a trained model mixes the selected head's real value vectors", async () => {
   const { page, errors } = await openSite(shared, 'model=causal&trainedHead=6&lineQuery=3');
-  await page.waitForSelector('attention-explorer [data-figure="trained-mix"]', { timeout: 30000 });
+  await page.waitForSelector('attention-explorer [data-figure="mix"]', { timeout: 30000 });
   await flush(page);
-  const mix = await page.$eval('attention-explorer [data-figure="trained-mix"]', (f) => ({
+  const mix = await page.$eval('attention-explorer [data-figure="mix"]', (f) => ({
     query: Number(f.dataset.query),
     head: Number(f.dataset.head),
     caption: f.querySelector('figcaption').textContent,

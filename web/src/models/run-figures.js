@@ -3,28 +3,43 @@
 // designed steps, the position checks, the 2-D projection) while a trained model is shown.
 import { element } from '../views/layout.js';
 
+/** What a figure says while its Run has no attention to draw: the model loads, failed to load, or has no sentence. */
+function waitingNote(run) {
+  return element(
+    'p',
+    run.status === 'error' ? 'status error' : 'empty-figure',
+    run.status === 'error'
+      ? `The trained model could not be loaded: ${run.error}`
+      : run.status === 'loading'
+        ? 'Loading the trained model (once; about 2 MB)…'
+        : 'Type a sentence above: the model reads its words.',
+  );
+}
+
 /**
- * A figure's draw function that draws `draw(run, state, env)` once the update's Run is a trained model's with attention
- * (and what `has` asks for), and a note instead while the model loads, failed to, or has no sentence to read.
+ * A figure's draw function for every model: draws `draw(run, state, env)` once the update's Run has attention (and
+ * what `has` asks for), and a note instead while a model loads, failed to, or has no sentence to read.
  * @param {(run: import('./run.js').Run, state: object, env: object) => HTMLElement} draw
  * @param {{ has?: (run: import('./run.js').Run) => boolean }} [options]  whether the run holds what it draws
  * @returns {(result: { run: import('./run.js').Run }, previous: object, state: object, env: object) => HTMLElement}
  */
-export function whenTrained(draw, { has = () => true } = {}) {
-  return ({ run }, previous, state, env) => {
-    if (run.model !== 'designed' && run.status === 'ready' && run.tokens.length > 0 && has(run))
-      return draw(run, state, env);
-    if (run.model === 'designed') return element('p', 'empty-figure', 'Choose a trained model above to see its heads.');
-    return element(
-      'p',
-      run.status === 'error' ? 'status error' : 'empty-figure',
-      run.status === 'error'
-        ? `The trained model could not be loaded: ${run.error}`
-        : run.status === 'loading'
-          ? 'Loading the trained model (once; about 2 MB)…'
-          : 'Type a sentence above: the model reads its words.',
-    );
-  };
+export function whenReady(draw, { has = () => true } = {}) {
+  return ({ run }, previous, state, env) =>
+    run.status === 'ready' && run.tokens.length > 0 && has(run) ? draw(run, state, env) : waitingNote(run);
+}
+
+/**
+ * As whenReady, for a figure of what only a model with an output layer has (its predictions, "Why this word?"): with
+ * the designed heads it says where to find it.
+ * @param {(run: import('./run.js').Run, state: object, env: object) => HTMLElement} draw
+ * @param {{ has?: (run: import('./run.js').Run) => boolean }} [options]
+ */
+export function whenTrained(draw, options) {
+  const ready = whenReady(draw, options);
+  return (result, previous, state, env) =>
+    result.run.can?.outputLayer === false
+      ? element('p', 'empty-figure', 'Choose a trained model above to see its heads.')
+      : ready(result, previous, state, env);
 }
 
 /**

@@ -5,7 +5,7 @@
 // it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
 import { attributeRun, measuredOn } from '../../models/attribution.js';
-import { whenDesigned, whenTrained } from '../../models/run-figures.js';
+import { whenDesigned, whenReady, whenTrained } from '../../models/run-figures.js';
 import { generate } from '../../models/output-layer.js';
 import { modelEntry, modelIdThat } from '../../models/registry.js';
 import { predictionAt } from '../../models/trained.js';
@@ -96,9 +96,12 @@ export const attentionChapter = {
         }),
       ),
     },
+    // Every model's: the selected head's block (a trained model's once its run followed that head through its layer).
     mix: {
-      draw: whenDesigned(({ run }, _, { lineQuery, focusQuery }, { colors, canvas, last }) =>
-        mixView(runMix(run), { query: mixQuery(run.tokens, focusQuery ?? lineQuery), colors, canvas, last }),
+      draw: whenReady(
+        (run, { lineQuery, focusQuery }, { colors, canvas, last }) =>
+          mixView(runMix(run), { query: mixQuery(run.tokens, focusQuery ?? lineQuery), colors, canvas, last }),
+        { has: (run) => Boolean(run.block) },
       ),
     },
     lines: {
@@ -142,18 +145,6 @@ export const attentionChapter = {
     whyThisWord: {
       draw: whenTrained((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null })),
     },
-    trainedMix: {
-      draw: whenTrained(
-        (run, { lineQuery, focusQuery }, { colors, canvas, last }) =>
-          mixView(runMix(run), {
-            query: mixQuery(run.tokens, focusQuery ?? lineQuery),
-            colors,
-            canvas,
-            last,
-          }),
-        { has: (run) => Boolean(run.block) },
-      ),
-    },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build({ core, state, slots, edit, redraw }) {
@@ -173,7 +164,7 @@ export const attentionChapter = {
     slots.trainedWeights.addEventListener('focus-query', (event) => {
       if (trainedFocused === event.detail.row) return;
       trainedFocused = event.detail.row;
-      redraw('trainedMix', { focusQuery: trainedFocused });
+      redraw('mix', { focusQuery: trainedFocused });
       const { sentence, model: id } = state();
       const { model } = models.get(id);
       if (!modelEntry(id).can.generate || !model || event.detail.row === null || event.detail.row === undefined) return;
@@ -253,8 +244,9 @@ export const attentionChapter = {
     const trained = row(slots.trainedHeads, slots.trainedWeights, predictionsBox);
     const whyBox = element('div', 'why-box'); // under the first screen: the head bars and the word chips need its width
     whyBox.append(slots.whyThisWord);
-    const trainedMixBox = element('div', 'trained-mix'); // under the first screen: the mix needs its width
-    trainedMixBox.append(slots.trainedMix);
+    // A model with an output layer shows its predictions beside its weights, and its mix under the first screen (it
+    // needs the width); the designed heads show the mix there. One mix figure, moved between the two places.
+    const trainedMixBox = element('div', 'trained-mix');
     const lines = element('div', 'line-panel-box'); // shown with the designed heads (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
@@ -263,7 +255,7 @@ export const attentionChapter = {
       views: {
         heads: [slots.heads, slots.trainedHeads],
         attention: [slots.attention, slots.trainedWeights],
-        mix: [slots.mix, slots.trainedMix],
+        mix: [slots.mix],
         lines: [linePanel],
         predictions: [predictionsBox, slots.whyThisWord],
       },
@@ -279,6 +271,8 @@ export const attentionChapter = {
         knockoutNote.hidden = !designed;
         lines.hidden = !designed; // the lines draw the designed heads' weights
         trained.hidden = designed;
+        const mixHome = designed ? first : trainedMixBox;
+        if (slots.mix.parentElement !== mixHome) mixHome.append(slots.mix);
         trainedMixBox.hidden = designed;
         whyBox.hidden = designed;
         if (!readonly) lineControls.sync(state);

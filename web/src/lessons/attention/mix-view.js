@@ -38,7 +38,7 @@ export function runMix(run) {
   const n = run.tokens.length;
   const { config } = run;
   return {
-    figure: config ? 'trained-mix' : 'mix',
+    figure: 'mix',
     labels: tokenLabels(run),
     weights: weights.data,
     values,
@@ -84,7 +84,7 @@ export function mixData({ weights: all, values }, query) {
  *   canvas?: (key: string) => HTMLCanvasElement, last?: HTMLElement }} options  the query position shown; text and rule
  *   colours (the theme's); where to get the figure's canvases (the same ones at every redraw), else new ones; last: the
  *   figure drawn before, updated in place (its caption, notes, canvas and legend rewritten, none of them rebuilt)
- * @returns {HTMLElement} <figure data-figure="mix" (or "trained-mix") data-query data-head>; `figure.exportData` holds the
+ * @returns {HTMLElement} <figure data-figure="mix" data-query data-head>; `figure.exportData` holds the
  *   rows drawn (keys, then the output) for CSV/JSON export, `figure.mix` the mixData() numbers
  */
 export function mixView(
