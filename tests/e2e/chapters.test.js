@@ -70,7 +70,7 @@ test('first screen at 1440×900: the weights wholly in view, ≤ 6 settings, and
   );
   assert.ok(settings.length <= 6, `settings in view: ${settings.join(', ')}`);
   // A pattern a learner can name: designed heads, each with its line.
-  const heads = await page.$$eval('attention-explorer .head-thumb .head-line', (lines) =>
+  const heads = await page.$$eval('attention-explorer .head-thumb .head-does', (lines) =>
     lines.map((l) => l.textContent),
   );
   assert.deepEqual(heads.length, 4);

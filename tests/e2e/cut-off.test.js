@@ -51,6 +51,15 @@ for (const viewport of [
     await canvas.scrollIntoViewIfNeeded();
     await canvas.focus();
     for (const key of ['End', 'ArrowDown', 'ArrowDown']) await page.keyboard.press(key); // row 2 ("bank"), the last key
+    // On a loaded machine the first figures can still be drawing when the keys arrive: wait for the tooltip to show.
+    await page.waitForFunction(
+      (host) =>
+        document
+          .querySelector(host)
+          .shadowRoot.querySelector('[data-figure="attention-weights"] .tooltip')
+          ?.getBoundingClientRect().width > 0,
+      HOST,
+    );
     const tip = await readTooltip(page);
     console.log(`# ${JSON.stringify(tip)}`);
     assert.match(tip.text, /^query "bank" \(2\) → key "storm" \(7\): weight 0\.\d{4}; q·k = /);

@@ -73,7 +73,7 @@ test('three differently configured elements render their own sentence, share one
       },
       inner,
     );
-  assert.equal(await shown('#lesson-heads attention-explorer', '[data-figure="head-grid"]'), true);
+  assert.equal(await shown('#lesson-heads attention-explorer', '[data-figure="heads"]'), true);
   assert.equal(
     await shown('#lesson-heads attention-explorer', 'textarea'),
     false,

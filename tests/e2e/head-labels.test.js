@@ -10,9 +10,9 @@ const shared = distAndBrowser();
 
 /** The heads' figure as shown: each head's label line and title, the definitions under them, the threshold. */
 async function labels(page) {
-  await page.waitForSelector('attention-explorer [data-figure="trained-heads"] .head-thumb', { timeout: 30000 });
+  await page.waitForSelector('attention-explorer [data-figure="heads"] .head-thumb', { timeout: 30000 });
   return page.$eval('attention-explorer', (el) => {
-    const figure = el.shadowRoot.querySelector('[data-figure="trained-heads"]');
+    const figure = el.shadowRoot.querySelector('[data-figure="heads"]');
     return {
       threshold: el.core.languageModelLimits.headLabelThreshold,
       heads: [...figure.querySelectorAll('.head-thumb')].map((b) => ({

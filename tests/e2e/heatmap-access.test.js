@@ -22,7 +22,7 @@ before(async () => {
   await page.goto(server.url);
   await figure().waitFor({ timeout: 20000 });
   await change({ numHeads: 4 });
-  await page.locator(`[data-figure="head-grid"] .head-thumb[data-head="${HEAD}"]`).click();
+  await page.locator(`[data-figure="heads"] .head-thumb[data-head="${HEAD}"]`).click();
   await figure()
     .filter({ hasText: `head ${HEAD + 1} of 4` })
     .waitFor();
@@ -42,7 +42,7 @@ async function change(partial) {
 
 /** The selected head (from the head grid) and its weights, [n, n] row-major, from the trace. */
 async function selected() {
-  const head = Number(await page.locator('[data-figure="head-grid"] .head-thumb.selected').getAttribute('data-head'));
+  const head = Number(await page.locator('[data-figure="heads"] .head-thumb.selected').getAttribute('data-head'));
   const trace = await page.evaluate((h) => {
     const t = document.querySelector('attention-explorer').getTrace();
     return { tokens: t.tokens.map((token) => token.text), weights: Array.from(t.heads[h].weights.data) };

@@ -73,8 +73,8 @@ test('no label on any chapter counts layers or heads from 0 ("L0", "layer 0"), w
     }
     if (model === 'causal') {
       await page.$eval(HOST, (el) => el.change({ chapter: 'attention' }));
-      await page.waitForSelector(`${HOST} [data-figure="trained-heads"]`);
-      const names = await page.$$eval(`${HOST} [data-figure="trained-heads"] .head-label strong`, (nodes) =>
+      await page.waitForSelector(`${HOST} [data-figure="heads"]`);
+      const names = await page.$$eval(`${HOST} [data-figure="heads"] .head-label strong`, (nodes) =>
         nodes.map((node) => node.textContent),
       );
       assert.deepEqual(names, ['L1 H1', 'L1 H2', 'L1 H3', 'L1 H4', 'L2 H1', 'L2 H2', 'L2 H3', 'L2 H4']);

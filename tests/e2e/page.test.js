@@ -107,7 +107,7 @@ test('changing the number of heads offers that many heads and redraws the chosen
   await page.selectOption('select[name="numHeads"]', '4');
   assert.equal(await page.$$eval('select[name="head"] option', (o) => o.length), 4);
   await showSlot('heads');
-  assert.equal(await page.$$eval('[data-figure="head-grid"] .head-thumb', (b) => b.length), 4);
+  assert.equal(await page.$$eval('[data-figure="heads"] .head-thumb', (b) => b.length), 4);
   await page.selectOption('select[name="projection"]', 'random');
   await page.selectOption('select[name="head"]', '2');
   const caption = await page.textContent('[data-figure="attention-weights"] figcaption');
@@ -168,8 +168,8 @@ test('an invalid setting shows its message and keeps the last good figures', asy
 test('small multiples: one per head; clicking one selects it', async () => {
   await page.selectOption('select[name="numHeads"]', '5');
   await showSlot('heads');
-  assert.equal(await page.$$eval('[data-figure="head-grid"] .head-thumb', (b) => b.length), 5);
-  await page.click('[data-figure="head-grid"] .head-thumb[data-head="3"]');
+  assert.equal(await page.$$eval('[data-figure="heads"] .head-thumb', (b) => b.length), 5);
+  await page.click('[data-figure="heads"] .head-thumb[data-head="3"]');
   assert.equal(await page.inputValue('select[name="head"]'), '3');
   assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /head 4 of 5/);
   await page.selectOption('select[name="numHeads"]', '1');

@@ -14,7 +14,7 @@ mkdirSync(OUTPUT, { recursive: true });
 /** Waits until the trained model's figures are drawn (the model loads once, asynchronously). */
 async function trainedDrawn(page) {
   await page.waitForSelector('attention-explorer [data-figure="predictions"]', { timeout: 30000 });
-  await page.waitForSelector('attention-explorer [data-figure="trained-heads"]');
+  await page.waitForSelector('attention-explorer [data-figure="heads"]');
 }
 
 /** What the page shows: each head's label and score, the prediction sections' words and probabilities. */
@@ -22,7 +22,7 @@ function shown(page) {
   return page.$eval('attention-explorer', (el) => {
     const root = el.shadowRoot;
     return {
-      heads: [...root.querySelectorAll('[data-figure="trained-heads"] .head-thumb')].map((b) => ({
+      heads: [...root.querySelectorAll('[data-figure="heads"] .head-thumb')].map((b) => ({
         layer: Number(b.dataset.layer),
         head: Number(b.dataset.head),
         label: b.dataset.label,
@@ -151,7 +151,7 @@ test("#model=causal: the learned heads carry the measured labels, and the next-w
   );
   assert.deepEqual(after.predictions[0].words, top);
   // Another head, picked in the grid, is drawn large.
-  await page.click('attention-explorer [data-figure="trained-heads"] .head-thumb[data-layer="1"][data-head="0"]');
+  await page.click('attention-explorer [data-figure="heads"] .head-thumb[data-layer="1"][data-head="0"]');
   assert.match(
     await page.$eval(
       'attention-explorer',
@@ -211,7 +211,7 @@ test("on a 390 px phone the decoder's first figure comes before the settings, wh
       .evaluate((el) => el.getBoundingClientRect().top);
   const figure = Math.min(
     await top('attention-explorer [data-figure="trained-weights"]'),
-    await top('attention-explorer [data-figure="trained-heads"]'),
+    await top('attention-explorer [data-figure="heads"]'),
   );
   const settings = await page.$eval(
     'attention-explorer',
@@ -273,7 +273,7 @@ test('embedded: model="causal" shows the decoder on the first screen, its next w
   );
   assert.deepEqual(words, expected);
   assert.equal(
-    await page.$$eval('#gpt [data-figure="trained-heads"] .head-thumb', (heads) => heads.length),
+    await page.$$eval('#gpt [data-figure="heads"] .head-thumb', (heads) => heads.length),
     8,
     'its 2 × 4 learned heads',
   );

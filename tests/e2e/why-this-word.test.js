@@ -27,7 +27,7 @@ const topWord = (page) => page.$eval(`${HOST} [data-figure="predictions"] li[dat
 const stateKnockout = (page) => page.$eval(HOST, (el) => el.state.knockout);
 const hashKnockout = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('knockout');
 const headSwitch = ({ layer, head }) =>
-  `${HOST} [data-figure="trained-heads"] li:has(> .head-thumb[data-layer="${layer}"][data-head="${head}"]) .head-switch`;
+  `${HOST} [data-figure="heads"] li:has(> .head-thumb[data-layer="${layer}"][data-head="${head}"]) .head-switch`;
 
 test('switching a head off changes the next word; the URL keeps it, a reload restores it; all back on restores the word', async () => {
   const { page, errors } = await openCausal();
@@ -43,7 +43,7 @@ test('switching a head off changes the next word; the URL keeps it, a reload res
   assert.notEqual(after, before, `“${SENTENCE}”: the top word without L${HEAD.layer + 1} H${HEAD.head + 1}`);
   console.log(`“${SENTENCE}” → ${before}; with L${HEAD.layer + 1} H${HEAD.head + 1} off → ${after}`);
   assert.deepEqual(await stateKnockout(page), [HEAD]);
-  const item = `${HOST} [data-figure="trained-heads"] .head-thumb[data-layer="${HEAD.layer}"][data-head="${HEAD.head}"]`;
+  const item = `${HOST} [data-figure="heads"] .head-thumb[data-layer="${HEAD.layer}"][data-head="${HEAD.head}"]`;
   assert.equal(await page.$eval(item, (b) => b.hasAttribute('data-off')), true);
   assert.match(await page.$eval(item, (b) => b.textContent), /off/i);
   assert.equal(await page.$eval(headSwitch(HEAD), (b) => b.getAttribute('aria-pressed')), 'true');
@@ -58,7 +58,7 @@ test('switching a head off changes the next word; the URL keeps it, a reload res
   assert.deepEqual(await stateKnockout(page), [HEAD]);
   assert.equal(await topWord(page), after);
   // Selecting a head still works with a head off, and does not switch it back on.
-  await page.click(`${HOST} [data-figure="trained-heads"] .head-thumb[data-layer="1"][data-head="0"]`);
+  await page.click(`${HOST} [data-figure="heads"] .head-thumb[data-layer="1"][data-head="0"]`);
   assert.deepEqual(await page.$eval(HOST, (el) => el.state.head), { layer: 1, head: 0 });
   assert.deepEqual(await stateKnockout(page), [HEAD]);
   await page.click(`${HOST} .heads-all-on`);

@@ -4,6 +4,7 @@
 // steps, the position checks, the 2-D projection).
 import { designedHead } from '../settings/head.js';
 import { computeTrace } from '../settings/trace.js';
+import { headDimsLine } from './head-dims.js';
 import { packAttention } from './run.js';
 
 /** What a designed head is, in a few words: "previous token", "semantic", "offset δ = 2". */
@@ -14,6 +15,38 @@ export function headKindLabel(head) {
     return `offset δ = ${head.offset}`;
   }
   return { projected: 'projected', semantic: 'semantic', first: 'first token', uniform: 'uniform' }[head.kind];
+}
+
+/** What a designed head does, in a line (the large heatmap says it at length). */
+function headKindLine(head, projection) {
+  switch (head.kind) {
+    case 'semantic':
+      return 'looks at the words closest in meaning';
+    case 'offset':
+      return head.offset < 0
+        ? `looks ${-head.offset} word${head.offset === -1 ? '' : 's'} back`
+        : `looks ${head.offset} word${head.offset === 1 ? '' : 's'} ahead`;
+    case 'first':
+      return 'rests on the first token';
+    case 'uniform':
+      return 'averages every word evenly';
+    default:
+      return projection === 'identity'
+        ? 'identity W_Q, W_K: each word matches itself most, hence the diagonal'
+        : 'random W_Q, W_K, like an untrained model';
+  }
+}
+
+/** 1 where a head's score is −∞ (masked: the causal or padding mask, a semantic head's own position), as [1, H, T, T]. */
+function scoreMasks(trace) {
+  const T = trace.tokens.length;
+  const masks = new Uint8Array(trace.heads.length * T * T);
+  trace.heads.forEach((head, h) =>
+    head.scores.data.forEach((score, k) => {
+      if (score === -Infinity) masks[h * T * T + k] = 1;
+    }),
+  );
+  return { data: masks, shape: [1, trace.heads.length, T, T] };
 }
 
 /** The short form of a head's scores for captions (designed heads keep dot products under 'additive'). */
@@ -47,7 +80,10 @@ export function designedRun(trace, projected, selected) {
       kind: head.kind,
       score: NaN,
       scores: null,
+      does: headKindLine(head, trace.options.projection),
+      dims: headDimsLine(head),
     })),
+    masks: scoreMasks(trace),
     causal: trace.options.causal,
     // The selected head as the mix and the stepper read it for every model (a trained model's run gives the same).
     block: {

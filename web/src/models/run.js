@@ -31,6 +31,8 @@
  * @property {string[]} [definitions]  a trained head's: what each name in its label means, one line each ("name: meaning",
  *   trained.js MEASURES)
  * @property {object | null} scores  a trained head's measurements (core.languageModel config.heads); null for a designed head
+ * @property {string} [does]  a designed head's job in a line ("looks 1 word back"): it does it by construction
+ * @property {string} [dims]  a designed head's widths when they differ from d_model / heads ("d_k = 100 · d_v = 25")
  */
 
 /**
@@ -49,6 +51,9 @@
  *   of head h in layer l puts on key j is data[((l · H + h) · T + i) · T + j]
  * @property {RunHead[]} heads  L · H of them, layer-major
  * @property {boolean} causal  later keys are masked (weight 0) for every query
+ * @property {{ data: Uint8Array, shape: [number, number, number, number] }} [masks]  [L, H, T, T], 1 where a head's score
+ *   was −∞: the designed heads' (their masks differ by head: a semantic head masks its own position); without it, the
+ *   causal mask where `causal`
  * @property {{ data: Float32Array, shape: [number, number] }[]} [hidden]  a trained model's block outputs, [T, dModel] per layer
  * @property {object[]} [predictions]  a trained model's outputs: the decoder's next word, the encoder's blanks (trained.js)
  * @property {object} [block]  a trained model's selected head followed through its block (core LanguageRun activations)

@@ -3,7 +3,7 @@
 // Beside each row, its entropy in bits (0 = all weight on one key, log2 n = uniform).
 import { format } from 'd3-format';
 import { CHANGED_KEY, changedCells } from './changes.js';
-import { headDimsText } from './head-dims.js';
+import { headDimsText } from '../../models/head-dims.js';
 import { emptyReason, rowStatus, rowSumText, selfOnlyText } from '../../models/row-status.js';
 import { weightColorMap } from '../../views/colors.js';
 import { childOrNew, setText } from '../../views/dom-update.js';

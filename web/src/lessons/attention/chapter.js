@@ -8,6 +8,7 @@ import { attributeRun, measuredOn } from '../../models/attribution.js';
 import { whenDesigned, whenReady, whenTrained } from '../../models/run-figures.js';
 import { generate } from '../../models/output-layer.js';
 import { modelEntry, modelIdThat } from '../../models/registry.js';
+import { headCounts, resolveHead } from '../../models/run.js';
 import { predictionAt } from '../../models/trained.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { designedHead } from '../../settings/head.js';
@@ -16,7 +17,6 @@ import { defaultsOf } from '../../settings/schema.js';
 import { headThumbs } from '../../views/head-thumbs.js';
 import { element, row } from '../../views/layout.js';
 import { attentionHeatmap } from './attention-heatmap.js';
-import { headGrid } from './head-grid.js';
 import { whyThisWordView } from './head-effects.js';
 import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
@@ -77,9 +77,17 @@ export const attentionChapter = {
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
+    // Every model's heads: a trained model's with their measured labels and knockout switches.
     heads: {
-      draw: whenDesigned(({ trace }, _, { head, numHeads, colorMap }, { canvas, last }) =>
-        headGrid(trace, { head: designedHead(head, numHeads), colorMap, canvas, last }),
+      draw: whenReady((run, { head, colorMap }, { canvas, last }) =>
+        headThumbs(run, {
+          selected: resolveHead(headCounts(run), head),
+          colorMap,
+          canvas,
+          last,
+          caption: run.config ? trainedHeadsCaption(run.config) : null,
+          knockout: run.can.outputLayer ? run.knockout : undefined,
+        }),
       ),
     },
     attention: {
@@ -110,17 +118,6 @@ export const attentionChapter = {
           heads: lineHeads,
           query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null,
           threshold: lineThreshold,
-        }),
-      ),
-    },
-    trainedHeads: {
-      draw: whenTrained((run, { head, colorMap }, { canvas }) =>
-        headThumbs(run, {
-          selected: head,
-          colorMap,
-          canvas,
-          caption: trainedHeadsCaption(run.config),
-          knockout: run.knockout,
         }),
       ),
     },
@@ -241,7 +238,7 @@ export const attentionChapter = {
       'Switching heads off (knockout) is for the trained models: choose the decoder or the encoder under Model.',
     );
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
-    const trained = row(slots.trainedHeads, slots.trainedWeights, predictionsBox);
+    const trained = row(slots.trainedWeights, predictionsBox);
     const whyBox = element('div', 'why-box'); // under the first screen: the head bars and the word chips need its width
     whyBox.append(slots.whyThisWord);
     // A model with an output layer shows its predictions beside its weights, and its mix under the first screen (it
@@ -253,7 +250,7 @@ export const attentionChapter = {
     return {
       content: [first, knockoutNote, trained, whyBox, trainedMixBox, lines],
       views: {
-        heads: [slots.heads, slots.trainedHeads],
+        heads: [slots.heads],
         attention: [slots.attention, slots.trainedWeights],
         mix: [slots.mix],
         lines: [linePanel],
@@ -271,6 +268,9 @@ export const attentionChapter = {
         knockoutNote.hidden = !designed;
         lines.hidden = !designed; // the lines draw the designed heads' weights
         trained.hidden = designed;
+        // One heads figure and one mix for every model, moved to where this model's first screen has them.
+        const headsHome = designed ? first : trained;
+        if (slots.heads.parentElement !== headsHome) headsHome.prepend(slots.heads);
         const mixHome = designed ? first : trainedMixBox;
         if (slots.mix.parentElement !== mixHome) mixHome.append(slots.mix);
         trainedMixBox.hidden = designed;

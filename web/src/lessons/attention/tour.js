@@ -78,7 +78,7 @@ export const tour = [
     // The registry's model that writes the next word: the decoder.
     state: { model: modelIdThat('generate') },
     view: 'heads',
-    figure: 'trainedHeads',
+    figure: 'heads',
   },
   {
     id: 'measured-label',
