@@ -54,7 +54,7 @@ test('SVG: a document that parses, with every token label and one rectangle per 
   assert.equal(parsed.root, 'svg');
   const n = trace.tokens.length;
   for (const token of trace.tokens) assert.ok(parsed.texts.includes(token), `label ${token}`);
-  assert.ok(parsed.texts.join(' ').includes('Attention weights of head 2 of 2'), 'the caption');
+  assert.ok(parsed.texts.join(' ').includes('Attention weights of L1 H2'), 'the caption');
   assert.ok(parsed.cells >= n * n, `${parsed.cells} rectangles for ${n}×${n} cells`);
   assert.ok(parsed.width > 100);
 });

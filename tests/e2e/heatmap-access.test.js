@@ -24,7 +24,7 @@ before(async () => {
   await change({ numHeads: 4 });
   await page.locator(`[data-figure="heads"] .head-thumb[data-head="${HEAD}"]`).click();
   await figure()
-    .filter({ hasText: `head ${HEAD + 1} of 4` })
+    .filter({ hasText: `L1 H${HEAD + 1} (` })
     .waitFor();
 });
 

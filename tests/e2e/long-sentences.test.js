@@ -36,7 +36,7 @@ function overlaps(labels, [from, to]) {
 
 for (const [model, figure] of [
   ['designed', 'attention-weights'],
-  ['causal', 'trained-weights'],
+  ['causal', 'attention-weights'],
 ]) {
   for (const viewport of [
     { width: 1440, height: 900 },
@@ -44,7 +44,7 @@ for (const [model, figure] of [
   ]) {
     test(`${model} heads at 64 tokens, ${viewport.width} px: every row and column is labelled, no label over another`, async () => {
       const { page, errors } = await openSite(shared, `model=${model}&sentence=${encodeURIComponent(LONG)}`, viewport);
-      await showSlot(page, model === 'designed' ? 'attention' : 'trainedWeights');
+      await showSlot(page, 'attention');
       await page.waitForFunction(
         (figure) =>
           document.querySelector('attention-explorer').shadowRoot.querySelector(`[data-figure="${figure}"]`)?.dataset

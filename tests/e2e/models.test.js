@@ -13,7 +13,7 @@ const shared = distAndBrowser();
 const HOST = 'attention-explorer';
 
 /** The figure each model draws its selected head's weights in. */
-const WEIGHTS = { designed: 'attention-weights', causal: 'trained-weights', masked: 'trained-weights' };
+const WEIGHTS = { designed: 'attention-weights', causal: 'attention-weights', masked: 'attention-weights' };
 
 /** Opens the site showing `model` (and `more` of the hash), once its weights are drawn. */
 async function openModel(model, more = '') {
@@ -107,9 +107,9 @@ test("the tour keeps the learner's trained decoder at every step, and works on t
       if (model === 'causal' && fixed)
         assert.match(shown.text, /trained decoder, which fixes these settings/, `step ${step.id} says so`);
       if (expected === 'causal' && step.view === 'attention')
-        await page.waitForSelector(`${HOST} [data-figure="trained-weights"]`, { state: 'visible' });
+        await page.waitForSelector(`${HOST} [data-figure="attention-weights"]`, { state: 'visible' });
       if (expected === 'causal' && step.view === 'pipeline')
-        await page.waitForSelector(`${HOST} [data-figure="trained-pipeline"]`, { state: 'visible' });
+        await page.waitForSelector(`${HOST} [data-figure="head-steps"]`, { state: 'visible' });
       if (i < TOUR_STEPS.length - 1) await page.click(`${HOST} .tour-next`);
     }
     assert.deepEqual(errors, []);
@@ -127,13 +127,13 @@ async function download(page, figure, format) {
 
 test('the stepper, the mix and the downloads follow the selected head of the decoder and of the designed heads', async () => {
   const cases = [
-    { model: 'designed', head: { layer: 0, head: 2 }, weights: 'attention-weights', mix: 'mix', stepper: 'pipeline' },
+    { model: 'designed', head: { layer: 0, head: 2 }, weights: 'attention-weights', mix: 'mix', stepper: 'head-steps' },
     {
       model: 'causal',
       head: { layer: 1, head: 2 },
-      weights: 'trained-weights',
+      weights: 'attention-weights',
       mix: 'mix',
-      stepper: 'trained-pipeline',
+      stepper: 'head-steps',
     },
   ];
   for (const { model, head, weights, mix, stepper } of cases) {

@@ -12,9 +12,9 @@ const OUTPUT_TITLES = [/^\d+\. Output layer: x_L/, /^\d+\. Logits/, /^\d+\. Soft
 
 /** Opens step `step` of the trained stepper and returns its title, formula text, caption and values drawn. */
 async function openStep(page, step) {
-  await page.click(`attention-explorer [data-figure="trained-steps"] .step-number[data-step="${step}"]`);
-  await page.waitForSelector(`attention-explorer [data-figure="trained-steps"][data-step="${step}"]`);
-  return page.$eval('attention-explorer [data-figure="trained-steps"] .step', (card) => {
+  await page.click(`attention-explorer [data-figure="pipeline"] .step-number[data-step="${step}"]`);
+  await page.waitForSelector(`attention-explorer [data-figure="pipeline"][data-step="${step}"]`);
+  return page.$eval('attention-explorer [data-figure="pipeline"] .step', (card) => {
     const figure = card.querySelector('[data-figure^="step-"]');
     return {
       title: card.querySelector('h3').textContent,
@@ -30,8 +30,8 @@ async function openStep(page, step) {
 
 test('Inside one head, decoder: the output layer follows the last block, each step with its formula and shape', async () => {
   const { page, errors } = await openSite(shared, 'model=causal&chapter=inside-head');
-  await page.waitForSelector('attention-explorer [data-figure="trained-steps"]', { timeout: 30000 });
-  const count = Number(await page.$eval('attention-explorer [data-figure="trained-steps"]', (s) => s.dataset.steps));
+  await page.waitForSelector('attention-explorer [data-figure="pipeline"]', { timeout: 30000 });
+  const count = Number(await page.$eval('attention-explorer [data-figure="pipeline"]', (s) => s.dataset.steps));
   const run = await page.$eval('attention-explorer', (el) => {
     const { output, config } = el.getRun();
     return {
@@ -91,15 +91,15 @@ test('Inside one head, decoder: the output layer follows the last block, each st
 
 test("the designed heads' stepper says they have no output layer; the encoder's says how to make a blank", async () => {
   const { page, errors } = await openSite(shared, 'chapter=inside-head');
-  await page.waitForSelector('attention-explorer [data-figure="pipeline"] .no-output');
+  await page.waitForSelector('attention-explorer [data-figure="head-steps"] .no-output');
   assert.match(
-    await page.$eval('attention-explorer [data-figure="pipeline"] .no-output', (p) => p.textContent),
+    await page.$eval('attention-explorer [data-figure="head-steps"] .no-output', (p) => p.textContent),
     /no output layer/,
   );
   await page.goto(`${shared.server.url}#model=masked&chapter=inside-head`);
-  await page.waitForSelector('attention-explorer [data-figure="trained-pipeline"] .no-output', { timeout: 30000 });
+  await page.waitForSelector('attention-explorer [data-figure="head-steps"] .no-output', { timeout: 30000 });
   assert.match(
-    await page.$eval('attention-explorer [data-figure="trained-pipeline"] .no-output', (p) => p.textContent),
+    await page.$eval('attention-explorer [data-figure="head-steps"] .no-output', (p) => p.textContent),
     /click a word of your sentence/,
   );
   // With a blank, the encoder's output steps follow its block, at the blank.
@@ -109,7 +109,7 @@ test("the designed heads' stepper says they have no output layer; the encoder's 
     null,
     { timeout: 30000 },
   );
-  const count = Number(await page.$eval('attention-explorer [data-figure="trained-steps"]', (s) => s.dataset.steps));
+  const count = Number(await page.$eval('attention-explorer [data-figure="pipeline"]', (s) => s.dataset.steps));
   const last = await openStep(page, count);
   assert.match(last.title, /The blank: the most likely words/);
   assert.ok(last.words.length === 10 && !last.words.includes('<unk>'));

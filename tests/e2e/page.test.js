@@ -111,7 +111,7 @@ test('changing the number of heads offers that many heads and redraws the chosen
   await page.selectOption('select[name="projection"]', 'random');
   await page.selectOption('select[name="head"]', '2');
   const caption = await page.textContent('[data-figure="attention-weights"] figcaption');
-  assert.match(caption, /head 3 of 4/);
+  assert.match(caption, /L1 H3 \(/);
   const shape = await page.$eval('attention-explorer', (el) => el.getTrace().weights.shape);
   assert.deepEqual(shape, [4, 8, 8]);
 });
@@ -171,7 +171,7 @@ test('small multiples: one per head; clicking one selects it', async () => {
   assert.equal(await page.$$eval('[data-figure="heads"] .head-thumb', (b) => b.length), 5);
   await page.click('[data-figure="heads"] .head-thumb[data-head="3"]');
   assert.equal(await page.inputValue('select[name="head"]'), '3');
-  assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /head 4 of 5/);
+  assert.match(await page.textContent('[data-figure="attention-weights"] figcaption'), /L1 H4 \(/);
   await page.selectOption('select[name="numHeads"]', '1');
 });
 

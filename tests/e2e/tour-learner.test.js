@@ -56,8 +56,8 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
       }));
     }
     if (shown.step === 'output-layer') {
-      await page.waitForSelector('attention-explorer [data-figure="trained-steps"][data-step="17"] .step h3');
-      shown.stepTitle = await page.textContent('attention-explorer [data-figure="trained-steps"] .step h3');
+      await page.waitForSelector('attention-explorer [data-figure="pipeline"][data-step="17"] .step h3');
+      shown.stepTitle = await page.textContent('attention-explorer [data-figure="pipeline"] .step h3');
     }
     seen.push(shown);
   }
@@ -93,7 +93,7 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
 
 test('the trained-model steps on a phone: the heads and the measured label are on screen', async () => {
   const { page } = await openSite(shared, 'tour=measured-label', { width: 390, height: 844 });
-  await page.waitForSelector('attention-explorer [data-figure="trained-weights"]', { timeout: 30000 });
+  await page.waitForSelector('attention-explorer [data-figure="attention-weights"]', { timeout: 30000 });
   const shown = await tour(page);
   assert.equal(shown.model, 'causal');
   // The label the step quotes is the shipped decoder's own measurement of the head the step selects (L1 H1)

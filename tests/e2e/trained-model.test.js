@@ -37,7 +37,10 @@ function shown(page) {
         words: [...s.querySelectorAll('li')].map((li) => li.dataset.word),
         p: [...s.querySelectorAll('li')].map((li) => Number(li.dataset.p)),
       })),
-      designedShown: root.querySelector('[data-figure="attention-weights"]')?.checkVisibility() ?? false,
+      // One weights figure serves every model: it shows the designed heads' unless its caption names a trained model.
+      designedShown: !/of the trained/.test(
+        root.querySelector('[data-figure="attention-weights"] figcaption')?.textContent,
+      ),
       note: root.querySelector('.fixed-note').hidden ? null : root.querySelector('.fixed-note').textContent,
       settingsLine: root.querySelector('.more-settings > summary').textContent,
       maskSelectShown: root.querySelector('select[name="mask"]').checkVisibility(),
@@ -110,7 +113,7 @@ test("#model=causal: the learned heads carry the measured labels, and the next-w
 
   // Pointing at a row of the weights: what the decoder predicted there, and how it rated the word that came.
   const canvas = await page
-    .locator('attention-explorer [data-figure="trained-weights"] .heatmap-plot canvas')
+    .locator('attention-explorer [data-figure="attention-weights"] .heatmap-plot canvas')
     .boundingBox();
   const T = 8;
   await page.mouse.move(canvas.x + 3, canvas.y + (2.5 * canvas.height) / T); // row 2: after "The river bank"
@@ -155,7 +158,7 @@ test("#model=causal: the learned heads carry the measured labels, and the next-w
   assert.match(
     await page.$eval(
       'attention-explorer',
-      (el) => el.shadowRoot.querySelector('[data-figure="trained-weights"] figcaption').textContent,
+      (el) => el.shadowRoot.querySelector('[data-figure="attention-weights"] figcaption').textContent,
     ),
     /^Attention weights of L2 H1 of the trained decoder/,
   );
@@ -203,15 +206,17 @@ test("#model=masked: clicking a word makes it [MASK] and shows fillMask's top 10
 
 test("on a 390 px phone the decoder's first figure comes before the settings, which fold under one line", async () => {
   const { page, errors } = await openSite(shared, 'model=causal', { width: 390, height: 844 });
-  await trainedDrawn(page);
+  // The weights, then the next word, fill the first screens; the heads' grid follows, drawn when scrolled near.
+  await page.waitForSelector('attention-explorer [data-figure="predictions"]', { timeout: 30000 });
   const top = (selector) =>
     page
       .locator(selector)
       .first()
       .evaluate((el) => el.getBoundingClientRect().top);
-  const figure = Math.min(
-    await top('attention-explorer [data-figure="trained-weights"]'),
-    await top('attention-explorer [data-figure="heads"]'),
+  const figure = await top('attention-explorer [data-figure="attention-weights"]');
+  assert.ok(
+    (await top('attention-explorer [data-figure="predictions"]')) > figure,
+    'the next word comes right after the weights',
   );
   const settings = await page.$eval(
     'attention-explorer',
@@ -283,10 +288,10 @@ test('embedded: model="causal" shows the decoder on the first screen, its next w
 
 test('a hand-edited link with a trained head past the last (trainedHead=99) shows the last head, with no error', async () => {
   const { page, errors } = await openSite(shared, 'model=causal&trainedHead=99');
-  await page.waitForSelector('attention-explorer [data-figure="trained-weights"]', { timeout: 30000 });
+  await page.waitForSelector('attention-explorer [data-figure="attention-weights"]', { timeout: 30000 });
   const caption = await page.$eval(
     'attention-explorer',
-    (el) => el.shadowRoot.querySelector('[data-figure="trained-weights"] figcaption').textContent,
+    (el) => el.shadowRoot.querySelector('[data-figure="attention-weights"] figcaption').textContent,
   );
   assert.match(caption, /L2 H4/);
   assert.deepEqual(errors, []);

@@ -148,9 +148,9 @@ function reference({ config, wordVectors, positional, layers }, layer, head) {
 async function shownSteps(page, count) {
   const steps = [];
   for (let step = 1; step <= count; step++) {
-    await page.click(`attention-explorer [data-figure="trained-steps"] .step-number[data-step="${step}"]`);
+    await page.click(`attention-explorer [data-figure="pipeline"] .step-number[data-step="${step}"]`);
     await page.waitForSelector(
-      `attention-explorer [data-figure="trained-steps"][data-step="${step}"] [data-figure="step-${step}"]`,
+      `attention-explorer [data-figure="pipeline"][data-step="${step}"] [data-figure="step-${step}"]`,
     );
     steps.push(
       await page.$eval(`attention-explorer [data-figure="step-${step}"]`, (f) => ({
@@ -198,12 +198,12 @@ function stepNames(layer) {
 
 async function checkStepper(kind, trainedHead, expectedName) {
   const { page, errors } = await openSite(shared, `model=${kind}&chapter=inside-head&trainedHead=${trainedHead}`);
-  await page.waitForSelector('attention-explorer [data-figure="trained-pipeline"]', { timeout: 30000 });
-  const figure = await page.$eval('attention-explorer [data-figure="trained-pipeline"]', (f) => ({
+  await page.waitForSelector('attention-explorer [data-figure="head-steps"]', { timeout: 30000 });
+  const figure = await page.$eval('attention-explorer [data-figure="head-steps"]', (f) => ({
     layer: Number(f.dataset.layer),
     head: Number(f.dataset.head),
     caption: f.querySelector('figcaption').textContent,
-    designedShown: f.getRootNode().querySelector('[data-figure="pipeline"]')?.checkVisibility() ?? false,
+    model: f.dataset.model,
   }));
   const inputs = await modelInputs(page, kind);
   const { H, dFF, T } = inputs.config;
@@ -213,11 +213,11 @@ async function checkStepper(kind, trainedHead, expectedName) {
     figure.caption,
     new RegExp(`^${expectedName} of the trained ${kind === 'causal' ? 'decoder' : 'encoder'} .*d_k = 25\\)`),
   );
-  assert.equal(figure.designedShown, false, "the designed head's stepper steps aside");
+  assert.equal(figure.model, kind, "the stepper follows the trained model's head");
   assert.equal(inputs.oov, 0, "every word has its GloVe vector, so core.embed() gives the model's input rows");
 
   const names = stepNames(figure.layer);
-  const count = Number(await page.$eval('attention-explorer [data-figure="trained-steps"]', (s) => s.dataset.steps));
+  const count = Number(await page.$eval('attention-explorer [data-figure="pipeline"]', (s) => s.dataset.steps));
   const outputSteps = kind === 'causal' ? 4 : 0; // the encoder's output layer reads a blank: none in this sentence
   assert.equal(
     count,
@@ -249,8 +249,8 @@ async function checkStepper(kind, trainedHead, expectedName) {
 test('model=causal, L2 H2: every step of the trained stepper equals the block recomputed from parameters(), with the causal mask', async () => {
   const { page, errors } = await checkStepper('causal', 5, 'L2 H2');
   // Another head, picked in the stepper (L1 H2: not the decoder's first head, which a link leaves out): it follows it.
-  await page.click('attention-explorer .trained-head-picker button[data-focus-key="trained-head-0-1"]');
-  await page.waitForSelector('attention-explorer [data-figure="trained-pipeline"][data-layer="0"][data-head="1"]');
+  await page.click('attention-explorer .head-picker button[data-focus-key="head-0-1"]');
+  await page.waitForSelector('attention-explorer [data-figure="head-steps"][data-layer="0"][data-head="1"]');
   assert.match(page.url(), /head=0%2C1|head=0,1/);
   assert.doesNotMatch(page.url(), /trainedHead/, 'the link names the head once, as { layer, head }');
   await page.screenshot({ path: 'test-output/trained-stepper-causal.png' });

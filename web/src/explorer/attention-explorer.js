@@ -295,7 +295,7 @@ export class AttentionExplorer extends ElementBase {
     }
     this.status.textContent = '';
     this.status.classList.remove('error');
-    const previous = this.trace;
+    const previous = this.run ?? null; // the figures outline what this update changed
     this.trace = result.trace;
     this.run = result.run;
     this.models.say(this.run.status === 'error' ? modelFileNote(this.run.model) : '');

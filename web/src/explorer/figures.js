@@ -1,5 +1,5 @@
 // Every figure of the explorer, gathered from the chapters (lessons/<chapter>/chapter.js): one record per
-// figure, { draw, needs?, dataOnly?, withoutSentence? }. draw(result, previous trace, state, env) is a pure function of
+// figure, { draw, needs?, dataOnly?, withoutSentence? }. draw(result, previous Run, state, env) is a pure function of
 // its arguments: result holds the update's Run (result.run: models/run.js), the designed heads' trace when they made it
 // (result.trace, result.projected; else null) and the lenses' data; env (visible-figures.js environment) gives the theme's resolved text colours and the
 // figure's own canvases, reused from draw to draw. needs: what the plain trace

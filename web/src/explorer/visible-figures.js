@@ -37,7 +37,9 @@ export class VisibleFigures {
         }
         afterDraw();
       },
-      { rootMargin: '300px' },
+      // Near: within 400 px of the viewport, so that on a phone the figure after the first one is drawn with it (the
+      // trained decoder's next word, under its weights).
+      { rootMargin: '400px' },
     );
     for (const name of Object.keys(FIGURES)) {
       slots[name].dataset.slot = name;

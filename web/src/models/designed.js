@@ -4,7 +4,7 @@
 // steps, the position checks, the 2-D projection).
 import { designedHead } from '../settings/head.js';
 import { computeTrace } from '../settings/trace.js';
-import { headDimsLine } from './head-dims.js';
+import { headDimsLine, headDimsText } from './head-dims.js';
 import { packAttention } from './run.js';
 
 /** What a designed head is, in a few words: "previous token", "semantic", "offset δ = 2". */
@@ -34,6 +34,30 @@ function headKindLine(head, projection) {
       return projection === 'identity'
         ? 'identity W_Q, W_K: each word matches itself most, hence the diagonal'
         : 'random W_Q, W_K, like an untrained model';
+  }
+}
+
+/** What a head of this kind does, in one sentence, with the d_k it uses (head-dims.js: designed heads differ). */
+function headKindExplanation(head) {
+  const dims = headDimsText(head);
+  switch (head.kind) {
+    case 'semantic':
+      return `Queries and keys are whole word vectors (${dims}), own position masked: each word attends to the most similar words.`;
+    case 'offset':
+      return (
+        `Queries are the positional encodings (${dims}) turned by the rotation R(δ), δ = ${head.offset}, so each word ` +
+        `attends to the word ${Math.abs(head.offset)} position${Math.abs(head.offset) === 1 ? '' : 's'} ` +
+        `${head.offset < 0 ? 'before' : 'after'} it.`
+      );
+    case 'first':
+      return `Every query is the encoding of position 0 (${dims}), so every word attends to the first token (a common "resting place" in trained models).`;
+    case 'uniform':
+      return `Queries are zero (${dims}), so every score is 0 and every word spreads its attention evenly: the output is the plain average of the values.`;
+    default:
+      return (
+        `Queries and keys are the input projected by W_Q and W_K (${dims}): with identity projections, raw ` +
+        'word-vector similarity; with random ones, what an untrained model does.'
+      );
   }
 }
 
@@ -82,6 +106,8 @@ export function designedRun(trace, projected, selected) {
       scores: null,
       does: headKindLine(head, trace.options.projection),
       dims: headDimsLine(head),
+      formula: `${trace.options.normalizer ?? 'softmax'}(${scoreText(trace.options, head)})`,
+      explanation: headKindExplanation(head),
     })),
     masks: scoreMasks(trace),
     causal: trace.options.causal,
@@ -92,6 +118,9 @@ export function designedRun(trace, projected, selected) {
       weights: chosen.weights,
       values: chosen.values,
       scores: chosen.scores,
+      // q·k before scaling (the additive score for an additive head): the weights' tooltip quotes it.
+      dotProducts: chosen.dotProducts,
+      additive: Boolean(chosen.additiveScorer),
       masksOwnPosition: chosen.masksOwnPosition,
     },
     trace,

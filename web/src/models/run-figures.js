@@ -17,15 +17,16 @@ function waitingNote(run) {
 }
 
 /**
- * A figure's draw function for every model: draws `draw(run, state, env)` once the update's Run has attention (and
- * what `has` asks for), and a note instead while a model loads, failed to, or has no sentence to read.
- * @param {(run: import('./run.js').Run, state: object, env: object) => HTMLElement} draw
+ * A figure's draw function for every model: draws `draw(run, state, env, previous)` once the update's Run has
+ * attention (and what `has` asks for), and a note instead while a model loads, failed to, or has no sentence to read.
+ * @param {(run: import('./run.js').Run, state: object, env: object, previous: import('./run.js').Run | null) =>
+ *   HTMLElement} draw  previous: the Run of the update before
  * @param {{ has?: (run: import('./run.js').Run) => boolean }} [options]  whether the run holds what it draws
  * @returns {(result: { run: import('./run.js').Run }, previous: object, state: object, env: object) => HTMLElement}
  */
 export function whenReady(draw, { has = () => true } = {}) {
   return ({ run }, previous, state, env) =>
-    run.status === 'ready' && run.tokens.length > 0 && has(run) ? draw(run, state, env) : waitingNote(run);
+    run.status === 'ready' && run.tokens.length > 0 && has(run) ? draw(run, state, env, previous) : waitingNote(run);
 }
 
 /**

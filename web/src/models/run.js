@@ -33,6 +33,8 @@
  * @property {object | null} scores  a trained head's measurements (core.languageModel config.heads); null for a designed head
  * @property {string} [does]  a designed head's job in a line ("looks 1 word back"): it does it by construction
  * @property {string} [dims]  a designed head's widths when they differ from d_model / heads ("d_k = 100 · d_v = 25")
+ * @property {string} formula  how its weights come from its scores, for a caption ("softmax(QKᵀ/√d_k)")
+ * @property {string} explanation  what it does (a designed head) or learned (a trained one), in a sentence or two
  */
 
 /**

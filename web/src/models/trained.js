@@ -83,13 +83,37 @@ export function measuredJob(head, threshold) {
   };
 }
 
+/** Where a designed head does a measured job by construction: the comparison in a sentence. */
+const DESIGNED_TWIN = {
+  previous: (score) =>
+    `The designed “previous token” head does this job by construction: weight 1 one position back. This head learned it ` +
+    `from text and puts ${score.toFixed(2)} there on average.`,
+  next: (score) =>
+    `The designed “next token” head does this by construction (weight 1 one position ahead); this one learned it: ${score.toFixed(2)}.`,
+  first: (score) =>
+    `The designed “first token” head rests on position 0 by construction; this one learned to: ${score.toFixed(2)} on average.`,
+};
+
+/** What a measured head learned, in a sentence or two, beside the designed head that does its job by construction. */
+function learnedExplanation(job, measured, threshold) {
+  if (DESIGNED_TWIN[job.label]) return DESIGNED_TWIN[job.label](job.score);
+  if (job.label === 'mixed') {
+    return (
+      `No single job measured (${mixedDefinition(threshold)}): like most trained heads, it spreads its weight ` +
+      `by what the words are, ${measured.entropyBits.toFixed(1)} bits on average.`
+    );
+  }
+  return `Measured on held-out text: ${job.text}.`;
+}
+
 /**
  * A trained model's heads as a Run lists them, layer-major, each named by what it was measured to do.
- * @param {{ numLayers: number, numHeads: number, heads: object[] }} config
+ * @param {{ numLayers: number, numHeads: number, heads: object[], dK?: number }} config
  * @param {number} threshold  the label rule's (core.languageModelLimits.headLabelThreshold)
+ * @param {boolean} [causal]  the model's mask, for the heads' formula
  * @returns {import('./run.js').RunHead[]}
  */
-export function measuredHeads({ numLayers, numHeads, heads }, threshold) {
+export function measuredHeads({ numLayers, numHeads, heads, dK }, threshold, causal = false) {
   return Array.from({ length: numLayers * numHeads }, (_, index) => {
     const job = measuredJob(heads[index], threshold);
     return {
@@ -100,6 +124,8 @@ export function measuredHeads({ numLayers, numHeads, heads }, threshold) {
       score: job.score,
       definitions: job.definitions,
       scores: heads[index] ?? null,
+      formula: `softmax(q·k / √${dK ?? 'd_k'}) with its learned W_Q, W_K${causal ? ', causal mask' : ''}`,
+      explanation: heads[index] ? learnedExplanation(job, heads[index], threshold) : 'Not measured.',
     };
   });
 }
@@ -167,7 +193,7 @@ export function runTrained(model, state, sentenceTokens) {
     model: kind,
     status: 'ready',
     config,
-    heads: measuredHeads(config, sentenceTokens.labelThreshold),
+    heads: measuredHeads(config, sentenceTokens.labelThreshold, causal),
     labelThreshold: sentenceTokens.labelThreshold,
     causal,
   };

@@ -74,7 +74,7 @@ export function headThumbs(
       domain: [0, 1],
       cellWidth: cell,
       cellHeight: cell,
-      isMasked: maskOf(run, index, T),
+      isMasked: headMask(run, index),
       canvas:
         canvas?.(`head-${index}`) ?? (button.firstChild instanceof HTMLCanvasElement ? button.firstChild : undefined),
     });
@@ -112,8 +112,13 @@ export function headThumbs(
   return figure;
 }
 
-/** The cells to hatch in head `index`'s thumbnail: the run's masks where it has them, else its causal mask. */
-function maskOf(run, index, T) {
+/**
+ * The masked cells of head `index` (layer-major) of a Run: its masks where it has them (the designed heads'), else its
+ * causal mask; undefined for none.
+ * @returns {((i: number, j: number) => boolean) | undefined}
+ */
+export function headMask(run, index) {
+  const T = run.attention.shape[2];
   if (run.masks) {
     const base = index * T * T;
     return (i, j) => run.masks.data[base + i * T + j] === 1;

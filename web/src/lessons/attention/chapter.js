@@ -16,14 +16,13 @@ import { coreLimits, languageLimits } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
 import { headThumbs } from '../../views/head-thumbs.js';
 import { element, row } from '../../views/layout.js';
-import { attentionHeatmap } from './attention-heatmap.js';
+import { attentionWeights } from './attention-weights.js';
 import { whyThisWordView } from './head-effects.js';
 import { buildLineControls } from './line-controls.js';
 import { lineView } from './line-view.js';
 import { mixView, runMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
 import { buildSamplingControls } from './sampling-controls.js';
-import { trainedWeights } from './trained-weights.js';
 
 /** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
 function mixQuery(tokens, query) {
@@ -90,12 +89,13 @@ export const attentionChapter = {
         }),
       ),
     },
+    // Every model's selected head, large.
     attention: {
       // In a box of fixed height the weights' cells shrink so that all their rows show under what is above them.
       fit: '.heatmap-plot canvas',
-      draw: whenDesigned(({ trace }, previous, { head, numHeads, colorMap }, { canvas, height, room, last }) =>
-        attentionHeatmap(trace, {
-          head: designedHead(head, numHeads),
+      draw: whenReady((run, { head, colorMap }, { canvas, height, room, last }, previous) =>
+        attentionWeights(run, {
+          selected: head,
           previous,
           colorMap,
           cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
@@ -121,18 +121,6 @@ export const attentionChapter = {
         }),
       ),
     },
-    trainedWeights: {
-      fit: '.heatmap-plot canvas',
-      draw: whenTrained((run, { head, colorMap }, { canvas, height, room, last }) =>
-        trainedWeights(run, {
-          selected: head,
-          colorMap,
-          cellBudget: height ? Math.max(120, room ?? height - 340) : undefined,
-          canvas: canvas('weights'),
-          last,
-        }),
-      ),
-    },
     predictions: {
       draw: whenTrained((run, { focus, outputTemperature, topK }) =>
         predictionsView(run, { focus, outputTemperature, topK }),
@@ -148,20 +136,13 @@ export const attentionChapter = {
     const models = trainedModels(core);
     const lineControls = buildLineControls();
     lineControls.form.addEventListener('input', () => edit(lineControls.read()));
-    // Hovering or tapping a row of the weights shows that word's mix; it is not state (nor in the URL).
+    // Hovering or tapping a row of the weights shows that word's mix (it is not state, nor in the URL), and for a model
+    // that writes the next word what it predicted there (computed then: one position's output layer).
     let focused = null;
     slots.attention.addEventListener('focus-query', (event) => {
       if (focused === event.detail.row) return;
       focused = event.detail.row;
       redraw('mix', { focusQuery: focused });
-    });
-    // Pointing at a row of a trained head's weights shows that word's mix, and for the decoder what it predicted there
-    // (computed then: one position's output layer).
-    let trainedFocused = null;
-    slots.trainedWeights.addEventListener('focus-query', (event) => {
-      if (trainedFocused === event.detail.row) return;
-      trainedFocused = event.detail.row;
-      redraw('mix', { focusQuery: trainedFocused });
       const { sentence, model: id } = state();
       const { model } = models.get(id);
       if (!modelEntry(id).can.generate || !model || event.detail.row === null || event.detail.row === undefined) return;
@@ -238,7 +219,7 @@ export const attentionChapter = {
       'Switching heads off (knockout) is for the trained models: choose the decoder or the encoder under Model.',
     );
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
-    const trained = row(slots.trainedWeights, predictionsBox);
+    const trained = row(predictionsBox);
     const whyBox = element('div', 'why-box'); // under the first screen: the head bars and the word chips need its width
     whyBox.append(slots.whyThisWord);
     // A model with an output layer shows its predictions beside its weights, and its mix under the first screen (it
@@ -251,7 +232,7 @@ export const attentionChapter = {
       content: [first, knockoutNote, trained, whyBox, trainedMixBox, lines],
       views: {
         heads: [slots.heads],
-        attention: [slots.attention, slots.trainedWeights],
+        attention: [slots.attention],
         mix: [slots.mix],
         lines: [linePanel],
         predictions: [predictionsBox, slots.whyThisWord],
@@ -269,8 +250,8 @@ export const attentionChapter = {
         lines.hidden = !designed; // the lines draw the designed heads' weights
         trained.hidden = designed;
         // One heads figure and one mix for every model, moved to where this model's first screen has them.
-        const headsHome = designed ? first : trained;
-        if (slots.heads.parentElement !== headsHome) headsHome.prepend(slots.heads);
+        const home = designed ? first : trained;
+        if (slots.attention.parentElement !== home) home.prepend(slots.heads, slots.attention);
         const mixHome = designed ? first : trainedMixBox;
         if (slots.mix.parentElement !== mixHome) mixHome.append(slots.mix);
         trainedMixBox.hidden = designed;

@@ -89,7 +89,7 @@ export const tour = [
       'is “mixed”; the list under the heads says what each name measures.',
     state: { model: modelIdThat('generate'), head: { layer: 0, head: 0 } },
     view: 'attention',
-    figure: 'trainedWeights',
+    figure: 'attention',
   },
   {
     id: 'knockout',

@@ -1,15 +1,12 @@
 // Chapter "Inside one head": the selected head's computation as a stepper, one step large at a time
 // with its formula, and its neighbours named (Vaswani et al. 2017 §3.1–3.3): word vectors → X + P →
-// queries, keys, values → scores → mask → weights → output → the encoder block. With a trained model chosen
-// (state.model), the selected trained head's block with the model's own values instead: the update's Run
-// follows the selected head through its layer (models/trained.js), so the stepper costs no call of its own.
+// queries, keys, values → scores → mask → weights → output → the encoder block; with a trained model, its own values
+// and then its output layer. The update's Run follows the selected head through its layer (models/designed.js,
+// models/trained.js), so the stepper costs no call of its own.
 import { tour } from './tour.js';
-import { modelEntry } from '../../models/registry.js';
-import { whenDesigned, whenTrained } from '../../models/run-figures.js';
-import { designedHead } from '../../settings/head.js';
+import { whenReady } from '../../models/run-figures.js';
 import { defaultsOf } from '../../settings/schema.js';
-import { pipeline } from './pipeline.js';
-import { trainedPipeline } from './trained-steps.js';
+import { headSteps } from './head-steps.js';
 
 export const insideHeadChapter = {
   id: 'inside-head',
@@ -31,14 +28,12 @@ export const insideHeadChapter = {
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
+    // Every model's selected head, step by step (the designed heads' trace computes its encoder block only for it).
     pipeline: {
       needs: 'block',
-      draw: whenDesigned(({ trace }, _, { head, numHeads, step, colorMap }) =>
-        pipeline(trace, { head: designedHead(head, numHeads), step, colorMap }),
-      ),
-    },
-    trainedPipeline: {
-      draw: whenTrained((run, { step, colorMap }) => trainedPipeline(run, { step, colorMap })),
+      draw: whenReady((run, { step, colorMap }) => headSteps(run, { step, colorMap }), {
+        has: (run) => Boolean(run.block),
+      }),
     },
   },
   /**
@@ -48,16 +43,11 @@ export const insideHeadChapter = {
   build({ slots }) {
     const steps = document.createElement('section');
     steps.className = 'pipeline-section';
-    steps.append(slots.pipeline, slots.trainedPipeline);
+    steps.append(slots.pipeline);
     return {
       content: [steps],
       views: { pipeline: [steps] },
       figureControls: [],
-      sync: (state) => {
-        const designed = modelEntry(state.model).can.designedControls;
-        slots.pipeline.hidden = !designed;
-        slots.trainedPipeline.hidden = designed;
-      },
     };
   },
 };

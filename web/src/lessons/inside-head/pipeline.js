@@ -2,11 +2,9 @@
 // labelled heatmap with its formula and shape (Vaswani et al. 2017 §3.1–3.3), drawn by the stepper
 // (stepper.js). Hovering a cell says its value and where it came from.
 import { format } from 'd3-format';
-import { headKindLabel } from '../../models/designed.js';
 import { emptyReason, rowStatus } from '../../models/row-status.js';
 import { maxAbs } from '../../views/colors.js';
 import { tokenLabels } from '../../views/labels.js';
-import { stepper } from './stepper.js';
 
 const fmt = format('.4f');
 
@@ -86,7 +84,7 @@ function scoreSteps(h, { temperature, scale, additive }, labels, dQK) {
 }
 
 /** The steps of head `head`, in order: what each shows and how to read a cell. */
-function steps(trace, head) {
+export function designedSteps(trace, head) {
   const labels = tokenLabels(trace);
   const n = labels.length;
   const h = trace.heads[head];
@@ -263,26 +261,4 @@ function sharedScoreScale(list) {
   return list.map((step) =>
     step.scaleOf === 'scores' ? { ...step, limit, shapeNote: step.factor ? `${range}: ${step.factor}` : range } : step,
   );
-}
-
-/**
- * The steps of the selected designed head as a stepper (stepper.js).
- * @param {object} trace  core.explain() result
- * @param {{ head: number, step?: number, colorMap?: 'viridis' | 'cividis' }} options  the head to follow (0-based);
- *   the step shown, 1-based (clamped to the steps there are; default 1); the attention weights' colour map
- *   (default 'viridis')
- * @returns {HTMLElement} <div data-figure="pipeline" data-head data-step data-steps>
- */
-export function pipeline(trace, { head, step = 1, colorMap = 'viridis' }) {
-  const root = stepper(steps(trace, head), {
-    step,
-    colorMap,
-    name: `head ${head + 1} (${headKindLabel(trace.heads[head])})`,
-  });
-  root.dataset.head = String(head);
-  const note = root.appendChild(document.createElement('p'));
-  note.className = 'hint no-output';
-  note.textContent =
-    'The designed heads have no output layer: they predict no word. Choose a trained model to follow one to its logits.';
-  return root;
 }

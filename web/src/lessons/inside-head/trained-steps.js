@@ -4,10 +4,8 @@
 // causal mask), its output, W_O, and the post-LN block's Add & Norm and feed-forward layer
 // (Vaswani et al. 2017 §3.1–3.3; the input is frozen GloVe + the sinusoidal P of §3.5, not scaled).
 import { format } from 'd3-format';
-import { modelKindName } from '../../models/model-facts.js';
 import { headName } from '../../models/run.js';
-import { noOutputNote, outputSteps } from './output-steps.js';
-import { stepper } from './stepper.js';
+import { outputSteps } from './output-steps.js';
 
 const fmt = format('.4f');
 
@@ -169,60 +167,4 @@ export function trainedSteps({ config, tokens, block: a, output, causal, can }) 
   ]
     .map((step) => ({ ...step, rowLabels: labels }))
     .concat(outputSteps({ config, tokens, output, can }));
-}
-
-/**
- * The trained stepper: which model, layer and head it follows, a button per head (layers × heads) to follow
- * another, and the steps.
- * @param {import('../../models/run.js').Run} run  a trained model's Run, with its block
- * @param {{ step?: number, colorMap?: string }} options  the step shown (1-based), the weights' colour map
- * @returns {HTMLElement} <figure data-figure="trained-pipeline" data-layer data-head data-model> (layer and head from 0),
- *   holding the stepper (<div data-figure="trained-steps" data-step data-steps>); its buttons dispatch
- *   CustomEvent("choose", { detail: { step } | { head: { layer, head } }, bubbles })
- */
-export function trainedPipeline(run, { step = 1, colorMap = 'viridis' }) {
-  const {
-    config,
-    block: { layer, head },
-  } = run;
-  const figure = document.createElement('figure');
-  figure.className = 'trained-pipeline';
-  Object.assign(figure.dataset, {
-    figure: 'trained-pipeline',
-    layer: String(layer),
-    head: String(head),
-    model: config.kind,
-  });
-  const name = headName({ layer, head });
-  figure.appendChild(document.createElement('figcaption')).textContent =
-    `${name} of the trained ${modelKindName(config)} (${config.numLayers} layers × ${config.numHeads} heads, d_model = ${config.dModel}, ` +
-    `d_k = ${config.dK}) on your sentence: every value as the model computes it, with its learned weights and biases.`;
-  const picker = figure.appendChild(document.createElement('div'));
-  picker.className = 'trained-head-picker';
-  picker.setAttribute('role', 'group');
-  picker.setAttribute('aria-label', 'Follow another head of the trained model');
-  for (let l = 0; l < config.numLayers; l++) {
-    for (let h = 0; h < config.numHeads; h++) {
-      const button = picker.appendChild(document.createElement('button'));
-      button.type = 'button';
-      button.textContent = headName({ layer: l, head: h });
-      button.dataset.focusKey = `trained-head-${l}-${h}`;
-      button.setAttribute('aria-pressed', String(l === layer && h === head));
-      button.addEventListener('click', () =>
-        button.dispatchEvent(new CustomEvent('choose', { detail: { head: { layer: l, head: h } }, bubbles: true })),
-      );
-    }
-  }
-  const steps = figure.appendChild(
-    stepper(trainedSteps(run), {
-      step,
-      colorMap,
-      name: `${name} of the trained ${modelKindName(config)}`,
-      id: 'trained-pipeline',
-    }),
-  );
-  steps.dataset.figure = 'trained-steps'; // not the designed head's "pipeline", which may stay in the page, hidden
-  const note = noOutputNote(run);
-  if (note) figure.append(note);
-  return figure;
 }
