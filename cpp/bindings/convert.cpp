@@ -95,9 +95,7 @@ val object_to_js(std::initializer_list<std::pair<const char*, val>> fields) {
 void set_numbers(val& object, std::initializer_list<std::pair<const char*, double>> fields) { set_fields(object, fields); }
 
 val tensor_to_js(const float* data, const std::vector<std::size_t>& shape) {
-  std::size_t size = 1;
-  for (const std::size_t d : shape) size *= d;
-  return object_to_js({{"data", typed_array_to_js(data, size)}, {"shape", array_to_js(shape)}});
+  return object_to_js({{"data", typed_array_to_js(data, attn::train::tensor_size(shape))}, {"shape", array_to_js(shape)}});
 }
 
 // Copies a JS { data: Float32Array, shape: [rows, cols] } (already type-checked in JS) into xtensor.

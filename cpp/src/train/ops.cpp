@@ -80,7 +80,7 @@ void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::
                        std::size_t frozen_rows, const Real* learned, const Real* positional) {
   for (std::size_t r = 0; r < N; ++r) {
     const auto id = static_cast<std::size_t>(tokens[r]);
-    const Real* e = id < frozen_rows ? frozen + id * d : learned + (id - frozen_rows) * d;
+    const Real* e = input_row(id, d, frozen, frozen_rows, learned);
     Real* row = x + r * d;
     for (std::size_t j = 0; j < d; ++j) row[j] = e[j] + (positional ? positional[(r % T) * d + j] : Real{0});
   }
@@ -104,13 +104,37 @@ void embedding_backward(Real* dlearned, Real* dpositional, const Real* dx, const
 }
 
 template <typename Real>
-void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k, std::size_t m,
+void pack_weights(PackedWeights<Real>& out, const Real* w, std::size_t k, std::size_t m) {
+  out.k = k, out.m = m;
+  if constexpr (std::is_same_v<Real, float>) {
+    out.data.resize(packed_size(k, m));
+    pack_panels_into(w, m, k, m, out.data.data());
+  } else {
+    out.data.assign(w, w + k * m);
+  }
+}
+
+template <typename Real>
+void matmul_forward(Real* out, const Real* in, const PackedWeights<Real>& w, const Real* bias, std::size_t N,
                     bool accumulate) {
+  const std::size_t k = w.k, m = w.m;
   for (std::size_t r = 0; bias && r < N; ++r) {
     Real* row = out + r * m;
     for (std::size_t j = 0; j < m; ++j) row[j] = accumulate ? row[j] + bias[j] : bias[j];
   }
-  matmul(in, k, w, m, out, m, N, k, m, accumulate || bias);
+  if constexpr (std::is_same_v<Real, float>) {
+    gemm_packed(in, k, w.data.data(), out, m, N, k, m, 0, accumulate || bias);
+  } else {
+    gemm_rowwise(in, k, w.data.data(), m, out, m, N, k, m, accumulate || bias);
+  }
+}
+
+template <typename Real>
+void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k, std::size_t m,
+                    bool accumulate) {
+  thread_local PackedWeights<Real> packed;  // packed for this one product
+  pack_weights(packed, w, k, m);
+  matmul_forward(out, in, packed, bias, N, accumulate);
 }
 
 template <typename Real>
@@ -254,16 +278,26 @@ void gelu_backward(Real* din, const Real* dout, const Real* in, std::size_t n) {
 }
 
 template <typename Real>
+double log_sum_exp(const Real* row, std::size_t V) {
+  const double max = *std::max_element(row, row + V);
+  double total = 0;
+  for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j]) - max);
+  return max + std::log(total);
+}
+
+template <typename Real>
+double log_softmax_at(const Real* row, std::size_t V, std::int32_t id) {
+  return static_cast<double>(row[id]) - log_sum_exp(row, V);
+}
+
+template <typename Real>
 double crossentropy_forward(const Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                             std::size_t V) {
   double sum = 0;
   for (std::size_t r = 0; r < N; ++r) {
     if (!scored[r]) continue;
     const Real* row = logits + r * V;
-    const double max = *std::max_element(row, row + V);
-    double total = 0;
-    for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j]) - max);
-    sum += max + std::log(total) - static_cast<double>(row[targets[r]]);
+    sum += log_sum_exp(row, V) - static_cast<double>(row[targets[r]]);
   }
   return sum;
 }
@@ -313,7 +347,9 @@ double crossentropy_backward(Real* logits, const std::int32_t* targets, const st
                                         std::size_t, const Real*, const Real*);                                               \
   template void embedding_backward<Real>(Real*, Real*, const Real*, const std::int32_t*, std::size_t, std::size_t, std::size_t, \
                                          std::size_t);                                                                        \
+  template void pack_weights<Real>(PackedWeights<Real>&, const Real*, std::size_t, std::size_t);                             \
   template void matmul_forward<Real>(Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t, std::size_t, bool); \
+  template void matmul_forward<Real>(Real*, const Real*, const PackedWeights<Real>&, const Real*, std::size_t, bool);          \
   template void matmul_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,     \
                                       std::size_t, std::vector<Real>&);                                                       \
   template void attention_forward<Real>(Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,          \
@@ -328,6 +364,8 @@ double crossentropy_backward(Real* logits, const std::int32_t* targets, const st
   template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
   template void gelu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
   template void gelu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
+  template double log_sum_exp<Real>(const Real*, std::size_t);                                                                \
+  template double log_softmax_at<Real>(const Real*, std::size_t, std::int32_t);                                               \
   template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t); \
   template double crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t, Real);
 ATTN_TRAIN_OPS(float)

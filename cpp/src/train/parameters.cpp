@@ -1,6 +1,8 @@
 #include "attn/train/parameters.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 #include "attn/core/limits.hpp"
@@ -59,13 +61,27 @@ void visit_parameters(const ModelConfig& c, Parameters<Real>& p, Visit&& visit) 
   if (c.biases) visit("output_bias", {c.outputs()}, zero, p.output_bias);
 }
 
-std::size_t product(const std::vector<std::size_t>& shape) {
+// The number of parameters of c, counted in 64 bits from the one table (saturating at UINT64_MAX), so that
+// check_config sees the true size of a configuration before anything in size_t can wrap on wasm32.
+std::uint64_t parameter_cells(const ModelConfig& c) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t count = 0;
+  Parameters<float> unused;
+  visit_parameters(c, unused, [&](const std::string&, const std::vector<std::size_t>& shape, Init, float*&) {
+    std::uint64_t size = 1;
+    for (const std::size_t s : shape) size = s && size > kMax / s ? kMax : size * s;
+    count = count > kMax - size ? kMax : count + size;
+  });
+  return count;
+}
+
+}  // namespace
+
+std::size_t tensor_size(const std::vector<std::size_t>& shape) {
   std::size_t n = 1;
   for (const std::size_t s : shape) n *= s;
   return n;
 }
-
-}  // namespace
 
 void check_config(const ModelConfig& c) {
   const auto positive = [](std::size_t value, const char* name) {
@@ -83,10 +99,7 @@ void check_config(const ModelConfig& c) {
     throw std::out_of_range("frozenRows must be at most vocabSize = " + std::to_string(c.vocab_size) + ", got " +
                             std::to_string(c.frozen_rows));
   }
-  const std::uint64_t d = c.d_model;
-  check_cells(d * (std::uint64_t{2} * c.vocab_size + c.outputs() + c.seq_len + std::uint64_t{4} * c.n_layers * d + (c.output_head ? d + 3 : 0) +
-                   std::uint64_t{2} * c.n_layers * c.d_ff),
-              "the model's parameters");
+  check_cells(parameter_cells(c), "the model's parameters");
 }
 
 std::vector<ParameterSpec> parameter_specs(const ModelConfig& c) {
@@ -94,7 +107,7 @@ std::vector<ParameterSpec> parameter_specs(const ModelConfig& c) {
   Parameters<float> unused;
   std::size_t offset = 0;
   visit_parameters(c, unused, [&](const std::string& name, std::vector<std::size_t> shape, Init init, float*&) {
-    const std::size_t size = product(shape);
+    const std::size_t size = tensor_size(shape);
     specs.push_back({name, std::move(shape), offset, size, init.sigma, init.constant});
     offset += size;
   });
@@ -102,9 +115,7 @@ std::vector<ParameterSpec> parameter_specs(const ModelConfig& c) {
 }
 
 std::size_t parameter_count(const ModelConfig& c) {
-  std::size_t count = 0;
-  for (const ParameterSpec& s : parameter_specs(c)) count += s.size;
-  return count;
+  return static_cast<std::size_t>(parameter_cells(c));
 }
 
 template <typename Real>
@@ -113,7 +124,7 @@ Parameters<Real> bind_parameters(const ModelConfig& c, Real* flat) {
   std::size_t offset = 0;
   visit_parameters(c, p, [&](const std::string&, const std::vector<std::size_t>& shape, Init, Real*& slot) {
     slot = flat + offset;
-    offset += product(shape);
+    offset += tensor_size(shape);
   });
   return p;
 }

@@ -159,7 +159,7 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
     std::printf("%s output: logits at 3 positions vs x_L U + b in double: max |difference| %.2e\n", tied ? "tied" : "untied", worst);
     CHECK(worst < 1e-4);
     CHECK_THROWS_WITH(model.run(text, 5, std::vector<std::int64_t>{static_cast<std::int64_t>(T)}),
-                      Catch::Contains("a position must be in [-8, 8) for 8 tokens, got 8"));
+                      Catch::Contains("languageModel.run: position must be in [-8, 8) for 8 tokens, got 8"));
     CHECK_THROWS_WITH(model.run(text, 5, std::vector<std::int64_t>{-9}), Catch::Contains("got -9"));
     CHECK(model.run(text, 5, std::vector<std::int64_t>{}).top.empty());
   }

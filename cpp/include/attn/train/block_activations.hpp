@@ -14,15 +14,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "attn/train/input_checks.hpp"
 #include "attn/train/model.hpp"
 
 namespace attn::train {
-
-// Which head to follow: layer in [0, L), head in [0, H).
-struct HeadChoice {
-  std::size_t layer = 0;
-  std::size_t head = 0;
-};
 
 // Row-major buffers; a step the configuration does not have is empty (no layer norm: norm1 and norm2;
 // no feed-forward layer: ff_hidden … output alias nothing and are empty, the block's output is norm1 or R₁).
@@ -47,14 +42,11 @@ struct BlockActivations {
   std::vector<float> output;            // (T, d) x_{l+1}, the block's output (= LanguageRun::hidden[l])
 };
 
-// The activations of head choice.head in block choice.layer of the last forward pass over one sequence
+// The activations of head choice.head (HeadChoice, input_checks.hpp) in block choice.layer of the last forward pass over one sequence
 // `tokens` (T = ws.seq_len input ids) with these parameters and frozen inputs (model.hpp forward_blocks).
 // Throws std::out_of_range naming the limit if choice.layer ≥ L or choice.head ≥ H, and
 // std::invalid_argument if ws does not hold a forward pass of batch size 1.
 BlockActivations block_activations(const ModelConfig& config, const float* parameters, const FrozenInputs<float>& frozen,
                                    const std::int32_t* tokens, const Workspace<float>& ws, HeadChoice choice);
-
-// Throws std::out_of_range "<where>: layer must be in [0, L), got …" (or head, [0, H)) unless the choice exists.
-void check_head_choice(const ModelConfig& config, HeadChoice choice, const char* where);
 
 }  // namespace attn::train

@@ -18,8 +18,16 @@
 
 namespace attn::train {
 
-// x (N, d) = row(tokens[r]) + P[r mod T]: row(id) = frozen[id] for id < frozen_rows, else
-// learned[id − frozen_rows]. positional (T, d) may be null (no position information).
+// row(id) (d): the input row of id, frozen[id] (frozen: (frozen_rows, d)) for id < frozen_rows, else
+// learned[id − frozen_rows] (learned: (V − frozen_rows, d)). The one rule for reading an input row: the
+// embedding, a tied output matrix (model.cpp output_matrix) and the rows LanguageModel reports all use it.
+template <typename Real>
+inline const Real* input_row(std::size_t id, std::size_t d, const Real* frozen, std::size_t frozen_rows,
+                             const Real* learned) {
+  return id < frozen_rows ? frozen + id * d : learned + (id - frozen_rows) * d;
+}
+
+// x (N, d) = row(tokens[r]) + P[r mod T], row as input_row. positional (T, d) may be null (no position information).
 template <typename Real>
 void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d, const Real* frozen,
                        std::size_t frozen_rows, const Real* learned, const Real* positional);
@@ -28,9 +36,25 @@ template <typename Real>
 void embedding_backward(Real* dlearned, Real* dpositional, const Real* dx, const std::int32_t* tokens, std::size_t N,
                         std::size_t T, std::size_t d, std::size_t frozen_rows);
 
+// A weight matrix w (k, m) made ready for products in · w: for float, gemm_packed's column panels
+// (kernels.hpp pack_panels); for double, w as it is (gemm_rowwise reads it row-major). A matrix used in many
+// products (a LanguageModel's output matrix U) is packed once and kept.
+template <typename Real>
+struct PackedWeights {
+  std::vector<Real> data;
+  std::size_t k = 0, m = 0;
+};
+template <typename Real>
+void pack_weights(PackedWeights<Real>& out, const Real* w, std::size_t k, std::size_t m);
+
 // out (N, m) = in (N, k) · w (k, m) + bias (m; null: none), or out += in · w + bias when accumulate.
 template <typename Real>
 void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k, std::size_t m,
+                    bool accumulate = false);
+// The same with w packed by pack_weights (k = w.k, m = w.m): the bias first, then the product added to it, as
+// the unpacked form does, so both give the same bits.
+template <typename Real>
+void matmul_forward(Real* out, const Real* in, const PackedWeights<Real>& w, const Real* bias, std::size_t N,
                     bool accumulate = false);
 // din (N, k) += dout · wᵀ; dw (k, m) += inᵀ · dout; dbias (m) += Σ_rows dout. Any output may be null
 // (not needed). scratch holds the transposes.
@@ -101,7 +125,16 @@ inline float exp_nonpositive(float x) {
   return y * two_n;
 }
 
-// Σ over the scored rows of logits (N, V) of −log softmax(row)[target] (nats), computed stably in double.
+// ln Σ_j e^row[j] over one row of V logits (nats), computed stably in double: max + ln Σ_j e^(row[j] − max)
+// with the row's largest logit max. Every log-softmax in the project goes through it (the loss below,
+// LanguageModel's scores and knockouts).
+template <typename Real>
+double log_sum_exp(const Real* row, std::size_t V);
+// ln softmax(row)[id] = row[id] − log_sum_exp(row) (nats, ≤ 0) for id in [0, V) (not checked).
+template <typename Real>
+double log_softmax_at(const Real* row, std::size_t V, std::int32_t id);
+
+// Σ over the scored rows of logits (N, V) of −log softmax(row)[target] = log_sum_exp(row) − row[target] (nats).
 template <typename Real>
 double crossentropy_forward(const Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                             std::size_t V);

@@ -53,7 +53,8 @@ struct ModelConfig {
 };
 
 // Throws std::out_of_range naming the field if a size is 0, n_heads does not divide d_model,
-// frozen_rows exceeds vocab_size, or the parameters would exceed the core's memory limit (limits.hpp).
+// frozen_rows exceeds vocab_size, or the parameters (parameter_count, counted in 64 bits) would exceed the
+// core's memory limit (limits.hpp kMaxCells).
 void check_config(const ModelConfig& config);
 
 // One layer's parameters; a pointer is null where the configuration has no such tensor.
@@ -96,7 +97,12 @@ struct ParameterSpec {
 // w_q, b_q, w_k, b_k, w_v, b_v, w_o, b_o, norm1, w_1, b_1, w_2, b_2, norm2; the output head's dense w and b and
 // norm; unembedding, output_bias.
 std::vector<ParameterSpec> parameter_specs(const ModelConfig& config);
+// The number of parameters, the length of the flat array: the sum of parameter_specs' sizes, added up from the
+// same table (in 64 bits, which check_config reads before anything can wrap). Callers ask it, never re-derive it.
 std::size_t parameter_count(const ModelConfig& config);
+
+// The number of values of a row-major tensor of this shape: the product of its sizes (1 for shape {}).
+std::size_t tensor_size(const std::vector<std::size_t>& shape);
 
 // Named pointers into `flat` (parameter_count(config) values), in parameter_specs' order.
 template <typename Real>
