@@ -33,7 +33,10 @@ void gemm_rowwise(const Real* a, std::size_t lda, const Real* b, std::size_t ldb
 void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc, std::size_t n,
           std::size_t k, std::size_t m, bool accumulate = false);
 
-// B [k, m] (row stride ldb) rearranged for gemm_packed: column panels of 8, each k × 8 contiguous,
+// The width of pack_panels' column panels: the micro-kernel's register tile is 8 columns (two 4-lane vectors).
+inline constexpr std::size_t kPanelColumns = 8;
+
+// B [k, m] (row stride ldb) rearranged for gemm_packed (pack_panels.cpp): column panels of 8, each k × 8 contiguous,
 // the last panel zero-padded. For matrices used many times (fixed weights): pack once, multiply often.
 std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m);
 
