@@ -16,7 +16,8 @@ int measure_heads(const std::string& path, const attn::EmbeddingTable& table, co
 // Every head's scores on repeated random words at each R of `repeats` (comma-separated), and (causal) how much
 // easier the second copy is than the first; with a copy file (text<TAB>word lines, '#' comments:
 // scripts/lm/copy-sentences.tsv), the causal model's next word after each text and the word's rank. Prints only.
-int probe(const std::string& path, const attn::EmbeddingTable& table, const std::string& repeats, const std::string& copy);
+int probe(const std::string& path, const attn::EmbeddingTable& table, const std::string& repeats,
+          const std::string& copy);
 
 // The held-out loss (nats) of the model at `path` on the (coarser) output vocabulary of the model at `coarse_path`:
 // each word the other has is its own class, every other output (its <unk> included) falls into that vocabulary's

@@ -17,10 +17,18 @@ namespace attn {
 // literal inside the loop on every use, and these 12 cost more than the arithmetic (softmax measured
 // 2.1 → 1.5 ns per score in Chromium 156). Not const, and visible outside this file, so the compiler
 // cannot turn the loads back into literals.
-float exp_constants_data[] = {-87.0f, 1.44269504088896341f, 12582912.0f /* 1.5 · 2^23 */,
-                              -0.693359375f, 2.12194440e-4f /* −ln 2 in two parts */,
-                              1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
-                              5.0000001201e-1f, 1.0f};
+float exp_constants_data[] = {-87.0f,
+                              1.44269504088896341f,
+                              12582912.0f /* 1.5 · 2^23 */,
+                              -0.693359375f,
+                              2.12194440e-4f /* −ln 2 in two parts */,
+                              1.9875691500e-4f,
+                              1.3981999507e-3f,
+                              8.3334519073e-3f,
+                              4.1665795894e-2f,
+                              1.6666665459e-1f,
+                              5.0000001201e-1f,
+                              1.0f};
 #endif
 
 namespace {
@@ -84,9 +92,9 @@ struct ExpConstants {
 
 ExpConstants exp_constants() {
   const float* c = exp_constants_data;
-  return {wasm_v128_load32_splat(c), wasm_v128_load32_splat(c + 1), wasm_v128_load32_splat(c + 2),
-          wasm_v128_load32_splat(c + 3), wasm_v128_load32_splat(c + 4), wasm_v128_load32_splat(c + 5),
-          wasm_v128_load32_splat(c + 6), wasm_v128_load32_splat(c + 7), wasm_v128_load32_splat(c + 8),
+  return {wasm_v128_load32_splat(c),     wasm_v128_load32_splat(c + 1),  wasm_v128_load32_splat(c + 2),
+          wasm_v128_load32_splat(c + 3), wasm_v128_load32_splat(c + 4),  wasm_v128_load32_splat(c + 5),
+          wasm_v128_load32_splat(c + 6), wasm_v128_load32_splat(c + 7),  wasm_v128_load32_splat(c + 8),
           wasm_v128_load32_splat(c + 9), wasm_v128_load32_splat(c + 10), wasm_v128_load32_splat(c + 11)};
 }
 
@@ -143,8 +151,6 @@ std::size_t tile_rows(std::size_t left) {
   return std::min(kRows, left);
 }
 
-
-
 // One cache block: C[:, 0..m) (+)= A[:, 0..k) · B[0..k, 0..m).
 void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                 std::size_t n, std::size_t k, std::size_t m, bool accumulate) {
@@ -155,15 +161,28 @@ void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb
       const float* ai = a + i * lda;
       float* cij = c + i * ldc + j;
       switch (rows) {  // the last rows of C use a shorter kernel, still vectorized (5 and 6: 6-row tiles only)
-        case 6: micro_kernel<6>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 5: micro_kernel<5>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 4: micro_kernel<4>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 3: micro_kernel<3>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 2: micro_kernel<2>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        default: micro_kernel<1>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+        case 6:
+          micro_kernel<6>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 5:
+          micro_kernel<5>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 4:
+          micro_kernel<4>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 3:
+          micro_kernel<3>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 2:
+          micro_kernel<2>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        default:
+          micro_kernel<1>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
       }
     }
-    if (m_main < m) gemm_rowwise(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
+    if (m_main < m)
+      gemm_rowwise(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
   }
 }
 
@@ -175,13 +194,15 @@ void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, floa
   constexpr std::size_t kBlockK = 128, kBlockM = 256;
   if (n == 0 || m == 0) return;  // nothing to write (and an empty matrix may have no storage at all)
   if (k == 0) {
-    if (!accumulate) for (std::size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
+    if (!accumulate)
+      for (std::size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
     return;
   }
   for (std::size_t kk = 0; kk < k; kk += kBlockK) {
     const std::size_t kc = std::min(kBlockK, k - kk);
     for (std::size_t jj = 0; jj < m; jj += kBlockM) {
-      gemm_block(a + kk, lda, b + kk * ldb + jj, ldb, c + jj, ldc, n, kc, std::min(kBlockM, m - jj), accumulate || kk > 0);
+      gemm_block(a + kk, lda, b + kk * ldb + jj, ldb, c + jj, ldc, n, kc, std::min(kBlockM, m - jj),
+                 accumulate || kk > 0);
     }
   }
 }
@@ -201,34 +222,46 @@ void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c,
     const std::size_t kc = std::min(kBlockK, k - std::min(k, kk));
     const bool accumulate = accumulate_c || kk > 0;
     for (std::size_t ii = 0; ii < n; ii += kBlockRows)
-    for (std::size_t q = 0; q < panels; ++q) {
-      const float* panel = packed + (q * panel_k + kk) * kCols;
-      const std::size_t cols = std::min(kCols, m - q * kCols);
-      const std::size_t end = std::min(n, ii + kBlockRows);
-      for (std::size_t i = ii, rows = 0; i < end; i += rows) {
-        rows = tile_rows(end - i);
-        float* out = cols == kCols ? c + i * ldc + q * kCols : tail;
-        const std::size_t ldo = cols == kCols ? ldc : kCols;
-        if (cols != kCols && accumulate) {
-          for (std::size_t r = 0; r < rows; ++r) std::copy_n(c + (i + r) * ldc + q * kCols, cols, tail + r * kCols);
-        }
-        // A switch in each caller, not a shared dispatch function: clang then inlines the kernels here,
-        // where B's row stride is the constant 8 (a shared, non-inlined dispatch measured 13–22 % slower
-        // for the relaxed build in Node 20).
-        const float* ai = a + i * lda + kk;
-        switch (rows) {
-          case 6: micro_kernel<6>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 5: micro_kernel<5>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 4: micro_kernel<4>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 3: micro_kernel<3>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 2: micro_kernel<2>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          default: micro_kernel<1>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-        }
-        if (cols != kCols) {
-          for (std::size_t r = 0; r < rows; ++r) std::copy_n(tail + r * kCols, cols, c + (i + r) * ldc + q * kCols);
+      for (std::size_t q = 0; q < panels; ++q) {
+        const float* panel = packed + (q * panel_k + kk) * kCols;
+        const std::size_t cols = std::min(kCols, m - q * kCols);
+        const std::size_t end = std::min(n, ii + kBlockRows);
+        for (std::size_t i = ii, rows = 0; i < end; i += rows) {
+          rows = tile_rows(end - i);
+          float* out = cols == kCols ? c + i * ldc + q * kCols : tail;
+          const std::size_t ldo = cols == kCols ? ldc : kCols;
+          if (cols != kCols && accumulate) {
+            for (std::size_t r = 0; r < rows; ++r) std::copy_n(c + (i + r) * ldc + q * kCols, cols, tail + r * kCols);
+          }
+          // A switch in each caller, not a shared dispatch function: clang then inlines the kernels here,
+          // where B's row stride is the constant 8 (a shared, non-inlined dispatch measured 13–22 % slower
+          // for the relaxed build in Node 20).
+          const float* ai = a + i * lda + kk;
+          switch (rows) {
+            case 6:
+              micro_kernel<6>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 5:
+              micro_kernel<5>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 4:
+              micro_kernel<4>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 3:
+              micro_kernel<3>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 2:
+              micro_kernel<2>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            default:
+              micro_kernel<1>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+          }
+          if (cols != kCols) {
+            for (std::size_t r = 0; r < rows; ++r) std::copy_n(tail + r * kCols, cols, c + (i + r) * ldc + q * kCols);
+          }
         }
       }
-    }
   }
 }
 

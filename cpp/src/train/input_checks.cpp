@@ -16,7 +16,8 @@ void check_head_choice(const ModelConfig& c, HeadChoice choice, const char* wher
   }
 }
 
-std::vector<std::uint8_t> ablation_flags(const ModelConfig& c, const std::vector<HeadChoice>& heads, const char* where) {
+std::vector<std::uint8_t> ablation_flags(const ModelConfig& c, const std::vector<HeadChoice>& heads,
+                                         const char* where) {
   std::vector<std::uint8_t> flags;
   if (heads.empty()) return flags;  // model.hpp forward: empty = every head on
   flags.assign(c.n_layers * c.n_heads, 0);
@@ -25,8 +26,8 @@ std::vector<std::uint8_t> ablation_flags(const ModelConfig& c, const std::vector
     check_head_choice(c, heads[i], at.c_str());
     std::uint8_t& flag = flags[heads[i].layer * c.n_heads + heads[i].head];
     if (flag) {
-      throw std::out_of_range(at + ": layer " + std::to_string(heads[i].layer) + ", head " + std::to_string(heads[i].head) +
-                              " is listed twice");
+      throw std::out_of_range(at + ": layer " + std::to_string(heads[i].layer) + ", head " +
+                              std::to_string(heads[i].head) + " is listed twice");
     }
     flag = 1;
   }
@@ -45,7 +46,8 @@ std::size_t position_index(std::int64_t position, std::size_t T, const char* whe
   const auto signed_t = static_cast<std::int64_t>(T);
   if (position < -signed_t || position >= signed_t) {
     throw std::out_of_range(std::string(where) + ": position must be in [" + std::to_string(-signed_t) + ", " +
-                            std::to_string(T) + ") for " + std::to_string(T) + " tokens, got " + std::to_string(position));
+                            std::to_string(T) + ") for " + std::to_string(T) + " tokens, got " +
+                            std::to_string(position));
   }
   return static_cast<std::size_t>(position < 0 ? position + signed_t : position);
 }

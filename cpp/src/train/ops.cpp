@@ -25,8 +25,8 @@ void matmul(const float* a, std::size_t lda, const float* b, std::size_t ldb, fl
   gemm_packed(a, lda, packed.data(), c, ldc, n, k, m, 0, accumulate);
 }
 
-void matmul(const double* a, std::size_t lda, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t n,
-            std::size_t k, std::size_t m, bool accumulate) {
+void matmul(const double* a, std::size_t lda, const double* b, std::size_t ldb, double* c, std::size_t ldc,
+            std::size_t n, std::size_t k, std::size_t m, bool accumulate) {
   gemm_rowwise(a, lda, b, ldb, c, ldc, n, k, m, accumulate);
 }
 
@@ -76,8 +76,8 @@ bool attend(const double* q, const double* k, const double* v, std::size_t ld, s
 }  // namespace
 
 template <typename Real>
-void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d, const Real* frozen,
-                       std::size_t frozen_rows, const Real* learned, const Real* positional) {
+void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d,
+                       const Real* frozen, std::size_t frozen_rows, const Real* learned, const Real* positional) {
   for (std::size_t r = 0; r < N; ++r) {
     const auto id = static_cast<std::size_t>(tokens[r]);
     const Real* e = input_row(id, d, frozen, frozen_rows, learned);
@@ -130,8 +130,8 @@ void matmul_forward(Real* out, const Real* in, const PackedWeights<Real>& w, con
 }
 
 template <typename Real>
-void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k, std::size_t m,
-                    bool accumulate) {
+void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k,
+                    std::size_t m, bool accumulate) {
   thread_local PackedWeights<Real> packed;  // packed for this one product
   pack_weights(packed, w, k, m);
   matmul_forward(out, in, packed, bias, N, accumulate);
@@ -157,8 +157,9 @@ void matmul_backward(Real* din, Real* dw, Real* dbias, const Real* dout, const R
 }
 
 template <typename Real>
-void attention_forward(Real* z, Real* weights, const Real* q, const Real* k, const Real* v, std::size_t B, std::size_t T,
-                       std::size_t d, std::size_t H, bool causal, const std::uint8_t* ablated, HeadWorkspace& head) {
+void attention_forward(Real* z, Real* weights, const Real* q, const Real* k, const Real* v, std::size_t B,
+                       std::size_t T, std::size_t d, std::size_t H, bool causal, const std::uint8_t* ablated,
+                       HeadWorkspace& head) {
   const std::size_t dk = d / H;
   const Real scale = Real{1} / std::sqrt(static_cast<Real>(dk));
   for (std::size_t b = 0; b < B; ++b) {
@@ -211,8 +212,8 @@ void attention_backward(Real* dq, Real* dk, Real* dv, const Real* dz, const Real
 }
 
 template <typename Real>
-void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* x, const Real* gamma, const Real* beta, std::size_t N,
-                       std::size_t d) {
+void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* x, const Real* gamma, const Real* beta,
+                       std::size_t N, std::size_t d) {
   for (std::size_t r = 0; r < N; ++r) {
     const Real* row = x + r * d;
     double sum = 0;
@@ -269,7 +270,8 @@ void gelu_forward(Real* out, const Real* in, std::size_t n) {
 
 template <typename Real>
 void gelu_backward(Real* din, const Real* dout, const Real* in, std::size_t n) {
-  const Real inv_sqrt2 = static_cast<Real>(0.70710678118654752440), inv_sqrt_2pi = static_cast<Real>(0.39894228040143267794);
+  const Real inv_sqrt2 = static_cast<Real>(0.70710678118654752440),
+             inv_sqrt_2pi = static_cast<Real>(0.39894228040143267794);
   for (std::size_t i = 0; i < n; ++i) {
     const Real x = in[i];
     const Real cdf = Real{0.5} * (Real{1} + std::erf(x * inv_sqrt2)), pdf = inv_sqrt_2pi * std::exp(Real{-0.5} * x * x);
@@ -342,32 +344,36 @@ double crossentropy_backward(Real* logits, const std::int32_t* targets, const st
   return sum;
 }
 
-#define ATTN_TRAIN_OPS(Real)                                                                                                   \
-  template void embedding_forward<Real>(Real*, const std::int32_t*, std::size_t, std::size_t, std::size_t, const Real*,         \
-                                        std::size_t, const Real*, const Real*);                                               \
-  template void embedding_backward<Real>(Real*, Real*, const Real*, const std::int32_t*, std::size_t, std::size_t, std::size_t, \
-                                         std::size_t);                                                                        \
-  template void pack_weights<Real>(PackedWeights<Real>&, const Real*, std::size_t, std::size_t);                             \
-  template void matmul_forward<Real>(Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t, std::size_t, bool); \
-  template void matmul_forward<Real>(Real*, const Real*, const PackedWeights<Real>&, const Real*, std::size_t, bool);          \
-  template void matmul_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,     \
-                                      std::size_t, std::vector<Real>&);                                                       \
-  template void attention_forward<Real>(Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,          \
-                                        std::size_t, std::size_t, bool, const std::uint8_t*, HeadWorkspace&);                 \
-  template void attention_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*, const Real*,  \
-                                         std::size_t, std::size_t, std::size_t, std::size_t, const std::uint8_t*,             \
-                                         std::vector<Real>&);                                                                 \
-  template void layernorm_forward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t);  \
-  template void layernorm_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*, const Real*,   \
-                                         std::size_t, std::size_t);                                                           \
-  template void relu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
-  template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
-  template void gelu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
-  template void gelu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
-  template double log_sum_exp<Real>(const Real*, std::size_t);                                                                \
-  template double log_softmax_at<Real>(const Real*, std::size_t, std::int32_t);                                               \
-  template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t); \
-  template double crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t, Real);
+#define ATTN_TRAIN_OPS(Real)                                                                                           \
+  template void embedding_forward<Real>(Real*, const std::int32_t*, std::size_t, std::size_t, std::size_t,             \
+                                        const Real*, std::size_t, const Real*, const Real*);                           \
+  template void embedding_backward<Real>(Real*, Real*, const Real*, const std::int32_t*, std::size_t, std::size_t,     \
+                                         std::size_t, std::size_t);                                                    \
+  template void pack_weights<Real>(PackedWeights<Real>&, const Real*, std::size_t, std::size_t);                       \
+  template void matmul_forward<Real>(Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,           \
+                                     std::size_t, bool);                                                               \
+  template void matmul_forward<Real>(Real*, const Real*, const PackedWeights<Real>&, const Real*, std::size_t, bool);  \
+  template void matmul_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t,         \
+                                      std::size_t, std::size_t, std::vector<Real>&);                                   \
+  template void attention_forward<Real>(Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t, \
+                                        std::size_t, std::size_t, bool, const std::uint8_t*, HeadWorkspace&);          \
+  template void attention_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*,      \
+                                         const Real*, std::size_t, std::size_t, std::size_t, std::size_t,              \
+                                         const std::uint8_t*, std::vector<Real>&);                                     \
+  template void layernorm_forward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t,       \
+                                        std::size_t);                                                                  \
+  template void layernorm_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*,      \
+                                         const Real*, std::size_t, std::size_t);                                       \
+  template void relu_forward<Real>(Real*, const Real*, std::size_t);                                                   \
+  template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                     \
+  template void gelu_forward<Real>(Real*, const Real*, std::size_t);                                                   \
+  template void gelu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                     \
+  template double log_sum_exp<Real>(const Real*, std::size_t);                                                         \
+  template double log_softmax_at<Real>(const Real*, std::size_t, std::int32_t);                                        \
+  template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t,       \
+                                             std::size_t);                                                             \
+  template double crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t,            \
+                                              std::size_t, Real);
 ATTN_TRAIN_OPS(float)
 ATTN_TRAIN_OPS(double)
 #undef ATTN_TRAIN_OPS

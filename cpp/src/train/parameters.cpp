@@ -30,7 +30,8 @@ void visit_parameters(const ModelConfig& c, Parameters<Real>& p, Visit&& visit) 
   for (std::size_t l = 0; l < c.n_layers; ++l) {
     LayerParameters<Real>& layer = p.layers[l];
     const std::string at = "layers." + std::to_string(l) + ".";
-    const std::pair<const char*, Real**> projections[4] = {{"q", &layer.w_q}, {"k", &layer.w_k}, {"v", &layer.w_v}, {"o", &layer.w_o}};
+    const std::pair<const char*, Real**> projections[4] = {
+        {"q", &layer.w_q}, {"k", &layer.w_k}, {"v", &layer.w_v}, {"o", &layer.w_o}};
     Real** biases[4] = {&layer.b_q, &layer.b_k, &layer.b_v, &layer.b_o};
     for (std::size_t m = 0; m < 4; ++m) {
       visit(at + "attention.w_" + projections[m].first, {d, d}, fan_in_d, *projections[m].second);
@@ -93,7 +94,8 @@ void check_config(const ModelConfig& c) {
   positive(c.n_layers, "numLayers");
   positive(c.seq_len, "seqLen");
   if (c.d_model % c.n_heads != 0) {
-    throw std::out_of_range("numHeads must divide dModel = " + std::to_string(c.d_model) + ", got " + std::to_string(c.n_heads));
+    throw std::out_of_range("numHeads must divide dModel = " + std::to_string(c.d_model) + ", got " +
+                            std::to_string(c.n_heads));
   }
   if (c.frozen_rows > c.vocab_size) {
     throw std::out_of_range("frozenRows must be at most vocabSize = " + std::to_string(c.vocab_size) + ", got " +
@@ -114,9 +116,7 @@ std::vector<ParameterSpec> parameter_specs(const ModelConfig& c) {
   return specs;
 }
 
-std::size_t parameter_count(const ModelConfig& c) {
-  return static_cast<std::size_t>(parameter_cells(c));
-}
+std::size_t parameter_count(const ModelConfig& c) { return static_cast<std::size_t>(parameter_cells(c)); }
 
 template <typename Real>
 Parameters<Real> bind_parameters(const ModelConfig& c, Real* flat) {

@@ -16,8 +16,8 @@ namespace attn {
 // A [rows, k] (row stride lda), B [k, cols] (ldb), C [rows, cols] (ldc). The plain loop: gemm's edges that its
 // micro-kernel does not cover (float), and the float64 products of the trainer's gradient checks (double).
 template <typename Real>
-void gemm_rowwise(const Real* a, std::size_t lda, const Real* b, std::size_t ldb, Real* c, std::size_t ldc, std::size_t rows,
-                  std::size_t k, std::size_t cols, bool accumulate) {
+void gemm_rowwise(const Real* a, std::size_t lda, const Real* b, std::size_t ldb, Real* c, std::size_t ldc,
+                  std::size_t rows, std::size_t k, std::size_t cols, bool accumulate) {
   for (std::size_t r = 0; r < rows; ++r) {
     Real* crow = c + r * ldc;
     if (!accumulate) std::fill(crow, crow + cols, Real(0));
@@ -43,7 +43,8 @@ std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, s
 // The same panels written to out (packed_size(k, m) floats), for workspaces reused across calls.
 // transposed: B is given as Bᵀ [m, k] (row stride ldb), e.g. keys for Q Kᵀ, packed without a transposed copy.
 std::size_t packed_size(std::size_t k, std::size_t m);
-void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed = false);
+void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out,
+                      bool transposed = false);
 
 // C = A · B, or C += A · B when accumulate, with B given by pack_panels(B) for B [panel_k, m]: A [n, k]
 // (lda), C [n, m] (ldc), using the first k ≤ panel_k rows of B (panel_k = 0 means k). Reads B sequentially.

@@ -26,7 +26,8 @@ void check_head_choice(const ModelConfig& config, HeadChoice choice, const char*
 // The (L·H) knockout flags of model.hpp forward (1 = that head's output replaced by 0) for these heads; empty
 // when none is listed (forward: every head on). Throws std::out_of_range "<where>[i]: …" naming a head that
 // does not exist (check_head_choice) or one listed twice.
-std::vector<std::uint8_t> ablation_flags(const ModelConfig& config, const std::vector<HeadChoice>& heads, const char* where);
+std::vector<std::uint8_t> ablation_flags(const ModelConfig& config, const std::vector<HeadChoice>& heads,
+                                         const char* where);
 
 // Throws std::out_of_range "<what> must hold <min> to <most> tokens, got <count>" unless min ≤ count ≤ max;
 // `most` is max itself, or "<limit_name> = max" when the limit has a name the caller knows ("seqLen").

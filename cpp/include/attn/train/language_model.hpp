@@ -38,22 +38,22 @@ struct WordProbability {
 };
 
 struct LanguageRun {
-  std::vector<Token> tokens;                        // (T) as tokenized, "[MASK]" merged
-  std::vector<std::int32_t> inputs;                 // (T) input ids (corpus.hpp)
-  std::vector<float> embeddings;                    // (T, d) each token's input row: its frozen word vector (GloVe),
-                                                    //   the [MASK] vector, or the learned <unk> row
-  std::vector<float> input;                         // (T, d) x₀ = embeddings + P (sinusoidal), the first block's input
-  std::vector<float> attention;                     // (L, H, T, T) weights; row i is query i
-  std::vector<float> hidden;                        // (L, T, d) each block's output x_{l+1}
-  std::vector<std::size_t> positions;               // (P) the positions whose outputs were computed
-  std::vector<std::vector<WordProbability>> top;    // (P) at positions[i]: the k most likely words, most likely first;
-                                                    //   never <unk> (its probability is unk[i])
-  std::vector<float> unk;                           // (P) at positions[i]: p(<unk>), the mass of every word outside the
-                                                    //   output vocabulary (one definition: run() and sample() alike)
-  std::vector<float> output_input;                  // (P, d) the output layer's input at positions[i]: x_L, or with
-                                                    //   BERT's output head t = LayerNorm(GELU(x_L W_T + b_T))
-  std::vector<float> logits;                        // (P, V_out) at positions[i]: output_input U + b
-  std::optional<BlockActivations> activations;      // one head's block step by step, when run() was asked for it
+  std::vector<Token> tokens;                      // (T) as tokenized, "[MASK]" merged
+  std::vector<std::int32_t> inputs;               // (T) input ids (corpus.hpp)
+  std::vector<float> embeddings;                  // (T, d) each token's input row: its frozen word vector (GloVe),
+                                                  //   the [MASK] vector, or the learned <unk> row
+  std::vector<float> input;                       // (T, d) x₀ = embeddings + P (sinusoidal), the first block's input
+  std::vector<float> attention;                   // (L, H, T, T) weights; row i is query i
+  std::vector<float> hidden;                      // (L, T, d) each block's output x_{l+1}
+  std::vector<std::size_t> positions;             // (P) the positions whose outputs were computed
+  std::vector<std::vector<WordProbability>> top;  // (P) at positions[i]: the k most likely words, most likely first;
+                                                  //   never <unk> (its probability is unk[i])
+  std::vector<float> unk;                         // (P) at positions[i]: p(<unk>), the mass of every word outside the
+                                                  //   output vocabulary (one definition: run() and sample() alike)
+  std::vector<float> output_input;                // (P, d) the output layer's input at positions[i]: x_L, or with
+                                                  //   BERT's output head t = LayerNorm(GELU(x_L W_T + b_T))
+  std::vector<float> logits;                      // (P, V_out) at positions[i]: output_input U + b
+  std::optional<BlockActivations> activations;    // one head's block step by step, when run() was asked for it
 };
 
 class LanguageModel {
@@ -89,13 +89,13 @@ class LanguageModel {
   // the causal model never saw it in training, so for it the replacement is a neutral "average word", not a blank.
   // All with the heads of `ablate` knocked out as well. A measurement on this text, not an explanation.
   struct Attribution {
-    std::vector<Token> tokens;        // (T)
-    std::size_t position = 0;         // the position, counted from 0
-    std::int32_t word = 0;            // output id (vocabulary())
-    double log_prob = 0;              // ln p(word) at position, nats
-    std::vector<double> heads;        // (L·H) layer-major: ln p with that head also off − log_prob; 0 for a head already off
-    std::vector<double> occlusion;    // (T) ln p with token t replaced by [MASK] − log_prob; 0 for a [MASK] token, and
-                                      //   (causal) for tokens after the position, which it cannot see
+    std::vector<Token> tokens;  // (T)
+    std::size_t position = 0;   // the position, counted from 0
+    std::int32_t word = 0;      // output id (vocabulary())
+    double log_prob = 0;        // ln p(word) at position, nats
+    std::vector<double> heads;  // (L·H) layer-major: ln p with that head also off − log_prob; 0 for a head already off
+    std::vector<double> occlusion;  // (T) ln p with token t replaced by [MASK] − log_prob; 0 for a [MASK] token, and
+                                    //   (causal) for tokens after the position, which it cannot see
   };
   // Throws as run(); std::out_of_range for a word outside [0, V_out).
   Attribution attribute(const std::string& text, std::int64_t position, std::int32_t word,
@@ -147,8 +147,8 @@ class LanguageModel {
   const EmbeddingTable* table_;
   Workspace<float> ws_;
   PackedWeights<float> packed_unembedding_;  // U (d, V_out) packed once (ops.hpp pack_weights)
-  std::vector<float> logits_;               // (T − 1, V_out) scratch of score()
-  std::vector<float> head_rows_;            // the output head's activations at the rows of one output_layer() call
+  std::vector<float> logits_;                // (T − 1, V_out) scratch of score()
+  std::vector<float> head_rows_;             // the output head's activations at the rows of one output_layer() call
 
   // The tokens and input ids of text, checked; the blocks run over them with the heads of `ablated` off.
   // Returns x_L (T, d).

@@ -41,20 +41,20 @@ struct FrozenInputs {
 // and the scratch space of the backward pass.
 template <typename Real>
 struct Workspace : Activations<Real> {
-  std::vector<Real> positional;   // (T, d) sinusoidal P, computed once
-  std::vector<Real> buffer;       // every activation (activation_count values)
-  std::vector<Real> unembedding;  // (d, V_out) U gathered from the input rows, tied output only
+  std::vector<Real> positional;            // (T, d) sinusoidal P, computed once
+  std::vector<Real> buffer;                // every activation (activation_count values)
+  std::vector<Real> unembedding;           // (d, V_out) U gathered from the input rows, tied output only
   PackedWeights<Real> packed_unembedding;  // U (d, V_out) packed for the output layer's product
-  std::vector<Real> gradients;    // the backward pass's activation gradients (gradient_count values)
-  std::vector<Real> scratch;      // transposes
-  HeadWorkspace head;             // attend_head's packed panels (float instance)
+  std::vector<Real> gradients;             // the backward pass's activation gradients (gradient_count values)
+  std::vector<Real> scratch;               // transposes
+  HeadWorkspace head;                      // attend_head's packed panels (float instance)
   // forward_scored's output rows: the rows whose logits it computed (ws.logits' first M rows, in this
   // order) and x_L at them (M, d); compact = false after forward(), whose logits are every row's.
   bool compact = false;
   std::vector<std::size_t> output_rows;
   std::vector<Real> output_inputs;
   std::size_t batch_size = 0;
-  std::size_t seq_len = 0;        // T of the last forward (≤ config.seq_len)
+  std::size_t seq_len = 0;  // T of the last forward (≤ config.seq_len)
 };
 
 // Forward pass over `tokens` (B, T) with T ≤ config.seq_len; fills ws. ablated: (L·H) flags, 1 = that
@@ -73,7 +73,8 @@ void forward(const ModelConfig& config, const Real* parameters, const std::int32
 // forward() itself. Throws as forward().
 template <typename Real>
 void forward_scored(const ModelConfig& config, const Real* parameters, const Batch& batch,
-                    const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen = {});
+                    const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws,
+                    const FrozenInputs<Real>& frozen = {});
 
 // The forward pass without the output layer: fills ws up to the last block and returns its output x_L
 // (N, d) (x₀ when n_layers = 0); ws.logits is left unwritten. Throws as forward().
@@ -136,7 +137,8 @@ double loss(const ModelConfig& config, const Workspace<Real>& ws, const Batch& b
 // batch's own count), so that the gradients of shards of one batch add up to the batch's gradient.
 // Returns the summed cross-entropy (nats) of the scored positions, from the same softmax.
 template <typename Real>
-double backward(const ModelConfig& config, const Real* parameters, const Batch& batch, const std::vector<std::uint8_t>& ablated,
-              Workspace<Real>& ws, Real* grads, const FrozenInputs<Real>& frozen = {}, std::size_t normalizer = 0);
+double backward(const ModelConfig& config, const Real* parameters, const Batch& batch,
+                const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, Real* grads,
+                const FrozenInputs<Real>& frozen = {}, std::size_t normalizer = 0);
 
 }  // namespace attn::train

@@ -32,8 +32,9 @@ inline constexpr NamedValue<Positional> kPositionalNames[] = {
 inline constexpr double kLayerNormEpsilon = 1e-5;
 
 struct ModelConfig {
-  std::size_t vocab_size = 0;   // V: input ids are in [0, V)
-  std::size_t frozen_rows = 0;  // F ≤ V: ids below F read a frozen table given to forward(); ids F … V − 1 are learned rows
+  std::size_t vocab_size = 0;  // V: input ids are in [0, V)
+  std::size_t frozen_rows =
+      0;  // F ≤ V: ids below F read a frozen table given to forward(); ids F … V − 1 are learned rows
   std::size_t output_size = 0;  // V_out: logits per position (0: the same as V)
   std::size_t d_model = 0;      // d
   std::size_t n_heads = 0;      // H, divides d
@@ -62,21 +63,21 @@ template <typename Real>
 struct LayerParameters {
   Real *w_q = nullptr, *w_k = nullptr, *w_v = nullptr, *w_o = nullptr;  // (d, d) each; head h: columns h·d_k …
   Real *b_q = nullptr, *b_k = nullptr, *b_v = nullptr, *b_o = nullptr;  // (d) each, with biases
-  Real *norm1_gamma = nullptr, *norm1_beta = nullptr;                    // (d) each, with layer_norm
-  Real *w_1 = nullptr, *b_1 = nullptr;                                   // (d, d_ff), (d_ff), with d_ff > 0
-  Real *w_2 = nullptr, *b_2 = nullptr;                                   // (d_ff, d), (d)
-  Real *norm2_gamma = nullptr, *norm2_beta = nullptr;                    // (d) each, with layer_norm and d_ff > 0
+  Real *norm1_gamma = nullptr, *norm1_beta = nullptr;                   // (d) each, with layer_norm
+  Real *w_1 = nullptr, *b_1 = nullptr;                                  // (d, d_ff), (d_ff), with d_ff > 0
+  Real *w_2 = nullptr, *b_2 = nullptr;                                  // (d_ff, d), (d)
+  Real *norm2_gamma = nullptr, *norm2_beta = nullptr;                   // (d) each, with layer_norm and d_ff > 0
 };
 
 template <typename Real>
 struct Parameters {
-  Real* embedding = nullptr;    // (V − F, d) the learned input rows (ids F … V − 1)
-  Real* positional = nullptr;   // (T, d) learned P only
+  Real* embedding = nullptr;   // (V − F, d) the learned input rows (ids F … V − 1)
+  Real* positional = nullptr;  // (T, d) learned P only
   std::vector<LayerParameters<Real>> layers;
-  Real *head_w = nullptr, *head_b = nullptr;          // (d, d), (d) W_T and b_T, with output_head
+  Real *head_w = nullptr, *head_b = nullptr;         // (d, d), (d) W_T and b_T, with output_head
   Real *head_gamma = nullptr, *head_beta = nullptr;  // (d) each, the head's LayerNorm
-  Real* unembedding = nullptr;  // (d, V_out) U, untied only
-  Real* output_bias = nullptr;  // (V_out) with biases
+  Real* unembedding = nullptr;                       // (d, V_out) U, untied only
+  Real* output_bias = nullptr;                       // (V_out) with biases
 };
 
 // One parameter tensor as the flat array holds it: its name (as safetensors and JS see it, e.g.
