@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(emscripten libxtensor-dev xtl-dev libxsimd-dev catch2 cmake g++ clang chromium
+DEBIAN_PACKAGES=(emscripten libxtensor-dev xtl-dev libxsimd-dev catch2 cmake g++ clang clang-format chromium
   wordnet-base sword-text-web libsword-utils r-base-core r-cran-janeaustenr r-cran-stringr nlohmann-json3-dev mkdocs python3-sphinx
   hugo)
 

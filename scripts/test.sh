@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints and format-checks the JS (ESLint, Prettier), builds everything from a clean clone and runs every
+# Lints and format-checks the JS (ESLint, Prettier) and the C++ (clang-format), builds everything from a clean clone and runs every
 # test: Catch2 natively, under ASan + UBSan and as wasm under Node; bounded fuzzing (FUZZ_SECONDS per target, default 20); node:test on the built
 # module's JS API, the npm tarball and the TypeScript declarations; and end to end in headless Chromium.
 set -euo pipefail
@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 step() { printf '\n== %s (at %d s)\n' "$1" "$SECONDS"; }
-step "lint (ESLint) and format (Prettier, print width 120) of web/, scripts/ and tests/"
+step "lint (ESLint) and format (Prettier, print width 120) of web/, scripts/ and tests/; clang-format of the C++"
 npm run --silent lint
+bash scripts/lint-cpp.sh
 
 step "native build and Catch2 tests"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -84,16 +84,16 @@ val embed(const std::string& text) {
 
 val sinusoidal_encoding(double seq_len, double d_model, double base) {
   return guarded([&] {
-    return tensor_to_js(attn::sinusoidal_encoding(static_cast<std::size_t>(seq_len), static_cast<std::size_t>(d_model), base));
+    return tensor_to_js(
+        attn::sinusoidal_encoding(static_cast<std::size_t>(seq_len), static_cast<std::size_t>(d_model), base));
   });
 }
 
 val attention(const val& args) {
   return guarded([&] {
-    return attention_to_js(attn::scaled_dot_product_attention(matrix_from_js(args["queries"], "queries"),
-                                                              matrix_from_js(args["keys"], "keys"),
-                                                              matrix_from_js(args["values"], "values"),
-                                                              attention_options(args)));
+    return attention_to_js(attn::scaled_dot_product_attention(
+        matrix_from_js(args["queries"], "queries"), matrix_from_js(args["keys"], "keys"),
+        matrix_from_js(args["values"], "values"), attention_options(args)));
   });
 }
 
@@ -102,10 +102,11 @@ val multi_head_attention(const val& args) {
     const auto input = matrix_from_js(args["input"], "input");
     const attn::Projections p{matrix_from_js(args["wQ"], "wQ"), matrix_from_js(args["wK"], "wK"),
                               matrix_from_js(args["wV"], "wV"), matrix_from_js(args["wO"], "wO")};
-    const auto r = attn::multi_head_attention(input, args["numHeads"].as<std::size_t>(), p, attention_options(args),
-                                              enum_from_js(attn::kPositionalKindNames, args["positionalEncoding"], "positionalEncoding"),
-                                              args["seed"].as<std::uint32_t>(), args["base"].as<double>(),
-                                              enum_from_js(attn::kAlibiSlopesNames, args["alibiSlopes"], "alibiSlopes"));
+    const auto r = attn::multi_head_attention(
+        input, args["numHeads"].as<std::size_t>(), p, attention_options(args),
+        enum_from_js(attn::kPositionalKindNames, args["positionalEncoding"], "positionalEncoding"),
+        args["seed"].as<std::uint32_t>(), args["base"].as<double>(),
+        enum_from_js(attn::kAlibiSlopesNames, args["alibiSlopes"], "alibiSlopes"));
     val out = val::object();
     set_attention_steps(out, r);
     return out;
@@ -116,7 +117,8 @@ val explain(const std::string& text, const val& options) {
   return guarded([&] {
     const attn::ExplainOptions o = explain_options(options);
     attn::check_explain_options(o, table().dim());  // a refused call leaves the cached weights alone
-    if (!g_model || g_model->d_model != table().dim() || g_model->projection != o.projection || g_model->seed != o.seed) {
+    if (!g_model || g_model->d_model != table().dim() || g_model->projection != o.projection ||
+        g_model->seed != o.seed) {
       g_model = std::make_unique<attn::ModelWeights>(attn::model_weights(table().dim(), o.projection, o.seed));
     }
     val trace = trace_to_js(attn::explain(text, table(), o, *g_model), o.position_checks);
@@ -129,8 +131,10 @@ val compare_contexts(const std::string& first, const std::string& second, const 
   return guarded([&] {
     const attn::ExplainOptions o = explain_options(options);
     const auto c = attn::compare_contexts(first, second, table(), o);
-    return object_to_js({{"first", trace_to_js(c.first, o.position_checks)}, {"second", trace_to_js(c.second, o.position_checks)},
-                         {"projection", pca_to_js(c.projection)}, {"scoring", score_options_to_js(o)}});
+    return object_to_js({{"first", trace_to_js(c.first, o.position_checks)},
+                         {"second", trace_to_js(c.second, o.position_checks)},
+                         {"projection", pca_to_js(c.projection)},
+                         {"scoring", score_options_to_js(o)}});
   });
 }
 
@@ -150,7 +154,8 @@ val explain_cross(const std::string& source, const std::string& target, const va
       out.set("queriesInput", tensor_to_js(r.queries_input));
       val cross = val::object();
       set_attention_steps(cross, r.cross);
-      for (std::size_t h = 0; h < r.additive.size(); ++h) cross["heads"][h].set("additiveScorer", scorer_to_js(r.additive[h]));
+      for (std::size_t h = 0; h < r.additive.size(); ++h)
+        cross["heads"][h].set("additiveScorer", scorer_to_js(r.additive[h]));
       out.set("cross", cross);
     }
     return out;
@@ -163,7 +168,8 @@ val simplex_objective(const val& args) {
     xt::xtensor<float, 1> s = xt::empty<float>({scores.size()});
     std::copy(scores.begin(), scores.end(), s.begin());
     return tensor_to_js(attn::simplex_objective(matrix_from_js(args["points"], "points"), s,
-                                                normalizer_from_js(args["method"], "method"), args["temperature"].as<float>()));
+                                                normalizer_from_js(args["method"], "method"),
+                                                args["temperature"].as<float>()));
   });
 }
 
@@ -172,8 +178,11 @@ val score_cost(const val& args) {
     const attn::ScoreFunction f = enum_from_js(attn::kScoreFunctionNames, args["scoreFunction"], "scoreFunction");
     const auto c = attn::score_cost(f, args["queries"].as<std::size_t>(), args["keys"].as<std::size_t>(),
                                     args["dK"].as<std::size_t>(), args["hidden"].as<std::size_t>());
-    return object_to_js({{"multiplyAdds", val(c.multiply_adds)}, {"additions", val(c.additions)},
-                         {"divisions", val(c.divisions)}, {"tanh", val(c.tanh)}, {"total", val(c.total())}});
+    return object_to_js({{"multiplyAdds", val(c.multiply_adds)},
+                         {"additions", val(c.additions)},
+                         {"divisions", val(c.divisions)},
+                         {"tanh", val(c.tanh)},
+                         {"total", val(c.total())}});
   });
 }
 
@@ -200,13 +209,13 @@ val positional_encoding_lab(const val& args) {
 }
 
 val layer_norm(const val& args) {
-  return guarded([&] {
-    return tensor_to_js(attn::layer_norm(matrix_from_js(args["x"], "x"), args["epsilon"].as<float>()));
-  });
+  return guarded(
+      [&] { return tensor_to_js(attn::layer_norm(matrix_from_js(args["x"], "x"), args["epsilon"].as<float>())); });
 }
 
 val pca(const val& args) {
-  return guarded([&] { return pca_to_js(attn::pca(matrix_from_js(args["rows"], "rows"), args["k"].as<std::size_t>())); });
+  return guarded(
+      [&] { return pca_to_js(attn::pca(matrix_from_js(args["rows"], "rows"), args["k"].as<std::size_t>())); });
 }
 
 val normalize(const val& args) {
@@ -226,9 +235,12 @@ val soft_lookup(const val& args) {
     const auto r = attn::soft_lookup(args["query"].as<std::string>(), vector_from_js<std::string>(args["keys"]),
                                      vector_from_js<std::string>(args["values"]), o,
                                      o.similarity == attn::LookupSimilarity::word_vectors ? &table() : nullptr);
-    val out = object_to_js({{"similarities", typed_array_to_js(r.similarities)}, {"scores", typed_array_to_js(r.scores)},
-                            {"weights", typed_array_to_js(r.weights)}, {"exact", typed_array_to_js(r.exact)},
-                            {"mixture", typed_array_to_js(r.mixture)}, {"exactMixture", typed_array_to_js(r.exact_mixture)}});
+    val out = object_to_js({{"similarities", typed_array_to_js(r.similarities)},
+                            {"scores", typed_array_to_js(r.scores)},
+                            {"weights", typed_array_to_js(r.weights)},
+                            {"exact", typed_array_to_js(r.exact)},
+                            {"mixture", typed_array_to_js(r.mixture)},
+                            {"exactMixture", typed_array_to_js(r.exact_mixture)}});
     out.set("distinctValues", array_to_js(r.values));
     out.set("valueIndex", array_to_js(std::vector<double>(r.value_index.begin(), r.value_index.end())));
     val shared = val::array();
@@ -243,7 +255,8 @@ val soft_lookup(const val& args) {
 }
 
 val layer_cost_to_js(const attn::LayerCost& c) {
-  return object_to_js({{"operations", val(c.operations)}, {"sequentialOperations", val(c.sequential)},
+  return object_to_js({{"operations", val(c.operations)},
+                       {"sequentialOperations", val(c.sequential)},
                        {"maxPathLength", val(c.max_path_length)}});
 }
 
@@ -251,8 +264,9 @@ val layer_cost_to_js(const attn::LayerCost& c) {
 // over curveN, from one core call.
 val layer_costs(const val& args) {
   return guarded([&] {
-    const attn::LayerCostsLesson lesson = attn::layer_costs_lesson(
-        args["n"].as<double>(), args["dModel"].as<double>(), args["kernelSize"].as<double>(), vector_from_js<double>(args["curveN"]));
+    const attn::LayerCostsLesson lesson =
+        attn::layer_costs_lesson(args["n"].as<double>(), args["dModel"].as<double>(), args["kernelSize"].as<double>(),
+                                 vector_from_js<double>(args["curveN"]));
     const auto& c = lesson.table;
     const std::vector<double>& ns = lesson.curve_n;
     const auto& curves = lesson.curves;
@@ -293,16 +307,29 @@ val core_limits() {
   out.set("normalizers", names_to_js(attn::kNormalizerNames));
   out.set("alibiSlopes", names_to_js(attn::kAlibiSlopesNames));
   out.set("lookupSimilarities", names_to_js(attn::kLookupSimilarityNames));
-  set_numbers(out, {{"maxTokens", attn::kMaxTokens}, {"maxSeqLen", attn::kMaxSeqLen}, {"maxDModel", attn::kMaxDModel},
-                   {"maxHeads", attn::kMaxDModel}, {"maxSeed", attn::kMaxSeed}, {"maxCells", attn::kMaxCells},
-                   {"maxAdditiveHidden", attn::kMaxAdditiveHidden}, {"maxHeadOffset", attn::kMaxHeadOffset},
-                   {"maxInputScale", attn::kMaxInputScale}, {"minExplorerTemperature", attn::kMinExplorerTemperature},
-                   {"maxExplorerTemperature", attn::kMaxExplorerTemperature}, {"maxLabPositions", attn::kMaxLabPositions},
-                   {"maxLabDModel", attn::kMaxLabDModel}, {"maxLabErrorPositions", attn::kMaxLabErrorPositions},
-                   {"maxSimplexCoordinates", attn::kMaxSimplexCoordinates}, {"maxLookupRows", attn::kMaxLookupRows},
-                   {"maxLookupText", attn::kMaxLookupText}, {"minLookupTemperature", attn::kMinLookupTemperature},
-                   {"maxLookupTemperature", attn::kMaxLookupTemperature}, {"maxCostTokens", attn::kMaxCostTokens},
-                   {"maxCostWidth", attn::kMaxCostWidth}, {"maxCostKernel", attn::kMaxCostKernel}, {"maxCostPoints", attn::kMaxCostPoints}});
+  set_numbers(out, {{"maxTokens", attn::kMaxTokens},
+                    {"maxSeqLen", attn::kMaxSeqLen},
+                    {"maxDModel", attn::kMaxDModel},
+                    {"maxHeads", attn::kMaxDModel},
+                    {"maxSeed", attn::kMaxSeed},
+                    {"maxCells", attn::kMaxCells},
+                    {"maxAdditiveHidden", attn::kMaxAdditiveHidden},
+                    {"maxHeadOffset", attn::kMaxHeadOffset},
+                    {"maxInputScale", attn::kMaxInputScale},
+                    {"minExplorerTemperature", attn::kMinExplorerTemperature},
+                    {"maxExplorerTemperature", attn::kMaxExplorerTemperature},
+                    {"maxLabPositions", attn::kMaxLabPositions},
+                    {"maxLabDModel", attn::kMaxLabDModel},
+                    {"maxLabErrorPositions", attn::kMaxLabErrorPositions},
+                    {"maxSimplexCoordinates", attn::kMaxSimplexCoordinates},
+                    {"maxLookupRows", attn::kMaxLookupRows},
+                    {"maxLookupText", attn::kMaxLookupText},
+                    {"minLookupTemperature", attn::kMinLookupTemperature},
+                    {"maxLookupTemperature", attn::kMaxLookupTemperature},
+                    {"maxCostTokens", attn::kMaxCostTokens},
+                    {"maxCostWidth", attn::kMaxCostWidth},
+                    {"maxCostKernel", attn::kMaxCostKernel},
+                    {"maxCostPoints", attn::kMaxCostPoints}});
   return out;
 }
 
@@ -314,18 +341,20 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 val all_but_the_top() {
   return guarded([&] {
     const attn::AllButTheTop& fit = table().post_processing();
-    return object_to_js({{"mean", typed_array_to_js(fit.mean)}, {"directions", tensor_to_js(fit.directions)},
+    return object_to_js({{"mean", typed_array_to_js(fit.mean)},
+                         {"directions", tensor_to_js(fit.directions)},
                          {"spectrum", typed_array_to_js(fit.spectrum)}});
   });
 }
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-  bind_functions("loadEmbeddings", &load_embeddings, "tokenize", &tokenize, "embed", &embed, "allButTheTop", &all_but_the_top,
-                 "sinusoidalEncoding", &sinusoidal_encoding, "attention", &attention, "multiHeadAttention", &multi_head_attention,
-                 "explain", &explain, "compareContexts", &compare_contexts, "explainCross", &explain_cross,
-                 "simplexObjective", &simplex_objective, "scoreCost", &score_cost, "layerNorm", &layer_norm,
-                 "normalize", &normalize, "pca", &pca, "positionalEncodingLab", &positional_encoding_lab, "softLookup", &soft_lookup,
-                 "layerCosts", &layer_costs, "heapInUse", &heap_in_use, "coreLimits", &core_limits);
+  bind_functions("loadEmbeddings", &load_embeddings, "tokenize", &tokenize, "embed", &embed, "allButTheTop",
+                 &all_but_the_top, "sinusoidalEncoding", &sinusoidal_encoding, "attention", &attention,
+                 "multiHeadAttention", &multi_head_attention, "explain", &explain, "compareContexts", &compare_contexts,
+                 "explainCross", &explain_cross, "simplexObjective", &simplex_objective, "scoreCost", &score_cost,
+                 "layerNorm", &layer_norm, "normalize", &normalize, "pca", &pca, "positionalEncodingLab",
+                 &positional_encoding_lab, "softLookup", &soft_lookup, "layerCosts", &layer_costs, "heapInUse",
+                 &heap_in_use, "coreLimits", &core_limits);
   emscripten::constant("maxTokens", attn::kMaxTokens);
   emscripten::constant("maxLookupRows", attn::kMaxLookupRows);
   emscripten::constant("maxLookupText", attn::kMaxLookupText);

@@ -31,9 +31,12 @@ val head_to_js(const attn::HeadResult& head) {
 
 val block_to_js(const attn::EncoderBlockResult& b) {
   if (b.output.size() == 0 && b.residual1.size() == 0) return val::null();
-  return object_to_js({{"residual1", tensor_to_js(b.residual1)}, {"norm1", tensor_to_js(b.norm1)},
-                       {"hidden", tensor_to_js(b.hidden)}, {"ffnOutput", tensor_to_js(b.ffn_output)},
-                       {"residual2", tensor_to_js(b.residual2)}, {"output", tensor_to_js(b.output)}});
+  return object_to_js({{"residual1", tensor_to_js(b.residual1)},
+                       {"norm1", tensor_to_js(b.norm1)},
+                       {"hidden", tensor_to_js(b.hidden)},
+                       {"ffnOutput", tensor_to_js(b.ffn_output)},
+                       {"residual2", tensor_to_js(b.residual2)},
+                       {"output", tensor_to_js(b.output)}});
 }
 
 val score_terms_to_js(const attn::ScoreTerms& t) {
@@ -92,12 +95,13 @@ val object_to_js(std::initializer_list<std::pair<const char*, val>> fields) {
   return out;
 }
 
-void set_numbers(val& object, std::initializer_list<std::pair<const char*, double>> fields) { set_fields(object, fields); }
+void set_numbers(val& object, std::initializer_list<std::pair<const char*, double>> fields) {
+  set_fields(object, fields);
+}
 
 val tensor_to_js(const float* data, const std::vector<std::size_t>& shape) {
-  std::size_t size = 1;
-  for (const std::size_t d : shape) size *= d;
-  return object_to_js({{"data", typed_array_to_js(data, size)}, {"shape", array_to_js(shape)}});
+  return object_to_js(
+      {{"data", typed_array_to_js(data, attn::train::tensor_size(shape))}, {"shape", array_to_js(shape)}});
 }
 
 // Copies a JS { data: Float32Array, shape: [rows, cols] } (already type-checked in JS) into xtensor.
@@ -117,14 +121,14 @@ xt::xtensor<float, 2> matrix_from_js(const val& tensor, const std::string& name)
   return m;
 }
 
-void matrix_into(const val& tensor, const std::string& where, const std::string& name, std::size_t rows, std::size_t cols,
-                 float* to) {
+void matrix_into(const val& tensor, const std::string& where, const std::string& name, std::size_t rows,
+                 std::size_t cols, float* to) {
   if (tensor.isUndefined() || tensor.isNull()) throw std::invalid_argument(where + ": " + name + " is missing");
   const val shape = tensor["shape"];
-  if (shape["length"].as<std::size_t>() != 2 || shape[0].as<std::size_t>() != rows || shape[1].as<std::size_t>() != cols ||
-      tensor["data"]["length"].as<std::size_t>() != rows * cols) {
-    throw std::invalid_argument(where + ": " + name + " must be [" + std::to_string(rows) + ", " + std::to_string(cols) + "] with " +
-                                std::to_string(rows * cols) + " numbers");
+  if (shape["length"].as<std::size_t>() != 2 || shape[0].as<std::size_t>() != rows ||
+      shape[1].as<std::size_t>() != cols || tensor["data"]["length"].as<std::size_t>() != rows * cols) {
+    throw std::invalid_argument(where + ": " + name + " must be [" + std::to_string(rows) + ", " +
+                                std::to_string(cols) + "] with " + std::to_string(rows * cols) + " numbers");
   }
   copy_from_js(tensor["data"], to, rows * cols);
 }
@@ -149,8 +153,10 @@ val token_to_js(const attn::Token& token) {
 }
 
 val attention_to_js(const attn::AttentionResult& r) {
-  return object_to_js({{"dotProducts", tensor_to_js(r.dot_products)}, {"scores", tensor_to_js(r.scores)},
-                       {"weights", tensor_to_js(r.weights)}, {"output", tensor_to_js(r.output)}});
+  return object_to_js({{"dotProducts", tensor_to_js(r.dot_products)},
+                       {"scores", tensor_to_js(r.scores)},
+                       {"weights", tensor_to_js(r.weights)},
+                       {"output", tensor_to_js(r.output)}});
 }
 
 void set_attention_steps(val& out, const attn::MultiHeadResult& r) {
@@ -186,9 +192,10 @@ attn::ExplainOptions explain_options(const val& options) {
   // The one place the score function's rule lives: it decides the scaling and whether additiveHidden applies
   // ('dot' is Q Kᵀ, 'scaledDot' Q Kᵀ / √d_k, 'additive' vᵀ tanh(W_q q + W_k k), Bahdanau et al. 2014); without
   // one, `scale` chooses between 'scaledDot' and 'dot'. The JS wrapper reads the outcome back (score_options_to_js).
-  const attn::ScoreFunction f = options["scoreFunction"].isUndefined()
-                                    ? (o.attention.scale ? attn::ScoreFunction::scaled_dot : attn::ScoreFunction::dot)
-                                    : enum_from_js(attn::kScoreFunctionNames, options["scoreFunction"], "scoreFunction");
+  const attn::ScoreFunction f =
+      options["scoreFunction"].isUndefined()
+          ? (o.attention.scale ? attn::ScoreFunction::scaled_dot : attn::ScoreFunction::dot)
+          : enum_from_js(attn::kScoreFunctionNames, options["scoreFunction"], "scoreFunction");
   o.attention.scale = f == attn::ScoreFunction::scaled_dot;
   if (f != attn::ScoreFunction::additive) o.additive_hidden = 0;
   return o;
@@ -196,10 +203,11 @@ attn::ExplainOptions explain_options(const val& options) {
 
 val score_options_to_js(const attn::ExplainOptions& o) {
   const attn::ScoreFunction f = o.additive_hidden > 0 ? attn::ScoreFunction::additive
-                                : o.attention.scale  ? attn::ScoreFunction::scaled_dot
-                                                     : attn::ScoreFunction::dot;
+                                : o.attention.scale   ? attn::ScoreFunction::scaled_dot
+                                                      : attn::ScoreFunction::dot;
   return object_to_js({{"scoreFunction", val(std::string(attn::name_of(attn::kScoreFunctionNames, f)))},
-                       {"scale", val(o.attention.scale)}, {"additiveHidden", val(o.additive_hidden)}});
+                       {"scale", val(o.attention.scale)},
+                       {"additiveHidden", val(o.additive_hidden)}});
 }
 
 attn::PositionalLabOptions positional_lab_options(const val& args) {
@@ -253,15 +261,21 @@ val scorer_to_js(const attn::AdditiveScorer& s) {
 }
 
 val rotation_to_js(const attn::RotationCheck& r) {
-  return object_to_js({{"angles", tensor_to_js(r.angles)}, {"cosines", tensor_to_js(r.cosines)},
-                       {"sines", tensor_to_js(r.sines)}, {"from", tensor_to_js(r.from)}, {"rotated", tensor_to_js(r.rotated)},
-                       {"target", tensor_to_js(r.target)}, {"maxError", val(r.max_error)}});
+  return object_to_js({{"angles", tensor_to_js(r.angles)},
+                       {"cosines", tensor_to_js(r.cosines)},
+                       {"sines", tensor_to_js(r.sines)},
+                       {"from", tensor_to_js(r.from)},
+                       {"rotated", tensor_to_js(r.rotated)},
+                       {"target", tensor_to_js(r.target)},
+                       {"maxError", val(r.max_error)}});
 }
 
 val pca_to_js(const attn::Pca& p) {
   if (p.coordinates.size() == 0) return val::null();
-  return object_to_js({{"mean", tensor_to_js(p.mean)}, {"components", tensor_to_js(p.components)},
-                       {"variance", tensor_to_js(p.variance)}, {"coordinates", tensor_to_js(p.coordinates)}});
+  return object_to_js({{"mean", tensor_to_js(p.mean)},
+                       {"components", tensor_to_js(p.components)},
+                       {"variance", tensor_to_js(p.variance)},
+                       {"coordinates", tensor_to_js(p.coordinates)}});
 }
 
 attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
@@ -300,7 +314,8 @@ std::vector<float> parameters_from_js(const attn::train::ModelConfig& c, const v
 }
 
 val batch_to_js(const attn::train::Batch& b) {
-  return object_to_js({{"tokens", typed_array_to_js(b.tokens)}, {"targets", typed_array_to_js(b.targets)},
+  return object_to_js({{"tokens", typed_array_to_js(b.tokens)},
+                       {"targets", typed_array_to_js(b.targets)},
                        {"scored", typed_array_to_js(b.scored)},
                        {"shape", array_to_js(std::vector<std::size_t>{b.batch_size, b.seq_len})}});
 }
@@ -315,8 +330,6 @@ attn::train::Batch batch_from_js(const val& batch) {
   return b;
 }
 
-val step_to_js(std::size_t step, double loss) {
-  return object_to_js({{"step", val(step)}, {"loss", val(loss)}});
-}
+val step_to_js(std::size_t step, double loss) { return object_to_js({{"step", val(step)}, {"loss", val(loss)}}); }
 
 }  // namespace bindings

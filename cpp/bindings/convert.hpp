@@ -117,8 +117,8 @@ xt::xtensor<float, 2> matrix_from_js(const val& tensor, const std::string& name)
 // Copies a JS { data, shape } that must be exactly [rows, cols] into to[0 … rows·cols), row-major.
 // std::invalid_argument "<where>: <name> is missing" for undefined or null, "<where>: <name> must be
 // [rows, cols] with rows·cols numbers" for any other shape or length.
-void matrix_into(const val& tensor, const std::string& where, const std::string& name, std::size_t rows, std::size_t cols,
-                 float* to);
+void matrix_into(const val& tensor, const std::string& where, const std::string& name, std::size_t rows,
+                 std::size_t cols, float* to);
 attn::AttentionOptions attention_options(const val& options);
 // A JS string; std::invalid_argument naming `argument` for any other type.
 std::string name_from_js(const val& name, const std::string& argument);

@@ -65,23 +65,37 @@ val block_activations_to_js(const train::BlockActivations& a, const train::Model
   const auto tensor = [&](const std::vector<float>& data, std::size_t cols) {
     return data.empty() ? val::null() : tensor_to_js(data.data(), {T, cols});
   };
-  return object_to_js({{"layer", val(a.layer)}, {"head", val(a.head)},
-                       {"wordVectors", tensor(a.word_vectors, d)}, {"positional", tensor(a.positional, d)}, {"input", tensor(a.input, d)},
-                       {"queries", tensor(a.queries, dk)}, {"keys", tensor(a.keys, dk)}, {"values", tensor(a.values, dk)},
-                       {"scores", tensor(a.scores, T)}, {"weights", tensor(a.weights, T)}, {"headOutput", tensor(a.head_output, dk)},
-                       {"concat", tensor(a.concat, d)}, {"attentionOutput", tensor(a.attention_output, d)},
-                       {"residual1", tensor(a.residual1, d)}, {"norm1", tensor(a.norm1, d)}, {"ffHidden", tensor(a.ff_hidden, c.d_ff)},
-                       {"ffOutput", tensor(a.ff_output, d)}, {"residual2", tensor(a.residual2, d)}, {"output", tensor(a.output, d)}});
+  return object_to_js({{"layer", val(a.layer)},
+                       {"head", val(a.head)},
+                       {"wordVectors", tensor(a.word_vectors, d)},
+                       {"positional", tensor(a.positional, d)},
+                       {"input", tensor(a.input, d)},
+                       {"queries", tensor(a.queries, dk)},
+                       {"keys", tensor(a.keys, dk)},
+                       {"values", tensor(a.values, dk)},
+                       {"scores", tensor(a.scores, T)},
+                       {"weights", tensor(a.weights, T)},
+                       {"headOutput", tensor(a.head_output, dk)},
+                       {"concat", tensor(a.concat, d)},
+                       {"attentionOutput", tensor(a.attention_output, d)},
+                       {"residual1", tensor(a.residual1, d)},
+                       {"norm1", tensor(a.norm1, d)},
+                       {"ffHidden", tensor(a.ff_hidden, c.d_ff)},
+                       {"ffOutput", tensor(a.ff_output, d)},
+                       {"residual2", tensor(a.residual2, d)},
+                       {"output", tensor(a.output, d)}});
 }
 
-// ---- knockout: run()'s ablate and attribute() (language_model.hpp; checked in web/src/core/knockout.js, and again here) ----
+// ---- knockout: run()'s ablate and attribute() (language_model.hpp; checked in web/src/core/knockout.js, and again
+// here) ----
 
 // [{ layer, head }, …] (or undefined: none) as head choices; the core refuses heads that do not exist.
 std::vector<train::HeadChoice> heads_from_js(const val& heads) {
   std::vector<train::HeadChoice> out;
   if (heads.isUndefined()) return out;
   const auto n = heads["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i) out.push_back({heads[i]["layer"].as<std::size_t>(), heads[i]["head"].as<std::size_t>()});
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back({heads[i]["layer"].as<std::size_t>(), heads[i]["head"].as<std::size_t>()});
   return out;
 }
 
@@ -92,8 +106,11 @@ val language_model_attribute(int id, const std::string& text, double position, d
     const train::LanguageModel::Attribution a =
         m.attribute(text, static_cast<std::int64_t>(position), static_cast<std::int32_t>(word), heads_from_js(ablate));
     return object_to_js({{"tokens", tokens_to_js(a.tokens, train::input_ids_of(a.tokens, loaded_table()))},
-                         {"position", val(a.position)}, {"word", val(a.word)}, {"logProb", val(a.log_prob)},
-                         {"heads", typed_array_to_js(a.heads)}, {"occlusion", typed_array_to_js(a.occlusion)}});
+                         {"position", val(a.position)},
+                         {"word", val(a.word)},
+                         {"logProb", val(a.log_prob)},
+                         {"heads", typed_array_to_js(a.heads)},
+                         {"occlusion", typed_array_to_js(a.occlusion)}});
   });
 }
 
@@ -117,8 +134,8 @@ val sampling_to_js(const train::LanguageModel& m, const train::LanguageRun& r, c
 
 // sampling: undefined, or { temperature, topK }: then also, per position computed, the first k words of the sampling
 // distribution of its logits (sampling.hpp), in the same call as the run (one crossing into wasm an update).
-val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations, const val& ablate,
-                       const val& sampling) {
+val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations,
+                       const val& ablate, const val& sampling) {
   return guarded([&] {
     train::LanguageModel& m = g_models.get(id);
     train::LanguageModel::Positions at = train::OutputPositions::all;
@@ -130,7 +147,8 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
       at = std::move(listed);
     }
     std::optional<train::HeadChoice> choice;
-    if (!activations.isUndefined()) choice = train::HeadChoice{activations["layer"].as<std::size_t>(), activations["head"].as<std::size_t>()};
+    if (!activations.isUndefined())
+      choice = train::HeadChoice{activations["layer"].as<std::size_t>(), activations["head"].as<std::size_t>()};
     const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k), at, choice, heads_from_js(ablate));
     const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
     std::vector<std::int32_t> ids;
@@ -138,14 +156,21 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
     for (const auto& top : r.top) {
       for (const train::WordProbability& w : top) ids.push_back(w.id), p.push_back(w.p);
     }
-    return object_to_js({{"tokens", tokens_to_js(r.tokens, r.inputs)}, {"embeddings", typed_array_to_js(r.embeddings)},
-                         {"input", typed_array_to_js(r.input)}, {"attention", typed_array_to_js(r.attention)},
-                         {"hidden", typed_array_to_js(r.hidden)}, {"positions", typed_array_to_js(computed)},
-                         {"topIds", typed_array_to_js(ids)}, {"topP", typed_array_to_js(p)},
-                         {"unk", typed_array_to_js(r.unk)}, {"logits", typed_array_to_js(r.logits)},
-                         {"outputInput", typed_array_to_js(r.output_input)},
-                         {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
-                         {"activations", r.activations ? block_activations_to_js(*r.activations, m.config(), r.tokens.size()) : val::null()}});
+    return object_to_js(
+        {{"tokens", tokens_to_js(r.tokens, r.inputs)},
+         {"embeddings", typed_array_to_js(r.embeddings)},
+         {"input", typed_array_to_js(r.input)},
+         {"attention", typed_array_to_js(r.attention)},
+         {"hidden", typed_array_to_js(r.hidden)},
+         {"positions", typed_array_to_js(computed)},
+         {"topIds", typed_array_to_js(ids)},
+         {"topP", typed_array_to_js(p)},
+         {"unk", typed_array_to_js(r.unk)},
+         {"logits", typed_array_to_js(r.logits)},
+         {"outputInput", typed_array_to_js(r.output_input)},
+         {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
+         {"activations",
+          r.activations ? block_activations_to_js(*r.activations, m.config(), r.tokens.size()) : val::null()}});
   });
 }
 
@@ -164,7 +189,8 @@ val language_model_score(int id, const std::string& text) {
 // ---- Sampling (sampling.hpp): model.sample(), and the sampling distribution the page's bars show ----
 
 // One word sampled after the text (causal) or at its first [MASK] (masked): { word, id, q, position }.
-val language_model_sample(int id, const std::string& text, double temperature, double top_k, double seed, const val& ablate) {
+val language_model_sample(int id, const std::string& text, double temperature, double top_k, double seed,
+                          const val& ablate) {
   return guarded([&] {
     const train::LanguageModel::Sample s = g_models.get(id).sample(
         text, {temperature, static_cast<std::size_t>(top_k), static_cast<std::uint64_t>(seed)}, heads_from_js(ablate));
@@ -176,17 +202,28 @@ val language_model_sample(int id, const std::string& text, double temperature, d
 
 val language_trainer_defaults() {
   const train::LanguageTrainerOptions o;
-  return object_to_js({{"objective", val(std::string(attn::name_of(train::kObjectiveNames, o.objective)))},
-                       {"numLayers", val(o.n_layers)}, {"numHeads", val(o.n_heads)}, {"dFF", val(o.d_ff)},
-                       {"seqLen", val(o.seq_len)}, {"batchSize", val(o.batch_size)}, {"outputWords", val(o.output_words)},
-                       {"outputVocabulary", val(std::string(attn::name_of(train::kOutputVocabularyNames, o.output_vocabulary)))},
-                       {"tiedOutput", val(o.tied_output)}, {"outputInit", val(std::string(attn::name_of(train::kOutputInitNames, o.output_init)))},
-                       {"outputHead", val(o.output_head)}, {"layerNorm", val(o.layer_norm)},
-                       {"maskRate", val(o.mask_rate)}, {"repeatShare", val(o.repeat_share)},
-                       {"repeatSteps", val(o.repeat_steps)}, {"repeatShareAfter", val(o.repeat_share_after)},
-                       {"learningRate", val(o.optimizer.learning_rate)}, {"weightDecay", val(o.optimizer.weight_decay)},
-                       {"warmupSteps", val(o.schedule.warmup_steps)}, {"totalSteps", val(o.schedule.total_steps)},
-                       {"seed", val(static_cast<double>(o.seed))}});
+  return object_to_js(
+      {{"objective", val(std::string(attn::name_of(train::kObjectiveNames, o.objective)))},
+       {"numLayers", val(o.n_layers)},
+       {"numHeads", val(o.n_heads)},
+       {"dFF", val(o.d_ff)},
+       {"seqLen", val(o.seq_len)},
+       {"batchSize", val(o.batch_size)},
+       {"outputWords", val(o.output_words)},
+       {"outputVocabulary", val(std::string(attn::name_of(train::kOutputVocabularyNames, o.output_vocabulary)))},
+       {"tiedOutput", val(o.tied_output)},
+       {"outputInit", val(std::string(attn::name_of(train::kOutputInitNames, o.output_init)))},
+       {"outputHead", val(o.output_head)},
+       {"layerNorm", val(o.layer_norm)},
+       {"maskRate", val(o.mask_rate)},
+       {"repeatShare", val(o.repeat_share)},
+       {"repeatSteps", val(o.repeat_steps)},
+       {"repeatShareAfter", val(o.repeat_share_after)},
+       {"learningRate", val(o.optimizer.learning_rate)},
+       {"weightDecay", val(o.optimizer.weight_decay)},
+       {"warmupSteps", val(o.schedule.warmup_steps)},
+       {"totalSteps", val(o.schedule.total_steps)},
+       {"seed", val(static_cast<double>(o.seed))}});
 }
 
 // A language model holding a copy of the trainer's parameters as they are now (its id in g_models): the
@@ -207,9 +244,17 @@ val language_model_heads(int id, const std::string& text, double max_windows) {
     for (const train::HeadStatistics& h : train::head_statistics(g_models.get(id), text, train::kHeadStatisticsWindow,
                                                                  static_cast<std::size_t>(max_windows))) {
       const auto& s = h.scores;
-      val head = object_to_js({{"layer", val(h.layer)}, {"head", val(h.head)}, {"previous", val(s[0])}, {"next", val(s[1])},
-                               {"self", val(s[2])}, {"first", val(s[3])}, {"sameWord", val(s[4])}, {"prefix", val(s[5])},
-                               {"induction", val(s[6])}, {"entropyBits", val(h.entropy_bits)}, {"label", val(h.label)}});
+      val head = object_to_js({{"layer", val(h.layer)},
+                               {"head", val(h.head)},
+                               {"previous", val(s[0])},
+                               {"next", val(s[1])},
+                               {"self", val(s[2])},
+                               {"first", val(s[3])},
+                               {"sameWord", val(s[4])},
+                               {"prefix", val(s[5])},
+                               {"induction", val(s[6])},
+                               {"entropyBits", val(h.entropy_bits)},
+                               {"label", val(h.label)}});
       out.call<void>("push", head);
     }
     return out;
@@ -219,16 +264,22 @@ val language_model_heads(int id, const std::string& text, double max_windows) {
 // Every head's scores on repeated random words (head_statistics.hpp repeated_words_probe), in one call.
 val language_model_repeated_words(int id, double repeat, double sequences, double seed) {
   return guarded([&] {
-    const train::RepeatedWordsScores r = train::repeated_words_probe(
-        g_models.get(id), static_cast<std::size_t>(repeat), static_cast<std::size_t>(sequences), static_cast<std::uint64_t>(seed));
+    const train::RepeatedWordsScores r =
+        train::repeated_words_probe(g_models.get(id), static_cast<std::size_t>(repeat),
+                                    static_cast<std::size_t>(sequences), static_cast<std::uint64_t>(seed));
     const std::size_t H = g_models.get(id).config().n_heads;
     val heads = val::array();
     for (std::size_t lh = 0; lh < r.induction.size(); ++lh) {
-      heads.call<void>("push", object_to_js({{"layer", val(lh / H)}, {"head", val(lh % H)}, {"previous", val(r.previous[lh])},
-                                             {"duplicate", val(r.duplicate[lh])}, {"induction", val(r.induction[lh])}}));
+      heads.call<void>("push", object_to_js({{"layer", val(lh / H)},
+                                             {"head", val(lh % H)},
+                                             {"previous", val(r.previous[lh])},
+                                             {"duplicate", val(r.duplicate[lh])},
+                                             {"induction", val(r.induction[lh])}}));
     }
     const bool causal = g_models.get(id).objective() == train::Objective::causal;
-    return object_to_js({{"repeat", val(r.repeat)}, {"sequences", val(r.sequences)}, {"heads", heads},
+    return object_to_js({{"repeat", val(r.repeat)},
+                         {"sequences", val(r.sequences)},
+                         {"heads", heads},
                          {"firstHalfLoss", causal ? val(r.first_half_loss) : val::null()},
                          {"secondHalfLoss", causal ? val(r.second_half_loss) : val::null()}});
   });
@@ -255,12 +306,16 @@ val language_model_limits() {
                     {"maxTopK", train::kMaxTopK},
                     {"headLabelThreshold", train::kHeadLabelThreshold}});
   // head_statistics.hpp: repeatedWords()'s R (repeat: its default, and its range) and number of sequences.
-  set_numbers(out, {{"repeatedWords", train::kRepeatedWords}, {"minRepeatedWords", train::kMinRepeatedWords},
-                    {"maxRepeatedWords", train::kMaxRepeatedWords}, {"repeatedSequences", train::kRepeatedSequences},
+  set_numbers(out, {{"repeatedWords", train::kRepeatedWords},
+                    {"minRepeatedWords", train::kMinRepeatedWords},
+                    {"maxRepeatedWords", train::kMaxRepeatedWords},
+                    {"repeatedSequences", train::kRepeatedSequences},
                     {"maxRepeatedSequences", train::kMaxRepeatedSequences}});
   // sampling.hpp: the output temperature and top-k of sample() (0: every word).
-  set_numbers(out, {{"minOutputTemperature", train::kMinOutputTemperature}, {"maxOutputTemperature", train::kMaxOutputTemperature},
-                    {"maxSampleTopK", train::kMaxSampleTopK}, {"maxSampleSeed", attn::kMaxSeed}});
+  set_numbers(out, {{"minOutputTemperature", train::kMinOutputTemperature},
+                    {"maxOutputTemperature", train::kMaxOutputTemperature},
+                    {"maxSampleTopK", train::kMaxSampleTopK},
+                    {"maxSampleSeed", attn::kMaxSeed}});
   out.set("trainerDefaults", language_trainer_defaults());
   return out;
 }
@@ -273,5 +328,6 @@ EMSCRIPTEN_BINDINGS(attention_language_model) {
                  "languageModelParameters", &language_model_parameters, "languageModelLimits", &language_model_limits,
                  "languageTrainerModel", &language_trainer_model, "languageModelHeads", &language_model_heads,
                  "languageModelAttribute", &language_model_attribute);
-  bind_functions("languageModelSample", &language_model_sample, "languageModelRepeatedWords", &language_model_repeated_words);
+  bind_functions("languageModelSample", &language_model_sample, "languageModelRepeatedWords",
+                 &language_model_repeated_words);
 }

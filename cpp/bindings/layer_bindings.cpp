@@ -74,9 +74,11 @@ double layer_weights_input(double d_model) {
 // A layer packed from the weights at layerWeightsInput(); throws as MultiHeadLayer's constructor.
 std::unique_ptr<attn::MultiHeadLayer> layer_from_memory(double n_heads, double d_model) {
   const auto d = static_cast<std::size_t>(d_model), cells = d * d;
-  if (g_layer_weights.size() != 4 * cells) throw std::logic_error("prepareLayer: call layerWeightsInput(d_model) first");
+  if (g_layer_weights.size() != 4 * cells)
+    throw std::logic_error("prepareLayer: call layerWeightsInput(d_model) first");
   const float* w = g_layer_weights.data();
-  return std::make_unique<attn::MultiHeadLayer>(static_cast<std::size_t>(n_heads), d, w, w + cells, w + 2 * cells, w + 3 * cells);
+  return std::make_unique<attn::MultiHeadLayer>(static_cast<std::size_t>(n_heads), d, w, w + cells, w + 2 * cells,
+                                                w + 3 * cells);
 }
 
 double prepare_layer(double n_heads, double d_model) {
@@ -116,7 +118,8 @@ bool same_values(const std::vector<float>& a, const std::vector<float>& b) {
 // snapshot's id is then at cachedSnapshot().
 double prepare_cached_layer(double n_heads, double d_model) {
   const auto heads = static_cast<std::size_t>(n_heads);
-  if (heads == g_cached_heads && g_cached_weights && same_values(g_layer_weights, *g_cached_weights)) return kCachedLayer;
+  if (heads == g_cached_heads && g_cached_weights && same_values(g_layer_weights, *g_cached_weights))
+    return kCachedLayer;
   g_layers.release(kCachedLayer);
   g_cached_heads = 0;
   g_cached_weights.reset();
@@ -144,7 +147,8 @@ val multi_head_attention_snapshot(const val& args) {
     const auto found = g_snapshots.find(args["snapshot"].as<int>());
     if (found == g_snapshots.end()) throw std::logic_error("multiHeadAttention: the weights' snapshot was released");
     const std::vector<float>& w = *found->second;
-    const std::size_t d = static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(w.size() / 4)))), cells = d * d;
+    const std::size_t d = static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(w.size() / 4)))),
+                      cells = d * d;
     auto weights = [&](std::size_t k) {
       xt::xtensor<float, 2> m = xt::empty<float>({d, d});
       std::copy_n(w.data() + k * cells, cells, m.data());
@@ -152,8 +156,9 @@ val multi_head_attention_snapshot(const val& args) {
     };
     const attn::Projections p{weights(0), weights(1), weights(2), weights(3)};
     val out = val::object();
-    set_attention_steps(out, attn::multi_head_attention(matrix_from_js(args["input"], "input"), args["numHeads"].as<std::size_t>(), p,
-                                                        attention_options(args)));
+    set_attention_steps(
+        out, attn::multi_head_attention(matrix_from_js(args["input"], "input"), args["numHeads"].as<std::size_t>(), p,
+                                        attention_options(args)));
     return out;
   });
 }
@@ -174,7 +179,8 @@ double forward_layer(int id, double seq_len, bool causal, double valid_length, d
   return address_or_error([&] {
     attn::MultiHeadLayer& layer = g_layers.get(id);
     const std::size_t n = static_cast<std::size_t>(seq_len);
-    if (g_input.size() != n * layer.d_model()) throw std::logic_error("forwardLayer: call layerInput(id, seq_len) first");
+    if (g_input.size() != n * layer.d_model())
+      throw std::logic_error("forwardLayer: call layerInput(id, seq_len) first");
     attn::AttentionOptions o;
     o.causal = causal;
     o.temperature = static_cast<float>(temperature);
@@ -208,7 +214,8 @@ double attention_head(double n_, double m_, double d_k_, double d_v_, bool causa
                d_v = static_cast<std::size_t>(d_v_);
     if (g_input.size() != n * d_k + m * (d_k + d_v)) throw std::logic_error("attentionHead: call headInput() first");
     const double factor = 1.0 / ((scale ? std::sqrt(static_cast<double>(d_k)) : 1.0) * temperature);
-    if (!(std::isfinite(factor) && factor > 0 && std::isfinite(static_cast<float>(factor)) && static_cast<float>(factor) > 0)) {
+    if (!(std::isfinite(factor) && factor > 0 && std::isfinite(static_cast<float>(factor)) &&
+          static_cast<float>(factor) > 0)) {
       throw std::out_of_range("attention: the score scale 1/(√d_k·τ) is outside float32");
     }
     if (valid_length > static_cast<double>(m)) throw std::out_of_range("attention: valid_length must be 0 … m");
@@ -218,8 +225,8 @@ double attention_head(double n_, double m_, double d_k_, double d_v_, bool causa
       throw std::invalid_argument("attention: inputs must be finite");
     }
     float* output = buffer(g_output, n * d_v);
-    if (!attn::attend_head(q, d_k, q + n * d_k, d_k, q + n * d_k + m * d_k, d_v, n, m, d_k, d_v, static_cast<float>(factor),
-                           mask, output, d_v, g_head)) {
+    if (!attn::attend_head(q, d_k, q + n * d_k, d_k, q + n * d_k + m * d_k, d_v, n, m, d_k, d_v,
+                           static_cast<float>(factor), mask, output, d_v, g_head)) {
       throw std::invalid_argument("attention: scores hold NaN");
     }
     return output;
@@ -270,10 +277,10 @@ void release_layer(int id) { g_layers.release(id); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(multi_head_layer) {
-  bind_functions("layerWeightsInput", &layer_weights_input, "prepareLayer", &prepare_layer,
-                 "prepareCachedLayer", &prepare_cached_layer, "cachedSnapshot", &cached_snapshot,
-                 "releaseSnapshot", &release_snapshot, "multiHeadAttentionSnapshot", &multi_head_attention_snapshot,
-                 "layerInput", &layer_input, "forwardLayer", &forward_layer, "layerWeights", &layer_weights,
-                 "lastLayerError", &last_layer_error, "releaseLayer", &release_layer, "headInput", &head_input,
-                 "attentionHead", &attention_head, "inputHash", &input_hash, "scratchInput", &scratch_input);
+  bind_functions("layerWeightsInput", &layer_weights_input, "prepareLayer", &prepare_layer, "prepareCachedLayer",
+                 &prepare_cached_layer, "cachedSnapshot", &cached_snapshot, "releaseSnapshot", &release_snapshot,
+                 "multiHeadAttentionSnapshot", &multi_head_attention_snapshot, "layerInput", &layer_input,
+                 "forwardLayer", &forward_layer, "layerWeights", &layer_weights, "lastLayerError", &last_layer_error,
+                 "releaseLayer", &release_layer, "headInput", &head_input, "attentionHead", &attention_head,
+                 "inputHash", &input_hash, "scratchInput", &scratch_input);
 }

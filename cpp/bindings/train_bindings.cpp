@@ -132,9 +132,7 @@ val language_trainer_create(val o, const std::string& text, const std::string& h
   });
 }
 
-void release_trainer(int id) {
-  trainers().release(id);
-}
+void release_trainer(int id) { trainers().release(id); }
 
 // ---- every trainer ----
 

@@ -65,7 +65,8 @@ void profile(std::size_t n, std::size_t d, std::size_t heads) {
   const auto w_o = attn::pack_panels(w[3].data(), d, d, d);
   std::vector<float> qkv(3 * n * d), keys(attn::packed_size(dk, n)), values(attn::packed_size(n, dk));
   std::vector<float> scores(n * n), concat(n * d);
-  const double projections = median_us([&] { attn::gemm_packed(input.data(), d, w_qkv.data(), qkv.data(), 3 * d, n, d, 3 * d); });
+  const double projections =
+      median_us([&] { attn::gemm_packed(input.data(), d, w_qkv.data(), qkv.data(), 3 * d, n, d, 3 * d); });
   const double packing = median_us([&] {
     for (std::size_t h = 0; h < heads; ++h) {
       attn::pack_panels_into(qkv.data() + d + h * dk, 3 * d, dk, n, keys.data(), true);
@@ -73,31 +74,41 @@ void profile(std::size_t n, std::size_t d, std::size_t heads) {
     }
   });
   const double qk = median_us([&] {
-    for (std::size_t h = 0; h < heads; ++h) attn::gemm_packed(qkv.data() + h * dk, 3 * d, keys.data(), scores.data(), n, n, dk, n);
+    for (std::size_t h = 0; h < heads; ++h)
+      attn::gemm_packed(qkv.data() + h * dk, 3 * d, keys.data(), scores.data(), n, n, dk, n);
   });
   const std::vector<float> raw = scores;
-  const double copy = median_us([&] { for (std::size_t h = 0; h < heads; ++h) std::copy(raw.begin(), raw.end(), scores.begin()); });
-  const double softmax = median_us([&] {
-    for (std::size_t h = 0; h < heads; ++h) {
-      std::copy(raw.begin(), raw.end(), scores.begin());  // fresh scores each time (subtracted below)
-      for (std::size_t i = 0; i < n; ++i) attn::softmax_prefix(scores.data() + i * n, n, n, 1.0f / std::sqrt(float(dk)));
-    }
-  }) - copy;
+  const double copy = median_us([&] {
+    for (std::size_t h = 0; h < heads; ++h) std::copy(raw.begin(), raw.end(), scores.begin());
+  });
+  const double softmax =
+      median_us([&] {
+        for (std::size_t h = 0; h < heads; ++h) {
+          std::copy(raw.begin(), raw.end(), scores.begin());  // fresh scores each time (subtracted below)
+          for (std::size_t i = 0; i < n; ++i)
+            attn::softmax_prefix(scores.data() + i * n, n, n, 1.0f / std::sqrt(float(dk)));
+        }
+      }) -
+      copy;
   const double av = median_us([&] {
-    for (std::size_t h = 0; h < heads; ++h) attn::gemm_packed(scores.data(), n, values.data(), concat.data() + h * dk, d, n, n, dk, n);
+    for (std::size_t h = 0; h < heads; ++h)
+      attn::gemm_packed(scores.data(), n, values.data(), concat.data() + h * dk, d, n, n, dk, n);
   });
   const double out = median_us([&] { attn::gemm_packed(concat.data(), d, w_o.data(), output.data(), d, n, d, d); });
 
   const double flops = 8.0 * n * d * d + 4.0 * n * n * d;
-  std::printf("%zu×%zu×%zu  forward %.1f µs (%.1f GFLOP/s) | X·[W_Q W_K W_V] %.1f (%.1f GFLOP/s)  Concat·W_O %.1f (%.1f GFLOP/s) | "
-              "%zu heads: pack K, V %.1f  QKᵀ %.1f  softmax %.1f  weights·V %.1f | parts sum %.1f µs\n",
-              n, d, heads, forward, flops / forward / 1e3, projections, 6.0 * n * d * d / projections / 1e3, out,
-              2.0 * n * d * d / out / 1e3, heads, packing, qk, softmax, av, projections + packing + qk + softmax + av + out);
+  std::printf(
+      "%zu×%zu×%zu  forward %.1f µs (%.1f GFLOP/s) | X·[W_Q W_K W_V] %.1f (%.1f GFLOP/s)  Concat·W_O %.1f (%.1f "
+      "GFLOP/s) | "
+      "%zu heads: pack K, V %.1f  QKᵀ %.1f  softmax %.1f  weights·V %.1f | parts sum %.1f µs\n",
+      n, d, heads, forward, flops / forward / 1e3, projections, 6.0 * n * d * d / projections / 1e3, out,
+      2.0 * n * d * d / out / 1e3, heads, packing, qk, softmax, av, projections + packing + qk + softmax + av + out);
 }
 
 }  // namespace
 
 int main() {
-  for (const auto& [n, d, heads] : {std::array<std::size_t, 3>{8, 64, 2}, {32, 128, 8}, {128, 256, 8}, {512, 512, 8}}) profile(n, d, heads);
+  for (const auto& [n, d, heads] : {std::array<std::size_t, 3>{8, 64, 2}, {32, 128, 8}, {128, 256, 8}, {512, 512, 8}})
+    profile(n, d, heads);
   std::printf("profile done\n");
 }

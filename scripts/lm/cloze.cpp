@@ -62,7 +62,8 @@ std::vector<Item> read_items(const std::string& path) {
     from = to + 1, ++number;
     if (line.empty() || line[0] == '#') continue;
     const std::size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
-    if (b == std::string::npos) throw std::invalid_argument(path + ":" + std::to_string(number) + ": not left<TAB>answer<TAB>right");
+    if (b == std::string::npos)
+      throw std::invalid_argument(path + ":" + std::to_string(number) + ": not left<TAB>answer<TAB>right");
     items.push_back({line.substr(0, a), line.substr(a + 1, b - a - 1), line.substr(b + 1)});
   }
   if (items.empty()) throw std::invalid_argument(path + ": no items");
@@ -71,7 +72,8 @@ std::vector<Item> read_items(const std::string& path) {
 
 // The output id of the answer (one token by the items' rule: lowercase letters only); unk() if it is not one
 // word the vocabulary has.
-std::int32_t answer_id(const std::string& answer, const attn::EmbeddingTable& table, const OutputVocabulary& vocabulary) {
+std::int32_t answer_id(const std::string& answer, const attn::EmbeddingTable& table,
+                       const OutputVocabulary& vocabulary) {
   const std::vector<attn::Token> tokens = language_tokens(answer, table);
   return tokens.size() == 1 ? vocabulary.id_of(tokens[0].key) : vocabulary.unk();
 }
@@ -79,15 +81,19 @@ std::int32_t answer_id(const std::string& answer, const attn::EmbeddingTable& ta
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto args = parse_args(argc, argv, {"causal", "corpus", "embeddings", "items", "json", "limit", "masked", "show"});
+  const auto args =
+      parse_args(argc, argv, {"causal", "corpus", "embeddings", "items", "json", "limit", "masked", "show"});
   const auto started = std::chrono::steady_clock::now();
-  const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   const std::string items_path = arg(args, "items", "build/lm/cloze.tsv");
   std::vector<Item> items = read_items(items_path);
   const std::size_t limit = std::stoul(arg(args, "limit", "0"));
   if (limit && items.size() > limit) items.resize(limit);
   const std::string asset = read_file(arg(args, "embeddings", "web/assets/embeddings.bin"));
-  const auto table = attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
+  const auto table =
+      attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
   const std::string masked_path = arg(args, "masked", "web/assets/models/masked.safetensors");
   const std::string causal_path = arg(args, "causal", "web/assets/models/causal.safetensors");
   LanguageModel masked = read_language_model(read_safetensors_file(masked_path), masked_path, table);
@@ -105,8 +111,8 @@ int main(int argc, char** argv) try {
   for (const std::int32_t id : stream.outputs) frequency[static_cast<std::size_t>(id)] += 1;
   std::vector<double> content_frequency = frequency;  // the output vocabulary is by frequency: its first 100 words
   for (std::size_t id = 0; id < 100 && id < content_frequency.size(); ++id) content_frequency[id] = 0;
-  std::printf("%zu items; bigram over %zu training tokens (D = %.3f); %.1f s to load\n", items.size(), stream.outputs.size(),
-              bigram.discount(), seconds());
+  std::printf("%zu items; bigram over %zu training tokens (D = %.3f); %.1f s to load\n", items.size(),
+              stream.outputs.size(), bigram.discount(), seconds());
   std::fflush(stdout);
 
   const char* names[] = {"encoder", "frequent", "bigram", "decoder", "frequent>100"};
@@ -127,12 +133,15 @@ int main(int argc, char** argv) try {
     } else {
       masked_tokens += run.tokens.size();
       tally[0].add_rank(word_rank(run.logits.data(), vocabulary.size(), a, unk));
-      if (shown < show) std::printf("%s [%s] %s\n  encoder:", item.left.c_str(), item.answer.c_str(), item.right.c_str());
-      for (std::size_t k = 0; shown < show && k < 5; ++k) std::printf(" %s", vocabulary.word(static_cast<std::size_t>(run.top[0][k].id)).c_str());
+      if (shown < show)
+        std::printf("%s [%s] %s\n  encoder:", item.left.c_str(), item.answer.c_str(), item.right.c_str());
+      for (std::size_t k = 0; shown < show && k < 5; ++k)
+        std::printf(" %s", vocabulary.word(static_cast<std::size_t>(run.top[0][k].id)).c_str());
       tally[1].add_rank(word_rank(frequency, a, unk));
       tally[4].add_rank(word_rank(content_frequency, a, unk));
       // The blank's neighbours as tokens: the last token of the left text, the first of the right one.
-      const std::vector<attn::Token> left = language_tokens(item.left, table), right = language_tokens(item.right, table);
+      const std::vector<attn::Token> left = language_tokens(item.left, table),
+                                     right = language_tokens(item.right, table);
       const std::int32_t before = left.empty() ? KneserNeyBigram::kSentenceStart : vocabulary.id_of(left.back().key);
       const std::int32_t after = right.empty() ? kNoRight : vocabulary.id_of(right.front().key);
       tally[2].add_rank(word_rank(two_sided_bigram_scores(bigram, before, after, unk), a, unk));
@@ -156,13 +165,15 @@ int main(int argc, char** argv) try {
               items.size(), oov_masked, oov_causal);
   const double n = static_cast<double>(items.size());
   std::printf("mean p(<unk>) at the blank: encoder %.4f, decoder %.4f\n", unk_masked / n, unk_causal / n);
-  std::printf("mean tokens of an encoder text: %.1f\n", static_cast<double>(masked_tokens) / static_cast<double>(items.size() - oov_masked));
+  std::printf("mean tokens of an encoder text: %.1f\n",
+              static_cast<double>(masked_tokens) / static_cast<double>(items.size() - oov_masked));
   std::printf("%-12s  %7s  %7s\n", "method", "top-1", "top-10");
   json methods = json::object();
   for (int m = 0; m < 5; ++m) {
     const ClozeTally& t = tally[m];
     std::printf("%-12s  %7.4f  %7.4f\n", names[m], t.top1_rate(), t.top10_rate());
-    methods[names[m]] = {{"top1", t.top1_rate()}, {"top10", t.top10_rate()}, {"top1Count", t.top1}, {"top10Count", t.top10}};
+    methods[names[m]] = {
+        {"top1", t.top1_rate()}, {"top10", t.top10_rate()}, {"top1Count", t.top1}, {"top10Count", t.top10}};
   }
   std::printf("%.1f s in all\n", elapsed);
   const std::string out = arg(args, "json", "");

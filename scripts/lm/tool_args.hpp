@@ -29,7 +29,8 @@ inline std::map<std::string, std::string> parse_args(int argc, char** argv, cons
   return args;
 }
 
-inline std::string arg(const std::map<std::string, std::string>& args, const std::string& key, const std::string& fallback) {
+inline std::string arg(const std::map<std::string, std::string>& args, const std::string& key,
+                       const std::string& fallback) {
   const auto found = args.find(key);
   return found == args.end() ? fallback : found->second;
 }

@@ -13,8 +13,9 @@
 //                 the causal model's loss on repeated random words as "repeated_words")
 //   attn_train_lm --probe web/assets/models/causal.safetensors [--repeat 12,50] [--copy scripts/lm/copy-sentences.tsv]
 //                 (every head on repeated random words; the causal model's next word on natural copying sentences)
-//   attn_train_lm --evaluate web/assets/models/causal.safetensors --corpus …   (adds "measured_file": the stored weights' quality)
-//   attn_train_lm --evaluate … --held-out build/lm/corpus/held-out.austen.raw.txt --key measured_austen
+//   attn_train_lm --evaluate web/assets/models/causal.safetensors --corpus …   (adds "measured_file": the stored
+//   weights' quality) attn_train_lm --evaluate … --held-out build/lm/corpus/held-out.austen.raw.txt --key
+//   measured_austen
 //                 (the same on another held-out text, recorded under that key)
 //   attn_train_lm --evaluate FILE --merge-into OTHER.safetensors   (FILE's held-out loss on OTHER's output words)
 #include <algorithm>
@@ -40,6 +41,7 @@
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/ngram.hpp"
 #include "attn/train/safetensors.hpp"
+#include "model_file_measures.hpp"
 #include "tool_args.hpp"
 
 using namespace attn::train;
@@ -64,7 +66,10 @@ ParallelFor threads(std::size_t count) {
 // The baselines (baselines.hpp) as the file's metadata records them.
 json baselines(const Trainer& trainer) {
   const BaselinePerplexities b = held_out_baselines(corpus_of(trainer));
-  return {{"unigramPerplexity", b.unigram}, {"bigramPerplexity", b.bigram}, {"bigramDiscount", b.bigram_discount}, {"tokens", b.tokens}};
+  return {{"unigramPerplexity", b.unigram},
+          {"bigramPerplexity", b.bigram},
+          {"bigramDiscount", b.bigram_discount},
+          {"tokens", b.tokens}};
 }
 
 int verify(const std::map<std::string, std::string>& args, const attn::EmbeddingTable& table, const std::string& train,
@@ -80,8 +85,8 @@ int verify(const std::map<std::string, std::string>& args, const attn::Embedding
     return 1;
   }
   if (recipe.value("kernels", "") != ATTN_TRAIN_KERNELS) {
-    std::printf("%s: trained with kernels '%s', this tool has '%s': the losses cannot agree bit for bit\n", path.c_str(),
-                recipe.value("kernels", "").c_str(), ATTN_TRAIN_KERNELS);
+    std::printf("%s: trained with kernels '%s', this tool has '%s': the losses cannot agree bit for bit\n",
+                path.c_str(), recipe.value("kernels", "").c_str(), ATTN_TRAIN_KERNELS);
     return 1;
   }
   const std::size_t steps = std::min<std::size_t>(std::stoul(arg(args, "steps", "50")), expected.size());
@@ -91,170 +96,65 @@ int verify(const std::map<std::string, std::string>& args, const attn::Embedding
   for (std::size_t i = 0; i < steps; ++i) {
     const double loss = trainer.step(1), want = expected[i].get<double>();
     if (loss != want) ++mismatches;
-    if (loss != want || i % 10 == 0) std::printf("step %zu: loss %.17g, recorded %.17g %s\n", i + 1, loss, want, loss == want ? "OK" : "NOT OK");
+    if (loss != want || i % 10 == 0)
+      std::printf("step %zu: loss %.17g, recorded %.17g %s\n", i + 1, loss, want, loss == want ? "OK" : "NOT OK");
   }
   std::printf("%s: %zu of %zu losses equal the recorded ones bit for bit\n", path.c_str(), steps - mismatches, steps);
   return mismatches ? 1 : 0;
 }
 
-// Measures every head of a model file on the held-out text (head_statistics.hpp), prints the table and
-// records it in the file's metadata as "heads" (a JSON array; the tensors and their checksum are unchanged).
-int measure_heads(const std::string& path, const attn::EmbeddingTable& table, const std::string& held_out) {
-  SafeTensors file = read_safetensors_file(path);
-  LanguageModel model = read_language_model(file, path, table);
-  json heads = json::array();
-  std::printf("%s: heads on the held-out text (induction: on repeated random words)\n"
-              "layer head  previous  next  self  first  same word  prefix  induction  entropy (bits)  label\n", path.c_str());
-  for (const HeadStatistics& h : head_statistics(model, held_out)) {
-    const auto& s = h.scores;
-    std::printf("%5zu %4zu  %8.3f %5.3f %5.3f %6.3f %10.3f %7.3f %10.3f %15.2f  %s\n", h.layer, h.head, s[0], s[1], s[2], s[3], s[4],
-                s[5], s[6], h.entropy_bits, h.label.c_str());
-    heads.push_back({{"layer", h.layer}, {"head", h.head}, {"previous", s[0]}, {"next", s[1]}, {"self", s[2]}, {"first", s[3]},
-                     {"sameWord", s[4]}, {"prefix", s[5]}, {"induction", s[6]}, {"entropyBits", h.entropy_bits}, {"label", h.label}});
-  }
-  file.metadata["heads"] = heads.dump();
-  if (model.objective() == Objective::causal) {
-    const RepeatedWordsScores r = repeated_words_probe(model);
-    file.metadata["repeated_words"] = json({{"repeat", r.repeat}, {"sequences", r.sequences}, {"firstHalfLoss", r.first_half_loss},
-                                            {"secondHalfLoss", r.second_half_loss}}).dump();
-  }
-  const auto bytes = write_safetensors(file);
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return 0;
-}
-
-// Prints every head's scores on repeated random words (head_statistics.hpp repeated_words_probe) at each R of
-// `repeats`, and (causal) how much easier the second copy is than the first; with a copy file (text<TAB>word lines,
-// '#' comments: scripts/lm/copy-sentences.tsv), the causal model's next word after each text and the word's rank.
-int probe(const std::string& path, const attn::EmbeddingTable& table, const std::string& repeats, const std::string& copy) {
-  LanguageModel model = read_language_model(read_safetensors_file(path), path, table);
-  if (!copy.empty() && model.objective() == Objective::causal) {
-    std::stringstream lines(read_file(copy));
-    std::size_t items = 0, first = 0;
-    for (std::string line; std::getline(lines, line);) {
-      const std::size_t tab = line.find('\t');
-      if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
-      const std::string text = line.substr(0, tab), word = line.substr(tab + 1);
-      const LanguageRun run = model.run(text, 5, std::vector<std::int64_t>{-1});
-      const std::int32_t id = model.vocabulary().id_of(word);
-      const float* z = run.logits.data();
-      std::size_t rank = 1;
-      for (std::size_t o = 0; o + 1 < model.config().outputs(); ++o) rank += z[o] > z[id];
-      ++items, first += rank == 1;
-      std::printf("%-80s → %-8s rank %4zu; top: %s %s %s\n", text.c_str(), word.c_str(), rank,
-                  model.vocabulary().word(static_cast<std::size_t>(run.top[0][0].id)).c_str(),
-                  model.vocabulary().word(static_cast<std::size_t>(run.top[0][1].id)).c_str(),
-                  model.vocabulary().word(static_cast<std::size_t>(run.top[0][2].id)).c_str());
-    }
-    std::printf("copied word first: %zu of %zu\n", first, items);
-  }
-  std::stringstream list(repeats);
-  for (std::string item; std::getline(list, item, ',');) {
-    const RepeatedWordsScores r = repeated_words_probe(model, std::stoul(item));
-    std::printf("%s: %zu sequences of %zu random words twice (%zu tokens)\nlayer head  previous  duplicate  induction\n", path.c_str(),
-                r.sequences, r.repeat, 2 * r.repeat);
-    for (std::size_t lh = 0; lh < r.induction.size(); ++lh) {
-      std::printf("%5zu %4zu  %8.3f %10.3f %10.3f\n", lh / model.config().n_heads + 1, lh % model.config().n_heads + 1, r.previous[lh],
-                  r.duplicate[lh], r.induction[lh]);
-    }
-    if (model.objective() == Objective::causal) {
-      std::printf("loss (nats/word): first copy %.3f, second copy %.3f: the second is %.3f easier\n", r.first_half_loss,
-                  r.second_half_loss, r.first_half_loss - r.second_half_loss);
-    }
-  }
-  return 0;
-}
-
-// The held-out loss of a model file on another model's (coarser) output vocabulary: each word the other has is its own
-// class, every other output (its <unk> included) falls into that vocabulary's <unk>, and a scored position costs
-// −ln Σ p over its target's class. Models whose output vocabularies differ are compared on the same events this way
-// (a larger vocabulary is not charged for naming words the smaller one calls <unk>).
-int evaluate_merged(const std::string& path, const std::string& coarse_path, const attn::EmbeddingTable& table,
-                    const std::string& train, const std::string& held_out) {
-  const SafeTensors file = read_safetensors_file(path);
-  const LanguageModel model = read_language_model(file, path, table);
-  const LanguageModel coarse = read_language_model(read_safetensors_file(coarse_path), coarse_path, table);
-  Trainer trainer = language_trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
-  trainer.set_parameters(model.parameters());
-  const std::size_t V = trainer.config().outputs();
-  std::vector<std::int32_t> merged(V);  // output id → its class in the coarse vocabulary
-  for (std::size_t o = 0; o < V; ++o) merged[o] = coarse.vocabulary().id_of(model.vocabulary().word(o));
-  double loss = 0;
-  std::size_t tokens = 0;
-  for (const Batch& batch : trainer.source().held_out(64, 0, 0)) {
-    for (std::size_t b = 0; b < batch.batch_size; ++b) {
-      const std::size_t T = batch.seq_len;
-      const std::vector<std::int32_t> sequence(batch.tokens.begin() + static_cast<std::ptrdiff_t>(b * T),
-                                               batch.tokens.begin() + static_cast<std::ptrdiff_t>((b + 1) * T));
-      const std::vector<float> logits = trainer.predict(sequence);
-      for (std::size_t t = 0; t < T; ++t) {
-        if (!batch.scored[b * T + t]) continue;
-        const float* z = logits.data() + t * V;
-        const std::int32_t target_class = merged[static_cast<std::size_t>(batch.targets[b * T + t])];
-        const float top = *std::max_element(z, z + V);
-        double all = 0, in_class = 0;
-        for (std::size_t o = 0; o < V; ++o) {
-          const double e = std::exp(static_cast<double>(z[o] - top));
-          all += e;
-          if (merged[o] == target_class) in_class += e;
-        }
-        loss -= std::log(in_class / all), ++tokens;
-      }
-    }
-  }
-  std::printf("%s on the output vocabulary of %s (%zu outputs): held-out loss %.4f, perplexity %.2f over %zu tokens\n", path.c_str(),
-              coarse_path.c_str(), coarse.config().outputs(), loss / static_cast<double>(tokens),
-              std::exp(loss / static_cast<double>(tokens)), tokens);
-  return 0;
-}
-
-// Evaluates a model file's (float16) parameters on a held-out text with its recipe's trainer, beside the
-// float32 measurement the file records, and records the result under `key` ("measured_file": the corpus's
-// held-out text) in the metadata.
-int evaluate_file(const std::string& path, const attn::EmbeddingTable& table, const std::string& train, const std::string& held_out,
-                  const std::string& key) {
-  SafeTensors file = read_safetensors_file(path);
-  LanguageModel model = read_language_model(file, path, table);
-  Trainer trainer = language_trainer(options_from_recipe(file.metadata.at("recipe")), table, train, held_out);
-  // The output ids are the training text's most frequent words: another training text would score other words
-  if (corpus_of(trainer).vocabulary().words() != model.vocabulary().words()) {
-    throw std::invalid_argument(path + ": its output vocabulary is not this training text's: pass the corpus it was trained on");
-  }
-  std::vector<float> parameters = model.parameters();
-  trainer.set_parameters(parameters);
-  const Evaluation e = trainer.evaluate();
-  const json recorded = json::parse(file.metadata.at("measured"));
-  std::printf("%s (float16 as stored): held-out loss %.4f, perplexity %.3f, top-1 %.4f, top-5 %.4f over %zu tokens; "
-              "recorded at training (float32): perplexity %.3f, top-1 %.4f; most frequent words: top-1 %.4f, top-5 %.4f\n",
-              path.c_str(), e.loss, e.perplexity, e.top1, e.top5, e.tokens, recorded.value("heldOutPerplexity", 0.0),
-              recorded.value("heldOutTop1", 0.0), e.frequent_top1, e.frequent_top5);
-  file.metadata[key] = json({{"heldOutLoss", e.loss}, {"heldOutPerplexity", e.perplexity}, {"heldOutTop1", e.top1},
-                             {"heldOutTop5", e.top5}, {"heldOutTokens", e.tokens}, {"frequentTop1", e.frequent_top1},
-                             {"frequentTop5", e.frequent_top5}}).dump();
-  const auto bytes = write_safetensors(file);
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto args = parse_args(argc, argv, {"attention-only", "batch-size", "commit", "copy", "corpus", "embeddings", "eval-every",
-                                            "evaluate", "float32", "held-out", "key", "layers", "learning-rate", "mask-rate", "merge-into",
-                                            "measure-heads", "objective", "out", "output-head", "output-init", "output-vocabulary",
-                                            "output-words", "probe", "repeat", "repeat-share", "repeat-share-after", "repeat-steps",
-                                            "seed", "seq-len", "shards", "steps", "threads", "untied",
-                                            "verify", "warmup"});
+  const auto args = parse_args(argc, argv,
+                               {"attention-only",
+                                "batch-size",
+                                "commit",
+                                "copy",
+                                "corpus",
+                                "embeddings",
+                                "eval-every",
+                                "evaluate",
+                                "float32",
+                                "held-out",
+                                "key",
+                                "layers",
+                                "learning-rate",
+                                "mask-rate",
+                                "merge-into",
+                                "measure-heads",
+                                "objective",
+                                "out",
+                                "output-head",
+                                "output-init",
+                                "output-vocabulary",
+                                "output-words",
+                                "probe",
+                                "repeat",
+                                "repeat-share",
+                                "repeat-share-after",
+                                "repeat-steps",
+                                "seed",
+                                "seq-len",
+                                "shards",
+                                "steps",
+                                "threads",
+                                "untied",
+                                "verify",
+                                "warmup"});
   const std::string corpus = arg(args, "corpus", "build/lm/corpus");
   const std::string train = read_file(corpus + "/train.raw.txt"), held_out = read_file(corpus + "/held-out.raw.txt");
   const std::string asset = read_file(arg(args, "embeddings", "web/assets/embeddings.bin"));
-  const auto table = attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
+  const auto table =
+      attn::EmbeddingTable::from_bytes(reinterpret_cast<const std::uint8_t*>(asset.data()), asset.size());
   if (args.count("verify")) return verify(args, table, train, held_out);
-  if (args.count("probe")) return probe(arg(args, "probe", ""), table, arg(args, "repeat", "12"), arg(args, "copy", ""));
+  if (args.count("probe"))
+    return probe(arg(args, "probe", ""), table, arg(args, "repeat", "12"), arg(args, "copy", ""));
   if (args.count("measure-heads")) return measure_heads(arg(args, "measure-heads", ""), table, held_out);
   if (args.count("evaluate")) {
     const std::string other = args.count("held-out") ? read_file(arg(args, "held-out", "")) : held_out;
-    if (args.count("merge-into")) return evaluate_merged(arg(args, "evaluate", ""), arg(args, "merge-into", ""), table, train, other);
+    if (args.count("merge-into"))
+      return evaluate_merged(arg(args, "evaluate", ""), arg(args, "merge-into", ""), table, train, other);
     return evaluate_file(arg(args, "evaluate", ""), table, train, other, arg(args, "key", "measured_file"));
   }
 
@@ -264,7 +164,8 @@ int main(int argc, char** argv) try {
   o.tied_output = !args.count("untied");
   o.output_head = args.count("output-head");
   o.output_init = attn::value_of(kOutputInitNames, arg(args, "output-init", "random"), "outputInit");
-  o.output_vocabulary = attn::value_of(kOutputVocabularyNames, arg(args, "output-vocabulary", "text"), "outputVocabulary");
+  o.output_vocabulary =
+      attn::value_of(kOutputVocabularyNames, arg(args, "output-vocabulary", "text"), "outputVocabulary");
   o.output_words = std::stoul(arg(args, "output-words", "8191"));
   o.mask_rate = std::stod(arg(args, "mask-rate", "0.15"));
   o.seq_len = std::stoul(arg(args, "seq-len", "32"));
@@ -282,10 +183,12 @@ int main(int argc, char** argv) try {
   const std::size_t eval_every = std::stoul(arg(args, "eval-every", "250"));
   const auto started = std::chrono::steady_clock::now();
   Trainer trainer = language_trainer(o, table, train, held_out, threads(std::stoul(arg(args, "threads", "2"))));
-  const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   std::printf("%s model: %zu layers, %zu heads, d_model %zu, d_ff %zu, %s output of %zu%s; %zu parameters\n",
               attn::name_of(kObjectiveNames, o.objective), o.n_layers, o.n_heads, trainer.config().d_model, o.d_ff,
-              o.tied_output                         ? "tied"
+              o.tied_output                        ? "tied"
               : o.output_init == OutputInit::glove ? "untied (from GloVe)"
                                                    : "untied",
               trainer.config().outputs(), o.output_head ? " after BERT's output head" : "",
@@ -314,38 +217,46 @@ int main(int argc, char** argv) try {
       const RepeatedWordsScores probe = repeated_words_probe(now);
       const auto best = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
       char copy[32] = "";  // the causal model's only
-      if (o.objective == Objective::causal) std::snprintf(copy, sizeof copy, "  copy %.2f", probe.first_half_loss - probe.second_half_loss);
-      std::printf("step %5zu  lr %.2e  train loss %.3f  held-out loss %.3f (perplexity %.1f, top-1 %.3f)  "
-                  "induction %.3f  previous %.3f%s  %.0f tokens/s  %.0f s\n",
-                  s, trainer.learning_rate(), window / static_cast<double>(s % eval_every ? s % eval_every : eval_every), e.loss,
-                  e.perplexity, e.top1, best(probe.induction), best(probe.previous), copy,
-                  tokens_per_step * static_cast<double>(s) / elapsed, elapsed);
+      if (o.objective == Objective::causal)
+        std::snprintf(copy, sizeof copy, "  copy %.2f", probe.first_half_loss - probe.second_half_loss);
+      std::printf(
+          "step %5zu  lr %.2e  train loss %.3f  held-out loss %.3f (perplexity %.1f, top-1 %.3f)  "
+          "induction %.3f  previous %.3f%s  %.0f tokens/s  %.0f s\n",
+          s, trainer.learning_rate(), window / static_cast<double>(s % eval_every ? s % eval_every : eval_every),
+          e.loss, e.perplexity, e.top1, best(probe.induction), best(probe.previous), copy,
+          tokens_per_step * static_cast<double>(s) / elapsed, elapsed);
       std::fflush(stdout);
       window = 0;
     }
   }
   const double training_seconds = seconds() - training_started;
   const Evaluation e = trainer.evaluate();
-  json measured = {{"heldOutLoss", e.loss}, {"heldOutPerplexity", e.perplexity}, {"heldOutTop1", e.top1}, {"heldOutTop5", e.top5},
-                   {"heldOutTokens", e.tokens}, {"trainingSeconds", training_seconds},
+  json measured = {{"heldOutLoss", e.loss},
+                   {"heldOutPerplexity", e.perplexity},
+                   {"heldOutTop1", e.top1},
+                   {"heldOutTop5", e.top5},
+                   {"heldOutTokens", e.tokens},
+                   {"trainingSeconds", training_seconds},
                    {"tokensPerSecond", tokens_per_step * static_cast<double>(total) / training_seconds},
                    {"trainTokens", corpus_of(trainer).train_stream().inputs.size()}};
   measured["baselines"] = baselines(trainer);
-  std::printf("held-out: loss %.4f, perplexity %.2f, top-1 %.4f, top-5 %.4f over %zu tokens; baselines %s\n", e.loss, e.perplexity,
-              e.top1, e.top5, e.tokens, measured["baselines"].dump().c_str());
+  std::printf("held-out: loss %.4f, perplexity %.2f, top-1 %.4f, top-5 %.4f over %zu tokens; baselines %s\n", e.loss,
+              e.perplexity, e.top1, e.top5, e.tokens, measured["baselines"].dump().c_str());
   json recipe = json::parse(recipe_json(o));
   recipe["corpusHash"] = text_hash(train + held_out);
   recipe["corpus"] =
-      "WordNet 3.0 glosses and examples (wordnet-base) + World English Bible (sword-text-web) + Jane Austen's six novels "
+      "WordNet 3.0 glosses and examples (wordnet-base) + World English Bible (sword-text-web) + Jane Austen's six "
+      "novels "
       "(r-cran-janeaustenr), scripts/lm/corpus-text.mjs";
   recipe["commit"] = arg(args, "commit", "unknown");
   recipe["embeddings"] = text_hash(asset);
   recipe["kernels"] = ATTN_TRAIN_KERNELS;
   const std::string out = arg(args, "out", "");
   if (!out.empty()) {
-    const auto bytes =
-        write_safetensors(language_model_file(trainer, recipe.dump(), measured.dump(), first_losses, !args.count("float32")));
-    std::ofstream(out, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    const auto bytes = write_safetensors(
+        language_model_file(trainer, recipe.dump(), measured.dump(), first_losses, !args.count("float32")));
+    std::ofstream(out, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     std::printf("wrote %s (%zu bytes)\n", out.c_str(), bytes.size());
   }
   return 0;

@@ -52,7 +52,7 @@ attn::ExplainOptions options_from(const std::uint8_t* c) {
   if (c[1] & 64) o.attention.valid_length = c[3];
   const float temperatures[] = {1.0f, 0.05f, 5.0f, 1e-30f, 0.0f, -1.0f, 1e30f, NAN};
   o.attention.temperature = temperatures[c[4] % 8];
-  o.max_tokens = c[5] % 70;  // 0 is invalid; small for speed
+  o.max_tokens = c[5] % 70;                // 0 is invalid; small for speed
   o.base = c[6] % 5 == 0 ? 1.0 : 10000.0;  // 1 is invalid
   for (std::size_t h = 0; h < (c[7] % 4); ++h) {
     attn::HeadSpec spec;
@@ -97,7 +97,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string text(reinterpret_cast<const char*>(data + kConfig), size - kConfig);
     const attn::Trace trace = attn::explain(text, table(), options);
     for (const auto& head : trace.attention.heads) check_weights(head.attention.weights);
-    for (float x : trace.attention.output) if (!std::isfinite(x)) __builtin_trap();
+    for (float x : trace.attention.output)
+      if (!std::isfinite(x)) __builtin_trap();
     const auto& shuffled = trace.checks.shuffle.weights;
     for (std::size_t h = 0; h < shuffled.shape(0); ++h) check_weights(xt::view(shuffled, h, xt::all(), xt::all()));
     if (!std::isfinite(trace.checks.shuffle.max_weight_difference)) __builtin_trap();

@@ -19,7 +19,8 @@ bool same(const attn::train::SafeTensors& a, const attn::train::SafeTensors& b) 
   if (a.metadata != b.metadata || a.tensors.size() != b.tensors.size()) return false;
   for (std::size_t i = 0; i < a.tensors.size(); ++i) {
     const auto &x = a.tensors[i], &y = b.tensors[i];
-    if (x.name != y.name || x.shape != y.shape || x.storage != y.storage || x.data.size() != y.data.size()) return false;
+    if (x.name != y.name || x.shape != y.shape || x.storage != y.storage || x.data.size() != y.data.size())
+      return false;
     if (!x.data.empty() && std::memcmp(x.data.data(), y.data.data(), x.data.size() * sizeof(float)) != 0) return false;
   }
   return true;

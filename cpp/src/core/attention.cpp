@@ -27,7 +27,9 @@ void require_finite(const xt::xtensor<float, 2>& t, const char* name) {
 
 // The one masked softmax over attention scores: normalize()'s softmax rows (normalizers.cpp), which hold
 // the masking, the max subtraction and the fully masked and +∞ rows for every normalizer alike.
-xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores) { return normalize(scores, Normalizer::softmax, 1.0f); }
+xt::xtensor<float, 2> masked_softmax(const xt::xtensor<float, 2>& scores) {
+  return normalize(scores, Normalizer::softmax, 1.0f);
+}
 
 xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights) {
   xt::xtensor<float, 1> entropy = xt::zeros<float>({weights.shape(0)});
@@ -42,18 +44,16 @@ xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights) {
   return entropy;
 }
 
-AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries,
-                                             const xt::xtensor<float, 2>& keys,
-                                             const xt::xtensor<float, 2>& values,
-                                             const AttentionOptions& options) {
+AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries, const xt::xtensor<float, 2>& keys,
+                                             const xt::xtensor<float, 2>& values, const AttentionOptions& options) {
   const std::size_t n = queries.shape(0), d_k = queries.shape(1), m = keys.shape(0);
   if (!options.additive && keys.shape(1) != d_k) {
     throw std::invalid_argument("attention: keys must have d_k = " + std::to_string(d_k) +
                                 " columns like queries, got " + std::to_string(keys.shape(1)));
   }
   if (values.shape(0) != m) {
-    throw std::invalid_argument("attention: values must have one row per key (" + std::to_string(m) +
-                                "), got " + std::to_string(values.shape(0)));
+    throw std::invalid_argument("attention: values must have one row per key (" + std::to_string(m) + "), got " +
+                                std::to_string(values.shape(0)));
   }
   if (!std::isfinite(options.temperature) || options.temperature <= 0.0f) {
     throw std::out_of_range("attention: temperature must be a finite number > 0");
@@ -65,7 +65,8 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
   require_finite(queries, "queries");
   require_finite(keys, "keys");
   require_finite(values, "values");
-  check_cells(std::uint64_t{n} * m, "attention: the [" + std::to_string(n) + ", " + std::to_string(m) + "] score matrix");
+  check_cells(std::uint64_t{n} * m,
+              "attention: the [" + std::to_string(n) + ", " + std::to_string(m) + "] score matrix");
   check_cells(std::uint64_t{n} * values.shape(1), "attention: the output");
 
   AttentionResult result;
@@ -74,11 +75,13 @@ AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& querie
   const bool scaled = options.scale && !options.additive;
   const double sqrt_dk = scaled ? std::sqrt(static_cast<double>(d_k > 0 ? d_k : 1)) : 1.0;
   const double inv_scale = 1.0 / (sqrt_dk * static_cast<double>(options.temperature));
-  result.dot_products = options.additive ? additive_scores(queries, keys, *options.additive) : matmul_transposed(queries, keys);
+  result.dot_products =
+      options.additive ? additive_scores(queries, keys, *options.additive) : matmul_transposed(queries, keys);
   result.scores = xt::empty<float>({n, m});
   const auto* bias = options.score_bias;
   if (bias && (bias->shape(0) != n || bias->shape(1) != m)) {
-    throw std::invalid_argument("attention: score_bias must be [n, m] = [" + std::to_string(n) + ", " + std::to_string(m) + "]");
+    throw std::invalid_argument("attention: score_bias must be [n, m] = [" + std::to_string(n) + ", " +
+                                std::to_string(m) + "]");
   }
   const std::size_t valid = options.valid_length.value_or(m);
   for (std::size_t i = 0; i < n; ++i) {

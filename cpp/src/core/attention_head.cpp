@@ -13,8 +13,8 @@ constexpr std::size_t kQueryBlock = 36;
 }  // namespace
 
 bool attend_head(const float* q, std::size_t ldq, const float* k, std::size_t ldk, const float* v, std::size_t ldv,
-                 std::size_t n, std::size_t m, std::size_t dk, std::size_t dv, float scale, PrefixMask mask,
-                 float* out, std::size_t ldo, HeadWorkspace& ws, float* weights) {
+                 std::size_t n, std::size_t m, std::size_t dk, std::size_t dv, float scale, PrefixMask mask, float* out,
+                 std::size_t ldo, HeadWorkspace& ws, float* weights) {
   ws.keys.resize(packed_size(dk, m));
   ws.values.resize(packed_size(m, dv));
   ws.scores.resize(n * m);

@@ -31,7 +31,8 @@ void require_finite(const float* w, std::size_t cells, const char* name) {
 
 MultiHeadLayer::MultiHeadLayer(std::size_t n_heads, const Projections& p)
     : MultiHeadLayer(n_heads, p.w_q.shape(0), require_shape(p.w_q, p.w_q.shape(0), "W_Q").data(),
-                     require_shape(p.w_k, p.w_q.shape(0), "W_K").data(), require_shape(p.w_v, p.w_q.shape(0), "W_V").data(),
+                     require_shape(p.w_k, p.w_q.shape(0), "W_K").data(),
+                     require_shape(p.w_v, p.w_q.shape(0), "W_V").data(),
                      require_shape(p.w_o, p.w_q.shape(0), "W_O").data()) {}
 
 MultiHeadLayer::MultiHeadLayer(std::size_t n_heads, std::size_t d_model, const float* w_q, const float* w_k,
@@ -72,8 +73,8 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
   check_cells(std::uint64_t{n_heads_} * n * n, "MultiHeadLayer: the weights of " + std::to_string(n_heads_) + " heads");
   for (std::size_t i = 0; i < n * d; ++i) {
     if (!std::isfinite(input[i])) {
-      throw std::invalid_argument("MultiHeadLayer: input[" + std::to_string(i / d) + ", " + std::to_string(i % d) + "] is " +
-                                  (std::isnan(input[i]) ? "NaN" : "infinite") + "; numbers must be finite");
+      throw std::invalid_argument("MultiHeadLayer: input[" + std::to_string(i / d) + ", " + std::to_string(i % d) +
+                                  "] is " + (std::isnan(input[i]) ? "NaN" : "infinite") + "; numbers must be finite");
     }
   }
   qkv_.resize(3 * n * d);
@@ -85,7 +86,8 @@ void MultiHeadLayer::forward(const float* input, std::size_t n, float* output, c
   for (std::size_t h = 0; h < n_heads_; ++h) {
     // Head h's columns of Q, K, V (row stride 3d) into its columns of the concatenation
     if (!attend_head(qkv_.data() + h * dk, 3 * d, qkv_.data() + d + h * dk, 3 * d, qkv_.data() + 2 * d + h * dk, 3 * d,
-                     n, n, dk, dk, scale, mask, concat_.data() + h * dk, d, head_, weights ? weights + h * n * n : nullptr)) {
+                     n, n, dk, dk, scale, mask, concat_.data() + h * dk, d, head_,
+                     weights ? weights + h * n * n : nullptr)) {
       throw std::invalid_argument("attention: scores hold NaN (did the inputs overflow float32?)");
     }
   }

@@ -18,8 +18,8 @@ FeedForward random_feed_forward(std::size_t d_model, std::size_t d_ff, std::uint
 }
 
 EncoderBlockResult encoder_block_after_attention(const xt::xtensor<float, 2>& input,
-                                                 const xt::xtensor<float, 2>& attention_output,
-                                                 const FeedForward& ffn, float epsilon) {
+                                                 const xt::xtensor<float, 2>& attention_output, const FeedForward& ffn,
+                                                 float epsilon) {
   if (input.shape() != attention_output.shape() || ffn.w1.shape(0) != input.shape(1) ||
       ffn.w2.shape(1) != input.shape(1) || ffn.w1.shape(1) != ffn.w2.shape(0) || ffn.b1.size() != ffn.w1.shape(1) ||
       ffn.b2.size() != ffn.w2.shape(1)) {

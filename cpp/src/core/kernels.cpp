@@ -17,10 +17,18 @@ namespace attn {
 // literal inside the loop on every use, and these 12 cost more than the arithmetic (softmax measured
 // 2.1 → 1.5 ns per score in Chromium 156). Not const, and visible outside this file, so the compiler
 // cannot turn the loads back into literals.
-float exp_constants_data[] = {-87.0f, 1.44269504088896341f, 12582912.0f /* 1.5 · 2^23 */,
-                              -0.693359375f, 2.12194440e-4f /* −ln 2 in two parts */,
-                              1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
-                              5.0000001201e-1f, 1.0f};
+float exp_constants_data[] = {-87.0f,
+                              1.44269504088896341f,
+                              12582912.0f /* 1.5 · 2^23 */,
+                              -0.693359375f,
+                              2.12194440e-4f /* −ln 2 in two parts */,
+                              1.9875691500e-4f,
+                              1.3981999507e-3f,
+                              8.3334519073e-3f,
+                              4.1665795894e-2f,
+                              1.6666665459e-1f,
+                              5.0000001201e-1f,
+                              1.0f};
 #endif
 
 namespace {
@@ -37,7 +45,7 @@ constexpr std::size_t kRows = 4;
 constexpr std::size_t kRows = 6;  // 12 accumulators + 3 operands fit the 16 SIMD registers of x86-64
                                   // and ARM64 without spilling (and fused multiply-adds need no product)
 #endif
-constexpr std::size_t kCols = 8;
+constexpr std::size_t kCols = kPanelColumns;
 
 #ifdef __wasm_simd128__
 
@@ -84,9 +92,9 @@ struct ExpConstants {
 
 ExpConstants exp_constants() {
   const float* c = exp_constants_data;
-  return {wasm_v128_load32_splat(c), wasm_v128_load32_splat(c + 1), wasm_v128_load32_splat(c + 2),
-          wasm_v128_load32_splat(c + 3), wasm_v128_load32_splat(c + 4), wasm_v128_load32_splat(c + 5),
-          wasm_v128_load32_splat(c + 6), wasm_v128_load32_splat(c + 7), wasm_v128_load32_splat(c + 8),
+  return {wasm_v128_load32_splat(c),     wasm_v128_load32_splat(c + 1),  wasm_v128_load32_splat(c + 2),
+          wasm_v128_load32_splat(c + 3), wasm_v128_load32_splat(c + 4),  wasm_v128_load32_splat(c + 5),
+          wasm_v128_load32_splat(c + 6), wasm_v128_load32_splat(c + 7),  wasm_v128_load32_splat(c + 8),
           wasm_v128_load32_splat(c + 9), wasm_v128_load32_splat(c + 10), wasm_v128_load32_splat(c + 11)};
 }
 
@@ -143,8 +151,6 @@ std::size_t tile_rows(std::size_t left) {
   return std::min(kRows, left);
 }
 
-
-
 // One cache block: C[:, 0..m) (+)= A[:, 0..k) · B[0..k, 0..m).
 void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc,
                 std::size_t n, std::size_t k, std::size_t m, bool accumulate) {
@@ -155,15 +161,28 @@ void gemm_block(const float* a, std::size_t lda, const float* b, std::size_t ldb
       const float* ai = a + i * lda;
       float* cij = c + i * ldc + j;
       switch (rows) {  // the last rows of C use a shorter kernel, still vectorized (5 and 6: 6-row tiles only)
-        case 6: micro_kernel<6>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 5: micro_kernel<5>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 4: micro_kernel<4>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 3: micro_kernel<3>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        case 2: micro_kernel<2>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
-        default: micro_kernel<1>(ai, lda, b + j, ldb, cij, ldc, k, accumulate); break;
+        case 6:
+          micro_kernel<6>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 5:
+          micro_kernel<5>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 4:
+          micro_kernel<4>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 3:
+          micro_kernel<3>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        case 2:
+          micro_kernel<2>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
+        default:
+          micro_kernel<1>(ai, lda, b + j, ldb, cij, ldc, k, accumulate);
+          break;
       }
     }
-    if (m_main < m) gemm_rowwise(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
+    if (m_main < m)
+      gemm_rowwise(a + i * lda, lda, b + m_main, ldb, c + i * ldc + m_main, ldc, rows, k, m - m_main, accumulate);
   }
 }
 
@@ -175,76 +194,17 @@ void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, floa
   constexpr std::size_t kBlockK = 128, kBlockM = 256;
   if (n == 0 || m == 0) return;  // nothing to write (and an empty matrix may have no storage at all)
   if (k == 0) {
-    if (!accumulate) for (std::size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
+    if (!accumulate)
+      for (std::size_t i = 0; i < n; ++i) std::fill(c + i * ldc, c + i * ldc + m, 0.0f);
     return;
   }
   for (std::size_t kk = 0; kk < k; kk += kBlockK) {
     const std::size_t kc = std::min(kBlockK, k - kk);
     for (std::size_t jj = 0; jj < m; jj += kBlockM) {
-      gemm_block(a + kk, lda, b + kk * ldb + jj, ldb, c + jj, ldc, n, kc, std::min(kBlockM, m - jj), accumulate || kk > 0);
+      gemm_block(a + kk, lda, b + kk * ldb + jj, ldb, c + jj, ldc, n, kc, std::min(kBlockM, m - jj),
+                 accumulate || kk > 0);
     }
   }
-}
-
-std::size_t packed_size(std::size_t k, std::size_t m) { return (m + kCols - 1) / kCols * kCols * k; }
-
-namespace {
-
-// One full panel (8 columns): out[p·8 + j] = B[p, q + j], or Bᵀ's [q + j, p] when transposed.
-void pack_full_panel(const float* b, std::size_t ldb, std::size_t k, float* out, bool transposed) {
-#ifdef __wasm_simd128__
-  if (!transposed) {
-    for (std::size_t p = 0; p < k; ++p, out += kCols) {
-      wasm_v128_store(out, wasm_v128_load(b + p * ldb));
-      wasm_v128_store(out + 4, wasm_v128_load(b + p * ldb + 4));
-    }
-    return;
-  }
-  // Transposed: 4 × 4 blocks of Bᵀ turned in registers (the keys of Q Kᵀ, packed for every head and call).
-  std::size_t p = 0;
-  for (; p + 4 <= k; p += 4, out += 4 * kCols) {
-    for (std::size_t half = 0; half < 2; ++half) {
-      const float* rows = b + 4 * half * ldb + p;
-      const v128_t r0 = wasm_v128_load(rows), r1 = wasm_v128_load(rows + ldb);
-      const v128_t r2 = wasm_v128_load(rows + 2 * ldb), r3 = wasm_v128_load(rows + 3 * ldb);
-      const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
-      const v128_t t2 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
-      wasm_v128_store(out + 4 * half, wasm_i64x2_shuffle(t0, t1, 0, 2));
-      wasm_v128_store(out + kCols + 4 * half, wasm_i64x2_shuffle(t0, t1, 1, 3));
-      wasm_v128_store(out + 2 * kCols + 4 * half, wasm_i64x2_shuffle(t2, t3, 0, 2));
-      wasm_v128_store(out + 3 * kCols + 4 * half, wasm_i64x2_shuffle(t2, t3, 1, 3));
-    }
-  }
-  for (; p < k; ++p, out += kCols)
-    for (std::size_t j = 0; j < kCols; ++j) out[j] = b[j * ldb + p];
-#else
-  for (std::size_t p = 0; p < k; ++p, out += kCols)
-    for (std::size_t j = 0; j < kCols; ++j) out[j] = transposed ? b[j * ldb + p] : b[p * ldb + j];
-#endif
-}
-
-}  // namespace
-
-void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed) {
-  for (std::size_t q = 0; q < m; q += kCols, out += k * kCols) {
-    const float* panel = transposed ? b + q * ldb : b + q;
-    const std::size_t cols = std::min(kCols, m - q);
-    if (cols == kCols) {
-      pack_full_panel(panel, ldb, k, out, transposed);
-      continue;
-    }
-    for (std::size_t p = 0; p < k; ++p) {  // the last panel, zero-padded
-      float* row = out + p * kCols;
-      for (std::size_t j = 0; j < cols; ++j) row[j] = transposed ? panel[j * ldb + p] : panel[p * ldb + j];
-      std::fill(row + cols, row + kCols, 0.0f);
-    }
-  }
-}
-
-std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m) {
-  std::vector<float> packed(packed_size(k, m));
-  pack_panels_into(b, ldb, k, m, packed.data());
-  return packed;
 }
 
 void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,
@@ -262,34 +222,46 @@ void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c,
     const std::size_t kc = std::min(kBlockK, k - std::min(k, kk));
     const bool accumulate = accumulate_c || kk > 0;
     for (std::size_t ii = 0; ii < n; ii += kBlockRows)
-    for (std::size_t q = 0; q < panels; ++q) {
-      const float* panel = packed + (q * panel_k + kk) * kCols;
-      const std::size_t cols = std::min(kCols, m - q * kCols);
-      const std::size_t end = std::min(n, ii + kBlockRows);
-      for (std::size_t i = ii, rows = 0; i < end; i += rows) {
-        rows = tile_rows(end - i);
-        float* out = cols == kCols ? c + i * ldc + q * kCols : tail;
-        const std::size_t ldo = cols == kCols ? ldc : kCols;
-        if (cols != kCols && accumulate) {
-          for (std::size_t r = 0; r < rows; ++r) std::copy_n(c + (i + r) * ldc + q * kCols, cols, tail + r * kCols);
-        }
-        // A switch in each caller, not a shared dispatch function: clang then inlines the kernels here,
-        // where B's row stride is the constant 8 (a shared, non-inlined dispatch measured 13–22 % slower
-        // for the relaxed build in Node 20).
-        const float* ai = a + i * lda + kk;
-        switch (rows) {
-          case 6: micro_kernel<6>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 5: micro_kernel<5>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 4: micro_kernel<4>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 3: micro_kernel<3>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          case 2: micro_kernel<2>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-          default: micro_kernel<1>(ai, lda, panel, kCols, out, ldo, kc, accumulate); break;
-        }
-        if (cols != kCols) {
-          for (std::size_t r = 0; r < rows; ++r) std::copy_n(tail + r * kCols, cols, c + (i + r) * ldc + q * kCols);
+      for (std::size_t q = 0; q < panels; ++q) {
+        const float* panel = packed + (q * panel_k + kk) * kCols;
+        const std::size_t cols = std::min(kCols, m - q * kCols);
+        const std::size_t end = std::min(n, ii + kBlockRows);
+        for (std::size_t i = ii, rows = 0; i < end; i += rows) {
+          rows = tile_rows(end - i);
+          float* out = cols == kCols ? c + i * ldc + q * kCols : tail;
+          const std::size_t ldo = cols == kCols ? ldc : kCols;
+          if (cols != kCols && accumulate) {
+            for (std::size_t r = 0; r < rows; ++r) std::copy_n(c + (i + r) * ldc + q * kCols, cols, tail + r * kCols);
+          }
+          // A switch in each caller, not a shared dispatch function: clang then inlines the kernels here,
+          // where B's row stride is the constant 8 (a shared, non-inlined dispatch measured 13–22 % slower
+          // for the relaxed build in Node 20).
+          const float* ai = a + i * lda + kk;
+          switch (rows) {
+            case 6:
+              micro_kernel<6>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 5:
+              micro_kernel<5>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 4:
+              micro_kernel<4>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 3:
+              micro_kernel<3>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            case 2:
+              micro_kernel<2>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+            default:
+              micro_kernel<1>(ai, lda, panel, kCols, out, ldo, kc, accumulate);
+              break;
+          }
+          if (cols != kCols) {
+            for (std::size_t r = 0; r < rows; ++r) std::copy_n(tail + r * kCols, cols, c + (i + r) * ldc + q * kCols);
+          }
         }
       }
-    }
   }
 }
 

@@ -9,9 +9,11 @@ namespace attn {
 xt::xtensor<float, 2> layer_norm(const xt::xtensor<float, 2>& x, float epsilon, const xt::xtensor<float, 1>& gamma,
                                  const xt::xtensor<float, 1>& beta) {
   const std::size_t rows = x.shape(0), d = x.shape(1);
-  if (!std::isfinite(epsilon) || epsilon <= 0.0f) throw std::out_of_range("layer_norm: epsilon must be a finite number > 0");
+  if (!std::isfinite(epsilon) || epsilon <= 0.0f)
+    throw std::out_of_range("layer_norm: epsilon must be a finite number > 0");
   if ((gamma.size() != 0 && gamma.size() != d) || (beta.size() != 0 && beta.size() != d)) {
-    throw std::invalid_argument("layer_norm: gamma and beta must be empty or have d = " + std::to_string(d) + " entries");
+    throw std::invalid_argument("layer_norm: gamma and beta must be empty or have d = " + std::to_string(d) +
+                                " entries");
   }
   xt::xtensor<float, 2> y = xt::empty<float>({rows, d});
   for (std::size_t i = 0; i < rows; ++i) {

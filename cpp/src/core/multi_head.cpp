@@ -48,8 +48,8 @@ std::vector<HeadInputs> project_heads(const xt::xtensor<float, 2>& input, std::s
                                       const Projections& projections) {
   const std::size_t d_model = input.shape(1);
   if (n_heads == 0 || d_model == 0 || d_model % n_heads != 0) {
-    throw std::out_of_range("multi_head_attention: n_heads must be a divisor of d_model = " +
-                            std::to_string(d_model) + ", got " + std::to_string(n_heads));
+    throw std::out_of_range("multi_head_attention: n_heads must be a divisor of d_model = " + std::to_string(d_model) +
+                            ", got " + std::to_string(n_heads));
   }
   require_square(projections.w_q, d_model, "W_Q");
   require_square(projections.w_k, d_model, "W_K");
@@ -73,11 +73,12 @@ MultiHeadResult attend_heads(std::vector<HeadInputs> heads, const std::vector<At
   }
   const std::size_t n_heads = heads.size(), n = heads[0].queries.shape(0), m = heads[0].values.shape(0),
                     d_k = heads[0].values.shape(1);
-  check_cells(std::uint64_t{n_heads} * n * m,
-              "multi-head attention: the weights of " + std::to_string(n_heads) + " heads × " + std::to_string(n) + " × " +
-                  std::to_string(m) + " tokens");
+  check_cells(std::uint64_t{n_heads} * n * m, "multi-head attention: the weights of " + std::to_string(n_heads) +
+                                                  " heads × " + std::to_string(n) + " × " + std::to_string(m) +
+                                                  " tokens");
   if (w_o.shape(0) != n_heads * d_k) {
-    throw std::invalid_argument("attend_heads: W_O must have n_heads · d_k = " + std::to_string(n_heads * d_k) + " rows");
+    throw std::invalid_argument("attend_heads: W_O must have n_heads · d_k = " + std::to_string(n_heads * d_k) +
+                                " rows");
   }
   MultiHeadResult r;
   r.scores = xt::empty<float>({n_heads, n, m});

@@ -31,7 +31,8 @@ using RowNormalizer = std::function<void(const std::vector<double>& z, double ma
 xt::xtensor<float, 2> normalize_rows(const xt::xtensor<float, 2>& scores, float temperature, const char* where,
                                      const RowNormalizer& row_normalizer) {
   if (!std::isfinite(temperature) || temperature <= 0.0f) {
-    throw std::invalid_argument(std::string(where) + ": temperature must be a finite number > 0, got " + number(temperature));
+    throw std::invalid_argument(std::string(where) + ": temperature must be a finite number > 0, got " +
+                                number(temperature));
   }
   const std::size_t rows = scores.shape(0), cols = scores.shape(1);
   const double t = temperature;
@@ -53,7 +54,8 @@ xt::xtensor<float, 2> normalize_rows(const xt::xtensor<float, 2>& scores, float 
     if (max_z == kNegInf) continue;  // every cell masked (or no cells): nothing to attend to, the row stays 0
     if (infinite > 0) {
       // The limit as those scores grow together without bound: equal shares among them.
-      for (std::size_t j = 0; j < cols; ++j) weights(i, j) = z[j] == kPosInf ? 1.0f / static_cast<float>(infinite) : 0.0f;
+      for (std::size_t j = 0; j < cols; ++j)
+        weights(i, j) = z[j] == kPosInf ? 1.0f / static_cast<float>(infinite) : 0.0f;
       continue;
     }
     std::fill(p.begin(), p.end(), 0.0);
@@ -129,45 +131,53 @@ void hardmax_row(const std::vector<double>& z, double max_z, std::vector<double>
 
 xt::xtensor<float, 2> normalize(const xt::xtensor<float, 2>& scores, Normalizer method, float temperature) {
   switch (method) {
-    case Normalizer::softmax: return normalize_rows(scores, temperature, "normalize", softmax_row);
-    case Normalizer::sparsemax: return normalize_rows(scores, temperature, "normalize", sparsemax_row);
-    case Normalizer::entmax15: return normalize_rows(scores, temperature, "normalize", entmax15_row);
-    case Normalizer::hardmax: return normalize_rows(scores, temperature, "normalize", hardmax_row);
+    case Normalizer::softmax:
+      return normalize_rows(scores, temperature, "normalize", softmax_row);
+    case Normalizer::sparsemax:
+      return normalize_rows(scores, temperature, "normalize", sparsemax_row);
+    case Normalizer::entmax15:
+      return normalize_rows(scores, temperature, "normalize", entmax15_row);
+    case Normalizer::hardmax:
+      return normalize_rows(scores, temperature, "normalize", hardmax_row);
   }
   throw std::invalid_argument("normalize: method must be softmax, sparsemax, entmax15 or hardmax");
 }
 
 xt::xtensor<float, 2> entmax_bisect(const xt::xtensor<float, 2>& scores, float alpha, float temperature) {
   if (!std::isfinite(alpha) || alpha <= 1.0f) {
-    throw std::invalid_argument("entmax_bisect: alpha must be a finite number > 1 (α = 1 is softmax), got " + number(alpha));
+    throw std::invalid_argument("entmax_bisect: alpha must be a finite number > 1 (α = 1 is softmax), got " +
+                                number(alpha));
   }
   const double am1 = static_cast<double>(alpha) - 1.0, exponent = 1.0 / am1;
-  return normalize_rows(scores, temperature, "entmax_bisect", [am1, exponent](const std::vector<double>& z, double max_z,
-                                                                               std::vector<double>& p) {
-    // On w = (α − 1)(z − max z) ≤ 0, whose largest cell is 0 (τ shifts by (α − 1)·max z):
-    // Σ_j [w_j − τ]₊^(1/(α−1)) is non-increasing in τ, ≥ 1 at τ = −1 (the largest cell alone gives 1)
-    // and ≤ 1 at τ = −n^(1−α) (every cell ≤ 1/n).
-    std::vector<double> w;
-    for (double x : z) {
-      if (x != kNegInf) w.push_back(am1 * (x - max_z));
-    }
-    const auto mass = [&](double tau) {
-      double sum = 0.0;
-      for (double x : w) sum += std::pow(std::max(x - tau, 0.0), exponent);
-      return sum;
-    };
-    double low = -1.0, high = -std::pow(static_cast<double>(w.size()), -am1);  // mass(low) ≥ 1 ≥ mass(high)
-    for (int step = 0; step < kMaxBisectionSteps; ++step) {
-      const double mid = 0.5 * (low + high);
-      if (mid <= low || mid >= high) break;  // adjacent doubles: τ is as exact as double allows
-      (mass(mid) >= 1.0 ? low : high) = mid;
-    }
-    // τ = low keeps the whole support (mass ≥ 1); dividing by the mass puts the row on the simplex.
-    const double total = mass(low);
-    for (std::size_t j = 0; j < z.size(); ++j) {
-      if (z[j] != kNegInf) p[j] = std::pow(std::max(am1 * (z[j] - max_z) - low, 0.0), exponent) / total;
-    }
-  });
+  return normalize_rows(scores, temperature, "entmax_bisect",
+                        [am1, exponent](const std::vector<double>& z, double max_z, std::vector<double>& p) {
+                          // On w = (α − 1)(z − max z) ≤ 0, whose largest cell is 0 (τ shifts by (α − 1)·max z):
+                          // Σ_j [w_j − τ]₊^(1/(α−1)) is non-increasing in τ, ≥ 1 at τ = −1 (the largest cell alone
+                          // gives 1) and ≤ 1 at τ = −n^(1−α) (every cell ≤ 1/n).
+                          std::vector<double> w;
+                          for (double x : z) {
+                            if (x != kNegInf) w.push_back(am1 * (x - max_z));
+                          }
+                          const auto mass = [&](double tau) {
+                            double sum = 0.0;
+                            for (double x : w) sum += std::pow(std::max(x - tau, 0.0), exponent);
+                            return sum;
+                          };
+                          double low = -1.0,
+                                 high = -std::pow(static_cast<double>(w.size()), -am1);  // mass(low) ≥ 1 ≥ mass(high)
+                          for (int step = 0; step < kMaxBisectionSteps; ++step) {
+                            const double mid = 0.5 * (low + high);
+                            if (mid <= low || mid >= high) break;  // adjacent doubles: τ is as exact as double allows
+                            (mass(mid) >= 1.0 ? low : high) = mid;
+                          }
+                          // τ = low keeps the whole support (mass ≥ 1); dividing by the mass puts the row on the
+                          // simplex.
+                          const double total = mass(low);
+                          for (std::size_t j = 0; j < z.size(); ++j) {
+                            if (z[j] != kNegInf)
+                              p[j] = std::pow(std::max(am1 * (z[j] - max_z) - low, 0.0), exponent) / total;
+                          }
+                        });
 }
 
 }  // namespace attn

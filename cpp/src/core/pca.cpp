@@ -14,7 +14,7 @@ namespace {
 constexpr std::size_t kMaxDim = 1024;
 constexpr int kMaxSweeps = 100;
 constexpr int kMaxSubspaceIterations = 300;  // enough for a clear eigengap; near-ties are ill-defined anyway
-constexpr std::size_t kJacobiMaxDim = 32;  // above this, subspace iteration for the top components
+constexpr std::size_t kJacobiMaxDim = 32;    // above this, subspace iteration for the top components
 
 using Matrix = std::vector<double>;  // square, row-major
 
@@ -136,7 +136,8 @@ void sorted_eigen(Matrix a, std::size_t d, std::vector<double>& values, std::vec
   jacobi_eigen(a, v, d);
   std::vector<std::size_t> order(d);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return a[x * d + x] > a[y * d + y]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return a[x * d + x] > a[y * d + y]; });
   values.clear();
   vectors.clear();
   for (std::size_t col : order) {
@@ -160,10 +161,12 @@ Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k) {
   }
   const double count = static_cast<double>(std::max<std::size_t>(n, 1));
   std::vector<double> mean(d, 0.0);
-  for (std::size_t i = 0; i < n; ++i) for (std::size_t t = 0; t < d; ++t) mean[t] += rows(i, t);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t t = 0; t < d; ++t) mean[t] += rows(i, t);
   for (double& m : mean) m /= count;
   Matrix centred(n * d);
-  for (std::size_t i = 0; i < n; ++i) for (std::size_t t = 0; t < d; ++t) centred[i * d + t] = rows(i, t) - mean[t];
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t t = 0; t < d; ++t) centred[i * d + t] = rows(i, t) - mean[t];
 
   // The covariance Cᵀ C / n [d, d] and the Gram matrix C Cᵀ [n, n] share their nonzero eigenvalues
   // (×n); eigendecompose the smaller one. From the Gram side, a direction is Cᵀ u / ‖Cᵀ u‖.
@@ -175,8 +178,10 @@ Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k) {
   for (std::size_t p = 0; p < m; ++p) {
     for (std::size_t q = p; q < m; ++q) {
       double dot = 0.0;
-      if (gram) for (std::size_t t = 0; t < d; ++t) dot += centred[p * d + t] * centred[q * d + t];
-      else for (std::size_t i = 0; i < n; ++i) dot += centred[i * d + p] * centred[i * d + q];
+      if (gram)
+        for (std::size_t t = 0; t < d; ++t) dot += centred[p * d + t] * centred[q * d + t];
+      else
+        for (std::size_t i = 0; i < n; ++i) dot += centred[i * d + p] * centred[i * d + q];
       sym[p * m + q] = sym[q * m + p] = dot / count;
     }
   }
@@ -186,14 +191,16 @@ Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k) {
   for (std::size_t c = 0; c < k; ++c) {
     std::vector<double> direction(d, 0.0);
     if (c < m && gram) {
-      for (std::size_t i = 0; i < n; ++i) for (std::size_t t = 0; t < d; ++t) direction[t] += centred[i * d + t] * eigenvectors[c][i];
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t t = 0; t < d; ++t) direction[t] += centred[i * d + t] * eigenvectors[c][i];
     } else if (c < m) {
       direction = eigenvectors[c];
     }
     double norm = 0.0;
     for (double x : direction) norm += x * x;
     norm = std::sqrt(norm);
-    if (norm > 0.0) for (double& x : direction) x /= norm;
+    if (norm > 0.0)
+      for (double& x : direction) x /= norm;
     directions.push_back(std::move(direction));
   }
 
@@ -205,7 +212,8 @@ Pca pca(const xt::xtensor<float, 2>& rows, std::size_t k) {
   for (std::size_t c = 0; c < k; ++c) {
     const auto& dir = directions[c];
     const std::size_t biggest = static_cast<std::size_t>(
-        std::max_element(dir.begin(), dir.end(), [](double x, double y) { return std::abs(x) < std::abs(y); }) - dir.begin());
+        std::max_element(dir.begin(), dir.end(), [](double x, double y) { return std::abs(x) < std::abs(y); }) -
+        dir.begin());
     const double sign = dir[biggest] < 0 ? -1.0 : 1.0;
     for (std::size_t t = 0; t < d; ++t) result.components(c, t) = static_cast<float>(sign * dir[t]);
     result.variance(c) = c < m ? static_cast<float>(std::max(0.0, values[c])) : 0.0f;
@@ -225,8 +233,8 @@ SymmetricEigen top_eigenpairs(const xt::xtensor<double, 2>& a, std::size_t k) {
   const std::size_t d = a.shape(0);
   if (a.shape(1) != d) throw std::invalid_argument("top_eigenpairs: the matrix must be square");
   if (d == 0 || d > kMaxDim || k == 0 || k > d) {
-    throw std::out_of_range("top_eigenpairs: need 1 ≤ k ≤ d ≤ " + std::to_string(kMaxDim) + ", got k = " +
-                            std::to_string(k) + ", d = " + std::to_string(d));
+    throw std::out_of_range("top_eigenpairs: need 1 ≤ k ≤ d ≤ " + std::to_string(kMaxDim) +
+                            ", got k = " + std::to_string(k) + ", d = " + std::to_string(d));
   }
   Matrix sym(d * d);
   for (std::size_t p = 0; p < d; ++p) {

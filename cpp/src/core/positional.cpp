@@ -10,15 +10,15 @@ namespace attn {
 
 xt::xtensor<float, 2> sinusoidal_encoding(std::size_t seq_len, std::size_t d_model, double base) {
   if (d_model == 0 || d_model > kMaxDModel) {
-    throw std::out_of_range("sinusoidal_encoding: d_model must be 1 … " + std::to_string(kMaxDModel) +
-                            ", got " + std::to_string(d_model));
+    throw std::out_of_range("sinusoidal_encoding: d_model must be 1 … " + std::to_string(kMaxDModel) + ", got " +
+                            std::to_string(d_model));
   }
   if (seq_len > kMaxSeqLen) {
-    throw std::out_of_range("sinusoidal_encoding: seq_len must be 0 … " + std::to_string(kMaxSeqLen) +
-                            ", got " + std::to_string(seq_len));
+    throw std::out_of_range("sinusoidal_encoding: seq_len must be 0 … " + std::to_string(kMaxSeqLen) + ", got " +
+                            std::to_string(seq_len));
   }
-  check_cells(std::uint64_t{seq_len} * d_model, "sinusoidal_encoding: [seq_len, d_model] = [" + std::to_string(seq_len) +
-              ", " + std::to_string(d_model) + "]");
+  check_cells(std::uint64_t{seq_len} * d_model, "sinusoidal_encoding: [seq_len, d_model] = [" +
+                                                    std::to_string(seq_len) + ", " + std::to_string(d_model) + "]");
   if (!std::isfinite(base) || base <= 1.0) {
     throw std::out_of_range("sinusoidal_encoding: base must be a finite number > 1");
   }

@@ -76,8 +76,9 @@ int t5_bucket(long relative_position, int num_buckets, int max_distance) {
   const long n = std::labs(relative_position);
   const int max_exact = half / 2;
   if (n < max_exact) return bucket + static_cast<int>(n);
-  const int large = max_exact + static_cast<int>(std::log(static_cast<double>(n) / max_exact) /
-                                                 std::log(static_cast<double>(max_distance) / max_exact) * (half - max_exact));
+  const int large =
+      max_exact + static_cast<int>(std::log(static_cast<double>(n) / max_exact) /
+                                   std::log(static_cast<double>(max_distance) / max_exact) * (half - max_exact));
   return bucket + std::min(large, half - 1);
 }
 
@@ -85,7 +86,8 @@ xt::xtensor<float, 2> t5_bias(std::size_t seq_len, const xt::xtensor<float, 1>& 
   xt::xtensor<float, 2> bias = xt::empty<float>({seq_len, seq_len});
   for (std::size_t i = 0; i < seq_len; ++i)
     for (std::size_t j = 0; j < seq_len; ++j)
-      bias(i, j) = values(static_cast<std::size_t>(t5_bucket(static_cast<long>(j) - static_cast<long>(i), static_cast<int>(values.size()), kT5MaxDistance)));
+      bias(i, j) = values(static_cast<std::size_t>(
+          t5_bucket(static_cast<long>(j) - static_cast<long>(i), static_cast<int>(values.size()), kT5MaxDistance)));
   return bias;
 }
 

@@ -29,9 +29,9 @@ xt::xtensor<float, 2> additive_scores(const xt::xtensor<float, 2>& queries, cons
   const std::size_t n = queries.shape(0), m = keys.shape(0), hidden = scorer.v.size();
   if (queries.shape(1) != scorer.w_q.shape(0) || keys.shape(1) != scorer.w_k.shape(0) ||
       scorer.w_q.shape(1) != hidden || scorer.w_k.shape(1) != hidden) {
-    throw std::invalid_argument("additive_scores: queries [n, " + std::to_string(scorer.w_q.shape(0)) + "] and keys [m, " +
-                                std::to_string(scorer.w_k.shape(0)) + "] must match W_q, W_k and v of " +
-                                std::to_string(hidden) + " hidden units");
+    throw std::invalid_argument("additive_scores: queries [n, " + std::to_string(scorer.w_q.shape(0)) +
+                                "] and keys [m, " + std::to_string(scorer.w_k.shape(0)) +
+                                "] must match W_q, W_k and v of " + std::to_string(hidden) + " hidden units");
   }
   for (const auto* t : {&queries, &keys}) {
     for (float x : *t) {

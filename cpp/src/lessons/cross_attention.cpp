@@ -36,8 +36,9 @@ CrossAttentionTrace explain_cross(const std::string& source, const std::string& 
 
   r.queries_input = layer_norm(xt::xtensor<float, 2>(r.target.input + r.target.attention.output), kLayerNormEpsilon);
   const std::size_t d_model = table.dim();
-  const Projections projections = options.projection == Projection::random ? random_projections(d_model, options.seed + 1)
-                                                                            : identity_projections(d_model);
+  const Projections projections = options.projection == Projection::random
+                                      ? random_projections(d_model, options.seed + 1)
+                                      : identity_projections(d_model);
   std::vector<HeadInputs> asking = project_heads(r.queries_input, options.n_heads, projections);
   std::vector<HeadInputs> heads = project_heads(r.memory, options.n_heads, projections);
   for (std::size_t h = 0; h < options.n_heads; ++h) heads[h].queries = std::move(asking[h].queries);

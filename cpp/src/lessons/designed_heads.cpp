@@ -83,8 +83,8 @@ HeadSpec head_spec_from_name(const std::string& name, int offset, const std::str
   for (const auto& entry : kHeadKindNames) {
     if (name == entry.name) return {entry.value, entry.value == HeadKind::offset ? offset : 0};
   }
-  throw std::out_of_range(argument + " must be one of " + name_list(kHeadKindNames) + ", " + name_list(kHeadKindAliases) +
-                          ", got '" + name + "'");
+  throw std::out_of_range(argument + " must be one of " + name_list(kHeadKindNames) + ", " +
+                          name_list(kHeadKindAliases) + ", got '" + name + "'");
 }
 
 }  // namespace attn

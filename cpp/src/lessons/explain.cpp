@@ -21,8 +21,10 @@ void check_explain_options(const ExplainOptions& options, std::size_t d_model) {
     return std::isfinite(scale) && scale <= kMaxInputScale && (scale > 0.0f || (zero_allowed && scale == 0.0f));
   };
   const std::string max = std::to_string(static_cast<int>(kMaxInputScale));
-  if (!in_range(options.embedding_scale, false)) throw std::out_of_range("explain: embeddingScale must be in (0, " + max + "]");
-  if (!in_range(options.positional_scale, true)) throw std::out_of_range("explain: positionalScale must be in [0, " + max + "]");
+  if (!in_range(options.embedding_scale, false))
+    throw std::out_of_range("explain: embeddingScale must be in (0, " + max + "]");
+  if (!in_range(options.positional_scale, true))
+    throw std::out_of_range("explain: positionalScale must be in [0, " + max + "]");
   if (options.additive_hidden > kMaxAdditiveHidden) {
     throw std::out_of_range("explain: additiveHidden must be 0 … " + std::to_string(kMaxAdditiveHidden));
   }
@@ -60,7 +62,8 @@ Trace explain(const std::string& text, const EmbeddingTable& table, const Explai
 namespace {
 
 // One seeded scorer per head, for its query and key widths.
-std::vector<AdditiveScorer> additive_scorers(const std::vector<HeadInputs>& heads, std::size_t hidden, std::uint64_t seed) {
+std::vector<AdditiveScorer> additive_scorers(const std::vector<HeadInputs>& heads, std::size_t hidden,
+                                             std::uint64_t seed) {
   std::vector<AdditiveScorer> scorers;
   for (std::size_t h = 0; h < heads.size(); ++h) {
     scorers.push_back(additive_scorer(heads[h].queries.shape(1), heads[h].keys.shape(1), hidden, (seed << 16) + h));
@@ -117,10 +120,12 @@ Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const
   const xt::xtensor<float, 2> meaning = semantic ? table.post_processed(trace.embeddings) : xt::xtensor<float, 2>();
   if (options.embedding_scale != 1.0f) trace.embeddings *= options.embedding_scale;
 
-  trace.positional = options.positional == PositionalKind::learned ? learned_encoding(seq_len, d_model, options.seed)
-                                                                    : sinusoidal_encoding(seq_len, d_model, options.base);
+  trace.positional = options.positional == PositionalKind::learned
+                         ? learned_encoding(seq_len, d_model, options.seed)
+                         : sinusoidal_encoding(seq_len, d_model, options.base);
   if (options.positional_scale != 1.0f) trace.positional *= options.positional_scale;
-  trace.input = is_absolute(options.positional) ? xt::xtensor<float, 2>(trace.embeddings + trace.positional) : trace.embeddings;
+  trace.input =
+      is_absolute(options.positional) ? xt::xtensor<float, 2>(trace.embeddings + trace.positional) : trace.embeddings;
 
   AttentionOptions shared = options.attention;
   trace.valid_length = std::min(shared.valid_length.value_or(seq_len), seq_len);
@@ -135,13 +140,14 @@ Trace trace_sentence(const std::string& text, const EmbeddingTable& table, const
     const HeadSpec& spec = trace.heads[h];
     projected.push_back(spec.kind == HeadKind::projected);
     if (spec.kind != HeadKind::projected) {
-      heads[h] = designed_head(spec, spec.kind == HeadKind::semantic ? meaning : trace.embeddings, heads[h].values, options.base);
+      heads[h] = designed_head(spec, spec.kind == HeadKind::semantic ? meaning : trace.embeddings, heads[h].values,
+                               options.base);
     }
     head_options_list.push_back(head_options(spec, shared));
   }
   // RoPE turns the projected heads' queries and keys; ALiBi and T5 bias every head's scores.
-  trace.score_biases = apply_relative_position(options.positional, heads, projected, options.seed, options.base,
-                                                options.alibi_slopes);
+  trace.score_biases =
+      apply_relative_position(options.positional, heads, projected, options.seed, options.base, options.alibi_slopes);
   for (std::size_t h = 0; h < trace.score_biases.size(); ++h) head_options_list[h].score_bias = &trace.score_biases[h];
   if (options.additive_hidden > 0) {
     trace.additive = additive_scorers(heads, options.additive_hidden, options.seed);
@@ -166,7 +172,8 @@ PositionChecks position_checks(const Trace& trace, const std::string& text, cons
   if (is_absolute(options.positional) && options.additive_hidden == 0) {  // the split needs dot products
     const std::size_t d_k = table.dim() / options.n_heads;
     const AttentionOptions& a = options.attention;
-    const float factor = static_cast<float>(1.0 / ((a.scale ? std::sqrt(static_cast<double>(d_k)) : 1.0) * a.temperature));
+    const float factor =
+        static_cast<float>(1.0 / ((a.scale ? std::sqrt(static_cast<double>(d_k)) : 1.0) * a.temperature));
     checks.score_terms = score_terms(trace.embeddings, trace.positional, weights.projections, options.n_heads, factor);
     for (std::size_t h = 0; h < options.n_heads; ++h) {
       if (trace.heads[h].kind != HeadKind::projected) checks.score_terms[h] = {};

@@ -18,8 +18,8 @@ std::string number(double x) {
 
 void check_whole(double value, const char* name, double min, double max) {
   if (!std::isfinite(value) || std::floor(value) != value || value < min || value > max) {
-    throw std::out_of_range(std::string("layer_costs: ") + name + " must be a whole number from " + number(min) + " to " +
-                            number(max) + ", got " + number(value));
+    throw std::out_of_range(std::string("layer_costs: ") + name + " must be a whole number from " + number(min) +
+                            " to " + number(max) + ", got " + number(value));
   }
 }
 

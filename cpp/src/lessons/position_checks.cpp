@@ -94,7 +94,8 @@ ShuffleCheck compare_shuffled(const MultiHeadResult& original, const MultiHeadRe
   for (std::size_t h = 0; h < original.weights.shape(0); ++h) {
     for (std::size_t k = 0; k < n; ++k) {
       for (std::size_t l = 0; l < n; ++l) {
-        head_differences[h] = std::max(head_differences[h], std::abs(shuffled.weights(h, k, l) - original.weights(h, order[k], order[l])));
+        head_differences[h] = std::max(head_differences[h],
+                                       std::abs(shuffled.weights(h, k, l) - original.weights(h, order[k], order[l])));
       }
     }
     weight_difference = std::max(weight_difference, head_differences[h]);
@@ -102,7 +103,8 @@ ShuffleCheck compare_shuffled(const MultiHeadResult& original, const MultiHeadRe
   float output_difference = 0.0f;
   const std::size_t d_model = original.output.shape(1);
   for (std::size_t k = 0; k < n; ++k) {
-    output_difference = std::max(output_difference, max_abs_difference(&shuffled.output(k, 0), &original.output(order[k], 0), d_model));
+    output_difference =
+        std::max(output_difference, max_abs_difference(&shuffled.output(k, 0), &original.output(order[k], 0), d_model));
   }
   return {std::move(order), shuffled.weights, weight_difference, std::move(head_differences), output_difference};
 }

@@ -37,7 +37,8 @@ void sine_cosine(double position, double omega, AnglePrecision precision, float&
 
 void check_even(std::size_t d_model, const char* who) {
   if (d_model == 0 || d_model % 2 != 0) {
-    throw std::invalid_argument(std::string(who) + ": d_model must be even and positive, got " + std::to_string(d_model));
+    throw std::invalid_argument(std::string(who) + ": d_model must be even and positive, got " +
+                                std::to_string(d_model));
   }
 }
 
@@ -59,7 +60,8 @@ float rotate_row(const float* from, const float* target, const float* cos_a, con
     const float s = from[col], c = from[col + 1], ca = cos_a[col / 2], sa = sin_a[col / 2];
     rotated[col] = s * ca + c * sa;      // sin(iω + δω)
     rotated[col + 1] = c * ca - s * sa;  // cos(iω + δω)
-    max_error = std::max({max_error, std::abs(rotated[col] - target[col]), std::abs(rotated[col + 1] - target[col + 1])});
+    max_error =
+        std::max({max_error, std::abs(rotated[col] - target[col]), std::abs(rotated[col + 1] - target[col + 1])});
   }
   return max_error;
 }
@@ -92,7 +94,8 @@ xt::xtensor<double, 1> wavelengths(std::size_t d_model, double base) {
 
 xt::xtensor<float, 2> binary_positions(std::size_t n) {
   if (n > kMaxSeqLen) {
-    throw std::out_of_range("binary_positions: n must be 0 … " + std::to_string(kMaxSeqLen) + ", got " + std::to_string(n));
+    throw std::out_of_range("binary_positions: n must be 0 … " + std::to_string(kMaxSeqLen) + ", got " +
+                            std::to_string(n));
   }
   std::size_t n_bits = 1;
   while (n > 1 && ((n - 1) >> n_bits) != 0) ++n_bits;
@@ -105,7 +108,8 @@ xt::xtensor<float, 2> binary_positions(std::size_t n) {
 
 xt::xtensor<float, 2> position_similarity(const xt::xtensor<float, 2>& p, bool cosine) {
   const std::size_t n = p.shape(0);
-  check_cells(std::uint64_t{n} * n, "position_similarity: [n, n] = [" + std::to_string(n) + ", " + std::to_string(n) + "]");
+  check_cells(std::uint64_t{n} * n,
+              "position_similarity: [n, n] = [" + std::to_string(n) + ", " + std::to_string(n) + "]");
   xt::xtensor<float, 2> s = matmul_transposed(p, p);
   if (!cosine) return s;
   std::vector<float> norm(n);
@@ -116,7 +120,8 @@ xt::xtensor<float, 2> position_similarity(const xt::xtensor<float, 2>& p, bool c
   return s;
 }
 
-xt::xtensor<float, 2> sinusoidal_encoding_at(std::size_t n, std::size_t d_model, double base, AnglePrecision precision) {
+xt::xtensor<float, 2> sinusoidal_encoding_at(std::size_t n, std::size_t d_model, double base,
+                                             AnglePrecision precision) {
   xt::xtensor<float, 2> p = sinusoidal_encoding(n, d_model, base);  // checks; exact for float64
   if (precision == AnglePrecision::float64) return p;
   for (std::size_t col = 0; col < d_model; col += 2) {
@@ -131,16 +136,22 @@ xt::xtensor<float, 2> sinusoidal_encoding_at(std::size_t n, std::size_t d_model,
   return p;
 }
 
-RotationCheck rotation_check(std::size_t position, long delta, std::size_t d_model, double base, AnglePrecision precision) {
+RotationCheck rotation_check(std::size_t position, long delta, std::size_t d_model, double base,
+                             AnglePrecision precision) {
   check_even(d_model, "rotation_check");
   const std::size_t target_position = shifted(position, delta);
   const std::size_t rows = std::max(position, target_position) + 1;
   const xt::xtensor<float, 2> p = sinusoidal_encoding_at(rows, d_model, base, precision);
   const Rotation r = rotation(delta, d_model, base, precision);
-  RotationCheck check{r.angles, r.cos_a, r.sin_a, xt::view(p, position, xt::all()), xt::empty<float>({d_model}),
-                      xt::view(p, target_position, xt::all()), 0.0f};
-  check.max_error = rotate_row(check.from.data(), check.target.data(), r.cos_a.data(), r.sin_a.data(), d_model,
-                               check.rotated.data());
+  RotationCheck check{r.angles,
+                      r.cos_a,
+                      r.sin_a,
+                      xt::view(p, position, xt::all()),
+                      xt::empty<float>({d_model}),
+                      xt::view(p, target_position, xt::all()),
+                      0.0f};
+  check.max_error =
+      rotate_row(check.from.data(), check.target.data(), r.cos_a.data(), r.sin_a.data(), d_model, check.rotated.data());
   return check;
 }
 
@@ -166,8 +177,10 @@ xt::xtensor<float, 1> rotation_error_by_position(std::size_t n, long delta, std:
 PositionalLab positional_lab(const PositionalLabOptions& o) {
   const auto range = [](const char* name, double value, double min, double max) {
     if (!(value >= min && value <= max)) {
-      throw std::out_of_range(std::string("positionalEncodingLab: ") + name + " must be " + std::to_string(static_cast<long long>(min)) +
-                              " … " + std::to_string(static_cast<long long>(max)) + ", got " + std::to_string(static_cast<long long>(value)));
+      throw std::out_of_range(std::string("positionalEncodingLab: ") + name + " must be " +
+                              std::to_string(static_cast<long long>(min)) + " … " +
+                              std::to_string(static_cast<long long>(max)) + ", got " +
+                              std::to_string(static_cast<long long>(value)));
     }
   };
   range("positions", static_cast<double>(o.positions), 1, kMaxLabPositions);
@@ -176,7 +189,8 @@ PositionalLab positional_lab(const PositionalLabOptions& o) {
     throw std::out_of_range("positionalEncodingLab: dModel must be even (each frequency is a sine–cosine pair), got " +
                             std::to_string(o.d_model));
   }
-  if (!(std::isfinite(o.base) && o.base > 1)) throw std::out_of_range("positionalEncodingLab: base must be finite and > 1");
+  if (!(std::isfinite(o.base) && o.base > 1))
+    throw std::out_of_range("positionalEncodingLab: base must be finite and > 1");
   const double last = static_cast<double>(o.positions - 1);
   range("position", static_cast<double>(o.position), 0, last);
   range("position + delta", static_cast<double>(o.position) + static_cast<double>(o.delta), 0, last);
@@ -190,8 +204,10 @@ PositionalLab positional_lab(const PositionalLabOptions& o) {
   lab.cosine_similarity = position_similarity(lab.encoding, true);
   lab.rotation_float64 = rotation_check(o.position, o.delta, o.d_model, o.base, AnglePrecision::float64);
   lab.rotation_float32 = rotation_check(o.position, o.delta, o.d_model, o.base, AnglePrecision::float32);
-  lab.error_float64 = rotation_error_by_position(o.error_positions, o.delta, o.d_model, o.base, AnglePrecision::float64);
-  lab.error_float32 = rotation_error_by_position(o.error_positions, o.delta, o.d_model, o.base, AnglePrecision::float32);
+  lab.error_float64 =
+      rotation_error_by_position(o.error_positions, o.delta, o.d_model, o.base, AnglePrecision::float64);
+  lab.error_float32 =
+      rotation_error_by_position(o.error_positions, o.delta, o.d_model, o.base, AnglePrecision::float32);
   return lab;
 }
 

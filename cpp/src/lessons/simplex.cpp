@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-
 namespace attn {
 
 double regularizer(const xt::xtensor<double, 1>& p, Normalizer method) {
@@ -36,8 +35,8 @@ xt::xtensor<float, 1> simplex_objective(const xt::xtensor<float, 2>& points, con
     throw std::out_of_range("simplex_objective: temperature must be a finite number > 0");
   }
   if (std::uint64_t{count} * m > kMaxSimplexCoordinates) {
-    throw std::out_of_range("simplex_objective: at most " + std::to_string(kMaxSimplexCoordinates) + " point coordinates, got " +
-                            std::to_string(std::uint64_t{count} * m));
+    throw std::out_of_range("simplex_objective: at most " + std::to_string(kMaxSimplexCoordinates) +
+                            " point coordinates, got " + std::to_string(std::uint64_t{count} * m));
   }
   for (float s : scores) {
     if (!std::isfinite(s)) throw std::invalid_argument("simplex_objective: scores must be finite");
@@ -49,8 +48,9 @@ xt::xtensor<float, 1> simplex_objective(const xt::xtensor<float, 2>& points, con
     for (std::size_t j = 0; j < m; ++j) {
       const float x = points(i, j);
       if (!(x >= -1e-6f) || !std::isfinite(x)) {
-        throw std::invalid_argument("simplex_objective: point " + std::to_string(i) + " is not on the simplex (coordinate " +
-                                    std::to_string(j) + " is negative or not finite)");
+        throw std::invalid_argument("simplex_objective: point " + std::to_string(i) +
+                                    " is not on the simplex (coordinate " + std::to_string(j) +
+                                    " is negative or not finite)");
       }
       p(j) = x > 0.0f ? x : 0.0;
       sum += p(j);

@@ -34,8 +34,8 @@ struct Text {
 Text read_text(const std::string& text, const std::string& name) {
   const std::u32string points = utf8_code_points(text);
   if (points.size() > kMaxLookupText) {
-    throw std::out_of_range("soft_lookup: " + name + " has " + std::to_string(points.size()) +
-                            " characters; at most " + std::to_string(kMaxLookupText) + " are allowed");
+    throw std::out_of_range("soft_lookup: " + name + " has " + std::to_string(points.size()) + " characters; at most " +
+                            std::to_string(kMaxLookupText) + " are allowed");
   }
   Text t{trimmed(points), {}};
   for (const char32_t c : t.shown) t.form += lookup_form(c);
@@ -145,7 +145,8 @@ SoftLookupResult soft_lookup(const std::string& query, const std::vector<std::st
     k[j] = read_text(keys[j], "keys" + row).form;
     if (k[j].empty()) throw std::invalid_argument("soft_lookup: keys" + row + " is empty; every row needs a key");
     const Text value = read_text(values[j], "values" + row);
-    if (value.shown.empty()) throw std::invalid_argument("soft_lookup: values" + row + " is empty; every key needs a value");
+    if (value.shown.empty())
+      throw std::invalid_argument("soft_lookup: values" + row + " is empty; every key needs a value");
     shown_values[j] = to_utf8(value.shown);
   }
 

@@ -91,8 +91,8 @@ AllButTheTop fit_all_but_the_top(const xt::xtensor<float, 2>& rows, const std::v
 xt::xtensor<float, 2> all_but_the_top(const AllButTheTop& fit, const xt::xtensor<float, 2>& rows) {
   const std::size_t n = rows.shape(0), d = fit.mean.size();
   if (rows.shape(1) != d) {
-    throw std::invalid_argument("all_but_the_top: rows are " + std::to_string(rows.shape(1)) +
-                                " wide, the fit is " + std::to_string(d) + " wide");
+    throw std::invalid_argument("all_but_the_top: rows are " + std::to_string(rows.shape(1)) + " wide, the fit is " +
+                                std::to_string(d) + " wide");
   }
   xt::xtensor<float, 2> out = xt::empty<float>({n, d});
   std::vector<double> y(d);

@@ -55,11 +55,12 @@ EmbeddingTable EmbeddingTable::from_bytes(const std::uint8_t* data, std::size_t 
     reject("version " + std::to_string(version) + " is not supported (expected " + std::to_string(kVersion) + ")");
   }
   const std::size_t vocab = read_u32(data + 8), dim = read_u32(data + 12), word_bytes = read_u32(data + 16);
-  if (vocab == 0 || dim == 0 || dim > kMaxDModel) reject("vocabulary size and dimension must be positive (dim ≤ " + std::to_string(kMaxDModel) + ")");
+  if (vocab == 0 || dim == 0 || dim > kMaxDModel)
+    reject("vocabulary size and dimension must be positive (dim ≤ " + std::to_string(kMaxDModel) + ")");
   const std::size_t padded = (word_bytes + 3) / 4 * 4;
   // Sizes are checked in 64 bits so a corrupt header cannot overflow a 32-bit size_t in wasm.
-  const std::uint64_t expected = kHeaderBytes + static_cast<std::uint64_t>(padded) +
-                                 4ULL * vocab + static_cast<std::uint64_t>(vocab) * dim;
+  const std::uint64_t expected =
+      kHeaderBytes + static_cast<std::uint64_t>(padded) + 4ULL * vocab + static_cast<std::uint64_t>(vocab) * dim;
   if (expected != size) {
     reject("size " + std::to_string(size) + " bytes does not match its header (" + std::to_string(expected) +
            " expected): truncated or corrupted");
@@ -77,12 +78,14 @@ EmbeddingTable EmbeddingTable::from_bytes(const std::uint8_t* data, std::size_t 
     table.words_.emplace_back(words + begin, i - begin);
     begin = i + 1;
   }
-  if (table.words_.size() != vocab) reject("word list holds " + std::to_string(table.words_.size()) + " words, header says " + std::to_string(vocab));
+  if (table.words_.size() != vocab)
+    reject("word list holds " + std::to_string(table.words_.size()) + " words, header says " + std::to_string(vocab));
   const std::uint8_t* scales = data + kHeaderBytes + padded;
   table.scales_.resize(vocab);
   for (std::size_t r = 0; r < vocab; ++r) table.scales_[r] = read_f32(scales + 4 * r);
   const std::uint8_t* rows = scales + 4 * vocab;
-  table.vectors_.assign(reinterpret_cast<const std::int8_t*>(rows), reinterpret_cast<const std::int8_t*>(rows) + vocab * dim);
+  table.vectors_.assign(reinterpret_cast<const std::int8_t*>(rows),
+                        reinterpret_cast<const std::int8_t*>(rows) + vocab * dim);
 
   double norm_sum = 0.0;
   std::vector<double> sum(dim, 0.0);
@@ -101,9 +104,11 @@ EmbeddingTable EmbeddingTable::from_bytes(const std::uint8_t* data, std::size_t 
   table.post_processing_ = fit_all_but_the_top(
       vocab, dim,
       [&table, dim](std::size_t r, float* out) {
-        for (std::size_t c = 0; c < dim; ++c) out[c] = table.scales_[r] * static_cast<float>(table.vectors_[r * dim + c]);
+        for (std::size_t c = 0; c < dim; ++c)
+          out[c] = table.scales_[r] * static_cast<float>(table.vectors_[r * dim + c]);
       },
-      [](std::size_t r) { return 1.0 / static_cast<double>(r + 1); }, std::min<std::size_t>(kAllButTheTopDirections, dim));
+      [](std::size_t r) { return 1.0 / static_cast<double>(r + 1); },
+      std::min<std::size_t>(kAllButTheTopDirections, dim));
   return table;
 }
 
@@ -138,7 +143,8 @@ xt::xtensor<float, 2> EmbeddingTable::embed(const std::vector<Token>& tokens, st
   ids.assign(tokens.size(), -1);
   for (std::size_t t = 0; t < tokens.size(); ++t) {
     ids[t] = id_of(tokens[t].key);
-    const xt::xtensor<float, 1> row = ids[t] >= 0 ? vector(static_cast<std::size_t>(ids[t])) : oov_vector(tokens[t].key);
+    const xt::xtensor<float, 1> row =
+        ids[t] >= 0 ? vector(static_cast<std::size_t>(ids[t])) : oov_vector(tokens[t].key);
     std::copy(row.begin(), row.end(), x.begin() + static_cast<std::ptrdiff_t>(t * dim_));
   }
   return x;

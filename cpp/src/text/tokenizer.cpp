@@ -24,10 +24,19 @@ CodePoint decode(const std::string& text, std::size_t pos) {
   if (b0 < 0x80) return {b0, 1};
   std::size_t len = 0;
   char32_t cp = 0, min = 0;
-  if ((b0 & 0xE0) == 0xC0) { len = 2; cp = b0 & 0x1F; min = 0x80; }
-  else if ((b0 & 0xF0) == 0xE0) { len = 3; cp = b0 & 0x0F; min = 0x800; }
-  else if ((b0 & 0xF8) == 0xF0) { len = 4; cp = b0 & 0x07; min = 0x10000; }
-  else return {kReplacement, 1};
+  if ((b0 & 0xE0) == 0xC0) {
+    len = 2;
+    cp = b0 & 0x1F;
+    min = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    len = 3;
+    cp = b0 & 0x0F;
+    min = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    len = 4;
+    cp = b0 & 0x07;
+    min = 0x10000;
+  } else return {kReplacement, 1};
   if (pos + len > text.size()) return {kReplacement, 1};
   for (std::size_t i = 1; i < len; ++i) {
     if ((byte(pos + i) & 0xC0) != 0x80) return {kReplacement, 1};
@@ -66,8 +75,8 @@ CharClass classify(char32_t c) {
     const bool alnum = in(c, '0', '9') || in(c, 'a', 'z') || in(c, 'A', 'Z');
     return alnum ? CharClass::word : CharClass::punct;
   }
-  const bool latin1_symbol = in(c, 0xA1, 0xBF) && c != 0xAA && c != 0xB2 && c != 0xB3 && c != 0xB5 &&
-                             c != 0xB9 && c != 0xBA;  // ª ² ³ µ ¹ º are letters or digits
+  const bool latin1_symbol = in(c, 0xA1, 0xBF) && c != 0xAA && c != 0xB2 && c != 0xB3 && c != 0xB5 && c != 0xB9 &&
+                             c != 0xBA;  // ª ² ³ µ ¹ º are letters or digits
   if (latin1_symbol || c == 0xD7 || c == 0xF7 || in(c, 0x2010, 0x2027) || in(c, 0x2030, 0x205E) ||
       in(c, 0x3001, 0x303F) || in(c, 0xFF01, 0xFF0F) || in(c, 0xFF1A, 0xFF20) || in(c, 0xFF3B, 0xFF40) ||
       in(c, 0xFF5B, 0xFF65)) {
@@ -174,7 +183,8 @@ class Splitter {
       ++end;
       if (end + 1 < u_.size() && word_at(end + 1)) {
         const char32_t joiner = u_[end].value;
-        const bool number_joiner = (joiner == ',' || joiner == '.') && is_digit(u_[end - 1].value) && is_digit(u_[end + 1].value);
+        const bool number_joiner =
+            (joiner == ',' || joiner == '.') && is_digit(u_[end - 1].value) && is_digit(u_[end + 1].value);
         if (is_hyphen(joiner) || number_joiner) {
           hyphenated = hyphenated || is_hyphen(joiner);
           ++end;

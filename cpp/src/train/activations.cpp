@@ -29,9 +29,7 @@ std::uint64_t activation_count(const ModelConfig& c, std::size_t B, std::size_t 
   return counts(c, B, T).activations;
 }
 
-std::uint64_t gradient_count(const ModelConfig& c, std::size_t B, std::size_t T) {
-  return counts(c, B, T).gradients;
-}
+std::uint64_t gradient_count(const ModelConfig& c, std::size_t B, std::size_t T) { return counts(c, B, T).gradients; }
 
 namespace {
 

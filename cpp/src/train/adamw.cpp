@@ -30,15 +30,18 @@ float scheduled_learning_rate(float alpha, const LearningRateSchedule& s, std::s
 AdamW::AdamW(std::size_t size, const AdamWOptions& o, std::vector<std::uint8_t> decay)
     : options_(o), decay_(std::move(decay)), m_(size, 0.0f), v_(size, 0.0f) {
   if (!decay_.empty() && decay_.size() != size) {
-    throw std::invalid_argument("AdamW: the decay mask must have one flag per parameter (" + std::to_string(size) + "), got " +
-                                std::to_string(decay_.size()));
+    throw std::invalid_argument("AdamW: the decay mask must have one flag per parameter (" + std::to_string(size) +
+                                "), got " + std::to_string(decay_.size()));
   }
-  check_range(o.learning_rate > 0 && std::isfinite(o.learning_rate), "learningRate", "a finite number above 0", o.learning_rate);
+  check_range(o.learning_rate > 0 && std::isfinite(o.learning_rate), "learningRate", "a finite number above 0",
+              o.learning_rate);
   check_range(o.beta1 >= 0 && o.beta1 < 1, "beta1", "in [0, 1)", o.beta1);
   check_range(o.beta2 >= 0 && o.beta2 < 1, "beta2", "in [0, 1)", o.beta2);
   check_range(o.epsilon > 0 && std::isfinite(o.epsilon), "epsilon", "a finite number above 0", o.epsilon);
-  check_range(o.weight_decay >= 0 && std::isfinite(o.weight_decay), "weightDecay", "a finite number ≥ 0", o.weight_decay);
-  check_range(o.max_grad_norm >= 0 && std::isfinite(o.max_grad_norm), "maxGradNorm", "a finite number ≥ 0", o.max_grad_norm);
+  check_range(o.weight_decay >= 0 && std::isfinite(o.weight_decay), "weightDecay", "a finite number ≥ 0",
+              o.weight_decay);
+  check_range(o.max_grad_norm >= 0 && std::isfinite(o.max_grad_norm), "maxGradNorm", "a finite number ≥ 0",
+              o.max_grad_norm);
 }
 
 void AdamW::reset() {

@@ -31,17 +31,6 @@ std::vector<float> difference(const float* a, const float* b, std::size_t n) {
 
 }  // namespace
 
-void check_head_choice(const ModelConfig& c, HeadChoice choice, const char* where) {
-  if (choice.layer >= c.n_layers) {
-    throw std::out_of_range(std::string(where) + ": layer must be in [0, " + std::to_string(c.n_layers) + "), got " +
-                            std::to_string(choice.layer));
-  }
-  if (choice.head >= c.n_heads) {
-    throw std::out_of_range(std::string(where) + ": head must be in [0, " + std::to_string(c.n_heads) + "), got " +
-                            std::to_string(choice.head));
-  }
-}
-
 BlockActivations block_activations(const ModelConfig& c, const float* parameters, const FrozenInputs<float>& frozen,
                                    const std::int32_t* tokens, const Workspace<float>& ws, HeadChoice choice) {
   check_head_choice(c, choice, "block activations");
@@ -49,24 +38,15 @@ BlockActivations block_activations(const ModelConfig& c, const float* parameters
     throw std::invalid_argument("block activations: the workspace does not hold a forward pass over one sequence");
   }
   const std::size_t T = ws.seq_len, d = c.d_model, H = c.n_heads, dk = d / H, ff = c.d_ff, first = choice.head * dk;
-  const Parameters<const float> p = bind_parameters(c, parameters);
   const LayerActivations<float>& a = ws.layers[choice.layer];
   const float* x = choice.layer ? ws.layers[choice.layer - 1].out : ws.x0;
 
   BlockActivations out;
   out.layer = choice.layer, out.head = choice.head;
   // x₀ = row(token) + P (ops.cpp embedding_forward): the two terms, gathered again from where it read them
-  out.word_vectors.resize(T * d);
-  out.positional.assign(T * d, 0.0f);
-  const float* positional = c.positional == Positional::sinusoidal ? ws.positional.data()
-                            : c.positional == Positional::learned  ? p.positional
-                                                                   : nullptr;
-  for (std::size_t t = 0; t < T; ++t) {
-    const auto id = static_cast<std::size_t>(tokens[t]);
-    const float* row = id < c.frozen_rows ? frozen.table.data() + id * d : p.embedding + (id - c.frozen_rows) * d;
-    std::copy(row, row + d, out.word_vectors.begin() + static_cast<std::ptrdiff_t>(t * d));
-    if (positional) std::copy(positional + t * d, positional + (t + 1) * d, out.positional.begin() + static_cast<std::ptrdiff_t>(t * d));
-  }
+  out.word_vectors = gather_input_rows(c, parameters, frozen, tokens, T);
+  const float* positional = positional_rows(c, parameters, ws);
+  out.positional = positional ? copy(positional, T * d) : std::vector<float>(T * d, 0.0f);
   out.input = copy(x, T * d);
   out.queries = columns(a.q, T, d, first, dk);
   out.keys = columns(a.k, T, d, first, dk);

@@ -10,7 +10,8 @@ namespace {
 const std::string kUnkWord = "<unk>";
 }  // namespace
 
-OutputVocabulary::OutputVocabulary(std::vector<std::string> words, const EmbeddingTable& table) : words_(std::move(words)) {
+OutputVocabulary::OutputVocabulary(std::vector<std::string> words, const EmbeddingTable& table)
+    : words_(std::move(words)) {
   for (std::size_t i = 0; i < words_.size(); ++i) {
     const std::int64_t row = table.id_of(words_[i]);
     if (row < 0) throw std::invalid_argument("output vocabulary: the word vectors lack '" + words_[i] + "'");
@@ -24,7 +25,8 @@ OutputVocabulary::OutputVocabulary(std::vector<std::string> words, const Embeddi
 
 const std::string& OutputVocabulary::word(std::size_t id) const {
   if (id > words_.size()) {
-    throw std::out_of_range("output id must be in [0, " + std::to_string(words_.size()) + "], got " + std::to_string(id));
+    throw std::out_of_range("output id must be in [0, " + std::to_string(words_.size()) + "], got " +
+                            std::to_string(id));
   }
   return id == words_.size() ? kUnkWord : words_[id];
 }
@@ -86,8 +88,8 @@ void for_each_line(const std::string& text, F&& f) {
 OutputVocabulary most_frequent_words(const std::string& text, const EmbeddingTable& table, std::size_t words,
                                      OutputVocabularySource source) {
   if (words < kMinOutputWords || words > kMaxOutputWords) {
-    throw std::out_of_range("outputWords must be in [" + std::to_string(kMinOutputWords) + ", " + std::to_string(kMaxOutputWords) +
-                            "], got " + std::to_string(words));
+    throw std::out_of_range("outputWords must be in [" + std::to_string(kMinOutputWords) + ", " +
+                            std::to_string(kMaxOutputWords) + "], got " + std::to_string(words));
   }
   const bool glove = source == OutputVocabularySource::glove;
   if (glove && words > table.vocab_size()) {
@@ -102,7 +104,9 @@ OutputVocabulary most_frequent_words(const std::string& text, const EmbeddingTab
   });
   if (counts.empty()) throw std::invalid_argument("the training text has no word the word vectors know");
   std::vector<std::pair<std::string, std::size_t>> ranked(counts.begin(), counts.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   ranked.resize(std::min(words, ranked.size()));
   std::vector<std::string> list;
   for (auto& entry : ranked) list.push_back(std::move(entry.first));

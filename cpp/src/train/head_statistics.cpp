@@ -8,14 +8,15 @@
 
 namespace attn::train {
 
-RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repeat, std::size_t sequences, std::uint64_t seed) {
+RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repeat, std::size_t sequences,
+                                         std::uint64_t seed) {
   if (repeat < kMinRepeatedWords || repeat > kMaxRepeatedWords) {
     throw std::out_of_range("repeatedWords: repeat must be an integer in [" + std::to_string(kMinRepeatedWords) + ", " +
                             std::to_string(kMaxRepeatedWords) + "], got " + std::to_string(repeat));
   }
   if (sequences < 1 || sequences > kMaxRepeatedSequences) {
-    throw std::out_of_range("repeatedWords: sequences must be an integer in [1, " + std::to_string(kMaxRepeatedSequences) +
-                            "], got " + std::to_string(sequences));
+    throw std::out_of_range("repeatedWords: sequences must be an integer in [1, " +
+                            std::to_string(kMaxRepeatedSequences) + "], got " + std::to_string(sequences));
   }
   const std::size_t L = model.config().n_layers, H = model.config().n_heads, R = repeat, T = 2 * R;
   const bool causal = model.objective() == Objective::causal;
@@ -98,7 +99,8 @@ std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::str
         if (has_same) add(4, same);
         if (has_prefix) add(5, prefix);
         double entropy = 0;
-        for (std::size_t j = 0; j < T; ++j) entropy -= row[j] > 0 ? row[j] * std::log2(static_cast<double>(row[j])) : 0.0;
+        for (std::size_t j = 0; j < T; ++j)
+          entropy -= row[j] > 0 ? row[j] * std::log2(static_cast<double>(row[j])) : 0.0;
         heads[lh].entropy_bits += entropy;
         rows[lh] += 1;
       }
@@ -114,7 +116,8 @@ std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::str
     h.scores[kInduction] = repeated.induction[lh];
     h.entropy_bits /= rows[lh];
     const auto best = std::max_element(h.scores.begin(), h.scores.end());
-    h.label = *best >= kHeadLabelThreshold ? kHeadScoreNames[static_cast<std::size_t>(best - h.scores.begin())] : "mixed";
+    h.label =
+        *best >= kHeadLabelThreshold ? kHeadScoreNames[static_cast<std::size_t>(best - h.scores.begin())] : "mixed";
   }
   return heads;
 }

@@ -5,16 +5,23 @@
 #include <stdexcept>
 
 #include "attn/core/kernels.hpp"
+#include "attn/train/input_checks.hpp"
+#include "attn/train/ops.hpp"
 
 namespace attn::train {
 
 LanguageModel::LanguageModel(ModelConfig config, Objective objective, std::vector<std::string> words,
                              std::vector<float> parameters, const EmbeddingTable& table)
-    : config_(std::move(config)), objective_(objective), vocabulary_(std::move(words), table), parameters_(std::move(parameters)),
+    : config_(std::move(config)),
+      objective_(objective),
+      vocabulary_(std::move(words), table),
+      parameters_(std::move(parameters)),
       table_(&table) {
-  if (config_.vocab_size != input_ids(table) || config_.frozen_rows != table.vocab_size() + 1 || config_.d_model != table.dim()) {
-    throw std::invalid_argument("languageModel: the model was trained on other word vectors (" + std::to_string(config_.vocab_size) +
-                                " input ids of " + std::to_string(config_.d_model) + " dimensions; these have " +
+  if (config_.vocab_size != input_ids(table) || config_.frozen_rows != table.vocab_size() + 1 ||
+      config_.d_model != table.dim()) {
+    throw std::invalid_argument("languageModel: the model was trained on other word vectors (" +
+                                std::to_string(config_.vocab_size) + " input ids of " +
+                                std::to_string(config_.d_model) + " dimensions; these have " +
                                 std::to_string(input_ids(table)) + " of " + std::to_string(table.dim()) + ")");
   }
   if (config_.outputs() != vocabulary_.size()) {
@@ -24,18 +31,19 @@ LanguageModel::LanguageModel(ModelConfig config, Objective objective, std::vecto
   config_.seq_len = kMaxLanguageTokens;  // sinusoidal P: any length up to the limit
   check_config(config_);
   if (parameters_.size() != parameter_count(config_)) {
-    throw std::invalid_argument("languageModel: expected " + std::to_string(parameter_count(config_)) + " parameters, got " +
-                                std::to_string(parameters_.size()));
+    throw std::invalid_argument("languageModel: expected " + std::to_string(parameter_count(config_)) +
+                                " parameters, got " + std::to_string(parameters_.size()));
   }
   const auto bad = std::find_if(parameters_.begin(), parameters_.end(), [](float x) { return !std::isfinite(x); });
   if (bad != parameters_.end()) {
-    throw std::invalid_argument("languageModel: parameter " + std::to_string(bad - parameters_.begin()) + " is not finite");
+    throw std::invalid_argument("languageModel: parameter " + std::to_string(bad - parameters_.begin()) +
+                                " is not finite");
   }
   frozen_.table = frozen_rows(table);
   if (config_.tied_output) frozen_.output_rows = vocabulary_.input_rows();
   std::vector<float> gathered;
-  const float* u = output_matrix(config_, parameters_.data(), frozen_, gathered);
-  packed_unembedding_ = pack_panels(u, config_.outputs(), config_.d_model, config_.outputs());
+  pack_weights(packed_unembedding_, output_matrix(config_, parameters_.data(), frozen_, gathered), config_.d_model,
+               config_.outputs());
 }
 
 namespace {
@@ -47,92 +55,64 @@ std::vector<std::int32_t> top_k(const float* row, std::size_t n, std::size_t k, 
   best.reserve(k + 1);
   for (std::size_t o = 0; o < n; ++o) {
     if (static_cast<std::int32_t>(o) == skip || (best.size() == k && row[o] <= row[best.back()])) continue;
-    const auto at = std::upper_bound(best.begin(), best.end(), row[o], [&](float x, std::int32_t id) { return x > row[id]; });
+    const auto at =
+        std::upper_bound(best.begin(), best.end(), row[o], [&](float x, std::int32_t id) { return x > row[id]; });
     best.insert(at, static_cast<std::int32_t>(o));
     if (best.size() > k) best.pop_back();
   }
   return best;
 }
 
-// ln softmax(row)[id] (row: n logits), in double around the row's largest logit.
-double log_softmax_at(const float* row, std::size_t n, std::int32_t id) {
-  const float max = *std::max_element(row, row + n);
-  double total = 0;
-  for (std::size_t j = 0; j < n; ++j) total += std::exp(static_cast<double>(row[j] - max));
-  return static_cast<double>(row[id] - max) - std::log(total);
-}
-
 }  // namespace
 
-const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out, const std::vector<std::uint8_t>& ablated) {
+const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out,
+                                       const std::vector<std::uint8_t>& ablated) {
   out.tokens = language_tokens(text, *table_);
-  const std::size_t T = out.tokens.size(), H = config_.n_heads, d = config_.d_model;
-  if (T == 0 || T > kMaxLanguageTokens) {
-    throw std::out_of_range("languageModel: the text must hold 1 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " +
-                            std::to_string(T));
-  }
+  const std::size_t T = out.tokens.size(), d = config_.d_model;
+  check_token_count(T, 1, kMaxLanguageTokens, "languageModel: the text");
   out.inputs = input_ids_of(out.tokens, *table_);
   if (objective_ == Objective::causal && std::count(out.inputs.begin(), out.inputs.end(), mask_input(*table_))) {
-    throw std::invalid_argument("languageModel: the causal model was not trained with [MASK]; use the masked model to fill in blanks");
+    throw std::invalid_argument(
+        "languageModel: the causal model was not trained with [MASK]; use the masked model to fill in blanks");
   }
   const float* x = forward_blocks(config_, parameters_.data(), out.inputs.data(), 1, T, ablated, ws_, frozen_);
-  // The rows as embedding_forward (ops.hpp) reads them: ids below frozen_rows from the frozen table, the rest learned.
-  const float* learned = bind_parameters(config_, parameters_.data()).embedding;
-  for (const std::int32_t id : out.inputs) {
-    const auto row = static_cast<std::size_t>(id);
-    const float* e = row < config_.frozen_rows ? frozen_.table.data() + row * d : learned + (row - config_.frozen_rows) * d;
-    out.embeddings.insert(out.embeddings.end(), e, e + d);
-  }
+  out.embeddings = gather_input_rows(config_, parameters_.data(), frozen_, out.inputs.data(), T);
   out.input.assign(ws_.x0, ws_.x0 + T * d);
-  for (const LayerActivations<float>& layer : ws_.layers) {
-    out.attention.insert(out.attention.end(), layer.weights, layer.weights + H * T * T);
+  out.attention = attention_weights(config_, ws_);
+  for (const LayerActivations<float>& layer : ws_.layers)
     out.hidden.insert(out.hidden.end(), layer.out, layer.out + T * d);
-  }
   return x;
-}
-
-const float* LanguageModel::output_input(const float* x, std::size_t n) {
-  if (!config_.output_head) return x;
-  const std::size_t d = config_.d_model;
-  head_rows_.resize(3 * n * d + 2 * n);
-  float* at = head_rows_.data();
-  output_head_forward(config_, parameters_.data(), x, n, at, at + n * d, at + 2 * n * d, at + 3 * n * d, at + 3 * n * d + n);
-  return at + 2 * n * d;
 }
 
 const float* LanguageModel::output_layer(const float* x, std::size_t n, float* logits) {
-  const std::size_t d = config_.d_model, V = config_.outputs();
-  x = output_input(x, n);
-  gemm_packed(x, d, packed_unembedding_.data(), logits, V, n, d, V);
-  const float* bias = bind_parameters(config_, parameters_.data()).output_bias;
-  for (std::size_t r = 0; r < n; ++r) {
-    for (std::size_t o = 0; o < V; ++o) logits[r * V + o] += bias[o];
+  OutputHeadRows<float> head;
+  if (config_.output_head) {  // n may exceed ws_'s rows (positions listed twice), so the head has rows of its own
+    const std::size_t d = config_.d_model;
+    head_rows_.resize(3 * n * d + 2 * n);
+    float* at = head_rows_.data();
+    head = {at, at + n * d, at + 2 * n * d, at + 3 * n * d, at + 3 * n * d + n};
   }
-  return x;
+  return output_layer_forward(config_, parameters_.data(), x, n, packed_unembedding_, logits, head);
 }
 
-LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions, std::optional<HeadChoice> activations,
-                               const std::vector<HeadChoice>& ablate) {
-  if (k < 1 || k > kMaxTopK) throw std::out_of_range("languageModel.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " + std::to_string(k));
+LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Positions& positions,
+                               std::optional<HeadChoice> activations, const std::vector<HeadChoice>& ablate) {
+  if (k < 1 || k > kMaxTopK)
+    throw std::out_of_range("languageModel.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " +
+                            std::to_string(k));
   if (activations) check_head_choice(config_, *activations, "languageModel.run: activations");
-  const std::vector<std::uint8_t> ablated = ablation_flags(ablate, "languageModel.run: ablate");
+  const std::vector<std::uint8_t> ablated = ablation_flags(config_, ablate, "languageModel.run: ablate");
   LanguageRun out;
   const float* x = run_blocks(text, out, ablated);
-  if (activations) out.activations = block_activations(config_, parameters_.data(), frozen_, out.inputs.data(), ws_, *activations);
+  if (activations)
+    out.activations = block_activations(config_, parameters_.data(), frozen_, out.inputs.data(), ws_, *activations);
   const std::size_t T = out.tokens.size(), d = config_.d_model, V = config_.outputs();
   if (const auto* listed = std::get_if<std::vector<std::int64_t>>(&positions)) {
     if (listed->size() > kMaxLanguageTokens) {
       throw std::out_of_range("languageModel.run: at most " + std::to_string(kMaxLanguageTokens) + " positions, got " +
                               std::to_string(listed->size()));
     }
-    for (const std::int64_t at : *listed) {
-      const auto signed_t = static_cast<std::int64_t>(T);
-      if (at < -signed_t || at >= signed_t) {
-        throw std::out_of_range("languageModel.run: a position must be in [" + std::to_string(-signed_t) + ", " + std::to_string(T) +
-                                ") for " + std::to_string(T) + " tokens, got " + std::to_string(at));
-      }
-      out.positions.push_back(static_cast<std::size_t>(at < 0 ? at + signed_t : at));
-    }
+    for (const std::int64_t at : *listed) out.positions.push_back(position_index(at, T, "languageModel.run"));
   } else {
     const bool masks = std::get<OutputPositions>(positions) == OutputPositions::masks;
     for (std::size_t t = 0; t < T; ++t) {
@@ -141,7 +121,8 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Pos
   }
   const std::size_t P = out.positions.size();
   std::vector<float> rows(P * d);  // x_L at the positions, so that one product serves them all
-  for (std::size_t i = 0; i < P; ++i) std::copy(x + out.positions[i] * d, x + (out.positions[i] + 1) * d, rows.data() + i * d);
+  for (std::size_t i = 0; i < P; ++i)
+    std::copy(x + out.positions[i] * d, x + (out.positions[i] + 1) * d, rows.data() + i * d);
   out.logits.resize(P * V);
   const float* t = output_layer(rows.data(), P, out.logits.data());
   out.output_input.assign(t, t + P * d);
@@ -159,70 +140,73 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Pos
   return out;
 }
 
-LanguageModel::Sample LanguageModel::sample(const std::string& text, const SamplingOptions& options, const std::vector<HeadChoice>& ablate) {
-  const std::vector<std::uint8_t> ablated = ablation_flags(ablate, "languageModel.sample: ablate");
+LanguageModel::Sample LanguageModel::sample(const std::string& text, const SamplingOptions& options,
+                                            const std::vector<HeadChoice>& ablate) {
+  const std::vector<std::uint8_t> ablated = ablation_flags(config_, ablate, "languageModel.sample: ablate");
   LanguageRun r;
   const float* x = run_blocks(text, r, ablated);
   std::size_t at = r.tokens.size() - 1;
   if (objective_ == Objective::masked) {
     const auto mask = std::find(r.inputs.begin(), r.inputs.end(), mask_input(*table_));
-    if (mask == r.inputs.end()) throw std::invalid_argument("languageModel.sample: the masked model samples at a [MASK]; the text has none");
+    if (mask == r.inputs.end())
+      throw std::invalid_argument("languageModel.sample: the masked model samples at a [MASK]; the text has none");
     at = static_cast<std::size_t>(mask - r.inputs.begin());
   }
   std::vector<float> logits(config_.outputs());
   output_layer(x + at * config_.d_model, 1, logits.data());
-  const SampledWord w = draw(sampling_distribution(logits.data(), logits.size(), vocabulary_.unk(), options.temperature, options.top_k), options.seed);
+  const SampledWord w =
+      draw(sampling_distribution(logits.data(), logits.size(), vocabulary_.unk(), options.temperature, options.top_k),
+           options.seed);
   return {at, w.id, vocabulary_.word(static_cast<std::size_t>(w.id)), w.q};
 }
 
 std::vector<float> LanguageModel::attention(const std::vector<std::int32_t>& inputs) {
-  const std::size_t T = inputs.size(), cells = config_.n_heads * T * T;
-  if (T == 0 || T > kMaxLanguageTokens) {
-    throw std::out_of_range("languageModel.attention: 1 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " + std::to_string(T));
-  }
-  forward_blocks(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_, frozen_);  // the weights need no output layer
-  std::vector<float> weights;
-  for (const LayerActivations<float>& layer : ws_.layers) weights.insert(weights.end(), layer.weights, layer.weights + cells);
-  return weights;
+  const std::size_t T = inputs.size();
+  check_token_count(T, 1, kMaxLanguageTokens, "languageModel.attention: inputs");
+  forward_blocks(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_,
+                 frozen_);  // the weights need no output layer
+  return attention_weights(config_, ws_);
 }
 
-std::vector<double> LanguageModel::next_log_probs(const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs,
+std::vector<double> LanguageModel::next_log_probs(const std::vector<std::int32_t>& inputs,
+                                                  const std::vector<std::int32_t>& outputs,
                                                   std::vector<float>* attention) {
   const char* where = "languageModel.nextLogProbs";
-  if (objective_ != Objective::causal) throw std::invalid_argument(std::string(where) + ": only the causal model predicts the next word");
-  const std::size_t T = inputs.size(), V = config_.outputs();
-  if (outputs.size() != T) throw std::invalid_argument(std::string(where) + ": the inputs and outputs differ in length");
-  if (T < 2 || T > kMaxLanguageTokens) {
-    throw std::out_of_range(std::string(where) + ": 2 to " + std::to_string(kMaxLanguageTokens) + " tokens, got " + std::to_string(T));
-  }
-  for (const std::int32_t id : outputs) {
-    if (id < 0 || static_cast<std::size_t>(id) >= V) throw std::out_of_range(std::string(where) + ": an output id outside [0, V_out)");
-  }
+  if (objective_ != Objective::causal)
+    throw std::invalid_argument(std::string(where) + ": only the causal model predicts the next word");
+  const std::size_t T = inputs.size();
+  if (outputs.size() != T)
+    throw std::invalid_argument(std::string(where) + ": the inputs and outputs differ in length");
+  check_token_count(T, 2, kMaxLanguageTokens, std::string(where) + ": inputs");
+  for (std::size_t t = 0; t < T; ++t)
+    check_output_id(outputs[t], config_, std::string(where) + ": outputs[" + std::to_string(t) + "]");
   const float* x = forward_blocks(config_, parameters_.data(), inputs.data(), 1, T, {}, ws_, frozen_);
-  if (attention) {
-    attention->clear();
-    const std::size_t cells = config_.n_heads * T * T;
-    for (const LayerActivations<float>& layer : ws_.layers) attention->insert(attention->end(), layer.weights, layer.weights + cells);
-  }
+  if (attention) *attention = attention_weights(config_, ws_);
+  return next_word_log_probs(x, T, outputs.data());
+}
+
+std::vector<double> LanguageModel::next_word_log_probs(const float* x, std::size_t T, const std::int32_t* outputs) {
+  const std::size_t V = config_.outputs();
   logits_.resize((T - 1) * V);
-  output_layer(x, T - 1, logits_.data());
+  output_layer(x, T - 1, logits_.data());  // position t predicts token t + 1; the last predicts nothing here
   std::vector<double> log_prob;
   for (std::size_t t = 0; t + 1 < T; ++t) log_prob.push_back(log_softmax_at(logits_.data() + t * V, V, outputs[t + 1]));
   return log_prob;
 }
 
 LanguageModel::Score LanguageModel::score(const std::string& text) {
-  if (objective_ != Objective::causal) throw std::invalid_argument("languageModel.score: only the causal model scores text");
+  if (objective_ != Objective::causal)
+    throw std::invalid_argument("languageModel.score: only the causal model scores text");
   LanguageRun r;
   const float* x = run_blocks(text, r);
-  const std::size_t T = r.tokens.size(), V = config_.outputs();
-  if (T < 2) throw std::invalid_argument("languageModel.score: the text must hold at least 2 tokens, got " + std::to_string(T));
-  logits_.resize((T - 1) * V);
-  output_layer(x, T - 1, logits_.data());  // position t predicts token t + 1; the last predicts nothing here
+  const std::size_t T = r.tokens.size();
+  if (T < 2)
+    throw std::invalid_argument("languageModel.score: the text must hold at least 2 tokens, got " + std::to_string(T));
+  std::vector<std::int32_t> outputs;  // a word outside the output vocabulary is scored as <unk>
+  for (const Token& token : r.tokens) outputs.push_back(vocabulary_.id_of(token.key));
   Score s;
   double sum = 0;
-  for (std::size_t t = 0; t + 1 < T; ++t) {
-    const double lp = log_softmax_at(logits_.data() + t * V, V, vocabulary_.id_of(r.tokens[t + 1].key));
+  for (const double lp : next_word_log_probs(x, T, outputs.data())) {
     s.log_prob.push_back(static_cast<float>(lp));
     sum += lp;
   }

@@ -11,17 +11,33 @@ namespace attn::train {
 using json = nlohmann::json;
 
 std::string recipe_json(const LanguageTrainerOptions& o) {
-  const json recipe = {{"objective", name_of(kObjectiveNames, o.objective)}, {"numLayers", o.n_layers}, {"numHeads", o.n_heads},
-                       {"dFF", o.d_ff}, {"seqLen", o.seq_len}, {"batchSize", o.batch_size}, {"shards", o.shards},
+  const json recipe = {{"objective", name_of(kObjectiveNames, o.objective)},
+                       {"numLayers", o.n_layers},
+                       {"numHeads", o.n_heads},
+                       {"dFF", o.d_ff},
+                       {"seqLen", o.seq_len},
+                       {"batchSize", o.batch_size},
+                       {"shards", o.shards},
                        {"outputWords", o.output_words},
-                       {"outputVocabulary", name_of(kOutputVocabularyNames, o.output_vocabulary)}, {"tiedOutput", o.tied_output},
-                       {"outputInit", name_of(kOutputInitNames, o.output_init)}, {"outputHead", o.output_head},
-                       {"layerNorm", o.layer_norm}, {"maskRate", o.mask_rate}, {"repeatShare", o.repeat_share},
-                       {"repeatSteps", o.repeat_steps}, {"repeatShareAfter", o.repeat_share_after},
-                       {"learningRate", o.optimizer.learning_rate}, {"beta1", o.optimizer.beta1}, {"beta2", o.optimizer.beta2},
-                       {"epsilon", o.optimizer.epsilon}, {"weightDecay", o.optimizer.weight_decay},
-                       {"maxGradNorm", o.optimizer.max_grad_norm}, {"warmupSteps", o.schedule.warmup_steps},
-                       {"steps", o.schedule.total_steps}, {"minLearningRateRatio", o.schedule.min_ratio}, {"seed", o.seed}};
+                       {"outputVocabulary", name_of(kOutputVocabularyNames, o.output_vocabulary)},
+                       {"tiedOutput", o.tied_output},
+                       {"outputInit", name_of(kOutputInitNames, o.output_init)},
+                       {"outputHead", o.output_head},
+                       {"layerNorm", o.layer_norm},
+                       {"maskRate", o.mask_rate},
+                       {"repeatShare", o.repeat_share},
+                       {"repeatSteps", o.repeat_steps},
+                       {"repeatShareAfter", o.repeat_share_after},
+                       {"learningRate", o.optimizer.learning_rate},
+                       {"beta1", o.optimizer.beta1},
+                       {"beta2", o.optimizer.beta2},
+                       {"epsilon", o.optimizer.epsilon},
+                       {"weightDecay", o.optimizer.weight_decay},
+                       {"maxGradNorm", o.optimizer.max_grad_norm},
+                       {"warmupSteps", o.schedule.warmup_steps},
+                       {"steps", o.schedule.total_steps},
+                       {"minLearningRateRatio", o.schedule.min_ratio},
+                       {"seed", o.seed}};
   return recipe.dump();
 }
 
@@ -37,9 +53,12 @@ LanguageTrainerOptions options_from_recipe(const std::string& text) {
     o.output_head = r.value("outputHead", false);  // and had no output head
     o.repeat_share = r.value("repeatShare", 0.0);  // nor repeated windows
     o.repeat_steps = r.value("repeatSteps", std::size_t{0}), o.repeat_share_after = r.value("repeatShareAfter", 0.0);
-    o.output_vocabulary = value_of(kOutputVocabularyNames, r.value("outputVocabulary", std::string("text")), "outputVocabulary");
-    o.output_init = value_of(kOutputInitNames, r.value("outputInit", std::string("random")), "outputInit");  // nor GloVe's U
-    o.optimizer = {r.at("learningRate"), r.at("beta1"), r.at("beta2"), r.at("epsilon"), r.at("weightDecay"), r.at("maxGradNorm")};
+    o.output_vocabulary =
+        value_of(kOutputVocabularyNames, r.value("outputVocabulary", std::string("text")), "outputVocabulary");
+    o.output_init =
+        value_of(kOutputInitNames, r.value("outputInit", std::string("random")), "outputInit");  // nor GloVe's U
+    o.optimizer = {r.at("learningRate"), r.at("beta1"),       r.at("beta2"),
+                   r.at("epsilon"),      r.at("weightDecay"), r.at("maxGradNorm")};
     o.schedule = {r.at("warmupSteps"), r.at("steps"), r.at("minLearningRateRatio")};
     o.seed = r.at("seed");
     return o;
@@ -68,7 +87,8 @@ SafeTensors language_model_file(const Trainer& t, const std::string& recipe, con
   SafeTensors file;
   for (const ParameterSpec& s : parameter_specs(t.config())) {
     const float* at = t.parameters().data() + s.offset;
-    file.tensors.push_back({s.name, s.shape, std::vector<float>(at, at + s.size), half ? StorageType::F16 : StorageType::F32});
+    file.tensors.push_back(
+        {s.name, s.shape, std::vector<float>(at, at + s.size), half ? StorageType::F16 : StorageType::F32});
   }
   file.metadata = {{"format", kLanguageModelFormat},
                    {"format_version", kLanguageModelFormatVersion},
@@ -84,14 +104,18 @@ LanguageModel read_language_model(const SafeTensors& file, const std::string& na
   const auto fail = [&](const std::string& what) { return std::invalid_argument(name + ": " + what); };
   const auto meta = [&](const char* key) {
     const auto found = file.metadata.find(key);
-    if (found == file.metadata.end()) throw fail(std::string("no '") + key + "' in __metadata__: not a language model file");
+    if (found == file.metadata.end())
+      throw fail(std::string("no '") + key + "' in __metadata__: not a language model file");
     return found->second;
   };
-  if (meta("format") != kLanguageModelFormat) throw fail("format is '" + meta("format") + "', not " + kLanguageModelFormat);
+  if (meta("format") != kLanguageModelFormat)
+    throw fail("format is '" + meta("format") + "', not " + kLanguageModelFormat);
   if (meta("format_version") != kLanguageModelFormatVersion) {
-    throw fail("format version " + meta("format_version") + " is not supported (this core reads version " + kLanguageModelFormatVersion + ")");
+    throw fail("format version " + meta("format_version") + " is not supported (this core reads version " +
+               kLanguageModelFormatVersion + ")");
   }
-  if (meta("checksum") != tensors_checksum(file)) throw fail("the tensors do not match their checksum (the file is corrupted)");
+  if (meta("checksum") != tensors_checksum(file))
+    throw fail("the tensors do not match their checksum (the file is corrupted)");
   LanguageTrainerOptions options;
   std::vector<std::string> words;
   try {
@@ -104,10 +128,12 @@ LanguageModel read_language_model(const SafeTensors& file, const std::string& na
   std::vector<float> parameters(parameter_count(config));
   const std::vector<ParameterSpec> specs = parameter_specs(config);
   if (file.tensors.size() != specs.size()) {
-    throw fail("holds " + std::to_string(file.tensors.size()) + " tensors, the recipe's model has " + std::to_string(specs.size()));
+    throw fail("holds " + std::to_string(file.tensors.size()) + " tensors, the recipe's model has " +
+               std::to_string(specs.size()));
   }
   for (const ParameterSpec& s : specs) {
-    const auto tensor = std::find_if(file.tensors.begin(), file.tensors.end(), [&](const NamedTensor& t) { return t.name == s.name; });
+    const auto tensor =
+        std::find_if(file.tensors.begin(), file.tensors.end(), [&](const NamedTensor& t) { return t.name == s.name; });
     if (tensor == file.tensors.end()) throw fail("tensor '" + s.name + "' is missing");
     if (tensor->shape != s.shape) throw fail("tensor '" + s.name + "' has another shape than the recipe's model");
     std::copy(tensor->data.begin(), tensor->data.end(), parameters.begin() + static_cast<std::ptrdiff_t>(s.offset));

@@ -1,31 +1,16 @@
-// Heads knocked out and "why this word?" measurements of a trained language model (language_model.hpp):
-// run()'s `ablate`, ablation_flags() and attribute().
+// "Why this word?" measurements of a trained language model (language_model.hpp): attribute(), heads knocked
+// out and tokens occluded one at a time.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "attn/core/kernels.hpp"
+#include "attn/train/input_checks.hpp"
 #include "attn/train/language_model.hpp"
+#include "attn/train/ops.hpp"
 
 namespace attn::train {
-
-std::vector<std::uint8_t> LanguageModel::ablation_flags(const std::vector<HeadChoice>& ablate, const char* where) const {
-  std::vector<std::uint8_t> flags;
-  if (ablate.empty()) return flags;  // model.hpp forward: empty = every head on
-  flags.assign(config_.n_layers * config_.n_heads, 0);
-  for (std::size_t i = 0; i < ablate.size(); ++i) {
-    const std::string at = std::string(where) + "[" + std::to_string(i) + "]";
-    check_head_choice(config_, ablate[i], at.c_str());
-    std::uint8_t& flag = flags[ablate[i].layer * config_.n_heads + ablate[i].head];
-    if (flag) {
-      throw std::out_of_range(at + ": layer " + std::to_string(ablate[i].layer) + ", head " + std::to_string(ablate[i].head) +
-                              " is listed twice");
-    }
-    flag = 1;
-  }
-  return flags;
-}
 
 double LanguageModel::log_prob_of(const std::vector<std::int32_t>& inputs, std::size_t position, std::int32_t word,
                                   const std::vector<std::uint8_t>& ablated) {
@@ -33,31 +18,19 @@ double LanguageModel::log_prob_of(const std::vector<std::int32_t>& inputs, std::
   const float* x = forward_blocks(config_, parameters_.data(), inputs.data(), 1, inputs.size(), ablated, ws_, frozen_);
   logits_.resize(V);
   output_layer(x + position * d, 1, logits_.data());
-  // log-softmax in double, the largest logit subtracted first (as score())
-  const float max = *std::max_element(logits_.begin(), logits_.end());
-  double total = 0;
-  for (const float z : logits_) total += std::exp(static_cast<double>(z - max));
-  return static_cast<double>(logits_[static_cast<std::size_t>(word)] - max) - std::log(total);
+  return log_softmax_at(logits_.data(), V, word);
 }
 
 LanguageModel::Attribution LanguageModel::attribute(const std::string& text, std::int64_t position, std::int32_t word,
                                                     const std::vector<HeadChoice>& ablate) {
   const char* where = "languageModel.attribute";
-  std::vector<std::uint8_t> ablated = ablation_flags(ablate, "languageModel.attribute: ablate");
+  std::vector<std::uint8_t> ablated = ablation_flags(config_, ablate, "languageModel.attribute: ablate");
   LanguageRun r;
   run_blocks(text, r, ablated);  // checks the text (length, [MASK] for the causal model)
-  const std::size_t T = r.tokens.size(), L = config_.n_layers, H = config_.n_heads, V = config_.outputs();
-  const auto signed_t = static_cast<std::int64_t>(T);
-  if (position < -signed_t || position >= signed_t) {
-    throw std::out_of_range(std::string(where) + ": position must be in [" + std::to_string(-signed_t) + ", " + std::to_string(T) +
-                            ") for " + std::to_string(T) + " tokens, got " + std::to_string(position));
-  }
-  if (word < 0 || static_cast<std::size_t>(word) >= V) {
-    throw std::out_of_range(std::string(where) + ": word must be an output id in [0, " + std::to_string(V) + "), got " +
-                            std::to_string(word));
-  }
+  const std::size_t T = r.tokens.size(), L = config_.n_layers, H = config_.n_heads;
   Attribution out;
-  out.position = static_cast<std::size_t>(position < 0 ? position + signed_t : position);
+  out.position = position_index(position, T, where);
+  check_output_id(word, config_, std::string(where) + ": word");
   out.word = word;
   out.log_prob = log_prob_of(r.inputs, out.position, word, ablated);
   // Each head knocked out on top of `ablate` (Michel et al. 2019 §3: one head masked at a time).

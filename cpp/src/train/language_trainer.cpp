@@ -240,7 +240,8 @@ Batch CorpusSource::repeated_tokens(std::size_t B, SplitMix64& rng) const {
 Trainer language_trainer(const LanguageTrainerOptions& options, const EmbeddingTable& table,
                          const std::string& train_text, const std::string& held_out_text, ParallelFor parallel) {
   TrainerOptions trainer_options = language_trainer_options(options, table);  // checked before tokenizing
-  Trainer trainer(trainer_options, std::make_unique<CorpusSource>(options, table, train_text, held_out_text), std::move(parallel));
+  Trainer trainer(trainer_options, std::make_unique<CorpusSource>(options, table, train_text, held_out_text),
+                  std::move(parallel));
   if (options.output_init == OutputInit::glove) {
     // U[j, o] = the GloVe row of output o, as output_matrix (model.hpp) gathers a tied output; <unk> keeps its draw
     const ModelConfig& c = trainer.config();
@@ -249,7 +250,8 @@ Trainer language_trainer(const LanguageTrainerOptions& options, const EmbeddingT
     std::vector<float> parameters = trainer.parameters();
     float* u = bind_parameters(c, parameters.data()).unembedding;
     for (std::size_t o = 0; o + 1 < V; ++o) {
-      const float* row = corpus.frozen().table.data() + static_cast<std::size_t>(corpus.vocabulary().input_rows()[o]) * d;
+      const float* row =
+          corpus.frozen().table.data() + static_cast<std::size_t>(corpus.vocabulary().input_rows()[o]) * d;
       for (std::size_t j = 0; j < d; ++j) u[j * V + o] = row[j];
     }
     trainer.set_parameters(parameters);

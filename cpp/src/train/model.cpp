@@ -6,6 +6,7 @@
 
 #include "attn/core/limits.hpp"
 #include "attn/core/positional.hpp"
+#include "attn/train/input_checks.hpp"
 #include "attn/train/ops.hpp"
 
 namespace attn::train {
@@ -45,22 +46,52 @@ OutputTargets output_targets(const Workspace<Real>& ws, const Batch& batch) {
 }  // namespace
 
 template <typename Real>
-const Real* output_matrix(const ModelConfig& c, const Real* params, const FrozenInputs<Real>& frozen, std::vector<Real>& gathered) {
+const Real* output_matrix(const ModelConfig& c, const Real* params, const FrozenInputs<Real>& frozen,
+                          std::vector<Real>& gathered) {
   const Parameters<const Real> p = bind_parameters(c, params);
   if (!c.tied_output) return p.unembedding;
   const std::size_t d = c.d_model, V = c.outputs();
   gathered.resize(d * V);  // U[j, o] = row(output_rows[o])[j]
   for (std::size_t o = 0; o < V; ++o) {
     const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
-    const Real* row = id < c.frozen_rows ? frozen.table.data() + id * d : p.embedding + (id - c.frozen_rows) * d;
+    const Real* row = input_row(id, d, frozen.table.data(), c.frozen_rows, p.embedding);
     for (std::size_t j = 0; j < d; ++j) gathered[j * V + o] = row[j];
   }
   return gathered.data();
 }
 
 template <typename Real>
-void output_head_forward(const ModelConfig& c, const Real* params, const Real* x, std::size_t n, Real* dense, Real* gelu,
-                         Real* out, Real* mean, Real* rstd) {
+std::vector<Real> gather_input_rows(const ModelConfig& c, const Real* params, const FrozenInputs<Real>& frozen,
+                                    const std::int32_t* ids, std::size_t n) {
+  const std::size_t d = c.d_model;
+  const Real* learned = bind_parameters(c, params).embedding;
+  std::vector<Real> rows(n * d);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Real* row = input_row(static_cast<std::size_t>(ids[i]), d, frozen.table.data(), c.frozen_rows, learned);
+    std::copy(row, row + d, rows.begin() + static_cast<std::ptrdiff_t>(i * d));
+  }
+  return rows;
+}
+
+template <typename Real>
+std::vector<Real> attention_weights(const ModelConfig& c, const Workspace<Real>& ws) {
+  const std::size_t cells = ws.batch_size * c.n_heads * ws.seq_len * ws.seq_len;  // one layer's (B, H, T, T)
+  std::vector<Real> weights;
+  weights.reserve(ws.layers.size() * cells);
+  for (const LayerActivations<Real>& layer : ws.layers)
+    weights.insert(weights.end(), layer.weights, layer.weights + cells);
+  return weights;
+}
+
+template <typename Real>
+const Real* positional_rows(const ModelConfig& c, const Real* params, const Workspace<Real>& ws) {
+  if (c.positional == Positional::sinusoidal) return ws.positional.data();
+  return bind_parameters(c, params).positional;  // null for Positional::none
+}
+
+template <typename Real>
+void output_head_forward(const ModelConfig& c, const Real* params, const Real* x, std::size_t n, Real* dense,
+                         Real* gelu, Real* out, Real* mean, Real* rstd) {
   const Parameters<const Real> p = bind_parameters(c, params);
   const std::size_t d = c.d_model;
   matmul_forward(dense, x, p.head_w, p.head_b, n, d, d);
@@ -68,25 +99,43 @@ void output_head_forward(const ModelConfig& c, const Real* params, const Real* x
   layernorm_forward(out, mean, rstd, gelu, p.head_gamma, p.head_beta, n, d);
 }
 
+template <typename Real>
+const Real* output_layer_forward(const ModelConfig& c, const Real* params, const Real* x, std::size_t n,
+                                 const PackedWeights<Real>& u, Real* logits, const OutputHeadRows<Real>& head) {
+  const Real* t = x;
+  if (c.output_head) {
+    output_head_forward(c, params, x, n, head.dense, head.gelu, head.out, head.mean, head.rstd);
+    t = head.out;
+  }
+  if (n) matmul_forward(logits, t, u, bind_parameters(c, params).output_bias, n);
+  return t;
+}
+
 namespace {
 
-// The output layer's input at n output rows x (n, d): x itself, or with the output head its t (ws.head_out).
+// The Workspace's buffers of the output head (activations.hpp), for output_layer_forward.
 template <typename Real>
-const Real* output_input(const ModelConfig& c, const Real* params, const Real* x, std::size_t n, Workspace<Real>& ws) {
-  if (!c.output_head) return x;
-  output_head_forward(c, params, x, n, ws.head_dense, ws.head_gelu, ws.head_out, ws.head_mean, ws.head_rstd);
-  return ws.head_out;
+OutputHeadRows<Real> head_rows(Workspace<Real>& ws) {
+  return {ws.head_dense, ws.head_gelu, ws.head_out, ws.head_mean, ws.head_rstd};
+}
+
+// U (d, V_out) packed into ws.packed_unembedding: gathered again on every pass, since a tied output's
+// learned rows and an untied U both change with every step.
+template <typename Real>
+const PackedWeights<Real>& packed_output_matrix(const ModelConfig& c, const Real* params,
+                                                const FrozenInputs<Real>& frozen, Workspace<Real>& ws) {
+  pack_weights(ws.packed_unembedding, output_matrix(c, params, frozen, ws.unembedding), c.d_model, c.outputs());
+  return ws.packed_unembedding;
 }
 
 }  // namespace
 
 template <typename Real>
-const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
-                           const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
+const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B,
+                           std::size_t T, const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws,
+                           const FrozenInputs<Real>& frozen) {
   if (B == 0) throw std::out_of_range("batch size must be at least 1");
-  if (T == 0 || T > c.seq_len) {
-    throw std::out_of_range("a sequence must hold 1 to seqLen = " + std::to_string(c.seq_len) + " tokens, got " + std::to_string(T));
-  }
+  check_token_count(T, 1, c.seq_len, "a sequence", "seqLen");
   const std::size_t d = c.d_model, H = c.n_heads, L = c.n_layers, V = c.outputs(), N = B * T, ff = c.d_ff;
   check_cells(activation_count(c, B, T), "the activations of a batch (activations.hpp)");
   if (frozen.table.size() != c.frozen_rows * d) {
@@ -99,8 +148,8 @@ const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::
   }
   for (std::size_t r = 0; r < N; ++r) {
     if (tokens[r] < 0 || static_cast<std::size_t>(tokens[r]) >= c.vocab_size) {
-      throw std::out_of_range("tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) + " is outside [0, vocabSize = " +
-                              std::to_string(c.vocab_size) + ")");
+      throw std::out_of_range("tokens[" + std::to_string(r) + "] = " + std::to_string(tokens[r]) +
+                              " is outside [0, vocabSize = " + std::to_string(c.vocab_size) + ")");
     }
   }
   const Parameters<const Real> p = bind_parameters(c, params);
@@ -112,8 +161,8 @@ const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::
   ws.batch_size = B;
   ws.seq_len = T;
 
-  const Real* positional = c.positional == Positional::sinusoidal ? ws.positional.data() : p.positional;
-  embedding_forward(ws.x0, tokens, N, T, d, frozen.table.data(), c.frozen_rows, p.embedding, positional);
+  embedding_forward(ws.x0, tokens, N, T, d, frozen.table.data(), c.frozen_rows, p.embedding,
+                    positional_rows(c, params, ws));
   const Real* x = ws.x0;
   for (std::size_t l = 0; l < L; ++l) {
     const LayerParameters<const Real>& w = p.layers[l];
@@ -140,18 +189,19 @@ const Real* forward_blocks(const ModelConfig& c, const Real* params, const std::
 template <typename Real>
 void forward(const ModelConfig& c, const Real* params, const std::int32_t* tokens, std::size_t B, std::size_t T,
              const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
-  const Real* x = output_input(c, params, forward_blocks(c, params, tokens, B, T, ablated, ws, frozen), B * T, ws);
-  const Real* u = output_matrix(c, params, frozen, ws.unembedding);
-  matmul_forward(ws.logits, x, u, bind_parameters(c, params).output_bias, B * T, c.d_model, c.outputs());
+  const Real* x = forward_blocks(c, params, tokens, B, T, ablated, ws, frozen);
+  output_layer_forward(c, params, x, B * T, packed_output_matrix(c, params, frozen, ws), ws.logits, head_rows(ws));
   ws.compact = false;
 }
 
 template <typename Real>
-void forward_scored(const ModelConfig& c, const Real* params, const Batch& batch, const std::vector<std::uint8_t>& ablated,
-                    Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
+void forward_scored(const ModelConfig& c, const Real* params, const Batch& batch,
+                    const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen) {
   const std::size_t N = batch.tokens.size(), d = c.d_model;
-  if (batch.scored.size() != N) throw std::invalid_argument("forward_scored: the batch needs one scored flag per token");
-  if (batch.scored_count() == N) return forward(c, params, batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
+  if (batch.scored.size() != N)
+    throw std::invalid_argument("forward_scored: the batch needs one scored flag per token");
+  if (batch.scored_count() == N)
+    return forward(c, params, batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
   const Real* x = forward_blocks(c, params, batch.tokens.data(), batch.batch_size, batch.seq_len, ablated, ws, frozen);
   ws.output_rows.clear();
   for (std::size_t r = 0; r < N; ++r) {
@@ -159,10 +209,10 @@ void forward_scored(const ModelConfig& c, const Real* params, const Batch& batch
   }
   const std::size_t M = ws.output_rows.size();
   ws.output_inputs.resize(M * d);
-  for (std::size_t i = 0; i < M; ++i) std::copy(x + ws.output_rows[i] * d, x + (ws.output_rows[i] + 1) * d, ws.output_inputs.data() + i * d);
-  const Real* u = output_matrix(c, params, frozen, ws.unembedding);
-  const Real* t = output_input(c, params, ws.output_inputs.data(), M, ws);
-  if (M) matmul_forward(ws.logits, t, u, bind_parameters(c, params).output_bias, M, d, c.outputs());
+  for (std::size_t i = 0; i < M; ++i)
+    std::copy(x + ws.output_rows[i] * d, x + (ws.output_rows[i] + 1) * d, ws.output_inputs.data() + i * d);
+  output_layer_forward(c, params, ws.output_inputs.data(), M, packed_output_matrix(c, params, frozen, ws), ws.logits,
+                       head_rows(ws));
   ws.compact = true;
 }
 
@@ -177,7 +227,7 @@ double loss(const ModelConfig& c, const Workspace<Real>& ws, const Batch& batch)
 
 template <typename Real>
 double backward(const ModelConfig& c, const Real* params, const Batch& batch, const std::vector<std::uint8_t>& ablated,
-              Workspace<Real>& ws, Real* grads, const FrozenInputs<Real>& frozen, std::size_t normalizer) {
+                Workspace<Real>& ws, Real* grads, const FrozenInputs<Real>& frozen, std::size_t normalizer) {
   check_batch_matches(batch, ws.batch_size, ws.seq_len, "backward");
   const std::size_t B = ws.batch_size, T = ws.seq_len, N = B * T;
   const std::size_t d = c.d_model, H = c.n_heads, L = c.n_layers, V = c.outputs(), ff = c.d_ff;
@@ -197,12 +247,14 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
   // dlogits, then dt, dU (untied) or the tied learned rows' share, db; then through the head to dx_L
   const OutputTargets out = output_targets(ws, batch);
   const std::size_t M = out.rows;
-  const double loss_sum = crossentropy_backward(ws.logits, out.targets, out.scored, M, V, Real{1} / static_cast<Real>(scored));
+  const double loss_sum =
+      crossentropy_backward(ws.logits, out.targets, out.scored, M, V, Real{1} / static_cast<Real>(scored));
   const Real* x_last = ws.compact ? ws.output_inputs.data() : L ? ws.layers[L - 1].out : ws.x0;  // (M, d)
   const Real* t = c.output_head ? ws.head_out : x_last;
   const Real* u = c.tied_output ? ws.unembedding.data() : p.unembedding;
   Real* dx_last = ws.compact ? ag.output_x : cur;  // ∂loss/∂x_L at the M rows; cur directly when they are every row
-  matmul_backward(c.output_head ? ag.head_out : dx_last, g.unembedding, g.output_bias, ws.logits, t, u, M, d, V, ws.scratch);
+  matmul_backward(c.output_head ? ag.head_out : dx_last, g.unembedding, g.output_bias, ws.logits, t, u, M, d, V,
+                  ws.scratch);
   if (c.tied_output) {  // d row(output_rows[o]) += Σ_r t[r] dlogits[r, o] for the learned rows
     for (std::size_t o = 0; o < V; ++o) {
       const auto id = static_cast<std::size_t>(frozen.output_rows[o]);
@@ -270,19 +322,27 @@ double backward(const ModelConfig& c, const Real* params, const Batch& batch, co
   return loss_sum;
 }
 
-#define ATTN_TRAIN_MODEL(Real)                                                                                      \
-  template void output_head_forward<Real>(const ModelConfig&, const Real*, const Real*, std::size_t, Real*, Real*, Real*, \
-                                          Real*, Real*);                                                              \
-  template const Real* output_matrix<Real>(const ModelConfig&, const Real*, const FrozenInputs<Real>&, std::vector<Real>&); \
-  template const Real* forward_blocks<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t, \
-                                            const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&); \
-  template void forward<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t,        \
-                              const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&);       \
+#define ATTN_TRAIN_MODEL(Real)                                                                                        \
+  template void output_head_forward<Real>(const ModelConfig&, const Real*, const Real*, std::size_t, Real*, Real*,    \
+                                          Real*, Real*, Real*);                                                       \
+  template const Real* output_matrix<Real>(const ModelConfig&, const Real*, const FrozenInputs<Real>&,                \
+                                           std::vector<Real>&);                                                       \
+  template const Real* output_layer_forward<Real>(const ModelConfig&, const Real*, const Real*, std::size_t,          \
+                                                  const PackedWeights<Real>&, Real*, const OutputHeadRows<Real>&);    \
+  template std::vector<Real> gather_input_rows<Real>(const ModelConfig&, const Real*, const FrozenInputs<Real>&,      \
+                                                     const std::int32_t*, std::size_t);                               \
+  template std::vector<Real> attention_weights<Real>(const ModelConfig&, const Workspace<Real>&);                     \
+  template const Real* positional_rows<Real>(const ModelConfig&, const Real*, const Workspace<Real>&);                \
+  template const Real* forward_blocks<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t,        \
+                                            std::size_t, const std::vector<std::uint8_t>&, Workspace<Real>&,          \
+                                            const FrozenInputs<Real>&);                                               \
+  template void forward<Real>(const ModelConfig&, const Real*, const std::int32_t*, std::size_t, std::size_t,         \
+                              const std::vector<std::uint8_t>&, Workspace<Real>&, const FrozenInputs<Real>&);         \
   template void forward_scored<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&, \
-                                     Workspace<Real>&, const FrozenInputs<Real>&);                                 \
-  template double loss<Real>(const ModelConfig&, const Workspace<Real>&, const Batch&);                             \
-  template double backward<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&,      \
-                               Workspace<Real>&, Real*, const FrozenInputs<Real>&, std::size_t);
+                                     Workspace<Real>&, const FrozenInputs<Real>&);                                    \
+  template double loss<Real>(const ModelConfig&, const Workspace<Real>&, const Batch&);                               \
+  template double backward<Real>(const ModelConfig&, const Real*, const Batch&, const std::vector<std::uint8_t>&,     \
+                                 Workspace<Real>&, Real*, const FrozenInputs<Real>&, std::size_t);
 ATTN_TRAIN_MODEL(float)
 ATTN_TRAIN_MODEL(double)
 #undef ATTN_TRAIN_MODEL

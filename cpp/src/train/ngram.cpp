@@ -14,12 +14,15 @@ using Sentences = std::vector<std::vector<std::int32_t>>;
 void check_vocab_size(std::size_t vocab_size) {
   if (vocab_size == 0) throw std::invalid_argument("vocabSize must be at least 1");
   if (vocab_size > kMaxNgramVocab) {
-    throw std::out_of_range("vocabSize must be at most " + std::to_string(kMaxNgramVocab) + ", got " + std::to_string(vocab_size));
+    throw std::out_of_range("vocabSize must be at most " + std::to_string(kMaxNgramVocab) + ", got " +
+                            std::to_string(vocab_size));
   }
 }
 
-std::string outside_vocab(const std::string& name, std::int64_t value, const std::string& range, std::size_t vocab_size) {
-  return name + " = " + std::to_string(value) + " is outside " + range + "vocabSize = " + std::to_string(vocab_size) + ")";
+std::string outside_vocab(const std::string& name, std::int64_t value, const std::string& range,
+                          std::size_t vocab_size) {
+  return name + " = " + std::to_string(value) + " is outside " + range + "vocabSize = " + std::to_string(vocab_size) +
+         ")";
 }
 
 void check_word(std::int32_t word, std::size_t vocab_size) {
@@ -36,8 +39,8 @@ std::size_t count_checked_tokens(const Sentences& sentences, std::size_t vocab_s
     const std::vector<std::int32_t>& sentence = sentences[i];
     for (std::size_t j = 0; j < sentence.size(); ++j) {
       if (sentence[j] < 0 || static_cast<std::size_t>(sentence[j]) >= vocab_size) {
-        throw std::out_of_range(outside_vocab("sentences[" + std::to_string(i) + "][" + std::to_string(j) + "]", sentence[j],
-                                              "[0, ", vocab_size));
+        throw std::out_of_range(outside_vocab("sentences[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+                                              sentence[j], "[0, ", vocab_size));
       }
     }
     tokens += sentence.size();
@@ -79,7 +82,8 @@ UnigramModel::UnigramModel(const Sentences& sentences, std::size_t vocab_size) {
   // ln p(w) = ln(count(w) + 1) − ln(N + V)
   const double log_total = std::log(static_cast<double>(tokens_) + static_cast<double>(vocab_size));
   log_probs_.resize(vocab_size);
-  for (std::size_t w = 0; w < vocab_size; ++w) log_probs_[w] = std::log(static_cast<double>(counts[w]) + 1.0) - log_total;
+  for (std::size_t w = 0; w < vocab_size; ++w)
+    log_probs_[w] = std::log(static_cast<double>(counts[w]) + 1.0) - log_total;
 }
 
 double UnigramModel::log_prob(std::int32_t word) const {
@@ -124,8 +128,9 @@ KneserNeyBigram::KneserNeyBigram(const Sentences& sentences, std::size_t vocab_s
   // 3. D = n_1 / (n_1 + 2 n_2). Without singletons D would be 0 and the unseen words of a seen context
   // would get probability 0: refuse rather than return −∞ log-probabilities.
   if (n1 == 0) {
-    throw std::invalid_argument("sentences must hold at least one bigram (<s> w included) seen exactly once: with none, "
-                                "the Kneser-Ney discount n1 / (n1 + 2 n2) is 0");
+    throw std::invalid_argument(
+        "sentences must hold at least one bigram (<s> w included) seen exactly once: with none, "
+        "the Kneser-Ney discount n1 / (n1 + 2 n2) is 0");
   }
   discount_ = static_cast<double>(n1) / (static_cast<double>(n1) + 2.0 * static_cast<double>(n2));
 
@@ -158,7 +163,8 @@ double KneserNeyBigram::log_prob(std::int32_t previous, std::int32_t word) const
   const auto found = bigram_counts_.find(static_cast<std::uint64_t>(v) * V + w);
   const double c_vw = found == bigram_counts_.end() ? 0.0 : static_cast<double>(found->second);
   // (max(c(v w) − D, 0) + D · N1+(v •) · p_cont(w)) / c(v)
-  const double numerator = std::max(c_vw - discount_, 0.0) + discount_ * static_cast<double>(context_types_[v]) * p_cont;
+  const double numerator =
+      std::max(c_vw - discount_, 0.0) + discount_ * static_cast<double>(context_types_[v]) * p_cont;
   return std::log(numerator / static_cast<double>(c_v));
 }
 

@@ -25,8 +25,8 @@ void matmul(const float* a, std::size_t lda, const float* b, std::size_t ldb, fl
   gemm_packed(a, lda, packed.data(), c, ldc, n, k, m, 0, accumulate);
 }
 
-void matmul(const double* a, std::size_t lda, const double* b, std::size_t ldb, double* c, std::size_t ldc, std::size_t n,
-            std::size_t k, std::size_t m, bool accumulate) {
+void matmul(const double* a, std::size_t lda, const double* b, std::size_t ldb, double* c, std::size_t ldc,
+            std::size_t n, std::size_t k, std::size_t m, bool accumulate) {
   gemm_rowwise(a, lda, b, ldb, c, ldc, n, k, m, accumulate);
 }
 
@@ -76,11 +76,11 @@ bool attend(const double* q, const double* k, const double* v, std::size_t ld, s
 }  // namespace
 
 template <typename Real>
-void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d, const Real* frozen,
-                       std::size_t frozen_rows, const Real* learned, const Real* positional) {
+void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d,
+                       const Real* frozen, std::size_t frozen_rows, const Real* learned, const Real* positional) {
   for (std::size_t r = 0; r < N; ++r) {
     const auto id = static_cast<std::size_t>(tokens[r]);
-    const Real* e = id < frozen_rows ? frozen + id * d : learned + (id - frozen_rows) * d;
+    const Real* e = input_row(id, d, frozen, frozen_rows, learned);
     Real* row = x + r * d;
     for (std::size_t j = 0; j < d; ++j) row[j] = e[j] + (positional ? positional[(r % T) * d + j] : Real{0});
   }
@@ -104,13 +104,37 @@ void embedding_backward(Real* dlearned, Real* dpositional, const Real* dx, const
 }
 
 template <typename Real>
-void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k, std::size_t m,
+void pack_weights(PackedWeights<Real>& out, const Real* w, std::size_t k, std::size_t m) {
+  out.k = k, out.m = m;
+  if constexpr (std::is_same_v<Real, float>) {
+    out.data.resize(packed_size(k, m));
+    pack_panels_into(w, m, k, m, out.data.data());
+  } else {
+    out.data.assign(w, w + k * m);
+  }
+}
+
+template <typename Real>
+void matmul_forward(Real* out, const Real* in, const PackedWeights<Real>& w, const Real* bias, std::size_t N,
                     bool accumulate) {
+  const std::size_t k = w.k, m = w.m;
   for (std::size_t r = 0; bias && r < N; ++r) {
     Real* row = out + r * m;
     for (std::size_t j = 0; j < m; ++j) row[j] = accumulate ? row[j] + bias[j] : bias[j];
   }
-  matmul(in, k, w, m, out, m, N, k, m, accumulate || bias);
+  if constexpr (std::is_same_v<Real, float>) {
+    gemm_packed(in, k, w.data.data(), out, m, N, k, m, 0, accumulate || bias);
+  } else {
+    gemm_rowwise(in, k, w.data.data(), m, out, m, N, k, m, accumulate || bias);
+  }
+}
+
+template <typename Real>
+void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k,
+                    std::size_t m, bool accumulate) {
+  thread_local PackedWeights<Real> packed;  // packed for this one product
+  pack_weights(packed, w, k, m);
+  matmul_forward(out, in, packed, bias, N, accumulate);
 }
 
 template <typename Real>
@@ -133,8 +157,9 @@ void matmul_backward(Real* din, Real* dw, Real* dbias, const Real* dout, const R
 }
 
 template <typename Real>
-void attention_forward(Real* z, Real* weights, const Real* q, const Real* k, const Real* v, std::size_t B, std::size_t T,
-                       std::size_t d, std::size_t H, bool causal, const std::uint8_t* ablated, HeadWorkspace& head) {
+void attention_forward(Real* z, Real* weights, const Real* q, const Real* k, const Real* v, std::size_t B,
+                       std::size_t T, std::size_t d, std::size_t H, bool causal, const std::uint8_t* ablated,
+                       HeadWorkspace& head) {
   const std::size_t dk = d / H;
   const Real scale = Real{1} / std::sqrt(static_cast<Real>(dk));
   for (std::size_t b = 0; b < B; ++b) {
@@ -187,8 +212,8 @@ void attention_backward(Real* dq, Real* dk, Real* dv, const Real* dz, const Real
 }
 
 template <typename Real>
-void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* x, const Real* gamma, const Real* beta, std::size_t N,
-                       std::size_t d) {
+void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* x, const Real* gamma, const Real* beta,
+                       std::size_t N, std::size_t d) {
   for (std::size_t r = 0; r < N; ++r) {
     const Real* row = x + r * d;
     double sum = 0;
@@ -245,12 +270,26 @@ void gelu_forward(Real* out, const Real* in, std::size_t n) {
 
 template <typename Real>
 void gelu_backward(Real* din, const Real* dout, const Real* in, std::size_t n) {
-  const Real inv_sqrt2 = static_cast<Real>(0.70710678118654752440), inv_sqrt_2pi = static_cast<Real>(0.39894228040143267794);
+  const Real inv_sqrt2 = static_cast<Real>(0.70710678118654752440),
+             inv_sqrt_2pi = static_cast<Real>(0.39894228040143267794);
   for (std::size_t i = 0; i < n; ++i) {
     const Real x = in[i];
     const Real cdf = Real{0.5} * (Real{1} + std::erf(x * inv_sqrt2)), pdf = inv_sqrt_2pi * std::exp(Real{-0.5} * x * x);
     din[i] += dout[i] * (cdf + x * pdf);
   }
+}
+
+template <typename Real>
+double log_sum_exp(const Real* row, std::size_t V) {
+  const double max = *std::max_element(row, row + V);
+  double total = 0;
+  for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j]) - max);
+  return max + std::log(total);
+}
+
+template <typename Real>
+double log_softmax_at(const Real* row, std::size_t V, std::int32_t id) {
+  return static_cast<double>(row[id]) - log_sum_exp(row, V);
 }
 
 template <typename Real>
@@ -260,10 +299,7 @@ double crossentropy_forward(const Real* logits, const std::int32_t* targets, con
   for (std::size_t r = 0; r < N; ++r) {
     if (!scored[r]) continue;
     const Real* row = logits + r * V;
-    const double max = *std::max_element(row, row + V);
-    double total = 0;
-    for (std::size_t j = 0; j < V; ++j) total += std::exp(static_cast<double>(row[j]) - max);
-    sum += max + std::log(total) - static_cast<double>(row[targets[r]]);
+    sum += log_sum_exp(row, V) - static_cast<double>(row[targets[r]]);
   }
   return sum;
 }
@@ -308,28 +344,36 @@ double crossentropy_backward(Real* logits, const std::int32_t* targets, const st
   return sum;
 }
 
-#define ATTN_TRAIN_OPS(Real)                                                                                                   \
-  template void embedding_forward<Real>(Real*, const std::int32_t*, std::size_t, std::size_t, std::size_t, const Real*,         \
-                                        std::size_t, const Real*, const Real*);                                               \
-  template void embedding_backward<Real>(Real*, Real*, const Real*, const std::int32_t*, std::size_t, std::size_t, std::size_t, \
-                                         std::size_t);                                                                        \
-  template void matmul_forward<Real>(Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t, std::size_t, bool); \
-  template void matmul_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,     \
-                                      std::size_t, std::vector<Real>&);                                                       \
-  template void attention_forward<Real>(Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,          \
-                                        std::size_t, std::size_t, bool, const std::uint8_t*, HeadWorkspace&);                 \
-  template void attention_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*, const Real*,  \
-                                         std::size_t, std::size_t, std::size_t, std::size_t, const std::uint8_t*,             \
-                                         std::vector<Real>&);                                                                 \
-  template void layernorm_forward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t);  \
-  template void layernorm_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*, const Real*,   \
-                                         std::size_t, std::size_t);                                                           \
-  template void relu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
-  template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
-  template void gelu_forward<Real>(Real*, const Real*, std::size_t);                                                           \
-  template void gelu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                             \
-  template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t); \
-  template double crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t, std::size_t, Real);
+#define ATTN_TRAIN_OPS(Real)                                                                                           \
+  template void embedding_forward<Real>(Real*, const std::int32_t*, std::size_t, std::size_t, std::size_t,             \
+                                        const Real*, std::size_t, const Real*, const Real*);                           \
+  template void embedding_backward<Real>(Real*, Real*, const Real*, const std::int32_t*, std::size_t, std::size_t,     \
+                                         std::size_t, std::size_t);                                                    \
+  template void pack_weights<Real>(PackedWeights<Real>&, const Real*, std::size_t, std::size_t);                       \
+  template void matmul_forward<Real>(Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t,           \
+                                     std::size_t, bool);                                                               \
+  template void matmul_forward<Real>(Real*, const Real*, const PackedWeights<Real>&, const Real*, std::size_t, bool);  \
+  template void matmul_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t,         \
+                                      std::size_t, std::size_t, std::vector<Real>&);                                   \
+  template void attention_forward<Real>(Real*, Real*, const Real*, const Real*, const Real*, std::size_t, std::size_t, \
+                                        std::size_t, std::size_t, bool, const std::uint8_t*, HeadWorkspace&);          \
+  template void attention_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*,      \
+                                         const Real*, std::size_t, std::size_t, std::size_t, std::size_t,              \
+                                         const std::uint8_t*, std::vector<Real>&);                                     \
+  template void layernorm_forward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, std::size_t,       \
+                                        std::size_t);                                                                  \
+  template void layernorm_backward<Real>(Real*, Real*, Real*, const Real*, const Real*, const Real*, const Real*,      \
+                                         const Real*, std::size_t, std::size_t);                                       \
+  template void relu_forward<Real>(Real*, const Real*, std::size_t);                                                   \
+  template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                     \
+  template void gelu_forward<Real>(Real*, const Real*, std::size_t);                                                   \
+  template void gelu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                     \
+  template double log_sum_exp<Real>(const Real*, std::size_t);                                                         \
+  template double log_softmax_at<Real>(const Real*, std::size_t, std::int32_t);                                        \
+  template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t,       \
+                                             std::size_t);                                                             \
+  template double crossentropy_backward<Real>(Real*, const std::int32_t*, const std::uint8_t*, std::size_t,            \
+                                              std::size_t, Real);
 ATTN_TRAIN_OPS(float)
 ATTN_TRAIN_OPS(double)
 #undef ATTN_TRAIN_OPS

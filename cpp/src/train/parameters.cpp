@@ -1,6 +1,8 @@
 #include "attn/train/parameters.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 #include "attn/core/limits.hpp"
@@ -28,7 +30,8 @@ void visit_parameters(const ModelConfig& c, Parameters<Real>& p, Visit&& visit) 
   for (std::size_t l = 0; l < c.n_layers; ++l) {
     LayerParameters<Real>& layer = p.layers[l];
     const std::string at = "layers." + std::to_string(l) + ".";
-    const std::pair<const char*, Real**> projections[4] = {{"q", &layer.w_q}, {"k", &layer.w_k}, {"v", &layer.w_v}, {"o", &layer.w_o}};
+    const std::pair<const char*, Real**> projections[4] = {
+        {"q", &layer.w_q}, {"k", &layer.w_k}, {"v", &layer.w_v}, {"o", &layer.w_o}};
     Real** biases[4] = {&layer.b_q, &layer.b_k, &layer.b_v, &layer.b_o};
     for (std::size_t m = 0; m < 4; ++m) {
       visit(at + "attention.w_" + projections[m].first, {d, d}, fan_in_d, *projections[m].second);
@@ -59,13 +62,27 @@ void visit_parameters(const ModelConfig& c, Parameters<Real>& p, Visit&& visit) 
   if (c.biases) visit("output_bias", {c.outputs()}, zero, p.output_bias);
 }
 
-std::size_t product(const std::vector<std::size_t>& shape) {
+// The number of parameters of c, counted in 64 bits from the one table (saturating at UINT64_MAX), so that
+// check_config sees the true size of a configuration before anything in size_t can wrap on wasm32.
+std::uint64_t parameter_cells(const ModelConfig& c) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t count = 0;
+  Parameters<float> unused;
+  visit_parameters(c, unused, [&](const std::string&, const std::vector<std::size_t>& shape, Init, float*&) {
+    std::uint64_t size = 1;
+    for (const std::size_t s : shape) size = s && size > kMax / s ? kMax : size * s;
+    count = count > kMax - size ? kMax : count + size;
+  });
+  return count;
+}
+
+}  // namespace
+
+std::size_t tensor_size(const std::vector<std::size_t>& shape) {
   std::size_t n = 1;
   for (const std::size_t s : shape) n *= s;
   return n;
 }
-
-}  // namespace
 
 void check_config(const ModelConfig& c) {
   const auto positive = [](std::size_t value, const char* name) {
@@ -77,16 +94,14 @@ void check_config(const ModelConfig& c) {
   positive(c.n_layers, "numLayers");
   positive(c.seq_len, "seqLen");
   if (c.d_model % c.n_heads != 0) {
-    throw std::out_of_range("numHeads must divide dModel = " + std::to_string(c.d_model) + ", got " + std::to_string(c.n_heads));
+    throw std::out_of_range("numHeads must divide dModel = " + std::to_string(c.d_model) + ", got " +
+                            std::to_string(c.n_heads));
   }
   if (c.frozen_rows > c.vocab_size) {
     throw std::out_of_range("frozenRows must be at most vocabSize = " + std::to_string(c.vocab_size) + ", got " +
                             std::to_string(c.frozen_rows));
   }
-  const std::uint64_t d = c.d_model;
-  check_cells(d * (std::uint64_t{2} * c.vocab_size + c.outputs() + c.seq_len + std::uint64_t{4} * c.n_layers * d + (c.output_head ? d + 3 : 0) +
-                   std::uint64_t{2} * c.n_layers * c.d_ff),
-              "the model's parameters");
+  check_cells(parameter_cells(c), "the model's parameters");
 }
 
 std::vector<ParameterSpec> parameter_specs(const ModelConfig& c) {
@@ -94,18 +109,14 @@ std::vector<ParameterSpec> parameter_specs(const ModelConfig& c) {
   Parameters<float> unused;
   std::size_t offset = 0;
   visit_parameters(c, unused, [&](const std::string& name, std::vector<std::size_t> shape, Init init, float*&) {
-    const std::size_t size = product(shape);
+    const std::size_t size = tensor_size(shape);
     specs.push_back({name, std::move(shape), offset, size, init.sigma, init.constant});
     offset += size;
   });
   return specs;
 }
 
-std::size_t parameter_count(const ModelConfig& c) {
-  std::size_t count = 0;
-  for (const ParameterSpec& s : parameter_specs(c)) count += s.size;
-  return count;
-}
+std::size_t parameter_count(const ModelConfig& c) { return static_cast<std::size_t>(parameter_cells(c)); }
 
 template <typename Real>
 Parameters<Real> bind_parameters(const ModelConfig& c, Real* flat) {
@@ -113,7 +124,7 @@ Parameters<Real> bind_parameters(const ModelConfig& c, Real* flat) {
   std::size_t offset = 0;
   visit_parameters(c, p, [&](const std::string&, const std::vector<std::size_t>& shape, Init, Real*& slot) {
     slot = flat + offset;
-    offset += product(shape);
+    offset += tensor_size(shape);
   });
   return p;
 }

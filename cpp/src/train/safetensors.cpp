@@ -94,7 +94,8 @@ struct Entry {
 // Checks one header entry ("name": {...}) and returns it.
 Entry parse_entry(const std::string& name, const Json& value, std::size_t data_size, const Fail& fail) {
   const std::string where = "tensor '" + name + "': ";
-  if (!value.is_object()) fail(where + "entry must be an object {dtype, shape, data_offsets}, got " + value.type_name());
+  if (!value.is_object())
+    fail(where + "entry must be an object {dtype, shape, data_offsets}, got " + value.type_name());
   for (const char* key : {"dtype", "shape", "data_offsets"}) {
     if (!value.contains(key)) fail(where + "missing \"" + key + "\"");
   }
@@ -115,21 +116,24 @@ Entry parse_entry(const std::string& name, const Json& value, std::size_t data_s
   for (std::size_t i = 0; i < shape.size(); ++i) {
     const Json& d = shape[i];
     if (!d.is_number_unsigned()) {
-      fail(where + "shape[" + std::to_string(i) + "] must be an unsigned integer, got " + (d.is_number() ? d.dump() : d.type_name()));
+      fail(where + "shape[" + std::to_string(i) + "] must be an unsigned integer, got " +
+           (d.is_number() ? d.dump() : d.type_name()));
     }
     const auto v = d.get<std::uint64_t>();
     if (v > std::numeric_limits<std::size_t>::max()) fail(where + "shape[" + std::to_string(i) + "] is too large");
     entry.shape.push_back(static_cast<std::size_t>(v));
   }
   const Json& offsets = value["data_offsets"];
-  if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned()) {
+  if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
+      !offsets[1].is_number_unsigned()) {
     fail(where + "data_offsets must be an array of two unsigned integers [begin, end]");
   }
   const auto begin = offsets[0].get<std::uint64_t>(), end = offsets[1].get<std::uint64_t>();
   const std::string range = "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
   if (begin > end) fail(where + "data_offsets " + range + " are reversed (begin after end)");
   if (end > data_size) {
-    fail(where + "data_offsets " + range + " are out of range: the data section has " + std::to_string(data_size) + " bytes");
+    fail(where + "data_offsets " + range + " are out of range: the data section has " + std::to_string(data_size) +
+         " bytes");
   }
   entry.begin = static_cast<std::size_t>(begin);
   entry.end = static_cast<std::size_t>(end);
@@ -138,8 +142,8 @@ Entry parse_entry(const std::string& name, const Json& value, std::size_t data_s
     fail(where + "shape " + shape_text(entry.shape) + " overflows: too many elements");
   }
   if (bytes != entry.end - entry.begin) {
-    fail(where + "shape " + shape_text(entry.shape) + " of " + dtype_name(entry.storage) + " needs " + std::to_string(bytes) +
-         " bytes, data_offsets " + range + " hold " + std::to_string(entry.end - entry.begin));
+    fail(where + "shape " + shape_text(entry.shape) + " of " + dtype_name(entry.storage) + " needs " +
+         std::to_string(bytes) + " bytes, data_offsets " + range + " hold " + std::to_string(entry.end - entry.begin));
   }
   return entry;
 }
@@ -156,7 +160,7 @@ std::uint16_t float_to_half(float x) {
   if (a >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // ≥ 65520 = 65504 + half a step: Inf
   if (a >= 0x38800000u) {  // ≥ 2⁻¹⁴: normal. Rebias the exponent (127 → 15), keep 10 of 23 fraction bits.
     std::uint32_t h = (a >> 13) - (112u << 10);
-    const std::uint32_t rest = a & 0x1FFFu;  // the 13 dropped bits; 0x1000 is exactly half a step
+    const std::uint32_t rest = a & 0x1FFFu;                    // the 13 dropped bits; 0x1000 is exactly half a step
     if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry into the exponent is correct
     return static_cast<std::uint16_t>(sign | h);
   }
@@ -194,14 +198,15 @@ std::vector<std::uint8_t> write_safetensors(const SafeTensors& file) {
       throw std::invalid_argument(where + "shape " + shape_text(t.shape) + " overflows: too many elements");
     }
     if (count != t.data.size()) {
-      throw std::invalid_argument(where + "shape " + shape_text(t.shape) + " needs " + std::to_string(count) + " values, data has " +
-                                  std::to_string(t.data.size()));
+      throw std::invalid_argument(where + "shape " + shape_text(t.shape) + " needs " + std::to_string(count) +
+                                  " values, data has " + std::to_string(t.data.size()));
     }
     if (t.storage == StorageType::F16) {
       for (std::size_t i = 0; i < t.data.size(); ++i) {
         const float x = t.data[i];
         if (!std::isfinite(x)) {
-          throw std::invalid_argument(where + "data[" + std::to_string(i) + "] is " + number(x) + ": F16 stores finite values only (use F32)");
+          throw std::invalid_argument(where + "data[" + std::to_string(i) + "] is " + number(x) +
+                                      ": F16 stores finite values only (use F32)");
         }
         if (std::fabs(x) > kHalfMax) {
           throw std::invalid_argument(where + "data[" + std::to_string(i) + "] = " + number(x) +
@@ -209,7 +214,8 @@ std::vector<std::uint8_t> write_safetensors(const SafeTensors& file) {
         }
       }
     }
-    if (offsets.back() > std::numeric_limits<std::size_t>::max() - bytes) throw std::invalid_argument(where + "the file would be too large");
+    if (offsets.back() > std::numeric_limits<std::size_t>::max() - bytes)
+      throw std::invalid_argument(where + "the file would be too large");
     offsets.push_back(offsets.back() + bytes);
   }
 
@@ -221,14 +227,16 @@ std::vector<std::uint8_t> write_safetensors(const SafeTensors& file) {
     for (const auto& [key, value] : file.metadata) {
       if (!first) header += ",";
       first = false;
-      header += json_string(key, "metadata key '" + key + "'") + ":" + json_string(value, "metadata value of '" + key + "'");
+      header +=
+          json_string(key, "metadata key '" + key + "'") + ":" + json_string(value, "metadata value of '" + key + "'");
     }
     header += "}";
   }
   for (std::size_t i = 0; i < file.tensors.size(); ++i) {
     const NamedTensor& t = file.tensors[i];
     if (header.size() > 1) header += ",";
-    header += json_string(t.name, "tensor name '" + t.name + "'") + ":{\"dtype\":\"" + dtype_name(t.storage) + "\",\"shape\":[";
+    header += json_string(t.name, "tensor name '" + t.name + "'") + ":{\"dtype\":\"" + dtype_name(t.storage) +
+              "\",\"shape\":[";
     for (std::size_t d = 0; d < t.shape.size(); ++d) header += (d ? "," : "") + std::to_string(t.shape[d]);
     header += "],\"data_offsets\":[" + std::to_string(offsets[i]) + "," + std::to_string(offsets[i + 1]) + "]}";
   }
@@ -258,7 +266,8 @@ SafeTensors read_safetensors(const std::uint8_t* bytes, std::size_t size, const 
   const Fail fail{file_name};
   if (bytes == nullptr && size != 0) fail("no bytes (null pointer)");
   if (size < kLengthBytes) {
-    fail("shorter than 8 bytes (" + std::to_string(size) + "): not a safetensors file, which starts with an 8-byte header length");
+    fail("shorter than 8 bytes (" + std::to_string(size) +
+         "): not a safetensors file, which starts with an 8-byte header length");
   }
   const std::uint64_t header_size = get_u64(bytes);
   const std::uint64_t after_length = size - kLengthBytes;
@@ -267,7 +276,8 @@ SafeTensors read_safetensors(const std::uint8_t* bytes, std::size_t size, const 
          " after the 8-byte length");
   }
   if (header_size > kMaxSafetensorsHeader) {
-    fail("header of " + std::to_string(header_size) + " bytes is above the limit of " + std::to_string(kMaxSafetensorsHeader));
+    fail("header of " + std::to_string(header_size) + " bytes is above the limit of " +
+         std::to_string(kMaxSafetensorsHeader));
   }
   const std::uint8_t* header_begin = bytes + kLengthBytes;
   const std::uint8_t* data = header_begin + header_size;
@@ -275,7 +285,8 @@ SafeTensors read_safetensors(const std::uint8_t* bytes, std::size_t size, const 
 
   // nlohmann-json stops at a NUL byte as at the end of input; JSON has none (JSON.parse refuses them).
   if (const void* nul = std::memchr(header_begin, 0, static_cast<std::size_t>(header_size))) {
-    fail("header is not valid JSON: a NUL byte at header offset " + std::to_string(static_cast<const std::uint8_t*>(nul) - header_begin));
+    fail("header is not valid JSON: a NUL byte at header offset " +
+         std::to_string(static_cast<const std::uint8_t*>(nul) - header_begin));
   }
   Json header;
   try {
@@ -311,18 +322,18 @@ SafeTensors read_safetensors(const std::uint8_t* bytes, std::size_t size, const 
     const Entry& e = entries[i];
     const std::string range = "[" + std::to_string(e.begin) + ", " + std::to_string(e.end) + "]";
     if (e.begin < covered) {
-      fail("tensor '" + e.name + "': data_offsets " + range + " overlap tensor '" + entries[i - 1].name + "' (which ends at " +
-           std::to_string(covered) + ")");
+      fail("tensor '" + e.name + "': data_offsets " + range + " overlap tensor '" + entries[i - 1].name +
+           "' (which ends at " + std::to_string(covered) + ")");
     }
     if (e.begin > covered) {
-      fail("gap in the data section: bytes [" + std::to_string(covered) + ", " + std::to_string(e.begin) + ") belong to no tensor (before tensor '" +
-           e.name + "')");
+      fail("gap in the data section: bytes [" + std::to_string(covered) + ", " + std::to_string(e.begin) +
+           ") belong to no tensor (before tensor '" + e.name + "')");
     }
     covered = e.end;
   }
   if (covered != data_size) {
-    fail("the tensors do not cover the data section: they end at byte " + std::to_string(covered) + " of " + std::to_string(data_size) +
-         " (trailing bytes)");
+    fail("the tensors do not cover the data section: they end at byte " + std::to_string(covered) + " of " +
+         std::to_string(data_size) + " (trailing bytes)");
   }
 
   file.tensors.reserve(entries.size());

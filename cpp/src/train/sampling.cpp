@@ -24,12 +24,12 @@ std::string shortest(double x) {
 SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, double temperature,
                                            std::size_t top_k, std::size_t first) {
   if (!(temperature >= kMinOutputTemperature && temperature <= kMaxOutputTemperature)) {
-    throw std::out_of_range("sample: temperature must be in [" + shortest(kMinOutputTemperature) + ", " + shortest(kMaxOutputTemperature) +
-                            "], got " + shortest(temperature));
+    throw std::out_of_range("sample: temperature must be in [" + shortest(kMinOutputTemperature) + ", " +
+                            shortest(kMaxOutputTemperature) + "], got " + shortest(temperature));
   }
   if (top_k > kMaxSampleTopK) {
-    throw std::out_of_range("sample: topK must be in [0, " + std::to_string(kMaxSampleTopK) + "] (0: every word), got " +
-                            std::to_string(top_k));
+    throw std::out_of_range("sample: topK must be in [0, " + std::to_string(kMaxSampleTopK) +
+                            "] (0: every word), got " + std::to_string(top_k));
   }
   std::vector<std::int32_t> ids;
   ids.reserve(n);
@@ -37,7 +37,9 @@ SamplingDistribution sampling_distribution(const float* logits, std::size_t n, s
     if (static_cast<std::int32_t>(i) != unk) ids.push_back(static_cast<std::int32_t>(i));
   }
   if (ids.empty()) throw std::out_of_range("sample: the output vocabulary has no word besides <unk>");
-  const auto before = [&](std::int32_t a, std::int32_t b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); };
+  const auto before = [&](std::int32_t a, std::int32_t b) {
+    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+  };
   const std::size_t kept = top_k == 0 ? ids.size() : std::min(top_k, ids.size());
   // Sorted only as far as needed: the kept words (top-k, at most 100), or with every word kept, the first ones asked
   // for (the bars show 10 of 8,191; the normalizing sum needs no order).
@@ -50,7 +52,8 @@ SamplingDistribution sampling_distribution(const float* logits, std::size_t n, s
   for (const std::int32_t id : ids) sum += std::exp((static_cast<double>(logits[id]) - max) / temperature);
   ids.resize(std::min(first, kept));
   SamplingDistribution out{std::move(ids), {}};
-  for (const std::int32_t id : out.ids) out.q.push_back(static_cast<float>(std::exp((static_cast<double>(logits[id]) - max) / temperature) / sum));
+  for (const std::int32_t id : out.ids)
+    out.q.push_back(static_cast<float>(std::exp((static_cast<double>(logits[id]) - max) / temperature) / sum));
   return out;
 }
 

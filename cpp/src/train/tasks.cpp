@@ -50,7 +50,8 @@ void sample_row(Task task, std::size_t vocab_size, SplitMix64& rng, Batch& batch
         for (std::size_t i = 0; i < n; ++i) full[i] = static_cast<std::int32_t>(uniform_below(rng, V - 1));
       }
       full[n] = separator;
-      std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n), full.begin() + static_cast<std::ptrdiff_t>(n) + 1);
+      std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n),
+                full.begin() + static_cast<std::ptrdiff_t>(n) + 1);
       if (task == Task::sort) {
         std::sort(full.begin() + static_cast<std::ptrdiff_t>(n) + 1, full.end());
       } else {
@@ -98,33 +99,40 @@ Batch empty_batch(std::size_t batch_size, std::size_t seq_len) {
 
 std::size_t min_seq_len(Task task) {
   switch (task) {
-    case Task::previous_token: return 2;
+    case Task::previous_token:
+      return 2;
     case Task::reverse:
-    case Task::sort: return 3;
-    case Task::induction: return 4;
+    case Task::sort:
+      return 3;
+    case Task::induction:
+      return 4;
   }
   return 4;
 }
 
 std::size_t min_vocab_size(Task task, std::size_t seq_len) {
   switch (task) {
-    case Task::previous_token: return 2;
-    case Task::reverse: return 2;
-    case Task::sort: return seq_len / 2 + 1;
-    case Task::induction: return induction_max_repeat(seq_len) + 2;
+    case Task::previous_token:
+      return 2;
+    case Task::reverse:
+      return 2;
+    case Task::sort:
+      return seq_len / 2 + 1;
+    case Task::induction:
+      return induction_max_repeat(seq_len) + 2;
   }
   return 2;
 }
 
 void check_task_sizes(Task task, std::size_t seq_len, std::size_t vocab_size) {
   if (seq_len < min_seq_len(task)) {
-    throw std::out_of_range(std::string("seqLen must be at least ") + std::to_string(min_seq_len(task)) + " for task '" +
-                            name_of(kTaskNames, task) + "', got " + std::to_string(seq_len));
+    throw std::out_of_range(std::string("seqLen must be at least ") + std::to_string(min_seq_len(task)) +
+                            " for task '" + name_of(kTaskNames, task) + "', got " + std::to_string(seq_len));
   }
   if (vocab_size < min_vocab_size(task, seq_len)) {
     throw std::out_of_range(std::string("vocabSize must be at least ") + std::to_string(min_vocab_size(task, seq_len)) +
-                            " for task '" + name_of(kTaskNames, task) + "' with seqLen " + std::to_string(seq_len) + ", got " +
-                            std::to_string(vocab_size));
+                            " for task '" + name_of(kTaskNames, task) + "' with seqLen " + std::to_string(seq_len) +
+                            ", got " + std::to_string(vocab_size));
   }
 }
 
@@ -154,10 +162,12 @@ Batch repeated_tokens_batch(Task task, std::size_t batch_size, std::size_t seq_l
       distinct_tokens(half, values, rng, pool);
       std::copy(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(half), tokens);
     } else {
-      for (std::size_t t = 0; t < half; ++t) tokens[t] = static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(values)));
+      for (std::size_t t = 0; t < half; ++t)
+        tokens[t] = static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(values)));
     }
     std::copy(tokens, tokens + half, tokens + half);
-    if (seq_len % 2 == 1) tokens[seq_len - 1] = static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(values)));
+    if (seq_len % 2 == 1)
+      tokens[seq_len - 1] = static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(values)));
     std::int32_t* targets = batch.targets.data() + b * seq_len;
     std::uint8_t* scored = batch.scored.data() + b * seq_len;
     for (std::size_t t = half; t + 1 < 2 * half; ++t) {

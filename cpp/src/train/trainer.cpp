@@ -6,6 +6,7 @@
 #include <string>
 
 #include "attn/core/limits.hpp"
+#include "attn/train/input_checks.hpp"
 #include "attn/train/ops.hpp"
 
 namespace attn::train {
@@ -217,22 +218,14 @@ Batch Trainer::peek_batch() const {
 }
 
 void Trainer::check_sequence(const std::vector<std::int32_t>& tokens, const char* where) const {
-  if (tokens.empty() || tokens.size() > config().seq_len) {
-    throw std::out_of_range(std::string(where) + ": tokens must hold 1 to seqLen = " +
-                            std::to_string(config().seq_len) + " tokens, got " + std::to_string(tokens.size()));
-  }
+  check_token_count(tokens.size(), 1, config().seq_len, std::string(where) + ": tokens", "seqLen");
 }
 
 std::vector<float> Trainer::attention(const std::vector<std::int32_t>& tokens) {
   check_sequence(tokens, "attention");
   Workspace<float>& ws = workspaces_[0];
   forward_blocks(config(), parameters_.data(), tokens.data(), 1, tokens.size(), ablated_, ws, frozen());
-  const std::size_t cells = config().n_heads * tokens.size() * tokens.size();
-  std::vector<float> weights;
-  weights.reserve(config().n_layers * cells);
-  for (const LayerActivations<float>& layer : ws.layers)
-    weights.insert(weights.end(), layer.weights, layer.weights + cells);
-  return weights;
+  return attention_weights(config(), ws);
 }
 
 std::vector<float> Trainer::predict(const std::vector<std::int32_t>& tokens) {
@@ -265,11 +258,7 @@ std::pair<double, std::vector<float>> Trainer::loss_and_gradients(const Batch& b
                             " for tokens, targets and scored alike");
   }
   for (std::size_t r = 0; r < cells; ++r) {
-    if (batch.scored[r] && (batch.targets[r] < 0 || static_cast<std::size_t>(batch.targets[r]) >= c.outputs())) {
-      throw std::out_of_range("lossAndGradients: targets[" + std::to_string(r) +
-                              "] = " + std::to_string(batch.targets[r]) + " is scored but outside [0, " +
-                              std::to_string(c.outputs()) + ")");
-    }
+    if (batch.scored[r]) check_output_id(batch.targets[r], c, "lossAndGradients: targets[" + std::to_string(r) + "]");
   }
   Workspace<float> ws;  // a batch of any size up to the limits, apart from the step's workspaces
   forward(c, parameters_.data(), batch.tokens.data(), batch.batch_size, batch.seq_len, ablated_, ws, frozen());
@@ -280,16 +269,8 @@ std::pair<double, std::vector<float>> Trainer::loss_and_gradients(const Batch& b
 }
 
 void Trainer::ablate(std::size_t layer, std::size_t head, bool on) {
-  const ModelConfig& c = config();
-  if (layer >= c.n_layers) {
-    throw std::out_of_range("ablate: layer must be in [0, " + std::to_string(c.n_layers - 1) + "], got " +
-                            std::to_string(layer));
-  }
-  if (head >= c.n_heads) {
-    throw std::out_of_range("ablate: head must be in [0, " + std::to_string(c.n_heads - 1) + "], got " +
-                            std::to_string(head));
-  }
-  ablated_[layer * c.n_heads + head] = on ? 1 : 0;
+  check_head_choice(config(), {layer, head}, "ablate");
+  ablated_[layer * config().n_heads + head] = on ? 1 : 0;
 }
 
 bool Trainer::ablated(std::size_t layer, std::size_t head) const {

@@ -25,9 +25,8 @@ TEST_CASE("hand-worked 3-token case: Q = K = [[1,0],[0,1],[1,1]], V = [[1,2],[3,
   CHECK(r.scores(0, 0) == Approx(s));
   CHECK(r.scores(0, 1) == Approx(0.0f).margin(1e-7));
   CHECK(r.scores(2, 2) == Approx(2 * s));
-  const float expected_w[3][3] = {{0.401112f, 0.197776f, 0.401112f},
-                                  {0.197776f, 0.401112f, 0.401112f},
-                                  {0.248255f, 0.248255f, 0.503490f}};
+  const float expected_w[3][3] = {
+      {0.401112f, 0.197776f, 0.401112f}, {0.197776f, 0.401112f, 0.401112f}, {0.248255f, 0.248255f, 0.503490f}};
   const float expected_o[3][2] = {{3.000000f, 4.000000f}, {3.406673f, 4.406673f}, {3.510470f, 4.510470f}};
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) CHECK(r.weights(i, j) == Approx(expected_w[i][j]).margin(2e-6));
@@ -196,7 +195,8 @@ TEST_CASE("requests above the memory budget are refused before allocating") {
 TEST_CASE("attention with another normalizer: sparse weights are exact zeros, as normalize gives them") {
   attn::SplitMix64 rng(17);
   xt::xtensor<float, 2> q = xt::empty<float>({std::size_t(6), std::size_t(8)}), k = q, v = q;
-  for (auto* m : {&q, &k, &v}) for (float& x : *m) x = 3.0f * (rng.uniform() - 0.5f);
+  for (auto* m : {&q, &k, &v})
+    for (float& x : *m) x = 3.0f * (rng.uniform() - 0.5f);
   for (const auto method : {attn::Normalizer::sparsemax, attn::Normalizer::entmax15, attn::Normalizer::hardmax}) {
     attn::AttentionOptions options;
     options.causal = true;

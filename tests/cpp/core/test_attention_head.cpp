@@ -45,18 +45,21 @@ void reference(const std::vector<float>& q, const std::vector<float>& k, const s
 
 TEST_CASE("attend_head: one head against float64, n ≠ m, masks, shapes across panel and block edges") {
   attn::HeadWorkspace workspace;  // reused across every case, as the callers do
-  for (auto [n, m, dk, dv] : std::vector<std::array<std::size_t, 4>>{{1, 1, 1, 1}, {5, 9, 3, 7}, {37, 20, 16, 8}, {40, 73, 33, 17}, {100, 64, 64, 9}}) {
+  for (auto [n, m, dk, dv] : std::vector<std::array<std::size_t, 4>>{
+           {1, 1, 1, 1}, {5, 9, 3, 7}, {37, 20, 16, 8}, {40, 73, 33, 17}, {100, 64, 64, 9}}) {
     const auto q = random_values(n * dk, n, 1.5f), k = random_values(m * dk, m + 1, 1.5f), v = random_values(m * dv, 7);
-    for (attn::PrefixMask mask : {attn::PrefixMask{false, m}, attn::PrefixMask{true, m}, attn::PrefixMask{false, (m + 1) / 2},
-                                  attn::PrefixMask{true, 1}, attn::PrefixMask{false, 0}}) {
+    for (attn::PrefixMask mask :
+         {attn::PrefixMask{false, m}, attn::PrefixMask{true, m}, attn::PrefixMask{false, (m + 1) / 2},
+          attn::PrefixMask{true, 1}, attn::PrefixMask{false, 0}}) {
       const float scale = 0.7f / std::sqrt(float(dk));
       std::vector<float> out(n * dv, -1.0f), weights(n * m, -1.0f);
-      REQUIRE(attn::attend_head(q.data(), dk, k.data(), dk, v.data(), dv, n, m, dk, dv, scale, mask, out.data(), dv, workspace,
-                                weights.data()));
+      REQUIRE(attn::attend_head(q.data(), dk, k.data(), dk, v.data(), dv, n, m, dk, dv, scale, mask, out.data(), dv,
+                                workspace, weights.data()));
       std::vector<double> expected_weights, expected_output;
       reference(q, k, v, n, m, dk, dv, scale, mask, expected_weights, expected_output);
       double max_weight = 0, max_output = 0;
-      for (std::size_t i = 0; i < n * m; ++i) max_weight = std::max(max_weight, std::abs(weights[i] - expected_weights[i]));
+      for (std::size_t i = 0; i < n * m; ++i)
+        max_weight = std::max(max_weight, std::abs(weights[i] - expected_weights[i]));
       for (std::size_t i = 0; i < n * dv; ++i) max_output = std::max(max_output, std::abs(out[i] - expected_output[i]));
       INFO(n << "×" << m << "×" << dk << "×" << dv << " causal " << mask.causal << " valid " << mask.valid);
       CHECK(max_weight < 1e-6);
@@ -73,14 +76,16 @@ TEST_CASE("attend_head: a row stride wider than the head reads only its columns,
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t c = 0; c < dk; ++c) q[i * dk + c] = wide[i * ld + 3 + c];
   std::vector<float> from_wide(n * ld, 0.0f), from_packed(n * dk);
-  REQUIRE(attn::attend_head(wide.data() + 3, ld, wide.data() + 3, ld, wide.data() + 3, ld, n, n, dk, dk, 0.5f, {true, n},
-                            from_wide.data() + 3, ld, workspace));
-  REQUIRE(attn::attend_head(q.data(), dk, q.data(), dk, q.data(), dk, n, n, dk, dk, 0.5f, {true, n}, from_packed.data(), dk, workspace));
+  REQUIRE(attn::attend_head(wide.data() + 3, ld, wide.data() + 3, ld, wide.data() + 3, ld, n, n, dk, dk, 0.5f,
+                            {true, n}, from_wide.data() + 3, ld, workspace));
+  REQUIRE(attn::attend_head(q.data(), dk, q.data(), dk, q.data(), dk, n, n, dk, dk, 0.5f, {true, n}, from_packed.data(),
+                            dk, workspace));
   for (std::size_t i = 0; i < n; ++i) {
     CHECK(from_wide[i * ld] == 0.0f);  // columns outside the head are not written
     for (std::size_t c = 0; c < dk; ++c) CHECK(from_wide[i * ld + 3 + c] == from_packed[i * dk + c]);
   }
   q[0] = NAN;
   std::vector<float> out(n * dk);
-  CHECK_FALSE(attn::attend_head(q.data(), dk, q.data(), dk, q.data(), dk, n, n, dk, dk, 0.5f, {false, n}, out.data(), dk, workspace));
+  CHECK_FALSE(attn::attend_head(q.data(), dk, q.data(), dk, q.data(), dk, n, n, dk, dk, 0.5f, {false, n}, out.data(),
+                                dk, workspace));
 }

@@ -61,7 +61,13 @@ std::vector<double> reference(const xt::xtensor<float, 2>& x, std::size_t heads,
 }  // namespace
 
 TEST_CASE("MultiHeadLayer agrees with a float64 reference to 1e-5") {
-  struct Case { std::size_t n, d, heads; bool causal; std::size_t valid; float tau; bool scale; };
+  struct Case {
+    std::size_t n, d, heads;
+    bool causal;
+    std::size_t valid;
+    float tau;
+    bool scale;
+  };
   for (const Case& c : {Case{8, 64, 2, false, 8, 1.0f, true}, Case{16, 100, 4, true, 16, 1.0f, true},
                         Case{33, 24, 3, false, 20, 0.5f, true}, Case{5, 12, 4, true, 3, 2.0f, false},
                         Case{1, 8, 8, false, 1, 1.0f, true}}) {
@@ -80,7 +86,8 @@ TEST_CASE("MultiHeadLayer agrees with a float64 reference to 1e-5") {
       const auto ref = reference(x, c.heads, p, o, ref_weights);
       double max_err = 0.0;
       for (std::size_t i = 0; i < out.size(); ++i) max_err = std::max(max_err, std::abs(out[i] - ref[i]));
-      for (std::size_t i = 0; i < weights.size(); ++i) max_err = std::max(max_err, std::abs(weights[i] - ref_weights[i]));
+      for (std::size_t i = 0; i < weights.size(); ++i)
+        max_err = std::max(max_err, std::abs(weights[i] - ref_weights[i]));
       INFO("n " << c.n << " d " << c.d << " heads " << c.heads << " max abs error " << max_err);
       CHECK(max_err < 1e-5);
     }

@@ -3,7 +3,7 @@
 #include "attn/core/matmul.hpp"
 
 TEST_CASE("matmul and matmul_transposed on a hand-worked case") {
-  const xt::xtensor<float, 2> a = {{1, 2, 3}, {4, 5, 6}};     // [2, 3]
+  const xt::xtensor<float, 2> a = {{1, 2, 3}, {4, 5, 6}};       // [2, 3]
   const xt::xtensor<float, 2> b = {{7, 8}, {9, 10}, {11, 12}};  // [3, 2]
   const xt::xtensor<float, 2> ab = {{58, 64}, {139, 154}};
   const auto c = attn::matmul(a, b);

@@ -21,8 +21,10 @@ TEST_CASE("one identity head is plain attention of the input on itself") {
   REQUIRE(mh.weights.shape() == std::array<std::size_t, 3>{1, 6, 6});
   double max_diff = 0.0;
   for (std::size_t i = 0; i < 6; ++i) {
-    for (std::size_t j = 0; j < 6; ++j) max_diff = std::max(max_diff, double(std::abs(mh.weights(0, i, j) - single.weights(i, j))));
-    for (std::size_t c = 0; c < 8; ++c) max_diff = std::max(max_diff, double(std::abs(mh.output(i, c) - single.output(i, c))));
+    for (std::size_t j = 0; j < 6; ++j)
+      max_diff = std::max(max_diff, double(std::abs(mh.weights(0, i, j) - single.weights(i, j))));
+    for (std::size_t c = 0; c < 8; ++c)
+      max_diff = std::max(max_diff, double(std::abs(mh.output(i, c) - single.output(i, c))));
   }
   CHECK(max_diff < 1e-6);
 }
@@ -78,14 +80,16 @@ TEST_CASE("without positional encoding, self-attention is permutation equivarian
     }
   }
   for (std::size_t i = 0; i < seq_len; ++i) {
-    for (std::size_t c = 0; c < d_model; ++c) max_diff = std::max(max_diff, double(std::abs(b.output(i, c) - a.output(perm[i], c))));
+    for (std::size_t c = 0; c < d_model; ++c)
+      max_diff = std::max(max_diff, double(std::abs(b.output(i, c) - a.output(perm[i], c))));
   }
   INFO("max abs difference after un-permuting " << max_diff);
   CHECK(max_diff < 1e-6);
 }
 
 TEST_CASE("random projections are seeded and Glorot-bounded") {
-  const auto a = attn::random_projections(10, 5), b = attn::random_projections(10, 5), c = attn::random_projections(10, 6);
+  const auto a = attn::random_projections(10, 5), b = attn::random_projections(10, 5),
+             c = attn::random_projections(10, 6);
   CHECK(a.w_q == b.w_q);
   CHECK(a.w_o == b.w_o);
   CHECK(a.w_q != c.w_q);

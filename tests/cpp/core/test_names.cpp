@@ -75,7 +75,8 @@ TEST_CASE("names: the JS spellings, in the order the API documents (defaults fir
   CHECK(attn::name_list(attn::train::kOutputPositionNames) == "'all', 'masks'");
   CHECK(attn::value_of(attn::kScoreFunctionNames, "scaledDot", "x") == attn::ScoreFunction::scaled_dot);
   CHECK(attn::value_of(attn::kHeadKindNames, "first", "x") == attn::HeadKind::first_token);
-  CHECK(std::string(attn::name_of(attn::kLookupSimilarityNames, attn::LookupSimilarity::word_vectors)) == "wordVectors");
+  CHECK(std::string(attn::name_of(attn::kLookupSimilarityNames, attn::LookupSimilarity::word_vectors)) ==
+        "wordVectors");
 }
 
 TEST_CASE("names: an unknown name throws, naming the argument and the allowed names (never a default)") {

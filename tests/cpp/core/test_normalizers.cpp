@@ -167,7 +167,8 @@ TEST_CASE("normalizers: every method maps random rows onto the simplex, sparse o
 
 TEST_CASE("normalizers: entmax_bisect tends to softmax as alpha -> 1, equals entmax15 at 1.5 and sparsemax at 2") {
   const auto s = random_scores(50, 12, 7, 2.0f);
-  const double near_softmax = max_abs_difference(attn::entmax_bisect(s, 1.001f), attn::normalize(s, attn::Normalizer::softmax));
+  const double near_softmax =
+      max_abs_difference(attn::entmax_bisect(s, 1.001f), attn::normalize(s, attn::Normalizer::softmax));
   const double at_15 = max_abs_difference(attn::entmax_bisect(s, 1.5f), attn::normalize(s, attn::Normalizer::entmax15));
   const double at_2 = max_abs_difference(attn::entmax_bisect(s, 2.0f), attn::normalize(s, attn::Normalizer::sparsemax));
   INFO("max abs difference: α = 1.001 vs softmax " << near_softmax << ", α = 1.5 vs entmax15 " << at_15
@@ -177,13 +178,17 @@ TEST_CASE("normalizers: entmax_bisect tends to softmax as alpha -> 1, equals ent
   CHECK(at_2 <= 1e-5);
   // The gap closes linearly in α − 1 (near α = 1 the threshold acts like a temperature 1 + O((α − 1)·log n)):
   // ten times closer to 1, ten times closer to softmax; further away, further from it.
-  const double nearer = max_abs_difference(attn::entmax_bisect(s, 1.0001f), attn::normalize(s, attn::Normalizer::softmax));
+  const double nearer =
+      max_abs_difference(attn::entmax_bisect(s, 1.0001f), attn::normalize(s, attn::Normalizer::softmax));
   INFO("α = 1.0001 vs softmax " << nearer);
   CHECK(nearer <= 1e-4);
-  CHECK(max_abs_difference(attn::entmax_bisect(s, 1.01f), attn::normalize(s, attn::Normalizer::softmax)) > near_softmax);
+  CHECK(max_abs_difference(attn::entmax_bisect(s, 1.01f), attn::normalize(s, attn::Normalizer::softmax)) >
+        near_softmax);
   // Temperature is applied the same way.
-  CHECK(max_abs_difference(attn::entmax_bisect(s, 2.0f, 0.3f), attn::normalize(s, attn::Normalizer::sparsemax, 0.3f)) <= 1e-5);
-  CHECK(max_abs_difference(attn::entmax_bisect(s, 1.5f, 4.0f), attn::normalize(s, attn::Normalizer::entmax15, 4.0f)) <= 1e-5);
+  CHECK(max_abs_difference(attn::entmax_bisect(s, 2.0f, 0.3f), attn::normalize(s, attn::Normalizer::sparsemax, 0.3f)) <=
+        1e-5);
+  CHECK(max_abs_difference(attn::entmax_bisect(s, 1.5f, 4.0f), attn::normalize(s, attn::Normalizer::entmax15, 4.0f)) <=
+        1e-5);
 }
 
 TEST_CASE("normalizers: a large temperature tends to the uniform row, a small one to hardmax") {
@@ -192,7 +197,8 @@ TEST_CASE("normalizers: a large temperature tends to the uniform row, a small on
   for (auto method : {attn::Normalizer::softmax, attn::Normalizer::sparsemax, attn::Normalizer::entmax15}) {
     CHECK(max_abs_difference(attn::normalize(s, method, 1e6f), uniform) <= 1e-5);
     // Scores are multiples of 2^-24 · 6, so distinct ones differ by ≥ 3.6e-7 ≫ 1e-20: exactly hardmax.
-    CHECK(max_abs_difference(attn::normalize(s, method, 1e-20f), attn::normalize(s, attn::Normalizer::hardmax)) <= 1e-6);
+    CHECK(max_abs_difference(attn::normalize(s, method, 1e-20f), attn::normalize(s, attn::Normalizer::hardmax)) <=
+          1e-6);
   }
   // Sparsity grows as the temperature falls: the number of nonzero sparsemax weights never increases.
   std::size_t previous = s.size();
@@ -229,9 +235,8 @@ TEST_CASE("normalizers: masked cells get exactly 0, a fully masked row is all 0"
 }
 
 TEST_CASE("normalizers: hardmax is one-hot at the argmax and splits ties equally") {
-  const xt::xtensor<float, 2> s = {{1.0f, 3.0f, 2.0f, kNegInf},
-                                   {1.0f, 3.0f, 3.0f, kNegInf},
-                                   {-2.0f, -2.0f, -2.0f, -2.0f}};
+  const xt::xtensor<float, 2> s = {
+      {1.0f, 3.0f, 2.0f, kNegInf}, {1.0f, 3.0f, 3.0f, kNegInf}, {-2.0f, -2.0f, -2.0f, -2.0f}};
   const auto p = attn::normalize(s, attn::Normalizer::hardmax, 0.5f);
   const float expected[3][4] = {{0, 1, 0, 0}, {0, 0.5f, 0.5f, 0}, {0.25f, 0.25f, 0.25f, 0.25f}};
   for (std::size_t i = 0; i < 3; ++i) {
@@ -259,11 +264,13 @@ TEST_CASE("normalizers: invalid temperature, alpha or NaN scores throw std::inva
   const xt::xtensor<float, 2> s = {{1.0f, 2.0f}};
   for (float t : {0.0f, -1.0f, kPosInf, std::numeric_limits<float>::quiet_NaN()}) {
     CHECK_THROWS_AS(attn::normalize(s, attn::Normalizer::softmax, t), std::invalid_argument);
-    CHECK_THROWS_WITH(attn::normalize(s, attn::Normalizer::entmax15, t), Catch::Contains("temperature must be a finite number > 0"));
+    CHECK_THROWS_WITH(attn::normalize(s, attn::Normalizer::entmax15, t),
+                      Catch::Contains("temperature must be a finite number > 0"));
     CHECK_THROWS_WITH(attn::entmax_bisect(s, 1.5f, t), Catch::Contains("temperature"));
   }
   const xt::xtensor<float, 2> nan = {{1.0f, 2.0f}, {0.0f, std::numeric_limits<float>::quiet_NaN()}};
-  for (auto method : kAll) CHECK_THROWS_WITH(attn::normalize(nan, method), Catch::Contains("scores hold NaN at row 1, column 1"));
+  for (auto method : kAll)
+    CHECK_THROWS_WITH(attn::normalize(nan, method), Catch::Contains("scores hold NaN at row 1, column 1"));
   for (float alpha : {1.0f, 0.5f, -2.0f, kPosInf, std::numeric_limits<float>::quiet_NaN()}) {
     CHECK_THROWS_AS(attn::entmax_bisect(s, alpha), std::invalid_argument);
     CHECK_THROWS_WITH(attn::entmax_bisect(s, alpha), Catch::Contains("alpha must be a finite number > 1"));

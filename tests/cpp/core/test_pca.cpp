@@ -13,7 +13,8 @@ std::vector<std::vector<double>> power_iteration_components(const xt::xtensor<fl
                                                             std::vector<double>& variances) {
   const std::size_t n = x.shape(0), d = x.shape(1);
   std::vector<double> mean(d, 0.0);
-  for (std::size_t i = 0; i < n; ++i) for (std::size_t t = 0; t < d; ++t) mean[t] += x(i, t) / double(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t t = 0; t < d; ++t) mean[t] += x(i, t) / double(n);
   std::vector<double> cov(d * d, 0.0);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t p = 0; p < d; ++p)
@@ -24,14 +25,16 @@ std::vector<std::vector<double>> power_iteration_components(const xt::xtensor<fl
     double lambda = 0.0;
     for (int iter = 0; iter < 5000; ++iter) {
       std::vector<double> w(d, 0.0);
-      for (std::size_t p = 0; p < d; ++p) for (std::size_t q = 0; q < d; ++q) w[p] += cov[p * d + q] * v[q];
+      for (std::size_t p = 0; p < d; ++p)
+        for (std::size_t q = 0; q < d; ++q) w[p] += cov[p * d + q] * v[q];
       double norm = 0.0;
       for (double e : w) norm += e * e;
       norm = std::sqrt(norm);
       lambda = norm;
       for (std::size_t p = 0; p < d; ++p) v[p] = w[p] / norm;
     }
-    for (std::size_t p = 0; p < d; ++p) for (std::size_t q = 0; q < d; ++q) cov[p * d + q] -= lambda * v[p] * v[q];
+    for (std::size_t p = 0; p < d; ++p)
+      for (std::size_t q = 0; q < d; ++q) cov[p * d + q] -= lambda * v[p] * v[q];
     components.push_back(v);
     variances.push_back(lambda);
   }
@@ -80,7 +83,8 @@ TEST_CASE("PCA fixes the sign: each component's largest entry is positive") {
   const auto r = attn::pca(fixed_matrix(30, 8), 2);
   for (std::size_t c = 0; c < 2; ++c) {
     float biggest = 0.0f;
-    for (std::size_t t = 0; t < 8; ++t) if (std::abs(r.components(c, t)) > std::abs(biggest)) biggest = r.components(c, t);
+    for (std::size_t t = 0; t < 8; ++t)
+      if (std::abs(r.components(c, t)) > std::abs(biggest)) biggest = r.components(c, t);
     CHECK(biggest > 0.0f);
   }
 }

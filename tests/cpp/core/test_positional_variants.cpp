@@ -18,11 +18,15 @@ xt::xtensor<float, 2> one_row(const std::vector<float>& v) {
 }  // namespace
 
 TEST_CASE("RoPE: q·k depends only on the offset between the two positions") {
-  const std::vector<float> q = {0.3f, -1.2f, 0.7f, 0.5f, 2.0f, -0.4f, 0.1f, 0.9f}, k = {1.1f, 0.2f, -0.6f, 0.8f, -0.3f, 0.5f, 0.7f, -1.0f};
+  const std::vector<float> q = {0.3f, -1.2f, 0.7f, 0.5f, 2.0f, -0.4f, 0.1f, 0.9f},
+                           k = {1.1f, 0.2f, -0.6f, 0.8f, -0.3f, 0.5f, 0.7f, -1.0f};
   const std::size_t n = 40, d = q.size();
   xt::xtensor<float, 2> qs = xt::empty<float>({n, d}), ks = xt::empty<float>({n, d});
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t c = 0; c < d; ++c) { qs(i, c) = q[c]; ks(i, c) = k[c]; }
+    for (std::size_t c = 0; c < d; ++c) {
+      qs(i, c) = q[c];
+      ks(i, c) = k[c];
+    }
   const auto rq = attn::apply_rope(qs), rk = attn::apply_rope(ks);
   auto dot = [&](std::size_t i, std::size_t j) {
     double s = 0.0;
@@ -61,11 +65,13 @@ TEST_CASE("ALiBi 'reference' slopes: the authors' get_slopes(), equal to the pap
   // n = 12: c = 8 → 2^-1 … 2^-8, then get_slopes(16)[0::2][:4] = 2^(-0.5·(2k+1)): 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5.
   const auto m12 = attn::alibi_slopes(12, attn::AlibiSlopes::reference);
   for (std::size_t h = 1; h <= 8; ++h) CHECK(m12(h - 1) == Approx(std::pow(2.0, -double(h))).epsilon(1e-7));
-  for (std::size_t k = 0; k < 4; ++k) CHECK(m12(8 + k) == Approx(std::pow(2.0, -0.5 * double(2 * k + 1))).epsilon(1e-7));
+  for (std::size_t k = 0; k < 4; ++k)
+    CHECK(m12(8 + k) == Approx(std::pow(2.0, -0.5 * double(2 * k + 1))).epsilon(1e-7));
   // The paper's rule differs there: 2^(−8/5) for the first of five heads.
   CHECK(attn::alibi_slopes(5)(0) == Approx(std::pow(2.0, -1.6)).epsilon(1e-7));
   for (std::size_t n : {1, 2, 4, 8, 16, 32}) {
-    const auto paper = attn::alibi_slopes(n, attn::AlibiSlopes::paper), reference = attn::alibi_slopes(n, attn::AlibiSlopes::reference);
+    const auto paper = attn::alibi_slopes(n, attn::AlibiSlopes::paper),
+               reference = attn::alibi_slopes(n, attn::AlibiSlopes::reference);
     for (std::size_t h = 0; h < n; ++h) CHECK(paper(h) == reference(h));
   }
   // The closed form against the recursion itself, for every n up to 64.
@@ -97,10 +103,10 @@ TEST_CASE("T5 buckets against worked examples (32 buckets, max distance 128, bid
   CHECK(attn::t5_bucket(-1) == 1);
   CHECK(attn::t5_bucket(1) == 17);
   CHECK(attn::t5_bucket(-7) == 7);
-  CHECK(attn::t5_bucket(-8) == 8);          // 8 + ⌊log(8/8) / log(16) · 8⌋ = 8
-  CHECK(attn::t5_bucket(-20) == 10);        // 8 + ⌊log(2.5) / log(16) · 8⌋ = 8 + ⌊2.64⌋
-  CHECK(attn::t5_bucket(-100) == 15);       // 8 + ⌊log(12.5) / log(16) · 8⌋ = 8 + ⌊7.29⌋
-  CHECK(attn::t5_bucket(200) == 31);        // beyond max_distance: the last bucket of its side
+  CHECK(attn::t5_bucket(-8) == 8);     // 8 + ⌊log(8/8) / log(16) · 8⌋ = 8
+  CHECK(attn::t5_bucket(-20) == 10);   // 8 + ⌊log(2.5) / log(16) · 8⌋ = 8 + ⌊2.64⌋
+  CHECK(attn::t5_bucket(-100) == 15);  // 8 + ⌊log(12.5) / log(16) · 8⌋ = 8 + ⌊7.29⌋
+  CHECK(attn::t5_bucket(200) == 31);   // beyond max_distance: the last bucket of its side
   CHECK(attn::t5_bucket(-100000) == 15);
   CHECK_THROWS_AS(attn::t5_bucket(3, 5), std::out_of_range);
   const auto values = attn::t5_bucket_values(0, 1);
@@ -111,7 +117,8 @@ TEST_CASE("T5 buckets against worked examples (32 buckets, max distance 128, bid
 }
 
 TEST_CASE("learned table: seeded, independent of the sentence length, labelled untrained") {
-  const auto a = attn::learned_encoding(5, 8, 3), b = attn::learned_encoding(9, 8, 3), c = attn::learned_encoding(5, 8, 4);
+  const auto a = attn::learned_encoding(5, 8, 3), b = attn::learned_encoding(9, 8, 3),
+             c = attn::learned_encoding(5, 8, 4);
   for (std::size_t i = 0; i < 5; ++i)
     for (std::size_t d = 0; d < 8; ++d) REQUIRE(a(i, d) == b(i, d));
   CHECK(a(2, 3) != c(2, 3));
@@ -132,7 +139,9 @@ TEST_CASE("explain with every kind: without position, permuting words permutes t
     const std::size_t perm[4] = {2, 1, 0, 3};
     for (std::size_t h = 0; h < 4; ++h)
       for (std::size_t i = 0; i < 4; ++i)
-        for (std::size_t j = 0; j < 4; ++j) diff = std::max(diff, double(std::abs(b.attention.weights(h, perm[i], perm[j]) - a.attention.weights(h, i, j))));
+        for (std::size_t j = 0; j < 4; ++j)
+          diff =
+              std::max(diff, double(std::abs(b.attention.weights(h, perm[i], perm[j]) - a.attention.weights(h, i, j))));
     INFO("kind " << int(kind) << " max difference after un-permuting " << diff);
     if (kind == attn::PositionalKind::none) CHECK(diff < 1e-6);
     else CHECK(diff > 1e-3);
@@ -149,7 +158,8 @@ TEST_CASE("multi_head_attention with a positional kind agrees with explain's hea
                     attn::PositionalKind::rope, attn::PositionalKind::alibi, attn::PositionalKind::t5}) {
     options.positional = kind;
     const auto t = attn::explain("the cat sat on the mat", shipped_table(), options);
-    const auto r = attn::multi_head_attention(t.embeddings, 4, attn::random_projections(100, 2), options.attention, kind, 2);
+    const auto r =
+        attn::multi_head_attention(t.embeddings, 4, attn::random_projections(100, 2), options.attention, kind, 2);
     INFO("kind " << int(kind));
     CHECK(xt::amax(xt::abs(r.weights - t.attention.weights))() < 1e-6f);
     CHECK(xt::amax(xt::abs(r.output - t.attention.output))() < 1e-5f);

@@ -44,7 +44,7 @@ TEST_CASE("score functions: additive score of a hand-worked case") {
   const xt::xtensor<float, 2> k{{0, 1}, {1, 1}};
   const auto scores = attn::additive_scores(q, k, s);
   REQUIRE(scores.shape() == std::array<std::size_t, 2>{1, 2});
-  CHECK(scores(0, 0) == Approx(3.0 * std::tanh(1.0)));                  // tanh(1 + 0)·1 + tanh(0 + 1)·2
+  CHECK(scores(0, 0) == Approx(3.0 * std::tanh(1.0)));                   // tanh(1 + 0)·1 + tanh(0 + 1)·2
   CHECK(scores(0, 1) == Approx(std::tanh(2.0) + 2.0 * std::tanh(1.0)));  // tanh(1 + 1)·1 + tanh(0 + 1)·2
 }
 
@@ -129,9 +129,11 @@ TEST_CASE("score functions: explain scores projected heads additively, designed 
   CHECK(t.additive[0].v.size() == 8);
   CHECK(bool(t.additive[0].w_q == attn::additive_scorer(50, 50, 8, (5u << 16) + 0).w_q));
   const auto& head = t.attention.heads[0];
-  CHECK(bool(head.attention.dot_products == attn::additive_scores(head.inputs.queries, head.inputs.keys, t.additive[0])));
+  CHECK(
+      bool(head.attention.dot_products == attn::additive_scores(head.inputs.queries, head.inputs.keys, t.additive[0])));
   const auto& designed = t.attention.heads[1];
-  CHECK(bool(designed.attention.dot_products == attn::matmul_transposed(designed.inputs.queries, designed.inputs.keys)));
+  CHECK(
+      bool(designed.attention.dot_products == attn::matmul_transposed(designed.inputs.queries, designed.inputs.keys)));
   CHECK(t.checks.score_terms.empty());  // the split of Q Kᵀ into word and position terms needs dot products
   options.additive_hidden = attn::kMaxAdditiveHidden + 1;
   CHECK_THROWS_AS(attn::explain("the cat", shipped_table(), options), std::out_of_range);

@@ -96,6 +96,7 @@ TEST_CASE("cross-attention: additive scores across sentences") {
   const auto r = attn::explain_cross(kSource, kTarget, shipped_table(), options);
   REQUIRE(r.additive.size() == 2);
   const auto& head = r.cross.heads[1];
-  CHECK(bool(head.attention.dot_products == attn::additive_scores(head.inputs.queries, head.inputs.keys, r.additive[1])));
+  CHECK(
+      bool(head.attention.dot_products == attn::additive_scores(head.inputs.queries, head.inputs.keys, r.additive[1])));
   check_rows_sum_to_one(r.cross.weights, 1);
 }

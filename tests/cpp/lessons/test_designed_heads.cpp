@@ -13,7 +13,8 @@
 namespace {
 std::size_t row_argmax(const xt::xtensor<float, 2>& w, std::size_t i) {
   std::size_t best = 0;
-  for (std::size_t j = 1; j < w.shape(1); ++j) if (w(i, j) > w(i, best)) best = j;
+  for (std::size_t j = 1; j < w.shape(1); ++j)
+    if (w(i, j) > w(i, best)) best = j;
   return best;
 }
 
@@ -139,7 +140,9 @@ TEST_CASE("head_spec_from_name: table names, the previous/next aliases, and unkn
   } catch (const std::out_of_range& e) {
     const std::string message = e.what();
     INFO(message);
-    CHECK(message.rfind("heads[2].kind must be one of 'projected', 'semantic', 'offset', 'first', 'uniform', 'previous', 'next'", 0) == 0);
+    CHECK(message.rfind(
+              "heads[2].kind must be one of 'projected', 'semantic', 'offset', 'first', 'uniform', 'previous', 'next'",
+              0) == 0);
     CHECK(message.find("got 'sideways'") != std::string::npos);
   }
 }

@@ -78,13 +78,15 @@ TEST_CASE("masking replaces a word's vector by the fixed mean vector, padding ke
   for (std::size_t i = 0; i < 5; ++i)
     for (std::size_t j = 3; j < 5; ++j) CHECK(t.attention.weights(0, i, j) == 0.0f);
   options.masked_positions = {5};  // beyond the sentence: ignored
-  for (const auto& token : attn::explain("the river bank was muddy", shipped_table(), options).tokens) CHECK_FALSE(token.masked);
+  for (const auto& token : attn::explain("the river bank was muddy", shipped_table(), options).tokens)
+    CHECK_FALSE(token.masked);
 }
 
 TEST_CASE("compare_contexts shares one PCA across two sentences") {
   attn::ExplainOptions options;
   options.positional = attn::PositionalKind::none;
-  const auto c = attn::compare_contexts("the river bank was muddy", "she deposited money at the bank", shipped_table(), options);
+  const auto c =
+      attn::compare_contexts("the river bank was muddy", "she deposited money at the bank", shipped_table(), options);
   REQUIRE(c.projection.coordinates.shape(0) == 2 * 5 + 2 * 6);
   // "bank" starts at the same point in both sentences (row 2 of the first, row 10 + 5 of the second).
   CHECK(c.projection.coordinates(2, 0) == Approx(c.projection.coordinates(10 + 5, 0)).margin(1e-5));
@@ -101,5 +103,6 @@ TEST_CASE("explain with prepared weights equals explain without, and refuses wei
   const auto b = attn::explain("the river bank", shipped_table(), options, weights);
   CHECK(a.block.output == b.block.output);
   options.seed = 6;
-  CHECK_THROWS_WITH(attn::explain("the river bank", shipped_table(), options, weights), Catch::Contains("another configuration"));
+  CHECK_THROWS_WITH(attn::explain("the river bank", shipped_table(), options, weights),
+                    Catch::Contains("another configuration"));
 }

@@ -9,13 +9,13 @@
 
 TEST_CASE("layer_costs: worked numbers for an 8-token sentence, d = 100, k = 3") {
   const auto c = attn::layer_costs(8, 100, 3);
-  CHECK(c.convolution.operations == 240000.0);    // 3 · 8 · 100²
-  CHECK(c.recurrent.operations == 80000.0);       // 8 · 100²
-  CHECK(c.self_attention.operations == 6400.0);   // 8² · 100
+  CHECK(c.convolution.operations == 240000.0);   // 3 · 8 · 100²
+  CHECK(c.recurrent.operations == 80000.0);      // 8 · 100²
+  CHECK(c.self_attention.operations == 6400.0);  // 8² · 100
   CHECK(c.convolution.sequential == 1.0);
   CHECK(c.recurrent.sequential == 8.0);
   CHECK(c.self_attention.sequential == 1.0);
-  CHECK(c.convolution.max_path_length == 4.0);    // ⌈7 / 2⌉
+  CHECK(c.convolution.max_path_length == 4.0);  // ⌈7 / 2⌉
   CHECK(c.recurrent.max_path_length == 7.0);
   CHECK(c.self_attention.max_path_length == 1.0);
 }
@@ -60,10 +60,12 @@ TEST_CASE("layer_costs: the curves cross at n = d (recurrence) and n = k·d (con
 
 TEST_CASE("layer_costs: values outside the ranges are refused with the argument named") {
   CHECK_THROWS_AS(attn::layer_costs(0, 100, 3), std::out_of_range);
-  CHECK_THROWS_WITH(attn::layer_costs(0, 100, 3), Catch::Contains("n (tokens) must be a whole number from 1 to 100000000, got 0"));
+  CHECK_THROWS_WITH(attn::layer_costs(0, 100, 3),
+                    Catch::Contains("n (tokens) must be a whole number from 1 to 100000000, got 0"));
   CHECK_THROWS_WITH(attn::layer_costs(2.5, 100, 3), Catch::Contains("n (tokens)"));
   CHECK_THROWS_WITH(attn::layer_costs(8, 0, 3), Catch::Contains("d (width) must be a whole number from 1 to 100000"));
-  CHECK_THROWS_WITH(attn::layer_costs(8, 100, 1), Catch::Contains("k (kernel size) must be a whole number from 2 to 10000, got 1"));
+  CHECK_THROWS_WITH(attn::layer_costs(8, 100, 1),
+                    Catch::Contains("k (kernel size) must be a whole number from 2 to 10000, got 1"));
   CHECK_THROWS_WITH(attn::cost_crossings(100, 1e9), Catch::Contains("k (kernel size)"));
   CHECK_THROWS_WITH(attn::layer_costs(8, INFINITY, 3), Catch::Contains("got inf"));
   CHECK_THROWS_WITH(attn::layer_cost_curves(std::vector<double>(4097, 1.0), 100, 3), Catch::Contains("at most 4096"));
@@ -77,13 +79,15 @@ TEST_CASE("layer_costs_lesson is the table, the crossings and the curves of the 
   CHECK(lesson.table.self_attention.operations == table.self_attention.operations);
   CHECK(lesson.table.recurrent.operations == table.recurrent.operations);
   CHECK(lesson.table.convolution.max_path_length == table.convolution.max_path_length);
-  CHECK(lesson.crossings.self_attention_recurrent == 64);   // n = d
+  CHECK(lesson.crossings.self_attention_recurrent == 64);     // n = d
   CHECK(lesson.crossings.self_attention_convolution == 192);  // n = k·d
   CHECK(lesson.curve_n == ns);
   REQUIRE(lesson.curves.shape(0) == 3);
   REQUIRE(lesson.curves.shape(1) == ns.size());
-  for (std::size_t i = 0; i < ns.size(); ++i) CHECK(lesson.curves(2, i) == attn::layer_costs(ns[i], 64, 3).self_attention.operations);
+  for (std::size_t i = 0; i < ns.size(); ++i)
+    CHECK(lesson.curves(2, i) == attn::layer_costs(ns[i], 64, 3).self_attention.operations);
   CHECK_THROWS_AS(attn::layer_costs_lesson(attn::kMaxCostTokens + 1, 64, 3, {}), std::out_of_range);
-  CHECK_THROWS_AS(attn::layer_costs_lesson(50, 64, 3, std::vector<double>(attn::kMaxCostPoints + 1, 1.0)), std::out_of_range);
+  CHECK_THROWS_AS(attn::layer_costs_lesson(50, 64, 3, std::vector<double>(attn::kMaxCostPoints + 1, 1.0)),
+                  std::out_of_range);
   CHECK_NOTHROW(attn::layer_costs_lesson(50, 64, 3, std::vector<double>(attn::kMaxCostPoints, 1.0)));
 }

@@ -35,9 +35,11 @@ TEST_CASE("the four score terms sum to each head's scores") {
     REQUIRE(t.checks.score_terms.size() == 4);
     for (std::size_t h = 0; h < 4; ++h) {
       const auto& terms = t.checks.score_terms[h];
-      const xt::xtensor<float, 2> sum = terms.content_content + terms.content_position + terms.position_content + terms.position_position;
+      const xt::xtensor<float, 2> sum =
+          terms.content_content + terms.content_position + terms.position_content + terms.position_position;
       const xt::xtensor<float, 2> scores = xt::view(t.attention.scores, h, xt::all(), xt::all());
-      INFO("head " << h << ": max |Σ terms − scores| = " << max_abs(sum - scores) << " of max |score| " << max_abs(scores));
+      INFO("head " << h << ": max |Σ terms − scores| = " << max_abs(sum - scores) << " of max |score| "
+                   << max_abs(scores));
       CHECK(max_abs(sum - scores) < 1e-4f * std::max(1.0f, max_abs(scores)));
       CHECK(max_abs(terms.position_position) > 0.0f);
     }
@@ -79,7 +81,8 @@ TEST_CASE("the same word twice: identical q, k, v without position, different wi
   CHECK(none[0].queries == 0.0f);
   CHECK(none[0].keys == 0.0f);
   CHECK(none[0].values == 0.0f);
-  const auto sinusoidal = attn::explain(text, shipped_table(), checked(attn::PositionalKind::sinusoidal)).checks.repeated;
+  const auto sinusoidal =
+      attn::explain(text, shipped_table(), checked(attn::PositionalKind::sinusoidal)).checks.repeated;
   CHECK(sinusoidal[0].queries > 0.05f);
   CHECK(sinusoidal[0].keys > 0.05f);
   CHECK(sinusoidal[0].values > 0.05f);
@@ -140,8 +143,10 @@ TEST_CASE("shuffled words: attention un-shuffles exactly only without position i
     CHECK(s.max_weight_difference > 1e-3f);
   }
   REQUIRE(none.head_weight_differences.size() == 4);
-  CHECK(*std::max_element(none.head_weight_differences.begin(), none.head_weight_differences.end()) == none.max_weight_difference);
-  auto designed = checked(attn::PositionalKind::none);  // an offset head differs by construction, a projected one does not
+  CHECK(*std::max_element(none.head_weight_differences.begin(), none.head_weight_differences.end()) ==
+        none.max_weight_difference);
+  auto designed =
+      checked(attn::PositionalKind::none);  // an offset head differs by construction, a projected one does not
   designed.heads = {attn::HeadSpec{attn::HeadKind::offset, -1}, attn::HeadSpec{attn::HeadKind::projected, 0}};
   designed.n_heads = 2;
   const auto mixed = attn::explain(text, shipped_table(), designed).checks.shuffle;

@@ -56,7 +56,9 @@ TEST_CASE("P Pᵀ depends only on the offset i − j and falls with it") {
     double max_cosine_diff = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < n; ++j) {
-        max_cosine_diff = std::max(max_cosine_diff, static_cast<double>(std::abs(cosine(i, j) - (i >= j ? cosine(i - j, 0) : cosine(0, j - i)))));
+        max_cosine_diff =
+            std::max(max_cosine_diff,
+                     static_cast<double>(std::abs(cosine(i, j) - (i >= j ? cosine(i - j, 0) : cosine(0, j - i)))));
       }
     }
     CHECK(max_cosine_diff < 1e-4);
@@ -76,7 +78,8 @@ TEST_CASE("float32 angles equal the core's encoding at small positions and drift
   double early = 0.0, late = 0.0;
   for (std::size_t i = 0; i < 4096; ++i) {
     double& worst = i < 16 ? early : late;
-    for (std::size_t c = 0; c < 64; ++c) worst = std::max(worst, static_cast<double>(std::abs(exact(i, c) - f32(i, c))));
+    for (std::size_t c = 0; c < 64; ++c)
+      worst = std::max(worst, static_cast<double>(std::abs(exact(i, c) - f32(i, c))));
   }
   INFO("max |P_f32 − P| over positions < 16: " << early << ", 16 … 4095: " << late);
   CHECK(early < 1e-6);
@@ -128,7 +131,8 @@ TEST_CASE("with float32 angles the rotation identity fails beyond a few hundred 
       break;
     }
   }
-  WARN("float32 angles, d_model 512, δ 1: error first ≥ 1e-5 at position " << first_above << ", max " << xt::amax(errors)());
+  WARN("float32 angles, d_model 512, δ 1: error first ≥ 1e-5 at position " << first_above << ", max "
+                                                                           << xt::amax(errors)());
   CHECK(first_above > 16);
   CHECK(first_above < 1024);
   CHECK(xt::amax(errors)() > 1e-4f);
@@ -174,7 +178,12 @@ TEST_CASE("positional_lab refuses values one past each limit, naming the option"
   refused([](attn::PositionalLabOptions& o) { o.d_model = 7; }, "dModel");
   refused([](attn::PositionalLabOptions& o) { o.base = 1.0; }, "base");
   refused([](attn::PositionalLabOptions& o) { o.position = 4; }, "position");
-  refused([](attn::PositionalLabOptions& o) { o.delta = 1; o.position = 3; }, "position + delta");
+  refused(
+      [](attn::PositionalLabOptions& o) {
+        o.delta = 1;
+        o.position = 3;
+      },
+      "position + delta");
   refused([](attn::PositionalLabOptions& o) { o.delta = -1; }, "position + delta");
   refused([](attn::PositionalLabOptions& o) { o.error_positions = attn::kMaxLabErrorPositions + 1; }, "errorPositions");
   attn::PositionalLabOptions widest;

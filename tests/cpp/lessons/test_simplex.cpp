@@ -87,8 +87,9 @@ TEST_CASE("simplex: points off the simplex and bad arguments are refused") {
   const xt::xtensor<float, 1> scores{1, 2, 3};
   CHECK_THROWS_AS(attn::simplex_objective(xt::xtensor<float, 2>{{0.5f, 0.6f, 0.0f}}, scores, attn::Normalizer::softmax),
                   std::invalid_argument);
-  CHECK_THROWS_AS(attn::simplex_objective(xt::xtensor<float, 2>{{1.1f, -0.1f, 0.0f}}, scores, attn::Normalizer::softmax),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      attn::simplex_objective(xt::xtensor<float, 2>{{1.1f, -0.1f, 0.0f}}, scores, attn::Normalizer::softmax),
+      std::invalid_argument);
   CHECK_THROWS_AS(attn::simplex_objective(xt::xtensor<float, 2>{{0.5f, 0.5f}}, scores, attn::Normalizer::softmax),
                   std::invalid_argument);
   CHECK_THROWS_AS(attn::simplex_objective(xt::xtensor<float, 2>{{1, 0, 0}}, scores, attn::Normalizer::softmax, 0.0f),

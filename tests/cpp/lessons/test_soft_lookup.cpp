@@ -70,7 +70,8 @@ TEST_CASE("soft_lookup: similarities, scores, softmax weights and the mixture fo
   const auto r = attn::soft_lookup("Luk", kKeys, kValues, with_temperature(0.5));
   REQUIRE(r.similarities.size() == 5);
   // luk {^l lu uk k$}; leia {^l le ei ia a$} shares ^l → 1/(2·√5); lando {^l la an nd do o$} shares ^l → 1/(2·√6).
-  const std::vector<double> expected = {3 / std::sqrt(20.0), 1 / std::sqrt(20.0), 1 / std::sqrt(20.0), 0.0, 1 / std::sqrt(24.0)};
+  const std::vector<double> expected = {3 / std::sqrt(20.0), 1 / std::sqrt(20.0), 1 / std::sqrt(20.0), 0.0,
+                                        1 / std::sqrt(24.0)};
   double z = 0.0;
   for (double s : expected) z += std::exp(s / 0.5);
   for (std::size_t j = 0; j < 5; ++j) {
@@ -85,7 +86,7 @@ TEST_CASE("soft_lookup: similarities, scores, softmax weights and the mixture fo
   CHECK(r.values == kValues);
   CHECK(sum(r.mixture) == Approx(1.0).margin(1e-6));
   for (std::size_t j = 0; j < 5; ++j) CHECK(r.mixture(j) == r.weights(j));  // distinct values: one row each
-  CHECK(sum(r.exact_mixture) == 0.0);  // no key is "luk": an exact lookup fails
+  CHECK(sum(r.exact_mixture) == 0.0);                                       // no key is "luk": an exact lookup fails
 }
 
 TEST_CASE("soft_lookup: a small temperature gives the exact lookup back, a large one the uniform mix") {
@@ -187,7 +188,8 @@ TEST_CASE("soft_lookup: bad tables, strings and temperatures are refused with th
   CHECK_THROWS_AS(attn::soft_lookup("a", many, many, o), std::out_of_range);
   CHECK_THROWS_WITH(attn::soft_lookup("a", many, many, o), Catch::Contains("at most 32"));
   const std::string long_text(65, 'x');
-  CHECK_THROWS_WITH(attn::soft_lookup(long_text, {"a"}, {"b"}, o), Catch::Contains("query has 65 characters; at most 64"));
+  CHECK_THROWS_WITH(attn::soft_lookup(long_text, {"a"}, {"b"}, o),
+                    Catch::Contains("query has 65 characters; at most 64"));
   CHECK_THROWS_WITH(attn::soft_lookup("a", {"a", long_text}, {"b", "c"}, o), Catch::Contains("keys[1] has 65"));
   // 64 code points of two bytes each are fine: lengths count characters, not bytes.
   std::string accents;
@@ -195,6 +197,7 @@ TEST_CASE("soft_lookup: bad tables, strings and temperatures are refused with th
   CHECK_NOTHROW(attn::soft_lookup(accents, {"a"}, {"b"}, o));
   for (const double t : std::vector<double>{0.0, -1.0, 1e-5, 1e5, std::nan(""), INFINITY}) {
     CHECK_THROWS_AS(attn::soft_lookup("a", {"a"}, {"b"}, with_temperature(t)), std::out_of_range);
-    CHECK_THROWS_WITH(attn::soft_lookup("a", {"a"}, {"b"}, with_temperature(t)), Catch::Contains("temperature must be"));
+    CHECK_THROWS_WITH(attn::soft_lookup("a", {"a"}, {"b"}, with_temperature(t)),
+                      Catch::Contains("temperature must be"));
   }
 }

@@ -43,13 +43,13 @@ TEST_CASE("all-but-the-top removes the weighted mean and the dominant direction"
   CHECK(fit.mean(1) == Approx(0.0f).margin(1e-6));
   CHECK(fit.mean(2) == Approx(1.0f));
   CHECK(std::abs(fit.directions(0, 0)) == Approx(1.0f));
-  REQUIRE(fit.spectrum.size() == 3);  // min(d, max(D, 8))
+  REQUIRE(fit.spectrum.size() == 3);       // min(d, max(D, 8))
   CHECK(fit.spectrum(0) == Approx(0.9f));  // variances 9 and 1 of 10
   CHECK(fit.spectrum(1) == Approx(0.1f));
   const auto out = attn::all_but_the_top(fit, rows);
   for (std::size_t r = 0; r < 4; ++r) {
-    CHECK(out(r, 0) == Approx(0.0f).margin(1e-5));              // the top direction is gone
-    CHECK(out(r, 1) == Approx(rows(r, 1)).margin(1e-5));         // the rest stays, centred
+    CHECK(out(r, 0) == Approx(0.0f).margin(1e-5));        // the top direction is gone
+    CHECK(out(r, 1) == Approx(rows(r, 1)).margin(1e-5));  // the rest stays, centred
     CHECK(out(r, 2) == Approx(0.0f).margin(1e-5));
   }
 }
@@ -98,8 +98,10 @@ TEST_CASE("the river bank was muddy: raw cosines favour the and was, all-but-the
     before.push_back(cosine(raw, 0, j));
     after.push_back(cosine(post, 0, j));
   }
-  INFO("cos(bank, ·) before: the " << before[0] << ", river " << before[1] << ", was " << before[2] << ", muddy " << before[3]);
-  INFO("cos(bank, ·) after:  the " << after[0] << ", river " << after[1] << ", was " << after[2] << ", muddy " << after[3]);
+  INFO("cos(bank, ·) before: the " << before[0] << ", river " << before[1] << ", was " << before[2] << ", muddy "
+                                   << before[3]);
+  INFO("cos(bank, ·) after:  the " << after[0] << ", river " << after[1] << ", was " << after[2] << ", muddy "
+                                   << after[3]);
   // Before: both function words beat both content words.
   CHECK(std::min(before[0], before[2]) > std::max(before[1], before[3]));
   // After: both content words beat both function words.

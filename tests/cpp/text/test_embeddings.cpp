@@ -32,7 +32,8 @@ std::string fixture(const std::string& name) {
 // punctuation blocks); punctuation and symbols ("," "—" "$") do not count.
 bool is_word(const attn::Token& t) {
   for (const char32_t c : attn::utf8_code_points(t.key)) {
-    const bool punctuation = (c >= 0x2000 && c <= 0x206F) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFF65);
+    const bool punctuation =
+        (c >= 0x2000 && c <= 0x206F) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFF65);
     if ((c < 0x80 && std::isalnum(static_cast<int>(c))) || (c >= 0xC0 && !punctuation)) return true;
   }
   return false;
@@ -141,7 +142,8 @@ TEST_CASE("coverage: the example sentence, pronouns, clitics, digits and years a
   auto oov = oov_words("The animal didn't cross the street because it was too tired", words);
   CHECK(words == 12);  // did + n't
   CHECK(joined(oov) == "");
-  oov = oov_words("a I didn't it's we're I've they'll I'd I'm 0 1 2 3 4 5 6 7 8 9 10 42 100 1,000 1999 2024 1990s 21st", words);
+  oov = oov_words("a I didn't it's we're I've they'll I'd I'm 0 1 2 3 4 5 6 7 8 9 10 42 100 1,000 1999 2024 1990s 21st",
+                  words);
   CHECK(joined(oov) == "");
   const auto& t = shipped_table();
   for (const char* clitic : {"n't", "'s", "'re", "'ve", "'ll", "'d", "'m"}) CHECK(t.contains(clitic));

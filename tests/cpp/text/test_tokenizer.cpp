@@ -37,7 +37,8 @@ TEST_CASE("clitics split as PTB does: did n't, it 's, we 're, and the spans slic
         std::vector<std::string>{"it", "'s", "we", "'re", "i", "'ve", "they", "'ll", "i", "'d", "i", "'m"});
   CHECK(texts(attn::tokenize("can't won't ain't")) == std::vector<std::string>{"ca", "n't", "wo", "n't", "ai", "n't"});
   CHECK(keys(attn::tokenize("DIDN'T IT'S")) == std::vector<std::string>{"did", "n't", "it", "'s"});
-  CHECK(keys(attn::tokenize("I'd've shouldn't've")) == std::vector<std::string>{"i", "'d", "'ve", "should", "n't", "'ve"});
+  CHECK(keys(attn::tokenize("I'd've shouldn't've")) ==
+        std::vector<std::string>{"i", "'d", "'ve", "should", "n't", "'ve"});
   CHECK(keys(attn::tokenize("Tom's mother-in-law's")) == std::vector<std::string>{"tom", "'s", "mother-in-law", "'s"});
 }
 
@@ -99,7 +100,9 @@ TEST_CASE("any bytes are accepted: invalid UTF-8 becomes U+FFFD, never a split s
   const std::string bad = std::string("a\xFF") + "b \xE2\x82" + " \xC3";
   const auto t = attn::tokenize(bad);
   REQUIRE(t.size() == 3);
-  CHECK(t[0].text == "a\xEF\xBF\xBD" "b");
+  CHECK(t[0].text ==
+        "a\xEF\xBF\xBD"
+        "b");
   CHECK(t[0].end == 3);
   CHECK(t[1].text == "\xEF\xBF\xBD\xEF\xBF\xBD");
   CHECK(t[2].text == "\xEF\xBF\xBD");

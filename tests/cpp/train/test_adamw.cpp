@@ -10,7 +10,8 @@ using namespace attn::train;
 // Two steps worked by hand from AdamW's update (Loshchilov & Hutter 2019, Algorithm 2).
 TEST_CASE("adamw: two steps equal the hand-worked update", "[train]") {
   AdamWOptions o;
-  o.learning_rate = 0.1f, o.beta1 = 0.5f, o.beta2 = 0.75f, o.epsilon = 0.0f + 1e-12f, o.weight_decay = 0.2f, o.max_grad_norm = 0;
+  o.learning_rate = 0.1f, o.beta1 = 0.5f, o.beta2 = 0.75f, o.epsilon = 0.0f + 1e-12f, o.weight_decay = 0.2f,
+  o.max_grad_norm = 0;
   AdamW opt(1, o);
   std::vector<float> p = {1.0f}, g = {2.0f};
   opt.step(p.data(), g.data());

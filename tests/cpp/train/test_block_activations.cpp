@@ -42,7 +42,9 @@ struct Reference {
   Reference(const LanguageModel& m) : c(m.config()) {
     for (const ParameterSpec& s : parameter_specs(c)) p[s.name] = m.parameters().data() + s.offset;
   }
-  const float* at(std::size_t layer, const std::string& name) const { return p.at("layers." + std::to_string(layer) + "." + name); }
+  const float* at(std::size_t layer, const std::string& name) const {
+    return p.at("layers." + std::to_string(layer) + "." + name);
+  }
 
   // y (T, n) = x (T, m) W (m, n) + b
   static Matrix affine(const Matrix& x, const float* w, const float* b, std::size_t T, std::size_t m, std::size_t n) {
@@ -62,7 +64,8 @@ struct Reference {
       double mean = 0, var = 0;
       for (std::size_t j = 0; j < d; ++j) mean += x[t * d + j] / static_cast<double>(d);
       for (std::size_t j = 0; j < d; ++j) var += (x[t * d + j] - mean) * (x[t * d + j] - mean) / static_cast<double>(d);
-      for (std::size_t j = 0; j < d; ++j) y[t * d + j] = gamma[j] * (x[t * d + j] - mean) / std::sqrt(var + kLayerNormEpsilon) + beta[j];
+      for (std::size_t j = 0; j < d; ++j)
+        y[t * d + j] = gamma[j] * (x[t * d + j] - mean) / std::sqrt(var + kLayerNormEpsilon) + beta[j];
     }
     return y;
   }
@@ -90,7 +93,8 @@ struct Reference {
         for (std::size_t j = 0; j < T; ++j) {
           double dot = 0;
           for (std::size_t e = 0; e < dk; ++e) dot += q[i * d + h * dk + e] * k[j * d + h * dk + e];
-          scores[i * T + j] = c.causal && j > i ? -std::numeric_limits<double>::infinity() : dot / std::sqrt(static_cast<double>(dk));
+          scores[i * T + j] =
+              c.causal && j > i ? -std::numeric_limits<double>::infinity() : dot / std::sqrt(static_cast<double>(dk));
           max = std::max(max, scores[i * T + j]);
         }
         for (std::size_t j = 0; j < T; ++j) total += std::exp(scores[i * T + j] - max);
@@ -141,7 +145,8 @@ double max_difference(const std::vector<float>& a, const Matrix& b) {
 
 }  // namespace
 
-TEST_CASE("block activations: every step of a head's block equals the block recomputed in double from the parameters", "[train]") {
+TEST_CASE("block activations: every step of a head's block equals the block recomputed in double from the parameters",
+          "[train]") {
   const std::string text = "The river bank was muddy after the storm";
   for (const Objective objective : {Objective::causal, Objective::masked}) {
     LanguageModel model = trained_model(objective);
@@ -175,17 +180,28 @@ TEST_CASE("block activations: every step of a head's block equals the block reco
         CHECK(r.attention == plain.attention);  // asking for the steps changes nothing else
         std::map<std::string, Matrix> expected = reference.block(x, layer, head, T);
         expected["word_vectors"] = words, expected["positional"] = positions;
-        const std::pair<const char*, const std::vector<float>*> fields[] = {
-            {"word_vectors", &a.word_vectors}, {"positional", &a.positional}, {"input", &a.input}, {"queries", &a.queries},
-            {"keys", &a.keys}, {"values", &a.values}, {"scores", &a.scores}, {"weights", &a.weights},
-            {"head_output", &a.head_output}, {"concat", &a.concat}, {"attention_output", &a.attention_output},
-            {"residual1", &a.residual1}, {"norm1", &a.norm1}, {"ff_hidden", &a.ff_hidden}, {"ff_output", &a.ff_output},
-            {"residual2", &a.residual2}, {"output", &a.output}};
+        const std::pair<const char*, const std::vector<float>*> fields[] = {{"word_vectors", &a.word_vectors},
+                                                                            {"positional", &a.positional},
+                                                                            {"input", &a.input},
+                                                                            {"queries", &a.queries},
+                                                                            {"keys", &a.keys},
+                                                                            {"values", &a.values},
+                                                                            {"scores", &a.scores},
+                                                                            {"weights", &a.weights},
+                                                                            {"head_output", &a.head_output},
+                                                                            {"concat", &a.concat},
+                                                                            {"attention_output", &a.attention_output},
+                                                                            {"residual1", &a.residual1},
+                                                                            {"norm1", &a.norm1},
+                                                                            {"ff_hidden", &a.ff_hidden},
+                                                                            {"ff_output", &a.ff_output},
+                                                                            {"residual2", &a.residual2},
+                                                                            {"output", &a.output}};
         for (const auto& [name, values] : fields) {
           const double worst = max_difference(*values, expected.at(name));
           if ((layer == 1 && head == 2) || worst >= 1e-4) {
-            std::printf("%s L%zu H%zu %-16s max |C++ − double| %.2e %s\n", name_of(kObjectiveNames, objective), layer + 1, head + 1, name, worst,
-                        worst < 1e-4 ? "OK" : "NOT OK");
+            std::printf("%s L%zu H%zu %-16s max |C++ − double| %.2e %s\n", name_of(kObjectiveNames, objective),
+                        layer + 1, head + 1, name, worst, worst < 1e-4 ? "OK" : "NOT OK");
           }
           CHECK(worst < 1e-4);
         }
@@ -208,7 +224,8 @@ TEST_CASE("block activations: a layer or head that does not exist is refused, na
   CHECK_FALSE(model.run("the bank", 3).activations);
 }
 
-TEST_CASE("knockout: run with ablate equals the model recomputed in double with those heads' outputs zeroed", "[train]") {
+TEST_CASE("knockout: run with ablate equals the model recomputed in double with those heads' outputs zeroed",
+          "[train]") {
   // The heads' blocks of Z = [head_1 | … | head_H] are 0 before W_O (model.hpp); the reference zeroes them in its own
   // block() and carries x through both layers and the tied output layer logits = x_L U + b (U: the output words' rows).
   for (const Objective objective : {Objective::causal, Objective::masked}) {
@@ -222,7 +239,8 @@ TEST_CASE("knockout: run with ablate equals the model recomputed in double with 
     std::vector<std::uint8_t> off(c.n_layers * H, 0);
     for (const HeadChoice& h : ablate) off[h.layer * H + h.head] = 1;
     const LanguageRun plain = model.run(text, 3, LanguageModel::Positions{std::vector<std::int64_t>{3}});
-    const LanguageRun r = model.run(text, 3, LanguageModel::Positions{std::vector<std::int64_t>{3}}, std::nullopt, ablate);
+    const LanguageRun r =
+        model.run(text, 3, LanguageModel::Positions{std::vector<std::int64_t>{3}}, std::nullopt, ablate);
     const std::size_t T = r.tokens.size();
     REQUIRE(T == 8);
     const std::vector<float> frozen = frozen_rows(shipped_table());
@@ -236,9 +254,10 @@ TEST_CASE("knockout: run with ablate equals the model recomputed in double with 
     }
     for (std::size_t layer = 0; layer < c.n_layers; ++layer) {
       x = reference.block(x, layer, 0, T, off).at("output");
-      const double worst = max_difference(std::vector<float>(r.hidden.begin() + static_cast<std::ptrdiff_t>(layer * T * d),
-                                                             r.hidden.begin() + static_cast<std::ptrdiff_t>((layer + 1) * T * d)),
-                                          x);
+      const double worst =
+          max_difference(std::vector<float>(r.hidden.begin() + static_cast<std::ptrdiff_t>(layer * T * d),
+                                            r.hidden.begin() + static_cast<std::ptrdiff_t>((layer + 1) * T * d)),
+                         x);
       CHECK(worst < 1e-4);
     }
     const std::vector<std::int32_t>& rows = model.vocabulary().input_rows();
@@ -249,13 +268,15 @@ TEST_CASE("knockout: run with ablate equals the model recomputed in double with 
       worst = std::max(worst, std::abs(logit - r.logits[o]));
       moved = std::max(moved, std::abs(static_cast<double>(plain.logits[o] - r.logits[o])));
     }
-    std::printf("%s, heads L1 H2 and L2 H4 off: logits at position 3 max |C++ − double| %.2e %s (they moved up to %.2e)\n",
-                name_of(kObjectiveNames, objective), worst, worst < 1e-4 ? "OK" : "NOT OK", moved);
+    std::printf(
+        "%s, heads L1 H2 and L2 H4 off: logits at position 3 max |C++ − double| %.2e %s (they moved up to %.2e)\n",
+        name_of(kObjectiveNames, objective), worst, worst < 1e-4 ? "OK" : "NOT OK", moved);
     CHECK(worst < 1e-4);  // float32 through two blocks, as the block test's tolerance
     CHECK(moved > 1e-3);  // the knockout changed the prediction
     // layer 1's attention weights come before any knocked-out output; layer 2's read the changed x_1
     const std::size_t cells = H * T * T;
-    CHECK(std::equal(r.attention.begin(), r.attention.begin() + static_cast<std::ptrdiff_t>(cells), plain.attention.begin()));
+    CHECK(std::equal(r.attention.begin(), r.attention.begin() + static_cast<std::ptrdiff_t>(cells),
+                     plain.attention.begin()));
     CHECK_FALSE(std::equal(r.attention.begin() + static_cast<std::ptrdiff_t>(cells), r.attention.end(),
                            plain.attention.begin() + static_cast<std::ptrdiff_t>(cells)));
   }
@@ -263,7 +284,9 @@ TEST_CASE("knockout: run with ablate equals the model recomputed in double with 
 
 TEST_CASE("knockout: a head that does not exist, or one listed twice, is refused naming it", "[train]") {
   LanguageModel model = trained_model(Objective::causal);
-  const auto run = [&](std::vector<HeadChoice> ablate) { return model.run("the bank", 3, OutputPositions::all, std::nullopt, ablate); };
+  const auto run = [&](std::vector<HeadChoice> ablate) {
+    return model.run("the bank", 3, OutputPositions::all, std::nullopt, ablate);
+  };
   CHECK_THROWS_AS(run({{2, 0}}), std::out_of_range);
   CHECK_THROWS_WITH(run({{0, 1}, {2, 0}}), Catch::Contains("ablate[1]: layer must be in [0, 2), got 2"));
   CHECK_THROWS_WITH(run({{0, 4}}), Catch::Contains("ablate[0]: head must be in [0, 4), got 4"));
@@ -306,7 +329,8 @@ TEST_CASE("knockout: attribute() equals the runs done one by one (a head off, a 
   }
   // "river" replaced by [MASK]: the same text with the word written as [MASK]
   REQUIRE(a.occlusion.size() == 5);
-  CHECK(a.occlusion[1] == Approx(log_p(model.run("the [MASK] [MASK] was muddy", 1, at, std::nullopt, ablate)) - base).margin(1e-5));
+  CHECK(a.occlusion[1] ==
+        Approx(log_p(model.run("the [MASK] [MASK] was muddy", 1, at, std::nullopt, ablate)) - base).margin(1e-5));
   CHECK(a.occlusion[2] == 0.0);  // the blank itself
   CHECK(a.occlusion[1] != 0.0);
 }

@@ -23,7 +23,8 @@ LanguageTrainerOptions two_layer_options(Objective objective) {
 
 LanguageModel model_of(const Trainer& trainer, std::vector<float> parameters) {
   const CorpusSource& corpus = corpus_of(trainer);
-  return LanguageModel(trainer.config(), corpus.objective(), corpus.vocabulary().words(), std::move(parameters), shipped_table());
+  return LanguageModel(trainer.config(), corpus.objective(), corpus.vocabulary().words(), std::move(parameters),
+                       shipped_table());
 }
 
 // The trainer's parameters with every query and key projection (weights and biases) set to 0, so that every score
@@ -35,14 +36,17 @@ std::vector<float> uniform_parameters(const Trainer& trainer) {
     const bool zero = s.name.find("w_q") != std::string::npos || s.name.find("w_k") != std::string::npos ||
                       s.name.find("b_q") != std::string::npos || s.name.find("b_k") != std::string::npos ||
                       s.name == "unembedding" || s.name == "output_bias";
-    if (zero) std::fill(p.begin() + static_cast<std::ptrdiff_t>(s.offset), p.begin() + static_cast<std::ptrdiff_t>(s.offset + s.size), 0.0f);
+    if (zero)
+      std::fill(p.begin() + static_cast<std::ptrdiff_t>(s.offset),
+                p.begin() + static_cast<std::ptrdiff_t>(s.offset + s.size), 0.0f);
   }
   return p;
 }
 
 }  // namespace
 
-TEST_CASE("repeated words: a head that attends evenly scores the hand-computed means, and the halves cost ln V_out", "[train]") {
+TEST_CASE("repeated words: a head that attends evenly scores the hand-computed means, and the halves cost ln V_out",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   const std::size_t R = 5;
   for (const Objective objective : {Objective::causal, Objective::masked}) {
@@ -79,7 +83,8 @@ TEST_CASE("repeated words: a head that attends evenly scores the hand-computed m
   }
 }
 
-TEST_CASE("repeated words: each score is the mean of the weights it names on the drawn sequences, recomputed here", "[train]") {
+TEST_CASE("repeated words: each score is the mean of the weights it names on the drawn sequences, recomputed here",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   Trainer trainer = language_trainer(two_layer_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(4);
@@ -94,7 +99,8 @@ TEST_CASE("repeated words: each score is the mean of the weights it names on the
   for (std::size_t n = 0; n < N; ++n) {
     std::vector<std::int32_t> outputs(T), inputs(T);
     for (std::size_t t = 0; t < R; ++t) {
-      outputs[t] = outputs[t + R] = static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(vocabulary.size() - 1)));
+      outputs[t] = outputs[t + R] =
+          static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(vocabulary.size() - 1)));
       inputs[t] = inputs[t + R] = vocabulary.input_rows()[static_cast<std::size_t>(outputs[t])];
     }
     const std::vector<float> a = model.attention(inputs);
@@ -132,10 +138,12 @@ TEST_CASE("repeated words: R and the number of sequences out of range are refuse
   Trainer trainer = language_trainer(two_layer_options(Objective::causal), shipped_table(), train, held_out);
   LanguageModel model = model_of(trainer, trainer.parameters());
   CHECK_THROWS_AS(repeated_words_probe(model, 1), std::out_of_range);
-  CHECK_THROWS_WITH(repeated_words_probe(model, kMaxRepeatedWords + 1), Catch::Contains("repeat must be an integer in [2, 128]"));
+  CHECK_THROWS_WITH(repeated_words_probe(model, kMaxRepeatedWords + 1),
+                    Catch::Contains("repeat must be an integer in [2, 128]"));
   CHECK_THROWS_WITH(repeated_words_probe(model, 12, 0), Catch::Contains("sequences must be an integer in [1, 1024]"));
   CHECK_THROWS_AS(repeated_words_probe(model, 12, kMaxRepeatedSequences + 1), std::out_of_range);
   CHECK_NOTHROW(repeated_words_probe(model, kMaxRepeatedWords, 1));  // 2R = 256 tokens, the longest text
   CHECK_THROWS_AS(model.next_log_probs({1, 2}, {1}), std::invalid_argument);
-  CHECK_THROWS_AS(model.next_log_probs({1, 2}, {1, static_cast<std::int32_t>(model.config().outputs())}), std::out_of_range);
+  CHECK_THROWS_AS(model.next_log_probs({1, 2}, {1, static_cast<std::int32_t>(model.config().outputs())}),
+                  std::out_of_range);
 }

@@ -23,12 +23,14 @@ namespace {
 LanguageModel round_trip(const Trainer& trainer, const LanguageTrainerOptions& options) {
   const SafeTensors file = language_model_file(trainer, recipe_json(options), "{}", {1.0}, true);
   const auto bytes = write_safetensors(file);
-  return read_language_model(read_safetensors(bytes.data(), bytes.size(), "model.safetensors"), "model.safetensors", shipped_table());
+  return read_language_model(read_safetensors(bytes.data(), bytes.size(), "model.safetensors"), "model.safetensors",
+                             shipped_table());
 }
 
 }  // namespace
 
-TEST_CASE("language model: a file round trip runs the trained parameters, and weights, top-k and scores are consistent", "[train]") {
+TEST_CASE("language model: a file round trip runs the trained parameters, and weights, top-k and scores are consistent",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(5);
@@ -81,7 +83,8 @@ TEST_CASE("language model: a file round trip runs the trained parameters, and we
   CHECK(s.log_prob[1] == Approx(row1[model.vocabulary().id_of("bank")] - std::log(total)).epsilon(1e-4));
 }
 
-TEST_CASE("language model: the first block's input is each word's table row plus sinusoidal P, recomputed here", "[train]") {
+TEST_CASE("language model: the first block's input is each word's table row plus sinusoidal P, recomputed here",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   Trainer trainer = language_trainer(small_options(Objective::masked), shipped_table(), train, held_out);
   trainer.step(2);
@@ -106,7 +109,8 @@ TEST_CASE("language model: the first block's input is each word's table row plus
   CHECK_FALSE(std::equal(r.input.begin() + d, r.input.begin() + 2 * d, r.input.begin() + 5 * d));
 }
 
-TEST_CASE("language model: outputs at chosen positions equal x_L U + b recomputed in double, and those of a full run", "[train]") {
+TEST_CASE("language model: outputs at chosen positions equal x_L U + b recomputed in double, and those of a full run",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   for (const bool tied : {false, true}) {
     LanguageTrainerOptions o = small_options(Objective::causal);
@@ -125,7 +129,8 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
     // U: the unembedding parameter, or (tied) the input rows of the output words; b: output_bias
     const auto specs = parameter_specs(model.config());
     const auto spec = [&](const std::string& name) {
-      for (const ParameterSpec& p : specs) if (p.name == name) return model.parameters().data() + p.offset;
+      for (const ParameterSpec& p : specs)
+        if (p.name == name) return model.parameters().data() + p.offset;
       FAIL("no parameter " << name);
       return model.parameters().data();
     };
@@ -140,8 +145,9 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
         const auto id = static_cast<std::size_t>(rows[o]);
         for (std::size_t j = 0; j < d; ++j) {
           const double u = !tied ? spec("unembedding")[j * V + o]
-                           : id < model.config().frozen_rows ? frozen[id * d + j]
-                                                             : spec("embedding")[(id - model.config().frozen_rows) * d + j];
+                           : id < model.config().frozen_rows
+                               ? frozen[id * d + j]
+                               : spec("embedding")[(id - model.config().frozen_rows) * d + j];
           expected += static_cast<double>(x_last[t * d + j]) * u;
         }
         worst = std::max(worst, std::abs(expected - some.logits[i * V + o]));
@@ -156,10 +162,11 @@ TEST_CASE("language model: outputs at chosen positions equal x_L U + b recompute
       CHECK(above == 4);  // among the words: <unk> is never listed, its probability is unk[i]
       for (const WordProbability& w : some.top[i]) CHECK(w.id != model.vocabulary().unk());
     }
-    std::printf("%s output: logits at 3 positions vs x_L U + b in double: max |difference| %.2e\n", tied ? "tied" : "untied", worst);
+    std::printf("%s output: logits at 3 positions vs x_L U + b in double: max |difference| %.2e\n",
+                tied ? "tied" : "untied", worst);
     CHECK(worst < 1e-4);
     CHECK_THROWS_WITH(model.run(text, 5, std::vector<std::int64_t>{static_cast<std::int64_t>(T)}),
-                      Catch::Contains("a position must be in [-8, 8) for 8 tokens, got 8"));
+                      Catch::Contains("languageModel.run: position must be in [-8, 8) for 8 tokens, got 8"));
     CHECK_THROWS_WITH(model.run(text, 5, std::vector<std::int64_t>{-9}), Catch::Contains("got -9"));
     CHECK(model.run(text, 5, std::vector<std::int64_t>{}).top.empty());
   }
@@ -200,14 +207,17 @@ TEST_CASE("language model: bad input is refused with a clear error", "[train]") 
                     Catch::Contains("causal.safetensors: the tensors do not match their checksum"));
   SafeTensors later = file;
   later.metadata["format_version"] = "2";
-  CHECK_THROWS_WITH(read_language_model(later, "causal.safetensors", shipped_table()), Catch::Contains("format version 2 is not supported"));
+  CHECK_THROWS_WITH(read_language_model(later, "causal.safetensors", shipped_table()),
+                    Catch::Contains("format version 2 is not supported"));
   SafeTensors missing = file;
   missing.tensors.pop_back();
   missing.metadata["checksum"] = tensors_checksum(missing);
-  CHECK_THROWS_WITH(read_language_model(missing, "causal.safetensors", shipped_table()), Catch::Contains("tensors, the recipe's model has"));
+  CHECK_THROWS_WITH(read_language_model(missing, "causal.safetensors", shipped_table()),
+                    Catch::Contains("tensors, the recipe's model has"));
   SafeTensors other = file;
   other.metadata.erase("format");
-  CHECK_THROWS_WITH(read_language_model(other, "x.safetensors", shipped_table()), Catch::Contains("not a language model file"));
+  CHECK_THROWS_WITH(read_language_model(other, "x.safetensors", shipped_table()),
+                    Catch::Contains("not a language model file"));
 }
 
 TEST_CASE("head statistics: each score is the mean over queries of the weights it names, recomputed here", "[train]") {
@@ -246,7 +256,8 @@ TEST_CASE("head statistics: each score is the mean over queries of the weights i
 // float16 storage: the shipped files hold every parameter rounded to half precision (relative error ≤ 2⁻¹¹).
 // Stated tolerance: the next-word probabilities of the stored model differ from the float32 ones by less
 // than 0.01 (absolute) and the held-out loss by less than 0.01 nats.
-TEST_CASE("language model: float16 storage changes probabilities by < 0.01 and the held-out loss by < 0.01 nats", "[train]") {
+TEST_CASE("language model: float16 storage changes probabilities by < 0.01 and the held-out loss by < 0.01 nats",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   Trainer trainer = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   trainer.step(10);
@@ -256,7 +267,8 @@ TEST_CASE("language model: float16 storage changes probabilities by < 0.01 and t
     return read_language_model(read_safetensors(bytes.data(), bytes.size(), "m"), "m", shipped_table());
   };
   LanguageModel full = load(false), half = load(true);
-  const LanguageRun a = full.run("The river bank was muddy after the storm", 5), b = half.run("The river bank was muddy after the storm", 5);
+  const LanguageRun a = full.run("The river bank was muddy after the storm", 5),
+                    b = half.run("The river bank was muddy after the storm", 5);
   const std::size_t V = full.config().outputs();
   double worst = 0;
   for (std::size_t t = 0; t < a.tokens.size(); ++t) {
@@ -271,7 +283,8 @@ TEST_CASE("language model: float16 storage changes probabilities by < 0.01 and t
   const double full_loss = trainer.evaluate().loss;
   trainer.set_parameters(half.parameters());
   const double half_loss = trainer.evaluate().loss;
-  std::printf("float16 storage: largest probability change %.2e, held-out loss %.5f → %.5f\n", worst, full_loss, half_loss);
+  std::printf("float16 storage: largest probability change %.2e, held-out loss %.5f → %.5f\n", worst, full_loss,
+              half_loss);
   CHECK(worst < 0.01);
   CHECK(std::abs(half_loss - full_loss) < 0.01);
 }

@@ -31,12 +31,14 @@ TEST_CASE("language trainer: the same seed gives the same losses bit for bit, on
     for (int i = 0; i < 8; ++i) CHECK(one.step(1) == two.step(1));
     CHECK(one.parameters() == two.parameters());
     const Evaluation after = one.evaluate();
-    std::printf("%s: held-out loss %.3f → %.3f over %zu tokens\n", name_of(kObjectiveNames, objective), before.loss, after.loss, after.tokens);
+    std::printf("%s: held-out loss %.3f → %.3f over %zu tokens\n", name_of(kObjectiveNames, objective), before.loss,
+                after.loss, after.tokens);
     CHECK(after.loss < before.loss);
   }
 }
 
-TEST_CASE("language trainer: batches follow the objective (causal targets shifted by one, masked 80/10/10)", "[train]") {
+TEST_CASE("language trainer: batches follow the objective (causal targets shifted by one, masked 80/10/10)",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   Trainer causal = language_trainer(small_options(Objective::causal), shipped_table(), train, held_out);
   const Batch b = causal.peek_batch();
@@ -75,7 +77,8 @@ TEST_CASE("language trainer: batches follow the objective (causal targets shifte
   std::printf("maskRate 0.4: %.3f of positions chosen\n", rate40);
   CHECK(rate40 == Approx(0.4 + std::pow(0.6, 8) / 8).margin(0.02));
   o.mask_rate = 0;
-  CHECK_THROWS_WITH(language_trainer(o, shipped_table(), train, held_out), Catch::Contains("maskRate must be in (0, 1]"));
+  CHECK_THROWS_WITH(language_trainer(o, shipped_table(), train, held_out),
+                    Catch::Contains("maskRate must be in (0, 1]"));
 }
 
 TEST_CASE("language trainer: repeatShare windows hold a span of the text twice, then go on after it", "[train]") {
@@ -91,8 +94,14 @@ TEST_CASE("language trainer: repeatShare windows hold a span of the text twice, 
     for (std::size_t row = 0; row < b.batch_size; ++row) {
       const std::size_t at = row * T;
       for (std::size_t t = 0; t < half; ++t) {
-        if (!b.scored[at + t] && !b.scored[at + t + half]) { CHECK(b.tokens[at + t] == b.tokens[at + t + half]); ++compared; }
-        if (b.scored[at + t] && b.scored[at + t + half]) { CHECK(b.targets[at + t] == b.targets[at + t + half]); ++compared; }
+        if (!b.scored[at + t] && !b.scored[at + t + half]) {
+          CHECK(b.tokens[at + t] == b.tokens[at + t + half]);
+          ++compared;
+        }
+        if (b.scored[at + t] && b.scored[at + t + half]) {
+          CHECK(b.targets[at + t] == b.targets[at + t + half]);
+          ++compared;
+        }
       }
     }
     CHECK(compared > 100);
@@ -163,12 +172,15 @@ TEST_CASE("language trainer: repeatShare windows hold a span of the text twice, 
   }
   LanguageTrainerOptions bad = small_options(Objective::causal);
   bad.repeat_share = 1.5;
-  CHECK_THROWS_WITH(language_trainer(bad, shipped_table(), train, held_out), Catch::Contains("repeatShare must be in [0, 1]"));
+  CHECK_THROWS_WITH(language_trainer(bad, shipped_table(), train, held_out),
+                    Catch::Contains("repeatShare must be in [0, 1]"));
   bad.repeat_share = 0.5, bad.repeat_share_after = -1;
-  CHECK_THROWS_WITH(language_trainer(bad, shipped_table(), train, held_out), Catch::Contains("repeatShareAfter must be in [0, 1]"));
+  CHECK_THROWS_WITH(language_trainer(bad, shipped_table(), train, held_out),
+                    Catch::Contains("repeatShareAfter must be in [0, 1]"));
 }
 
-TEST_CASE("output vocabulary: 'glove' follows the text's words by frequency with the table's other words, in its order", "[train]") {
+TEST_CASE("output vocabulary: 'glove' follows the text's words by frequency with the table's other words, in its order",
+          "[train]") {
   const auto [train, held_out] = fixture_text();
   const attn::EmbeddingTable& table = shipped_table();
   const OutputVocabulary text = most_frequent_words(train, table, 60);

@@ -33,7 +33,8 @@ Batch random_batch(const ModelConfig& c, std::uint64_t seed) {
     batch.tokens.push_back(static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(c.vocab_size))));
     const bool scored = r % 3 != 1;
     batch.scored.push_back(scored ? 1 : 0);
-    batch.targets.push_back(scored ? static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(c.vocab_size))) : -1);
+    batch.targets.push_back(
+        scored ? static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(c.vocab_size))) : -1);
   }
   return batch;
 }
@@ -57,8 +58,8 @@ double loss_at(const ModelConfig& c, const std::vector<double>& params, const Ba
 
 // Every parameter's gradient against central differences (h = 1e-5, float64). Prints, per tensor (as
 // llm.c's test_gpt2.c), the largest relative error and OK / NOT OK; fails above 1e-7.
-void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed, const Batch& batch,
-                     const FrozenInputs<double>& frozen = {}, bool scored_only = false) {
+void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& ablated, std::uint64_t seed,
+                     const Batch& batch, const FrozenInputs<double>& frozen = {}, bool scored_only = false) {
   auto params = as_double(init_parameters(c, seed));
   // Perturb the constants too (γ = 1, β = b = 0 at the start), so their gradients are checked at a generic point.
   attn::SplitMix64 rng(seed + 99);
@@ -77,8 +78,9 @@ void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& abla
       auto plus = params, minus = params;
       plus[i] += h;
       minus[i] -= h;
-      const double numeric =
-          (loss_at(c, plus, batch, ablated, frozen, scored_only) - loss_at(c, minus, batch, ablated, frozen, scored_only)) / (2 * h);
+      const double numeric = (loss_at(c, plus, batch, ablated, frozen, scored_only) -
+                              loss_at(c, minus, batch, ablated, frozen, scored_only)) /
+                             (2 * h);
       tensor_worst = std::max(tensor_worst, std::abs(numeric - grads[i]) / std::max(1.0, std::abs(numeric)));
       largest = std::max(largest, std::abs(numeric));
     }
@@ -86,8 +88,8 @@ void check_gradients(const ModelConfig& c, const std::vector<std::uint8_t>& abla
                 tensor_worst < 1e-7 ? "OK" : "NOT OK");
     worst = std::max(worst, tensor_worst);
   }
-  std::printf("%s, %zu layers, %zu heads: %zu parameters, largest gradient error %.2e\n", attn::name_of(kPositionalNames, c.positional),
-              c.n_layers, c.n_heads, params.size(), worst);
+  std::printf("%s, %zu layers, %zu heads: %zu parameters, largest gradient error %.2e\n",
+              attn::name_of(kPositionalNames, c.positional), c.n_layers, c.n_heads, params.size(), worst);
   CHECK(worst < 1e-7);
 }
 
@@ -116,7 +118,8 @@ TEST_CASE("train model: every gradient agrees with central finite differences in
   check_gradients(small_config(Positional::sinusoidal, 1, 1), {}, 9);
 }
 
-TEST_CASE("train model: gradients with an ablated head agree with finite differences, and its Q K V get none", "[train]") {
+TEST_CASE("train model: gradients with an ablated head agree with finite differences, and its Q K V get none",
+          "[train]") {
   const ModelConfig c = small_config(Positional::sinusoidal);
   std::vector<std::uint8_t> ablated(c.n_layers * c.n_heads, 0);
   ablated[1 * c.n_heads + 0] = 1;  // layer 1, head 0
@@ -197,7 +200,8 @@ TEST_CASE("train model: one position, one layer: gradients equal the hand-derive
 
 TEST_CASE("train model: the float instance on the kernels agrees with the double instance", "[train]") {
   ModelConfig c;
-  c.vocab_size = 11, c.d_model = 16, c.n_heads = 4, c.n_layers = 2, c.seq_len = 13, c.positional = Positional::sinusoidal;
+  c.vocab_size = 11, c.d_model = 16, c.n_heads = 4, c.n_layers = 2, c.seq_len = 13,
+  c.positional = Positional::sinusoidal;
   const auto params = init_parameters(c, 31);
   attn::SplitMix64 rng(32);
   const Batch batch = sample_batch(Task::induction, 3, c.seq_len, c.vocab_size, rng);
@@ -210,7 +214,8 @@ TEST_CASE("train model: the float instance on the kernels agrees with the double
   double worst_weight = 0;
   const std::size_t cells = 3 * c.n_heads * c.seq_len * c.seq_len;
   for (std::size_t l = 0; l < c.n_layers; ++l) {
-    for (std::size_t i = 0; i < cells; ++i) worst_weight = std::max(worst_weight, std::abs(wf.layers[l].weights[i] - wd.layers[l].weights[i]));
+    for (std::size_t i = 0; i < cells; ++i)
+      worst_weight = std::max(worst_weight, std::abs(wf.layers[l].weights[i] - wd.layers[l].weights[i]));
   }
   CHECK(worst_weight < 1e-5);
   std::vector<float> gf(params.size());
@@ -301,7 +306,10 @@ Batch language_batch(const ModelConfig& c) {
 
 }  // namespace
 
-TEST_CASE("train model: the language-model blocks' gradients (LayerNorm, feed-forward, biases, <unk>, output) agree with finite differences", "[train]") {
+TEST_CASE(
+    "train model: the language-model blocks' gradients (LayerNorm, feed-forward, biases, <unk>, output) agree with "
+    "finite differences",
+    "[train]") {
   for (const bool causal : {true, false}) {
     for (const bool tied : {false, true}) {
       for (const bool head : {false, true}) {
@@ -348,17 +356,20 @@ TEST_CASE("train model: frozen input rows get no gradient and are read as given"
   Workspace<double> ws;
   forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, {}, ws, frozen);
   // x₀ row 0 is frozen row 0 + P[0] = frozen row 0 + (0, 1, 0, 1)
-  for (std::size_t j = 0; j < c.d_model; ++j) CHECK(ws.x0[j] == Approx(frozen.table[j] + (j % 2 ? 1.0 : 0.0)).epsilon(1e-15));
+  for (std::size_t j = 0; j < c.d_model; ++j)
+    CHECK(ws.x0[j] == Approx(frozen.table[j] + (j % 2 ? 1.0 : 0.0)).epsilon(1e-15));
   std::vector<double> grads(params.size());
   backward(c, params.data(), batch, {}, ws, grads.data(), frozen);
   CHECK(parameter_specs(c).front().name == "embedding");
   CHECK(parameter_specs(c).front().shape == std::vector<std::size_t>{2, 4});  // only the learned rows are parameters
   FrozenInputs<double> wrong = frozen;
   wrong.table.pop_back();
-  CHECK_THROWS_WITH(forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, {}, ws, wrong), Catch::Contains("frozenRows × dModel"));
+  CHECK_THROWS_WITH(forward(c, params.data(), batch.tokens.data(), 2, c.seq_len, {}, ws, wrong),
+                    Catch::Contains("frozenRows × dModel"));
 }
 
-TEST_CASE("train model: the language-model configuration's float path on the kernels agrees with the double path", "[train]") {
+TEST_CASE("train model: the language-model configuration's float path on the kernels agrees with the double path",
+          "[train]") {
   for (const bool head : {false, true}) {
     ModelConfig c = language_config(true, false, head);
     c.d_model = 16, c.n_heads = 4, c.d_ff = 24, c.seq_len = 6;
@@ -381,6 +392,7 @@ TEST_CASE("train model: the language-model configuration's float path on the ker
     std::vector<double> gd(params.size());
     backward(c, params.data(), batch, {}, wf, gf.data(), frozen_f);
     backward(c, pd.data(), batch, {}, wd, gd.data(), frozen_d);
-    check_float_against_double(gf, gd, head ? "language-model configuration with BERT's output head" : "language-model configuration");
+    check_float_against_double(
+        gf, gd, head ? "language-model configuration with BERT's output head" : "language-model configuration");
   }
 }

@@ -66,11 +66,10 @@ TEST_CASE("ngram: Kneser-Ney bigram and add-one unigram on a hand-worked corpus"
     double expected;
   };
   const Case cases[] = {
-      {S, 0, 67.0 / 108}, {S, 1, 33.0 / 108}, {S, 2, 4.0 / 108}, {S, 3, 4.0 / 108},
-      {0, 1, 11.0 / 12},  {0, 0, 1.0 / 36},   {0, 2, 1.0 / 36},  {0, 3, 1.0 / 36},
-      {1, 2, 67.0 / 108}, {1, 3, 31.0 / 108}, {1, 0, 4.0 / 108}, {1, 1, 6.0 / 108},
-      {2, 0, 2.0 / 9},    {2, 1, 3.0 / 9},    {2, 2, 2.0 / 9},   {2, 3, 2.0 / 9},
-      {3, 0, 2.0 / 9},    {3, 1, 3.0 / 9},    {3, 2, 2.0 / 9},   {3, 3, 2.0 / 9},
+      {S, 0, 67.0 / 108}, {S, 1, 33.0 / 108}, {S, 2, 4.0 / 108}, {S, 3, 4.0 / 108},  {0, 1, 11.0 / 12},
+      {0, 0, 1.0 / 36},   {0, 2, 1.0 / 36},   {0, 3, 1.0 / 36},  {1, 2, 67.0 / 108}, {1, 3, 31.0 / 108},
+      {1, 0, 4.0 / 108},  {1, 1, 6.0 / 108},  {2, 0, 2.0 / 9},   {2, 1, 3.0 / 9},    {2, 2, 2.0 / 9},
+      {2, 3, 2.0 / 9},    {3, 0, 2.0 / 9},    {3, 1, 3.0 / 9},   {3, 2, 2.0 / 9},    {3, 3, 2.0 / 9},
   };
   double max_diff = 0;
   for (const Case& c : cases) {
@@ -87,7 +86,8 @@ TEST_CASE("ngram: Kneser-Ney bigram and add-one unigram on a hand-worked corpus"
   const UnigramModel uni(kTiny, 4);
   CHECK(uni.training_tokens() == 8);
   const double unigram_expected[] = {3.0 / 12, 4.0 / 12, 3.0 / 12, 2.0 / 12};
-  for (std::int32_t w = 0; w < 4; ++w) CHECK(std::exp(uni.log_prob(w)) == Approx(unigram_expected[w]).epsilon(0).margin(1e-12));
+  for (std::int32_t w = 0; w < 4; ++w)
+    CHECK(std::exp(uni.log_prob(w)) == Approx(unigram_expected[w]).epsilon(0).margin(1e-12));
 
   // Empty sentences add no token and no bigram.
   const KneserNeyBigram with_empty({{}, {0, 1, 2}, {}, {0, 1, 3}, {1, 2}}, 4);
@@ -159,7 +159,7 @@ TEST_CASE("ngram: the bigram model beats the unigram on text that repeats its tr
   CHECK(b.tokens == u.tokens);
   CHECK(b.perplexity == Approx(std::exp(-b.mean_log_prob)).epsilon(1e-12));
   CHECK(u.perplexity == Approx(std::exp(-u.mean_log_prob)).epsilon(1e-12));
-  CHECK(u.perplexity > 0.9 * V);        // the chain's stationary distribution is near uniform
+  CHECK(u.perplexity > 0.9 * V);             // the chain's stationary distribution is near uniform
   CHECK(b.perplexity < 0.5 * u.perplexity);  // 7/8 of the tokens follow from the previous one
   CHECK(b.perplexity > 1);
 }

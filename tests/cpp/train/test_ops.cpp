@@ -27,7 +27,8 @@ TEST_CASE("train ops: LayerNorm's backward pass equals the hand-derived case", "
   CHECK(rstd[0] == Approx(r).epsilon(1e-12));
   CHECK(out[0] == Approx(-2.0 * s + 0.1).epsilon(1e-12));
   CHECK(out[1] == Approx(0.5 * s - 0.2).epsilon(1e-12));
-  layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dout.data(), x.data(), mean.data(), rstd.data(), gamma.data(), 1, 2);
+  layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dout.data(), x.data(), mean.data(), rstd.data(),
+                     gamma.data(), 1, 2);
   const double dx1 = r * (a * 2.0 - b * 0.5) * eps / (2 * (delta * delta + eps));
   CHECK(dx[0] == Approx(dx1).epsilon(1e-9));
   CHECK(dx[1] == Approx(-dx1).epsilon(1e-9));
@@ -39,14 +40,16 @@ TEST_CASE("train ops: LayerNorm's backward pass equals the hand-derived case", "
 
 TEST_CASE("train ops: LayerNorm's input gradient is orthogonal to the mean and scale directions (γ = 1)", "[train]") {
   const std::size_t d = 5;
-  const std::vector<double> x = {0.3, -1.2, 2.5, 0.0, 0.9}, gamma(d, 1.0), beta(d, 0.0), dout = {0.4, -0.1, 0.7, 0.2, -0.9};
+  const std::vector<double> x = {0.3, -1.2, 2.5, 0.0, 0.9}, gamma(d, 1.0), beta(d, 0.0),
+                            dout = {0.4, -0.1, 0.7, 0.2, -0.9};
   std::vector<double> out(d), mean(1), rstd(1), dx(d, 0.0), dgamma(d, 0.0), dbeta(d, 0.0);
   layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), gamma.data(), beta.data(), 1, d);
-  layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dout.data(), x.data(), mean.data(), rstd.data(), gamma.data(), 1, d);
+  layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dout.data(), x.data(), mean.data(), rstd.data(),
+                     gamma.data(), 1, d);
   double sum = 0, along = 0, mean_out = 0;
   for (std::size_t j = 0; j < d; ++j) sum += dx[j], along += dx[j] * out[j], mean_out += out[j];
-  CHECK(std::abs(sum) < 1e-12);    // shifting x leaves the output unchanged
-  CHECK(std::abs(along) < 1e-5);   // scaling x leaves it unchanged too, up to ε
+  CHECK(std::abs(sum) < 1e-12);   // shifting x leaves the output unchanged
+  CHECK(std::abs(along) < 1e-5);  // scaling x leaves it unchanged too, up to ε
   CHECK(std::abs(mean_out) < 1e-12);
 }
 
@@ -64,7 +67,8 @@ TEST_CASE("train ops: exp_nonpositive is e^x to 3e-7 relative on [-87, 0], and 0
   CHECK(exp_nonpositive(-1000.0f) >= 0.0f);
 }
 
-TEST_CASE("train ops: cross-entropy's float backward (vectorized exp, lane sums) agrees with the double one", "[train]") {
+TEST_CASE("train ops: cross-entropy's float backward (vectorized exp, lane sums) agrees with the double one",
+          "[train]") {
   const std::size_t V = 8195;  // not a multiple of the lanes
   attn::SplitMix64 rng(5);
   std::vector<double> d(2 * V);
@@ -86,7 +90,8 @@ TEST_CASE("train ops: cross-entropy's forward and backward on a hand case", "[tr
   std::vector<double> logits = {0.0, std::log(2.0), std::log(5.0)};
   const std::vector<std::int32_t> targets = {2};
   const std::vector<std::uint8_t> scored = {1};
-  CHECK(crossentropy_forward(logits.data(), targets.data(), scored.data(), 1, 3) == Approx(std::log(8.0 / 5.0)).epsilon(1e-14));
+  CHECK(crossentropy_forward(logits.data(), targets.data(), scored.data(), 1, 3) ==
+        Approx(std::log(8.0 / 5.0)).epsilon(1e-14));
   crossentropy_backward(logits.data(), targets.data(), scored.data(), 1, 3, 0.5);
   CHECK(logits[0] == Approx(0.5 / 8).epsilon(1e-14));
   CHECK(logits[1] == Approx(0.5 * 2 / 8).epsilon(1e-14));

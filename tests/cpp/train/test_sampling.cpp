@@ -17,7 +17,8 @@ constexpr std::int32_t kUnk = 5;
 
 }  // namespace
 
-TEST_CASE("sampling_distribution: softmax(z / T) over the words, <unk> left out, top-k kept and renormalised", "[train]") {
+TEST_CASE("sampling_distribution: softmax(z / T) over the words, <unk> left out, top-k kept and renormalised",
+          "[train]") {
   const SamplingDistribution all = sampling_distribution(kLogits.data(), kLogits.size(), kUnk, 1.0, 0);
   REQUIRE(all.ids == std::vector<std::int32_t>{0, 1, 2, 3, 4});  // ties (0.5, 0.5): the lower id first
   double total = 0;
@@ -48,7 +49,8 @@ TEST_CASE("sampling_distribution: bad options are std::out_of_range naming the r
   CHECK_THROWS_AS(sampling_distribution(kLogits.data(), 1, 0, 1.0, 0), std::out_of_range);  // only <unk>
 }
 
-TEST_CASE("draw: inverse transform sampling with SplitMix64(seed): frequencies follow q, top-k = 1 is the argmax", "[train]") {
+TEST_CASE("draw: inverse transform sampling with SplitMix64(seed): frequencies follow q, top-k = 1 is the argmax",
+          "[train]") {
   const SamplingDistribution q = sampling_distribution(kLogits.data(), kLogits.size(), kUnk, 1.0, 0);
   constexpr int kDraws = 100000;
   std::map<std::int32_t, int> counts;

@@ -22,7 +22,8 @@ TEST_CASE("train tasks: previous-token targets the token before, from position 1
   CHECK(b.scored_count() == 36);
 }
 
-TEST_CASE("train tasks: reverse and sort put the values, the separator, then their reverse or sorted order", "[train]") {
+TEST_CASE("train tasks: reverse and sort put the values, the separator, then their reverse or sorted order",
+          "[train]") {
   for (const Task task : {Task::reverse, Task::sort}) {
     for (const std::size_t T : {9, 10}) {
       attn::SplitMix64 rng(2);
@@ -32,7 +33,8 @@ TEST_CASE("train tasks: reverse and sort put the values, the separator, then the
         const std::int32_t* tok = b.tokens.data() + s * T;
         std::vector<std::int32_t> values(tok, tok + n);
         CHECK(tok[n] == static_cast<std::int32_t>(V - 1));
-        CHECK(std::all_of(values.begin(), values.end(), [&](std::int32_t x) { return x >= 0 && x < static_cast<std::int32_t>(V - 1); }));
+        CHECK(std::all_of(values.begin(), values.end(),
+                          [&](std::int32_t x) { return x >= 0 && x < static_cast<std::int32_t>(V - 1); }));
         std::vector<std::int32_t> expected = values;
         if (task == Task::sort) {
           CHECK(std::set<std::int32_t>(values.begin(), values.end()).size() == n);  // distinct
@@ -77,7 +79,7 @@ TEST_CASE("train tasks: induction repeats a segment and scores where the earlier
     starts.insert(first);
   }
   CHECK(lengths.size() == T / 3 - 1);  // every repeat length 2 … ⌊T/3⌋ occurs
-  CHECK(starts.size() > 5);             // and the repeat's position varies
+  CHECK(starts.size() > 5);            // and the repeat's position varies
 }
 
 TEST_CASE("train tasks: the same seed gives the same batch, and sizes below a task's minimum are refused", "[train]") {
@@ -86,7 +88,8 @@ TEST_CASE("train tasks: the same seed gives the same batch, and sizes below a ta
   attn::SplitMix64 rng(1);
   CHECK_THROWS_WITH(sample_batch(Task::sort, 1, 12, 6, rng), Catch::Contains("vocabSize must be at least 7"));
   CHECK_THROWS_WITH(sample_batch(Task::induction, 1, 3, 9, rng), Catch::Contains("seqLen must be at least 4"));
-  CHECK_THROWS_WITH(attn::value_of(kTaskNames, "copy", "task"), Catch::Contains("'previous-token', 'reverse', 'sort', 'induction'"));
+  CHECK_THROWS_WITH(attn::value_of(kTaskNames, "copy", "task"),
+                    Catch::Contains("'previous-token', 'reverse', 'sort', 'induction'"));
   CHECK(attn::value_of(kTaskNames, "sort", "task") == Task::sort);
 }
 

@@ -58,10 +58,10 @@ TEST_CASE("trainer: attention, predict, evaluate and errors", "[train]") {
   const Evaluation e = t.evaluate();
   CHECK(t.head_scores().prefix_matching.size() == c.n_layers * c.n_heads);
   CHECK(t.head_scores().prefix_matching == t.head_scores().prefix_matching);  // the probe is fixed
-  CHECK(t.evaluate().loss == e.loss);  // the held-out set is fixed
+  CHECK(t.evaluate().loss == e.loss);                                         // the held-out set is fixed
   CHECK_THROWS_WITH(t.attention({}), Catch::Contains("1 to seqLen = 16"));
   CHECK_THROWS_WITH(t.predict({0, 99}), Catch::Contains("outside [0, vocabSize = 16)"));
-  CHECK_THROWS_WITH(t.ablate(2, 0, true), Catch::Contains("layer must be in [0, 1]"));
+  CHECK_THROWS_WITH(t.ablate(2, 0, true), Catch::Contains("ablate: layer must be in [0, 2), got 2"));
   CHECK_THROWS_WITH(t.set_parameters({1.0f}), Catch::Contains("expected"));
   TaskTrainerOptions bad = default_task_options(Task::induction);
   bad.model.n_layers = 5;

@@ -18,27 +18,27 @@ namespace attn {
 
 // Masks and sharpness shared by single- and multi-head attention.
 struct AttentionOptions {
-  bool causal = false;                      // query i sees keys j ≤ i only (decoder / GPT style)
-  std::optional<std::size_t> valid_length;  // keys j ≥ valid_length are padding (d2l's valid_lens)
-  float temperature = 1.0f;                 // τ: scores are divided by τ; must be finite and > 0
-  bool scale = true;                        // divide by √d_k (Vaswani eq. 1); false shows why it matters
-  bool mask_diagonal = false;               // query i does not see key i (the designed semantic head),
-                                            // unless key i is the only key it may see: then it attends to
-                                            // itself (the first token under a causal mask)
+  bool causal = false;                                // query i sees keys j ≤ i only (decoder / GPT style)
+  std::optional<std::size_t> valid_length;            // keys j ≥ valid_length are padding (d2l's valid_lens)
+  float temperature = 1.0f;                           // τ: scores are divided by τ; must be finite and > 0
+  bool scale = true;                                  // divide by √d_k (Vaswani eq. 1); false shows why it matters
+  bool mask_diagonal = false;                         // query i does not see key i (the designed semantic head),
+                                                      // unless key i is the only key it may see: then it attends to
+                                                      // itself (the first token under a causal mask)
   const xt::xtensor<float, 2>* score_bias = nullptr;  // [n, m] added to the scaled scores before masking
                                                       // (ALiBi, T5); not owned, must outlive the call
-  Normalizer normalizer = Normalizer::softmax;  // how scores become weights (normalizers.hpp): softmax is
-                                                // eq. 1; sparsemax / entmax15 give exact zeros; hardmax one-hot
-  const AdditiveScorer* additive = nullptr;     // set: additive scores vᵀ tanh(W_q q + W_k k) (score_functions.hpp)
-                                                // instead of Q Kᵀ, never ÷ √d_k; not owned, must outlive the call
+  Normalizer normalizer = Normalizer::softmax;        // how scores become weights (normalizers.hpp): softmax is
+                                                      // eq. 1; sparsemax / entmax15 give exact zeros; hardmax one-hot
+  const AdditiveScorer* additive = nullptr;  // set: additive scores vᵀ tanh(W_q q + W_k k) (score_functions.hpp)
+                                             // instead of Q Kᵀ, never ÷ √d_k; not owned, must outlive the call
 };
 
 struct AttentionResult {
   xt::xtensor<float, 2> dot_products;  // [n, m]  the raw scores a(q_i, k_j) before scaling and masking: Q Kᵀ, or
                                        //         the additive scores when options.additive is set
-  xt::xtensor<float, 2> scores;   // [n, m]  Q Kᵀ / (√d_k · τ) (or additive / τ); masked cells are −∞
-  xt::xtensor<float, 2> weights;  // [n, m]  softmax of each row; rows sum to 1; masked cells 0
-  xt::xtensor<float, 2> output;   // [n, d_v] weights · V
+  xt::xtensor<float, 2> scores;        // [n, m]  Q Kᵀ / (√d_k · τ) (or additive / τ); masked cells are −∞
+  xt::xtensor<float, 2> weights;       // [n, m]  softmax of each row; rows sum to 1; masked cells 0
+  xt::xtensor<float, 2> output;        // [n, d_v] weights · V
 };
 
 // The masked softmax of attention (Vaswani et al. 2017 eq. 1), over each row of `scores` [n, m] →
@@ -68,9 +68,7 @@ xt::xtensor<float, 1> row_entropy_bits(const xt::xtensor<float, 2>& weights);
 // std::out_of_range if temperature is not finite and > 0, valid_length exceeds m, or the scores or
 // output would exceed kMaxCells (limits.hpp). A temperature near 0 tends to argmax (ties share).
 // Scores too large for float32 become ±∞ and are handled as masked_softmax describes.
-AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries,
-                                             const xt::xtensor<float, 2>& keys,
-                                             const xt::xtensor<float, 2>& values,
-                                             const AttentionOptions& options = {});
+AttentionResult scaled_dot_product_attention(const xt::xtensor<float, 2>& queries, const xt::xtensor<float, 2>& keys,
+                                             const xt::xtensor<float, 2>& values, const AttentionOptions& options = {});
 
 }  // namespace attn

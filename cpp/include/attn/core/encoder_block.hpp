@@ -36,7 +36,7 @@ struct EncoderBlockResult {
 // input, attention_output [seq_len, d_model]; ffn with matching d_model; LayerNorm with ε, γ = 1, β = 0.
 // Throws std::invalid_argument on shape mismatches; what layer_norm throws.
 EncoderBlockResult encoder_block_after_attention(const xt::xtensor<float, 2>& input,
-                                                 const xt::xtensor<float, 2>& attention_output,
-                                                 const FeedForward& ffn, float epsilon = 1e-5f);
+                                                 const xt::xtensor<float, 2>& attention_output, const FeedForward& ffn,
+                                                 float epsilon = 1e-5f);
 
 }  // namespace attn

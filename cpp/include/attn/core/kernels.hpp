@@ -16,8 +16,8 @@ namespace attn {
 // A [rows, k] (row stride lda), B [k, cols] (ldb), C [rows, cols] (ldc). The plain loop: gemm's edges that its
 // micro-kernel does not cover (float), and the float64 products of the trainer's gradient checks (double).
 template <typename Real>
-void gemm_rowwise(const Real* a, std::size_t lda, const Real* b, std::size_t ldb, Real* c, std::size_t ldc, std::size_t rows,
-                  std::size_t k, std::size_t cols, bool accumulate) {
+void gemm_rowwise(const Real* a, std::size_t lda, const Real* b, std::size_t ldb, Real* c, std::size_t ldc,
+                  std::size_t rows, std::size_t k, std::size_t cols, bool accumulate) {
   for (std::size_t r = 0; r < rows; ++r) {
     Real* crow = c + r * ldc;
     if (!accumulate) std::fill(crow, crow + cols, Real(0));
@@ -33,14 +33,18 @@ void gemm_rowwise(const Real* a, std::size_t lda, const Real* b, std::size_t ldb
 void gemm(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c, std::size_t ldc, std::size_t n,
           std::size_t k, std::size_t m, bool accumulate = false);
 
-// B [k, m] (row stride ldb) rearranged for gemm_packed: column panels of 8, each k × 8 contiguous,
+// The width of pack_panels' column panels: the micro-kernel's register tile is 8 columns (two 4-lane vectors).
+inline constexpr std::size_t kPanelColumns = 8;
+
+// B [k, m] (row stride ldb) rearranged for gemm_packed (pack_panels.cpp): column panels of 8, each k × 8 contiguous,
 // the last panel zero-padded. For matrices used many times (fixed weights): pack once, multiply often.
 std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m);
 
 // The same panels written to out (packed_size(k, m) floats), for workspaces reused across calls.
 // transposed: B is given as Bᵀ [m, k] (row stride ldb), e.g. keys for Q Kᵀ, packed without a transposed copy.
 std::size_t packed_size(std::size_t k, std::size_t m);
-void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out, bool transposed = false);
+void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out,
+                      bool transposed = false);
 
 // C = A · B, or C += A · B when accumulate, with B given by pack_panels(B) for B [panel_k, m]: A [n, k]
 // (lda), C [n, m] (ldc), using the first k ≤ panel_k rows of B (panel_k = 0 means k). Reads B sequentially.

@@ -38,18 +38,18 @@ struct HeadInputs {
 };
 
 struct HeadResult {
-  HeadInputs inputs;               // queries, keys, values as attended
-  AttentionResult attention;       // scores, weights [n, m]; output [n, d_k]
-  xt::xtensor<float, 1> entropy;   // [n] bits per query row (row_entropy_bits)
+  HeadInputs inputs;              // queries, keys, values as attended
+  AttentionResult attention;      // scores, weights [n, m]; output [n, d_k]
+  xt::xtensor<float, 1> entropy;  // [n] bits per query row (row_entropy_bits)
 };
 
 // Shapes for n queries and m keys (self-attention: n = m = seq_len).
 struct MultiHeadResult {
-  std::vector<HeadResult> heads;   // n_heads
-  xt::xtensor<float, 3> scores;    // [n_heads, n, m]    every head's scores, masked cells −∞
-  xt::xtensor<float, 3> weights;   // [n_heads, n, m]    rows sum to 1 (or are 0)
-  xt::xtensor<float, 2> concat;    // [n, d_model]       head outputs side by side
-  xt::xtensor<float, 2> output;    // [n, d_model]       concat · W_O
+  std::vector<HeadResult> heads;  // n_heads
+  xt::xtensor<float, 3> scores;   // [n_heads, n, m]    every head's scores, masked cells −∞
+  xt::xtensor<float, 3> weights;  // [n_heads, n, m]    rows sum to 1 (or are 0)
+  xt::xtensor<float, 2> concat;   // [n, d_model]       head outputs side by side
+  xt::xtensor<float, 2> output;   // [n, d_model]       concat · W_O
 };
 
 // X W_Q, X W_K, X W_V split into n_heads column slices: head h gets columns h·d_k … (h+1)·d_k − 1.

@@ -43,9 +43,10 @@ enum class Normalizer {
 };
 
 // JS names of the normalizers (core.limits.normalizers), in the order the page lists them.
-inline constexpr NamedValue<Normalizer> kNormalizerNames[] = {
-    {"softmax", Normalizer::softmax}, {"sparsemax", Normalizer::sparsemax}, {"entmax15", Normalizer::entmax15},
-    {"hardmax", Normalizer::hardmax}};
+inline constexpr NamedValue<Normalizer> kNormalizerNames[] = {{"softmax", Normalizer::softmax},
+                                                              {"sparsemax", Normalizer::sparsemax},
+                                                              {"entmax15", Normalizer::entmax15},
+                                                              {"hardmax", Normalizer::hardmax}};
 
 // Normalizes each row of scores [rows, cols] with `method`, after dividing it by `temperature`.
 // → weights [rows, cols]: non-negative, each row sums to 1 (all zeros for a fully masked row).

@@ -26,7 +26,7 @@ enum class PositionalKind {
 // JS names of the positional encodings (core.limits.positionalEncodings), in enum order.
 inline constexpr NamedValue<PositionalKind> kPositionalKindNames[] = {
     {"none", PositionalKind::none}, {"sinusoidal", PositionalKind::sinusoidal}, {"learned", PositionalKind::learned},
-    {"rope", PositionalKind::rope},  {"alibi", PositionalKind::alibi},           {"t5", PositionalKind::t5}};
+    {"rope", PositionalKind::rope}, {"alibi", PositionalKind::alibi},           {"t5", PositionalKind::t5}};
 
 // How ALiBi's per-head slopes are chosen (Press et al. 2022). The two agree when n_heads is a power of 2.
 enum class AlibiSlopes {
@@ -72,7 +72,8 @@ xt::xtensor<float, 1> t5_bucket_values(std::size_t head, std::uint64_t seed);
 // (slopes by `alibi`) and T5 return one score bias [seq_len, seq_len] per head (empty for the other kinds).
 std::vector<xt::xtensor<float, 2>> apply_relative_position(PositionalKind kind, std::vector<HeadInputs>& heads,
                                                            const std::vector<bool>& rotate, std::uint64_t seed,
-                                                           double base = 10000.0, AlibiSlopes alibi = AlibiSlopes::paper);
+                                                           double base = 10000.0,
+                                                           AlibiSlopes alibi = AlibiSlopes::paper);
 
 // Multi-head self-attention (multi_head.hpp) with the position information of `kind`: the sinusoidal
 // (base) or learned (seed) table added to input [seq_len, d_model], RoPE (base) on every head's

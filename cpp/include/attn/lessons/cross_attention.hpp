@@ -23,12 +23,12 @@
 namespace attn {
 
 struct CrossAttentionTrace {
-  Trace source;                        // explain(source): the encoder's self-attention and block
-  Trace target;                        // explain(target) with the causal mask: step 1
-  xt::xtensor<float, 2> memory;        // [s, d_model]  source.block.output: what the target reads
-  xt::xtensor<float, 2> queries_input; // [t, d_model]  Y = LayerNorm(target.input + target.attention.output)
-  MultiHeadResult cross;               // step 2: scores, weights [n_heads, t, s]; output [t, d_model];
-                                       // empty (no heads) when either sentence has no tokens
+  Trace source;                          // explain(source): the encoder's self-attention and block
+  Trace target;                          // explain(target) with the causal mask: step 1
+  xt::xtensor<float, 2> memory;          // [s, d_model]  source.block.output: what the target reads
+  xt::xtensor<float, 2> queries_input;   // [t, d_model]  Y = LayerNorm(target.input + target.attention.output)
+  MultiHeadResult cross;                 // step 2: scores, weights [n_heads, t, s]; output [t, d_model];
+                                         // empty (no heads) when either sentence has no tokens
   std::vector<AdditiveScorer> additive;  // step 2's scorers when options.additive_hidden > 0
 };
 

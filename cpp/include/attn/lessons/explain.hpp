@@ -42,24 +42,24 @@ inline constexpr NamedValue<Projection> kProjectionNames[] = {{"identity", Proje
                                                               {"random", Projection::random}};
 
 struct ExplainOptions {
-  std::size_t n_heads = 1;                     // must divide the embedding width (100: 1, 2, 4, 5, 10, …)
+  std::size_t n_heads = 1;  // must divide the embedding width (100: 1, 2, 4, 5, 10, …)
   Projection projection = Projection::identity;
-  std::uint64_t seed = 0;                      // random projections and the feed-forward weights
-  std::vector<HeadSpec> heads;                 // per head (missing entries: projected)
+  std::uint64_t seed = 0;                                  // random projections and the feed-forward weights
+  std::vector<HeadSpec> heads;                             // per head (missing entries: projected)
   PositionalKind positional = PositionalKind::sinusoidal;  // how tokens learn where they are
-  double base = 10000.0;                       // sinusoid base
-  AlibiSlopes alibi_slopes = AlibiSlopes::paper;  // ALiBi's per-head slopes (positional = alibi)
-  AttentionOptions attention;                  // causal, valid_length, temperature, scale, normalizer
-  std::size_t additive_hidden = 0;             // > 0: projected heads score additively (Bahdanau) with this many
-                                               // hidden units, head h's scorer seeded (seed << 16) + h; 0: Q Kᵀ
-  std::vector<std::size_t> masked_positions;   // tokens replaced by [MASK] (EmbeddingTable::mask_vector)
-  float embedding_scale = 1.0f;                // word vectors × this (√d_model = 10 is the paper's §3.4), 0 … 100
-  float positional_scale = 1.0f;               // P × this before it is added, 0 … 100
-  bool position_checks = false;                // also trace PositionChecks (a second, shuffled pass)
-  std::uint64_t shuffle_seed = 0;              // the shuffled order of PositionChecks::shuffle
-  std::size_t max_tokens = kMaxTokens;         // 1 … kMaxTokens
-  bool encoder_block = true;                   // also trace residual, LayerNorm, FFN (d_ff = 4·d_model)
-  bool project_2d = true;                      // also trace the 2-D PCA of X and the attention output
+  double base = 10000.0;                                   // sinusoid base
+  AlibiSlopes alibi_slopes = AlibiSlopes::paper;           // ALiBi's per-head slopes (positional = alibi)
+  AttentionOptions attention;                              // causal, valid_length, temperature, scale, normalizer
+  std::size_t additive_hidden = 0;            // > 0: projected heads score additively (Bahdanau) with this many
+                                              // hidden units, head h's scorer seeded (seed << 16) + h; 0: Q Kᵀ
+  std::vector<std::size_t> masked_positions;  // tokens replaced by [MASK] (EmbeddingTable::mask_vector)
+  float embedding_scale = 1.0f;               // word vectors × this (√d_model = 10 is the paper's §3.4), 0 … 100
+  float positional_scale = 1.0f;              // P × this before it is added, 0 … 100
+  bool position_checks = false;               // also trace PositionChecks (a second, shuffled pass)
+  std::uint64_t shuffle_seed = 0;             // the shuffled order of PositionChecks::shuffle
+  std::size_t max_tokens = kMaxTokens;        // 1 … kMaxTokens
+  bool encoder_block = true;                  // also trace residual, LayerNorm, FFN (d_ff = 4·d_model)
+  bool project_2d = true;                     // also trace the 2-D PCA of X and the attention output
 };
 
 struct TracedToken {
@@ -71,10 +71,10 @@ struct TracedToken {
 
 // What position information does to this sentence (position_checks.hpp).
 struct PositionChecks {
-  std::vector<ScoreTerms> score_terms;   // per head; empty unless P is added (sinusoidal, learned) to dot-product scores, and
-                                         // empty ScoreTerms for designed heads
-  std::vector<RepeatedWord> repeated;    // words that occur twice
-  ShuffleCheck shuffle;                  // the sentence in shuffled_order(seq_len, shuffle_seed)
+  std::vector<ScoreTerms> score_terms;     // per head; empty unless P is added (sinusoidal, learned) to dot-product
+                                           // scores, and empty ScoreTerms for designed heads
+  std::vector<RepeatedWord> repeated;      // words that occur twice
+  ShuffleCheck shuffle;                    // the sentence in shuffled_order(seq_len, shuffle_seed)
   xt::xtensor<float, 1> embedding_norms;   // ‖x_i‖ of the word vectors as used  [seq_len]
   xt::xtensor<float, 1> positional_norms;  // ‖p_i‖ of the encoding as added     [seq_len]
 };
@@ -86,15 +86,16 @@ struct Trace {
   std::size_t valid_length;          // keys at positions ≥ valid_length are padding (= seq_len if none)
   std::vector<HeadSpec> heads;       // n_heads, as used
   xt::xtensor<float, 2> embeddings;  // X      [seq_len, d_model], × embedding_scale
-  xt::xtensor<float, 2> positional;  // P      [seq_len, d_model], × positional_scale: the table added
-                                     //        (sinusoidal or learned), else the sinusoidal encoding, traced but not added
-  xt::xtensor<float, 2> input;       // X + P for absolute encodings, else X  [seq_len, d_model]
+  xt::xtensor<float, 2>
+      positional;               // P      [seq_len, d_model], × positional_scale: the table added
+                                //        (sinusoidal or learned), else the sinusoidal encoding, traced but not added
+  xt::xtensor<float, 2> input;  // X + P for absolute encodings, else X  [seq_len, d_model]
   std::vector<xt::xtensor<float, 2>> score_biases;  // ALiBi / T5: one [seq_len, seq_len] bias per head
   std::vector<AdditiveScorer> additive;  // per head with additive_hidden > 0 (designed heads keep their dot products)
-  MultiHeadResult attention;         // every intermediate of multi-head self-attention
-  EncoderBlockResult block;          // empty unless options.encoder_block
-  Pca projection;                    // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d
-  PositionChecks checks;             // empty unless position_checks
+  MultiHeadResult attention;             // every intermediate of multi-head self-attention
+  EncoderBlockResult block;              // empty unless options.encoder_block
+  Pca projection;                        // of the 2·seq_len rows [X; attention output], k = 2; empty unless project_2d
+  PositionChecks checks;                 // empty unless position_checks
 };
 
 // The seeded weights of one configuration — projections W_Q, W_K, W_V, W_O and the feed-forward
@@ -130,7 +131,7 @@ struct ContextComparison {
   Trace first, second;
   Pca projection;
 };
-ContextComparison compare_contexts(const std::string& first, const std::string& second,
-                                   const EmbeddingTable& table, ExplainOptions options);
+ContextComparison compare_contexts(const std::string& first, const std::string& second, const EmbeddingTable& table,
+                                   ExplainOptions options);
 
 }  // namespace attn

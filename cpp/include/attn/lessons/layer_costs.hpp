@@ -40,17 +40,17 @@ namespace attn {
 
 // Allowed ranges (std::out_of_range outside them). Counts are doubles: at the limits n²·d reaches
 // 10²¹, past 64-bit integers; doubles hold it exactly up to 2⁵³ ≈ 9·10¹⁵ and within 2⁻⁵³ relative beyond.
-constexpr double kMaxCostTokens = 1e8;       // n: 1 … 10⁸
-constexpr double kMaxCostWidth = 1e5;        // d: 1 … 10⁵
-constexpr double kMaxCostKernel = 1e4;       // k: 2 … 10⁴ (k = 1 never connects two positions)
+constexpr double kMaxCostTokens = 1e8;        // n: 1 … 10⁸
+constexpr double kMaxCostWidth = 1e5;         // d: 1 … 10⁵
+constexpr double kMaxCostKernel = 1e4;        // k: 2 … 10⁴ (k = 1 never connects two positions)
 constexpr std::size_t kMaxCostPoints = 4096;  // n values in one curve request
 
 enum class LayerKind { convolution, recurrent, self_attention };
 
 struct LayerCost {
-  double operations;           // leading multiply–add count (see the table above)
-  double sequential;           // sequential operations
-  double max_path_length;      // layers (or steps) between the farthest two positions
+  double operations;       // leading multiply–add count (see the table above)
+  double sequential;       // sequential operations
+  double max_path_length;  // layers (or steps) between the farthest two positions
 };
 
 struct LayerCosts {
@@ -77,9 +77,9 @@ xt::xtensor<double, 2> layer_cost_curves(const std::vector<double>& ns, double d
 
 // Everything the layer-costs lesson shows, from one call.
 struct LayerCostsLesson {
-  LayerCosts table;             // the three rows at n
-  CostCrossings crossings;      // where self-attention stops being cheaper
-  std::vector<double> curve_n;  // the n values of the curves, as given
+  LayerCosts table;               // the three rows at n
+  CostCrossings crossings;        // where self-attention stops being cheaper
+  std::vector<double> curve_n;    // the n values of the curves, as given
   xt::xtensor<double, 2> curves;  // [3, curve_n.size()] (layer_cost_curves)
 };
 

@@ -55,11 +55,11 @@ std::vector<std::size_t> shuffled_order(std::size_t n, std::uint64_t seed);
 // information self-attention is permutation-equivariant, W'[k, l] = W[order[k], order[l]] and
 // O'[k] = O[order[k]], so both differences are 0.
 struct ShuffleCheck {
-  std::vector<std::size_t> order;  // [seq_len]
-  xt::xtensor<float, 3> weights;   // the shuffled sentence's weights, in its own order [n_heads, seq_len, seq_len]
+  std::vector<std::size_t> order;      // [seq_len]
+  xt::xtensor<float, 3> weights;       // the shuffled sentence's weights, in its own order [n_heads, seq_len, seq_len]
   float max_weight_difference = 0.0f;  // max |W'[k, l] − W[order[k], order[l]]| over heads
   std::vector<float> head_weight_differences;  // the same per head [n_heads]
-  float max_output_difference = 0.0f;  // max |O'[k] − O[order[k]]| (the multi-head output)
+  float max_output_difference = 0.0f;          // max |O'[k] − O[order[k]]| (the multi-head output)
 };
 
 // Throws std::invalid_argument if the shapes disagree or order is not a permutation of seq_len.

@@ -65,11 +65,11 @@ constexpr std::size_t kMaxLabDModel = 1024;
 constexpr std::size_t kMaxLabErrorPositions = 4096;
 
 struct PositionalLabOptions {
-  std::size_t positions = 1;          // n: 1 … kMaxLabPositions
-  std::size_t d_model = 100;          // even, 2 … kMaxLabDModel
-  double base = 10000.0;              // finite, > 1
-  std::size_t position = 0;           // i of the rotation: 0 … n − 1
-  long delta = 1;                     // δ of the rotation: i + δ in 0 … n − 1
+  std::size_t positions = 1;           // n: 1 … kMaxLabPositions
+  std::size_t d_model = 100;           // even, 2 … kMaxLabDModel
+  double base = 10000.0;               // finite, > 1
+  std::size_t position = 0;            // i of the rotation: 0 … n − 1
+  long delta = 1;                      // δ of the rotation: i + δ in 0 … n − 1
   std::size_t error_positions = 1024;  // length of the error curve: 1 … kMaxLabErrorPositions
 };
 

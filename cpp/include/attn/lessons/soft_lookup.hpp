@@ -29,10 +29,10 @@
 
 namespace attn {
 
-constexpr std::size_t kMaxLookupRows = 32;        // rows of the table
-constexpr std::size_t kMaxLookupText = 64;        // code points per key, value or query (before trimming)
-constexpr double kMinLookupTemperature = 1e-4;    // τ range: similarities lie in [−1, 1], so the scores
-constexpr double kMaxLookupTemperature = 1e4;     // sim / τ stay within ±10⁴ and τ = 10⁴ is already uniform
+constexpr std::size_t kMaxLookupRows = 32;      // rows of the table
+constexpr std::size_t kMaxLookupText = 64;      // code points per key, value or query (before trimming)
+constexpr double kMinLookupTemperature = 1e-4;  // τ range: similarities lie in [−1, 1], so the scores
+constexpr double kMaxLookupTemperature = 1e4;   // sim / τ stay within ±10⁴ and τ = 10⁴ is already uniform
 
 // How the similarity of the query to each key is measured. Both are cosine similarities in [−1, 1]
 // (0 when either feature vector is zero).
@@ -52,12 +52,12 @@ enum class LookupSimilarity {
 };
 
 // JS names of the similarities (core.limits.lookupSimilarities), the default first.
-inline constexpr NamedValue<LookupSimilarity> kLookupSimilarityNames[] = {{"letters", LookupSimilarity::letters},
-                                                                          {"wordVectors", LookupSimilarity::word_vectors}};
+inline constexpr NamedValue<LookupSimilarity> kLookupSimilarityNames[] = {
+    {"letters", LookupSimilarity::letters}, {"wordVectors", LookupSimilarity::word_vectors}};
 
 struct SoftLookupOptions {
   LookupSimilarity similarity = LookupSimilarity::letters;
-  double temperature = 1.0;                    // τ, unitless; kMinLookupTemperature … kMaxLookupTemperature
+  double temperature = 1.0;                     // τ, unitless; kMinLookupTemperature … kMaxLookupTemperature
   Normalizer normalizer = Normalizer::softmax;  // how scores become weights (normalizers.hpp)
 };
 
@@ -73,15 +73,15 @@ struct SoftLookupResult {
   // The returned value Σ_j α_j v_j, each value v_j written as the one-hot vector of its entry in
   // `values` (values are words, not numbers: the only mix of words is a distribution over them). So
   // mixture[v] = Σ_{j : v_j = v} α_j, the total weight of the rows holding value v; it sums to 1.
-  xt::xtensor<float, 1> mixture;        // [distinct]
+  xt::xtensor<float, 1> mixture;  // [distinct]
   // The exact lookup's result on the same scale: Σ_j δ_j v_j / Σ_j δ_j (duplicated keys share the
   // match equally, as hardmax ties do); all zeros when no key equals the query (a dictionary's KeyError).
   xt::xtensor<float, 1> exact_mixture;  // [distinct]
   // letters: the bigrams each key shares with the query, in the key's order, ^ and $ written as such
   // and a space as ␣; word_vectors: empty lists.                                            [m][…]
   std::vector<std::vector<std::string>> shared_bigrams;
-  std::vector<bool> key_oov;            // word_vectors: some token of key j has no pretrained vector [m]
-  bool query_oov = false;               // word_vectors: some token of the query has none
+  std::vector<bool> key_oov;  // word_vectors: some token of key j has no pretrained vector [m]
+  bool query_oov = false;     // word_vectors: some token of the query has none
 };
 
 // The character-bigram count vector of `text` (see LookupSimilarity::letters): its bigrams as

@@ -55,7 +55,9 @@ class EmbeddingTable {
   // stand-ins, the [MASK] vector): all_but_the_top(post_processing(), x). Cosines of these follow
   // meaning rather than frequency; X itself keeps the raw vectors. Throws std::invalid_argument if
   // x is not dim wide.
-  xt::xtensor<float, 2> post_processed(const xt::xtensor<float, 2>& x) const { return all_but_the_top(post_processing_, x); }
+  xt::xtensor<float, 2> post_processed(const xt::xtensor<float, 2>& x) const {
+    return all_but_the_top(post_processing_, x);
+  }
 
  private:
   std::size_t dim_ = 0;

@@ -50,7 +50,7 @@ struct ActivationGradients {
   Real* h1 = nullptr;                                           // (N, d) with layer_norm (without, ∂h₁ is ∂a)
   Real* a = nullptr;                                            // (N, d) with d_ff > 0 (without, ∂a is ∂x_{l+1})
   Real *hidden = nullptr, *relu = nullptr;                      // (N, d_ff) with d_ff > 0
-  Real* h2 = nullptr;  // (N, d) with d_ff > 0 and layer_norm (without, ∂h₂ is ∂x_{l+1})
+  Real* h2 = nullptr;        // (N, d) with d_ff > 0 and layer_norm (without, ∂h₂ is ∂x_{l+1})
   Real* output_x = nullptr;  // (N, d) ∂loss/∂x_L at the output rows, before they are scattered to x_out
   Real *head_dense = nullptr, *head_gelu = nullptr, *head_out = nullptr;  // (N, d) each, with output_head
 };

@@ -14,15 +14,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "attn/train/input_checks.hpp"
 #include "attn/train/model.hpp"
 
 namespace attn::train {
-
-// Which head to follow: layer in [0, L), head in [0, H).
-struct HeadChoice {
-  std::size_t layer = 0;
-  std::size_t head = 0;
-};
 
 // Row-major buffers; a step the configuration does not have is empty (no layer norm: norm1 and norm2;
 // no feed-forward layer: ff_hidden … output alias nothing and are empty, the block's output is norm1 or R₁).
@@ -40,21 +35,19 @@ struct BlockActivations {
   std::vector<float> concat;            // (T, d) Concat(head_1 … head_H)
   std::vector<float> attention_output;  // (T, d) Concat(…) W_O + b_O
   std::vector<float> residual1;         // (T, d) R₁ = X_l + Concat(…) W_O + b_O
-  std::vector<float> norm1;             // (T, d) N₁ = LayerNorm₁(R₁) = γ₁ ⊙ (R₁ − μ) / √(σ² + ε) + β₁
-  std::vector<float> ff_hidden;         // (T, d_ff) ReLU(N₁ W_1 + b_1)
-  std::vector<float> ff_output;         // (T, d) ReLU(…) W_2 + b_2
-  std::vector<float> residual2;         // (T, d) R₂ = N₁ + ReLU(…) W_2 + b_2
-  std::vector<float> output;            // (T, d) x_{l+1}, the block's output (= LanguageRun::hidden[l])
+  std::vector<float> norm1;      // (T, d) N₁ = LayerNorm₁(R₁) = γ₁ ⊙ (R₁ − μ) / √(σ² + ε) + β₁
+  std::vector<float> ff_hidden;  // (T, d_ff) ReLU(N₁ W_1 + b_1)
+  std::vector<float> ff_output;  // (T, d) ReLU(…) W_2 + b_2
+  std::vector<float> residual2;  // (T, d) R₂ = N₁ + ReLU(…) W_2 + b_2
+  std::vector<float> output;     // (T, d) x_{l+1}, the block's output (= LanguageRun::hidden[l])
 };
 
-// The activations of head choice.head in block choice.layer of the last forward pass over one sequence
-// `tokens` (T = ws.seq_len input ids) with these parameters and frozen inputs (model.hpp forward_blocks).
-// Throws std::out_of_range naming the limit if choice.layer ≥ L or choice.head ≥ H, and
+// The activations of head choice.head (HeadChoice, input_checks.hpp) in block choice.layer of the last forward pass
+// over one sequence `tokens` (T = ws.seq_len input ids) with these parameters and frozen inputs (model.hpp
+// forward_blocks). Throws std::out_of_range naming the limit if choice.layer ≥ L or choice.head ≥ H, and
 // std::invalid_argument if ws does not hold a forward pass of batch size 1.
-BlockActivations block_activations(const ModelConfig& config, const float* parameters, const FrozenInputs<float>& frozen,
-                                   const std::int32_t* tokens, const Workspace<float>& ws, HeadChoice choice);
-
-// Throws std::out_of_range "<where>: layer must be in [0, L), got …" (or head, [0, H)) unless the choice exists.
-void check_head_choice(const ModelConfig& config, HeadChoice choice, const char* where);
+BlockActivations block_activations(const ModelConfig& config, const float* parameters,
+                                   const FrozenInputs<float>& frozen, const std::int32_t* tokens,
+                                   const Workspace<float>& ws, HeadChoice choice);
 
 }  // namespace attn::train

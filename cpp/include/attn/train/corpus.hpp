@@ -27,8 +27,8 @@ inline constexpr std::size_t kMaxOutputWords = 32768;
 // by every other word of the embedding table (in the table's order, by frequency in GloVe's corpus), so that the
 // output layer can name words the training text lacks. Their JS names go through names.hpp.
 enum class OutputVocabularySource { text, glove };
-inline constexpr NamedValue<OutputVocabularySource> kOutputVocabularyNames[] = {{"text", OutputVocabularySource::text},
-                                                                                {"glove", OutputVocabularySource::glove}};
+inline constexpr NamedValue<OutputVocabularySource> kOutputVocabularyNames[] = {
+    {"text", OutputVocabularySource::text}, {"glove", OutputVocabularySource::glove}};
 
 struct TokenStream {
   std::vector<std::int32_t> inputs;      // input id of every token, lines one after another

@@ -30,7 +30,7 @@ namespace attn::train {
 inline constexpr double kHeadLabelThreshold = 0.4;
 // The window the shipped models were measured with: their training windows' length.
 inline constexpr std::size_t kHeadStatisticsWindow = 32;
-inline constexpr std::array<const char*, 7> kHeadScoreNames = {"previous", "next",   "self",     "first",
+inline constexpr std::array<const char*, 7> kHeadScoreNames = {"previous",  "next",   "self",     "first",
                                                                "same word", "prefix", "induction"};
 
 // The probe of the induction heads (Olsson et al. 2022, §2; TransformerLens's head detector): sequences of R random
@@ -64,14 +64,14 @@ struct HeadStatistics {
   std::size_t layer = 0, head = 0;
   std::array<double, 7> scores{};  // in kHeadScoreNames' order
   double entropy_bits = 0;
-  std::string label;               // a score's name, or "mixed"
+  std::string label;  // a score's name, or "mixed"
 };
 
 // Every head (layer-major) over the windows of `text`'s lines: each window starts at a line's first token
 // and holds up to window tokens of that line and the ones after it (at most max_windows windows, in text
 // order); its induction score from repeated_words_probe's defaults. Throws std::invalid_argument if the text has no
 // line of at least 2 tokens.
-std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::string& text, std::size_t window = kHeadStatisticsWindow,
-                                            std::size_t max_windows = 2000);
+std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::string& text,
+                                            std::size_t window = kHeadStatisticsWindow, std::size_t max_windows = 2000);
 
 }  // namespace attn::train

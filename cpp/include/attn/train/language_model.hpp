@@ -38,22 +38,22 @@ struct WordProbability {
 };
 
 struct LanguageRun {
-  std::vector<Token> tokens;                        // (T) as tokenized, "[MASK]" merged
-  std::vector<std::int32_t> inputs;                 // (T) input ids (corpus.hpp)
-  std::vector<float> embeddings;                    // (T, d) each token's input row: its frozen word vector (GloVe),
-                                                    //   the [MASK] vector, or the learned <unk> row
-  std::vector<float> input;                         // (T, d) x₀ = embeddings + P (sinusoidal), the first block's input
-  std::vector<float> attention;                     // (L, H, T, T) weights; row i is query i
-  std::vector<float> hidden;                        // (L, T, d) each block's output x_{l+1}
-  std::vector<std::size_t> positions;               // (P) the positions whose outputs were computed
-  std::vector<std::vector<WordProbability>> top;    // (P) at positions[i]: the k most likely words, most likely first;
-                                                    //   never <unk> (its probability is unk[i])
-  std::vector<float> unk;                           // (P) at positions[i]: p(<unk>), the mass of every word outside the
-                                                    //   output vocabulary (one definition: run() and sample() alike)
-  std::vector<float> output_input;                  // (P, d) the output layer's input at positions[i]: x_L, or with
-                                                    //   BERT's output head t = LayerNorm(GELU(x_L W_T + b_T))
-  std::vector<float> logits;                        // (P, V_out) at positions[i]: output_input U + b
-  std::optional<BlockActivations> activations;      // one head's block step by step, when run() was asked for it
+  std::vector<Token> tokens;                      // (T) as tokenized, "[MASK]" merged
+  std::vector<std::int32_t> inputs;               // (T) input ids (corpus.hpp)
+  std::vector<float> embeddings;                  // (T, d) each token's input row: its frozen word vector (GloVe),
+                                                  //   the [MASK] vector, or the learned <unk> row
+  std::vector<float> input;                       // (T, d) x₀ = embeddings + P (sinusoidal), the first block's input
+  std::vector<float> attention;                   // (L, H, T, T) weights; row i is query i
+  std::vector<float> hidden;                      // (L, T, d) each block's output x_{l+1}
+  std::vector<std::size_t> positions;             // (P) the positions whose outputs were computed
+  std::vector<std::vector<WordProbability>> top;  // (P) at positions[i]: the k most likely words, most likely first;
+                                                  //   never <unk> (its probability is unk[i])
+  std::vector<float> unk;                         // (P) at positions[i]: p(<unk>), the mass of every word outside the
+                                                  //   output vocabulary (one definition: run() and sample() alike)
+  std::vector<float> output_input;                // (P, d) the output layer's input at positions[i]: x_L, or with
+                                                  //   BERT's output head t = LayerNorm(GELU(x_L W_T + b_T))
+  std::vector<float> logits;                      // (P, V_out) at positions[i]: output_input U + b
+  std::optional<BlockActivations> activations;    // one head's block step by step, when run() was asked for it
 };
 
 class LanguageModel {
@@ -74,9 +74,9 @@ class LanguageModel {
   // std::invalid_argument if the causal model is given "[MASK]" (it was never trained on it).
   // activations: also every step of that head's block (block_activations.hpp), from the same forward pass;
   // std::out_of_range if its layer or head does not exist.
-  // ablate: heads knocked out (language_model_knockout.cpp): each listed head's block of the concatenated head
-  // outputs Z is set to 0 before W_O, as the Learn tasks ablate (model.hpp forward; Michel et al. 2019 §3), so the
-  // attention of later layers, the hidden states and the outputs are the model's without them. Throws
+  // ablate: heads knocked out (input_checks.hpp ablation_flags): each listed head's block of the concatenated
+  // head outputs Z is set to 0 before W_O, as the Learn tasks ablate (model.hpp forward; Michel et al. 2019 §3), so
+  // the attention of later layers, the hidden states and the outputs are the model's without them. Throws
   // std::out_of_range naming a head that does not exist or is listed twice.
   using Positions = std::variant<OutputPositions, std::vector<std::int64_t>>;
   LanguageRun run(const std::string& text, std::size_t k = 10, const Positions& positions = OutputPositions::all,
@@ -89,21 +89,17 @@ class LanguageModel {
   // the causal model never saw it in training, so for it the replacement is a neutral "average word", not a blank.
   // All with the heads of `ablate` knocked out as well. A measurement on this text, not an explanation.
   struct Attribution {
-    std::vector<Token> tokens;        // (T)
-    std::size_t position = 0;         // the position, counted from 0
-    std::int32_t word = 0;            // output id (vocabulary())
-    double log_prob = 0;              // ln p(word) at position, nats
-    std::vector<double> heads;        // (L·H) layer-major: ln p with that head also off − log_prob; 0 for a head already off
-    std::vector<double> occlusion;    // (T) ln p with token t replaced by [MASK] − log_prob; 0 for a [MASK] token, and
-                                      //   (causal) for tokens after the position, which it cannot see
+    std::vector<Token> tokens;  // (T)
+    std::size_t position = 0;   // the position, counted from 0
+    std::int32_t word = 0;      // output id (vocabulary())
+    double log_prob = 0;        // ln p(word) at position, nats
+    std::vector<double> heads;  // (L·H) layer-major: ln p with that head also off − log_prob; 0 for a head already off
+    std::vector<double> occlusion;  // (T) ln p with token t replaced by [MASK] − log_prob; 0 for a [MASK] token, and
+                                    //   (causal) for tokens after the position, which it cannot see
   };
   // Throws as run(); std::out_of_range for a word outside [0, V_out).
   Attribution attribute(const std::string& text, std::int64_t position, std::int32_t word,
                         const std::vector<HeadChoice>& ablate = {});
-
-  // The (L·H) knockout flags of model.hpp forward for these heads; throws std::out_of_range "<where>: …" naming
-  // a head that does not exist or one listed twice.
-  std::vector<std::uint8_t> ablation_flags(const std::vector<HeadChoice>& ablate, const char* where) const;
 
   // Causal models: ln p(token i | tokens before it) for i = 1 … T − 1, and the perplexity exp(−mean).
   // Throws as run(), and std::invalid_argument for a masked model or a text of one token.
@@ -150,19 +146,20 @@ class LanguageModel {
   FrozenInputs<float> frozen_;
   const EmbeddingTable* table_;
   Workspace<float> ws_;
-  std::vector<float> packed_unembedding_;   // U (d, V_out) packed once for gemm_packed (kernels.hpp)
-  std::vector<float> logits_;               // (T − 1, V_out) scratch of score()
-  std::vector<float> head_rows_;            // the output head's activations at the rows of one output_layer() call
+  PackedWeights<float> packed_unembedding_;  // U (d, V_out) packed once (ops.hpp pack_weights)
+  std::vector<float> logits_;                // (T − 1, V_out) scratch of score()
+  std::vector<float> head_rows_;             // the output head's activations at the rows of one output_layer() call
 
   // The tokens and input ids of text, checked; the blocks run over them with the heads of `ablated` off.
   // Returns x_L (T, d).
   const float* run_blocks(const std::string& text, LanguageRun& out, const std::vector<std::uint8_t>& ablated = {});
+  // ln p(outputs[t + 1] | tokens 0 … t) (nats) for t = 0 … T − 2, from x_L (T, d) of the last forward pass.
+  std::vector<double> next_word_log_probs(const float* x, std::size_t T, const std::int32_t* outputs);
   // ln p(word) (nats) at position after the blocks run over inputs (T) with the heads of `ablated` off.
   double log_prob_of(const std::vector<std::int32_t>& inputs, std::size_t position, std::int32_t word,
                      const std::vector<std::uint8_t>& ablated);
-  // The output layer's input at n rows x (n, d) of x_L: x, or the output head's t (n, d) in head_rows_.
-  const float* output_input(const float* x, std::size_t n);
-  // logits (n, V_out) = output_input(x) U + b; returns output_input(x)
+  // model.hpp output_layer_forward at n rows x (n, d) of x_L, with the packed U and head_rows_:
+  // logits (n, V_out) = t U + b; returns t (n, d), x or the output head's.
   const float* output_layer(const float* x, std::size_t n, float* logits);
 };
 

@@ -41,7 +41,8 @@ inline constexpr NamedValue<Objective> kObjectiveNames[] = {{"causal", Objective
 // word's column set to its frozen GloVe row (the tied output's U; <unk>'s column still drawn), so that the model
 // can turn a copied word vector into that word's logit from the first step, for every word, and then learn from there.
 enum class OutputInit { random, glove };
-inline constexpr NamedValue<OutputInit> kOutputInitNames[] = {{"random", OutputInit::random}, {"glove", OutputInit::glove}};
+inline constexpr NamedValue<OutputInit> kOutputInitNames[] = {{"random", OutputInit::random},
+                                                              {"glove", OutputInit::glove}};
 
 inline constexpr std::size_t kShortestRepeat = 4;  // the curriculum's shortest repeated span (fewer if T < 8)
 
@@ -63,11 +64,11 @@ struct LanguageTrainerOptions {
   OutputVocabularySource output_vocabulary = OutputVocabularySource::text;  // corpus.hpp
   bool tied_output = true;
   OutputInit output_init = OutputInit::random;  // untied only
-  bool output_head = false;  // BERT's dense + GELU + LayerNorm before the output layer (parameters.hpp)
-  bool layer_norm = true;  // false, with d_ff = 0: the attention-only ablation
-  double mask_rate = kMaskRate;  // masked: the fraction of positions chosen, in (0, 1]
-  double repeat_share = 0;       // the fraction of training windows that repeat a span, in [0, 1] …
-  std::size_t repeat_steps = 0;  // … for the first repeat_steps steps (0: throughout), then
+  bool output_head = false;       // BERT's dense + GELU + LayerNorm before the output layer (parameters.hpp)
+  bool layer_norm = true;         // false, with d_ff = 0: the attention-only ablation
+  double mask_rate = kMaskRate;   // masked: the fraction of positions chosen, in (0, 1]
+  double repeat_share = 0;        // the fraction of training windows that repeat a span, in [0, 1] …
+  std::size_t repeat_steps = 0;   // … for the first repeat_steps steps (0: throughout), then
   double repeat_share_after = 0;  // this fraction, in [0, 1]
   AdamWOptions optimizer{3e-3f, 0.9f, 0.98f, 1e-8f, 0.1f, 1.0f};
   LearningRateSchedule schedule{200, 0, 0.1f};

@@ -23,6 +23,7 @@
 
 #include "attn/core/attention_head.hpp"
 #include "attn/train/activations.hpp"
+#include "attn/train/ops.hpp"
 #include "attn/train/parameters.hpp"
 #include "attn/train/tasks.hpp"
 
@@ -40,19 +41,20 @@ struct FrozenInputs {
 // and the scratch space of the backward pass.
 template <typename Real>
 struct Workspace : Activations<Real> {
-  std::vector<Real> positional;   // (T, d) sinusoidal P, computed once
-  std::vector<Real> buffer;       // every activation (activation_count values)
-  std::vector<Real> unembedding;  // (d, V_out) U gathered from the input rows, tied output only
-  std::vector<Real> gradients;    // the backward pass's activation gradients (gradient_count values)
-  std::vector<Real> scratch;      // transposes
-  HeadWorkspace head;             // attend_head's packed panels (float instance)
+  std::vector<Real> positional;            // (T, d) sinusoidal P, computed once
+  std::vector<Real> buffer;                // every activation (activation_count values)
+  std::vector<Real> unembedding;           // (d, V_out) U gathered from the input rows, tied output only
+  PackedWeights<Real> packed_unembedding;  // U (d, V_out) packed for the output layer's product
+  std::vector<Real> gradients;             // the backward pass's activation gradients (gradient_count values)
+  std::vector<Real> scratch;               // transposes
+  HeadWorkspace head;                      // attend_head's packed panels (float instance)
   // forward_scored's output rows: the rows whose logits it computed (ws.logits' first M rows, in this
   // order) and x_L at them (M, d); compact = false after forward(), whose logits are every row's.
   bool compact = false;
   std::vector<std::size_t> output_rows;
   std::vector<Real> output_inputs;
   std::size_t batch_size = 0;
-  std::size_t seq_len = 0;        // T of the last forward (≤ config.seq_len)
+  std::size_t seq_len = 0;  // T of the last forward (≤ config.seq_len)
 };
 
 // Forward pass over `tokens` (B, T) with T ≤ config.seq_len; fills ws. ablated: (L·H) flags, 1 = that
@@ -71,7 +73,8 @@ void forward(const ModelConfig& config, const Real* parameters, const std::int32
 // forward() itself. Throws as forward().
 template <typename Real>
 void forward_scored(const ModelConfig& config, const Real* parameters, const Batch& batch,
-                    const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, const FrozenInputs<Real>& frozen = {});
+                    const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws,
+                    const FrozenInputs<Real>& frozen = {});
 
 // The forward pass without the output layer: fills ws up to the last block and returns its output x_L
 // (N, d) (x₀ when n_layers = 0); ws.logits is left unwritten. Throws as forward().
@@ -93,6 +96,37 @@ template <typename Real>
 void output_head_forward(const ModelConfig& config, const Real* parameters, const Real* x, std::size_t n, Real* dense,
                          Real* gelu, Real* out, Real* mean, Real* rstd);
 
+// Where output_head_forward keeps its steps for n rows: dense, gelu, out (n, d) and mean, rstd (n) (the
+// Workspace's head_* buffers, or a caller's own). Unused without the output head.
+template <typename Real>
+struct OutputHeadRows {
+  Real *dense = nullptr, *gelu = nullptr, *out = nullptr, *mean = nullptr, *rstd = nullptr;
+};
+
+// The output layer on n rows x (n, d) of x_L (the trainer's forward passes and LanguageModel alike):
+// t = x, or with the output head t = LayerNorm(GELU(x W_T + b_T)) (output_head_forward, into head);
+// logits (n, V_out) = t U + b, with u = U (d, V_out) packed by pack_weights (ops.hpp) from output_matrix().
+// Returns t (n, d): x itself, or head.out.
+template <typename Real>
+const Real* output_layer_forward(const ModelConfig& config, const Real* parameters, const Real* x, std::size_t n,
+                                 const PackedWeights<Real>& u, Real* logits, const OutputHeadRows<Real>& head);
+
+// The input rows of n input ids (ops.hpp input_row: the frozen table's rows, then the learned ones), gathered
+// into (n, d): the first term of x₀ = row(tokens) + P. Ids are not checked (forward() checks them).
+template <typename Real>
+std::vector<Real> gather_input_rows(const ModelConfig& config, const Real* parameters, const FrozenInputs<Real>& frozen,
+                                    const std::int32_t* ids, std::size_t n);
+
+// Every layer's attention weights (L, B, H, T, T) from the last forward pass (B, T as it ran; ws.layers'
+// weights side by side): for one sequence, the (L, H, T, T) that a Trainer and a LanguageModel report.
+template <typename Real>
+std::vector<Real> attention_weights(const ModelConfig& config, const Workspace<Real>& ws);
+
+// P (config.seq_len, d) as the forward pass adds it to the input rows: the sinusoidal table the last forward
+// pass computed in ws.positional, the learned `positional` parameter, or null for Positional::none.
+template <typename Real>
+const Real* positional_rows(const ModelConfig& config, const Real* parameters, const Workspace<Real>& ws);
+
 // Mean cross-entropy (nats) over the scored positions of the last forward; 0 if none is scored.
 template <typename Real>
 double loss(const ModelConfig& config, const Workspace<Real>& ws, const Batch& batch);
@@ -103,7 +137,8 @@ double loss(const ModelConfig& config, const Workspace<Real>& ws, const Batch& b
 // batch's own count), so that the gradients of shards of one batch add up to the batch's gradient.
 // Returns the summed cross-entropy (nats) of the scored positions, from the same softmax.
 template <typename Real>
-double backward(const ModelConfig& config, const Real* parameters, const Batch& batch, const std::vector<std::uint8_t>& ablated,
-              Workspace<Real>& ws, Real* grads, const FrozenInputs<Real>& frozen = {}, std::size_t normalizer = 0);
+double backward(const ModelConfig& config, const Real* parameters, const Batch& batch,
+                const std::vector<std::uint8_t>& ablated, Workspace<Real>& ws, Real* grads,
+                const FrozenInputs<Real>& frozen = {}, std::size_t normalizer = 0);
 
 }  // namespace attn::train

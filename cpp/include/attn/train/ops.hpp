@@ -18,19 +18,43 @@
 
 namespace attn::train {
 
-// x (N, d) = row(tokens[r]) + P[r mod T]: row(id) = frozen[id] for id < frozen_rows, else
-// learned[id − frozen_rows]. positional (T, d) may be null (no position information).
+// row(id) (d): the input row of id, frozen[id] (frozen: (frozen_rows, d)) for id < frozen_rows, else
+// learned[id − frozen_rows] (learned: (V − frozen_rows, d)). The one rule for reading an input row: the
+// embedding, a tied output matrix (model.cpp output_matrix) and the rows LanguageModel reports all use it.
 template <typename Real>
-void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d, const Real* frozen,
-                       std::size_t frozen_rows, const Real* learned, const Real* positional);
+inline const Real* input_row(std::size_t id, std::size_t d, const Real* frozen, std::size_t frozen_rows,
+                             const Real* learned) {
+  return id < frozen_rows ? frozen + id * d : learned + (id - frozen_rows) * d;
+}
+
+// x (N, d) = row(tokens[r]) + P[r mod T], row as input_row. positional (T, d) may be null (no position information).
+template <typename Real>
+void embedding_forward(Real* x, const std::int32_t* tokens, std::size_t N, std::size_t T, std::size_t d,
+                       const Real* frozen, std::size_t frozen_rows, const Real* learned, const Real* positional);
 // dlearned (rows, d) += dx rows of the tokens with learned rows; dpositional (T, d) += dx (if not null).
 template <typename Real>
 void embedding_backward(Real* dlearned, Real* dpositional, const Real* dx, const std::int32_t* tokens, std::size_t N,
                         std::size_t T, std::size_t d, std::size_t frozen_rows);
 
+// A weight matrix w (k, m) made ready for products in · w: for float, gemm_packed's column panels
+// (kernels.hpp pack_panels); for double, w as it is (gemm_rowwise reads it row-major). A matrix used in many
+// products (a LanguageModel's output matrix U) is packed once and kept.
+template <typename Real>
+struct PackedWeights {
+  std::vector<Real> data;
+  std::size_t k = 0, m = 0;
+};
+template <typename Real>
+void pack_weights(PackedWeights<Real>& out, const Real* w, std::size_t k, std::size_t m);
+
 // out (N, m) = in (N, k) · w (k, m) + bias (m; null: none), or out += in · w + bias when accumulate.
 template <typename Real>
-void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k, std::size_t m,
+void matmul_forward(Real* out, const Real* in, const Real* w, const Real* bias, std::size_t N, std::size_t k,
+                    std::size_t m, bool accumulate = false);
+// The same with w packed by pack_weights (k = w.k, m = w.m): the bias first, then the product added to it, as
+// the unpacked form does, so both give the same bits.
+template <typename Real>
+void matmul_forward(Real* out, const Real* in, const PackedWeights<Real>& w, const Real* bias, std::size_t N,
                     bool accumulate = false);
 // din (N, k) += dout · wᵀ; dw (k, m) += inᵀ · dout; dbias (m) += Σ_rows dout. Any output may be null
 // (not needed). scratch holds the transposes.
@@ -44,8 +68,9 @@ void matmul_backward(Real* din, Real* dw, Real* dbias, const Real* dout, const R
 // exactly 0). ablated (H flags, or null): a flagged head's block of z is 0. Throws std::domain_error if
 // a score is NaN (parameters that are not finite).
 template <typename Real>
-void attention_forward(Real* z, Real* weights, const Real* q, const Real* k, const Real* v, std::size_t B, std::size_t T,
-                       std::size_t d, std::size_t H, bool causal, const std::uint8_t* ablated, HeadWorkspace& head);
+void attention_forward(Real* z, Real* weights, const Real* q, const Real* k, const Real* v, std::size_t B,
+                       std::size_t T, std::size_t d, std::size_t H, bool causal, const std::uint8_t* ablated,
+                       HeadWorkspace& head);
 // dq, dk, dv (N, d) += the gradients through every head that is not ablated:
 //   dA = dZ_h V_hᵀ, dV_h = Aᵀ dZ_h, dS = A ⊙ (dA − rowsum(A ⊙ dA)) / √d_k (softmax's Jacobian; masked
 //   cells have A = 0), dQ_h = dS K_h, dK_h = dSᵀ Q_h.
@@ -58,8 +83,8 @@ void attention_backward(Real* dq, Real* dk, Real* dv, const Real* dz, const Real
 // row's mean μ and biased variance σ², ε = kLayerNormEpsilon (parameters.hpp); keeps mean (N) and
 // rstd = 1/√(σ² + ε) (N) for the backward pass.
 template <typename Real>
-void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* x, const Real* gamma, const Real* beta, std::size_t N,
-                       std::size_t d);
+void layernorm_forward(Real* out, Real* mean, Real* rstd, const Real* x, const Real* gamma, const Real* beta,
+                       std::size_t N, std::size_t d);
 // With x̂ = (x − μ)·rstd and g = dout ⊙ γ:  dx += rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂)),
 // dγ += Σ_rows dout ⊙ x̂,  dβ += Σ_rows dout.
 template <typename Real>
@@ -101,7 +126,16 @@ inline float exp_nonpositive(float x) {
   return y * two_n;
 }
 
-// Σ over the scored rows of logits (N, V) of −log softmax(row)[target] (nats), computed stably in double.
+// ln Σ_j e^row[j] over one row of V logits (nats), computed stably in double: max + ln Σ_j e^(row[j] − max)
+// with the row's largest logit max. Every log-softmax in the project goes through it (the loss below,
+// LanguageModel's scores and knockouts).
+template <typename Real>
+double log_sum_exp(const Real* row, std::size_t V);
+// ln softmax(row)[id] = row[id] − log_sum_exp(row) (nats, ≤ 0) for id in [0, V) (not checked).
+template <typename Real>
+double log_softmax_at(const Real* row, std::size_t V, std::int32_t id);
+
+// Σ over the scored rows of logits (N, V) of −log softmax(row)[target] = log_sum_exp(row) − row[target] (nats).
 template <typename Real>
 double crossentropy_forward(const Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
                             std::size_t V);
@@ -111,6 +145,6 @@ double crossentropy_forward(const Real* logits, const std::int32_t* targets, con
 // exponentials are exp_nonpositive's and its sums run in 8 lanes (a fixed order: the same bits every run).
 template <typename Real>
 double crossentropy_backward(Real* logits, const std::int32_t* targets, const std::uint8_t* scored, std::size_t N,
-                           std::size_t V, Real scale);
+                             std::size_t V, Real scale);
 
 }  // namespace attn::train

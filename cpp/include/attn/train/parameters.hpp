@@ -32,8 +32,9 @@ inline constexpr NamedValue<Positional> kPositionalNames[] = {
 inline constexpr double kLayerNormEpsilon = 1e-5;
 
 struct ModelConfig {
-  std::size_t vocab_size = 0;   // V: input ids are in [0, V)
-  std::size_t frozen_rows = 0;  // F ≤ V: ids below F read a frozen table given to forward(); ids F … V − 1 are learned rows
+  std::size_t vocab_size = 0;  // V: input ids are in [0, V)
+  std::size_t frozen_rows =
+      0;  // F ≤ V: ids below F read a frozen table given to forward(); ids F … V − 1 are learned rows
   std::size_t output_size = 0;  // V_out: logits per position (0: the same as V)
   std::size_t d_model = 0;      // d
   std::size_t n_heads = 0;      // H, divides d
@@ -53,7 +54,8 @@ struct ModelConfig {
 };
 
 // Throws std::out_of_range naming the field if a size is 0, n_heads does not divide d_model,
-// frozen_rows exceeds vocab_size, or the parameters would exceed the core's memory limit (limits.hpp).
+// frozen_rows exceeds vocab_size, or the parameters (parameter_count, counted in 64 bits) would exceed the
+// core's memory limit (limits.hpp kMaxCells).
 void check_config(const ModelConfig& config);
 
 // One layer's parameters; a pointer is null where the configuration has no such tensor.
@@ -61,21 +63,21 @@ template <typename Real>
 struct LayerParameters {
   Real *w_q = nullptr, *w_k = nullptr, *w_v = nullptr, *w_o = nullptr;  // (d, d) each; head h: columns h·d_k …
   Real *b_q = nullptr, *b_k = nullptr, *b_v = nullptr, *b_o = nullptr;  // (d) each, with biases
-  Real *norm1_gamma = nullptr, *norm1_beta = nullptr;                    // (d) each, with layer_norm
-  Real *w_1 = nullptr, *b_1 = nullptr;                                   // (d, d_ff), (d_ff), with d_ff > 0
-  Real *w_2 = nullptr, *b_2 = nullptr;                                   // (d_ff, d), (d)
-  Real *norm2_gamma = nullptr, *norm2_beta = nullptr;                    // (d) each, with layer_norm and d_ff > 0
+  Real *norm1_gamma = nullptr, *norm1_beta = nullptr;                   // (d) each, with layer_norm
+  Real *w_1 = nullptr, *b_1 = nullptr;                                  // (d, d_ff), (d_ff), with d_ff > 0
+  Real *w_2 = nullptr, *b_2 = nullptr;                                  // (d_ff, d), (d)
+  Real *norm2_gamma = nullptr, *norm2_beta = nullptr;                   // (d) each, with layer_norm and d_ff > 0
 };
 
 template <typename Real>
 struct Parameters {
-  Real* embedding = nullptr;    // (V − F, d) the learned input rows (ids F … V − 1)
-  Real* positional = nullptr;   // (T, d) learned P only
+  Real* embedding = nullptr;   // (V − F, d) the learned input rows (ids F … V − 1)
+  Real* positional = nullptr;  // (T, d) learned P only
   std::vector<LayerParameters<Real>> layers;
-  Real *head_w = nullptr, *head_b = nullptr;          // (d, d), (d) W_T and b_T, with output_head
+  Real *head_w = nullptr, *head_b = nullptr;         // (d, d), (d) W_T and b_T, with output_head
   Real *head_gamma = nullptr, *head_beta = nullptr;  // (d) each, the head's LayerNorm
-  Real* unembedding = nullptr;  // (d, V_out) U, untied only
-  Real* output_bias = nullptr;  // (V_out) with biases
+  Real* unembedding = nullptr;                       // (d, V_out) U, untied only
+  Real* output_bias = nullptr;                       // (V_out) with biases
 };
 
 // One parameter tensor as the flat array holds it: its name (as safetensors and JS see it, e.g.
@@ -96,7 +98,12 @@ struct ParameterSpec {
 // w_q, b_q, w_k, b_k, w_v, b_v, w_o, b_o, norm1, w_1, b_1, w_2, b_2, norm2; the output head's dense w and b and
 // norm; unembedding, output_bias.
 std::vector<ParameterSpec> parameter_specs(const ModelConfig& config);
+// The number of parameters, the length of the flat array: the sum of parameter_specs' sizes, added up from the
+// same table (in 64 bits, which check_config reads before anything can wrap). Callers ask it, never re-derive it.
 std::size_t parameter_count(const ModelConfig& config);
+
+// The number of values of a row-major tensor of this shape: the product of its sizes (1 for shape {}).
+std::size_t tensor_size(const std::vector<std::size_t>& shape);
 
 // Named pointers into `flat` (parameter_count(config) values), in parameter_specs' order.
 template <typename Real>

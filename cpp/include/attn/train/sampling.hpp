@@ -29,10 +29,10 @@ struct SamplingDistribution {
 
 // q_i = exp(z_i / T) / Σ_{j kept} exp(z_j / T) for the words i kept: the top_k largest logits z among the words
 // (every word when top_k = 0 or top_k ≥ the words' count), <unk> (id `unk`) excluded. logits: (n) one position's.
-// Computed in double with the largest logit subtracted first (no overflow at T = 0.05). first: how many of them to return
-// (the most likely; all by default), so that a figure showing 10 of 8,191 does not sort them all.
-// Throws std::out_of_range if temperature is not in [kMinOutputTemperature, kMaxOutputTemperature] (or is NaN),
-// top_k > kMaxSampleTopK, or no word is left (n = 1).
+// Computed in double with the largest logit subtracted first (no overflow at T = 0.05). first: how many of them to
+// return (the most likely; all by default), so that a figure showing 10 of 8,191 does not sort them all. Throws
+// std::out_of_range if temperature is not in [kMinOutputTemperature, kMaxOutputTemperature] (or is NaN), top_k >
+// kMaxSampleTopK, or no word is left (n = 1).
 SamplingDistribution sampling_distribution(const float* logits, std::size_t n, std::int32_t unk, double temperature,
                                            std::size_t top_k, std::size_t first = SIZE_MAX);
 

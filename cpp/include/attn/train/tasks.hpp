@@ -37,8 +37,10 @@ enum class Task { previous_token, reverse, sort, induction };
 
 // The tasks' JS names (core.createTrainer's `task`), both ways through names.hpp: value_of(kTaskNames,
 // name, "task") reads one (std::out_of_range naming the allowed names otherwise), name_of writes one.
-inline constexpr NamedValue<Task> kTaskNames[] = {
-    {"previous-token", Task::previous_token}, {"reverse", Task::reverse}, {"sort", Task::sort}, {"induction", Task::induction}};
+inline constexpr NamedValue<Task> kTaskNames[] = {{"previous-token", Task::previous_token},
+                                                  {"reverse", Task::reverse},
+                                                  {"sort", Task::sort},
+                                                  {"induction", Task::induction}};
 
 // The smallest seq_len and vocab_size a task accepts for a given seq_len (see the layouts above).
 std::size_t min_seq_len(Task task);
