@@ -280,6 +280,12 @@ test("the chapter's state is in the URL; a bad probe is named and the last good 
     await page.$eval(HOST, (el) => el.shadowRoot.querySelector('select[name="trainTask"]').value),
     'reverse',
   );
+  // The task's defaults as a learner reads them: the learning rate's float32 0.0099999… is 0.01.
+  const defaults = await page.$$eval(`${HOST} select[name^="train"] option[value=""]`, (options) =>
+    options.map((o) => o.textContent),
+  );
+  assert.ok(defaults.length >= 4, defaults.join(' | '));
+  for (const text of defaults) assert.match(text, /^task default \(\d+(\.\d{1,6})?\)$/, text);
   const probe = () =>
     page.$eval(HOST, (el) =>
       [...el.shadowRoot.querySelectorAll('[data-figure="learn-probe"] tr:nth-child(2) td')]

@@ -192,7 +192,7 @@ test('Generate appends a sampled word, advances the seed, and the link reproduce
   assert.ok(second.startsWith(`${first} `), `${second} extends ${first}`);
   assert.match(page.url(), /sampleSeed=43/);
   const said = await page.$eval('attention-explorer .sampling-controls .generated', (o) => o.value);
-  assert.match(said, /^Generated “\S+” \(p = \d+\.\d %/);
+  assert.match(said, /^Generated “\S+” \(p = \d+\.\d+ %/);
   // The bars follow the new sentence.
   const title = await page.$eval(
     'attention-explorer [data-figure="predictions"] .prediction-title',
@@ -209,6 +209,22 @@ test('Generate appends a sampled word, advances the seed, and the link reproduce
   assert.equal(await reloaded.page.$eval('attention-explorer', (el) => el.sentence), first);
   await reloaded.page.waitForSelector('attention-explorer .sampling-controls button.generate:not([hidden])');
   assert.equal(await generateOnce(reloaded.page), second);
+
+  // The line speaks of the generated word: typing another sentence takes it away.
+  await page.focus('attention-explorer textarea');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' x');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('attention-explorer').shadowRoot.querySelector('.sampling-controls .generated').value ===
+      '',
+  );
+  // The decoder never read [MASK]: its word chips do not offer it, and a click masks nothing.
+  const chip = 'attention-explorer .token[data-index="1"]';
+  assert.doesNotMatch(await page.$eval(chip, (li) => li.title), /click to mask/);
+  await page.click(chip);
+  await flush(page);
+  assert.deepEqual(await page.$eval('attention-explorer', (el) => el.state.maskedPositions), []);
 
   // The encoder: no Generate, and the line says why.
   await page.goto(`${shared.server.url}#model=masked`);

@@ -136,6 +136,14 @@ test("#model=causal: the learned heads carry the measured labels, and the next-w
   assert.equal(pointed.rank, rank ? String(rank) : undefined, 'the rank of the word that came, "was"');
   assert.match(pointed.title, /^After “The river bank” it expected: the word that came, “was”: /);
   await page.screenshot({ path: `${OUTPUT}/trained-causal-pointed.png` });
+  // The pointer leaves the weights: the panel shows the next word after the whole sentence again.
+  await page.mouse.move(canvas.x - 40, canvas.y - 40);
+  await page.waitForFunction(
+    () =>
+      !document
+        .querySelector('attention-explorer')
+        .shadowRoot.querySelector('[data-figure="predictions"] section[data-focus]'),
+  );
 
   // A keystroke: the bars follow the new sentence.
   await page.fill('attention-explorer textarea', 'In the beginning God created the');

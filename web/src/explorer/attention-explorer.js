@@ -19,6 +19,7 @@ import { tourStepId } from './tour-steps.js';
 import { UrlLink } from './url-link.js';
 import { defaultState, withChange } from '../lessons/chapters.js';
 import { Models } from '../models/models.js';
+import { masksWords, modelEntry } from '../models/registry.js';
 import { keepingBlanks } from '../settings/blanks.js';
 import { keepFocus } from '../views/keep-focus.js';
 import { element } from '../views/layout.js';
@@ -344,7 +345,11 @@ export class AttentionExplorer extends ElementBase {
     if (this.notice.textContent !== notice) this.notice.textContent = notice;
     keepFocus(this.slots.tokens, () => {
       const shown = this.slots.tokens.firstChild;
-      const strip = tokenStrip(run, { vocabSize: this.core.vocabSize }, shown ?? undefined);
+      const strip = tokenStrip(
+        run,
+        { vocabSize: this.core.vocabSize, maskable: masksWords(run.can) },
+        shown ?? undefined,
+      );
       if (strip !== shown) this.slots.tokens.replaceChildren(strip);
     });
     if (empty && this.chapters.hidden) return;
@@ -363,9 +368,9 @@ export class AttentionExplorer extends ElementBase {
     this.errors.say(message);
   }
 
-  /** Clicking a token replaces it by [MASK]; clicking again restores it. */
+  /** Clicking a token replaces it by [MASK]; clicking again restores it (for a model that reads [MASK]). */
   toggleMask(item) {
-    if (!item || this.hasAttribute('readonly')) return;
+    if (!item || this.hasAttribute('readonly') || !masksWords(modelEntry(this.current.model).can)) return;
     const index = Number(item.dataset.index);
     const masked = this.current.maskedPositions;
     this.applyChange({

@@ -103,3 +103,12 @@ export function modelIdThat(ability) {
   if (id === undefined) throw new RangeError(`No model can ${ability}.`);
   return id;
 }
+
+/**
+ * Whether a clicked word becomes [MASK]: for the designed heads (the mean word vector in its place) and a model that
+ * fills blanks; a model that writes the next word never read [MASK] in training (core languageModel run() refuses it).
+ * @param {Abilities} can
+ */
+export function masksWords(can) {
+  return can.designedControls || can.fillBlanks;
+}

@@ -197,6 +197,9 @@ export function heatmap(spec, last) {
     outline.setAttribute('visibility', 'hidden');
     tip.hide();
     live.textContent = '';
+    // No cell is current: what follows it goes back to what it shows without one.
+    if (spec.currentCellEvent)
+      canvas.dispatchEvent(new CustomEvent(spec.currentCellEvent, { detail: { row: null, col: null }, bubbles: true }));
   };
   followCurrentCell(canvas, spec, showCell, hideCell);
 

@@ -11,7 +11,7 @@ const vocabularyWords = (() => {
   };
 })();
 
-function describe(token, i, padding, vocabSize) {
+function describe(token, i, padding, vocabSize, maskable) {
   if (token.masked) return `position ${i}: "${token.text}" replaced by [MASK] (the mean word vector); click to restore`;
   const words = vocabularyWords(vocabSize);
   const vector = token.oov
@@ -19,17 +19,19 @@ function describe(token, i, padding, vocabSize) {
     : token.id === undefined
       ? `"${token.text}", in the ${words}GloVe vocabulary`
       : `"${token.text}", vocabulary row ${token.id}`;
-  return `position ${i}: ${vector}${padding ? ' — padding: no query attends to it' : ''}; click to mask`;
+  return `position ${i}: ${vector}${padding ? ' — padding: no query attends to it' : ''}${maskable ? '; click to mask' : ''}`;
 }
 
 /**
  * @param {{ tokens: object[], validLength: number }} trace  a Run (models/run.js) or core.explain()'s trace
- * @param {{ vocabSize?: number }} [vocabulary]  the loaded vocabulary's size, named in the tooltips
+ * @param {{ vocabSize?: number, maskable?: boolean }} [vocabulary]  the loaded vocabulary's size, named in the tooltips;
+ *   maskable: a click replaces a word by [MASK] (default true; a model that writes the next word takes no [MASK])
  * @param {HTMLOListElement} [last]  the strip drawn before: its items are updated in place by position (a keystroke
  *   rewrites the chips whose token changed, adds or removes those at the end, and rebuilds none)
- * @returns {HTMLElement} an ordered list; each item carries data-index, data-start, data-end (UTF-16 offsets)
+ * @returns {HTMLElement} an ordered list; each item carries data-index, data-start, data-end (UTF-16 offsets) and
+ *   data-maskable
  */
-export function tokenStrip(trace, { vocabSize } = {}, last) {
+export function tokenStrip(trace, { vocabSize, maskable = true } = {}, last) {
   const list = last?.dataset.figure === 'tokens' ? last : document.createElement('ol');
   list.className = 'token-strip';
   list.dataset.figure = 'tokens';
@@ -41,7 +43,8 @@ export function tokenStrip(trace, { vocabSize } = {}, last) {
       class: ['token', token.oov && 'oov', token.masked && 'masked', padding && 'padding'].filter(Boolean).join(' '),
       'data-start': token.start,
       'data-end': token.end,
-      title: describe(token, i, padding, vocabSize),
+      title: describe(token, i, padding, vocabSize, maskable),
+      'data-maskable': maskable,
     });
     setText(item.lastChild, token.masked ? '[MASK]' : token.text); // text, never HTML
   });

@@ -29,6 +29,12 @@ function mixQuery(tokens, query) {
   return Math.max(0, Math.min(tokens.length - 1, query ?? 2));
 }
 
+/** A probability as a percentage with enough digits to read it: "12.1 %", "0.42 %", "0.0031 %". */
+function percent(p) {
+  const value = 100 * p;
+  return `${value >= 0.1 ? value.toFixed(1) : value.toPrecision(2)} %`;
+}
+
 /** The trained heads' caption: how many, and how they are named. */
 function trainedHeadsCaption(config) {
   return (
@@ -145,7 +151,9 @@ export const attentionChapter = {
       redraw('mix', { focusQuery: focused });
       const { sentence, model: id } = state();
       const { model } = models.get(id);
-      if (!modelEntry(id).can.generate || !model || event.detail.row === null || event.detail.row === undefined) return;
+      if (!modelEntry(id).can.generate || !model) return;
+      // The pointer left the weights: the panel shows the next word after the sentence again.
+      if (event.detail.row === null || event.detail.row === undefined) return redraw('predictions', { focus: null });
       try {
         const sampling = { temperature: state().outputTemperature, topK: state().topK };
         redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row, sampling, state().knockout) });
@@ -189,13 +197,15 @@ export const attentionChapter = {
     // Sampling: the bars follow the output temperature and top-k; Generate appends a sampled word (the seed advances).
     const sampling = buildSamplingControls();
     sampling.form.addEventListener('input', () => edit(sampling.read()));
+    let saidFor = null; // the sentence the Generate line speaks of: it goes when the learner types another
     sampling.generate.addEventListener('click', () => {
       const { model: id } = state();
       const { model } = models.get(id);
       if (!modelEntry(id).can.generate || !model) return;
       try {
         const made = generate(model, state());
-        sampling.said.value = `Generated “${made.word}” (p = ${(100 * made.p).toFixed(1)} % under the bars’ distribution).`;
+        sampling.said.value = `Generated “${made.word}” (p = ${percent(made.p)} under the bars’ distribution).`;
+        saidFor = made.change.sentence;
         edit(made.change);
       } catch (error) {
         sampling.said.value = error.message; // a sentence the model cannot read: the figures keep their last state
@@ -238,8 +248,12 @@ export const attentionChapter = {
         predictions: [predictionsBox, slots.whyThisWord],
       },
       figureControls: [lineControls.form, sampling.form],
-      syncRun: (_, run) => {
+      syncRun: (current, run) => {
         shownRun = run;
+        if (saidFor !== null && current.sentence !== saidFor) {
+          sampling.said.value = '';
+          saidFor = null;
+        }
       },
       sync: (state, { readonly, open, views }) => {
         const designed = modelEntry(state.model).can.designedControls;

@@ -146,7 +146,8 @@ export function buildLearnControls(tasks) {
       if (Number(seed.value) !== state.trainSeed || seed.value === '') seed.value = String(state.trainSeed);
       for (const [name, el] of Object.entries(sizes)) {
         el.value = state[name] === null ? '' : String(state[name]);
-        el.options[0].text = `task default (${defaults[SIZE_OPTIONS[name]]})`;
+        // The core's defaults are float32 (a learning rate of 0.01 arrives as 0.009999999776482582): 6 digits say it.
+        el.options[0].text = `task default (${Number(defaults[SIZE_OPTIONS[name]].toPrecision(6))})`;
       }
       train.textContent = running ? 'Pause' : step > 0 ? 'Continue' : 'Train';
       train.setAttribute('aria-pressed', String(running));

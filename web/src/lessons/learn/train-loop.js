@@ -58,7 +58,8 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
   let running = false;
   let stepsPerSecond = 0;
   let timer = null;
-  let rate = { steps: 0, ms: 0 }; // measured speed: steps and busy-or-waiting ms over the last ticks
+  let rate = { steps: 0, ms: 0 }; // measured speed: steps and wall-clock ms over the last ticks
+  let lastTick = null; // { begin, done } of the tick before, while running: its steps over the time to this one
   let trainLoss = NaN; // mean training loss of the steps since the last snapshot
   let ablated = []; // "layer,head" of the heads switched off
   let started = 0; // performance.now() at the first step of this run of `running`
@@ -89,6 +90,7 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
   function stop() {
     if (running) elapsed += performance.now() - started;
     running = false;
+    lastTick = null;
     clearTimeout(timer);
     timer = null;
   }
@@ -111,10 +113,14 @@ export function trainingLoop(postMessage, { tickMs, busyMs }, core) {
     }
     trainLoss = done > 0 ? lossSum / done : trainLoss;
     const spent = performance.now() - begin;
-    // Speed over the last second or so: steps per wall-clock ms of this thread's ticks.
     const wait = Math.max(0, tickMs - spent);
-    const decay = 0.5 ** (tickMs / SNAPSHOT_MS);
-    rate = { steps: rate.steps * decay + done, ms: rate.ms * decay + spent + wait };
+    // Speed over the last second or so: the steps of each tick over the wall-clock time from its start to the next
+    // tick's, as the timer really fired (a browser clamps and delays timers: the wait asked for is not the wait had).
+    if (lastTick) {
+      const decay = 0.5 ** (tickMs / SNAPSHOT_MS);
+      rate = { steps: rate.steps * decay + lastTick.done, ms: rate.ms * decay + (begin - lastTick.begin) };
+    }
+    lastTick = { begin, done };
     if (begin + spent - shown >= SNAPSHOT_MS - 1) {
       shown = begin + spent;
       post({ type: 'snapshot', snapshot: snapshot() });
