@@ -75,6 +75,13 @@ test('causal mask + semantic head: the first word attends to itself and says so;
   assert.equal(cross.masked[0], 0);
   assert.equal(cross.masked[cross.t + 1], 1, 'the own position of later words is drawn masked');
   assert.match(cross.text, /“Das” has no other word it may see, so it attends to itself/);
+  // The section does not claim the target translates the learner's sentence: it is the box's, and says so.
+  const intro = await page.$eval(
+    'attention-explorer [data-figure="cross-self-attention"]',
+    (f) => f.closest('section').textContent,
+  );
+  assert.doesNotMatch(intro, /translation of your sentence/);
+  assert.match(intro, /it does not follow yours/);
 
   // A padding mask of valid length 0 leaves no key at all: those rows are empty and say so.
   await page.click('attention-explorer [data-chapter-tab="attention"]');

@@ -74,6 +74,14 @@ test('Train on induction: within 15 s an induction head forms, its layer-1 weigh
   );
   const head = best(formed.state);
   assert.equal(head.layer, 1, 'the induction head is in layer 1');
+  // The note names the layer the outlines are drawn in, counted from 1 as every label counts layers.
+  const hints = await page.$eval(HOST, (el) =>
+    [...el.shadowRoot.querySelectorAll('.trained-heads > p.hint')].map((p) => p.textContent),
+  );
+  assert.ok(
+    hints.some((text) => /^Outlined in layer 2: /.test(text)),
+    hints.join(' | '),
+  );
   console.log(
     `# induction head L${head.layer} H${head.head}: prefix matching ${head.prefixMatching} at step ${formed.state.step}, ${((Date.now() - trainedAt) / 1000).toFixed(1)} s after Train`,
   );

@@ -135,6 +135,11 @@ test('score decomposition: four terms and their sum for the selected head; a mes
     'score-sum',
   ]);
   assert.deepEqual(await figureShape('score-sum'), [5, 5]);
+  // Each term is shown as it adds up to the scores: divided by √d_k like them, and the titles say so.
+  const titles = await page.$$eval('[data-figure="score-terms"] figure figcaption', (captions) =>
+    captions.map((c) => c.textContent),
+  );
+  assert.match(titles[0], /^content–content: XW_Q \(XW_K\)ᵀ \/ √d_k/);
   await setPositional('rope');
   assert.match(await page.textContent('[data-figure="score-terms"]'), /applies when P is added/);
   await setPositional('sinusoidal');

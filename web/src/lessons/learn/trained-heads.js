@@ -173,7 +173,7 @@ export function trainedHeads(snapshot, { task, vocabSize, colorMap = 'viridis', 
   if (outlined.length && numLayers > 1) {
     figure.appendChild(document.createElement('p')).className = 'hint';
     figure.lastChild.textContent =
-      'Outlined in layers 1 and up: for each repeated token, the token that came after its earlier ' +
+      `Outlined in layer${numLayers > 2 ? 's 2 and up' : ' 2'}: for each repeated token, the token that came after its earlier ` +
       'occurrence — where an induction head attends. Bars: previous-token and prefix-matching scores on 64 repeated sequences; ' +
       'the tick is where a head counts as formed.';
   }

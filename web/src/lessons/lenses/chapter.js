@@ -197,9 +197,9 @@ export const lensesChapter = {
     const lookup = lookupSection(core, edit, slots.lookup);
     const cross = section(
       'Cross-attention: the decoder reads the source',
-      'In an encoder–decoder Transformer the target (here a ' +
-        "translation of your sentence) first attends to itself causally, then its queries attend to the source's keys and values. " +
-        'Your sentence above is the source.',
+      'In an encoder–decoder Transformer the target (a translation, say; here the sentence in the box below, which you ' +
+        "can edit: it does not follow yours) first attends to itself causally, then its queries attend to the source's keys " +
+        'and values. Your sentence above is the source.',
       target.parentElement,
       slots.cross,
     );

@@ -73,8 +73,11 @@ export function scoreTerms(trace, { head }) {
       isMasked,
       describe: (i, j, v) => `${caption}: "${labels[i]}" · "${labels[j]}" = ${fmt(v)}`,
     });
+  // The core multiplies each term by the head's score factor, so that the four add up to its scores: the titles say so.
+  const { scale, temperature = 1 } = trace.options;
+  const factor = `${scale ? ' / √d_k' : ''}${temperature !== 1 ? ' / τ' : ''}`;
   for (const [key, name, formula] of TERMS)
-    wrapper.append(panel(`score-${key}`, `${name}: ${formula}`, terms[key].data));
+    wrapper.append(panel(`score-${key}`, `${name}: ${formula}${factor}`, terms[key].data));
   wrapper.append(
     panel(
       'score-sum',
