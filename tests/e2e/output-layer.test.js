@@ -74,7 +74,7 @@ test('Inside one head, decoder: the output layer follows the last block, each st
     run.top.slice(0, 10).map((w) => w.word),
   );
   assert.ok(!words.words.includes('<unk>'));
-  assert.match(words.unkLine, /^a rarer word: \d+\.\d%$/);
+  assert.match(words.unkLine, /^a rarer word \(one of the words outside its 8,191\): \d+\.\d%/);
   for (const [viewport, name] of [
     [{ width: 1440, height: 900 }, 'wide'],
     [PHONE, 'phone'],
@@ -135,8 +135,11 @@ test('predictions: <unk> never ranked, its line apart; the output temperature an
   await page.waitForSelector('attention-explorer [data-figure="predictions"] li[data-word]', { timeout: 30000 });
   const before = await bars(page);
   assert.ok(!before.words.includes('<unk>'), before.words.join(' '));
-  assert.match(before.unk, /^a rarer word: \d+\.\d%$/);
-  assert.match(before.note, /softmax\(logits \/ T\).*T = 1, every word kept/);
+  assert.match(before.unk, /^a rarer word \(one of the words outside its 8,191\): \d+\.\d%/);
+  // At the defaults the bars are the model's own probabilities: with the rarer words' line they add up to at most 1.
+  assert.match(before.note, /^Bars: the model's probabilities/);
+  const rarer = Number(before.unk.match(/(\d+\.\d)%/)[1]) / 100;
+  assert.ok(before.p.reduce((a, b) => a + b, 0) + rarer <= 1 + 1e-3, `${before.p.join(' + ')} + ${rarer}`);
   // The slider labelled "output temperature": lower → the first word's probability rises.
   const slider = 'attention-explorer .sampling-controls input[name="outputTemperature"]';
   assert.equal(await page.$eval(slider, (input) => input.labels[0].textContent), 'output temperature');
@@ -157,7 +160,10 @@ test('predictions: <unk> never ranked, its line apart; the output temperature an
   const three = await bars(page);
   assert.deepEqual(three.words, before.words.slice(0, 3));
   assert.ok(Math.abs(three.p.reduce((a, b) => a + b, 0) - 1) < 1e-5);
-  assert.match(three.note, /the 3 most likely kept, renormalised/);
+  assert.match(
+    three.note,
+    /^Bars: the sampling distribution, softmax\(logits \/ T\).*the 3 most likely kept, renormalised/,
+  );
   for (const [viewport, name] of [
     [{ width: 1440, height: 900 }, 'wide'],
     [PHONE, 'phone'],

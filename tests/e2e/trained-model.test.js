@@ -49,7 +49,7 @@ function shown(page) {
   });
 }
 
-test("#model=causal: the learned heads carry the measured labels, and the next-word bars are run()'s sampling distribution for the last token", async () => {
+test("#model=causal: the learned heads carry the measured labels, and the next-word bars are run()'s own probabilities for the last token", async () => {
   const { page, errors } = await openSite(shared, 'model=causal');
   await trainedDrawn(page);
   const view = await shown(page);
@@ -91,13 +91,14 @@ test("#model=causal: the learned heads carry the measured labels, and the next-w
   );
   assert.equal(view.heads.find((h) => h.selected).label, 'previous', 'selected by default: the previous-word head');
   assert.equal(view.predictions.length, 1);
+  // At the defaults (output temperature 1, every word kept) the bars are the model's own p, as everywhere on the page.
   assert.deepEqual(
     view.predictions[0].words,
-    expected.top.map((w) => w.word),
+    expected.modelTop.map((w) => w.word),
   );
   assert.deepEqual(
     view.predictions[0].p,
-    expected.top.map((w) => w.p),
+    expected.modelTop.map((w) => w.p),
   );
   // At temperature 1 with every word kept, q is the model's p renormalised over the words: p / (1 − p(<unk>)).
   expected.modelTop.forEach((w, i) => assert.ok(Math.abs(w.p / (1 - expected.unk) - expected.top[i].p) < 1e-5));
@@ -185,18 +186,17 @@ test("#model=masked: clicking a word makes it [MASK] and shows fillMask's top 10
   const expected = await page.$eval('attention-explorer', async (el) =>
     (await el.core.languageModel('masked')).fillMask('The [MASK] bank was muddy after the storm', 100),
   );
-  const sampled = await page.$eval('attention-explorer', async (el) =>
-    (await el.core.languageModel('masked'))
-      .run('The [MASK] bank was muddy after the storm', { k: 10, positions: 'masks', sampling: {} })
-      .sampling[1].map((w) => w.p),
-  );
   assert.equal(view.predictions.length, 1);
   assert.equal(view.predictions[0].position, expected[0].position);
   assert.deepEqual(
     view.predictions[0].words,
     expected[0].top.slice(0, 10).map((w) => w.word),
   );
-  assert.deepEqual(view.predictions[0].p, sampled, "the bars: the sampling distribution's (defaults), over the words");
+  assert.deepEqual(
+    view.predictions[0].p,
+    expected[0].top.slice(0, 10).map((w) => w.p),
+    "the bars: the model's own probabilities at the defaults, fillMask's",
+  );
   assert.equal(view.predictions[0].hidden, 'river');
   const rank = expected[0].top.findIndex((w) => w.word === 'river') + 1;
   assert.equal(view.predictions[0].rank, rank ? String(rank) : undefined, "the hidden word's rank among the top 100");

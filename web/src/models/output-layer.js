@@ -14,6 +14,15 @@ export function samplingOptions({ outputTemperature, topK }) {
 }
 
 /**
+ * Whether the bars show a sampling distribution: at an output temperature other than 1 or a top-k; at the defaults they
+ * show the model's own probabilities (the same word has one probability everywhere on the page).
+ * @param {{ outputTemperature: number, topK: number }} state
+ */
+export function sampledBars({ outputTemperature, topK }) {
+  return outputTemperature !== 1 || topK > 0;
+}
+
+/**
  * The output layer at `position` of a core LanguageRun (run() asked for that position).
  * @param {object} model  a core.languageModel  @param {object} run  its LanguageRun  @param {number} position  0 … T − 1
  * @returns {{ position: number, x: { data: Float32Array, shape: [1, number] }, t: { data: Float32Array, shape: [1, number] }

@@ -2,7 +2,7 @@
 // Run interface: one languageModel run() per update gives every head's weights, the block outputs, the
 // selected head followed through its block (the stepper and the mix read it) and the predictions the
 // figures show (the output layer costs more than the blocks, so only at the positions shown).
-import { outputAt, samplingOptions } from './output-layer.js';
+import { outputAt, sampledBars, samplingOptions } from './output-layer.js';
 import { packAttention, resolveHead } from './run.js';
 
 /** How many words a prediction figure lists. */
@@ -149,7 +149,7 @@ export function maskedText(sentence, tokens, masked) {
  * The encoder's blanks: per [MASK], its position, the sampling distribution's first words, p(<unk>), the hidden word,
  * whether it can output it, and its rank among the model's own (temperature 1) most likely words.
  */
-function blanks(model, run, hidden) {
+function blanks(model, run, hidden, sampled) {
   return run.tokens
     .flatMap((token, position) => (token.mask ? [position] : []))
     .map((position, n) => {
@@ -159,7 +159,7 @@ function blanks(model, run, hidden) {
         hidden: hidden[n],
         known: model.vocabulary.includes(hidden[n]),
         rank: rank < 0 ? null : rank + 1,
-        top: run.sampling[position].slice(0, SHOWN_WORDS),
+        top: (sampled ? run.sampling : run.top)[position].slice(0, SHOWN_WORDS),
         unk: run.unk[position],
       };
     });
@@ -211,12 +211,13 @@ export function runTrained(model, state, sentenceTokens) {
     };
   }
   const knockout = state.knockout ?? [];
+  const sampled = sampledBars(state);
   const run = model.run(text, {
     k: causal ? SHOWN_WORDS : RANKED_WORDS,
     positions: causal ? [-1] : 'masks',
     activations: selected,
     ablate: knockout,
-    sampling: samplingOptions(state),
+    sampling: sampled ? samplingOptions(state) : undefined,
   });
   const T = run.tokens.length;
   const outputPosition = causal ? T - 1 : run.tokens.findIndex((token) => token.mask);
@@ -241,10 +242,11 @@ export function runTrained(model, state, sentenceTokens) {
     block: run.activations,
     knockout,
     text,
-    // The bars: the sampling distribution (output temperature, top-k); <unk>'s probability apart.
+    // The bars: the model's probabilities, or the sampling distribution where the learner set one (output temperature,
+    // top-k); <unk>'s probability apart.
     predictions: causal
-      ? [{ position: T - 1, top: run.sampling.at(-1), unk: run.unk.at(-1) }]
-      : blanks(model, run, hidden),
+      ? [{ position: T - 1, top: (sampled ? run.sampling : run.top).at(-1), unk: run.unk.at(-1) }]
+      : blanks(model, run, hidden, sampled),
     // The stepper's output-layer steps: after the last token, or at the first blank (none without one).
     output: outputPosition === -1 ? null : outputAt(model, run, outputPosition),
   };
@@ -278,13 +280,20 @@ export function waitingRun(kind, { error }, tokens) {
  * @param {{ temperature: number, topK: number }} sampling  the bars' sampling distribution (output-layer.js samplingOptions)
  * @param {import('./run.js').HeadRef[]} [knockout]  heads switched off (state.knockout)
  * @returns {{ tokens: string, position: number, context: string, top: { word: string, p: number }[], unk: number, next?: string,
- *   known?: boolean, rank: number | null, p: number | null }}  top: the sampling distribution's first words; unk: p(<unk>);
+ *   known?: boolean, rank: number | null, p: number | null }}  top: the first words of the model's probabilities, or of
+ *   the sampling distribution where one is set (output-layer.js sampledBars); unk: p(<unk>);
  *   next: the word that came (none after the last token);
  *   known: in its output vocabulary; tokens: the sentence's tokens, joined (whose prediction this is); rank (1-based)
  *   and p: where it stands among the RANKED_WORDS most likely, else null
  */
 export function predictionAt(model, sentence, position, sampling, knockout = []) {
-  const run = model.run(sentence, { k: RANKED_WORDS, positions: [position], sampling, ablate: knockout });
+  const sampled = sampledBars({ outputTemperature: sampling.temperature, topK: sampling.topK });
+  const run = model.run(sentence, {
+    k: RANKED_WORDS,
+    positions: [position],
+    sampling: sampled ? sampling : undefined,
+    ablate: knockout,
+  });
   const next = run.tokens[position + 1]?.text.toLowerCase();
   const top = run.top[position];
   const at = next === undefined ? -1 : top.findIndex(({ word }) => word === next);
@@ -295,7 +304,7 @@ export function predictionAt(model, sentence, position, sampling, knockout = [])
       .slice(0, position + 1)
       .map((t) => t.text)
       .join(' '),
-    top: run.sampling[position].slice(0, SHOWN_WORDS),
+    top: (sampled ? run.sampling : run.top)[position].slice(0, SHOWN_WORDS),
     unk: run.unk[position],
     next,
     known: next !== undefined && model.vocabulary.includes(next),

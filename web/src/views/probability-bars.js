@@ -32,16 +32,20 @@ export function probabilityBars(top, hidden) {
 }
 
 /**
- * The line for <unk> (every word outside a model's output vocabulary), apart from the ranked words: "a rarer word:
- * 13.0 %". Never a bar: it is not a word one can write.
+ * The line for <unk> (every word outside a model's output vocabulary), apart from the ranked words: "a rarer word (one
+ * of the words outside its 8,191): 13.0 %", and where it is more likely than the first word, why that can be. Never a
+ * bar: it is not a word one can write.
  * @param {number} unk  the model's p(<unk>) (softmax at temperature 1)  @param {number} words  how many words it can output
+ * @param {number} [first]  the first bar's probability, to say when the line is larger
  * @returns {HTMLParagraphElement} <p class="unk-line" data-unk>
  */
-export function unkLine(unk, words) {
+export function unkLine(unk, words, first = Infinity) {
   const line = document.createElement('p');
   line.className = 'unk-line';
   line.dataset.unk = String(unk);
-  line.textContent = `a rarer word: ${percent(unk)}`;
+  line.textContent =
+    `a rarer word (one of the words outside its ${words.toLocaleString('en-US')}): ${percent(unk)}` +
+    (unk > first ? ' — more than any one word: it is all those words together' : '');
   line.title =
     `<unk>: the model's probability that the word is none of the ${words} it can output ` +
     '(at temperature 1; never sampled)';

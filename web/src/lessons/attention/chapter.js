@@ -204,7 +204,7 @@ export const attentionChapter = {
       if (!modelEntry(id).can.generate || !model) return;
       try {
         const made = generate(model, state());
-        sampling.said.value = `Generated “${made.word}” (p = ${percent(made.p)} under the bars’ distribution).`;
+        sampling.said.value = `Generated “${made.word}” (p = ${percent(made.p)} in the distribution it was drawn from).`;
         saidFor = made.change.sentence;
         edit(made.change);
       } catch (error) {

@@ -2,6 +2,7 @@
 // decoder's next word after the sentence, or the encoder's words for each blank ([MASK], a clicked word),
 // as bars of the sampling distribution (output temperature, top-k: sampling.hpp), with where the hidden word ranks,
 // and the probability of <unk> (every word outside the output vocabulary) as one line apart, never a bar.
+import { sampledBars } from '../../models/output-layer.js';
 import { modelFacts } from '../../models/model-facts.js';
 import { percent, probabilityBars as bars, unkLine } from '../../views/probability-bars.js';
 
@@ -18,10 +19,17 @@ function focusTitle({ context, next, known, rank, p }, config) {
 }
 
 /**
- * How the bars were made: "softmax(logits / T) over the words, T = 0.7, the 5 most likely kept, renormalised", and for
- * the decoder, that Generate draws from them.
+ * How the bars were made: the model's own probabilities at the defaults (output temperature 1, every word kept), else
+ * the sampling distribution, "softmax(logits / T) over the words, T = 0.7, the 5 most likely kept, renormalised"; and
+ * for the decoder, what Generate draws from.
  */
 function samplingNote({ outputTemperature, topK }, causal) {
+  if (!sampledBars({ outputTemperature, topK })) {
+    return (
+      "Bars: the model's probabilities, softmax of its logits over all its outputs (the rarer words' line below is the " +
+      `rest)${causal ? '; Generate draws from them, without the rarer words, renormalised.' : '.'}`
+    );
+  }
   const kept = topK === 0 ? 'every word kept' : `the ${topK} most likely kept, renormalised`;
   return (
     `Bars: the sampling distribution, softmax(logits / T) over the words with T = ${outputTemperature}, ${kept}` +
@@ -87,7 +95,7 @@ export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } 
               ? `the hidden word ranks ${rank}${rank <= top.length ? ', highlighted' : ''}.`
               : 'the hidden word is not in its top 100.');
     }
-    section.append(bars(top, hidden ?? at?.next), unkLine(at ? at.unk : unk, config.outputSize - 1));
+    section.append(bars(top, hidden ?? at?.next), unkLine(at ? at.unk : unk, config.outputSize - 1, top[0]?.p));
   }
   return figure;
 }
