@@ -78,7 +78,7 @@ export const attentionChapter = {
     const lineHeads = state.lineHeads.filter((h) => h < state.numHeads);
     return { ...state, lineHeads: lineHeads.length ? lineHeads : [designedHead(state.head, state.numHeads)] };
   },
-  /** Its figures (see explorer/figures.js): each a pure function of (result, previous trace, state, env). */
+  /** Its figures (see explorer/figures.js): each a pure function of (result, previous Run, state, env). */
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
