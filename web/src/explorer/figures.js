@@ -29,7 +29,7 @@ export function hasDataFor(result, name) {
   const { needs } = FIGURES[name];
   if (!needs) return true;
   // The trace's parts, and the position checks' trace of their own (computed for the designed heads only): a trained
-  // model's Run has no designed trace, and these figures say so (models/run-figures.js whenDesigned) rather than wait.
+  // model's Run has no designed trace, and these figures say so (models/run-figures.js whenTrace) rather than wait.
   if (!result.trace && ['checks', 'block', 'projection', 'positionCheck'].includes(needs)) return true;
   if (needs === 'checks') return result.trace.positionChecks !== null;
   if (needs === 'block') return result.trace.block !== null;

@@ -35,11 +35,15 @@ export function whenReady(draw, { has = () => true } = {}) {
  * @param {(run: import('./run.js').Run, state: object, env: object) => HTMLElement} draw
  * @param {{ has?: (run: import('./run.js').Run) => boolean }} [options]
  */
-export function whenTrained(draw, options) {
+export function whenOutputLayer(draw, options) {
   const ready = whenReady(draw, options);
   return (result, previous, state, env) =>
     result.run.can?.outputLayer === false
-      ? element('p', 'empty-figure', 'Choose a trained model above to see its heads.')
+      ? element(
+          'p',
+          'empty-figure',
+          'This model has no output layer: choose a trained model above to see its predictions.',
+        )
       : ready(result, previous, state, env);
 }
 
@@ -48,7 +52,7 @@ export function whenTrained(draw, options) {
  * is shown (its run has no such trace).
  * @param {(result: object, previous: object, state: object, env: object) => HTMLElement} draw
  */
-export function whenDesigned(draw) {
+export function whenTrace(draw) {
   return (result, previous, state, env) =>
     result.trace
       ? draw(result, previous, state, env)

@@ -5,7 +5,7 @@
 // it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
 import { attributeRun, measuredOn } from '../../models/attribution.js';
-import { whenDesigned, whenReady, whenTrained } from '../../models/run-figures.js';
+import { whenTrace, whenReady, whenOutputLayer } from '../../models/run-figures.js';
 import { generate } from '../../models/output-layer.js';
 import { modelEntry, modelIdThat } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
@@ -119,7 +119,7 @@ export const attentionChapter = {
       ),
     },
     lines: {
-      draw: whenDesigned(({ trace }, _, { lineHeads, lineQuery, lineThreshold }) =>
+      draw: whenTrace(({ trace }, _, { lineHeads, lineQuery, lineThreshold }) =>
         lineView(trace, {
           heads: lineHeads,
           query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null,
@@ -128,13 +128,13 @@ export const attentionChapter = {
       ),
     },
     predictions: {
-      draw: whenTrained((run, { focus, outputTemperature, topK }) =>
+      draw: whenOutputLayer((run, { focus, outputTemperature, topK }) =>
         predictionsView(run, { focus, outputTemperature, topK }),
       ),
     },
     // Why this word: measured when the learner points at or chooses a predicted word (build below), not per keystroke.
     whyThisWord: {
-      draw: whenTrained((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null })),
+      draw: whenOutputLayer((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null })),
     },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */

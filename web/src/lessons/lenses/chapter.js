@@ -24,7 +24,7 @@ import { simplexView } from './simplex-view.js';
 import { contextData, contextInputs } from './trained-context.js';
 import { contextTrainedView } from './trained-context-view.js';
 import { modelEntry } from '../../models/registry.js';
-import { whenDesigned } from '../../models/run-figures.js';
+import { whenTrace } from '../../models/run-figures.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { designedHead } from '../../settings/head.js';
 import { coreLimits, names } from '../../settings/limits.js';
@@ -114,7 +114,7 @@ export const lensesChapter = {
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
-    projection: { needs: 'projection', draw: whenDesigned(({ projected }) => projectionView(projected)) },
+    projection: { needs: 'projection', draw: whenTrace(({ projected }) => projectionView(projected)) },
     contextTrained: { needs: 'contextStates', draw: ({ contextStates }) => contextTrainedView(contextStates) },
     scoreFunction: { needs: 'scoreCosts', dataOnly: true, draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts) },
     simplex: { needs: 'simplex', dataOnly: true, draw: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }) },

@@ -19,7 +19,7 @@ import { rotationView } from './rotation-view.js';
 import { scoreTerms } from './score-terms.js';
 import { shuffleCheck } from './shuffle-check.js';
 import { checkInputs, checkedHead } from './checked-head.js';
-import { whenDesigned } from '../../models/run-figures.js';
+import { whenTrace } from '../../models/run-figures.js';
 
 /** A check's figure with, first, which head it checks and why (checked-head.js). */
 function withNote(figure, note) {
@@ -136,21 +136,21 @@ export const positionsChapter = {
     },
     shuffle: {
       needs: 'positionCheck',
-      draw: whenDesigned(({ positionCheck: c }, _, { colorMap }) =>
+      draw: whenTrace(({ positionCheck: c }, _, { colorMap }) =>
         withNote(shuffleCheck(c.trace, { head: c.head, name: c.name, colorMap }), c.note),
       ),
     },
     repeated: {
       needs: 'positionCheck',
-      draw: whenDesigned(({ positionCheck: c }) =>
+      draw: whenTrace(({ positionCheck: c }) =>
         withNote(repeatedWord(c.trace, { head: c.head, name: c.name }), c.note),
       ),
     },
     scoreTerms: {
       needs: 'positionCheck',
-      draw: whenDesigned(({ positionCheck: c }) => withNote(scoreTerms(c.trace, { head: c.head }), c.note)),
+      draw: whenTrace(({ positionCheck: c }) => withNote(scoreTerms(c.trace, { head: c.head }), c.note)),
     },
-    norms: { needs: 'checks', draw: whenDesigned(({ trace }) => normBars(trace)) },
+    norms: { needs: 'checks', draw: whenTrace(({ trace }) => normBars(trace)) },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build({ slots, edit, state }) {
