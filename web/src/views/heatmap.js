@@ -26,6 +26,7 @@ const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
 const GROUP_PX = 24; // room under the cells for the column blocks' brackets and labels
 const GROUP_CHAR_PX = 6.5; // width of a label character (11 px sans-serif), to know whether a label fits
+const FADE_MS = 1600; // how long the outlines of what just changed take to fade
 
 /**
  * A square cell's side for a [seqLen, seqLen] heatmap given `budget` pixels for all its rows: between 2 and 32 px, and
@@ -170,7 +171,9 @@ export function heatmap(spec, last) {
   drawRowNotes(frame, outline, spec, width);
   frame.querySelector(':scope > .col-groups')?.remove(); // the concatenation's blocks: drawn anew (no keystroke moves them)
   if (spec.colGroups) drawColGroups(frame, outline, spec.colGroups, cellWidth, height);
-  drawHighlights(frame, spec.highlights ?? [], cellWidth, cellHeight);
+  drawHighlights(parts, spec.highlights ?? [], cellWidth, cellHeight);
+  setStyle(parts.changes, { left: `${margin.left}px`, top: `${margin.top}px` });
+  setAttrs(parts.changes, { width, height });
   setAttrs(outline, { width: cellWidth, height: cellHeight, visibility: 'hidden' });
 
   tip.hide();
@@ -248,6 +251,11 @@ function skeleton(spec) {
   const outline = frame.append('rect').attr('class', 'hover-outline').node();
   const title = (anchor) => svg.append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
   const titles = { col: title('middle').node(), row: title('end').node() };
+  // Over the cells, under nothing that takes the pointer: the outlines of what just changed (drawHighlights).
+  const changes = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('class', 'changes')
+    .attr('aria-hidden', 'true')
+    .node();
   const tip = tooltip(plot);
   tip.element.setAttribute('aria-hidden', 'true'); // drawn for the eyes; `live` below says the same
   // A live region must exist before its text changes to be announced: the tooltip comes and goes.
@@ -263,6 +271,7 @@ function skeleton(spec) {
     colAxis,
     rowAxis,
     outline,
+    changes,
     titles,
     tip,
     live,
@@ -293,23 +302,28 @@ function drawRowNotes(frame, outline, spec, width) {
 }
 
 /**
- * The cells that just changed, outlined while their outline fades (explorer.css .changed), joined by cell: an
- * outline already there fades again from the start, as a new one would.
+ * The cells that just changed, outlined while their outline fades, joined by cell. The outlines have an <svg> of
+ * their own over the cells, faded as one by a Web Animation of its opacity: the compositor runs that animation, so
+ * the fade repaints nothing (an SVG child's stroke-opacity would be repainted on the main thread every frame), and
+ * the figure keeps the handle, so no keystroke asks the document for its animations. Every update fades again
+ * from the start, as the outlines it draws are new.
  */
-function drawHighlights(frame, cells, cellWidth, cellHeight) {
-  select(frame)
+function drawHighlights(parts, cells, cellWidth, cellHeight) {
+  select(parts.changes)
     .selectAll(':scope > rect.changed')
     .data(cells, ([i, j]) => `${i},${j}`)
-    .join(
-      (enter) => enter.insert('rect', ':scope > .hover-outline').attr('class', 'changed'),
-      (update) =>
-        update.each(function () {
-          for (const animation of this.getAnimations?.() ?? []) animation.currentTime = 0;
-        }),
-    )
+    .join((enter) => enter.append('rect').attr('class', 'changed'))
     .each(function ([i, j]) {
       setAttrs(this, { x: j * cellWidth, y: i * cellHeight, width: cellWidth, height: cellHeight });
     });
+  parts.fade?.cancel();
+  parts.fade = cells.length
+    ? parts.changes.animate?.([{ opacity: 1 }, { opacity: 0 }], {
+        duration: FADE_MS,
+        easing: 'ease-out',
+        fill: 'forwards',
+      })
+    : undefined;
 }
 
 /** Rules between blocks of columns, and under each block a bracket with its label (short when narrow). */
