@@ -1,17 +1,18 @@
 // Every figure of the explorer, gathered from the chapters (lessons/<chapter>/chapter.js): one record per
-// figure, { draw, needs?, dataOnly?, withoutSentence? }. draw(result, previous Run, state, env) is a pure function of
+// figure, { draw, needs?, key?, withoutSentence? }. draw(result, previous Run, state, env) is a pure function of
 // its arguments: result holds the update's Run (result.run: models/run.js), the designed heads' trace when they made it
 // (result.trace, result.projected; else null) and the lenses' data; env (visible-figures.js environment) gives the theme's resolved text colours and the
 // figure's own canvases, reused from draw to draw. needs: what the plain trace
 // lacks — 'checks', 'block', 'projection' (parts of the trace the core computes only when asked), or the
 // key of a lens's own data in the result (lens-data.js), or of data a chapter publishes on its own
-// (published: true; visible-figures.js publish); dataOnly: drawn
-// from that data alone, so redrawn only when it is new; withoutSentence: it needs no sentence (the
+// (published: true; visible-figures.js publish); key(result, state): the values its draw reads (compared with ===),
+// so that it is drawn again only when one of them changed (a figure of the lab's data is not redrawn for a keystroke
+// that leaves the number of words as it was); withoutSentence: it needs no sentence (the
 // positional-encoding lab), so it is drawn while the sentence is empty; fit: the selector of its part that must
 // show whole in an element of fixed height (env.room tells how much room there is: visible-figures.js fitInBox).
 import { CHAPTERS } from '../lessons/chapters.js';
 
-/** @type {Record<string, { draw: Function, needs?: string, dataOnly?: boolean, published?: boolean, withoutSentence?: boolean, fit?: string }>} */
+/** @type {Record<string, { draw: Function, needs?: string, key?: (result: object, state: object) => unknown[], published?: boolean, withoutSentence?: boolean, fit?: string }>} */
 export const FIGURES = Object.assign({}, ...CHAPTERS.map((chapter) => chapter.figures));
 
 /** Whether a chapter shows anything while the sentence is empty: it reads none, or has figures that need none. */

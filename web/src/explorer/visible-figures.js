@@ -17,7 +17,7 @@ export class VisibleFigures {
     this.slots = slots;
     this.needData = needData;
     this.visible = new Set();
-    this.drawnFrom = new Map(); // figure name → the data its slot shows (dataOnly figures)
+    this.drawnFrom = new Map(); // figure name → the key its slot was drawn for (figures with a key: figures.js)
     this.extra = {}; // figure name → state it alone follows (what the pointer hovers), not the explorer's
     this.colors = themeColors(null); // see setTheme
     this.canvases = {}; // figure name → its canvases by key, kept from draw to draw
@@ -129,14 +129,16 @@ export class VisibleFigures {
       delete this.slots[name].dataset.stale;
       return;
     }
-    const { draw, needs, dataOnly, published } = FIGURES[name];
+    const { draw, needs, key, published } = FIGURES[name];
     if (!hasDataFor(result, name)) {
       if (!published) this.needData(); // published data comes when it comes: a recompute would not bring it
       return;
     }
     const slot = this.slots[name],
       data = result[needs];
-    if (!dataOnly || this.drawnFrom.get(name) !== data) {
+    // A figure with a key is drawn again only when what it reads changed (the theme's colours included).
+    const drawnFor = key && [...key(result, { ...state, ...this.extra[name] }), this.colors];
+    if (!drawnFor || !sameKey(this.drawnFrom.get(name), drawnFor)) {
       keepFocus(slot, () => {
         if (data === NOTHING) {
           slot.replaceChildren();
@@ -151,7 +153,7 @@ export class VisibleFigures {
       // A figure redrawn on its own many times a second would close its open menu each time: its chapter
       // offers the downloads beside it (the same export, figure-export.js). A figure updated in place keeps its menu.
       if (!published) addExportMenus(slot);
-      this.drawnFrom.set(name, data);
+      this.drawnFrom.set(name, drawnFor);
       if (this.fitInBox(name, slot)) return this.drawFigure(name);
     }
     delete slot.dataset.stale;
@@ -174,6 +176,11 @@ export class VisibleFigures {
     this.room[name] = room;
     return offset + height > box.clientHeight + 1 && room !== drawnFor;
   }
+}
+
+/** Whether two figure keys hold the same values, one by one (===). */
+function sameKey(a, b) {
+  return a !== undefined && a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
 /** The text colour of `element` (or the light theme's), and softer shades of it for rules and notes. */

@@ -18,9 +18,12 @@ export function setAttrs(el, attributes) {
   for (const [name, value] of Object.entries(attributes)) setAttr(el, name, value);
 }
 
-/** Sets `el`'s text, if it differs. */
+/** Sets `el`'s text, if it differs: in the text node already there when it has one (no node made anew). */
 export function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+  if (el.textContent === text) return;
+  const only = el.firstChild;
+  if (only && only === el.lastChild && only.nodeType === Node.TEXT_NODE && text !== '') only.data = text;
+  else el.textContent = text;
 }
 
 /** Sets inline style properties (camelCase names), those that differ. */

@@ -1,33 +1,40 @@
 // Words with their probabilities as bars, most likely first: a model's next-word or fill-in-the-blank
-// predictions. Pure: new DOM from the list.
+// predictions. A list passed back is updated in place (a keystroke rewrites the words and widths that changed).
 import { format } from 'd3-format';
+import { select } from 'd3-selection';
+import { setAttr, setStyle, setText } from './dom-update.js';
 
 export const percent = format('.1%');
 
 /**
  * @param {{ word: string, p: number }[]} top  most likely first; p in [0, 1]
  * @param {string} [hidden]  a word to mark (the one that was hidden or came next)
+ * @param {HTMLOListElement} [last]  a list this function returned before: updated in place and returned
  * @returns {HTMLOListElement} <ol class="prediction-bars">, each <li data-word data-p> a bar as long as its probability
  *   relative to the first (which fills the row), with the percentage
  */
-export function probabilityBars(top, hidden) {
-  const list = document.createElement('ol');
-  list.className = 'prediction-bars';
+export function probabilityBars(top, hidden, last) {
+  const list = last ?? Object.assign(document.createElement('ol'), { className: 'prediction-bars' });
   const most = Math.max(top[0]?.p ?? 0, 1e-9);
-  for (const { word, p } of top) {
-    const item = list.appendChild(document.createElement('li'));
-    Object.assign(item.dataset, { word, p: String(p) });
-    if (word === hidden) item.classList.add('hidden-word');
-    const name = item.appendChild(document.createElement('span'));
-    name.className = 'prediction-word';
-    name.textContent = word;
-    const bar = item.appendChild(document.createElement('span'));
-    bar.className = 'prediction-bar';
-    bar.style.width = `${(100 * p) / most}%`;
-    const value = item.appendChild(document.createElement('span'));
-    value.className = 'prediction-p';
-    value.textContent = percent(p);
-  }
+  select(list)
+    .selectAll(':scope > li')
+    .data(top)
+    .join((enter) =>
+      enter.append('li').call((item) => {
+        item.append('span').attr('class', 'prediction-word');
+        item.append('span').attr('class', 'prediction-bar');
+        item.append('span').attr('class', 'prediction-p');
+      }),
+    )
+    .each(function ({ word, p }) {
+      setAttr(this, 'data-word', word);
+      setAttr(this, 'data-p', String(p));
+      this.classList.toggle('hidden-word', word === hidden);
+      const [name, bar, value] = this.children;
+      setText(name, word);
+      setStyle(bar, { width: `${(100 * p) / most}%` });
+      setText(value, percent(p));
+    });
   return list;
 }
 
@@ -37,17 +44,22 @@ export function probabilityBars(top, hidden) {
  * bar: it is not a word one can write.
  * @param {number} unk  the model's p(<unk>) (softmax at temperature 1)  @param {number} words  how many words it can output
  * @param {number} [first]  the first bar's probability, to say when the line is larger
+ * @param {HTMLParagraphElement} [last]  a line this function returned before: updated in place and returned
  * @returns {HTMLParagraphElement} <p class="unk-line" data-unk>
  */
-export function unkLine(unk, words, first = Infinity) {
-  const line = document.createElement('p');
-  line.className = 'unk-line';
-  line.dataset.unk = String(unk);
-  line.textContent =
+export function unkLine(unk, words, first = Infinity, last) {
+  const line = last ?? Object.assign(document.createElement('p'), { className: 'unk-line' });
+  setAttr(line, 'data-unk', String(unk));
+  setText(
+    line,
     `a rarer word (one of the words outside its ${words.toLocaleString('en-US')}): ${percent(unk)}` +
-    (unk > first ? ' — more than any one word: it is all those words together' : '');
-  line.title =
+      (unk > first ? ' — more than any one word: it is all those words together' : ''),
+  );
+  setAttr(
+    line,
+    'title',
     `<unk>: the model's probability that the word is none of the ${words} it can output ` +
-    '(at temperature 1; never sampled)';
+      '(at temperature 1; never sampled)',
+  );
   return line;
 }

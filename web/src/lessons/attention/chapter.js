@@ -128,13 +128,15 @@ export const attentionChapter = {
       ),
     },
     predictions: {
-      draw: whenOutputLayer((run, { focus, outputTemperature, topK }) =>
-        predictionsView(run, { focus, outputTemperature, topK }),
+      draw: whenOutputLayer((run, { focus, outputTemperature, topK }, { last }) =>
+        predictionsView(run, { focus, outputTemperature, topK }, last),
       ),
     },
     // Why this word: measured when the learner points at or chooses a predicted word (build below), not per keystroke.
     whyThisWord: {
-      draw: whenOutputLayer((run, { why }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null })),
+      draw: whenOutputLayer((run, { why }, { last }) =>
+        whyThisWordView(run, { why: measuredOn(why, run) ? why : null }, last),
+      ),
     },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */

@@ -1,11 +1,13 @@
 // "Why this word?" beside the predictions of a trained model: for the prediction the learner points at or chooses,
 // each head's effect on it (a signed bar per head: how ln p(word) changes when that head alone is switched off;
-// Michel et al. 2019 §3) and each word's (occlusion-chips.js). Pure: new DOM from the measurement
-// (models/attribution.js attributeRun), computed on demand by the chapter, never per keystroke.
+// Michel et al. 2019 §3) and each word's (occlusion-chips.js), from the measurement (models/attribution.js
+// attributeRun), computed on demand by the chapter, never per keystroke; a keystroke only rewrites the word buttons.
 import { axisBottom } from 'd3-axis';
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
+import { setAttrs, setText } from '../../views/dom-update.js';
+import { element } from '../../views/layout.js';
 import { percent } from '../../views/probability-bars.js';
 import { occlusionChips } from './occlusion-chips.js';
 
@@ -15,6 +17,8 @@ const LABEL = 48; // room for "L1 H2"
 const PLOT = 200; // the bars' axis length
 const NUMBER = 54; // room for the number after a bar
 const signed = format('+.2f');
+/** The measurement a figure shows, and its parts: drawn again only for another measurement. */
+const shownMeasurement = new WeakMap();
 /** How many of each prediction's words the figure offers as buttons (the keyboard's way to choose one). */
 const OFFERED = 5;
 
@@ -91,24 +95,40 @@ export function headEffectBars(heads, word) {
   return svg.node();
 }
 
-/** Buttons for the first words of each prediction: choosing one measures it (event "why-word" { position, word }). */
-function wordChoices(predictions, chosen) {
-  const box = document.createElement('div');
-  box.className = 'why-words';
-  box.append(Object.assign(document.createElement('span'), { textContent: 'Why this word? ' }));
-  for (const { position, top } of predictions) {
-    for (const { word } of top.slice(0, OFFERED)) {
-      const button = box.appendChild(document.createElement('button'));
-      button.type = 'button';
-      button.textContent = word;
-      Object.assign(button.dataset, { position: String(position), word });
-      const pressed = chosen?.position === position && chosen.word === word;
-      button.setAttribute('aria-pressed', String(pressed));
-      button.addEventListener('click', () =>
-        button.dispatchEvent(new CustomEvent('why-word', { detail: { position, word }, bubbles: true })),
-      );
-    }
-  }
+/**
+ * Buttons for the first words of each prediction: choosing one measures it (event "why-word" { position, word }).
+ * A box passed back is updated in place: a keystroke rewrites the words that changed.
+ */
+function wordChoices(predictions, chosen, last) {
+  const box = last ?? choicesBox();
+  const offered = predictions.flatMap(({ position, top }) =>
+    top.slice(0, OFFERED).map(({ word }) => ({ position, word })),
+  );
+  select(box)
+    .selectAll(':scope > button')
+    .data(offered)
+    .join((enter) => enter.append('button').attr('type', 'button'))
+    .each(function ({ position, word }) {
+      setText(this, word);
+      setAttrs(this, {
+        'data-position': String(position),
+        'data-word': word,
+        'aria-pressed': String(chosen?.position === position && chosen.word === word),
+      });
+    });
+  return box;
+}
+
+/** The word buttons' box, empty: one listener for all its buttons, which read what they offer from their data. */
+function choicesBox() {
+  const box = element('div', 'why-words');
+  box.append(element('span', '', 'Why this word? '));
+  box.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    if (!button) return;
+    const detail = { position: Number(button.dataset.position), word: button.dataset.word };
+    button.dispatchEvent(new CustomEvent('why-word', { detail, bubbles: true }));
+  });
   return box;
 }
 
@@ -126,43 +146,71 @@ function whereSaid(why, causal) {
  * @param {import('../../models/run.js').Run} run  a trained model's Run
  * @param {{ why: object | null }} options  why: attributeRun's measurement on this Run (models/attribution.js), or null
  *   when nothing is chosen yet (or it was of another sentence)
+ * @param {HTMLElement} [last]  a figure this function returned before: updated in place and returned (a keystroke,
+ *   which leaves nothing measured, rewrites the word buttons that changed; a measurement's parts are built anew)
  * @returns {HTMLElement} <figure data-figure="why-this-word">: the word buttons; with a measurement, data-word,
  *   data-position and data-log-prob, the head bars (headEffectBars) and the chips (occlusionChips)
  */
-export function whyThisWordView(run, { why }) {
-  const figure = document.createElement('figure');
-  figure.dataset.figure = 'why-this-word';
-  const caption = figure.appendChild(document.createElement('figcaption'));
-  caption.textContent =
-    'Why this word? Point at a predicted word (or choose one here): what its probability depends on in this ' +
-    'sentence, measured by switching each head off, and by hiding each word, one at a time.';
+export function whyThisWordView(run, { why }, last) {
+  const figure = last?.dataset.figure === 'why-this-word' ? last : skeleton();
+  const [caption] = figure.children;
+  const shown = (selector) => figure.querySelector(`:scope > ${selector}`) ?? undefined;
+  setAttrs(figure, {
+    'data-word': why?.word,
+    'data-position': why ? String(why.position) : null,
+    'data-log-prob': why ? String(why.logProb) : null,
+  });
+  let parts;
   if (!run.predictions?.length) {
     const hint = 'Click a word of your sentence to hide it ([MASK]): then ask why the encoder puts a word there.';
-    figure.append(Object.assign(document.createElement('p'), { className: 'empty-figure', textContent: hint }));
-    return figure;
+    parts = [shown('.empty-figure') ?? element('p', 'empty-figure', hint)];
+  } else {
+    const words = wordChoices(run.predictions, why, shown('.why-words'));
+    if (why && shownMeasurement.get(figure)?.why !== why)
+      shownMeasurement.set(figure, { why, parts: measured(why, run) });
+    parts = why
+      ? [words, ...shownMeasurement.get(figure).parts]
+      : [words, shown('.nothing-yet') ?? element('p', 'hint nothing-yet', 'Nothing measured yet.')];
   }
-  figure.append(wordChoices(run.predictions, why));
-  if (!why) {
-    figure.append(
-      Object.assign(document.createElement('p'), { className: 'hint', textContent: 'Nothing measured yet.' }),
-    );
-    return figure;
-  }
-  Object.assign(figure.dataset, { word: why.word, position: String(why.position), logProb: String(why.logProb) });
-  const title = figure.appendChild(document.createElement('p'));
-  title.className = 'why-title';
+  const menu = shown('.export-menu'); // the figure's Download menu (figure-export.js), kept after the caption
+  const children = [caption, ...(menu ? [menu] : []), ...parts];
+  if (children.length !== figure.children.length || children.some((child, i) => figure.children[i] !== child))
+    figure.replaceChildren(...children);
+  return figure;
+}
+
+/** The figure's caption, in an empty figure. */
+function skeleton() {
+  const figure = document.createElement('figure');
+  figure.dataset.figure = 'why-this-word';
+  figure.append(
+    element(
+      'figcaption',
+      '',
+      'Why this word? Point at a predicted word (or choose one here): what its probability depends on in this ' +
+        'sentence, measured by switching each head off, and by hiding each word, one at a time.',
+    ),
+  );
+  return figure;
+}
+
+/** A measurement's title, and its parts: each head's effect (headEffectBars) and each word's (occlusionChips). */
+function measured(why, run) {
+  const title = element('p', 'why-title');
   const off = why.heads.filter((h) => h.off).length;
   title.textContent =
     `“${why.word}” ${whereSaid(why, run.causal)}: ln p = ${why.logProb.toFixed(2)} nats ` +
     `(p = ${percent(Math.exp(why.logProb))})${off ? `, with ${off} head${off > 1 ? 's' : ''} off` : ''}.`;
-  const heads = document.createElement('div');
-  heads.className = 'why-heads';
-  heads.appendChild(document.createElement('p')).className = 'hint';
-  heads.lastChild.textContent =
-    'Each head alone switched off: the change in ln p(word), in nats (left: the word becomes less likely without it).';
-  heads.append(headEffectBars(why.heads, why.word));
-  const parts = figure.appendChild(document.createElement('div'));
-  parts.className = 'why-parts';
+  const heads = element('div', 'why-heads');
+  heads.append(
+    element(
+      'p',
+      'hint',
+      'Each head alone switched off: the change in ln p(word), in nats (left: the word becomes less likely without it).',
+    ),
+    headEffectBars(why.heads, why.word),
+  );
+  const parts = element('div', 'why-parts');
   parts.append(heads, occlusionChips(why));
-  return figure;
+  return [title, parts];
 }

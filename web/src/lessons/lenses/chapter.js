@@ -108,19 +108,27 @@ export const lensesChapter = {
   },
   /**
    * Its figures (see explorer/figures.js). `needs`: the result's key holding the lens's own data
-   * (explorer/lens-data.js), computed only while the figure is on screen; `dataOnly`: drawn from that
-   * data alone, so redrawn only when it is new.
+   * (explorer/lens-data.js), computed only while the figure is on screen; `key`: what its draw reads (drawn from that
+   * data alone: redrawn only when it is new).
    */
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
     projection: { needs: 'projection', draw: whenTrace(({ projected }) => projectionView(projected)) },
     contextTrained: { needs: 'contextStates', draw: ({ contextStates }) => contextTrainedView(contextStates) },
-    scoreFunction: { needs: 'scoreCosts', dataOnly: true, draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts) },
-    simplex: { needs: 'simplex', dataOnly: true, draw: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }) },
+    scoreFunction: {
+      needs: 'scoreCosts',
+      key: ({ scoreCosts }) => [scoreCosts],
+      draw: ({ scoreCosts }) => scoreFunctionView(scoreCosts),
+    },
+    simplex: {
+      needs: 'simplex',
+      key: ({ simplex }) => [simplex],
+      draw: ({ simplex }) => simplexView(simplex, { range: SCORE_RANGE }),
+    },
     lookup: {
       needs: 'lookup',
-      dataOnly: true,
+      key: ({ lookup }) => [lookup],
       draw: ({ lookup }) => (lookup.result ? lookupBars(lookup.result, lookup.options) : document.createElement('div')),
     },
     cross: {
@@ -128,8 +136,8 @@ export const lensesChapter = {
       draw: ({ cross }, _, { head, numHeads, colorMap }) =>
         crossAttentionView(cross, { head: designedHead(head, numHeads), colorMap }),
     },
-    costTable: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costTable(cost.costs, cost.sizes) },
-    costPlot: { needs: 'cost', dataOnly: true, draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },
+    costTable: { needs: 'cost', key: ({ cost }) => [cost], draw: ({ cost }) => costTable(cost.costs, cost.sizes) },
+    costPlot: { needs: 'cost', key: ({ cost }) => [cost], draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build({ slots, core, edit, state, refresh }) {

@@ -120,6 +120,7 @@ export const positionsChapter = {
     encodingCurves: {
       needs: 'lab',
       withoutSentence: true,
+      key: ({ lab }, { labFirstColumn, labBase }) => [lab, labFirstColumn, labBase],
       draw: ({ lab }, _, { labFirstColumn, labBase }) =>
         encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }),
     },
