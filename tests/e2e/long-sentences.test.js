@@ -83,13 +83,13 @@ test('a blanked word outlines the weights that changed, and a key under the lege
   await showSlot(page, 'attention');
   const key = () =>
     page.$eval('attention-explorer [data-figure="attention-weights"]', (f) => ({
-      outlines: f.querySelectorAll('rect.changed').length,
+      outlines: Number(f.querySelector('path.changed')?.dataset.cells ?? 0),
       shown: f.querySelector('.changed-key')?.checkVisibility() ?? false,
       text: f.querySelector('.changed-key')?.textContent ?? '',
     }));
   assert.equal((await key()).shown, false, 'no outline, no key');
   await page.click('attention-explorer .token[data-index="2"]');
-  await page.waitForSelector('attention-explorer [data-figure="attention-weights"] rect.changed');
+  await page.waitForSelector('attention-explorer [data-figure="attention-weights"] path.changed:not([data-cells="0"])');
   const after = await key();
   assert.ok(after.outlines > 0, 'outlines drawn');
   assert.ok(after.shown, 'the key is shown with them');

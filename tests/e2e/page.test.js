@@ -298,11 +298,11 @@ test('editing the sentence outlines the weights that changed by more than 0.05',
     () =>
       document
         .querySelector('attention-explorer')
-        .shadowRoot.querySelectorAll('[data-figure="attention-weights"] rect.changed').length,
+        .shadowRoot.querySelector('[data-figure="attention-weights"] path.changed')?.dataset.cells > 0,
     null,
     { timeout: 5000 },
   );
-  assert.ok((await outlined.jsonValue()) > 0);
+  assert.ok(await outlined.jsonValue());
 });
 
 test('no console errors and nothing loaded from another origin', () => {

@@ -302,20 +302,18 @@ function drawRowNotes(frame, outline, spec, width) {
 }
 
 /**
- * The cells that just changed, outlined while their outline fades, joined by cell. The outlines have an <svg> of
- * their own over the cells, faded as one by a Web Animation of its opacity: the compositor runs that animation, so
- * the fade repaints nothing (an SVG child's stroke-opacity would be repainted on the main thread every frame), and
- * the figure keeps the handle, so no keystroke asks the document for its animations. Every update fades again
- * from the start, as the outlines it draws are new.
+ * The cells that just changed, outlined while their outline fades: one path of a square per cell (data-cells: how
+ * many), so that a keystroke rewrites one attribute and makes no element. The path has an <svg> of its own over the
+ * cells, faded as one by a Web Animation of its opacity: the compositor runs that animation, so the fade repaints
+ * nothing (an SVG child's stroke-opacity would be repainted on the main thread every frame), and the figure keeps the
+ * handle, so no keystroke asks the document for its animations. Every update fades again from the start.
  */
 function drawHighlights(parts, cells, cellWidth, cellHeight) {
-  select(parts.changes)
-    .selectAll(':scope > rect.changed')
-    .data(cells, ([i, j]) => `${i},${j}`)
-    .join((enter) => enter.append('rect').attr('class', 'changed'))
-    .each(function ([i, j]) {
-      setAttrs(this, { x: j * cellWidth, y: i * cellHeight, width: cellWidth, height: cellHeight });
-    });
+  const path = (parts.changed ??= select(parts.changes).append('path').attr('class', 'changed').node());
+  setAttrs(path, {
+    d: cells.map(([i, j]) => `M${j * cellWidth},${i * cellHeight}h${cellWidth}v${cellHeight}h${-cellWidth}z`).join(''),
+    'data-cells': cells.length,
+  });
   parts.fade?.cancel();
   parts.fade = cells.length
     ? parts.changes.animate?.([{ opacity: 1 }, { opacity: 0 }], {
