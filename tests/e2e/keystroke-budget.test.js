@@ -84,6 +84,26 @@ for (const model of ['designed', 'causal', 'masked']) {
   });
 }
 
+for (const model of ['designed', 'causal']) {
+  test(`a keystroke on Inside one head (${model}) updates the stepper in place`, async () => {
+    const { page, errors } = await openSite(shared, model === 'designed' ? '' : `model=${model}`);
+    await page.click('attention-explorer [data-chapter-tab="inside-head"]');
+    await page.waitForSelector('attention-explorer .slot-pipeline:not([data-stale]) [data-figure="pipeline"]');
+    const tallies = await countKeystrokes(page);
+    for (const { nodes, canvases } of tallies) {
+      // The step's matrix, its neighbours' thumbnails, the titles and labels are rewritten; nothing is rebuilt.
+      assert.deepEqual(nodes, {}, `nodes created by one keystroke: ${JSON.stringify(nodes)}`);
+      assert.ok((canvases.pipeline ?? 0) <= 3, `stepper canvases redrawn: ${JSON.stringify(canvases)}`);
+    }
+    assert.ok(
+      tallies.some(({ canvases }) => canvases.pipeline > 0),
+      'the step was redrawn: the counting sees it',
+    );
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 test('the Positions chapter does not redraw a figure whose inputs a keystroke left alone', async () => {
   const { page, errors } = await openSite(shared);
   await page.click('attention-explorer [data-chapter-tab="positions"]');

@@ -31,7 +31,7 @@ export const insideHeadChapter = {
     // Every model's selected head, step by step (the designed heads' trace computes its encoder block only for it).
     pipeline: {
       needs: 'block',
-      draw: whenReady((run, { step, colorMap }) => headSteps(run, { step, colorMap }), {
+      draw: whenReady((run, { step, colorMap }, { last }) => headSteps(run, { step, colorMap }, last), {
         has: (run) => Boolean(run.block),
       }),
     },

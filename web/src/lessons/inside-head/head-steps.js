@@ -4,6 +4,7 @@
 // output layer). One pill per head chooses which head to follow.
 import { modelKindName } from '../../models/model-facts.js';
 import { headCounts, headName } from '../../models/run.js';
+import { setText } from '../../views/dom-update.js';
 import { noOutputNote } from './output-steps.js';
 import { designedSteps } from './pipeline.js';
 import { stepper } from './stepper.js';
@@ -46,17 +47,52 @@ function outputNote(run) {
  * @param {import('../../models/run.js').Run} run  any model's Run with its block (the selected head followed through its
  *   layer); the designed heads' also with its trace
  * @param {{ step?: number, colorMap?: string }} options  the step shown (1-based, clamped), the weights' colour map
+ * @param {HTMLElement} [last]  a figure this function returned before: when it follows the same head of the same model
+ *   (a keystroke), it is updated in place and returned (stepper.js)
  * @returns {HTMLElement} <figure data-figure="head-steps" data-layer data-head data-model> (layer and head from 0),
  *   holding the head pills and the stepper (<div data-figure="pipeline" data-step data-steps data-layer data-head>); its
  *   buttons dispatch CustomEvent("choose", { detail: { step } | { head: { layer, head } }, bubbles })
  */
-export function headSteps(run, { step = 1, colorMap = 'viridis' }) {
+export function headSteps(run, { step = 1, colorMap = 'viridis' }, last) {
   const { layer, head } = run.block;
   const ref = { layer, head };
+  const same =
+    last?.dataset.figure === 'head-steps' &&
+    last.dataset.layer === String(layer) &&
+    last.dataset.head === String(head) &&
+    last.dataset.model === run.model;
+  const figure = same ? last : headPicker(run, ref);
+  setText(figure.querySelector(':scope > figcaption'), captionText(run, ref));
+  const all = run.trace ? designedSteps(run.trace, head) : trainedSteps(run);
+  const whose = run.config ? ` of the trained ${modelKindName(run.config)}` : '';
+  const name = `${headName(ref)}${whose} (${headOf(run, ref).label})`;
+  const shown = figure.querySelector(':scope > [data-figure="pipeline"]') ?? undefined;
+  const steps = stepper(all, { step, colorMap, name }, shown);
+  Object.assign(steps.dataset, { layer: String(layer), head: String(head) });
+  if (steps !== shown) {
+    if (shown) shown.replaceWith(steps);
+    else figure.querySelector(':scope > .head-picker').after(steps);
+  }
+  const note = outputNote(run),
+    shownNote = figure.querySelector(':scope > .no-output');
+  if (shownNote?.textContent !== note?.textContent) {
+    shownNote?.remove();
+    if (note) figure.append(note);
+  }
+  return figure;
+}
+
+/** The figure's caption (empty) and one pill per head, `ref` pressed. */
+function headPicker(run, ref) {
   const figure = document.createElement('figure');
   figure.className = 'head-steps';
-  Object.assign(figure.dataset, { figure: 'head-steps', layer: String(layer), head: String(head), model: run.model });
-  figure.appendChild(document.createElement('figcaption')).textContent = captionText(run, ref);
+  Object.assign(figure.dataset, {
+    figure: 'head-steps',
+    layer: String(ref.layer),
+    head: String(ref.head),
+    model: run.model,
+  });
+  figure.append(document.createElement('figcaption'));
   const picker = figure.appendChild(document.createElement('div'));
   picker.className = 'head-picker';
   picker.setAttribute('role', 'group');
@@ -68,18 +104,11 @@ export function headSteps(run, { step = 1, colorMap = 'viridis' }) {
       button.type = 'button';
       button.textContent = headName({ layer: l, head: h });
       button.dataset.focusKey = `head-${l}-${h}`;
-      button.setAttribute('aria-pressed', String(l === layer && h === head));
+      button.setAttribute('aria-pressed', String(l === ref.layer && h === ref.head));
       button.addEventListener('click', () =>
         button.dispatchEvent(new CustomEvent('choose', { detail: { head: { layer: l, head: h } }, bubbles: true })),
       );
     }
   }
-  const all = run.trace ? designedSteps(run.trace, head) : trainedSteps(run);
-  const whose = run.config ? ` of the trained ${modelKindName(run.config)}` : '';
-  const name = `${headName(ref)}${whose} (${headOf(run, ref).label})`;
-  const steps = figure.appendChild(stepper(all, { step, colorMap, name }));
-  Object.assign(steps.dataset, { layer: String(layer), head: String(head) });
-  const note = outputNote(run);
-  if (note) figure.append(note);
   return figure;
 }

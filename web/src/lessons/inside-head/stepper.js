@@ -4,44 +4,54 @@
 import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
 import { math } from '../../views/formulas.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
+import { setAttr, setAttrs, setText } from '../../views/dom-update.js';
 import { heatmap } from '../../views/heatmap.js';
+import { element } from '../../views/layout.js';
 
 /** One step's heatmap; `weightColor` colours the attention-weight step, the others are diverging; `budget`: [width, height] pixels. */
-function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget]) {
+function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget], last) {
   const [rows, cols] = step.tensor.shape;
   const limit = step.limit ?? maxAbs(step.tensor.data);
-  return heatmap({
-    name: `step-${index + 1}`,
-    caption: step.shapeNote ? `[${rows}, ${cols}]; ${step.shapeNote}` : `[${rows}, ${cols}]`,
-    colGroups: step.colGroups,
-    values: step.tensor.data,
-    rows,
-    cols,
-    rowLabels: step.rowLabels,
-    colLabels: step.cols,
-    rowTitle: 'token ↓',
-    colTitle: step.colTitle,
-    color: step.weights ? weightColor : divergingColor(limit),
-    domain: step.weights ? [0, 1] : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
-    legendTitle: step.weights ? 'weight' : 'value',
-    // Whole pixels while a column gets at least one; narrower (400 feed-forward units on a phone), a fraction, so it fits.
-    cellWidth: widthBudget >= cols ? Math.min(36, Math.floor(widthBudget / Math.max(cols, 1))) : widthBudget / cols,
-    cellHeight: Math.max(2, Math.min(28, Math.floor(heightBudget / Math.max(rows, 1)))),
-    isMasked: step.isMasked,
-    rowNotes: step.notes,
-    rowNotesTitle: step.notes ? 'entropy' : undefined,
-    describe: step.describe,
-  });
+  return heatmap(
+    {
+      name: `step-${index + 1}`,
+      caption: step.shapeNote ? `[${rows}, ${cols}]; ${step.shapeNote}` : `[${rows}, ${cols}]`,
+      colGroups: step.colGroups,
+      values: step.tensor.data,
+      rows,
+      cols,
+      rowLabels: step.rowLabels,
+      colLabels: step.cols,
+      rowTitle: 'token ↓',
+      colTitle: step.colTitle,
+      color: step.weights ? weightColor : divergingColor(limit),
+      domain: step.weights ? [0, 1] : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
+      legendTitle: step.weights ? 'weight' : 'value',
+      // Whole pixels while a column gets at least one; narrower (400 feed-forward units on a phone), a fraction, so it fits.
+      cellWidth: widthBudget >= cols ? Math.min(36, Math.floor(widthBudget / Math.max(cols, 1))) : widthBudget / cols,
+      cellHeight: Math.max(2, Math.min(28, Math.floor(heightBudget / Math.max(rows, 1)))),
+      isMasked: step.isMasked,
+      rowNotes: step.notes,
+      rowNotesTitle: step.notes ? 'entropy' : undefined,
+      describe: step.describe,
+    },
+    last,
+  );
 }
 
 /**
  * A step's figure: its own (`figure()`, with its shape as a caption), else its matrix as a heatmap, followed by what
- * `extra()` draws (the logits' histogram).
+ * `extra()` draws (the logits' histogram). `last`: the figure shown for this step before, whose heatmap is updated in
+ * place (its own figure and its extra are drawn anew).
  */
-function stepFigure(step, index, weightColor) {
+function stepFigure(step, index, weightColor, last) {
   if (!step.figure) {
-    const drawn = stepHeatmap(step, index, weightColor, [Math.min(560, window.innerWidth - 180), 360]);
-    if (step.extra) drawn.append(step.extra());
+    const drawn = stepHeatmap(step, index, weightColor, [Math.min(560, window.innerWidth - 180), 360], last);
+    drawn.querySelector(':scope > .step-extra')?.remove();
+    if (step.extra) {
+      const extra = drawn.appendChild(step.extra());
+      extra.classList.add('step-extra');
+    }
     return drawn;
   }
   const box = document.createElement('figure');
@@ -69,8 +79,8 @@ function stepButton(className, index, content, label) {
   return button;
 }
 
-/** Previous or next step: its title and a thumbnail of its matrix. */
-function neighbour(step, index, weightColor, direction) {
+/** Previous or next step: its title and a thumbnail of its matrix; `last`, the button shown there before, is updated. */
+function neighbour(step, index, weightColor, direction, last) {
   const [rows, cols] = step.tensor.shape;
   const limit = step.limit ?? maxAbs(step.tensor.data);
   const thumb = cellCanvas({
@@ -82,15 +92,16 @@ function neighbour(step, index, weightColor, direction) {
     isMasked: step.isMasked,
     cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))),
     cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))),
+    canvas: last?.querySelector('canvas') ?? undefined,
   });
-  const text = document.createElement('span');
-  text.textContent = `${direction === 'previous' ? '← ' : ''}${index + 1}. ${step.title}${direction === 'next' ? ' →' : ''}`;
-  const button = stepButton(
-    `step-neighbour step-${direction}`,
-    index,
-    [text, thumb],
-    `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`,
-  );
+  const text = `${direction === 'previous' ? '← ' : ''}${index + 1}. ${step.title}${direction === 'next' ? ' →' : ''}`;
+  const label = `${direction === 'previous' ? 'Previous' : 'Next'} step: ${index + 1}. ${step.title}`;
+  if (last) {
+    setText(last.firstChild, text);
+    setAttr(last, 'aria-label', label);
+    return last;
+  }
+  const button = stepButton(`step-neighbour step-${direction}`, index, [element('span', '', text), thumb], label);
   button.dataset.focusKey = `step-${direction}`;
   return button;
 }
@@ -106,12 +117,20 @@ function neighbour(step, index, weightColor, direction) {
  * @param {{ step?: number, colorMap?: 'viridis' | 'cividis', name: string, id?: string }} options  the step shown, 1-based
  *   (clamped); the attention weights' colour map; what the steps are of, for the step list's accessible name ("head 2 (…)");
  *   the prefix of its elements' ids (default 'pipeline'), so that two steppers in one page do not share ids
+ * @param {HTMLElement} [last]  a stepper this function returned before: when it shows the same step of as many steps (a
+ *   keystroke), it is updated in place and returned: its matrices, titles and labels rewritten, nothing rebuilt but the
+ *   step's own figure or histogram where it has one
  * @returns {HTMLElement} <div data-figure="pipeline" data-step data-steps>; its buttons dispatch
  *   CustomEvent("choose", { detail: { step } (1-based), bubbles })
  */
-export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipeline' }) {
+export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipeline' }, last) {
   const current = Math.max(0, Math.min(all.length - 1, Math.round(step) - 1));
   const weightColor = weightColorMap(colorMap);
+  const shown = last?.dataset.figure === 'pipeline' && last.querySelector(`:scope > .step-row > #${id}-panel`);
+  if (shown && last.dataset.steps === String(all.length) && last.dataset.step === String(current + 1)) {
+    updateStepper(last, all, current, weightColor, name);
+    return last;
+  }
   const root = document.createElement('div');
   root.className = 'pipeline';
   root.dataset.figure = 'pipeline';
@@ -160,7 +179,38 @@ export function stepper(all, { step = 1, colorMap = 'viridis', name, id = 'pipel
   card.setAttribute('aria-labelledby', `${id}-tab-${current + 1}`);
   const title = card.appendChild(document.createElement('h3'));
   title.textContent = `${current + 1}. ${all[current].title}`;
-  card.append(math(all[current].tex, { display: true }), stepFigure(all[current], current, weightColor));
+  card.append(stepFormula(all[current].tex), stepFigure(all[current], current, weightColor));
   if (current < all.length - 1) row.append(neighbour(all[current + 1], current + 1, weightColor, 'next'));
   return root;
+}
+
+/** The TeX each step's formula element was typeset from (typesetting anew only when it changed). */
+const texOf = new WeakMap();
+
+function stepFormula(tex) {
+  const typeset = math(tex, { display: true });
+  texOf.set(typeset, tex);
+  return typeset;
+}
+
+/** A stepper shown again at the same step, for new steps (another sentence): everything that changed, in place. */
+function updateStepper(root, all, current, weightColor, name) {
+  const [nav, row] = root.children;
+  setAttr(nav, 'aria-label', `The ${all.length} steps of ${name}`);
+  all.forEach((s, i) => {
+    setAttrs(nav.children[i], { title: `${i + 1}. ${s.title}`, 'aria-label': `${i + 1}. ${s.title}` });
+  });
+  for (const [direction, index] of [
+    ['previous', current - 1],
+    ['next', current + 1],
+  ]) {
+    const button = row.querySelector(`:scope > .step-${direction}`);
+    if (button) neighbour(all[index], index, weightColor, direction, button);
+  }
+  const card = row.querySelector(':scope > .step');
+  const [title, formula, figure] = card.children;
+  setText(title, `${current + 1}. ${all[current].title}`);
+  if (texOf.get(formula) !== all[current].tex) formula.replaceWith(stepFormula(all[current].tex));
+  const drawn = stepFigure(all[current], current, weightColor, all[current].figure ? undefined : figure);
+  if (drawn !== figure) figure.replaceWith(drawn);
 }
