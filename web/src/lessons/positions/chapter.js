@@ -109,13 +109,13 @@ export const positionsChapter = {
     labEncoding: {
       needs: 'lab',
       withoutSentence: true,
-      draw: ({ run, lab }, _, { labBase }) =>
-        labEncoding(lab, { tokens: run.tokens, base: labBase, used: positionalEncodingOf(run) }),
+      draw: ({ run, lab }, _, { labBase }, { last }) =>
+        labEncoding(lab, { tokens: run.tokens, base: labBase, used: positionalEncodingOf(run) }, last),
     },
     binaryPositions: {
       needs: 'lab',
       withoutSentence: true,
-      draw: ({ run, lab }) => binaryPositions(lab, { tokens: run.tokens }),
+      draw: ({ run, lab }, _, __, { last }) => binaryPositions(lab, { tokens: run.tokens }, last),
     },
     encodingCurves: {
       needs: 'lab',

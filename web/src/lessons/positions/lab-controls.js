@@ -4,6 +4,7 @@
 import { clampInteger, field, input, select } from '../../views/form-controls.js';
 import { coreLimits, labelled } from '../../settings/limits.js';
 import { POSITIONS_WITHOUT_SENTENCE, labPositions, rotationPair } from './lab-data.js';
+import { setText } from '../../views/dom-update.js';
 
 function form(label) {
   const el = document.createElement('form');
@@ -113,10 +114,13 @@ export function buildLabControls() {
     firstColumn.value = String(state.labFirstColumn);
     similarity.value = String(state.labCosine);
     const labels = choices(tokens);
-    if (from.dataset.labels !== labels.join('\n')) {
-      from.replaceChildren(...labels.map((label, i) => new Option(label, String(i))));
-      to.replaceChildren(...labels.map((label, i) => new Option(label, String(i))));
-      from.dataset.labels = labels.join('\n');
+    // Options rewritten in place: a keystroke changes a word's label, seldom how many there are.
+    for (const menu of [from, to]) {
+      labels.forEach((label, i) => {
+        const option = menu.options[i] ?? menu.appendChild(new Option('', String(i)));
+        setText(option, label);
+      });
+      while (menu.options.length > labels.length) menu.lastChild.remove();
     }
     const pair = rotationPair(state, tokens.length);
     from.value = String(pair.from);

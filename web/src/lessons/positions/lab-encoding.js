@@ -32,27 +32,32 @@ const USE = {
  * @param {object} lab  core.positionalEncodingLab() result
  * @param {{ tokens: object[], base: number, used?: string }} options  the sentence's tokens, the lab's base,
  *   how the explorer's model uses position information (a positionalEncoding name; said in the caption)
+ * @param {HTMLElement} [last]  a figure this function returned before: updated in place (views/heatmap.js)
  * @returns {HTMLElement}
  */
-export function labEncoding(lab, { tokens, base, used }) {
+export function labEncoding(lab, { tokens, base, used }, last) {
   const [n, d] = lab.encoding.shape;
-  return heatmap({
-    name: 'lab-encoding',
-    caption:
-      `P for d_model = ${d}, base = ${format(',')(base)}: ${n} positions (${Math.min(n, tokens.length)} in the sentence). ${USE[used] ?? ''}`.trim(),
-    values: lab.encoding.data,
-    rows: n,
-    cols: d,
-    rowLabels: positionLabels(n, tokens),
-    colLabels: Array.from({ length: d }, (_, j) => String(j)),
-    rowTitle: 'position ↓',
-    colTitle: 'dimension → (fast … slow)',
-    color,
-    domain: [-1, 1],
-    legendTitle: 'P[i, dimension]',
-    cellWidth: Math.max(1, Math.min(8, Math.floor(520 / d))),
-    cellHeight: positionRowPx(n),
-    top: LAB_TOP_PX,
-    describe: (i, j, v) => `P[${i}, ${j}] = ${j % 2 ? 'cos' : 'sin'}(${i} / ${base}^(${j - (j % 2)}/${d})) = ${fmt(v)}`,
-  });
+  return heatmap(
+    {
+      name: 'lab-encoding',
+      caption:
+        `P for d_model = ${d}, base = ${format(',')(base)}: ${n} positions (${Math.min(n, tokens.length)} in the sentence). ${USE[used] ?? ''}`.trim(),
+      values: lab.encoding.data,
+      rows: n,
+      cols: d,
+      rowLabels: positionLabels(n, tokens),
+      colLabels: Array.from({ length: d }, (_, j) => String(j)),
+      rowTitle: 'position ↓',
+      colTitle: 'dimension → (fast … slow)',
+      color,
+      domain: [-1, 1],
+      legendTitle: 'P[i, dimension]',
+      cellWidth: Math.max(1, Math.min(8, Math.floor(520 / d))),
+      cellHeight: positionRowPx(n),
+      top: LAB_TOP_PX,
+      describe: (i, j, v) =>
+        `P[${i}, ${j}] = ${j % 2 ? 'cos' : 'sin'}(${i} / ${base}^(${j - (j % 2)}/${d})) = ${fmt(v)}`,
+    },
+    last,
+  );
 }
