@@ -63,6 +63,22 @@ test('typing: the hash follows once the keystrokes pause; "Copy link" gives the 
   assert.match(await page.evaluate(sentence), /storm again and again$/);
 });
 
+test('"Copy link" says what it did beside the buttons, and nothing on the page moves', async () => {
+  await open(server.url);
+  const top = () =>
+    page.$eval('attention-explorer', (el) =>
+      Math.round(el.shadowRoot.querySelector('[data-figure="attention-weights"]').getBoundingClientRect().top),
+    );
+  const before = await top();
+  await page.click('text=Copy link to this view');
+  // Copied, or (where the clipboard is refused, as in a headless browser) the link to copy by hand.
+  const said = await page.waitForFunction(
+    () => document.querySelector('attention-explorer').shadowRoot.querySelector('.share .share-note').textContent,
+  );
+  assert.match(await said.jsonValue(), /^Link to this view/);
+  assert.equal(await top(), before, 'the weights stay where they were');
+});
+
 test('a hand-edited link: unknown keys and bad values are ignored, the rest applies', async () => {
   await open(`${server.url}#sentence=hello%20world&numHeads=lots&bogus=1`);
   assert.deepEqual((await view()).shape, [4, 2, 2]); // the four designed heads of the defaults

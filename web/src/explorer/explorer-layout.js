@@ -55,9 +55,6 @@ export function buildExplorer(explorer) {
       return location.href;
     },
     embedCode: () => explorer.embedCode(),
-    say: (text) => {
-      explorer.status.textContent = text;
-    },
   });
   explorer.guide = new TourGuide(tourHost(explorer), share.button);
   explorer.linkButton = share.finish();
