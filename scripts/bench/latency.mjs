@@ -1,5 +1,5 @@
 // npm run bench (page part): what a learner feels. In headless Chromium on the built site (dist/): keystroke → next
-// paint (Event Timing) at 8, 32 and 128 tokens with the designed heads and with the trained decoder, beside a bare
+// paint (Event Timing) at 8, 32 and 128 tokens with the designed heads and the trained decoder and encoder, beside a bare
 // textarea typed the same way in the same run (median and p95); time to first interactive render from a cold cache;
 // per keystroke, the time from the input event to the end of the update (run at once) and layout of the visible
 // figures (100 keystrokes at 8, 32, 128, 256 tokens, median and p95); sizes of what is loaded; JS and wasm heap
@@ -31,9 +31,8 @@ function chooseModel(page, model) {
         const el = document.querySelector('attention-explorer');
         const start = performance.now();
         el.change({ model });
-        const figure =
-          model === 'designed' ? '[data-figure="attention-weights"]' : '[data-figure="predictions"] section';
-        const drawn = () => el.shadowRoot.querySelector(figure);
+        // Drawn: the Run on screen is the model's, loaded (a trained model loads once, when first chosen).
+        const drawn = () => el.getRun()?.model === model && el.getRun().status === 'ready';
         const wait = () => (drawn() ? resolve({ readyMs: performance.now() - start }) : requestAnimationFrame(wait));
         wait();
       }),
@@ -128,7 +127,7 @@ async function keystrokeToPaint(page, tokenCounts = [32, 128], box = 'attention-
 }
 
 const LENGTHS = [8, 32, 128];
-// --paint-only: only keystroke → next paint (both models and the bare textarea), for a quick before/after.
+// --paint-only: only keystroke → next paint (every model and the bare textarea), for a quick before/after.
 const paintOnly = process.argv.includes('--paint-only');
 const server = await serveDist();
 const results = { sizes: assetSizes(), keystrokes: {} };
@@ -153,15 +152,16 @@ async function measure() {
     return performance.now() - firstRender;
   }, results.firstRenderMs);
 
-  // Keystroke → next paint at each length with the designed heads, with the trained decoder, and in a bare textarea
-  // typed the same way (the floor: what the browser costs a keystroke anyway), one after the other, so that the three
-  // share the machine's load of the moment. The decoder is loaded by now (above).
+  // Keystroke → next paint at each length with the designed heads, with the trained decoder and encoder, and in a bare
+  // textarea typed the same way (the floor: what the browser costs a keystroke anyway), one after the other, so that
+  // they share the machine's load of the moment. The decoder is loaded by now (above).
   const bare = await browser.context.newPage();
   await bare.setContent(
     '<!doctype html><html lang="en"><body><textarea aria-label="text" rows="1" cols="80"></textarea></body></html>',
   );
   results.paint = {};
   results.trained = { paint: {} };
+  results.encoder = { paint: {} };
   results.bare = {};
   for (const tokens of LENGTHS) {
     await chooseModel(page, 'designed');
@@ -169,6 +169,8 @@ async function measure() {
     const { readyMs } = await chooseModel(page, 'causal');
     results.trained.readyMs ??= readyMs; // the first time it is chosen: how long until it is drawn
     results.trained.paint[tokens] = (await keystrokeToPaint(page, [tokens]))[tokens];
+    await chooseModel(page, 'masked');
+    results.encoder.paint[tokens] = (await keystrokeToPaint(page, [tokens]))[tokens];
     results.bare[tokens] = (await keystrokeToPaint(bare, [tokens], 'textarea'))[tokens];
   }
   await bare.close();
@@ -237,6 +239,7 @@ for (const tokens of LENGTHS) {
   for (const [name, paint] of [
     ['designed heads', results.paint[tokens]],
     ['trained decoder', results.trained.paint[tokens]],
+    ['trained encoder', results.encoder.paint[tokens]],
   ]) {
     const { median, p95, presses, reported, figures } = paint;
     const above = p95 - bare.p95;

@@ -29,7 +29,8 @@ export class Models {
    */
   run(state, parts) {
     // What the model can do travels with its Run, so a chapter asks the run (run.can.generate), never the model's id.
-    return { ...this.compute(state, parts), can: modelEntry(state.model).can };
+    // compute() makes a new Run object on every call: it is given its abilities, not copied.
+    return Object.assign(this.compute(state, parts), { can: modelEntry(state.model).can });
   }
 
   /** The Run of state.model, without its abilities (run()). */
