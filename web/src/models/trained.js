@@ -2,7 +2,8 @@
 // Run interface: one languageModel run() per update gives every head's weights, the block outputs, the
 // selected head followed through its block (the stepper and the mix read it) and the predictions the
 // figures show (the output layer costs more than the blocks, so only at the positions shown).
-import { outputAt, sampledBars, samplingOptions } from './output-layer.js';
+import { attributeRun } from './attribution.js';
+import { generate, outputAt, sampledBars, samplingOptions } from './output-layer.js';
 import { packAttention, resolveHead } from './run.js';
 
 /** How many words a prediction figure lists. */
@@ -231,7 +232,7 @@ export function runTrained(model, state, sentenceTokens) {
     masked: token.mask,
   }));
   const hidden = masked.map((i) => sentenceTokens.tokens[i].text.toLowerCase());
-  return {
+  const shown = {
     ...base,
     tokens,
     totalTokens: T,
@@ -250,6 +251,14 @@ export function runTrained(model, state, sentenceTokens) {
     // The stepper's output-layer steps: after the last token, or at the first blank (none without one).
     output: outputPosition === -1 ? null : outputAt(model, run, outputPosition),
   };
+  // What a chapter measures on demand, asked of the Run on screen (the model stays behind it): the prediction at a
+  // pointed row, each head's and word's effect on a predicted word, a generated word.
+  shown.ask = {
+    predictionAt: (position, sampling) => predictionAt(model, state.sentence, position, sampling, knockout),
+    attribute: (pick) => attributeRun(model, shown, pick),
+    generate: (current) => generate(model, current),
+  };
+  return shown;
 }
 
 /**

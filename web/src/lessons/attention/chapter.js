@@ -4,12 +4,10 @@
 // With a trained model chosen (state.model), its learned heads on the sentence instead, each named by what
 // it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
-import { attributeRun, measuredOn } from '../../models/attribution.js';
+import { measuredOn } from '../../models/attribution.js';
 import { whenTrace, whenReady, whenOutputLayer } from '../../models/run-figures.js';
-import { generate } from '../../models/output-layer.js';
 import { modelEntry, modelIdThat } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
-import { predictionAt } from '../../models/trained.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { designedHead } from '../../settings/head.js';
 import { coreLimits, languageLimits } from '../../settings/limits.js';
@@ -146,35 +144,32 @@ export const attentionChapter = {
     lineControls.form.addEventListener('input', () => edit(lineControls.read()));
     // Hovering or tapping a row of the weights shows that word's mix (it is not state, nor in the URL), and for a model
     // that writes the next word what it predicted there (computed then: one position's output layer).
+    let shownRun = null; // the Run on screen (syncRun): what the pointer and the buttons measure on
     let focused = null;
     slots.attention.addEventListener('focus-query', (event) => {
       if (focused === event.detail.row) return;
       focused = event.detail.row;
       redraw('mix', { focusQuery: focused });
-      const { sentence, model: id } = state();
-      const { model } = models.get(id);
-      if (!modelEntry(id).can.generate || !model) return;
+      if (!shownRun?.can.generate || !shownRun.ask) return;
       // The pointer left the weights: the panel shows the next word after the sentence again.
       if (event.detail.row === null || event.detail.row === undefined) return redraw('predictions', { focus: null });
       try {
         const sampling = { temperature: state().outputTemperature, topK: state().topK };
-        redraw('predictions', { focus: predictionAt(model, sentence, event.detail.row, sampling, state().knockout) });
+        redraw('predictions', { focus: shownRun.ask.predictionAt(event.detail.row, sampling) });
       } catch {
         // A sentence the model cannot read (its section says why); the pointer changes nothing.
       }
     });
     // Why this word: pointing at (or clicking) a predicted word, or choosing one in the figure, measures it (one core
     // call of L·H + T forward passes) on the Run on screen; the same word again measures nothing.
-    let shownRun = null;
     let measured = null;
     const explainWord = (position, word) => {
       const run = shownRun;
       if (!run || run.status !== 'ready' || !run.text || !Number.isInteger(position) || !word) return;
       if (measuredOn(measured, run) && measured.position === position && measured.word === word) return;
-      const { model } = models.get(run.model);
-      if (!model) return;
+      if (!run.ask) return;
       try {
-        measured = attributeRun(model, run, { position, word });
+        measured = run.ask.attribute({ position, word });
       } catch {
         return; // a word or position of a Run no longer on screen: nothing to show
       }
@@ -201,11 +196,9 @@ export const attentionChapter = {
     sampling.form.addEventListener('input', () => edit(sampling.read()));
     let saidFor = null; // the sentence the Generate line speaks of: it goes when the learner types another
     sampling.generate.addEventListener('click', () => {
-      const { model: id } = state();
-      const { model } = models.get(id);
-      if (!modelEntry(id).can.generate || !model) return;
+      if (!shownRun?.can.generate || !shownRun.ask) return;
       try {
-        const made = generate(model, state());
+        const made = shownRun.ask.generate(state());
         sampling.said.value = `Generated “${made.word}” (p = ${percent(made.p)} in the distribution it was drawn from).`;
         saidFor = made.change.sentence;
         edit(made.change);
