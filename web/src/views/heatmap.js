@@ -21,7 +21,12 @@ const MIN_LABEL_PX = 11; // band width below which only every k-th label is draw
  * not every other one. Cells keep at least LABELLED_CELL_PX for it, and the labels shrink to fit (labelFontPx).
  */
 export const LABEL_EVERY_TOKEN_UP_TO = 64;
-const LABELLED_CELL_PX = 10;
+// 13 px bands hold 10 px labels (labelFontPx); 10 px bands held 8 px ones, too small to read. A matrix this makes
+// wider than its pane scrolls sideways under its row labels (rowPane).
+const LABELLED_CELL_PX = 13;
+// Columns at least this wide turn their labels 60°; narrower ones (and their smaller font) stand upright, where a
+// label's box is its line height, so neighbours never overlap.
+const SLANTED_LABEL_PX = 14;
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
 const GROUP_PX = 24; // room under the cells for the column blocks' brackets and labels
@@ -145,6 +150,9 @@ export function heatmap(spec, last) {
     .range([0, height]);
   setAttrs(svg, { width: margin.left + width + margin.right, height: margin.top + height + margin.bottom });
   setAttr(frame, 'transform', `translate(${margin.left}, ${margin.top})`);
+  // The row labels' pane: the left margin and the domain line, the plot's height.
+  setAttrs(parts.rowPane, { width: margin.left + 1, height: margin.top + height + margin.bottom });
+  setAttr(parts.rowFrame, 'transform', `translate(${margin.left}, ${margin.top})`);
   bandAxis(parts.colAxis, {
     orient: 'top',
     scale: x,
@@ -153,7 +161,7 @@ export function heatmap(spec, last) {
     enterText: (text) => setAttrs(text, { 'text-anchor': 'start', dx: '0.4em', dy: '0.3em' }),
   });
   // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font.
-  const turn = cellWidth >= MIN_LABEL_PX ? 'rotate(-60)' : 'rotate(-90)';
+  const turn = cellWidth >= SLANTED_LABEL_PX ? 'rotate(-60)' : 'rotate(-90)';
   for (const text of parts.colAxis.querySelectorAll('text')) setAttr(text, 'transform', turn);
   parts.colAxis.style.setProperty('--label-px', `${labelFontPx(cellWidth)}px`);
   bandAxis(parts.rowAxis, {
@@ -244,13 +252,20 @@ function skeleton(spec) {
   const caption = figure.appendChild(document.createElement('figcaption'));
   const plot = figure.appendChild(document.createElement('div'));
   plot.className = 'heatmap-plot';
+  // The rows' labels and title in an <svg> of their own, first in the plot: sticky at its scrolling section's left
+  // edge (heatmap.css), so a matrix wider than its pane scrolls sideways under its labels instead of away with them.
+  const rowPane = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('class', 'row-labels')
+    .attr('aria-hidden', 'true');
+  const rowFrame = rowPane.append('g');
+  const rowAxis = rowFrame.append('g').attr('class', 'axis axis-rows').node();
   const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg'))).attr('aria-hidden', 'true');
   const frame = svg.append('g');
   const colAxis = frame.append('g').attr('class', 'axis axis-cols').node();
-  const rowAxis = frame.append('g').attr('class', 'axis axis-rows').node();
   const outline = frame.append('rect').attr('class', 'hover-outline').node();
-  const title = (anchor) => svg.append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
-  const titles = { col: title('middle').node(), row: title('end').node() };
+  const title = (parent, anchor) =>
+    parent.append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
+  const titles = { col: title(svg, 'middle').node(), row: title(rowPane, 'end').node() };
   // Over the cells, under nothing that takes the pointer: the outlines of what just changed (drawHighlights).
   const changes = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
     .attr('class', 'changes')
@@ -268,6 +283,8 @@ function skeleton(spec) {
     plot,
     svg: svg.node(),
     frame: frame.node(),
+    rowPane: rowPane.node(),
+    rowFrame: rowFrame.node(),
     colAxis,
     rowAxis,
     outline,
