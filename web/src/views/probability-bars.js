@@ -7,13 +7,15 @@ export const percent = format('.1%');
 /**
  * @param {{ word: string, p: number }[]} top  most likely first; p in [0, 1]
  * @param {string} [hidden]  a word to mark (the one that was hidden or came next)
+ * @param {number} [full]  the probability that fills the row (default: the first's); lists drawn side by side to be
+ *   compared pass them all the same one, so that one length means one probability in each
  * @returns {HTMLOListElement} <ol class="prediction-bars">, each <li data-word data-p> a bar as long as its probability
- *   relative to the first (which fills the row), with the percentage
+ *   relative to `full`, with the percentage
  */
-export function probabilityBars(top, hidden) {
+export function probabilityBars(top, hidden, full = top[0]?.p ?? 0) {
   const list = document.createElement('ol');
   list.className = 'prediction-bars';
-  const most = Math.max(top[0]?.p ?? 0, 1e-9);
+  const most = Math.max(full, 1e-9);
   for (const { word, p } of top) {
     const item = list.appendChild(document.createElement('li'));
     Object.assign(item.dataset, { word, p: String(p) });
