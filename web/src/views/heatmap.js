@@ -152,6 +152,7 @@ export function heatmap(spec, last) {
   setAttr(frame, 'transform', `translate(${margin.left}, ${margin.top})`);
   // The row labels' pane: the left margin and the domain line, the plot's height.
   setAttrs(parts.rowPane, { width: margin.left + 1, height: margin.top + height + margin.bottom });
+  setAttrs(parts.rowPaneBackground, { width: margin.left + 1, height: margin.top + height + margin.bottom });
   setAttr(parts.rowFrame, 'transform', `translate(${margin.left}, ${margin.top})`);
   bandAxis(parts.colAxis, {
     orient: 'top',
@@ -171,7 +172,9 @@ export function heatmap(spec, last) {
     label: (i) => spec.rowLabels[i],
   });
   parts.rowAxis.style.setProperty('--label-px', `${labelFontPx(cellHeight)}px`);
-  setAttrs(titles.col, { x: margin.left + width / 2 });
+  // Over the cells from the first column on: centred, a title wider than a short matrix reached left under the rows'
+  // labels, whose pane hides what passes under it.
+  setAttrs(titles.col, { x: margin.left });
   setText(titles.col, spec.colTitle);
   // The row title sits in the free top-left corner, so it never outgrows a short matrix.
   setAttrs(titles.row, { x: margin.left - 12, y: margin.top - 8 });
@@ -257,6 +260,8 @@ function skeleton(spec) {
   const rowPane = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
     .attr('class', 'row-labels')
     .attr('aria-hidden', 'true');
+  // Its background: what scrolls under the pane is hidden, columns and their labels alike.
+  const rowPaneBackground = rowPane.append('rect').attr('class', 'row-labels-background').node();
   const rowFrame = rowPane.append('g');
   const rowAxis = rowFrame.append('g').attr('class', 'axis axis-rows').node();
   const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg'))).attr('aria-hidden', 'true');
@@ -265,7 +270,7 @@ function skeleton(spec) {
   const outline = frame.append('rect').attr('class', 'hover-outline').node();
   const title = (parent, anchor) =>
     parent.append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
-  const titles = { col: title(svg, 'middle').node(), row: title(rowPane, 'end').node() };
+  const titles = { col: title(svg, 'start').node(), row: title(rowPane, 'end').node() };
   // Over the cells, under nothing that takes the pointer: the outlines of what just changed (drawHighlights).
   const changes = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
     .attr('class', 'changes')
@@ -284,6 +289,7 @@ function skeleton(spec) {
     svg: svg.node(),
     frame: frame.node(),
     rowPane: rowPane.node(),
+    rowPaneBackground,
     rowFrame: rowFrame.node(),
     colAxis,
     rowAxis,
