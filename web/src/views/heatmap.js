@@ -8,6 +8,7 @@ import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { bandAxis } from './band-axis.js';
 import { cellCanvas } from './cell-canvas.js';
+import { GROUP_PX, drawColGroups } from './col-groups.js';
 import { followCurrentCell } from './current-cell.js';
 import { dataTableDetails } from './data-table.js';
 import { setAttr, setAttrs, setStyle, setText } from './dom-update.js';
@@ -29,8 +30,6 @@ const LABELLED_CELL_PX = 13;
 const SLANTED_LABEL_PX = 14;
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
-const GROUP_PX = 24; // room under the cells for the column blocks' brackets and labels
-const GROUP_CHAR_PX = 6.5; // width of a label character (11 px sans-serif), to know whether a label fits
 const FADE_MS = 1600; // how long the outlines of what just changed take to fade
 
 /**
@@ -347,34 +346,6 @@ function drawHighlights(parts, cells, cellWidth, cellHeight) {
         fill: 'forwards',
       })
     : undefined;
-}
-
-/** Rules between blocks of columns, and under each block a bracket with its label (short when narrow). */
-function drawColGroups(frame, outline, groups, cellWidth, height) {
-  const g = select(frame.insertBefore(document.createElementNS(SVG_NS, 'g'), outline)).attr('class', 'col-groups');
-  for (const { label, short, start, end } of groups) {
-    const x0 = start * cellWidth,
-      x1 = end * cellWidth;
-    if (start > 0)
-      g.append('line')
-        .attr('class', 'group-rule')
-        .attr('x1', x0)
-        .attr('x2', x0)
-        .attr('y1', -4)
-        .attr('y2', height + 4);
-    g.append('path')
-      .attr('class', 'group-bracket')
-      .attr('d', `M${x0 + 1},${height + 3}v4H${x1 - 1}v-4`);
-    const fits = label.length * GROUP_CHAR_PX <= x1 - x0;
-    g.append('text')
-      .attr('class', 'group-label')
-      .attr('x', (x0 + x1) / 2)
-      .attr('y', height + 18)
-      .attr('text-anchor', 'middle')
-      .text(fits ? label : short)
-      .append('title')
-      .text(label);
-  }
 }
 
 /** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */
