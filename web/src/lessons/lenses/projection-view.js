@@ -87,11 +87,14 @@ export function projectionView({ traces, projection }) {
   ]);
   // A word repeated in a sentence has one word vector: its points coincide, and one label names them all (two labels
   // there were drawn over each other).
+  // (Per sentence: in the comparison each sentence names its own words, in its colour.)
   const named = new Set();
-  const first = flat.map((p) => {
-    const key = `${p.label}@${Math.round(x(p.from[0]))},${Math.round(y(p.from[1]))}`;
-    return !named.has(key) && named.add(key);
-  });
+  const first = groups.flatMap((group, g) =>
+    group.map((p) => {
+      const key = `${g}:${p.label}@${Math.round(x(p.from[0]))},${Math.round(y(p.from[1]))}`;
+      return !named.has(key) && named.add(key);
+    }),
+  );
   const labelled = flat.filter((_, i) => first[i]);
   const placedFirst = placeLabels(
     labelled.map((p) => ({ x: x(p.from[0]), y: y(p.from[1]), width: textWidth(p.label), height: LABEL_HEIGHT })),
