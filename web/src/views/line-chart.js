@@ -18,10 +18,6 @@ const Y_TICK_PX = 9; // d3-axis's tick (6 px) and padding (3 px) between the axi
 // glyphs about 11 px left of that; Y_TITLE_PX holds both.
 const Y_TITLE_GAP_PX = 7;
 const Y_TITLE_PX = 20;
-// Log ticks: plain numbers down to 0.001, powers of ten below (1e-6, not 0.000001, whose 8 characters ran into the title).
-const plainLog = format('~g'),
-  expLog = format('~e');
-const logTick = (v) => (v < 1e-3 ? expLog(v) : plainLog(v));
 
 /**
  * @param {object} spec
@@ -76,7 +72,7 @@ export function lineChart({
   const top = MARGIN.top + (markers.length ? MARKER_BAND : 0);
   // The y ticks' labels decide how far left the y title goes, and the left margin grows to hold both.
   const yTickCount = log ? 6 : 5;
-  const yFormat = y.tickFormat(yTickCount, log ? logTick : undefined);
+  const yFormat = y.tickFormat(yTickCount, log ? '~g' : undefined);
   const tickLabelPx = Y_TICK_CHAR_PX * Math.max(0, ...y.ticks(yTickCount).map((v) => yFormat(v).length)) + Y_TICK_PX;
   const left = Math.max(MARGIN.left, Math.ceil(tickLabelPx + Y_TITLE_PX));
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
@@ -93,7 +89,7 @@ export function lineChart({
     .attr('class', 'axis x-axis')
     .attr('transform', `translate(0, ${height})`)
     .call(axisBottom(x).tickValues(x.ticks(xCount).filter(Number.isInteger)).tickFormat(x.tickFormat(xCount, ',~f')));
-  // d3's log tick format with logTick: plain numbers (0.1, 2, 10), the ticks with no room left unlabelled (".0e" read "1e+1, 6e+0").
+  // d3's log tick format with "~g": plain numbers (0.1, 2, 10), the ticks with no room left unlabelled (".0e" read "1e+1, 6e+0").
   plot.append('g').attr('class', 'axis y-axis').call(axisLeft(y).ticks(yTickCount).tickFormat(yFormat));
   svg
     .append('text')
