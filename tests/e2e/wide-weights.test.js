@@ -1,6 +1,7 @@
 // A weights heatmap wider than its pane, at a learner's screen sizes: its section scrolls sideways and the row labels
 // stay at its left edge (views/heatmap.js rowPane), every key and the entropy column can be scrolled to, and the
-// labels are large enough to read (views/heatmap.js LABELLED_CELL_PX). Designed heads and a trained decoder alike.
+// labels are large enough to read (views/heatmap.js LABELLED_CELL_PX). Designed heads, the trained decoder and the
+// trained encoder alike.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
@@ -42,7 +43,7 @@ function measure(page, left) {
 
 const inside = (slot, b) => b.left >= slot.left - 0.5 && b.right <= slot.right + 0.5;
 
-for (const model of ['designed', 'causal']) {
+for (const model of ['designed', 'causal', 'masked']) {
   for (const viewport of [
     { width: 1280, height: 720 },
     { width: 1440, height: 900 },
