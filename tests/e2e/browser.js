@@ -202,10 +202,12 @@ export function distAndBrowser() {
 /**
  * A new page of the served site at `hash`, in a viewport, once the explorer has its first Run (any model).
  * @param {{ server, browser }} shared  distAndBrowser()'s @param {string} [hash] @param {{ width: number, height: number }} [viewport]
+ * @param {() => void} [initScript]  run in the page before its own scripts (to record what it draws)
  * @returns {Promise<{ page, errors: string[] }>} errors: console errors and uncaught exceptions from then on
  */
-export async function openSite(shared, hash = '', viewport = { width: 1440, height: 900 }) {
+export async function openSite(shared, hash = '', viewport = { width: 1440, height: 900 }, initScript) {
   const page = await shared.browser.context.newPage();
+  if (initScript) await page.addInitScript(initScript);
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error' && !isElementReport(message.text())) errors.push(message.text());

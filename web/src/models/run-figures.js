@@ -47,18 +47,21 @@ export function whenOutputLayer(draw, options) {
       : ready(result, previous, state, env);
 }
 
+/** What a figure of the designed heads' trace says while a trained model is shown, unless told otherwise. */
+export const TRACE_NOTE = 'This figure follows the designed heads: choose “designed heads” above to see it.';
+
 /**
  * A figure's draw function that draws from the designed heads' trace, and says where to find it while a trained model
  * is shown (its run has no such trace).
  * @param {(result: object, previous: object, state: object, env: object) => HTMLElement} draw
+ * @param {{ note?: string | null }} [options]  what it says instead (default TRACE_NOTE); null: nothing, for a figure
+ *   beside another that says it for both (a note repeated under each figure of a section reads as noise)
  */
-export function whenTrace(draw) {
-  return (result, previous, state, env) =>
-    result.trace
-      ? draw(result, previous, state, env)
-      : element(
-          'p',
-          'empty-figure',
-          'This figure follows the designed heads: choose “designed heads” above to see it.',
-        );
+export function whenTrace(draw, { note = TRACE_NOTE } = {}) {
+  return (result, previous, state, env) => {
+    if (result.trace) return draw(result, previous, state, env);
+    const said = element('p', 'empty-figure', note ?? '');
+    said.hidden = note === null;
+    return said;
+  };
 }

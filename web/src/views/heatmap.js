@@ -8,6 +8,7 @@ import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { bandAxis } from './band-axis.js';
 import { cellCanvas } from './cell-canvas.js';
+import { GROUP_PX, drawColGroups } from './col-groups.js';
 import { followCurrentCell } from './current-cell.js';
 import { dataTableDetails } from './data-table.js';
 import { setAttr, setAttrs, setStyle, setText } from './dom-update.js';
@@ -21,11 +22,14 @@ const MIN_LABEL_PX = 11; // band width below which only every k-th label is draw
  * not every other one. Cells keep at least LABELLED_CELL_PX for it, and the labels shrink to fit (labelFontPx).
  */
 export const LABEL_EVERY_TOKEN_UP_TO = 64;
-const LABELLED_CELL_PX = 10;
+// 13 px bands hold 10 px labels (labelFontPx); 10 px bands held 8 px ones, too small to read. A matrix this makes
+// wider than its pane scrolls sideways under its row labels (rowPane).
+const LABELLED_CELL_PX = 13;
+// Columns at least this wide turn their labels 60°; narrower ones (and their smaller font) stand upright, where a
+// label's box is its line height, so neighbours never overlap.
+const SLANTED_LABEL_PX = 14;
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
-const GROUP_PX = 24; // room under the cells for the column blocks' brackets and labels
-const GROUP_CHAR_PX = 6.5; // width of a label character (11 px sans-serif), to know whether a label fits
 const FADE_MS = 1600; // how long the outlines of what just changed take to fade
 
 /**
@@ -145,6 +149,10 @@ export function heatmap(spec, last) {
     .range([0, height]);
   setAttrs(svg, { width: margin.left + width + margin.right, height: margin.top + height + margin.bottom });
   setAttr(frame, 'transform', `translate(${margin.left}, ${margin.top})`);
+  // The row labels' pane: the left margin and the domain line, the plot's height.
+  setAttrs(parts.rowPane, { width: margin.left + 1, height: margin.top + height + margin.bottom });
+  setAttrs(parts.rowPaneBackground, { width: margin.left + 1, height: margin.top + height + margin.bottom });
+  setAttr(parts.rowFrame, 'transform', `translate(${margin.left}, ${margin.top})`);
   bandAxis(parts.colAxis, {
     orient: 'top',
     scale: x,
@@ -153,7 +161,7 @@ export function heatmap(spec, last) {
     enterText: (text) => setAttrs(text, { 'text-anchor': 'start', dx: '0.4em', dy: '0.3em' }),
   });
   // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font.
-  const turn = cellWidth >= MIN_LABEL_PX ? 'rotate(-60)' : 'rotate(-90)';
+  const turn = cellWidth >= SLANTED_LABEL_PX ? 'rotate(-60)' : 'rotate(-90)';
   for (const text of parts.colAxis.querySelectorAll('text')) setAttr(text, 'transform', turn);
   parts.colAxis.style.setProperty('--label-px', `${labelFontPx(cellWidth)}px`);
   bandAxis(parts.rowAxis, {
@@ -163,7 +171,9 @@ export function heatmap(spec, last) {
     label: (i) => spec.rowLabels[i],
   });
   parts.rowAxis.style.setProperty('--label-px', `${labelFontPx(cellHeight)}px`);
-  setAttrs(titles.col, { x: margin.left + width / 2 });
+  // Over the cells from the first column on: centred, a title wider than a short matrix reached left under the rows'
+  // labels, whose pane hides what passes under it.
+  setAttrs(titles.col, { x: margin.left });
   setText(titles.col, spec.colTitle);
   // The row title sits in the free top-left corner, so it never outgrows a short matrix.
   setAttrs(titles.row, { x: margin.left - 12, y: margin.top - 8 });
@@ -244,13 +254,22 @@ function skeleton(spec) {
   const caption = figure.appendChild(document.createElement('figcaption'));
   const plot = figure.appendChild(document.createElement('div'));
   plot.className = 'heatmap-plot';
+  // The rows' labels and title in an <svg> of their own, first in the plot: sticky at its scrolling section's left
+  // edge (heatmap.css), so a matrix wider than its pane scrolls sideways under its labels instead of away with them.
+  const rowPane = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('class', 'row-labels')
+    .attr('aria-hidden', 'true');
+  // Its background: what scrolls under the pane is hidden, columns and their labels alike.
+  const rowPaneBackground = rowPane.append('rect').attr('class', 'row-labels-background').node();
+  const rowFrame = rowPane.append('g');
+  const rowAxis = rowFrame.append('g').attr('class', 'axis axis-rows').node();
   const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg'))).attr('aria-hidden', 'true');
   const frame = svg.append('g');
   const colAxis = frame.append('g').attr('class', 'axis axis-cols').node();
-  const rowAxis = frame.append('g').attr('class', 'axis axis-rows').node();
   const outline = frame.append('rect').attr('class', 'hover-outline').node();
-  const title = (anchor) => svg.append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
-  const titles = { col: title('middle').node(), row: title('end').node() };
+  const title = (parent, anchor) =>
+    parent.append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
+  const titles = { col: title(svg, 'start').node(), row: title(rowPane, 'end').node() };
   // Over the cells, under nothing that takes the pointer: the outlines of what just changed (drawHighlights).
   const changes = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
     .attr('class', 'changes')
@@ -268,6 +287,9 @@ function skeleton(spec) {
     plot,
     svg: svg.node(),
     frame: frame.node(),
+    rowPane: rowPane.node(),
+    rowPaneBackground,
+    rowFrame: rowFrame.node(),
     colAxis,
     rowAxis,
     outline,
@@ -322,34 +344,6 @@ function drawHighlights(parts, cells, cellWidth, cellHeight) {
         fill: 'forwards',
       })
     : undefined;
-}
-
-/** Rules between blocks of columns, and under each block a bracket with its label (short when narrow). */
-function drawColGroups(frame, outline, groups, cellWidth, height) {
-  const g = select(frame.insertBefore(document.createElementNS(SVG_NS, 'g'), outline)).attr('class', 'col-groups');
-  for (const { label, short, start, end } of groups) {
-    const x0 = start * cellWidth,
-      x1 = end * cellWidth;
-    if (start > 0)
-      g.append('line')
-        .attr('class', 'group-rule')
-        .attr('x1', x0)
-        .attr('x2', x0)
-        .attr('y1', -4)
-        .attr('y2', height + 4);
-    g.append('path')
-      .attr('class', 'group-bracket')
-      .attr('d', `M${x0 + 1},${height + 3}v4H${x1 - 1}v-4`);
-    const fits = label.length * GROUP_CHAR_PX <= x1 - x0;
-    g.append('text')
-      .attr('class', 'group-label')
-      .attr('x', (x0 + x1) / 2)
-      .attr('y', height + 18)
-      .attr('text-anchor', 'middle')
-      .text(fits ? label : short)
-      .append('title')
-      .text(label);
-  }
 }
 
 /** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */

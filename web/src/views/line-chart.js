@@ -12,6 +12,12 @@ const MARGIN = { top: 12, right: 16, bottom: 40, left: 64 };
 const MARKER_BAND = 18; // above the plot: the markers' numbers, so they never cross a curve
 const TICK_PX = 80; // room per x tick label: "10,000" takes about 40 px at 12 px
 const LOG_FLOOR = 1e-9; // a log axis cannot show 0: exact zeros sit on the floor
+const Y_TICK_CHAR_PX = 7; // width of a y tick label's character (12 px digits), to keep the axis title clear of them
+const Y_TICK_PX = 9; // d3-axis's tick (6 px) and padding (3 px) between the axis and its labels
+// The turned y title: its baseline Y_TITLE_GAP_PX left of the tick labels (its descenders reach 3 px right of it), its
+// glyphs about 11 px left of that; Y_TITLE_PX holds both.
+const Y_TITLE_GAP_PX = 7;
+const Y_TITLE_PX = 20;
 
 /**
  * @param {object} spec
@@ -64,13 +70,18 @@ export function lineChart({
   const y = (log ? scaleLog() : scaleLinear()).domain(domain).range([height, 0]).nice();
 
   const top = MARGIN.top + (markers.length ? MARKER_BAND : 0);
+  // The y ticks' labels decide how far left the y title goes, and the left margin grows to hold both.
+  const yTickCount = log ? 6 : 5;
+  const yFormat = y.tickFormat(yTickCount, log ? '~g' : undefined);
+  const tickLabelPx = Y_TICK_CHAR_PX * Math.max(0, ...y.ticks(yTickCount).map((v) => yFormat(v).length)) + Y_TICK_PX;
+  const left = Math.max(MARGIN.left, Math.ceil(tickLabelPx + Y_TITLE_PX));
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', MARGIN.left + width + MARGIN.right)
+    .attr('width', left + width + MARGIN.right)
     .attr('height', top + height + MARGIN.bottom)
-    .attr('viewBox', `0 0 ${MARGIN.left + width + MARGIN.right} ${top + height + MARGIN.bottom}`)
+    .attr('viewBox', `0 0 ${left + width + MARGIN.right} ${top + height + MARGIN.bottom}`)
     .attr('role', 'img')
     .attr('aria-label', `${caption} (${series.map((s) => s.label).join(', ')})`);
-  const plot = svg.append('g').attr('class', 'plot').attr('transform', `translate(${MARGIN.left}, ${top})`);
+  const plot = svg.append('g').attr('class', 'plot').attr('transform', `translate(${left}, ${top})`);
   // As many x ticks as fit their labels, in d3's tick format ("10,000"): eight ticks in 420 px ran together ("100001100").
   const xCount = Math.max(2, Math.floor(width / TICK_PX));
   plot
@@ -79,21 +90,18 @@ export function lineChart({
     .attr('transform', `translate(0, ${height})`)
     .call(axisBottom(x).tickValues(x.ticks(xCount).filter(Number.isInteger)).tickFormat(x.tickFormat(xCount, ',~f')));
   // d3's log tick format with "~g": plain numbers (0.1, 2, 10), the ticks with no room left unlabelled (".0e" read "1e+1, 6e+0").
-  plot
-    .append('g')
-    .attr('class', 'axis y-axis')
-    .call(axisLeft(y).ticks(log ? 6 : 5, log ? '~g' : undefined));
+  plot.append('g').attr('class', 'axis y-axis').call(axisLeft(y).ticks(yTickCount).tickFormat(yFormat));
   svg
     .append('text')
     .attr('class', 'axis-title')
-    .attr('x', MARGIN.left + width / 2)
+    .attr('x', left + width / 2)
     .attr('y', top + height + 34)
     .attr('text-anchor', 'middle')
     .text(xTitle);
   svg
     .append('text')
     .attr('class', 'axis-title')
-    .attr('transform', `translate(12, ${top + height / 2}) rotate(-90)`)
+    .attr('transform', `translate(${left - tickLabelPx - Y_TITLE_GAP_PX}, ${top + height / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle')
     .text(yTitle);
   for (const threshold of thresholds) {

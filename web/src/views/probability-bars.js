@@ -8,14 +8,16 @@ export const percent = format('.1%');
 
 /**
  * @param {{ word: string, p: number }[]} top  most likely first; p in [0, 1]
- * @param {string} [hidden]  a word to mark (the one that was hidden or came next)
- * @param {HTMLOListElement} [last]  a list this function returned before: updated in place and returned
+ * @param {{ hidden?: string, full?: number, last?: HTMLOListElement }} [options]  hidden: a word to mark (the one that
+ *   was hidden or came next); full: the probability that fills the row (default: the first's), the same for lists drawn
+ *   side by side to be compared, so that one length means one probability in each; last: a list this function
+ *   returned before, updated in place and returned
  * @returns {HTMLOListElement} <ol class="prediction-bars">, each <li data-word data-p> a bar as long as its probability
- *   relative to the first (which fills the row), with the percentage
+ *   relative to `full`, with the percentage
  */
-export function probabilityBars(top, hidden, last) {
+export function probabilityBars(top, { hidden, full = top[0]?.p ?? 0, last } = {}) {
   const list = last ?? Object.assign(document.createElement('ol'), { className: 'prediction-bars' });
-  const most = Math.max(top[0]?.p ?? 0, 1e-9);
+  const most = Math.max(full, 1e-9);
   select(list)
     .selectAll(':scope > li')
     .data(top)

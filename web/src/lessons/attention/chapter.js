@@ -224,9 +224,12 @@ export const attentionChapter = {
       'Switching heads off (knockout) is for the trained models: choose the decoder or the encoder under Model.',
     );
     // A trained model's first screen: its heads, the selected one's weights, its predictions; then the selected word's mix.
-    const trained = row(predictionsBox);
-    const whyBox = element('div', 'why-box'); // under the first screen: the head bars and the word chips need its width
+    // "Why this word?" in the same row, under the heads and the weights, beside the predictions' column (trained.css): its
+    // head bars and word chips need their width, and a row of its own left a band empty above it wherever the
+    // predictions with their notes and sampling controls ran down past the weights.
+    const whyBox = element('div', 'why-box');
     whyBox.append(slots.whyThisWord);
+    const trained = row(predictionsBox, whyBox);
     // A model with an output layer shows its predictions beside its weights, and its mix under the first screen (it
     // needs the width); the designed heads show the mix there. One mix figure, moved between the two places.
     const trainedMixBox = element('div', 'trained-mix');
@@ -234,7 +237,7 @@ export const attentionChapter = {
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [first, knockoutNote, trained, whyBox, trainedMixBox, lines],
+      content: [first, knockoutNote, trained, trainedMixBox, lines],
       views: {
         heads: [slots.heads],
         attention: [slots.attention],

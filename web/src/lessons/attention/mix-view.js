@@ -8,6 +8,7 @@ import { format } from 'd3-format';
 import { divergingColor, maxAbs } from '../../views/colors.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
 import { setAttr, setAttrs, setStyle, setText } from '../../views/dom-update.js';
+import { LABEL_EVERY_TOKEN_UP_TO } from '../../views/heatmap.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
 import { modelKindName } from '../../models/model-facts.js';
@@ -20,10 +21,14 @@ const GAP_PX = 40; // between the bars and the strips (holds the weight's number
 const WIDTH_PX = 560; // the whole figure, at most (narrow screens: their width)
 const HEIGHT_PX = 360; // every key row together
 const SUM_GAP_PX = 14; // between the stacked rows and their sum
+// Up to LABEL_EVERY_TOKEN_UP_TO keys (as the weights' heatmap), each row is tall enough for its word in a 10 px font
+// (the font is the row less 3 px), so every key is named; the figure then outgrows HEIGHT_PX.
+const LABELLED_ROW_PX = 13;
 
-/** Pixels per key row: large for short sentences, at least 2 so 256 keys still fit. */
+/** Pixels per key row: large for short sentences, every word's room up to LABEL_EVERY_TOKEN_UP_TO, then down to 2. */
 function rowHeight(seqLen) {
-  return Math.max(2, Math.min(22, Math.floor(HEIGHT_PX / Math.max(seqLen, 1))));
+  const least = seqLen <= LABEL_EVERY_TOKEN_UP_TO ? LABELLED_ROW_PX : 2;
+  return Math.max(least, Math.min(22, Math.floor(HEIGHT_PX / Math.max(seqLen, 1))));
 }
 
 /**

@@ -94,7 +94,7 @@ export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } 
       setAttr(this, 'data-hidden', !at && !nextWord ? (hidden ?? '') : null);
       setAttr(this, 'data-rank', at ? at.rank : !nextWord ? rank : null);
       setText(title, titleOf({ position, top, hidden, known, rank, at }, run, nextWord));
-      const list = bars(top, hidden ?? at?.next, shownBars);
+      const list = bars(top, { hidden: hidden ?? at?.next, last: shownBars });
       const line = unkLine(at ? at.unk : unk, config.outputSize - 1, top[0]?.p, shownUnk);
       if (!shownBars) this.append(list, line);
     });

@@ -57,6 +57,9 @@ export function outputSteps({ config, tokens, output, can }) {
   const p = (o) => Math.exp(output.logits[o] - top) / total;
   const { min, max, mean } = spread(output.logits);
   const shownTop = output.top.slice(0, TOP_WORDS);
+  // The shown probabilities' colours span 0 … the largest (rounded up to a hundredth): on [0, 1] twenty values of a few
+  // percent would all be one colour.
+  const pMax = Math.ceil(p(ids[0]) * 100) / 100;
   const row = (values) => ({ data: Float32Array.from(values), shape: [1, values.length] });
   const label = [token];
   const U = tiedOutput
@@ -111,6 +114,8 @@ export function outputSteps({ config, tokens, output, can }) {
       colTitle: `the ${SHOWN} most likely words →`,
       rowLabels: ['p'],
       weights: true,
+      weightMax: pMax,
+      legendTitle: 'probability',
       shapeNote: `[${V}], sums to 1; <unk> (every other word): ${percent(output.unk)}`,
       describe: (_, j, v) => `p(“${words[j]}”) = ${fmt(v)}`,
     },

@@ -8,10 +8,35 @@ import { setAttr, setAttrs, setText } from '../../views/dom-update.js';
 import { heatmap } from '../../views/heatmap.js';
 import { element } from '../../views/layout.js';
 
+// Beside the step shown, its two neighbours (inside-head.css .step-neighbour: 9rem and a 1rem gap each, at 16 px a rem)
+// where the explorer is wider than NEIGHBOURS_BESIDE_FROM_PX (layout.css puts them under it below that); the card's
+// padding, the row labels and the last column's turned label take STEP_FRAME_PX more.
+const NEIGHBOURS_PX = 2 * (9 + 1) * 16;
+const NEIGHBOURS_BESIDE_FROM_PX = 900;
+const STEP_FRAME_PX = 180;
+const MAX_STEP_CELLS_PX = 560;
+
+/** Pixels for a step's columns in a window `width` wide: what the neighbours and the card's frame leave. */
+export function stepWidthBudget(width) {
+  const neighbours = width > NEIGHBOURS_BESIDE_FROM_PX ? NEIGHBOURS_PX : 0;
+  return Math.max(120, Math.min(MAX_STEP_CELLS_PX, width - STEP_FRAME_PX - neighbours));
+}
+
+/**
+ * A weight-like step's colours: [0, 1] (attention weights), or [0, step.weightMax] where a step's values are all small
+ * (the 20 largest of 8,192 probabilities), so that one colour map still tells them apart.
+ */
+function weightColors(step, weightColor) {
+  if (!step.weightMax) return { color: weightColor, domain: [0, 1] };
+  const domain = [0, step.weightMax];
+  return { color: weightColor.copy().domain(domain), domain };
+}
+
 /** One step's heatmap; `weightColor` colours the attention-weight step, the others are diverging; `budget`: [width, height] pixels. */
 function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget], last) {
   const [rows, cols] = step.tensor.shape;
   const limit = step.limit ?? maxAbs(step.tensor.data);
+  const weights = weightColors(step, weightColor);
   return heatmap(
     {
       name: `step-${index + 1}`,
@@ -24,9 +49,9 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget], last
       colLabels: step.cols,
       rowTitle: 'token ↓',
       colTitle: step.colTitle,
-      color: step.weights ? weightColor : divergingColor(limit),
-      domain: step.weights ? [0, 1] : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
-      legendTitle: step.weights ? 'weight' : 'value',
+      color: step.weights ? weights.color : divergingColor(limit),
+      domain: step.weights ? weights.domain : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
+      legendTitle: step.legendTitle ?? (step.weights ? 'weight' : 'value'),
       // Whole pixels while a column gets at least one; narrower (400 feed-forward units on a phone), a fraction, so it fits.
       cellWidth: widthBudget >= cols ? Math.min(36, Math.floor(widthBudget / Math.max(cols, 1))) : widthBudget / cols,
       cellHeight: Math.max(2, Math.min(28, Math.floor(heightBudget / Math.max(rows, 1)))),
@@ -46,7 +71,7 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget], last
  */
 function stepFigure(step, index, weightColor, last) {
   if (!step.figure) {
-    const drawn = stepHeatmap(step, index, weightColor, [Math.min(560, window.innerWidth - 180), 360], last);
+    const drawn = stepHeatmap(step, index, weightColor, [stepWidthBudget(window.innerWidth), 360], last);
     drawn.querySelector(':scope > .step-extra')?.remove();
     if (step.extra) {
       const extra = drawn.appendChild(step.extra());
@@ -83,12 +108,13 @@ function stepButton(className, index, content, label) {
 function neighbour(step, index, weightColor, direction, last) {
   const [rows, cols] = step.tensor.shape;
   const limit = step.limit ?? maxAbs(step.tensor.data);
+  const weights = weightColors(step, weightColor);
   const thumb = cellCanvas({
     rows,
     cols,
     values: step.tensor.data,
-    color: step.weights ? weightColor : divergingColor(limit),
-    domain: step.weights ? [0, 1] : [-limit, limit],
+    color: step.weights ? weights.color : divergingColor(limit),
+    domain: step.weights ? weights.domain : [-limit, limit],
     isMasked: step.isMasked,
     cellWidth: Math.max(0.5, Math.min(10, 110 / Math.max(cols, 1))),
     cellHeight: Math.max(1, Math.min(10, 80 / Math.max(rows, 1))),
@@ -110,10 +136,11 @@ function neighbour(step, index, weightColor, direction, last) {
  * Steps as a stepper: a numbered list of every step, the current step large with its formula and shape, and its
  * previous and next steps beside it.
  * @param {{ title: string, tex: string, tensor: { data: Float32Array, shape: [number, number] }, rowLabels: string[],
- *   cols: string[], colTitle: string, describe: Function, weights?: boolean, isMasked?: Function, limit?: number,
+ *   cols: string[], colTitle: string, describe: Function, weights?: boolean, weightMax?: number, legendTitle?: string,
+ *   isMasked?: Function, limit?: number,
  *   shapeNote?: string, colGroups?: object[], notes?: string[], figure?: () => HTMLElement, extra?: () => Element }[]} all
  *   the steps, in order (at least one); figure: drawn instead of the heatmap (the tensor still gives the neighbours'
- *   thumbnails); extra: drawn under the heatmap
+ *   thumbnails); extra: drawn under the heatmap; weightMax: a weight-like step's colours span [0, weightMax], not [0, 1]
  * @param {{ step?: number, colorMap?: 'viridis' | 'cividis', name: string, id?: string }} options  the step shown, 1-based
  *   (clamped); the attention weights' colour map; what the steps are of, for the step list's accessible name ("head 2 (…)");
  *   the prefix of its elements' ids (default 'pipeline'), so that two steppers in one page do not share ids

@@ -124,12 +124,15 @@ export function languageNext(snapshot, { outputWords, tiedOutput = true, shipped
   figure.appendChild(document.createElement('figcaption')).textContent = caption;
   const columns = figure.appendChild(document.createElement('div'));
   columns.className = 'side-by-side language-next';
+  // Compared, both lists on one scale: the largest probability of either fills a row, so equal bars are equal
+  // probabilities (each list's own first bar filling its row made a 2 % guess look as sure as a 40 % one).
+  const full = Math.max(snapshot.probe.next[0]?.p ?? 0, shipped?.top[0]?.p ?? 0);
   // The words only; <unk> (every other word) as one line under them, when the run gave its probability.
   const section = (model, title, top, note, unk, words) => {
     const part = columns.appendChild(document.createElement('section'));
     part.dataset.model = model;
     part.appendChild(document.createElement('h4')).textContent = title;
-    part.append(probabilityBars(top));
+    part.append(probabilityBars(top, { full }));
     if (unk !== undefined) part.append(unkLine(unk, words));
     part.appendChild(document.createElement('p')).className = 'hint';
     part.lastChild.textContent = note;

@@ -85,11 +85,24 @@ export function projectionView({ traces, projection }) {
     { x: x(p.from[0]), y: y(p.from[1]), r: 4 },
     { x: x(p.to[0]), y: y(p.to[1]), r: 4 },
   ]);
-  const placed = placeLabels(
-    flat.map((p) => ({ x: x(p.from[0]), y: y(p.from[1]), width: textWidth(p.label), height: LABEL_HEIGHT })),
+  // A word repeated in a sentence has one word vector: its points coincide, and one label names them all (two labels
+  // there were drawn over each other).
+  // (Per sentence: in the comparison each sentence names its own words, in its colour.)
+  const named = new Set();
+  const first = groups.flatMap((group, g) =>
+    group.map((p) => {
+      const key = `${g}:${p.label}@${Math.round(x(p.from[0]))},${Math.round(y(p.from[1]))}`;
+      return !named.has(key) && named.add(key);
+    }),
+  );
+  const labelled = flat.filter((_, i) => first[i]);
+  const placedFirst = placeLabels(
+    labelled.map((p) => ({ x: x(p.from[0]), y: y(p.from[1]), width: textWidth(p.label), height: LABEL_HEIGHT })),
     markers,
     { width: SIZE, height: SIZE - PAD / 2 },
   );
+  let n = 0;
+  const placed = first.map((isFirst) => (isFirst ? placedFirst[n++] : null));
   let k = 0;
   groups.forEach((group, g) => {
     const color = COLORS[g];
@@ -115,6 +128,8 @@ export function projectionView({ traces, projection }) {
         .attr('fill', 'white')
         .attr('stroke', color);
       item.append('circle').attr('cx', x(p.to[0])).attr('cy', y(p.to[1])).attr('r', 3.5).attr('fill', color);
+      item.append('title').text(`"${p.label}": word vector → attention output`);
+      if (!at) continue; // named by another label, or no free place for one: the title names it
       const nearest = [
         Math.max(at.x - textWidth(p.label) / 2, Math.min(x(p.from[0]), at.x + textWidth(p.label) / 2)),
         Math.max(at.y - LABEL_HEIGHT / 2, Math.min(y(p.from[1]), at.y + LABEL_HEIGHT / 2)),
@@ -141,7 +156,6 @@ export function projectionView({ traces, projection }) {
         .attr('dominant-baseline', 'central')
         .attr('fill', color)
         .text(p.label);
-      item.append('title').text(`"${p.label}": word vector → attention output`);
     }
   });
   if (traces.length > 1) {

@@ -130,6 +130,7 @@ function pathsPlot({ stages, word }) {
     });
   });
   labels.forEach((label, n) => {
+    if (!placed[n]) return; // no free place (a model of many layers): its point's title names it
     svg
       .append('text')
       .attr('class', 'point-label')

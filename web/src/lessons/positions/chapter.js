@@ -21,6 +21,9 @@ import { shuffleCheck } from './shuffle-check.js';
 import { checkInputs, checkedHead } from './checked-head.js';
 import { whenTrace } from '../../models/run-figures.js';
 
+/** Said once, over the four checks, while a trained model is shown. */
+const CHECKS_NOTE = 'These four checks follow the designed heads: choose “designed heads” above to see them.';
+
 /** A check's figure with, first, which head it checks and why (checked-head.js). */
 function withNote(figure, note) {
   const p = document.createElement('p');
@@ -135,23 +138,30 @@ export const positionsChapter = {
       draw: ({ run, lab }, _, state) =>
         rotationView(lab, { ...rotationPair(state, run.tokens.length), tokens: run.tokens }),
     },
+    // The four checks of "Why it matters for attention" (lab-section.js), one after another: with a trained model the
+    // first says for all four that they follow the designed heads, and the others say nothing.
     shuffle: {
       needs: 'positionCheck',
-      draw: whenTrace(({ positionCheck: c }, _, { colorMap }) =>
-        withNote(shuffleCheck(c.trace, { head: c.head, name: c.name, colorMap }), c.note),
+      draw: whenTrace(
+        ({ positionCheck: c }, _, { colorMap }) =>
+          withNote(shuffleCheck(c.trace, { head: c.head, name: c.name, colorMap }), c.note),
+        { note: CHECKS_NOTE },
       ),
     },
     repeated: {
       needs: 'positionCheck',
-      draw: whenTrace(({ positionCheck: c }) =>
-        withNote(repeatedWord(c.trace, { head: c.head, name: c.name }), c.note),
+      draw: whenTrace(
+        ({ positionCheck: c }) => withNote(repeatedWord(c.trace, { head: c.head, name: c.name }), c.note),
+        { note: null },
       ),
     },
     scoreTerms: {
       needs: 'positionCheck',
-      draw: whenTrace(({ positionCheck: c }) => withNote(scoreTerms(c.trace, { head: c.head }), c.note)),
+      draw: whenTrace(({ positionCheck: c }) => withNote(scoreTerms(c.trace, { head: c.head }), c.note), {
+        note: null,
+      }),
     },
-    norms: { needs: 'checks', draw: whenTrace(({ trace }) => normBars(trace)) },
+    norms: { needs: 'checks', draw: whenTrace(({ trace }) => normBars(trace), { note: null }) },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build({ slots, edit, state }) {
