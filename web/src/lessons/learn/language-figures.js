@@ -20,7 +20,7 @@ const CEILING_ABOVE_UNIGRAM = 3; // nats of loss shown above the unigram line
  * @param {{ log?: boolean, width?: number }} [options]
  * @returns {HTMLElement} <div> holding <figure data-figure="learn-language-loss"> (its lines: data-threshold "unigram …", "bigram …")
  */
-export function languageCurves(history, baselines, { log = false, width = 520 } = {}) {
+export function languageCurves(history, baselines, { log = false, width = 520, outputWords } = {}) {
   const points = history.filter((s) => s.evaluation.step === s.step);
   const wrapper = curvesBox(
     'training-curves language-curves',
@@ -41,7 +41,7 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
       caption:
         `Loss (cross-entropy, nats a word) on the ${points.at(-1)?.evaluation.tokens.toLocaleString('en-US') ?? ''} held-out words, ` +
         'and on the training batches, against two counting baselines: a model below the unigram line uses more than how ' +
-        `common each word is; one below the bigram line uses more than the word before${off}`,
+        `common each word is; one below the bigram line uses more than the word before${off}. ${baselineText(outputWords)}`,
       yDomain: log ? [Math.max(floor, 0.1), ceiling] : [floor, ceiling],
       series: [
         { label: 'held-out loss', values: held, color: HELD_OUT_COLOR },
@@ -61,6 +61,19 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
     }),
   );
   return wrapper;
+}
+
+/**
+ * Which text the chart's baselines are counted on: the same held-out words, over this model's output words. The shipped
+ * decoder's bigram (model-facts.js) is counted on the whole corpus's held-out text over 8,192 words, and more words
+ * counted as one <unk> make every model's loss lower: the two bigrams' numbers are not one measurement.
+ * @param {number} [outputWords]  the model's output vocabulary, <unk> included
+ */
+export function baselineText(outputWords) {
+  const words = outputWords
+    ? ` over its ${(outputWords - 1).toLocaleString('en-US')} output words (every other word is <unk>)`
+    : '';
+  return `Both baselines are counted on this text's training part and measured on these held-out words${words}, not on the shipped decoder's held-out text.`;
 }
 
 /** A figure saying why there is nothing to draw (no sentence, a word the model cannot read). */
