@@ -7,7 +7,7 @@ import { tour } from './tour.js';
 import { attributeRun, measuredOn } from '../../models/attribution.js';
 import { whenTrace, whenReady, whenOutputLayer } from '../../models/run-figures.js';
 import { generate } from '../../models/output-layer.js';
-import { modelEntry, modelIdThat } from '../../models/registry.js';
+import { masksLaterWords, modelEntry, modelIdThat } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
 import { predictionAt } from '../../models/trained.js';
 import { trainedModels } from '../../models/trained-models.js';
@@ -47,8 +47,13 @@ function trainedHeadsCaption(config) {
 export const attentionChapter = {
   id: 'attention',
   title: 'Attention',
-  takeaway:
-    'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
+  /** Under a causal mask a word mixes only the words it may see (Vaswani et al. 2017 §3.2.3): the sentence says so. */
+  takeaway: (state) =>
+    `A word’s new vector is a mix of the value vectors of ${
+      masksLaterWords(state)
+        ? 'the words it may attend to (under this causal mask, itself and the words before it)'
+        : 'every word'
+    }, weighted by its row of the heatmap: hover or tap a row to see the mix.`,
   views: ['heads', 'attention', 'mix', 'lines', 'predictions'],
   /** Its slice of the state: entries of the state schema (settings/schema.js). */
   settings: [
