@@ -11,6 +11,7 @@ import { traceOptions } from '../../web/src/settings/trace.js';
 import { exampleOffer, stepState } from '../../web/src/explorer/tour.js';
 import { TOUR_STEPS, stepText, tourStepId } from '../../web/src/explorer/tour-steps.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
+import { trainerOptions } from '../../web/src/lessons/learn/learn-lesson.js';
 
 const D_MODEL = 100;
 const reader = (attributes) => (name) => attributes[name] ?? null;
@@ -178,4 +179,18 @@ test('the embed code of a view inside the tour names the step', () => {
     '<attention-explorer></attention-explorer>',
     'no tour: no attribute',
   );
+});
+
+test('a step that quotes the untrained loss starts from an untrained model: its own trainer, or Reset first', () => {
+  let before = null;
+  for (const step of TOUR_STEPS) {
+    const state = stepState(step, defaults, defaults);
+    const options = step.view === 'learn' ? JSON.stringify(trainerOptions(state)) : null;
+    const text = stepText(step, { core, state });
+    // The Learn chapter keeps its model while the trainer's options stay (learn-lesson.js): the previous step's training
+    // is still there, the button reads "Continue", and "Press Train: the loss starts at …" would be false.
+    if (/loss starts at/.test(text) && options === before)
+      assert.match(text, /Press Reset, then Train/, `${step.id}: same model as the step before`);
+    before = options;
+  }
 });
