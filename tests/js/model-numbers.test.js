@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { createAttentionCore } from 'attention-explorer/core';
 import { modelFacts, trainingSize } from '../../web/src/models/model-facts.js';
-import { baselineText } from '../../web/src/lessons/learn/language-figures.js';
+import { baselineText, startNote } from '../../web/src/lessons/learn/language-figures.js';
 import { setCoreLimits } from '../../web/src/settings/limits.js';
 import { defaultState } from '../../web/src/lessons/chapters.js';
 import { stepState } from '../../web/src/explorer/tour.js';
@@ -48,4 +48,12 @@ test('no tour step quotes a training size other than the model file says, nor sa
     for (const [quoted] of text.matchAll(/\d+(\.\d+)? ?M (words|tokens)/g)) assert.equal(quoted, size, step.id);
     assert.doesNotMatch(text, /on the (right|left)\b/, `${step.id}: the layout decides where a figure is`);
   }
+});
+
+test("the Learn chart's uniform-guess line, and why an untrained model starts above it", () => {
+  const tied = startNote(16.67, 2048, true);
+  assert.match(tied, /uniform-guess line is ln 2,048 = 7\.62/);
+  assert.match(tied, /The untrained model starts higher, at 16\.7: its output is tied to the word vectors/);
+  assert.match(startNote(16.67, 2048, false), /at 16\.7: its random output layer/);
+  assert.doesNotMatch(startNote(7.7, 2048, true), /starts higher/, 'a start near ln V needs no reason');
 });

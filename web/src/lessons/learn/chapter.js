@@ -107,6 +107,7 @@ export const learnChapter = {
         languageCurves(d.history, d.latest.baselines, {
           log: trainLog,
           outputWords: d.model.outputWords,
+          tiedOutput: d.model.options.tiedOutput,
         }),
     },
     learnLanguageHeads: {
