@@ -7,7 +7,7 @@ import { tour } from './tour.js';
 import { attributeRun, measuredOn } from '../../models/attribution.js';
 import { whenTrace, whenReady, whenOutputLayer } from '../../models/run-figures.js';
 import { generate } from '../../models/output-layer.js';
-import { masksLaterWords, modelEntry, modelIdThat } from '../../models/registry.js';
+import { masksLaterWords, modelEntry, modelIdThat, modelRegistry } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
 import { predictionAt } from '../../models/trained.js';
 import { trainedModels } from '../../models/trained-models.js';
@@ -262,8 +262,16 @@ export const attentionChapter = {
       },
       sync: (state, { readonly, open, views }) => {
         const designed = modelEntry(state.model).can.designedControls;
-        // The choice's likeliest pick, a model that writes the next word, loaded while the page is idle.
-        if (designed && open === 'attention' && views?.has('predictions')) models.preload(modelIdThat('generate'));
+        // The choice's likeliest pick, loaded while the page is idle: from the designed heads a model that writes the next
+        // word; from a trained model, the other trained ones (a learner compares them).
+        if (open === 'attention' && views?.has('predictions')) {
+          const next = designed
+            ? [modelIdThat('generate')]
+            : modelRegistry()
+                .filter((m) => m.objective !== null && m.id !== state.model)
+                .map((m) => m.id);
+          for (const id of next) models.preload(id);
+        }
         first.hidden = !designed;
         knockoutNote.hidden = !designed;
         lines.hidden = !designed; // the lines draw the designed heads' weights
