@@ -99,10 +99,26 @@ test("language (real English): the page's baselines, step-0 heads and next words
   );
   assert.ok(Math.abs(start.state.bigram - Math.log(b.bigramPerplexity)) < 1e-9);
   assert.ok(start.state.bigram < start.state.unigram, 'on real English the bigram beats the unigram');
+  // And a uniform guess over the output words, ln V, which the untrained model starts far above (its caption says why).
+  const V = trainer.vocabulary.length;
   assert.deepEqual(start.state.thresholds, [
     `unigram ${Math.log(b.unigramPerplexity).toFixed(2)}`,
     `bigram ${Math.log(b.bigramPerplexity).toFixed(2)}`,
+    `uniform guess ${Math.log(V).toFixed(2)}`,
   ]);
+  const caption = await page.$eval(
+    HOST,
+    (el) => el.shadowRoot.querySelector('[data-figure="learn-language-loss"] figcaption').textContent,
+  );
+  const initial = trainer.evaluate().loss;
+  console.log(
+    `# language: the untrained model's held-out loss ${initial.toFixed(2)}, ln ${V} = ${Math.log(V).toFixed(2)}`,
+  );
+  assert.ok(caption.includes(`ln ${V.toLocaleString('en-US')} = ${Math.log(V).toFixed(2)}`), caption);
+  assert.ok(
+    caption.includes(`The untrained model starts higher, at ${initial.toFixed(1)}: its output is tied`),
+    caption,
+  );
   const model = trainer.model();
   const top = model.run(SENTENCE, { positions: [-1] }).top.at(-1);
   assert.deepEqual(

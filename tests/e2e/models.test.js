@@ -84,7 +84,7 @@ test('no label on any chapter counts layers or heads from 0 ("L0", "layer 0"), w
   }
 });
 
-test("the tour keeps the learner's trained decoder at every step, and works on the designed heads too (its trained-model steps show the decoder)", async () => {
+test("the tour keeps the learner's trained decoder, but on the steps about the designed heads' settings, which switch and say so; and works on the designed heads too (its trained-model steps show the decoder)", async () => {
   for (const model of ['causal', 'designed']) {
     const { page, errors } = await openModel(model);
     await page.$eval(HOST, (el, first) => (el.tour = first), TOUR_STEPS[0].id);
@@ -104,8 +104,10 @@ test("the tour keeps the learner's trained decoder at every step, and works on t
       assert.equal(shown.run, expected, `step ${step.id}: its figures are the model's`);
       assert.equal(shown.status, '', `step ${step.id}: no error`);
       const fixed = ['numHeads', 'headKinds', 'mask', 'scoreFunction', 'projection'].some((key) => key in step.state);
-      if (model === 'causal' && fixed)
+      if (model === 'causal' && expected === 'causal' && fixed)
         assert.match(shown.text, /trained decoder, which fixes these settings/, `step ${step.id} says so`);
+      if (expected !== model)
+        assert.match(shown.text, /The tour shows the .+ for this step; closing it gives your .+ back\./, step.id);
       if (expected === 'causal' && step.view === 'attention')
         await page.waitForSelector(`${HOST} [data-figure="attention-weights"]`, { state: 'visible' });
       if (expected === 'causal' && step.view === 'pipeline')

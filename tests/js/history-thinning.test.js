@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { crossesBaseline, isEvaluation, thinHistory } from '../../web/src/lessons/learn/history-thinning.js';
+import { headFormations } from '../../web/src/lessons/learn/head-formations.js';
 
 const BASELINES = { unigramPerplexity: Math.exp(5.04), bigramPerplexity: Math.exp(4.13) };
 
@@ -73,4 +74,22 @@ test('crossesBaseline: either line crossing either level between two evaluations
   assert.equal(crossesBaseline(at(6, 6), at(5.5, 5.5)), false);
   assert.equal(crossesBaseline(at(6, 6), at(5, 5.5)), true, 'held-out under the unigram line');
   assert.equal(crossesBaseline(at(4.5, 4.2), at(4.5, 4.0)), true, 'training under the bigram line');
+});
+
+test("a synthetic run's head markers keep their step as the history thins: the snapshot where a head formed stays", () => {
+  // Two layers of one head: layer 1's previous-token score reaches 0.4 at step 413, layer 2's prefix matching at 421.
+  const scores = (step, at) => ({ data: Float32Array.of(step >= at ? 0.5 : 0.1, 0.1), shape: [2, 1] });
+  const prefix = (step) => ({ data: Float32Array.of(0.1, step >= 421 ? 0.6 : 0.1), shape: [2, 1] });
+  let history = [];
+  const seen = new Map(); // marker key → its step when first drawn
+  for (let step = 0; step < 3000; step++) {
+    history.push({ step, loss: 1 / (step + 1), previousToken: scores(step, 413), prefixMatching: prefix(step) });
+    history = thinHistory(history, 60);
+    for (const marker of headFormations(history)) {
+      if (!seen.has(marker.key)) seen.set(marker.key, marker.x);
+      assert.equal(marker.x, seen.get(marker.key), `step ${step}: the ${marker.key} marker stays where it was first`);
+    }
+  }
+  assert.deepEqual(Object.fromEntries(seen), { previousToken: 413, prefixMatching: 421 });
+  assert.ok(history.length <= 62, `${history.length} snapshots`);
 });

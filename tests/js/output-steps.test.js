@@ -49,3 +49,28 @@ test("with BERT's output head: a fifth step shows t, and the logits read t", () 
   assert.match(steps[2].tex, /^z = t\\,U \+ b/);
   assert.match(steps[2].describe(0, 0, 1.5), /= t · U\[:, \d+\] \+ b\[\d+\] = 1\.5000$/);
 });
+
+test("the logits' step says where the undrawn <unk> stands: its value and its rank, the largest when it is", () => {
+  const trainer = core.createLanguageTrainer({ ...SMALL, objective: 'masked', tiedOutput: false });
+  trainer.step(3);
+  const { output, steps } = stepsOf(trainer.model());
+  const logits = output.logits;
+  const V = logits.length;
+  const above = logits.filter((z) => z > logits[V - 1]).length;
+  const note = steps[1].shapeNote;
+  assert.doesNotMatch(note, /<unk> last/, 'not "last", which reads as the smallest');
+  assert.ok(note.includes(`is not drawn: ${logits[V - 1].toFixed(2)}, `), note);
+  assert.ok(note.includes(above === 0 ? 'the largest of all' : `rank ${above + 1} of ${V}`), note);
+  // <unk> the largest of all logits, as on the shipped decoder after many sentences
+  const raised = {
+    ...output,
+    logits: Float32Array.from(logits, (z, o) => (o === V - 1 ? Math.max(...logits) + 1 : z)),
+  };
+  const can = { generate: false, fillBlanks: true, outputLayer: true, designedControls: false };
+  const tokens = Array.from({ length: output.position + 1 }, () => ({ text: '[MASK]' }));
+  const [, logitsStep] = outputSteps({ config: trainer.model().config, tokens, output: raised, can });
+  assert.match(
+    logitsStep.shapeNote,
+    /<unk> \(every word outside the vocabulary, z's last entry\) is not drawn: [-\d.]+, the largest of all/,
+  );
+});

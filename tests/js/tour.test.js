@@ -11,6 +11,8 @@ import { traceOptions } from '../../web/src/settings/trace.js';
 import { exampleOffer, stepState } from '../../web/src/explorer/tour.js';
 import { TOUR_STEPS, stepText, tourStepId } from '../../web/src/explorer/tour-steps.js';
 import { stateFromHash, stateToHash } from '../../web/src/explorer/url-state.js';
+import { trainerOptions } from '../../web/src/lessons/learn/learn-lesson.js';
+import { modelEntry, modelRegistry } from '../../web/src/models/registry.js';
 
 const D_MODEL = 100;
 const reader = (attributes) => (name) => attributes[name] ?? null;
@@ -178,4 +180,36 @@ test('the embed code of a view inside the tour names the step', () => {
     '<attention-explorer></attention-explorer>',
     'no tour: no attribute',
   );
+});
+
+test('a step that quotes the untrained loss starts from an untrained model: its own trainer, or Reset first', () => {
+  let before = null;
+  for (const step of TOUR_STEPS) {
+    const state = stepState(step, defaults, defaults);
+    const options = step.view === 'learn' ? JSON.stringify(trainerOptions(state)) : null;
+    const text = stepText(step, { core, state });
+    // The Learn chapter keeps its model while the trainer's options stay (learn-lesson.js): the previous step's training
+    // is still there, the button reads "Continue", and "Press Train: the loss starts at …" would be false.
+    if (/loss starts at/.test(text) && options === before)
+      assert.match(text, /Press Reset, then Train/, `${step.id}: same model as the step before`);
+    before = options;
+  }
+});
+
+test("with the trained decoder chosen, every step's text is true of the model it shows, or the step switches and says so", () => {
+  // What only the designed heads do: identity projections peak on the diagonal, random W_Q, W_K, W_V, a √d_k switched off.
+  const designedOnly = /peaks on the diagonal|random here|switched off|identity projections/;
+  for (const learner of modelRegistry()) {
+    const from = { ...defaults, model: learner.id, head: learner.firstHead };
+    for (const step of TOUR_STEPS) {
+      const state = stepState(step, defaults, from);
+      const text = stepText(step, { core, state, from: learner.id });
+      if (!modelEntry(state.model).can.designedControls)
+        assert.doesNotMatch(text, designedOnly, `${learner.id}, ${step.id}: shows ${state.model}`);
+      if (state.model !== learner.id) {
+        const note = `The tour shows the ${modelEntry(state.model).label} for this step; closing it gives your ${learner.label} back.`;
+        assert.ok(text.includes(note), `${learner.id}, ${step.id}: says it switched (${text})`);
+      }
+    }
+  }
 });

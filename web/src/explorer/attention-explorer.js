@@ -195,7 +195,7 @@ export class AttentionExplorer extends ElementBase {
 
   /** Only the open chapter is laid out (so only its figures draw); the tabs follow, and the sentence steps aside for a chapter that does not read it. */
   syncChapters() {
-    this.openChapter = this.tabs.sync(this.current.chapter, this.chosen.views);
+    this.openChapter = this.tabs.sync(this.current, this.chosen.views);
     this.root.classList.toggle('without-sentence', this.openChapter?.usesSentence === false);
   }
 

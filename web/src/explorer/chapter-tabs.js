@@ -24,7 +24,7 @@ export class ChapterTabs {
       section.setAttribute('role', 'tabpanel');
       section.append(
         element('h2', 'chapter-title', chapter.title),
-        element('p', 'takeaway', chapter.takeaway),
+        element('p', 'takeaway', typeof chapter.takeaway === 'string' ? chapter.takeaway : ''),
         ...built.content,
       );
       const tab = list.appendChild(element('button', 'toc-tab', chapter.title));
@@ -63,10 +63,13 @@ export class ChapterTabs {
    * Opens the state's chapter, or the first one whose views the element shows; a chapter with none of
    * them loses its tab, and with fewer than two tabs there is no tab list and no takeaway (an element
    * showing one chapter's views is a figure in someone's lesson: their page says the takeaway).
-   * @param {string} wanted  state.chapter  @param {Set<string>} views  the element's `views`
+   * A takeaway that depends on the state (a function of it) is written anew.
+   * @param {object} state  the explorer's state (state.chapter: the chapter wanted)  @param {Set<string>} views  the
+   *   element's `views`
    * @returns {object | undefined} the open chapter (lessons/chapters.js)
    */
-  sync(wanted, views) {
+  sync(state, views) {
+    const wanted = state.chapter;
     const shown = CHAPTERS.filter((chapter) => chapter.views.some((view) => views.has(view)));
     const openChapter = shown.find((chapter) => chapter.id === wanted) ?? shown[0];
     const open = openChapter?.id;
@@ -77,6 +80,11 @@ export class ChapterTabs {
       tab.setAttribute('aria-selected', String(selected));
       tab.tabIndex = selected ? 0 : -1;
       section.classList.toggle('closed', !selected);
+      if (typeof chapter.takeaway === 'function') {
+        const text = chapter.takeaway(state);
+        const takeaway = section.querySelector(':scope > .takeaway');
+        if (takeaway.textContent !== text) takeaway.textContent = text;
+      }
     }
     this.nav.hidden = shown.length < 2;
     for (const takeaway of this.sections.querySelectorAll('.takeaway')) takeaway.hidden = this.nav.hidden;

@@ -79,6 +79,7 @@ export class TourGuide {
     if (!anchor?.closest('section')) return;
     this.holdReveal = reveal(anchor.closest('section'), this.host.scroller(), {
       page: !atStart || this.host.mayScrollPage(),
+      fit: step.figure ? anchor : null,
     });
   }
 
@@ -107,7 +108,7 @@ export class TourGuide {
     this.panel.sync(
       steps,
       host.state().tour,
-      (step) => stepText(step, { core: host.core(), state: host.state() }),
+      (step) => stepText(step, { core: host.core(), state: host.state(), from: this.saved?.model }),
       (step) => exampleOffer(step, host.state()),
     );
     host.setOpen(Boolean(host.state().tour));
@@ -125,7 +126,9 @@ export class TourGuide {
     const step = host.state().tour && this.stepById(host.state().tour);
     if (!step) return;
     this.saved = { ...host.state(), tour: '' };
-    this.enter(step, { ...stepState(step, host.defaults(), host.state()), ...fromLink, tour: step.id });
+    // A step that shows a model of its own shows it whatever model the link names (its text is about that model).
+    const model = step.state.model === undefined ? {} : { model: step.state.model };
+    this.enter(step, { ...stepState(step, host.defaults(), host.state()), ...fromLink, ...model, tour: step.id });
     // Scrolled after the first figures are drawn, when the layout has its real heights.
     this.pendingReveal = step;
   }

@@ -39,14 +39,25 @@ function fixedNote(id) {
   return `You are looking at the ${model.label}, which fixes these settings: choose “${designed}” to see them change.`;
 }
 
+/** What a step that shows a model of its own says when the learner had another: which it shows, and that it comes back. */
+function switchNote(shown, learners) {
+  if (learners === undefined || learners === shown) return null;
+  return `The tour shows the ${modelEntry(shown).label} for this step; closing it gives your ${modelEntry(learners).label} back.`;
+}
+
 /**
  * A step's text, its numbers computed for the state it shows; on a trained model, a step that sets what the model fixes
- * says so.
+ * says so, and a step that shows another model than the learner's says that it switched.
  * @param {{ text: string | ((context: { core: object, state: object }) => string), state: object }} step
- * @param {{ core: object, state: object }} context  the explorer's core and state (the step applied)
+ * @param {{ core: object, state: object, from?: string }} context  the explorer's core and state (the step applied);
+ *   from: the learner's model when the tour opened
  */
 export function stepText(step, context) {
   const text = typeof step.text === 'function' ? step.text(context) : step.text;
+  if (step.state?.model !== undefined) {
+    const switched = switchNote(context.state.model, context.from);
+    if (switched) return `${text} ${switched}`;
+  }
   const note = fixedNote(context.state.model);
   const fixed = Object.keys(step.state ?? {}).some((key) => FIXED_BY_TRAINED.has(key));
   return note && fixed ? `${text} ${note}` : text;

@@ -137,13 +137,15 @@ const HOLD_MS = 2000;
  * controls above stay in sight when they can).
  * @param {HTMLElement} target
  * @param {HTMLElement | null} scroller  the explorer's own scrolling box (with a `height`), else null for the page
- * @param {{ page?: boolean }} [options]  page: false leaves the page where it is (an embedded element
- *   opening at a step must not scroll its host page on load); the explorer's own box still scrolls
+ * @param {{ page?: boolean, fit?: HTMLElement | null }} [options]  page: false leaves the page where it is (an embedded
+ *   element opening at a step must not scroll its host page on load); the explorer's own box still scrolls. fit: the
+ *   figure the step is about, scrolled up (once drawn) until its bottom is in view where it fits, its top kept in view:
+ *   at 1440 × 900 the weights under the controls and More settings ended below the fold
  * @returns {() => void} to call after figures are drawn: for a short while, it scrolls by however far
  *   drawing moved the target (figures above it are drawn only when they come near the view, so a jump
  *   can push the target away); movement the reader scrolled is left alone
  */
-export function reveal(target, scroller, { page = true } = {}) {
+export function reveal(target, scroller, { page = true, fit = null } = {}) {
   const box = scroller ? scroller.getBoundingClientRect() : { top: 0, height: window.innerHeight };
   const top = target.getBoundingClientRect().top - box.top;
   // A jump, not a smooth scroll: passing over off-screen figures would draw them and move the target.
@@ -159,11 +161,31 @@ export function reveal(target, scroller, { page = true } = {}) {
     scrolled: scroller ? scroller.scrollTop : window.scrollY,
   });
   let last = position();
-  return () => {
+  let fitted = !fit;
+  const hold = () => {
     if (performance.now() > until) return;
     const now = position();
     const shift = now.top - last.top + (now.scrolled - last.scrolled); // the part not due to scrolling
     if (Math.abs(shift) >= 1) (scroller ?? window).scrollBy({ top: shift, behavior: 'instant' });
+    if (!fitted) fitted = fitInView(fit, target, scroller);
     last = position();
   };
+  hold();
+  return hold;
+}
+
+/**
+ * Scrolls `element` up until its bottom is in view, its top and the revealed section's top staying in view; once it
+ * has been drawn (a height).
+ * @param {HTMLElement} element  @param {HTMLElement} target  the revealed section  @param {HTMLElement | null} scroller
+ * @returns {boolean} whether it was drawn (then nothing more to do)
+ */
+function fitInView(element, target, scroller) {
+  const box = scroller ? scroller.getBoundingClientRect() : { top: 0, height: window.innerHeight };
+  const { top, bottom, height } = element.getBoundingClientRect();
+  if (height === 0) return false;
+  const below = bottom - box.top - box.height;
+  const room = Math.min(top, target.getBoundingClientRect().top) - box.top;
+  if (below > 0 && room > 0) (scroller ?? window).scrollBy({ top: Math.min(below, room), behavior: 'instant' });
+  return true;
 }

@@ -1,33 +1,45 @@
 // What a learner should know about a trained model before reading its figures: how small it is, what it read
 // and how good it is against simple baselines, so they calibrate what it can know (word patterns) and what it
-// cannot (facts, long-range sense). Numbers from the model file (core.languageModel config).
+// cannot (facts, long-range sense). Numbers from the model file (core.languageModel config). Each number names the
+// text it was measured on: the Learn chapter draws other baselines, counted on its own sample's held-out words over a
+// smaller vocabulary, and a bigram's perplexity there is not this one.
 import { format } from 'd3-format';
 
 const millions = format('.2~s');
+const count = (n) => n.toLocaleString('en-US');
 
 /** "decoder" or "encoder": the name of a model's kind. */
 export function modelKindName(config) {
   return config.objective === 'causal' ? 'decoder' : 'encoder';
 }
 
+/** "3.3 M": the number of tokens a model's training text holds (config.trainTokens), as every text quotes it. */
+export function trainingSize(config) {
+  return millions(config.trainTokens).replace('M', ' M');
+}
+
 /**
  * One sentence: size, corpus, quality. E.g. "Our 2-layer decoder, trained on 3.3 M tokens of WordNet glosses, the World
- * English Bible and Jane Austen's novels: held-out perplexity 66.8, against 121.5 for a bigram model (lower is better)."
+ * English Bible and Jane Austen's novels. On the corpus's 220,980 held-out tokens (8,192 output words): perplexity 66.8,
+ * against 121.5 for a bigram model counted on the same split (lower is better)."
  * @param {object} config  core.languageModel(kind).config
  * @returns {string}
  */
 export function modelFacts(config) {
   const about =
-    `Our ${config.numLayers}-layer ${modelKindName(config)}, trained on ${millions(config.trainTokens).replace('M', ' M')} tokens ` +
+    `Our ${config.numLayers}-layer ${modelKindName(config)}, trained on ${trainingSize(config)} tokens ` +
     "of WordNet glosses, the World English Bible and Jane Austen's novels";
+  const held = config.measured.heldOutTokens;
   if (config.objective === 'causal') {
     return (
-      `${about}: held-out perplexity ${config.heldOutPerplexity.toFixed(1)}, against ${config.baselines.bigramPerplexity.toFixed(1)} ` +
-      'for a bigram model (lower is better). It knows common word patterns, not facts.'
+      `${about}. On the corpus's ${count(held)} held-out tokens (${count(config.outputSize)} output words): perplexity ` +
+      `${config.heldOutPerplexity.toFixed(1)}, against ${config.baselines.bigramPerplexity.toFixed(1)} for a bigram ` +
+      'model counted on the same split (lower is better). It knows common word patterns, not facts.'
     );
   }
   return (
-    `${about}: it fills a hidden word correctly ${(100 * config.maskedTop1).toFixed(0)} % of the time on held-out text ` +
-    `(top 5: ${(100 * config.maskedTop5).toFixed(0)} %). A weak model: it knows common word patterns, not facts.`
+    `${about}: it fills a hidden word correctly ${(100 * config.maskedTop1).toFixed(0)} % of the time on the corpus's ` +
+    `held-out text (${count(held)} blanks; top 5: ${(100 * config.maskedTop5).toFixed(0)} %). A weak model: it knows ` +
+    'common word patterns, not facts.'
   );
 }

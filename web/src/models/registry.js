@@ -112,3 +112,13 @@ export function modelIdThat(ability) {
 export function masksWords(can) {
   return can.designedControls || can.fillBlanks;
 }
+
+/**
+ * Whether a state's model masks later words (the causal mask: each word sees itself and the words before it): a model
+ * that writes the next word always does (it was trained so), the designed heads when their mask is 'causal'.
+ * @param {{ model: string, mask: string }} state
+ */
+export function masksLaterWords(state) {
+  const { can } = modelEntry(state.model);
+  return can.generate || (can.designedControls && state.mask === 'causal');
+}

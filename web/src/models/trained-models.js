@@ -1,6 +1,8 @@
 // The core's trained language models as the attention chapter reads them: each loaded once per core (every
 // explorer on a page shares the core, so they share its models), when a learner first chooses it or, for the
-// decoder, when the page is first idle with the model choice on screen (the causal model's file is 2.2 MB),
+// decoder, when the page is first idle with the model choice on screen (the causal model's file is 2.2 MB), and for
+// the other trained models once a learner shows one (switching from the decoder to the encoder loaded the encoder's
+// file at the click: a 130–210 ms task of checking and unpacking it, on top of the switch's own redraw),
 // then run on every keystroke. Loading is the only asynchronous step: until a model is
 // there, its figures say that it is loading, or why it failed.
 
@@ -16,7 +18,7 @@ class TrainedModels {
     this.models = new Map(); // kind → { model } | { error } | { loading: true }
     this.wanted = new Set(); // kinds a figure asked for (load): only their loads finishing redraw anything
     this.listeners = new Set(); // called when a wanted load finishes, either way
-    this.preloading = false; // a preload has been scheduled (one per core)
+    this.preloaded = new Set(); // kinds whose preload has been scheduled (one each per core)
   }
 
   /** Starts loading `kind` unless it is loaded or loading; its figures compute again when it has (onSettled). */
@@ -48,8 +50,8 @@ class TrainedModels {
    * falls between keystrokes instead of after a choice.
    */
   preload(kind) {
-    if (this.preloading || !MODELS_SHIPPED) return;
-    this.preloading = true;
+    if (this.preloaded.has(kind) || !MODELS_SHIPPED) return;
+    this.preloaded.add(kind);
     const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
     idle(() => this.start(kind), { timeout: 2000 });
   }

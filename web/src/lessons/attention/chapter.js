@@ -6,7 +6,7 @@
 import { tour } from './tour.js';
 import { measuredOn } from '../../models/attribution.js';
 import { whenTrace, whenReady, whenOutputLayer } from '../../models/run-figures.js';
-import { modelEntry, modelIdThat } from '../../models/registry.js';
+import { masksLaterWords, modelEntry, modelIdThat, modelRegistry } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { designedHead } from '../../settings/head.js';
@@ -45,8 +45,13 @@ function trainedHeadsCaption(config) {
 export const attentionChapter = {
   id: 'attention',
   title: 'Attention',
-  takeaway:
-    'A word’s new vector is a mix of every word’s value vector, weighted by its row of the heatmap: hover or tap a row to see the mix.',
+  /** Under a causal mask a word mixes only the words it may see (Vaswani et al. 2017 §3.2.3): the sentence says so. */
+  takeaway: (state) =>
+    `A word’s new vector is a mix of the value vectors of ${
+      masksLaterWords(state)
+        ? 'the words it may attend to (under this causal mask, itself and the words before it)'
+        : 'every word'
+    }, weighted by its row of the heatmap: hover or tap a row to see the mix.`,
   views: ['heads', 'attention', 'mix', 'lines', 'predictions'],
   /** Its slice of the state: entries of the state schema (settings/schema.js). */
   settings: [
@@ -255,8 +260,16 @@ export const attentionChapter = {
       },
       sync: (state, { readonly, open, views }) => {
         const designed = modelEntry(state.model).can.designedControls;
-        // The choice's likeliest pick, a model that writes the next word, loaded while the page is idle.
-        if (designed && open === 'attention' && views?.has('predictions')) models.preload(modelIdThat('generate'));
+        // The choice's likeliest pick, loaded while the page is idle: from the designed heads a model that writes the next
+        // word; from a trained model, the other trained ones (a learner compares them).
+        if (open === 'attention' && views?.has('predictions')) {
+          const next = designed
+            ? [modelIdThat('generate')]
+            : modelRegistry()
+                .filter((m) => m.objective !== null && m.id !== state.model)
+                .map((m) => m.id);
+          for (const id of next) models.preload(id);
+        }
         first.hidden = !designed;
         knockoutNote.hidden = !designed;
         lines.hidden = !designed; // the lines draw the designed heads' weights

@@ -3,6 +3,13 @@
 import { modelIdThat } from '../../models/registry.js';
 import { RIVER } from '../../settings/sentences.js';
 
+/**
+ * The model the first steps show: their text is about the designed heads' settings (identity or random projections,
+ * the score function, head kinds, masks), which a trained model fixes, so they switch to the designed heads and the
+ * panel says so (tour-steps.js stepText), and closing the tour gives the learner's model back.
+ */
+const DESIGNED_HEADS = modelIdThat('designedControls');
+
 /** @type {{ id: string, title: string, text: string, state: object, view: string, figure?: string, control?: string, ownSentence?: string }[]} */
 export const tour = [
   {
@@ -12,8 +19,9 @@ export const tour = [
       'Each row is a query word, each column a key word, and a cell is how much the query takes from that key; ' +
       "every row sums to 1. The word's new vector is the sum of the value vectors weighted by its row. " +
       "With identity projections a word's query and key are the same vector, so every row peaks on the diagonal — hover a cell for its value.",
-    state: { ...RIVER },
+    state: { ...RIVER, model: DESIGNED_HEADS },
     view: 'attention',
+    figure: 'attention',
   },
   {
     id: 'scaled-scores',
@@ -23,8 +31,9 @@ export const tour = [
       'Here the division by √d_k = 10 is switched off: dot products of 100-dimensional vectors are large, so softmax saturates ' +
       "into one-hot rows (0 bits of entropy, beside each row). Dividing by √d_k keeps the scores' spread near 1 for any d_k " +
       '(Vaswani et al. §3.2.1); choose “scaled dot product” in the Score function menu (More settings, opened above) to see the rows soften.',
-    state: { ...RIVER, scoreFunction: 'dot' },
+    state: { ...RIVER, model: DESIGNED_HEADS, scoreFunction: 'dot' },
     view: 'attention',
+    figure: 'attention',
     control: 'scoreFunction',
   },
   {
@@ -34,7 +43,7 @@ export const tour = [
       'Multi-head attention splits d_model = 100 into 4 heads of d_k = 25, each with its own columns of W_Q, W_K and W_V ' +
       '(random here, like an untrained model). Each head computes its own pattern; their outputs are concatenated and mixed by W_O. ' +
       'Click a thumbnail to select a head: the large heatmap and every step below follow it.',
-    state: { ...RIVER, numHeads: 4, projection: 'random' },
+    state: { ...RIVER, model: DESIGNED_HEADS, numHeads: 4, projection: 'random' },
     view: 'heads',
   },
   {
@@ -44,7 +53,7 @@ export const tour = [
       'Trained models grow heads with recognisable patterns; these four are built by hand, so you know what to expect. ' +
       'Previous token: a band just below the diagonal. Semantic: each word looks at its most similar other word (“muddy” at “river”); ' +
       'first token: one column at position 0; uniform: an even average of all words.',
-    state: { ...RIVER, numHeads: 4, headKinds: ['previous', 'semantic', 'first', 'uniform'] },
+    state: { ...RIVER, model: DESIGNED_HEADS, numHeads: 4, headKinds: ['previous', 'semantic', 'first', 'uniform'] },
     view: 'heads',
   },
   {
@@ -54,8 +63,9 @@ export const tour = [
       'A decoder such as GPT must not look ahead: the causal mask sets the scores of later keys to −∞ before the softmax, ' +
       'so the upper triangle is grey and weighs exactly 0. “The” can only attend to itself, and every row still sums to 1 ' +
       'over the keys it may see.',
-    state: { ...RIVER, mask: 'causal' },
+    state: { ...RIVER, model: DESIGNED_HEADS, mask: 'causal' },
     view: 'attention',
+    figure: 'attention',
   },
   {
     id: 'padding-and-mask-token',
@@ -65,16 +75,18 @@ export const tour = [
       'Sentences in a batch are padded to one length; the valid length (5 here) hides the padding keys, drawn faded, ' +
       "from every query (d2l's valid_lens). Separately, “bank” is replaced by [MASK], the mean word vector, as in BERT's training: " +
       'with no meaning of its own, its row spreads its weight over the other words. Click any word to mask or restore it.',
-    state: { ...RIVER, mask: 'padding', validLength: 5, maskedPositions: [2] },
+    state: { ...RIVER, model: DESIGNED_HEADS, mask: 'padding', validLength: 5, maskedPositions: [2] },
     view: 'tokens',
+    figure: 'attention', // the faded padding keys and the [MASK] row are in the weights
   },
   {
     id: 'trained-model',
     title: 'A trained model: heads it learned',
     text:
       'Everything so far was built by hand or random; “trained decoder” (Model, beside the tokens) is our own small ' +
-      'language model, trained on 2.9 M words, run on your sentence. Its 8 heads were never told what to do: each is named ' +
-      'by what it was measured to do on held-out text, and its next-word predictions are on the right.',
+      'language model, trained on English text and run on your sentence. Its 8 heads were never told what to do: each ' +
+      'is named by what it was measured to do on held-out text. Its next-word predictions are in this chapter too, ' +
+      'under “The next word”, with what it read and how well it predicts.',
     // The registry's model that writes the next word: the decoder.
     state: { model: modelIdThat('generate') },
     view: 'heads',

@@ -35,6 +35,19 @@ function spread(values) {
 }
 
 /**
+ * Where <unk> (z's last entry, every word outside the vocabulary) stands, which the logits' step does not draw: its value
+ * and its rank among all the logits, so the text is true when <unk> is the largest (it often is: it stands for many words).
+ * @param {Float32Array} logits  [V], <unk> last
+ */
+export function unkStanding(logits) {
+  const unk = logits.at(-1);
+  let above = 0;
+  for (const z of logits) if (z > unk) above += 1;
+  const rank = above === 0 ? 'the largest of all' : `rank ${above + 1} of ${logits.length}`;
+  return `<unk> (every word outside the vocabulary, z's last entry) is not drawn: ${unk.toFixed(2)}, ${rank}`;
+}
+
+/**
  * The output-layer steps, in the format stepper() draws (stepper.js), after a block's steps.
  * @param {import('../../models/run.js').Run} run  a trained model's Run with its output (null: an encoder without a blank),
  *   and what it can do (run.can.generate: the output reads the last token; else a blank)
@@ -101,7 +114,7 @@ export function outputSteps({ config, tokens, output, can }) {
       colTitle: `the ${SHOWN} largest of ${V} →`,
       rowLabels: ['z'],
       shapeNote:
-        `drawn: the ${SHOWN} largest of z [${V}] (<unk> last: ${output.logits[V - 1].toFixed(2)}); all ${V}: ` +
+        `drawn: the ${SHOWN} largest words' logits of z [${V}]; ${unkStanding(output.logits)}; all ${V}: ` +
         `min ${min.toFixed(2)}, mean ${mean.toFixed(2)}, max ${max.toFixed(2)}. ${U}; b learned`,
       describe: (_, j, v) => `z[“${words[j]}”] = ${input} · U[:, ${ids[j]}] + b[${ids[j]}] = ${fmt(v)}`,
       extra: () => logitHistogram(output.logits, output.logits[ids.at(-1)]),

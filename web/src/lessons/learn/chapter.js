@@ -103,7 +103,12 @@ export const learnChapter = {
     learnProbe: { ...FROM_TRAINING, draw: ({ learn }) => probeView(learn.shown, learn.names) },
     learnLanguageCurves: {
       ...FROM_LANGUAGE,
-      draw: ({ learnLanguage: d }, _, { trainLog }) => languageCurves(d.history, d.latest.baselines, { log: trainLog }),
+      draw: ({ learnLanguage: d }, _, { trainLog }) =>
+        languageCurves(d.history, d.latest.baselines, {
+          log: trainLog,
+          outputWords: d.model.outputWords,
+          tiedOutput: d.model.options.tiedOutput,
+        }),
     },
     learnLanguageHeads: {
       ...FROM_LANGUAGE,

@@ -3,6 +3,9 @@
 // included, took points off the chart as training went on (by step ~2,150 the held-out line ran straight from
 // step 0 to ~400, and the unigram crossing read off it moved from step 176 to ~390). So the snapshots in between
 // go first, evaluations stay, and where even they are too many, the ones at a crossing of a baseline stay.
+// Likewise the curves' markers (head-formations.js) are read off the history: the snapshot where a head first formed
+// stays, or the marker moved to the next snapshot kept once its own was dropped (414 → 421 within one run).
+import { headFormations } from './head-formations.js';
 
 /** Whether a snapshot carries a held-out evaluation made at its own step (a point of the language task's chart). */
 export function isEvaluation(snapshot) {
@@ -28,6 +31,17 @@ export function crossesBaseline(a, b) {
   return levels.some((level) => lines.some((at) => (at(a) - level) * (at(b) - level) <= 0));
 }
 
+/**
+ * The steps where the curves mark a head as formed (head-formations.js), for the attention-only tasks' snapshots, which
+ * carry the head scores; none for the language task's.
+ * @param {object[]} history  snapshots in step order
+ * @returns {Set<number>}
+ */
+export function formationSteps(history) {
+  if (!history.every((snapshot) => snapshot.previousToken && snapshot.prefixMatching)) return new Set();
+  return new Set(headFormations(history).map((marker) => marker.x));
+}
+
 /** Keeps `keep`'s and every other one of the rest (the first of them kept), in order. */
 function everyOtherBut(items, keep) {
   let rest = 0;
@@ -36,7 +50,7 @@ function everyOtherBut(items, keep) {
 
 /**
  * A history thinned so that what the charts read stays. Past `max` snapshots, every other snapshot that is neither the
- * first, the last nor an evaluation (isEvaluation) is dropped, as often as needed; evaluations that are not the last
+ * first, the last, an evaluation (isEvaluation) nor where a head formed (formationSteps) is dropped, as often as needed; evaluations that are not the last
  * keep only what the loss chart reads (slim: ~100 bytes each), so every one stays on the chart until there are more than
  * `maxEvaluations` (hours of training: one is made every ~2.5 s). Then every other evaluation goes too, except the two
  * either side of each crossing of a baseline (crossesBaseline), so the crossings read off the chart stay where they were.
@@ -49,8 +63,9 @@ export function thinHistory(history, max, maxEvaluations = max) {
   const last = history.length - 1;
   let kept = history.map((snapshot, i) => (i < last && isEvaluation(snapshot) ? slim(snapshot) : snapshot));
   const ends = (i, list) => i === 0 || i === list.length - 1;
+  const formed = formationSteps(history);
   while (kept.length > max) {
-    const thinner = everyOtherBut(kept, (s, i) => ends(i, kept) || isEvaluation(s));
+    const thinner = everyOtherBut(kept, (s, i) => ends(i, kept) || isEvaluation(s) || formed.has(s.step));
     if (thinner.length === kept.length) break; // only evaluations and the ends are left
     kept = thinner;
   }

@@ -12,15 +12,20 @@ import { headThumbs } from '../../views/head-thumbs.js';
 const HELD_OUT_COLOR = '#1f77b4';
 const TRAIN_COLOR = '#9ecae1';
 const CEILING_ABOVE_UNIGRAM = 3; // nats of loss shown above the unigram line
+const UNIFORM_HEADROOM = 0.25; // nats shown above the uniform-guess line, so it is never on the plot's edge
+const START_ABOVE_UNIFORM = 0.5; // a step-0 loss this far above ln V is explained, not noise
 
 /**
  * The held-out loss at each evaluation (language-run.js measures it every ~2.5 s of training and at each pause) and the
  * training loss then, with the baselines' losses ln(perplexity) as dashed lines.
  * @param {object[]} history  snapshots in step order @param {{ unigramPerplexity: number, bigramPerplexity: number }} baselines
- * @param {{ log?: boolean, width?: number }} [options]
- * @returns {HTMLElement} <div> holding <figure data-figure="learn-language-loss"> (its lines: data-threshold "unigram …", "bigram …")
+ * @param {{ log?: boolean, width?: number, outputWords?: number, tiedOutput?: boolean }} [options]  outputWords: the
+ *   model's output vocabulary, <unk> included (a uniform guess over it is a third line, ln V); tiedOutput: its output
+ *   layer is the word vectors (why its first loss is far above that line)
+ * @returns {HTMLElement} <div> holding <figure data-figure="learn-language-loss"> (its lines: data-threshold "unigram …",
+ *   "bigram …", "uniform guess …")
  */
-export function languageCurves(history, baselines, { log = false, width = 520 } = {}) {
+export function languageCurves(history, baselines, { log = false, width = 520, outputWords, tiedOutput = true } = {}) {
   const points = history.filter((s) => s.evaluation.step === s.step);
   const wrapper = curvesBox(
     'training-curves language-curves',
@@ -31,8 +36,9 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
   const train = points.map((s) => (Number.isFinite(s.trainLoss) ? s.trainLoss : s.evaluation.loss));
   // The first steps' losses (~18 nats: the tied output's logits start large) would flatten the part that matters, near
   // the baselines: the axis stops CEILING_ABOVE_UNIGRAM nats above the unigram line, and the caption says what runs off it.
-  const highest = Math.max(...held, ...train, unigram);
-  const ceiling = Math.min(highest, unigram + CEILING_ABOVE_UNIGRAM);
+  const uniform = outputWords ? Math.log(outputWords) : null;
+  const highest = Math.max(...held, ...train, unigram, uniform ?? -Infinity);
+  const ceiling = Math.min(highest, Math.max(unigram + CEILING_ABOVE_UNIGRAM, (uniform ?? 0) + UNIFORM_HEADROOM));
   const floor = Math.min(...held, ...train, bigram, unigram) - 0.25;
   const off = highest > ceiling ? `; the first steps' losses, up to ${highest.toFixed(1)}, run off the top` : '';
   wrapper.append(
@@ -41,7 +47,8 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
       caption:
         `Loss (cross-entropy, nats a word) on the ${points.at(-1)?.evaluation.tokens.toLocaleString('en-US') ?? ''} held-out words, ` +
         'and on the training batches, against two counting baselines: a model below the unigram line uses more than how ' +
-        `common each word is; one below the bigram line uses more than the word before${off}`,
+        `common each word is; one below the bigram line uses more than the word before${off}. ${baselineText(outputWords)}` +
+        (uniform === null ? '' : ` ${startNote(points[0]?.evaluation.loss, outputWords, tiedOutput)}`),
       yDomain: log ? [Math.max(floor, 0.1), ceiling] : [floor, ceiling],
       series: [
         { label: 'held-out loss', values: held, color: HELD_OUT_COLOR },
@@ -50,6 +57,7 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
       thresholds: [
         { value: unigram, label: `unigram ${unigram.toFixed(2)}` },
         { value: bigram, label: `bigram ${bigram.toFixed(2)}` },
+        ...(uniform === null ? [] : [{ value: uniform, label: `uniform guess ${uniform.toFixed(2)}` }]),
       ],
       x: points.map((s) => s.step),
       pointName: 'step',
@@ -61,6 +69,37 @@ export function languageCurves(history, baselines, { log = false, width = 520 } 
     }),
   );
   return wrapper;
+}
+
+/**
+ * Which text the chart's baselines are counted on: the same held-out words, over this model's output words. The shipped
+ * decoder's bigram (model-facts.js) is counted on the whole corpus's held-out text over 8,192 words, and more words
+ * counted as one <unk> make every model's loss lower: the two bigrams' numbers are not one measurement.
+ * @param {number} [outputWords]  the model's output vocabulary, <unk> included
+ */
+export function baselineText(outputWords) {
+  const words = outputWords
+    ? ` over its ${(outputWords - 1).toLocaleString('en-US')} output words (every other word is <unk>)`
+    : '';
+  return `Both baselines are counted on this text's training part and measured on these held-out words${words}, not on the shipped decoder's held-out text.`;
+}
+
+/**
+ * The uniform-guess line and why the untrained model starts above it. A uniform guess over V words costs ln V nats a
+ * word; an untrained model whose output is tied to the word vectors starts far higher (16.7 against ln 2048 = 7.62 on
+ * the shipped sample): its logits are dot products of 100-dimensional vectors, large from the first step, so it guesses
+ * the context's own words with confidence (the next-word figure's untrained note) and pays for every confident miss.
+ * @param {number | undefined} start  the held-out loss at step 0  @param {number} outputWords  V, <unk> included
+ * @param {boolean} tied  the output layer is the word vectors
+ */
+export function startNote(start, outputWords, tied) {
+  const uniform = Math.log(outputWords);
+  const line = `The dashed uniform-guess line is ln ${outputWords.toLocaleString('en-US')} = ${uniform.toFixed(2)}: the loss of giving each of the ${outputWords.toLocaleString('en-US')} outputs (its words and <unk>) the same probability.`;
+  if (start === undefined || start <= uniform + START_ABOVE_UNIFORM) return line;
+  const why = tied
+    ? 'its output is tied to the word vectors, so its first logits are large dot products: it bets on words of the context with confidence, and a confident miss costs more than an even guess'
+    : 'its random output layer makes confident guesses, and a confident miss costs more than an even guess';
+  return `${line} The untrained model starts higher, at ${start.toFixed(1)}: ${why}.`;
 }
 
 /** A figure saying why there is nothing to draw (no sentence, a word the model cannot read). */

@@ -39,7 +39,9 @@ export const tour = [
     text: ({ core, state }) => {
       const { vocabSize, guessLoss, initialLoss, seed } = taskFacts(core, state);
       return (
-        `Press Train: the loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ` +
+        // The step before trains the same task and seed: the model may have trained already ("Continue"), and Reset
+        // brings back the untrained model this sentence's numbers are of.
+        `Press Reset, then Train: the loss starts at ${initialLoss.toFixed(2)} (untrained, seed ${seed}), soon falls to ln ${vocabSize} ≈ ` +
         `${guessLoss.toFixed(2)} — a uniform guess among ${vocabSize} tokens — and sits there until the induction circuit forms and it drops. ` +
         `As they form, the curves get marks: ① a previous-token head (previous-token score ≥ ${threshold('previousToken')}), ② an ` +
         `induction head (prefix-matching score ≥ ${threshold('prefixMatching')} with a previous-token head in a layer below). ` +
