@@ -48,9 +48,7 @@ export const attentionChapter = {
   /** Under a causal mask a word mixes only the words it may see (Vaswani et al. 2017 §3.2.3): the sentence says so. */
   takeaway: (state) =>
     `A word’s new vector is a mix of the value vectors of ${
-      masksLaterWords(state)
-        ? 'the words it may attend to (under this causal mask, itself and the words before it)'
-        : 'every word'
+      masksLaterWords(state) ? 'itself and the words before it (the causal mask)' : 'every word'
     }, weighted by its row of the heatmap: hover or tap a row to see the mix.`,
   views: ['heads', 'attention', 'mix', 'lines', 'predictions'],
   /** Its slice of the state: entries of the state schema (settings/schema.js). */
