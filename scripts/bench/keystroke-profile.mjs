@@ -2,7 +2,8 @@
 // server (unbundled modules, so functions keep their names), real key presses in the sentence box, and for them
 // Chromium's CPU profile (self time per function) and trace (the main thread's own work: script, style, layout,
 // paint), per keystroke.
-//   node scripts/bench/keystroke-profile.mjs [--tokens 32] [--model designed|causal] [--presses 40] [--out file.json]
+//   node scripts/bench/keystroke-profile.mjs [--tokens 32] [--model designed|causal|masked|bare] [--presses 40] [--out file.json]
+// (bare: a bare textarea typed the same way, the floor)
 // Needs build/wasm/ (scripts/build-wasm.sh). --out also writes the CPU profile (.cpuprofile: open it in DevTools).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -88,9 +89,17 @@ const browser = await launchBrowser();
 try {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(server.resolvedUrls.local[0]);
-  await page.waitForSelector('attention-explorer >> [data-figure="attention-weights"]', { timeout: 60000 });
-  if (args.model !== 'designed') {
+  const bare = args.model === 'bare';
+  if (bare) {
+    // The floor: a bare textarea typed the same way, what the browser costs a keystroke anyway.
+    await page.setContent(
+      '<!doctype html><html lang="en"><body><textarea rows="1" cols="80"></textarea></body></html>',
+    );
+  } else {
+    await page.goto(server.resolvedUrls.local[0]);
+    await page.waitForSelector('attention-explorer >> [data-figure="attention-weights"]', { timeout: 60000 });
+  }
+  if (!bare && args.model !== 'designed') {
     await page.evaluate(async (model) => {
       const el = document.querySelector('attention-explorer');
       await el.core.languageModel(model);
@@ -98,7 +107,7 @@ try {
     }, args.model);
     await page.waitForSelector('attention-explorer >> [data-figure="predictions"] section', { timeout: 60000 });
   }
-  const box = 'attention-explorer textarea';
+  const box = bare ? 'textarea' : 'attention-explorer textarea';
   const words = 'the river bank was muddy after the storm'.split(' ');
   const base = Array.from({ length: tokens - 1 }, (_, i) => words[i % words.length]).join(' ');
   await page.fill(box, `${base} cloud`);

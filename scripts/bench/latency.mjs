@@ -79,6 +79,20 @@ async function keystrokeToPaint(page, tokenCounts = [32, 128], box = 'attention-
       requestAnimationFrame(() => setTimeout(() => window.figuresPainted.push(performance.now() - from)));
     };
   });
+  // The same at a millisecond's resolution (Event Timing reports 8 ms steps from 16 ms): from the key's event to a
+  // task right after the next frame (its requestAnimationFrame callback, then a timer: after that frame's paint).
+  await page.evaluate(() => {
+    if (window.keyFrames) return;
+    window.keyFrames = [];
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        const from = event.timeStamp;
+        requestAnimationFrame(() => setTimeout(() => window.keyFrames.push(performance.now() - from)));
+      },
+      true,
+    );
+  });
   await page.evaluate(() => {
     if (window.interactions) return;
     window.interactions = new Map();
@@ -102,6 +116,7 @@ async function keystrokeToPaint(page, tokenCounts = [32, 128], box = 'attention-
     await page.evaluate(() => {
       window.interactions.clear();
       window.figuresPainted = [];
+      window.keyFrames = [];
     });
     const presses = 60;
     for (let k = 0; k < presses; k++) {
@@ -114,11 +129,13 @@ async function keystrokeToPaint(page, tokenCounts = [32, 128], box = 'attention-
     const reported = await page.evaluate(() => [...window.interactions.values()]);
     const durations = [...reported, ...Array(Math.max(0, presses - reported.length)).fill(0)]; // 0: under 16 ms
     const figures = await page.evaluate(() => window.figuresPainted);
+    const frames = await page.evaluate(() => window.keyFrames);
     out[tokens] = {
       presses,
       reported,
       median: quantile(durations, 0.5),
       p95: quantile(durations, 0.95),
+      frame: { median: quantile(frames, 0.5), p95: quantile(frames, 0.95), count: frames.length },
       figures: { median: quantile(figures, 0.5), p95: quantile(figures, 0.95), count: figures.length },
     };
   }
@@ -241,12 +258,17 @@ for (const tokens of LENGTHS) {
     ['trained decoder', results.trained.paint[tokens]],
     ['trained encoder', results.encoder.paint[tokens]],
   ]) {
-    const { median, p95, presses, reported, figures } = paint;
-    const above = p95 - bare.p95;
+    const { median, p95, presses, reported, figures, frame } = paint;
+    // The goal is judged on the millisecond measure: Event Timing cannot tell 8 ms apart below 16 ms.
+    const above = frame.p95 - bare.frame.p95;
     console.log(
       `  ${String(tokens).padStart(3)} tokens, ${name.padEnd(15)}: median ${ms(median).padStart(7)}, p95 ${ms(p95).padStart(7)} ` +
-        `(${reported.length} of ${presses} presses ≥ 16 ms); bare textarea: median ${ms(bare.median)}, p95 ${ms(bare.p95)}; ` +
-        `p95 ${above.toFixed(0)} ms above the bare one's (goal ≤ ${GOAL_ABOVE_BARE}: ${above <= GOAL_ABOVE_BARE ? 'met' : 'NOT met'})`,
+        `(${reported.length} of ${presses} presses ≥ 16 ms); bare textarea: median ${ms(bare.median)}, p95 ${ms(bare.p95)}`,
+    );
+    console.log(
+      `      key → after the next frame: median ${frame.median.toFixed(1)} ms, p95 ${frame.p95.toFixed(1)} ms; bare ` +
+        `textarea ${bare.frame.median.toFixed(1)} / ${bare.frame.p95.toFixed(1)} ms; p95 ${above.toFixed(1)} ms above the ` +
+        `bare one's (goal ≤ ${GOAL_ABOVE_BARE}: ${above <= GOAL_ABOVE_BARE ? 'met' : 'NOT met'})`,
     );
     console.log(
       `      … to the frame after the figures are drawn (they follow the typed character by a frame): median ` +

@@ -2,6 +2,7 @@
 // height, readonly; run when an attribute that is not a setting of the state changes.
 import { THEMES } from './attributes.js';
 import { showChosen } from './show-chosen.js';
+import { setHidden } from '../views/dom-update.js';
 
 /**
  * Shows the element as its attributes configure it (explorer.chosen: views, controls, theme; height; readonly).
@@ -16,8 +17,8 @@ export function applyConfiguration(explorer) {
   explorer.moreSettings.hidden = [...explorer.moreSettings.querySelectorAll('.control')].every(
     (control) => control.hidden,
   );
-  explorer.chapterBar.hidden = explorer.tabs.nav.hidden && explorer.share.hidden;
-  explorer.linkButton.hidden = !explorer.hasAttribute('url-state');
+  setHidden(explorer.chapterBar, explorer.tabs.nav.hidden && explorer.share.hidden);
+  setHidden(explorer.linkButton, !explorer.hasAttribute('url-state'));
   const height = explorer.getAttribute('height');
   explorer.root.style.height = height ? (/^\d+$/.test(height) ? `${height}px` : height) : '';
   explorer.root.classList.toggle('fixed-height', Boolean(height));

@@ -1,9 +1,8 @@
-// <attention-explorer sentence="…" heads="4" views="attention,positional" …>: type a sentence and watch
-// self-attention, every step of a head, and positional encodings recomputed by the C++ core on every
-// keystroke. One core call per update: the chosen model's run (models/: core.explain for the designed heads,
-// or a trained model's run()) → a Run; every figure is a pure function of the Run. Its own Shadow DOM: no CSS leaks in or out. Attributes
-// preset it (see attributes.js); with url-state, the whole state also lives in the URL hash. A guided
-// tour (tour-guide.js) walks the concepts, each step setting the state.
+// <attention-explorer sentence="…" heads="4" views="attention,positional" …>: type a sentence and watch self-attention,
+// every step of a head, and positional encodings recomputed by the C++ core on every keystroke. One core call per update:
+// the chosen model's run (models/: core.explain for the designed heads, or a trained model's run()) → a Run; every
+// figure is a pure function of the Run. Its own Shadow DOM: no CSS leaks in or out. Attributes preset it (attributes.js);
+// with url-state, the whole state also lives in the URL hash. A guided tour (tour-guide.js) walks the concepts.
 import { EMBEDDED_VIEW_ATTRIBUTES, OBSERVED_ATTRIBUTES, checkChange, embedCode, readAttributes } from './attributes.js';
 import { ELEMENT_MODULE_URL } from './element-url.js';
 import { applyConfiguration } from './apply-configuration.js';
@@ -21,6 +20,7 @@ import { defaultState, withChange } from '../lessons/chapters.js';
 import { Models } from '../models/models.js';
 import { masksWords, modelEntry } from '../models/registry.js';
 import { keepingBlanks } from '../settings/blanks.js';
+import { setHidden } from '../views/dom-update.js';
 import { keepFocus } from '../views/keep-focus.js';
 import { element } from '../views/layout.js';
 import { tokenStrip, unknownWordsNote } from '../views/token-strip.js';
@@ -323,7 +323,7 @@ export class AttentionExplorer extends ElementBase {
     };
     if (typed) this.builtById.get(context.open)?.sync?.(this.current, context);
     else for (const { sync } of this.built) sync?.(this.current, context);
-    this.second.parentElement.hidden = !compare || !this.chosen.controls.has('sentence');
+    setHidden(this.second.parentElement, !compare || !this.chosen.controls.has('sentence'));
     if (typed) return;
     this.models.sync(this.current, readonly);
     if (!readonly) this.controls.sync(this.current);
@@ -332,8 +332,8 @@ export class AttentionExplorer extends ElementBase {
   render(result, previous) {
     const { run } = result;
     const empty = run.tokens.length === 0;
-    this.empty.hidden = !empty;
-    this.chapters.hidden = empty && !(this.openChapter && drawsWithoutSentence(this.openChapter));
+    setHidden(this.empty, !empty);
+    setHidden(this.chapters, empty && !(this.openChapter && drawsWithoutSentence(this.openChapter)));
     const notice = [
       run.truncated &&
         `Showing the first ${run.tokens.length} of ${run.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,

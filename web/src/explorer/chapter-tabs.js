@@ -3,6 +3,7 @@
 // has it), and which chapter is open — only the open one is laid out, so only its figures draw.
 import { CHAPTERS } from '../lessons/chapters.js';
 import { element } from '../views/layout.js';
+import { setHidden } from '../views/dom-update.js';
 
 export class ChapterTabs {
   /**
@@ -76,7 +77,7 @@ export class ChapterTabs {
     for (const chapter of CHAPTERS) {
       const { tab, section } = this.built.get(chapter.id);
       const selected = chapter.id === open;
-      tab.hidden = !shown.includes(chapter);
+      setHidden(tab, !shown.includes(chapter));
       tab.setAttribute('aria-selected', String(selected));
       tab.tabIndex = selected ? 0 : -1;
       section.classList.toggle('closed', !selected);
@@ -86,8 +87,8 @@ export class ChapterTabs {
         if (takeaway.textContent !== text) takeaway.textContent = text;
       }
     }
-    this.nav.hidden = shown.length < 2;
-    for (const takeaway of this.sections.querySelectorAll('.takeaway')) takeaway.hidden = this.nav.hidden;
+    setHidden(this.nav, shown.length < 2);
+    for (const takeaway of this.sections.querySelectorAll('.takeaway')) setHidden(takeaway, this.nav.hidden);
     return openChapter;
   }
 }

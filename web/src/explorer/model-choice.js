@@ -3,6 +3,7 @@
 // model, not a setting of one: a radio group of buttons beside the settings, not among them.
 import { labelled, modelDescription } from '../settings/limits.js';
 import { element } from '../views/layout.js';
+import { setHidden } from '../views/dom-update.js';
 
 /** What the model choice says when a trained model's file did not load (the figures name the address tried). */
 export function modelFileNote(kind) {
@@ -44,10 +45,10 @@ export function modelChoice(choose) {
   // Why the chosen trained model is not shown (its file did not load: which file, where it was looked for), beside the
   // choice that asked for it.
   const note = group.appendChild(element('p', 'model-note status error'));
-  note.hidden = true;
+  setHidden(note, true);
   const say = (text) => {
     if (note.textContent !== text) note.textContent = text;
-    note.hidden = !text;
+    setHidden(note, !text);
   };
   const sync = (state, readonly) => {
     for (const button of buttons) {

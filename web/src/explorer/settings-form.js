@@ -8,6 +8,7 @@ import { BASE_SETTINGS } from '../settings/state.js';
 import { designedHead } from '../settings/head.js';
 import { isList } from '../settings/schema.js';
 import { clampInteger, field, input, select } from '../views/form-controls.js';
+import { setHidden } from '../views/dom-update.js';
 
 /** Where a control can sit, in the form's order. */
 const PLACES = ['view', 'more'];
@@ -130,7 +131,7 @@ export function buildControls(dModel) {
       if (control.hideInapplicable) el.parentElement.classList.toggle('inactive', inapplicable);
       el.disabled = (fixable && fixed) || inapplicable;
     }
-    fixedNote.hidden = !fixed;
+    setHidden(fixedNote, !fixed);
     // What the model was trained with, in place of the settings it fixes (its figures give its sizes).
     summary.textContent = fixed ? `Settings: fixed by the ${model.label}` : 'More settings';
     if (fixed) {

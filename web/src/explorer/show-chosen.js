@@ -1,4 +1,5 @@
 // Which figures and controls an element shows, from its `views` and `controls` attributes.
+import { setHidden } from '../views/dom-update.js';
 
 /** Form controls of each name the `controls` attribute takes (a test checks they are the settings form's, each once). */
 export const CONTROL_FIELDS = {
@@ -19,17 +20,25 @@ export const CONTROL_FIELDS = {
  * @param {{ views: Set<string>, controls: Set<string> }} chosen
  */
 export function showChosen(parts, { views, controls }) {
-  for (const [name, elements] of Object.entries(parts.views)) for (const el of elements) el.hidden = !views.has(name);
+  for (const [name, elements] of Object.entries(parts.views))
+    for (const el of elements) setHidden(el, !views.has(name));
   // A section whose every figure is hidden goes too.
-  for (const group of parts.groups) group.hidden = [...group.querySelectorAll('[data-view]')].every((el) => el.hidden);
+  for (const group of parts.groups)
+    setHidden(
+      group,
+      [...group.querySelectorAll('[data-view]')].every((el) => el.hidden),
+    );
   for (const [name, fields] of Object.entries(CONTROL_FIELDS)) {
     for (const field of fields)
-      parts.controls.elements.namedItem(field).closest('.control').hidden = !controls.has(name);
+      setHidden(parts.controls.elements.namedItem(field).closest('.control'), !controls.has(name));
   }
-  parts.controls.hidden = Object.keys(CONTROL_FIELDS).every((name) => !controls.has(name));
-  for (const el of parts.sentence) el.hidden = !controls.has('sentence');
+  setHidden(
+    parts.controls,
+    Object.keys(CONTROL_FIELDS).every((name) => !controls.has(name)),
+  );
+  for (const el of parts.sentence) setHidden(el, !controls.has('sentence'));
   // The model choice comes with the trained models' own figure (a page of a few chosen figures keeps its room).
-  parts.modelChoice.hidden = !controls.has('model') || !views.has('predictions');
-  parts.share.hidden = !controls.has('share');
-  for (const el of parts.figureControls) el.hidden = !controls.has('figures');
+  setHidden(parts.modelChoice, !controls.has('model') || !views.has('predictions'));
+  setHidden(parts.share, !controls.has('share'));
+  for (const el of parts.figureControls) setHidden(el, !controls.has('figures'));
 }

@@ -5,6 +5,7 @@
 // the explorer only through the small host interface below.
 import { buildTourPanel, exampleOffer, reveal, stepState } from './tour.js';
 import { TOUR_STEPS, stepText } from './tour-steps.js';
+import { setHidden } from '../views/dom-update.js';
 
 /**
  * @typedef {object} TourHost  what the guide may read and do
@@ -112,7 +113,7 @@ export class TourGuide {
       (step) => exampleOffer(step, host.state()),
     );
     host.setOpen(Boolean(host.state().tour));
-    this.button.hidden = Boolean(host.state().tour) || steps.length === 0;
+    setHidden(this.button, Boolean(host.state().tour) || steps.length === 0);
   }
 
   /**

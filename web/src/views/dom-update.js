@@ -26,9 +26,21 @@ export function setText(el, text) {
   else el.textContent = text;
 }
 
-/** Sets inline style properties (camelCase names), those that differ. */
+/** Sets inline style properties (camelCase names, or custom properties as '--name'), those that differ. */
 export function setStyle(el, properties) {
-  for (const [name, value] of Object.entries(properties)) if (el.style[name] !== value) el.style[name] = value;
+  for (const [name, value] of Object.entries(properties)) {
+    if (name.startsWith('--')) {
+      if (el.style.getPropertyValue(name) !== value) el.style.setProperty(name, value);
+    } else if (el.style[name] !== value) el.style[name] = value;
+  }
+}
+
+/**
+ * Shows or hides `el` (its `hidden` attribute), only if that changes: setting the attribute again to what it was still
+ * makes the browser invalidate the element's style, and the explorer syncs its parts on every keystroke.
+ */
+export function setHidden(el, hidden) {
+  if (el.hidden !== hidden) el.hidden = hidden;
 }
 
 /**

@@ -4,7 +4,7 @@
 // in place: the same items, canvases and texts, written only where they changed (dom-update.js).
 import { weightColorMap } from './colors.js';
 import { cellCanvas } from './cell-canvas.js';
-import { setAttrs, setText } from './dom-update.js';
+import { setAttrs, setStyle, setText } from './dom-update.js';
 import { jobDefinitions } from './head-jobs.js';
 import { headName } from './labels.js';
 
@@ -134,7 +134,7 @@ function newFigure(name, shape, numHeads, list) {
   figure.appendChild(document.createElement('figcaption'));
   const items = figure.appendChild(document.createElement('ol'));
   items.className = list ? 'head-grid' : 'head-grid trained-grid';
-  items.style.setProperty('--heads', String(numHeads));
+  setStyle(items, { '--heads': String(numHeads) });
   for (let index = 0; index < numLayers * numHeads; index++) {
     const ref = { layer: Math.floor(index / numHeads), head: index % numHeads };
     const item = items.appendChild(document.createElement('li'));

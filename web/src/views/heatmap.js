@@ -11,7 +11,7 @@ import { cellCanvas } from './cell-canvas.js';
 import { GROUP_PX, drawColGroups } from './col-groups.js';
 import { followCurrentCell } from './current-cell.js';
 import { dataTableDetails } from './data-table.js';
-import { setAttr, setAttrs, setStyle, setText } from './dom-update.js';
+import { setAttr, setAttrs, setHidden, setStyle, setText } from './dom-update.js';
 import { legend } from './legend.js';
 import { tooltip } from './tooltip.js';
 
@@ -30,7 +30,7 @@ const LABELLED_CELL_PX = 13;
 const SLANTED_LABEL_PX = 14;
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
-const FADE_MS = 1600; // how long the outlines of what just changed take to fade
+const CHANGED_SHOWN_MS = 1600; // how long the outlines of what just changed stay
 
 /**
  * A square cell's side for a [seqLen, seqLen] heatmap given `budget` pixels for all its rows: between 2 and 32 px, and
@@ -163,14 +163,14 @@ export function heatmap(spec, last) {
   // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font.
   const turn = cellWidth >= SLANTED_LABEL_PX ? 'rotate(-60)' : 'rotate(-90)';
   for (const text of parts.colAxis.querySelectorAll('text')) setAttr(text, 'transform', turn);
-  parts.colAxis.style.setProperty('--label-px', `${labelFontPx(cellWidth)}px`);
+  setStyle(parts.colAxis, { '--label-px': `${labelFontPx(cellWidth)}px` });
   bandAxis(parts.rowAxis, {
     orient: 'left',
     scale: y,
     ticks: labelIndices(rows, cellHeight),
     label: (i) => spec.rowLabels[i],
   });
-  parts.rowAxis.style.setProperty('--label-px', `${labelFontPx(cellHeight)}px`);
+  setStyle(parts.rowAxis, { '--label-px': `${labelFontPx(cellHeight)}px` });
   // Over the cells from the first column on: centred, a title wider than a short matrix reached left under the rows'
   // labels, whose pane hides what passes under it.
   setAttrs(titles.col, { x: margin.left });
@@ -224,7 +224,7 @@ export function heatmap(spec, last) {
   }
   parts.changedKey ??= changedKey();
   if (!parts.changedKey.isConnected) key.after(parts.changedKey);
-  parts.changedKey.hidden = !spec.highlights?.length || !spec.highlightsKey;
+  setHidden(parts.changedKey, !spec.highlights?.length || !spec.highlightsKey);
   setText(parts.changedKey.lastChild, spec.highlightsKey ?? '');
   parts.table = dataTableDetails(spec, parts.table);
   if (!parts.table.isConnected) parts.changedKey.after(parts.table);
@@ -324,11 +324,11 @@ function drawRowNotes(frame, outline, spec, width) {
 }
 
 /**
- * The cells that just changed, outlined while their outline fades: one path of a square per cell (data-cells: how
- * many), so that a keystroke rewrites one attribute and makes no element. The path has an <svg> of its own over the
- * cells, faded as one by a Web Animation of its opacity: the compositor runs that animation, so the fade repaints
- * nothing (an SVG child's stroke-opacity would be repainted on the main thread every frame), and the figure keeps the
- * handle, so no keystroke asks the document for its animations. Every update fades again from the start.
+ * The cells that just changed, outlined for CHANGED_SHOWN_MS (with their key): one path of a square per cell (data-cells: how many) in an
+ * <svg> of its own over the cells, so that a keystroke rewrites one attribute and makes no element. The outlines go at
+ * once when the time is up, not by a fade: an animation, even one the compositor runs, had the browser recompute style
+ * in every frame while it ran, and at 8 tokens (every keystroke outlining cells) the typed character then painted a
+ * frame late (keystroke → next paint median 24 ms, against under 16 without it).
  */
 function drawHighlights(parts, cells, cellWidth, cellHeight) {
   const path = (parts.changed ??= select(parts.changes).append('path').attr('class', 'changed').node());
@@ -336,14 +336,13 @@ function drawHighlights(parts, cells, cellWidth, cellHeight) {
     d: cells.map(([i, j]) => `M${j * cellWidth},${i * cellHeight}h${cellWidth}v${cellHeight}h${-cellWidth}z`).join(''),
     'data-cells': cells.length,
   });
-  parts.fade?.cancel();
-  parts.fade = cells.length
-    ? parts.changes.animate?.([{ opacity: 1 }, { opacity: 0 }], {
-        duration: FADE_MS,
-        easing: 'ease-out',
-        fill: 'forwards',
-      })
-    : undefined;
+  clearTimeout(parts.outlinesGo);
+  setAttr(parts.changes, 'visibility', cells.length ? 'visible' : 'hidden');
+  if (!cells.length) return;
+  parts.outlinesGo = setTimeout(() => {
+    setAttr(parts.changes, 'visibility', 'hidden');
+    if (parts.changedKey) parts.changedKey.hidden = true; // the key goes with the outlines it names
+  }, CHANGED_SHOWN_MS);
 }
 
 /** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */

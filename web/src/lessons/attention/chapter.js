@@ -21,6 +21,7 @@ import { lineView } from './line-view.js';
 import { mixView, runMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
 import { buildSamplingControls } from './sampling-controls.js';
+import { setHidden } from '../../views/dom-update.js';
 
 /** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
 function mixQuery(tokens, query) {
@@ -268,17 +269,17 @@ export const attentionChapter = {
                 .map((m) => m.id);
           for (const id of next) models.preload(id);
         }
-        first.hidden = !designed;
-        knockoutNote.hidden = !designed;
-        lines.hidden = !designed; // the lines draw the designed heads' weights
-        trained.hidden = designed;
+        setHidden(first, !designed);
+        setHidden(knockoutNote, !designed);
+        setHidden(lines, !designed); // the lines draw the designed heads' weights
+        setHidden(trained, designed);
         // One heads figure and one mix for every model, moved to where this model's first screen has them.
         const home = designed ? first : trained;
         if (slots.attention.parentElement !== home) home.prepend(slots.heads, slots.attention);
         const mixHome = designed ? first : trainedMixBox;
         if (slots.mix.parentElement !== mixHome) mixHome.append(slots.mix);
-        trainedMixBox.hidden = designed;
-        whyBox.hidden = designed;
+        setHidden(trainedMixBox, designed);
+        setHidden(whyBox, designed);
         if (!readonly) lineControls.sync(state);
         if (!readonly) sampling.sync(state);
       },
