@@ -105,7 +105,7 @@ try {
       await el.core.languageModel(model);
       el.change({ model });
     }, args.model);
-    await page.waitForSelector('attention-explorer >> [data-figure="predictions"] section', { timeout: 60000 });
+    await page.waitForSelector('attention-explorer >> [data-figure="predictions"]', { timeout: 60000 });
   }
   const box = bare ? 'textarea' : 'attention-explorer textarea';
   const words = 'the river bank was muddy after the storm'.split(' ');
