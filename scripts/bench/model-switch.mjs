@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createServer } from 'vite';
 import { launchBrowser, serveDist } from '../../tests/e2e/browser.js';
+import { mainThreadSelfTimes, profileSelfTimes } from './trace-times.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,19 +35,6 @@ const SENTENCES = [
   'we planted trees along the road last spring',
 ];
 const CHAPTERS = ['inside-head', 'positions', 'lenses', 'learn', 'attention'];
-
-/** Self time (ms) per function of a CPU profile: "name file:line". */
-function profileSelfTimes({ nodes, samples, timeDeltas }) {
-  const byId = new Map(nodes.map((node) => [node.id, node]));
-  const self = {};
-  samples.forEach((id, k) => {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const file = url.replace(/^.*\/(src|node_modules)\//, '$1/').replace(/\?.*$/, '');
-    const key = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
-    self[key] = (self[key] ?? 0) + (timeDeltas[k + 1] ?? 0) / 1000;
-  });
-  return self;
-}
 
 /** The session: sentences typed key by key, each chapter opened, back to the first. */
 async function session(page, count) {
@@ -78,29 +66,6 @@ async function session(page, count) {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(600);
   }
-}
-
-/** Self time (ms) per trace event name on the renderer's main thread (the thread that ran the most layouts). */
-function mainThreadSelfTimes(events) {
-  const layouts = {};
-  for (const e of events)
-    if (e.name === 'Layout') layouts[`${e.pid}/${e.tid}`] = (layouts[`${e.pid}/${e.tid}`] ?? 0) + 1;
-  const main = Object.entries(layouts).sort((a, b) => b[1] - a[1])[0]?.[0];
-  const spans = events
-    .filter((e) => `${e.pid}/${e.tid}` === main && e.ph === 'X')
-    .map((e) => ({ name: e.name, start: e.ts, end: e.ts + (e.dur ?? 0) }))
-    .sort((a, b) => a.start - b.start || b.end - a.end);
-  const self = {};
-  const stack = [];
-  for (const span of spans) {
-    while (stack.length && stack.at(-1).end <= span.start) stack.pop();
-    const parent = stack.at(-1);
-    const duration = span.end - span.start;
-    self[span.name] = (self[span.name] ?? 0) + duration / 1000;
-    if (parent) self[parent.name] -= Math.min(duration, parent.end - span.start) / 1000;
-    stack.push(span);
-  }
-  return self;
 }
 
 /** Clicks the encoder's button; the long tasks and the time to the first frame once its Run is shown. */
