@@ -84,7 +84,9 @@ test('no label on any chapter counts layers or heads from 0 ("L0", "layer 0"), w
   }
 });
 
-test("the tour keeps the learner's trained decoder, but on the steps about the designed heads' settings, which switch and say so; and works on the designed heads too (its trained-model steps show the decoder)", async () => {
+// The steps about the designed heads' settings switch to them and say so; on the designed heads, the tour's
+// trained-model steps show the decoder.
+test("the tour keeps the learner's model but on the designed heads' steps, and works from the designed heads", async () => {
   for (const model of ['causal', 'designed']) {
     const { page, errors } = await openModel(model);
     await page.$eval(HOST, (el, first) => (el.tour = first), TOUR_STEPS[0].id);

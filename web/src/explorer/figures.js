@@ -12,7 +12,10 @@
 // show whole in an element of fixed height (env.room tells how much room there is: visible-figures.js fitInBox).
 import { CHAPTERS } from '../lessons/chapters.js';
 
-/** @type {Record<string, { draw: Function, needs?: string, key?: (result: object, state: object) => unknown[], published?: boolean, withoutSentence?: boolean, fit?: string }>} */
+/**
+ * @type {Record<string, { draw: Function, needs?: string, key?: (result: object, state: object) => unknown[],
+ *   published?: boolean, withoutSentence?: boolean, fit?: string }>}
+ */
 export const FIGURES = Object.assign({}, ...CHAPTERS.map((chapter) => chapter.figures));
 
 /** Whether a chapter shows anything while the sentence is empty: it reads none, or has figures that need none. */

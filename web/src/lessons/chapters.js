@@ -16,7 +16,8 @@ import { BASE_SETTINGS, withBaseChange } from '../settings/state.js';
  *   lenses?: object, figures: object, tour: object[], usesSentence?: boolean,
  *   build: (parts: ChapterParts) => BuiltChapter }[]}
  *   id: stable, in links (#chapter=<id>) — never rename one; title: the table of contents' text;
- *   takeaway: the one sentence the chapter opens with (a function of the state where its truth depends on it); settings: its slice of the state, as entries of the state schema
+ *   takeaway: the one sentence the chapter opens with (a function of the state where its truth depends on it);
+ *   settings: its slice of the state, as entries of the state schema
  *   (each with its default, range or names, and the element's attribute that sets it, if any); state: its slice's
  *   defaults (a fresh object); consistent: keeps its slice consistent with the rest after a change (withChange);
  *   lenses: data its figures need beyond the Run (explorer/lens-data.js); figures: its figures

@@ -108,6 +108,7 @@ export function modelIdThat(ability) {
  * Whether a clicked word becomes [MASK]: for the designed heads (the mean word vector in its place) and a model that
  * fills blanks; a model that writes the next word never read [MASK] in training (core languageModel run() refuses it).
  * @param {Abilities} can
+ * @returns {boolean}
  */
 export function masksWords(can) {
   return can.designedControls || can.fillBlanks;
@@ -117,6 +118,7 @@ export function masksWords(can) {
  * Whether a state's model masks later words (the causal mask: each word sees itself and the words before it): a model
  * that writes the next word always does (it was trained so), the designed heads when their mask is 'causal'.
  * @param {{ model: string, mask: string }} state
+ * @returns {boolean}
  */
 export function masksLaterWords(state) {
   const { can } = modelEntry(state.model);

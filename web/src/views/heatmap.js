@@ -324,11 +324,11 @@ function drawRowNotes(frame, outline, spec, width) {
 }
 
 /**
- * The cells that just changed, outlined for CHANGED_SHOWN_MS (with their key): one path of a square per cell (data-cells: how many) in an
- * <svg> of its own over the cells, so that a keystroke rewrites one attribute and makes no element. The outlines go at
- * once when the time is up, not by a fade: an animation, even one the compositor runs, had the browser recompute style
- * in every frame while it ran, and at 8 tokens (every keystroke outlining cells) the typed character then painted a
- * frame late (keystroke → next paint median 24 ms, against under 16 without it).
+ * The cells that just changed, outlined for CHANGED_SHOWN_MS (with their key): one path of a square per cell
+ * (data-cells: how many) in an <svg> of its own over the cells, so that a keystroke rewrites one attribute and makes no
+ * element. The outlines go at once when the time is up, not by a fade: an animation, even one the compositor runs, had
+ * the browser recompute style in every frame while it ran, and at 8 tokens (every keystroke outlining cells) the typed
+ * character then painted a frame late (keystroke → next paint median 24 ms, against under 16 without it).
  */
 function drawHighlights(parts, cells, cellWidth, cellHeight) {
   const path = (parts.changed ??= select(parts.changes).append('path').attr('class', 'changed').node());
@@ -341,7 +341,7 @@ function drawHighlights(parts, cells, cellWidth, cellHeight) {
   if (!cells.length) return;
   parts.outlinesGo = setTimeout(() => {
     setAttr(parts.changes, 'visibility', 'hidden');
-    if (parts.changedKey) parts.changedKey.hidden = true; // the key goes with the outlines it names
+    if (parts.changedKey) setHidden(parts.changedKey, true); // the key goes with the outlines it names
   }, CHANGED_SHOWN_MS);
 }
 

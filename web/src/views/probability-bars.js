@@ -4,7 +4,17 @@ import { format } from 'd3-format';
 import { select } from 'd3-selection';
 import { setAttr, setStyle, setText } from './dom-update.js';
 
+/** A bar's percentage, one decimal: "12.1%" (its bar shows how small a smaller one is). */
 export const percent = format('.1%');
+
+/**
+ * A probability said in a sentence, with enough digits to read it however small: "12.1 %", "0.42 %", "0.0031 %".
+ * @param {number} p  in [0, 1]  @returns {string}
+ */
+export function readablePercent(p) {
+  const value = 100 * p;
+  return `${value >= 0.1 ? value.toFixed(1) : value.toPrecision(2)} %`;
+}
 
 /**
  * @param {{ word: string, p: number }[]} top  most likely first; p in [0, 1]

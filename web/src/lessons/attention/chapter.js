@@ -22,16 +22,11 @@ import { mixView, runMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
 import { buildSamplingControls } from './sampling-controls.js';
 import { setHidden } from '../../views/dom-update.js';
+import { readablePercent } from '../../views/probability-bars.js';
 
 /** The query the mix shows: the one hovered or pinned, else the third token (the default sentence's "bank"), clamped. */
 function mixQuery(tokens, query) {
   return Math.max(0, Math.min(tokens.length - 1, query ?? 2));
-}
-
-/** A probability as a percentage with enough digits to read it: "12.1 %", "0.42 %", "0.0031 %". */
-function percent(p) {
-  const value = 100 * p;
-  return `${value >= 0.1 ? value.toFixed(1) : value.toPrecision(2)} %`;
 }
 
 /** The trained heads' caption: how many, and how they are named. */
@@ -203,7 +198,7 @@ export const attentionChapter = {
       if (!shownRun?.can.generate || !shownRun.ask) return;
       try {
         const made = shownRun.ask.generate(state());
-        sampling.said.value = `Generated “${made.word}” (p = ${percent(made.p)} in the distribution it was drawn from).`;
+        sampling.said.value = `Generated “${made.word}” (p = ${readablePercent(made.p)} in the distribution it was drawn from).`;
         saidFor = made.change.sentence;
         edit(made.change);
       } catch (error) {

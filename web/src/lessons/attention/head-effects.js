@@ -8,7 +8,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { setAttrs, setText } from '../../views/dom-update.js';
 import { element } from '../../views/layout.js';
-import { percent } from '../../views/probability-bars.js';
+import { readablePercent } from '../../views/probability-bars.js';
 import { occlusionChips } from './occlusion-chips.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -200,7 +200,7 @@ function measured(why, run) {
   const off = why.heads.filter((h) => h.off).length;
   title.textContent =
     `“${why.word}” ${whereSaid(why, run.causal)}: ln p = ${why.logProb.toFixed(2)} nats ` +
-    `(p = ${percent(Math.exp(why.logProb))})${off ? `, with ${off} head${off > 1 ? 's' : ''} off` : ''}.`;
+    `(p = ${readablePercent(Math.exp(why.logProb))})${off ? `, with ${off} head${off > 1 ? 's' : ''} off` : ''}.`;
   const heads = element('div', 'why-heads');
   heads.append(
     element(

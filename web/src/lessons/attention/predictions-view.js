@@ -7,7 +7,7 @@ import { modelFacts } from '../../models/model-facts.js';
 import { select } from 'd3-selection';
 import { setAttr, setText } from '../../views/dom-update.js';
 import { element } from '../../views/layout.js';
-import { percent, probabilityBars as bars, unkLine } from '../../views/probability-bars.js';
+import { probabilityBars as bars, readablePercent, unkLine } from '../../views/probability-bars.js';
 
 /** What the decoder expected after `context` and how it rated the word that came (models/trained.js predictionAt). */
 function focusTitle({ context, next, known, rank, p }, config) {
@@ -16,7 +16,7 @@ function focusTitle({ context, next, known, rank, p }, config) {
   const rated = !known
     ? `not one of the ${config.outputSize - 1} words it can output (for it, <unk>)`
     : rank
-      ? `rank ${rank}, p = ${percent(p)}`
+      ? `rank ${rank}, p = ${readablePercent(p)}`
       : 'not in its top 100';
   return `${after} the word that came, “${next}”: ${rated}.`;
 }

@@ -38,6 +38,7 @@ function spread(values) {
  * Where <unk> (z's last entry, every word outside the vocabulary) stands, which the logits' step does not draw: its value
  * and its rank among all the logits, so the text is true when <unk> is the largest (it often is: it stands for many words).
  * @param {Float32Array} logits  [V], <unk> last
+ * @returns {string}  "<unk> (…) is not drawn: 6.35, the largest of all", or its rank of V
  */
 export function unkStanding(logits) {
   const unk = logits.at(-1);

@@ -16,7 +16,10 @@ const NEIGHBOURS_BESIDE_FROM_PX = 900;
 const STEP_FRAME_PX = 180;
 const MAX_STEP_CELLS_PX = 560;
 
-/** Pixels for a step's columns in a window `width` wide: what the neighbours and the card's frame leave. */
+/**
+ * Pixels for a step's columns in a window `width` pixels wide: what the neighbours and the card's frame leave.
+ * @param {number} width  @returns {number}  at least 120, at most MAX_STEP_CELLS_PX
+ */
 export function stepWidthBudget(width) {
   const neighbours = width > NEIGHBOURS_BESIDE_FROM_PX ? NEIGHBOURS_PX : 0;
   return Math.max(120, Math.min(MAX_STEP_CELLS_PX, width - STEP_FRAME_PX - neighbours));

@@ -76,6 +76,7 @@ export function languageCurves(history, baselines, { log = false, width = 520, o
  * decoder's bigram (model-facts.js) is counted on the whole corpus's held-out text over 8,192 words, and more words
  * counted as one <unk> make every model's loss lower: the two bigrams' numbers are not one measurement.
  * @param {number} [outputWords]  the model's output vocabulary, <unk> included
+ * @returns {string}  a sentence for the chart's caption
  */
 export function baselineText(outputWords) {
   const words = outputWords
@@ -91,13 +92,18 @@ export function baselineText(outputWords) {
  * the context's own words with confidence (the next-word figure's untrained note) and pays for every confident miss.
  * @param {number | undefined} start  the held-out loss at step 0  @param {number} outputWords  V, <unk> included
  * @param {boolean} tied  the output layer is the word vectors
+ * @returns {string}  a sentence or two for the chart's caption
  */
 export function startNote(start, outputWords, tied) {
   const uniform = Math.log(outputWords);
-  const line = `The dashed uniform-guess line is ln ${outputWords.toLocaleString('en-US')} = ${uniform.toFixed(2)}: the loss of giving each of the ${outputWords.toLocaleString('en-US')} outputs (its words and <unk>) the same probability.`;
+  const words = outputWords.toLocaleString('en-US');
+  const line =
+    `The dashed uniform-guess line is ln ${words} = ${uniform.toFixed(2)}: the loss of giving each of the ${words} ` +
+    'outputs (its words and <unk>) the same probability.';
   if (start === undefined || start <= uniform + START_ABOVE_UNIFORM) return line;
   const why = tied
-    ? 'its output is tied to the word vectors, so its first logits are large dot products: it bets on words of the context with confidence, and a confident miss costs more than an even guess'
+    ? 'its output is tied to the word vectors, so its first logits are large dot products: it bets on words of the ' +
+      'context with confidence, and a confident miss costs more than an even guess'
     : 'its random output layer makes confident guesses, and a confident miss costs more than an even guess';
   return `${line} The untrained model starts higher, at ${start.toFixed(1)}: ${why}.`;
 }
