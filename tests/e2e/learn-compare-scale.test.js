@@ -38,8 +38,9 @@ for (const viewport of [
       timeout: 30000,
     });
     await page.click(`${HOST} .language-lesson [data-action="compare"]`);
-    // Figures off screen are drawn when they come into view.
-    await page.locator(`${HOST} [data-figure="learn-language-next"]`).scrollIntoViewIfNeeded();
+    // Figures off screen are drawn when they come into view. Scrolled by its slot: the figure itself is drawn anew with
+    // the comparison (and the training's snapshots), so an element found before may be gone by the scroll.
+    await page.locator(`${HOST} .slot-learnLanguageNext`).scrollIntoViewIfNeeded();
     await page.waitForSelector(`${HOST} [data-figure="learn-language-next"] section[data-model="shipped"] li`, {
       timeout: 30000,
     });
