@@ -90,7 +90,7 @@ test('causal mask + semantic head: the first word attends to itself and says so;
   await showSlot(page, 'mix');
   const padded = await page.$eval('attention-explorer [data-figure="attention-weights"]', (f) => ({
     caption: f.querySelector('figcaption').textContent,
-    notes: [...f.querySelectorAll('.row-notes text')].slice(1).map((t) => t.textContent),
+    notes: [...f.querySelectorAll('.row-notes text')].map((t) => t.textContent),
   }));
   assert.doesNotMatch(padded.caption, /each row sums to 1/);
   assert.match(padded.caption, /8 rows have no key to attend to \(padding\): all 0/);

@@ -1,5 +1,5 @@
-// Long sentences: up to 64 tokens every row and column of a weights heatmap is labelled (views/heatmap.js
-// LABEL_EVERY_TOKEN_UP_TO), the labels do not overlap, and the orange outlines of changed weights have a key.
+// Long sentences: at 64 tokens every row and column of a weights heatmap is labelled (views/heatmap.js tokenBandPx;
+// wide-weights.test.js goes to 256), the labels do not overlap, and the orange outlines of changed weights have a key.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';

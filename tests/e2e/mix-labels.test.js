@@ -1,13 +1,15 @@
-// The mix names every key up to the longest sentences whose weights are all labelled (views/heatmap.js
-// LABEL_EVERY_TOKEN_UP_TO): at 48 tokens each row of the figure carries its word, in a readable font, one word's
-// height or more from the next (lessons/attention/mix-view.js). The words are drawn on a canvas: the test records
-// what the page writes there (fillText), as a learner's eye would read it.
+// The mix names every key at every length the page accepts: at 48 and 256 tokens each row of the figure carries its
+// word, in a readable font, one word's height or more from the next (lessons/attention/mix-view.js: a token's band,
+// views/heatmap.js tokenBandPx), and rows taller than the window scroll in their box above the sum, which stays in
+// view. The words are drawn on a canvas: the test records what the page writes there (fillText), as a learner's eye
+// would read it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { distAndBrowser, openSite, showSlot } from './browser.js';
 
 const shared = distAndBrowser();
-const WORDS = Array(6).fill('the river bank was muddy after the storm').join(' ').split(' ');
+const wordsOf = (n) =>
+  Array.from({ length: n }, (_, i) => 'the river bank was muddy after the storm'.split(' ')[i % 8]);
 
 /** Before the page's scripts: every canvas keeps the texts of its last drawing (cleared with it). */
 function recordCanvasText() {
@@ -31,11 +33,13 @@ function recordCanvasText() {
   });
 }
 
-for (const viewport of [
-  { width: 1280, height: 720 },
-  { width: 1440, height: 900 },
+for (const [tokens, viewport] of [
+  [48, { width: 1280, height: 720 }],
+  [48, { width: 1440, height: 900 }],
+  [256, { width: 1440, height: 900 }],
 ]) {
-  test(`the mix at 48 tokens, ${viewport.width} px: every key's word is drawn, none over another`, async () => {
+  test(`the mix at ${tokens} tokens, ${viewport.width} px: every key's word is drawn, none over another`, async () => {
+    const WORDS = wordsOf(tokens);
     const { page, errors } = await openSite(
       shared,
       `sentence=${encodeURIComponent(WORDS.join(' '))}`,
@@ -65,6 +69,15 @@ for (const viewport of [
     assert.ok(fontPx >= 10, `words of ${fontPx} px are too small to read`);
     const close = words.slice(1).filter((t, k) => t.y - words[k].y < fontPx);
     assert.deepEqual(close, [], 'words closer than their height overlap');
+    // The sum z_i is in the window with the rows' box above it, however many rows the box holds.
+    const { sum, keys } = await page.$eval('attention-explorer', (el) => {
+      const f = el.shadowRoot.querySelector('[data-figure="mix"]');
+      f.scrollIntoView({ block: 'start' });
+      const box = (node) => node.getBoundingClientRect().toJSON();
+      return { sum: box(f.querySelector(':scope > canvas')), keys: box(f.querySelector('.mix-keys')) };
+    });
+    assert.ok(sum.bottom <= viewport.height, `the sum ends at ${sum.bottom} px, below the window`);
+    assert.ok(Math.abs(sum.top - keys.bottom) < 1, 'the sum right under the rows');
     assert.deepEqual(errors, []);
     await page.close();
   });

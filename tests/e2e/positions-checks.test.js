@@ -64,3 +64,25 @@ test('a projected head selected is checked itself, and the figures say so', asyn
   assert.ok(queries > 0 && keys > 0);
   await page.close();
 });
+
+test('score decomposition at 60 tokens: five panels side by side, every token labelled, scrolled together', async () => {
+  const words = Array.from({ length: 60 }, (_, i) => 'the river bank was muddy after the storm'.split(' ')[i % 8]);
+  const { page, errors } = await openSite(shared, `sentence=${encodeURIComponent(words.join(' '))}`);
+  await showSlot(page, 'scoreTerms');
+  const seen = await page.$eval('attention-explorer', async (el) => {
+    const panels = [...el.shadowRoot.querySelectorAll('[data-figure="score-terms"] .heatmap')];
+    const boxes = panels.map((f) => f.querySelector('.heatmap-scroll'));
+    boxes[2].scrollTo(200, 300); // a reader scrolls the third term
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    return {
+      tops: [...new Set(panels.map((f) => Math.round(f.getBoundingClientRect().top)))].length,
+      labels: panels.map((f) => f.querySelectorAll('.axis-rows .tick').length),
+      scrolled: boxes.map((b) => [b.scrollLeft, b.scrollTop]),
+    };
+  });
+  assert.deepEqual(seen.labels, [60, 60, 60, 60, 60], 'a label for every query in each panel');
+  assert.ok(seen.tops <= 2, `the five panels take ${seen.tops} rows`);
+  assert.deepEqual(new Set(seen.scrolled.map(String)), new Set(['200,300']), JSON.stringify(seen.scrolled));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -22,7 +22,8 @@ const listeners = new WeakMap();
  * Called again for the same canvas (the figure redrawn), it replaces the listeners and forgets the cell.
  * @param {HTMLCanvasElement} canvas
  * @param {{ rows: number, cols: number, cellWidth: number, cellHeight: number }} grid
- * @param {(i: number, j: number) => void} show  @param {() => void} hide
+ * @param {(i: number, j: number, byKey: boolean) => void} show  byKey: the keyboard moved to the cell (it may be out of
+ *   view), not the pointer  @param {() => void} hide
  */
 export function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight }, show, hide) {
   listeners.get(canvas)?.abort();
@@ -31,11 +32,11 @@ export function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight },
   const { signal } = controller;
   let current = null; // [i, j]
   let shown = false;
-  const moveTo = (i, j) => {
+  const moveTo = (i, j, byKey = false) => {
     if (shown && current[0] === i && current[1] === j) return;
     current = [i, j];
     shown = true;
-    show(i, j);
+    show(i, j, byKey);
   };
   const clear = () => {
     shown = false;
@@ -53,7 +54,7 @@ export function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight },
   canvas.addEventListener(
     'focus',
     () => {
-      if (rows > 0 && cols > 0) moveTo(...(current ?? [0, 0]));
+      if (rows > 0 && cols > 0) moveTo(...(current ?? [0, 0]), true);
     },
     { signal },
   );
@@ -65,7 +66,7 @@ export function followCurrentCell(canvas, { rows, cols, cellWidth, cellHeight },
         clear();
       } else if (Object.hasOwn(MOVES, event.key)) {
         const [i, j] = MOVES[event.key](...(current ?? [0, 0]), rows, cols);
-        moveTo(Math.max(0, Math.min(rows - 1, i)), Math.max(0, Math.min(cols - 1, j)));
+        moveTo(Math.max(0, Math.min(rows - 1, i)), Math.max(0, Math.min(cols - 1, j)), true);
       } else {
         return;
       }

@@ -51,3 +51,16 @@ export function setHidden(el, hidden) {
 export function childOrNew(parent, selector, create, before = null) {
   return parent.querySelector(`:scope > ${selector}`) ?? parent.insertBefore(create(), before);
 }
+
+/** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */
+export function visuallyHidden(element) {
+  Object.assign(element.style, {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    margin: '0',
+    overflow: 'hidden',
+    clipPath: 'inset(50%)',
+    whiteSpace: 'nowrap',
+  });
+}

@@ -99,6 +99,24 @@ function wrap(text, chars) {
  * @param {HTMLElement} figure @returns {string}
  */
 export function figureSvg(figure) {
+  // Measured whole: a part that scrolls in a box (a long sentence's heatmap, the mix's rows) is laid out at its full
+  // size while the figure is read (heatmap.css .exporting), then the page goes back to what it was.
+  const scrolled = [...figure.querySelectorAll('.heatmap-scroll, .mix-keys')].map((el) => [
+    el,
+    el.scrollLeft,
+    el.scrollTop,
+  ]);
+  figure.classList.add('exporting');
+  try {
+    return placedSvg(figure);
+  } finally {
+    figure.classList.remove('exporting');
+    for (const [el, left, top] of scrolled) el.scrollTo(left, top);
+  }
+}
+
+/** figureSvg(), of a figure laid out whole. */
+function placedSvg(figure) {
   const box = figure.getBoundingClientRect();
   // Canvases and SVG parts, and HTML labels marked data-export-text (a grid's head names), placed as drawn.
   const parts = [...figure.querySelectorAll('canvas, svg, [data-export-text]')]

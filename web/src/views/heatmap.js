@@ -11,36 +11,37 @@ import { cellCanvas } from './cell-canvas.js';
 import { GROUP_PX, drawColGroups } from './col-groups.js';
 import { followCurrentCell } from './current-cell.js';
 import { dataTableDetails } from './data-table.js';
-import { setAttr, setAttrs, setHidden, setStyle, setText } from './dom-update.js';
+import { setAttr, setAttrs, setHidden, setStyle, setText, visuallyHidden } from './dom-update.js';
 import { legend } from './legend.js';
 import { tooltip } from './tooltip.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const MIN_LABEL_PX = 11; // band width below which only every k-th label is drawn (past LABEL_EVERY_TOKEN_UP_TO)
+const MIN_LABEL_PX = 11; // band width below which only every k-th label is drawn
 /**
- * Up to this many rows (columns), every one is labelled: a learner reading a 30-token sentence needs every word,
- * not every other one. Cells keep at least LABELLED_CELL_PX for it, and the labels shrink to fit (labelFontPx).
+ * Bands of a token axis are at least this wide at every length, so that every token is labelled (a learner reading a
+ * 30- or 200-token sentence needs every word, not every tenth): 10 px labels (labelFontPx). A matrix this makes larger
+ * than its box scrolls under its labels, which stay in view (heatmap.css: the row and column panes are sticky).
  */
-export const LABEL_EVERY_TOKEN_UP_TO = 64;
-// 13 px bands hold 10 px labels (labelFontPx); 10 px bands held 8 px ones, too small to read. A matrix this makes
-// wider than its pane scrolls sideways under its row labels (rowPane).
-const LABELLED_CELL_PX = 13;
+export const LABELLED_CELL_PX = 13;
 // Columns at least this wide turn their labels 60°; narrower ones (and their smaller font) stand upright, where a
 // label's box is its line height, so neighbours never overlap.
 const SLANTED_LABEL_PX = 14;
+// Bands at least this wide hold a label each (labelFontPx's smallest font, 8 px, in its line); narrower, every k-th.
+const LABEL_EVERY_BAND_PX = 10;
+const SLANTED = { transform: 'rotate(-60)', y: -9, dx: '0.4em', dy: '0.3em' }; // y: band-axis.js's tick and padding
+const UPRIGHT = { transform: 'rotate(-90)', y: 0, dx: 9, dy: '0.32em' }; // dx: the same 9 px, now along the label
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
 const CHANGED_SHOWN_MS = 1600; // how long the outlines of what just changed stay
 
 /**
- * A square cell's side for a [seqLen, seqLen] heatmap given `budget` pixels for all its rows: between 2 and 32 px, and
- * at least LABELLED_CELL_PX up to LABEL_EVERY_TOKEN_UP_TO tokens, so each row's label has room (the figure then
- * outgrows the budget, and its section scrolls sideways).
- * @param {number} seqLen  tokens  @param {number} budget  pixels  @returns {number}  pixels
+ * The side of a band of a token axis: `budget` pixels shared by `count` tokens, between LABELLED_CELL_PX (so each token
+ * has room for its label: the figure then outgrows the budget and scrolls in its box) and `largest`.
+ * @param {number} count  tokens  @param {number} budget  pixels  @param {number} [largest]  pixels (default 32)
+ * @returns {number}  whole pixels
  */
-export function heatmapCellSize(seqLen, budget) {
-  const least = seqLen <= LABEL_EVERY_TOKEN_UP_TO ? LABELLED_CELL_PX : 2;
-  return Math.max(least, Math.min(32, Math.floor(budget / Math.max(seqLen, 1))));
+export function tokenBandPx(count, budget, largest = 32) {
+  return Math.max(LABELLED_CELL_PX, Math.min(largest, Math.floor(budget / Math.max(count, 1))));
 }
 
 /**
@@ -51,12 +52,13 @@ function labelFontPx(band) {
   return band >= 14 ? 12 : Math.max(8, Math.floor(band * 0.82));
 }
 
-/** Every index up to LABEL_EVERY_TOKEN_UP_TO; past it every k-th (k a round number), labels MIN_LABEL_PX apart. */
+/** Every index where bands are LABEL_EVERY_BAND_PX or wider; else every k-th (k a round number), MIN_LABEL_PX apart. */
 function labelIndices(count, band) {
-  if (count <= LABEL_EVERY_TOKEN_UP_TO) return Array.from({ length: count }, (_, i) => i);
+  const all = Array.from({ length: count }, (_, i) => i);
+  if (band >= LABEL_EVERY_BAND_PX) return all;
   const needed = MIN_LABEL_PX / Math.max(band, 1e-9);
   const step = LABEL_STEPS.find((s) => s >= needed) ?? Math.ceil(needed);
-  return Array.from({ length: count }, (_, i) => i).filter((i) => i % step === 0);
+  return all.filter((i) => i % step === 0);
 }
 
 function longest(labels) {
@@ -119,7 +121,7 @@ export function heatmap(spec, last) {
     height = rows * cellHeight;
   const reused = last?.dataset.figure === spec.name && partsOf.has(last);
   const parts = reused ? partsOf.get(last) : skeleton(spec);
-  const { figure, caption, plot, svg, frame, outline, titles, tip, live } = parts;
+  const { figure, caption, plot, svg, frame, outline, panes, titles, tip, live } = parts;
   setAttrs(figure, { 'data-rows': rows, 'data-cols': cols });
   setText(caption, spec.caption);
   setStyle(plot, {
@@ -148,21 +150,31 @@ export function heatmap(spec, last) {
     .domain(spec.rowLabels.map((_, i) => i))
     .range([0, height]);
   setAttrs(svg, { width: margin.left + width + margin.right, height: margin.top + height + margin.bottom });
+  // The panes (skeleton): the rows' labels the plot's height, the columns' its width, each with the domain line beside
+  // it; the corner where they meet ends short of the first column, whose turned label reaches a little to its left.
+  const sizes = {
+    rows: [margin.left + 1, margin.top + height + margin.bottom],
+    cols: [margin.left + width + margin.right, margin.top + 1],
+    corner: [margin.left - 6, margin.top + 1],
+  };
+  for (const [name, [w, h]] of Object.entries(sizes)) {
+    setAttrs(panes[name].svg, { width: w, height: h });
+    setAttrs(panes[name].background, { width: w, height: h });
+    setAttr(panes[name].frame, 'transform', `translate(${margin.left}, ${margin.top})`);
+  }
+  setStyle(parts.scroll, { scrollPaddingTop: `${margin.top}px`, scrollPaddingLeft: `${margin.left}px` });
   setAttr(frame, 'transform', `translate(${margin.left}, ${margin.top})`);
-  // The row labels' pane: the left margin and the domain line, the plot's height.
-  setAttrs(parts.rowPane, { width: margin.left + 1, height: margin.top + height + margin.bottom });
-  setAttrs(parts.rowPaneBackground, { width: margin.left + 1, height: margin.top + height + margin.bottom });
-  setAttr(parts.rowFrame, 'transform', `translate(${margin.left}, ${margin.top})`);
   bandAxis(parts.colAxis, {
     orient: 'top',
     scale: x,
     ticks: labelIndices(cols, cellWidth),
     label: (j) => spec.colLabels[j],
-    enterText: (text) => setAttrs(text, { 'text-anchor': 'start', dx: '0.4em', dy: '0.3em' }),
+    enterText: (text) => setAttr(text, 'text-anchor', 'start'),
   });
-  // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font.
-  const turn = cellWidth >= SLANTED_LABEL_PX ? 'rotate(-60)' : 'rotate(-90)';
-  for (const text of parts.colAxis.querySelectorAll('text')) setAttr(text, 'transform', turn);
+  // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font, centred on their
+  // column: turned, the axis's offset above the tick (y) would move a label sideways, a column to the left.
+  const turn = cellWidth >= SLANTED_LABEL_PX ? SLANTED : UPRIGHT;
+  for (const text of parts.colAxis.querySelectorAll('.tick text')) setAttrs(text, turn);
   setStyle(parts.colAxis, { '--label-px': `${labelFontPx(cellWidth)}px` });
   bandAxis(parts.rowAxis, {
     orient: 'left',
@@ -171,13 +183,14 @@ export function heatmap(spec, last) {
     label: (i) => spec.rowLabels[i],
   });
   setStyle(parts.rowAxis, { '--label-px': `${labelFontPx(cellHeight)}px` });
-  // Over the cells from the first column on: centred, a title wider than a short matrix reached left under the rows'
-  // labels, whose pane hides what passes under it.
+  // Over the cells from the first column on: centred, a title wider than a short matrix reached left under the corner.
   setAttrs(titles.col, { x: margin.left });
   setText(titles.col, spec.colTitle);
   // The row title sits in the free top-left corner, so it never outgrows a short matrix.
   setAttrs(titles.row, { x: margin.left - 12, y: margin.top - 8 });
   setText(titles.row, spec.rowTitle);
+  setAttrs(titles.notes, { x: margin.left + width + 6, y: margin.top - 8 });
+  setText(titles.notes, spec.rowNotes ? (spec.rowNotesTitle ?? '') : '');
   drawRowNotes(frame, outline, spec, width);
   frame.querySelector(':scope > .col-groups')?.remove(); // the concatenation's blocks: drawn anew (no keystroke moves them)
   if (spec.colGroups) drawColGroups(frame, outline, spec.colGroups, cellWidth, height);
@@ -188,11 +201,14 @@ export function heatmap(spec, last) {
 
   tip.hide();
   setText(live, '');
-  const showCell = (i, j) => {
+  const showCell = (i, j, byKey) => {
     const text = spec.describe(i, j, values[i * cols + j]);
     outline.setAttribute('x', j * cellWidth);
     outline.setAttribute('y', i * cellHeight);
     outline.setAttribute('visibility', 'visible');
+    // A cell the keys moved to out of the box's view, or under the labels' panes, is scrolled into view (the box's
+    // scroll-padding keeps it clear of the panes); a pointed cell is in view already.
+    if (byKey) outline.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     const box = canvas.getBoundingClientRect(); // the cell in viewport pixels (the canvas may be scaled)
     const cw = box.width / cols,
       ch = box.height / rows;
@@ -219,7 +235,7 @@ export function heatmap(spec, last) {
   const key = legend({ color: spec.color, domain: spec.domain, title: spec.legendTitle }, parts.legend);
   if (key !== parts.legend) {
     if (parts.legend) parts.legend.replaceWith(key);
-    else plot.after(key);
+    else parts.scroll.after(key);
     parts.legend = key;
   }
   parts.changedKey ??= changedKey();
@@ -252,24 +268,37 @@ function skeleton(spec) {
   figure.className = 'heatmap';
   figure.dataset.figure = spec.name;
   const caption = figure.appendChild(document.createElement('figcaption'));
-  const plot = figure.appendChild(document.createElement('div'));
+  // The box the plot scrolls in when it is larger than the room it has (heatmap.css: at most the pane's width and most
+  // of the window's height).
+  const scroll = figure.appendChild(document.createElement('div'));
+  scroll.className = 'heatmap-scroll';
+  const plot = scroll.appendChild(document.createElement('div'));
   plot.className = 'heatmap-plot';
-  // The rows' labels and title in an <svg> of their own, first in the plot: sticky at its scrolling section's left
-  // edge (heatmap.css), so a matrix wider than its pane scrolls sideways under its labels instead of away with them.
-  const rowPane = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('class', 'row-labels')
-    .attr('aria-hidden', 'true');
-  // Its background: what scrolls under the pane is hidden, columns and their labels alike.
-  const rowPaneBackground = rowPane.append('rect').attr('class', 'row-labels-background').node();
-  const rowFrame = rowPane.append('g');
-  const rowAxis = rowFrame.append('g').attr('class', 'axis axis-rows').node();
+  // The labels in <svg> panes of their own, sticky at the box's edges (heatmap.css): the rows' at its left, the
+  // columns' at its top, their corner (the rows' title) at both. The cells scroll under them, and every label stays in
+  // view. Each pane has a background, so what passes under it is hidden.
+  const pane = (name) => {
+    const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
+      .attr('class', `label-pane ${name}-labels`)
+      .attr('aria-hidden', 'true');
+    const background = svg.append('rect').attr('class', 'label-pane-background').node();
+    return { svg: svg.node(), background, frame: svg.append('g').node() };
+  };
+  const panes = { rows: pane('row'), cols: pane('col'), corner: pane('corner') };
+  const rowAxis = select(panes.rows.frame).append('g').attr('class', 'axis axis-rows').node();
+  const colAxis = select(panes.cols.frame).append('g').attr('class', 'axis axis-cols').node();
   const svg = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg'))).attr('aria-hidden', 'true');
   const frame = svg.append('g');
-  const colAxis = frame.append('g').attr('class', 'axis axis-cols').node();
   const outline = frame.append('rect').attr('class', 'hover-outline').node();
   const title = (parent, anchor) =>
-    parent.append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
-  const titles = { col: title(svg, 'start').node(), row: title(rowPane, 'end').node() };
+    select(parent).append('text').attr('class', 'axis-title').attr('y', 11).attr('text-anchor', anchor);
+  // The titles stay in view with the labels: the columns' in the corner too (it reaches past the corner, over the
+  // columns' pane, above their labels), the notes' in the columns' pane.
+  const titles = {
+    col: title(panes.corner.svg, 'start').node(),
+    row: title(panes.corner.svg, 'end').node(),
+    notes: title(panes.cols.svg, 'start').node(),
+  };
   // Over the cells, under nothing that takes the pointer: the outlines of what just changed (drawHighlights).
   const changes = select(plot.appendChild(document.createElementNS(SVG_NS, 'svg')))
     .attr('class', 'changes')
@@ -284,12 +313,11 @@ function skeleton(spec) {
   return {
     figure,
     caption,
+    scroll,
     plot,
     svg: svg.node(),
     frame: frame.node(),
-    rowPane: rowPane.node(),
-    rowPaneBackground,
-    rowFrame: rowFrame.node(),
+    panes,
     colAxis,
     rowAxis,
     outline,
@@ -300,7 +328,7 @@ function skeleton(spec) {
   };
 }
 
-/** The notes right of the rows (and their title), joined by row: a keystroke rewrites the notes that changed. */
+/** The notes right of the rows, joined by row: a keystroke rewrites the notes that changed (their title: a pane's). */
 function drawRowNotes(frame, outline, spec, width) {
   const existing = frame.querySelector(':scope > .row-notes');
   if (!spec.rowNotes) {
@@ -308,12 +336,9 @@ function drawRowNotes(frame, outline, spec, width) {
     return;
   }
   const notes = select(existing ?? frame.insertBefore(document.createElementNS(SVG_NS, 'g'), outline));
-  if (!existing) notes.attr('class', 'row-notes').append('text').attr('class', 'axis-title').attr('y', -8);
-  const title = notes.node().firstChild;
-  setAttr(title, 'x', width + 6);
-  setText(title, spec.rowNotesTitle ?? '');
+  if (!existing) notes.attr('class', 'row-notes');
   notes
-    .selectAll('text:not(.axis-title)')
+    .selectAll('text')
     .data(labelIndices(spec.rows, spec.cellHeight), (i) => i)
     .join((enter) => enter.append('text').attr('dy', '0.32em'))
     .order()
@@ -343,19 +368,6 @@ function drawHighlights(parts, cells, cellWidth, cellHeight) {
     setAttr(parts.changes, 'visibility', 'hidden');
     if (parts.changedKey) setHidden(parts.changedKey, true); // the key goes with the outlines it names
   }, CHANGED_SHOWN_MS);
-}
-
-/** Read by screen readers, not drawn (inline, so it holds without any stylesheet). */
-function visuallyHidden(element) {
-  Object.assign(element.style, {
-    position: 'absolute',
-    width: '1px',
-    height: '1px',
-    margin: '0',
-    overflow: 'hidden',
-    clipPath: 'inset(50%)',
-    whiteSpace: 'nowrap',
-  });
 }
 
 /** What an exporter needs; `masked` (1 = masked, row-major) is computed on first read. */

@@ -10,7 +10,7 @@ import { headCounts, headIndex, headName, headWeights, resolveHead } from '../..
 import { weightColorMap } from '../../views/colors.js';
 import { childOrNew, setText } from '../../views/dom-update.js';
 import { headMask } from '../../views/head-thumbs.js';
-import { heatmap, heatmapCellSize } from '../../views/heatmap.js';
+import { heatmap, tokenBandPx } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
 
 const fmt = format('.4f');
@@ -34,7 +34,8 @@ function rowEntropies(weights, T) {
  *   colorMap?: 'viridis' | 'cividis', cellBudget?: number, canvas?: HTMLCanvasElement, last?: HTMLElement }} options
  *   selected: the head (one past the last, from a hand-edited link, is the last); previous: the Run before, to outline
  *   the weights that moved by more than 0.05; the weights' colour map (default 'viridis'); pixels for all the rows
- *   (default 272, so the figure stays in the first screen however long the sentence; less on narrow screens); canvas:
+ *   (default 272, less on narrow screens: the figure stays in the first screen up to 20 tokens; past that each token
+ *   keeps 13 px for its label, heatmap.js tokenBandPx, and the figure scrolls in its box); canvas:
  *   the canvas to draw the cells into (reused from draw to draw), else a new one; last: the figure drawn before,
  *   updated in place (heatmap.js)
  * @returns {HTMLElement} a <figure data-figure="attention-weights"> (heatmap.js)
@@ -53,7 +54,7 @@ export function attentionWeights(
   const dotProducts = own?.dotProducts?.data;
   const labels = tokenLabels(run);
   // Narrow screens: the rows' labels and entropies keep ~160 px, the cells share the rest.
-  const cell = heatmapCellSize(T, Math.min(cellBudget, window.innerWidth - 160));
+  const cell = tokenBandPx(T, Math.min(cellBudget, window.innerWidth - 160));
   const maxBits = Math.log2(Math.max(T, 1));
   const status = own ? rowStatus(own, T, T) : { empty: [], selfOnly: [] };
   const empty = new Set(status.empty),

@@ -8,7 +8,7 @@ import { format } from 'd3-format';
 import { divergingColor, maxAbs } from '../../views/colors.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
 import { setAttr, setAttrs, setStyle, setText } from '../../views/dom-update.js';
-import { LABEL_EVERY_TOKEN_UP_TO } from '../../views/heatmap.js';
+import { tokenBandPx } from '../../views/heatmap.js';
 import { legend } from '../../views/legend.js';
 import { tokenLabels } from '../../views/labels.js';
 import { modelKindName } from '../../models/model-facts.js';
@@ -19,17 +19,12 @@ const fmt = format('.2f');
 const LABEL_PX = 86; // the words' column
 const GAP_PX = 40; // between the bars and the strips (holds the weight's number)
 const WIDTH_PX = 560; // the whole figure, at most (narrow screens: their width)
-const HEIGHT_PX = 360; // every key row together
+const HEIGHT_PX = 360; // every key row together, where they fit
 const SUM_GAP_PX = 14; // between the stacked rows and their sum
-// Up to LABEL_EVERY_TOKEN_UP_TO keys (as the weights' heatmap), each row is tall enough for its word in a 10 px font
-// (the font is the row less 3 px), so every key is named; the figure then outgrows HEIGHT_PX.
-const LABELLED_ROW_PX = 13;
-
-/** Pixels per key row: large for short sentences, every word's room up to LABEL_EVERY_TOKEN_UP_TO, then down to 2. */
-function rowHeight(seqLen) {
-  const least = seqLen <= LABEL_EVERY_TOKEN_UP_TO ? LABELLED_ROW_PX : 2;
-  return Math.max(least, Math.min(22, Math.floor(HEIGHT_PX / Math.max(seqLen, 1))));
-}
+const SUM_PX = 20; // the sum's strip
+// Each key row is a token's band (as the weights' heatmap rows): at least tall enough for its word in a 10 px font, so
+// every key is named at every length. Rows that outgrow HEIGHT_PX scroll in their box (attention.css .mix-keys), the
+// sum z_i under it, always in view.
 
 /**
  * What the mix of the selected head shows, for any model: its weights and its value vectors, from the Run's block (the
@@ -105,7 +100,7 @@ export function mixView(
   const n = labels.length;
   const data = mixData(source, query);
   const { weights, scaled, output, dV } = data;
-  const h = rowHeight(n);
+  const h = tokenBandPx(n, HEIGHT_PX, 22);
   // Bars take a third of what the words leave, strips the rest.
   const width = Math.max(240, Math.min(WIDTH_PX, window.innerWidth - 32));
   const BAR_PX = Math.round((width - LABEL_PX - GAP_PX) / 3),
@@ -114,7 +109,6 @@ export function mixView(
   const limit = Math.max(maxAbs(scaled), maxAbs(output));
   const color = divergingColor(limit);
   const stripLeft = LABEL_PX + BAR_PX + GAP_PX;
-  const height = n * h + SUM_GAP_PX + 22;
 
   const figure = last?.dataset.figure === source.figure && last.classList.contains('mix') ? last : mixFigure();
   setAttrs(figure, { 'data-figure': source.figure, 'data-query': query, 'data-head': source.id });
@@ -149,29 +143,22 @@ export function mixView(
   });
   const shownLegend = figure.querySelector(':scope > svg.legend');
   if (empty) {
-    figure.querySelector(':scope > canvas')?.remove();
+    figure.querySelectorAll(':scope > .mix-keys, :scope > canvas').forEach((part) => part.remove());
     shownLegend?.remove();
     return figure;
   }
 
+  // The key rows in a box of their own that scrolls when they are taller than it; the sum under the box.
+  let keys = figure.querySelector(':scope > .mix-keys');
+  if (!keys) {
+    keys = figure.insertBefore(document.createElement('div'), shownLegend);
+    keys.className = 'mix-keys';
+  }
   const canvas = canvasFor('mix');
-  if (canvas.parentNode !== figure) {
-    figure.querySelector(':scope > canvas')?.remove();
-    figure.insertBefore(canvas, shownLegend);
-  }
-  const dpr = window.devicePixelRatio || 1;
-  const g = canvas.getContext('2d');
-  const [pixelWidth, pixelHeight] = [Math.round(width * dpr), Math.round(height * dpr)];
-  // A new size clears the canvas and its state; the same size is cleared by hand (a size set again, even the same one,
-  // makes the browser allocate the canvas's memory anew at every keystroke). Every draw below sets the state it uses.
-  if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
-    canvas.width = pixelWidth;
-    canvas.height = pixelHeight;
-  } else {
-    g.setTransform(1, 0, 0, 1, 0, 0);
-    g.clearRect(0, 0, pixelWidth, pixelHeight);
-  }
-  setStyle(canvas, { width: `${width}px`, height: `${height}px` });
+  if (canvas.parentNode !== keys) keys.replaceChildren(canvas);
+  const sumCanvas = canvasFor('mix-sum');
+  if (sumCanvas.parentNode !== figure) keys.after(sumCanvas);
+  const g = clearedContext(canvas, width, n * h);
   setAttr(canvas, 'role', 'img');
   const top = [...weights.keys()].sort((a, b) => weights[b] - weights[a]).slice(0, 3);
   setAttr(
@@ -180,14 +167,12 @@ export function mixView(
     `${caption.textContent} Largest weights: ` + top.map((j) => `“${labels[j]}” ${fmt(weights[j])}`).join(', ') + '.',
   );
 
-  g.scale(dpr, dpr);
   const font = Math.max(9, Math.min(13, h - 3));
   g.font = `${font}px system-ui, sans-serif`;
   g.textBaseline = 'middle';
-  const labelEvery = Math.ceil(11 / h); // keep words ≥ 11 px apart
   // The strips as one pixel per cell (heatmap.js's colour table), stretched without smoothing.
   const domain = [-limit, limit];
-  const strip = (key, values, rows, y, rowH) => {
+  const strip = (context, key, values, rows, y, rowH) => {
     const pixels = cellCanvas({
       rows,
       cols: dV,
@@ -198,8 +183,8 @@ export function mixView(
       cellHeight: 1,
       canvas: canvasFor(key),
     });
-    g.imageSmoothingEnabled = false;
-    g.drawImage(pixels, stripLeft, y, STRIP_PX, rows * rowH);
+    context.imageSmoothingEnabled = false;
+    context.drawImage(pixels, stripLeft, y, STRIP_PX, rows * rowH);
   };
   for (let j = 0; j < n; j++) {
     const y = j * h;
@@ -207,27 +192,34 @@ export function mixView(
       g.fillStyle = colors.line;
       g.fillRect(0, y, stripLeft - 4, h);
     }
-    if (j % labelEvery === 0 || j === query) {
-      g.fillStyle = colors.ink;
-      g.textAlign = 'right';
-      g.fillText(labels[j].slice(0, 12), LABEL_PX - 6, y + h / 2);
-    }
+    g.fillStyle = colors.ink;
+    g.textAlign = 'right';
+    g.fillText(labels[j].slice(0, 12), LABEL_PX - 6, y + h / 2);
     g.fillStyle = '#3b5bdb';
-    g.fillRect(LABEL_PX, y + 1, Math.max(weights[j] > 0 ? 1 : 0, weights[j] * BAR_PX), Math.max(1, h - 2));
-    if (h >= 10) {
-      g.fillStyle = colors.muted;
-      g.textAlign = 'left';
-      g.fillText(fmt(weights[j]), LABEL_PX + BAR_PX + 4, y + h / 2);
-    }
+    g.fillRect(LABEL_PX, y + 1, Math.max(weights[j] > 0 ? 1 : 0, weights[j] * BAR_PX), h - 2);
+    g.fillStyle = colors.muted;
+    g.textAlign = 'left';
+    g.fillText(fmt(weights[j]), LABEL_PX + BAR_PX + 4, y + h / 2);
   }
-  strip('strips', scaled, n, 0, h);
-  const sumY = n * h + SUM_GAP_PX;
-  g.fillStyle = colors.ink;
-  g.fillRect(stripLeft, sumY - SUM_GAP_PX / 2 - 1, STRIP_PX, 1.5);
-  g.textAlign = 'right';
-  g.font = `600 13px system-ui, sans-serif`;
-  g.fillText(`= z_${query}`, stripLeft - 6, sumY + 10);
-  strip('sum', output, 1, sumY, 20);
+  strip(g, 'strips', scaled, n, 0, h);
+  // A query (or sentence) shown anew brings the query's row into the box's view, if it is out of it.
+  const shown = `${query} of ${n}`;
+  if (keys.dataset.shown !== shown) {
+    keys.dataset.shown = shown;
+    const top = query * h;
+    if (top < keys.scrollTop || top + h > keys.scrollTop + keys.clientHeight)
+      keys.scrollTop = Math.max(0, top - keys.clientHeight / 2);
+  }
+
+  const s = clearedContext(sumCanvas, width, SUM_GAP_PX + SUM_PX);
+  setAttr(sumCanvas, 'aria-hidden', 'true'); // the rows' canvas says what the mix is; its sum is in the table export
+  s.fillStyle = colors.ink;
+  s.fillRect(stripLeft, SUM_GAP_PX / 2 - 1, STRIP_PX, 1.5);
+  s.textAlign = 'right';
+  s.textBaseline = 'middle';
+  s.font = `600 13px system-ui, sans-serif`;
+  s.fillText(`= z_${query}`, stripLeft - 6, SUM_GAP_PX + SUM_PX / 2);
+  strip(s, 'sum', output, 1, SUM_GAP_PX, SUM_PX);
 
   const rounded = Number(limit.toPrecision(2));
   const key = legend({ color, domain: [-rounded, rounded], title: 'a_ij · v_j' }, shownLegend ?? undefined);
@@ -236,6 +228,28 @@ export function mixView(
     figure.append(key);
   }
   return figure;
+}
+
+/**
+ * `canvas`'s 2-D context, the canvas sized to width × height CSS pixels at the screen's pixel ratio and cleared, scaled
+ * to CSS pixels. A new size clears the canvas and its state; the same size is cleared by hand (a size set again, even
+ * the same one, makes the browser allocate the canvas's memory anew at every keystroke). Every draw sets the state it
+ * uses.
+ */
+function clearedContext(canvas, width, height) {
+  const dpr = window.devicePixelRatio || 1;
+  const g = canvas.getContext('2d');
+  const [pixelWidth, pixelHeight] = [Math.round(width * dpr), Math.round(height * dpr)];
+  if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
+    canvas.width = pixelWidth;
+    canvas.height = pixelHeight;
+  } else {
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, pixelWidth, pixelHeight);
+  }
+  setStyle(canvas, { width: `${width}px`, height: `${height}px` });
+  g.scale(dpr, dpr);
+  return g;
 }
 
 /** A mix figure's element and caption; mixView() fills them in. */

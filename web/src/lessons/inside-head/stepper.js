@@ -5,7 +5,7 @@ import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
 import { math } from '../../views/formulas.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
 import { setAttr, setAttrs, setText } from '../../views/dom-update.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, tokenBandPx } from '../../views/heatmap.js';
 import { element } from '../../views/layout.js';
 
 // Beside the step shown, its two neighbours (inside-head.css .step-neighbour: 9rem and a 1rem gap each, at 16 px a rem)
@@ -57,7 +57,7 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget], last
       legendTitle: step.legendTitle ?? (step.weights ? 'weight' : 'value'),
       // Whole pixels while a column gets at least one; narrower (400 feed-forward units on a phone), a fraction, so it fits.
       cellWidth: widthBudget >= cols ? Math.min(36, Math.floor(widthBudget / Math.max(cols, 1))) : widthBudget / cols,
-      cellHeight: Math.max(2, Math.min(28, Math.floor(heightBudget / Math.max(rows, 1)))),
+      cellHeight: tokenBandPx(rows, heightBudget, 28),
       isMasked: step.isMasked,
       rowNotes: step.notes,
       rowNotesTitle: step.notes ? 'entropy' : undefined,

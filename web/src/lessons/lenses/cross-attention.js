@@ -3,7 +3,7 @@
 // Target words without a pretrained vector (a translation's, often) are starred: their vectors are hashed.
 import { format } from 'd3-format';
 import { weightColorMap } from '../../views/colors.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, tokenBandPx } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
 import { rowStatus, selfOnlyText } from '../../models/row-status.js';
 
@@ -15,7 +15,7 @@ function starred(trace) {
 }
 
 function weightsMap({ name, caption, weights, rows, cols, rowLabels, colLabels, colTitle, color, head, masked }) {
-  const cell = Math.max(3, Math.min(34, Math.floor(CELL_BUDGET / Math.max(rows, cols, 1))));
+  const cell = tokenBandPx(Math.max(rows, cols), CELL_BUDGET, 34);
   const offset = head * rows * cols;
   const values = weights.data.subarray(offset, offset + rows * cols);
   return heatmap({

@@ -2,7 +2,7 @@
 // the sentence's tokens on the first rows and bare positions beyond them.
 import { format } from 'd3-format';
 import { divergingColor } from '../../views/colors.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, tokenBandPx } from '../../views/heatmap.js';
 
 const fmt = format('.4f');
 const color = divergingColor(1);
@@ -10,7 +10,7 @@ export const LAB_TOP_PX = 58; // shared with the bits beside it, so their rows l
 
 /** Pixel height of one position row for n positions (the bits use the same). */
 export function positionRowPx(n) {
-  return Math.max(1, Math.min(18, Math.floor(420 / Math.max(n, 1))));
+  return tokenBandPx(n, 420, 18);
 }
 
 /** Row labels: "i token" for the sentence's positions, "i" beyond it. */

@@ -2,7 +2,7 @@
 // p_i · p_j = Σ_j cos((i − j) ω_j) depends only on the offset, and largest on the diagonal.
 import { format } from 'd3-format';
 import { divergingColor, maxAbs } from '../../views/colors.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, tokenBandPx } from '../../views/heatmap.js';
 import { lineChart } from '../../views/line-chart.js';
 import { positionLabels } from './lab-encoding.js';
 
@@ -20,7 +20,7 @@ export function positionSimilarity(lab, { cosine, tokens }) {
   const what = cosine ? 'cos(p_i, p_j)' : 'p_i · p_j';
   const wrapper = document.createElement('div');
   wrapper.className = 'figure-pair';
-  const cell = Math.max(1, Math.min(18, Math.floor(360 / Math.max(n, 1))));
+  const cell = tokenBandPx(n, 360, 18);
   const labels = positionLabels(n, tokens);
   wrapper.append(
     heatmap({

@@ -3,8 +3,9 @@
 // position–position — and their sum, the head's scores.
 import { format } from 'd3-format';
 import { divergingColor, maxAbs } from '../../views/colors.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, tokenBandPx } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
+import { linkScrolls } from '../../views/linked-scroll.js';
 
 const fmt = format('.3f');
 
@@ -53,7 +54,7 @@ export function scoreTerms(trace, { head }) {
   const limit = Math.max(maxAbs(scores.data), ...TERMS.map(([key]) => maxAbs(terms[key].data)));
   const color = divergingColor(limit);
   const labels = tokenLabels(trace);
-  const cell = Math.max(2, Math.min(22, Math.floor(200 / Math.max(n, 1))));
+  const cell = tokenBandPx(n, 200, 22);
   const panel = (name, caption, values, isMasked) =>
     heatmap({
       name,
@@ -86,5 +87,7 @@ export function scoreTerms(trace, { head }) {
       (i, j) => scores.data[i * n + j] === -Infinity,
     ),
   );
+  // A long sentence's panels scroll in boxes of a size that keeps them side by side (positions.css), all together.
+  linkScrolls([...wrapper.querySelectorAll('.heatmap-scroll')]);
   return wrapper;
 }

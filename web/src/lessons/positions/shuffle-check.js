@@ -3,7 +3,7 @@
 // shuffles, attends and un-shuffles; the view shows the shuffled attention and the difference.
 import { format } from 'd3-format';
 import { weightColorMap } from '../../views/colors.js';
-import { heatmap } from '../../views/heatmap.js';
+import { heatmap, tokenBandPx } from '../../views/heatmap.js';
 import { tokenLabels } from '../../views/labels.js';
 import { headList, positionalHeadsNote } from './positional-heads.js';
 
@@ -61,7 +61,7 @@ export function shuffleCheck(trace, { head, colorMap = 'viridis', name = `Head $
   const sentence = wrapper.appendChild(document.createElement('p'));
   sentence.className = 'shuffled-sentence';
   sentence.textContent = `Shuffled: ${shuffled.join(' ')}`;
-  const cell = Math.max(2, Math.min(28, Math.floor(300 / Math.max(n, 1))));
+  const cell = tokenBandPx(n, 300, 28);
   wrapper.append(
     heatmap({
       name: 'shuffled-weights',
