@@ -208,8 +208,19 @@ test('the plot: three labelled curves, the current n and the two crossings', asy
 
 test('dark mode: both sections use the page colours', async () => {
   await page.emulateMedia({ colorScheme: 'dark' });
+  // The explorer draws its figures again in the new colours (a label read before may be gone): wait for the one on
+  // screen to take them, then read it.
+  const dark = 'rgb(232, 234, 237)';
+  await page
+    .waitForFunction((dark) => {
+      const label = document
+        .querySelector('attention-explorer')
+        .shadowRoot.querySelector('[data-figure="lookup-weights"] .row-label');
+      return label && getComputedStyle(label).fill === dark;
+    }, dark)
+    .catch(() => {}); // the assertion below says what was seen instead
   const fill = await page.$eval('[data-figure="lookup-weights"] .row-label', (t) => getComputedStyle(t).fill);
-  assert.equal(fill, 'rgb(232, 234, 237)', 'labels in --ae-ink of dark mode');
+  assert.equal(fill, dark, 'labels in --ae-ink of dark mode');
   await page.locator('.lookup-section').screenshot({ path: `${OUTPUT}/lookup-dark.png` });
   await page.locator('.cost-section').screenshot({ path: `${OUTPUT}/cost-dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
