@@ -3,6 +3,7 @@
 // panel: ← / PageUp previous, → / PageDown next, Escape closes. The panel only reports what the
 // learner asks for; the element applies the step (tour-steps.js) and keeps the panel in sync.
 import { chapterOfView } from '../lessons/chapters.js';
+import { setAttr, setHidden, setText } from '../views/dom-update.js';
 import { element } from '../views/layout.js';
 
 /** State the tour leaves as the learner set it: preferences, not concepts. */
@@ -111,20 +112,22 @@ export function buildTourPanel({ go, close, useExample = () => {} }) {
   const sync = (available, id, describe, offer = () => null) => {
     steps = available;
     index = steps.findIndex((step) => step.id === id);
-    panel.hidden = index < 0;
+    // Written only where they change (dom-update.js): this runs at every keystroke, and the same attribute written again
+    // still has the browser recompute the panel's style.
+    setHidden(panel, index < 0);
     if (index < 0) return;
     const step = steps[index];
-    count.textContent = `Step ${index + 1} of ${steps.length}`;
-    title.textContent = step.title;
-    text.textContent = describe(step);
+    setText(count, `Step ${index + 1} of ${steps.length}`);
+    setText(title, step.title);
+    setText(text, describe(step));
     const said = offer(step);
-    example.hidden = !said;
-    exampleText.textContent = said?.text ?? '';
+    setHidden(example, !said);
+    setText(exampleText, said?.text ?? '');
     offered = said?.sentence ?? null;
-    example.lastChild.hidden = offered === null;
+    setHidden(example.lastChild, offered === null);
     // aria-disabled, not disabled: the focused button must stay focused at either end.
-    previous.setAttribute('aria-disabled', String(index === 0));
-    next.textContent = index === steps.length - 1 ? 'Finish' : 'Next →';
+    setAttr(previous, 'aria-disabled', String(index === 0));
+    setText(next, index === steps.length - 1 ? 'Finish' : 'Next →');
   };
   return { panel, sync, focus: () => title.focus() };
 }

@@ -34,6 +34,17 @@ export function maxAbs(values) {
   return max;
 }
 
+/**
+ * The end of a signed scale for values up to `largest` in size: `largest` to two significant digits, the number its
+ * legend shows (a value past it, by 5 % at most, takes the end colour, as the legend says). A scale and its legend on
+ * the same rounded end give the legend the same colours at every redraw (its gradient is then written again only when
+ * that end changes, not at every keystroke), and the legend's ends are the scale's.
+ * @param {number} largest  > 0  @returns {number}
+ */
+export function roundedLimit(largest) {
+  return Number(largest.toPrecision(2));
+}
+
 /** Signed values: red positive, blue negative, white 0; domain [−limit, limit]. */
 export function divergingColor(limit) {
   return scaleSequential((t) => interpolateRdBu(1 - t)).domain([-limit, limit]);

@@ -4,7 +4,7 @@
 // in place: the same items, canvases and texts, written only where they changed (dom-update.js).
 import { weightColorMap } from './colors.js';
 import { cellCanvas } from './cell-canvas.js';
-import { setAttrs, setStyle, setText } from './dom-update.js';
+import { setAttrs, setHidden, setStyle, setText } from './dom-update.js';
 import { jobDefinitions } from './head-jobs.js';
 import { headName } from './labels.js';
 
@@ -47,7 +47,7 @@ export function headThumbs(
   const figure = reuse ? last : newFigure(name, shape, numHeads, list);
   figure.knockout = knockout ?? [];
   const captionEl = figure.querySelector(':scope > figcaption');
-  captionEl.hidden = !caption;
+  setHidden(captionEl, !caption);
   setText(captionEl, caption ?? '');
   const color = weightColorMap(colorMap);
   const cell = Math.max(1, (list ? LIST_PX : GRID_PX) / Math.max(T, 1));
@@ -90,7 +90,7 @@ export function headThumbs(
       [does, h.does],
       [dims, h.dims],
     ]) {
-      el.hidden = !text;
+      setHidden(el, !text);
       setText(el, text ?? '');
     }
     if (knockout) syncSwitch(item.querySelector('.head-switch'), h, off);

@@ -61,8 +61,14 @@ function labelIndices(count, band) {
   return all.filter((i) => i % step === 0);
 }
 
-function longest(labels) {
-  return labels.reduce((max, label) => Math.max(max, String(label).length), 0);
+/**
+ * The characters of room the labels get: the longest's, up to 14, rounded up to a multiple of 4. Typing lengthens a word
+ * a letter at a time, and a margin that followed it moved every cell and label of the matrix, to be laid out and
+ * painted anew, at most keystrokes; in steps, the figure keeps its size until the word crosses one.
+ */
+function labelChars(labels) {
+  const longest = labels.reduce((max, label) => Math.max(max, String(label).length), 0);
+  return Math.min(14, Math.ceil(longest / 4) * 4);
 }
 
 /** A figure's parts that its updates write to, by figure (found again without querying the DOM). */
@@ -107,14 +113,13 @@ const partsOf = new WeakMap();
  */
 export function heatmap(spec, last) {
   const { rows, cols, values, cellWidth, cellHeight } = spec;
+  const rowChars = labelChars(spec.rowLabels),
+    colChars = labelChars(spec.colLabels);
   const margin = {
-    top: spec.top ?? 14 + 6.5 * Math.min(longest(spec.colLabels), 14) + 20,
-    left: Math.max(16 + 7 * Math.min(longest(spec.rowLabels), 14), 7 * spec.rowTitle.length) + 8,
+    top: spec.top ?? 14 + 6.5 * colChars + 20,
+    left: Math.max(16 + 7 * rowChars, 7 * spec.rowTitle.length) + 8,
     // Column labels are turned 60°: the last one reaches past its column by about half its length.
-    right: Math.max(
-      spec.rowNotes ? NOTE_PX : 8,
-      Math.ceil(3.4 * Math.min(longest(spec.colLabels), 14) - cellWidth / 2),
-    ),
+    right: Math.max(spec.rowNotes ? NOTE_PX : 8, Math.ceil(3.4 * colChars - cellWidth / 2)),
     bottom: spec.colGroups ? GROUP_PX : 8,
   };
   const width = cols * cellWidth,

@@ -34,7 +34,7 @@ export function tooltip(parent) {
     element.style.top = `${Math.max(EDGE_PX, Math.min(top, innerHeight - EDGE_PX - height))}px`;
   };
   const hide = () => {
-    element.hidden = true;
+    if (!element.hidden) element.hidden = true; // written again, the attribute would invalidate its style
     if (element.matches(':popover-open')) element.hidePopover();
   };
   return { element, show, hide };

@@ -5,7 +5,7 @@
 // rows with little weight fade to white — stacked above their sum z_i, the head's output row i.
 // One canvas for every row (a keystroke redraws it without building per-row DOM).
 import { format } from 'd3-format';
-import { divergingColor, maxAbs } from '../../views/colors.js';
+import { divergingColor, maxAbs, roundedLimit } from '../../views/colors.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
 import { setAttr, setAttrs, setStyle, setText } from '../../views/dom-update.js';
 import { tokenBandPx } from '../../views/heatmap.js';
@@ -106,7 +106,7 @@ export function mixView(
   const BAR_PX = Math.round((width - LABEL_PX - GAP_PX) / 3),
     STRIP_PX = width - LABEL_PX - GAP_PX - BAR_PX - 4;
   // One scale for the scaled rows and their sum, so the rows that carry weight stand out.
-  const limit = Math.max(maxAbs(scaled), maxAbs(output));
+  const limit = roundedLimit(Math.max(maxAbs(scaled), maxAbs(output)));
   const color = divergingColor(limit);
   const stripLeft = LABEL_PX + BAR_PX + GAP_PX;
 
@@ -221,8 +221,7 @@ export function mixView(
   s.fillText(`= z_${query}`, stripLeft - 6, SUM_GAP_PX + SUM_PX / 2);
   strip(s, 'sum', output, 1, SUM_GAP_PX, SUM_PX);
 
-  const rounded = Number(limit.toPrecision(2));
-  const key = legend({ color, domain: [-rounded, rounded], title: 'a_ij · v_j' }, shownLegend ?? undefined);
+  const key = legend({ color, domain, title: 'a_ij · v_j' }, shownLegend ?? undefined);
   if (key !== shownLegend) {
     shownLegend?.remove();
     figure.append(key);

@@ -4,6 +4,7 @@
 import { modelEntry } from '../../models/registry.js';
 import { languageLimits } from '../../settings/limits.js';
 import { clampInteger, field, input } from '../../views/form-controls.js';
+import { setHidden } from '../../views/dom-update.js';
 
 /**
  * @returns {{ form: HTMLFormElement, read: () => { outputTemperature: number, topK: number, sampleSeed: number },
@@ -57,7 +58,7 @@ export function buildSamplingControls() {
     if (topK.value !== String(state.topK)) topK.value = String(state.topK);
     if (seed.value !== String(state.sampleSeed)) seed.value = String(state.sampleSeed);
     const { can } = modelEntry(state.model);
-    generate.hidden = !can.generate;
+    setHidden(generate, !can.generate);
     if (!can.generate && can.outputLayer) {
       said.value =
         'Generate writes the next word: the decoder’s job (the encoder fills blanks; its bars follow these settings).';

@@ -3,7 +3,7 @@
 // (stepper.js). Hovering a cell says its value and where it came from.
 import { format } from 'd3-format';
 import { emptyReason, rowStatus } from '../../models/row-status.js';
-import { maxAbs } from '../../views/colors.js';
+import { maxAbs, roundedLimit } from '../../views/colors.js';
 import { tokenLabels } from '../../views/labels.js';
 
 const fmt = format('.4f');
@@ -254,10 +254,10 @@ export function designedSteps(trace, head) {
  */
 function sharedScoreScale(list) {
   const shared = list.filter((step) => step.scaleOf === 'scores');
-  const limit = Math.max(...shared.map((step) => maxAbs(step.tensor.data)));
+  const limit = roundedLimit(Math.max(...shared.map((step) => maxAbs(step.tensor.data))));
   const first = list.indexOf(shared[0]) + 1,
     last = list.indexOf(shared.at(-1)) + 1;
-  const range = `one colour scale for steps ${first}–${last}, ±${Number(limit.toPrecision(2))}`;
+  const range = `one colour scale for steps ${first}–${last}, ±${limit}`;
   return list.map((step) =>
     step.scaleOf === 'scores' ? { ...step, limit, shapeNote: step.factor ? `${range}: ${step.factor}` : range } : step,
   );

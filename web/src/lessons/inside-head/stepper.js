@@ -1,7 +1,7 @@
 // A stepper: a list of steps (matrices with their formulas), the current one large with its formula and shape, its
 // previous and next steps beside it as thumbnails, and a numbered list of them all. The designed head's steps
 // (pipeline.js) and a trained model's block (trained-steps.js) are drawn by it.
-import { divergingColor, maxAbs, weightColorMap } from '../../views/colors.js';
+import { divergingColor, maxAbs, roundedLimit, weightColorMap } from '../../views/colors.js';
 import { math } from '../../views/formulas.js';
 import { cellCanvas } from '../../views/cell-canvas.js';
 import { setAttr, setAttrs, setText } from '../../views/dom-update.js';
@@ -38,7 +38,7 @@ function weightColors(step, weightColor) {
 /** One step's heatmap; `weightColor` colours the attention-weight step, the others are diverging; `budget`: [width, height] pixels. */
 function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget], last) {
   const [rows, cols] = step.tensor.shape;
-  const limit = step.limit ?? maxAbs(step.tensor.data);
+  const limit = roundedLimit(step.limit ?? maxAbs(step.tensor.data));
   const weights = weightColors(step, weightColor);
   return heatmap(
     {
@@ -53,7 +53,7 @@ function stepHeatmap(step, index, weightColor, [widthBudget, heightBudget], last
       rowTitle: 'token ↓',
       colTitle: step.colTitle,
       color: step.weights ? weights.color : divergingColor(limit),
-      domain: step.weights ? weights.domain : [-Number(limit.toPrecision(2)), Number(limit.toPrecision(2))],
+      domain: step.weights ? weights.domain : [-limit, limit],
       legendTitle: step.legendTitle ?? (step.weights ? 'weight' : 'value'),
       // Whole pixels while a column gets at least one; narrower (400 feed-forward units on a phone), a fraction, so it fits.
       cellWidth: widthBudget >= cols ? Math.min(36, Math.floor(widthBudget / Math.max(cols, 1))) : widthBudget / cols,
