@@ -102,7 +102,11 @@ export interface ExplorerState {
   colorMap: 'viridis' | 'cividis';
   /** The guided tour's step shown (a step id, as in `#tour=<id>` links); '' when the tour is closed. */
   tour: string;
-  /** The Attention chapter's line view: the heads it draws, the pinned query (null: none), the least weight drawn. */
+  /**
+   * The Attention chapter's line view, of any model: the heads it draws (layer-major indices into the Run's heads, those
+   * past the model's last left out; with none left, the selected head), the pinned query (null: none), the least weight
+   * drawn.
+   */
   lineHeads: number[];
   lineQuery: number | null;
   lineThreshold: number;

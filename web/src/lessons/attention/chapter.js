@@ -5,11 +5,10 @@
 // it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
 import { measuredOn } from '../../models/attribution.js';
-import { whenTrace, whenReady, whenOutputLayer } from '../../models/run-figures.js';
+import { whenReady, whenOutputLayer } from '../../models/run-figures.js';
 import { masksLaterWords, modelEntry, modelIdThat, modelRegistry } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
 import { trainedModels } from '../../models/trained-models.js';
-import { designedHead } from '../../settings/head.js';
 import { coreLimits, languageLimits } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
 import { headThumbs } from '../../views/head-thumbs.js';
@@ -17,7 +16,7 @@ import { element, row } from '../../views/layout.js';
 import { attentionWeights } from './attention-weights.js';
 import { whyThisWordView } from './head-effects.js';
 import { buildLineControls } from './line-controls.js';
-import { lineView } from './line-view.js';
+import { lineHeadsShown, lineView } from './line-view.js';
 import { mixView, runMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
 import { buildSamplingControls } from './sampling-controls.js';
@@ -70,11 +69,6 @@ export const attentionChapter = {
   state() {
     return defaultsOf(this.settings);
   },
-  /** The line view draws heads that exist, and at least one (the selected designed head when none is left). */
-  consistent(state) {
-    const lineHeads = state.lineHeads.filter((h) => h < state.numHeads);
-    return { ...state, lineHeads: lineHeads.length ? lineHeads : [designedHead(state.head, state.numHeads)] };
-  },
   /** Its figures (see explorer/figures.js): each a pure function of (result, previous Run, state, env). */
   /** Its steps of the guided tour (tour.js). */
   tour,
@@ -115,11 +109,12 @@ export const attentionChapter = {
         { has: (run) => Boolean(run.block) },
       ),
     },
+    // Every model's heads as lines: those chosen that it has, else its selected head.
     lines: {
-      draw: whenTrace(({ trace }, _, { lineHeads, lineQuery, lineThreshold }) =>
-        lineView(trace, {
-          heads: lineHeads,
-          query: lineQuery !== null && lineQuery < trace.tokens.length ? lineQuery : null,
+      draw: whenReady((run, { head, lineHeads, lineQuery, lineThreshold }) =>
+        lineView(run, {
+          heads: lineHeadsShown(run, lineHeads, head),
+          query: lineQuery !== null && lineQuery < run.tokens.length ? lineQuery : null,
           threshold: lineThreshold,
         }),
       ),
@@ -232,7 +227,7 @@ export const attentionChapter = {
     // A model with an output layer shows its predictions beside its weights, and its mix under the first screen (it
     // needs the width); the designed heads show the mix there. One mix figure, moved between the two places.
     const trainedMixBox = element('div', 'trained-mix');
-    const lines = element('div', 'line-panel-box'); // shown with the designed heads (the `views` attribute shows or hides linePanel)
+    const lines = element('div', 'line-panel-box'); // every model's (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
@@ -247,6 +242,7 @@ export const attentionChapter = {
       figureControls: [lineControls.form, sampling.form],
       syncRun: (current, run) => {
         shownRun = run;
+        lineControls.sync(current, run);
         if (saidFor !== null && current.sentence !== saidFor) {
           sampling.said.value = '';
           saidFor = null;
@@ -266,7 +262,6 @@ export const attentionChapter = {
         }
         setHidden(first, !designed);
         setHidden(knockoutNote, !designed);
-        setHidden(lines, !designed); // the lines draw the designed heads' weights
         setHidden(trained, designed);
         // One heads figure and one mix for every model, moved to where this model's first screen has them.
         const home = designed ? first : trained;
@@ -275,7 +270,6 @@ export const attentionChapter = {
         if (slots.mix.parentElement !== mixHome) mixHome.append(slots.mix);
         setHidden(trainedMixBox, designed);
         setHidden(whyBox, designed);
-        if (!readonly) lineControls.sync(state);
         if (!readonly) sampling.sync(state);
       },
     };

@@ -1,9 +1,13 @@
-// The line view's own controls: which heads to draw and the weight threshold below which a line is hidden.
+// The line view's own controls: which heads to draw (the heads of the model on screen) and the weight threshold below
+// which a line is hidden.
 import { field, input } from '../../views/form-controls.js';
+import { lineHeadName, lineHeadsShown } from './line-view.js';
 
 /**
  * Controls of the line view: which heads to draw and the weight threshold.
- * @returns {{ form: HTMLFormElement, read: () => object, sync: (state: object) => void }}
+ * @returns {{ form: HTMLFormElement, read: () => object,
+ *   sync: (state: object, run: import('../../models/run.js').Run) => void }}  sync: to the state and the run on screen
+ *   (a box per head of its model, named, the heads drawn checked)
  */
 export function buildLineControls() {
   const form = document.createElement('form');
@@ -25,25 +29,29 @@ export function buildLineControls() {
     lineThreshold: Number(threshold.value),
     lineHeads: [...heads.querySelectorAll('input:checked')].map((box) => Number(box.value)),
   });
-  const sync = (state) => {
+  let named = ''; // the heads' names the boxes were built for
+  const sync = (state, run) => {
     // Written only when they differ: this runs at every keystroke while the chapter is open.
     if (threshold.value !== String(state.lineThreshold)) threshold.value = String(state.lineThreshold);
     if (thresholdOut.value !== state.lineThreshold.toFixed(2)) thresholdOut.value = state.lineThreshold.toFixed(2);
-    const boxes = heads.querySelectorAll('input');
-    if (boxes.length !== state.numHeads) {
+    if (run.status !== 'ready') return; // a model still loading has no heads yet: the boxes stay as they were
+    const names = run.heads.map((_, h) => lineHeadName(run, h));
+    if (names.join('\n') !== named) {
+      named = names.join('\n');
       heads.replaceChildren(
         heads.querySelector('legend'),
-        ...Array.from({ length: state.numHeads }, (_, h) => {
+        ...names.map((name, h) => {
           const label = document.createElement('label');
           const box = label.appendChild(input('lineHead', { type: 'checkbox', value: String(h) }));
           box.dataset.head = String(h);
-          label.append(` ${h + 1}`);
+          label.append(` ${name}`);
           return label;
         }),
       );
     }
+    const shown = lineHeadsShown(run, state.lineHeads, state.head);
     for (const box of heads.querySelectorAll('input')) {
-      const checked = state.lineHeads.includes(Number(box.value));
+      const checked = shown.includes(Number(box.value));
       if (box.checked !== checked) box.checked = checked;
     }
   };

@@ -1,8 +1,10 @@
 // A bipartite line view (after BertViz): queries on the left, keys on the right, one line per
 // (query, key) pair whose weight reaches the threshold, its thickness the weight. Several heads at
-// once in distinct colours. Hovering a query shows only its lines; clicking pins it.
+// once in distinct colours, of any model: the heads of its Run, in any layer. Hovering a query shows only its
+// lines; clicking pins it.
 import { schemeTableau10 } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
+import { headCounts, headIndex, headName, headWeights, resolveHead } from '../../models/run.js';
 import { tokenLabels } from '../../views/labels.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -14,19 +16,37 @@ const MAX_STROKE = 7;
 const headColor = (h) => schemeTableau10[h % schemeTableau10.length];
 
 /**
- * @param {object} trace  core.explain() result
- * @param {{ heads: number[], query: number | null, threshold: number }} options  heads to draw, the
+ * The heads the line view draws: those of `lineHeads` (layer-major indices, state.lineHeads) that the run's model has,
+ * else the selected head, so that it always draws one.
+ * @param {import('../../models/run.js').Run} run  @param {number[]} lineHeads  @param {{ layer: number, head: number }} selected
+ * @returns {number[]}  layer-major head indices into run.heads
+ */
+export function lineHeadsShown(run, lineHeads, selected) {
+  const counts = headCounts(run);
+  const shown = lineHeads.filter((h) => h < run.heads.length);
+  return shown.length ? shown : [headIndex(counts, resolveHead(counts, selected))];
+}
+
+/** A head's name in the line view: its layer and number, and what it does ("L2 H3: previous word 0.45"). */
+export function lineHeadName(run, h) {
+  return `${headName(resolveHead(headCounts(run), { layer: 0, head: h }))}: ${run.heads[h].label}`;
+}
+
+/**
+ * @param {import('../../models/run.js').Run} run  any model's
+ * @param {{ heads: number[], query: number | null, threshold: number }} options  heads to draw (lineHeadsShown), the
  *   pinned query (or null: all queries), weights below `threshold` are hidden
  * @returns {HTMLElement} a <figure>; token clicks dispatch CustomEvent("choose", { detail: { lineQuery: i | null }, bubbles })
  */
-export function lineView(trace, { heads, query, threshold }) {
-  const labels = tokenLabels(trace);
+export function lineView(run, { heads, query, threshold }) {
+  const labels = tokenLabels(run);
   const n = labels.length;
   const gap = Math.max(80, Math.min(GAP_PX, window.innerWidth - 2 * TEXT_PX - 32));
   const width = 2 * TEXT_PX + gap,
     height = Math.max(1, n) * ROW_PX + 8;
   const y = (i) => 4 + (i + 0.5) * ROW_PX;
-  const shown = heads.filter((h) => h < trace.heads.length);
+  const shown = heads.filter((h) => h < run.heads.length);
+  const name = (h) => headName(resolveHead(headCounts(run), { layer: 0, head: h }));
 
   const figure = document.createElement('figure');
   figure.className = 'line-view';
@@ -46,7 +66,7 @@ export function lineView(trace, { heads, query, threshold }) {
     .attr('aria-label', `Line view of ${shown.length} head(s) over ${n} tokens`);
   const lines = svg.append('g').attr('class', 'lines');
   for (const h of shown) {
-    const w = trace.heads[h].weights.data;
+    const w = headWeights(run, { layer: 0, head: h });
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         const weight = w[i * n + j];
@@ -65,7 +85,7 @@ export function lineView(trace, { heads, query, threshold }) {
           .attr('data-key', j)
           .attr('data-weight', weight.toFixed(4))
           .append('title')
-          .text(`head ${h + 1}: "${labels[i]}" → "${labels[j]}" ${weight.toFixed(3)}`);
+          .text(`${name(h)}: "${labels[i]}" → "${labels[j]}" ${weight.toFixed(3)}`);
       }
     }
   }
@@ -109,7 +129,7 @@ export function lineView(trace, { heads, query, threshold }) {
   for (const h of shown) {
     const swatch = key.appendChild(document.createElement('span'));
     swatch.style.setProperty('--swatch', headColor(h));
-    swatch.textContent = `head ${h + 1}`;
+    swatch.textContent = lineHeadName(run, h);
   }
   return figure;
 }
