@@ -1,5 +1,6 @@
 // A matrix drawn as a heatmap: cells as canvas pixels (cell-canvas.js: tens of thousands stay fast), axes,
-// token labels, row notes and outlines in SVG on top, a legend and a tooltip with the exact value. The
+// token labels, row notes and outlines (changed-cells.js) in SVG on top, a legend and a tooltip with the exact value;
+// larger than its room, it scrolls in a box of its own under its labels, which stay in view. The
 // canvas is focusable: arrow keys move a current cell (current-cell.js) whose description a live region
 // reads out. Under the legend, a table of the values, built only when opened (data-table.js). Styles:
 // heatmap.css. It never changes its arguments. Given the figure it drew before (`last`), it updates that
@@ -8,6 +9,7 @@ import { scaleBand } from 'd3-scale';
 import { select } from 'd3-selection';
 import { bandAxis } from './band-axis.js';
 import { cellCanvas } from './cell-canvas.js';
+import { changedKey, drawHighlights } from './changed-cells.js';
 import { GROUP_PX, drawColGroups } from './col-groups.js';
 import { followCurrentCell } from './current-cell.js';
 import { dataTableDetails } from './data-table.js';
@@ -32,7 +34,6 @@ const SLANTED = { transform: 'rotate(-60)', y: -9, dx: '0.4em', dy: '0.3em' }; /
 const UPRIGHT = { transform: 'rotate(-90)', y: 0, dx: 9, dy: '0.32em' }; // dx: the same 9 px, now along the label
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
-const CHANGED_SHOWN_MS = 1600; // how long the outlines of what just changed stay
 
 /**
  * The side of a band of a token axis: `budget` pixels shared by `count` tokens, between LABELLED_CELL_PX (so each token
@@ -254,19 +255,6 @@ export function heatmap(spec, last) {
   return figure;
 }
 
-/** The key of the outlined cells (spec.highlights): an outline swatch and what it marks, shown while there are some. */
-function changedKey() {
-  const key = document.createElement('p');
-  key.className = 'changed-key';
-  const swatch = select(key.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', 14)
-    .attr('height', 14)
-    .attr('aria-hidden', 'true');
-  swatch.append('rect').attr('class', 'changed-swatch').attr('x', 2).attr('y', 2).attr('width', 10).attr('height', 10);
-  key.append(document.createElement('span'));
-  return key;
-}
-
 /** The elements every heatmap has, empty: heatmap() fills them in. */
 function skeleton(spec) {
   const figure = document.createElement('figure');
@@ -351,28 +339,6 @@ function drawRowNotes(frame, outline, spec, width) {
       setAttrs(this, { x: width + 6, y: (i + 0.5) * spec.cellHeight });
       setText(this, spec.rowNotes[i]);
     });
-}
-
-/**
- * The cells that just changed, outlined for CHANGED_SHOWN_MS (with their key): one path of a square per cell
- * (data-cells: how many) in an <svg> of its own over the cells, so that a keystroke rewrites one attribute and makes no
- * element. The outlines go at once when the time is up, not by a fade: an animation, even one the compositor runs, had
- * the browser recompute style in every frame while it ran, and at 8 tokens (every keystroke outlining cells) the typed
- * character then painted a frame late (keystroke → next paint median 24 ms, against under 16 without it).
- */
-function drawHighlights(parts, cells, cellWidth, cellHeight) {
-  const path = (parts.changed ??= select(parts.changes).append('path').attr('class', 'changed').node());
-  setAttrs(path, {
-    d: cells.map(([i, j]) => `M${j * cellWidth},${i * cellHeight}h${cellWidth}v${cellHeight}h${-cellWidth}z`).join(''),
-    'data-cells': cells.length,
-  });
-  clearTimeout(parts.outlinesGo);
-  setAttr(parts.changes, 'visibility', cells.length ? 'visible' : 'hidden');
-  if (!cells.length) return;
-  parts.outlinesGo = setTimeout(() => {
-    setAttr(parts.changes, 'visibility', 'hidden');
-    if (parts.changedKey) setHidden(parts.changedKey, true); // the key goes with the outlines it names
-  }, CHANGED_SHOWN_MS);
 }
 
 /** What an exporter needs; `masked` (1 = masked, row-major) is computed on first read. */
