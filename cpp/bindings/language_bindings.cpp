@@ -277,9 +277,13 @@ val language_model_repeated_words(int id, double repeat, double sequences, doubl
                                              {"induction", val(r.induction[lh])}}));
     }
     const bool causal = g_models.get(id).objective() == train::Objective::causal;
+    val example = val::array();
+    for (const std::int32_t word : r.example)
+      example.call<void>("push", val(g_models.get(id).vocabulary().word(static_cast<std::size_t>(word))));
     return object_to_js({{"repeat", val(r.repeat)},
                          {"sequences", val(r.sequences)},
                          {"heads", heads},
+                         {"example", example},
                          {"firstHalfLoss", causal ? val(r.first_half_loss) : val::null()},
                          {"secondHalfLoss", causal ? val(r.second_half_loss) : val::null()}});
   });

@@ -189,6 +189,7 @@ core.createLanguageTrainer({ outputInit: 'zeros' });
 const probe = causalModel.repeatedWords({ repeat: 12, sequences: 8, seed: 1 });
 const copyGain: number = (probe.firstHalfLoss ?? 0) - (probe.secondHalfLoss ?? 0) + probe.heads[0].induction;
 const inductionScore: number | undefined = causalModel.config.heads[0].induction;
+const exampleText: string = probe.example.join(' ');
 // @ts-expect-error repeatedWords takes repeat, sequences and seed
 causalModel.repeatedWords({ length: 12 });
-console.log(copyGain, inductionScore);
+console.log(copyGain, inductionScore, exampleText);

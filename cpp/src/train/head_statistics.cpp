@@ -33,6 +33,7 @@ RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repea
       outputs[t] = outputs[t + R] = static_cast<std::int32_t>(uniform_below(rng, words));
       inputs[t] = inputs[t + R] = vocabulary.input_rows()[static_cast<std::size_t>(outputs[t])];
     }
+    if (n == 0) s.example = outputs;
     // One forward pass a sequence: the causal model's gives the weights and the next words' log-probabilities
     std::vector<float> weights;
     if (causal) {

@@ -103,6 +103,7 @@ TEST_CASE("repeated words: each score is the mean of the weights it names on the
           static_cast<std::int32_t>(uniform_below(rng, static_cast<std::uint32_t>(vocabulary.size() - 1)));
       inputs[t] = inputs[t + R] = vocabulary.input_rows()[static_cast<std::size_t>(outputs[t])];
     }
+    if (n == 0) CHECK(s.example == outputs);  // the example shown is the first sequence measured
     const std::vector<float> a = model.attention(inputs);
     for (std::size_t lh = 0; lh < L * H; ++lh) {
       const float* w = a.data() + lh * T * T;

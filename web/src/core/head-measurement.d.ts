@@ -43,4 +43,6 @@ export interface RepeatedWords {
    */
   firstHalfLoss: number | null;
   secondHalfLoss: number | null;
+  /** The first sequence measured, as words of the model's output vocabulary: R random words, then the same R again. */
+  example: string[];
 }

@@ -12,6 +12,7 @@ import { hostPage } from './host-page.js';
 import { modelFileNote } from './model-choice.js';
 import { OnScreen } from './on-screen.js';
 import { AuthorErrors } from './author-errors.js';
+import { sentenceNotice } from './sentence-notice.js';
 import { sharedCore } from './shared-core.js';
 import { styleSheet } from './style-sheet.js';
 import { tourStepId } from './tour-steps.js';
@@ -20,10 +21,10 @@ import { defaultState, withChange } from '../lessons/chapters.js';
 import { Models } from '../models/models.js';
 import { masksWords, modelEntry } from '../models/registry.js';
 import { keepingBlanks } from '../settings/blanks.js';
-import { setHidden } from '../views/dom-update.js';
+import { setHidden, setText } from '../views/dom-update.js';
 import { keepFocus } from '../views/keep-focus.js';
 import { element } from '../views/layout.js';
-import { tokenStrip, unknownWordsNote } from '../views/token-strip.js';
+import { tokenStrip } from '../views/token-strip.js';
 
 /**
  * Where there is no DOM (Node, a Web Worker) the module still imports — a bundler's server-side pass, a
@@ -334,15 +335,12 @@ export class AttentionExplorer extends ElementBase {
     const empty = run.tokens.length === 0;
     setHidden(this.empty, !empty);
     setHidden(this.chapters, empty && !(this.openChapter && drawsWithoutSentence(this.openChapter)));
-    const notice = [
-      run.truncated &&
-        `Showing the first ${run.tokens.length} of ${run.totalTokens} tokens (the explorer traces at most ${this.core.maxTokens}).`,
-      unknownWordsNote(run, this.core.vocabSize),
-      this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter),
-    ]
-      .filter(Boolean)
-      .join(' ');
-    if (this.notice.textContent !== notice) this.notice.textContent = notice;
+    const unknownChapter =
+      this.openChapter && this.openChapter.id !== this.current.chapter && this.tabs.unknown(this.current.chapter);
+    setText(
+      this.notice,
+      sentenceNotice(run, { maxTokens: this.core.maxTokens, vocabSize: this.core.vocabSize, unknownChapter }),
+    );
     keepFocus(this.slots.tokens, () => {
       const shown = this.slots.tokens.firstChild;
       const strip = tokenStrip(

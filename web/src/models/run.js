@@ -61,10 +61,11 @@
  * @property {object} [block]  a trained model's selected head followed through its block (core LanguageRun activations)
  * @property {HeadRef[]} [knockout]  a trained model's heads switched off in this run (state.knockout; run()'s ablate)
  * @property {string} [text]  a trained model's input text as it read it ([MASK]s written in), for measurements on demand
- * @property {{ predictionAt: Function, attribute: Function, generate: Function }} [ask]  a trained model's measurements
- *   on demand, of the model that made this Run: predictionAt(position, sampling) (trained.js predictionAt, with this
- *   Run's sentence and knockout), attribute({ position, word }) (attribution.js attributeRun on this Run),
- *   generate(state) (output-layer.js generate); absent while the model loads and for the designed heads
+ * @property {{ predictionAt: Function, attribute: Function, generate: Function, repeatedWords: Function }} [ask]  a trained
+ *   model's measurements on demand, of the model that made this Run: predictionAt(position, sampling) (trained.js
+ *   predictionAt, with this Run's sentence and knockout), attribute({ position, word }) (attribution.js attributeRun on
+ *   this Run), generate(state) (output-layer.js generate), repeatedWords() (its heads on repeated random words, core
+ *   repeatedWords at its defaults, measured once a model); absent while the model loads and for the designed heads
  * @property {object | null} [output]  a trained model's output layer at the position it predicts (output-layer.js outputAt):
  *   the decoder's last token, the encoder's first blank (null without one)
  * @property {number} [labelThreshold]  a trained model's: a head whose best score is below it is "mixed"

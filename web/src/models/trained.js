@@ -257,8 +257,18 @@ export function runTrained(model, state, sentenceTokens) {
     predictionAt: (position, sampling) => predictionAt(model, state.sentence, position, sampling, knockout),
     attribute: (pick) => attributeRun(model, shown, pick),
     generate: (current) => generate(model, current),
+    repeatedWords: () => repeatedWordsOf(model),
   };
   return shown;
+}
+
+/** Each model's heads on repeated random words: measured once (64 forward passes), the same for every sentence. */
+const probes = new WeakMap();
+
+/** The model's languageModel.repeatedWords() at its defaults, measured the first time it is asked for. */
+function repeatedWordsOf(model) {
+  if (!probes.has(model)) probes.set(model, model.repeatedWords());
+  return probes.get(model);
 }
 
 /**

@@ -52,6 +52,8 @@ struct RepeatedWordsScores {
   // its first word left out (word 1 … R − 1 of the first half, word R + 1 … 2R − 1 of the second): the second half
   // is easier by first_half_loss − second_half_loss when the model copies.
   double first_half_loss = 0, second_half_loss = 0;
+  // The first sequence measured, as output ids (2R: R words, then the same R again): an example to show a learner.
+  std::vector<std::int32_t> example;
 };
 
 // The probe above on `model` with R = repeat words, `sequences` sequences drawn with SplitMix64(seed). Throws

@@ -8,6 +8,7 @@ import { measuredOn } from '../../models/attribution.js';
 import { whenReady, whenOutputLayer } from '../../models/run-figures.js';
 import { masksLaterWords, modelEntry, modelIdThat, modelRegistry } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
+import { modelKindName } from '../../models/model-facts.js';
 import { trainedModels } from '../../models/trained-models.js';
 import { coreLimits, languageLimits } from '../../settings/limits.js';
 import { defaultsOf } from '../../settings/schema.js';
@@ -16,6 +17,7 @@ import { element, row } from '../../views/layout.js';
 import { attentionWeights } from './attention-weights.js';
 import { whyThisWordView } from './head-effects.js';
 import { buildLineControls } from './line-controls.js';
+import { headDetector } from './head-detector.js';
 import { lineHeadsShown, lineView } from './line-view.js';
 import { mixView, runMix } from './mix-view.js';
 import { predictionsView } from './predictions-view.js';
@@ -130,6 +132,25 @@ export const attentionChapter = {
         whyThisWordView(run, { why: measuredOn(why, run) ? why : null }, last),
       ),
     },
+    // A trained model's heads on repeated random words: the model's, not the sentence's, so drawn again only for another
+    // model or selected head.
+    headDetector: {
+      key: ({ run }, { head }) => [
+        run.model,
+        run.status,
+        run.tokens.length > 0,
+        run.labelThreshold,
+        head.layer,
+        head.head,
+      ],
+      draw: whenOutputLayer((run, { head }) =>
+        headDetector(run.ask.repeatedWords(), {
+          threshold: run.labelThreshold,
+          selected: resolveHead(headCounts(run), head),
+          model: modelKindName(run.config),
+        }),
+      ),
+    },
   },
   /** @param {import('../chapters.js').ChapterParts} parts @returns {import('../chapters.js').BuiltChapter} */
   build({ core, state, slots, edit, redraw }) {
@@ -227,13 +248,15 @@ export const attentionChapter = {
     // A model with an output layer shows its predictions beside its weights, and its mix under the first screen (it
     // needs the width); the designed heads show the mix there. One mix figure, moved between the two places.
     const trainedMixBox = element('div', 'trained-mix');
+    const detectorBox = element('div', 'detector-box'); // a trained model's heads on repeated words, under its mix
+    detectorBox.append(slots.headDetector);
     const lines = element('div', 'line-panel-box'); // every model's (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [first, knockoutNote, trained, trainedMixBox, lines],
+      content: [first, knockoutNote, trained, trainedMixBox, detectorBox, lines],
       views: {
-        heads: [slots.heads],
+        heads: [slots.heads, detectorBox],
         attention: [slots.attention],
         mix: [slots.mix],
         lines: [linePanel],
@@ -269,6 +292,7 @@ export const attentionChapter = {
         const mixHome = designed ? first : trainedMixBox;
         if (slots.mix.parentElement !== mixHome) mixHome.append(slots.mix);
         setHidden(trainedMixBox, designed);
+        setHidden(detectorBox, designed);
         setHidden(whyBox, designed);
         if (!readonly) sampling.sync(state);
       },
