@@ -76,7 +76,9 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
   // The output layer: the stepper of the decoder's layer 2 at its logits step.
   assert.equal(byId['output-layer']?.model, 'causal');
   assert.match(byId['output-layer'].stepTitle, /^17\. Logits/);
-  const trainedSteps = ['trained-model', 'measured-label', 'knockout', 'output-layer'];
+  // Copying: the decoder's head detector, with the button that puts its example in the box.
+  assert.equal(byId.copying?.model, 'causal');
+  const trainedSteps = ['trained-model', 'measured-label', 'copying', 'knockout', 'output-layer'];
   const others = seen.filter((s) => !trainedSteps.includes(s.step));
   assert.ok(
     others.every((s) => s.model === 'designed'),

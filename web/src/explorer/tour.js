@@ -178,8 +178,8 @@ export function reveal(target, scroller, { page = true, fit = null } = {}) {
 }
 
 /**
- * Scrolls `element` up until its bottom is in view, its top and the revealed section's top staying in view; once it
- * has been drawn (a height).
+ * Scrolls `element` up until its bottom is in view, its top and the revealed section's top staying in view (an element
+ * wholly below the view: its own top only); once it has been drawn (a height).
  * @param {HTMLElement} element  @param {HTMLElement} target  the revealed section  @param {HTMLElement | null} scroller
  * @returns {boolean} whether it was drawn (then nothing more to do)
  */
@@ -188,7 +188,9 @@ function fitInView(element, target, scroller) {
   const { top, bottom, height } = element.getBoundingClientRect();
   if (height === 0) return false;
   const below = bottom - box.top - box.height;
-  const room = Math.min(top, target.getBoundingClientRect().top) - box.top;
+  // A figure wholly below the view (far down a long section) comes to its top: the step is about it, not the section.
+  const hidden = top - box.top >= box.height;
+  const room = (hidden ? top : Math.min(top, target.getBoundingClientRect().top)) - box.top;
   if (below > 0 && room > 0) (scroller ?? window).scrollBy({ top: Math.min(below, room), behavior: 'instant' });
   return true;
 }

@@ -104,6 +104,19 @@ export const tour = [
     figure: 'attention',
   },
   {
+    id: 'copying',
+    title: 'Copying from context: induction heads',
+    text:
+      'A language model that has read “Mr Dursley … Mr” guesses “Dursley”: a head looks from the second “Mr” to the ' +
+      'word after the first one and copies it (an induction head, Olsson et al. 2022). The head detector tests each head ' +
+      'on random words said twice, where only copying helps: its induction column, and the line under it, say whether ' +
+      'this decoder copies (GPT-2 small finds the second copy several nats easier). Press “Put such a sentence in the ' +
+      'box” and look in the weights for a stripe of copying, one key right of each word’s first occurrence.',
+    state: { model: modelIdThat('generate') },
+    view: 'heads',
+    figure: 'headDetector',
+  },
+  {
     id: 'knockout',
     ownSentence: 'switching this head off changes its next word',
     title: 'Knock a head out',
