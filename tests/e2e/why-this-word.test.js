@@ -142,7 +142,11 @@ test('pointing at a predicted word draws a bar per head and the occlusion chips,
     assert.match(shown.caption, /nats/);
     assert.match(shown.caption, /not an explanation of the model/);
     let counts = await page.evaluate(() => window.coreCalls);
-    assert.deepEqual(counts, { 'causal.attribute': 1 }, JSON.stringify(counts));
+    // The head detector under the mix measures the model once, when it first comes into view (here, on a phone, while
+    // scrolling to this figure); it is no measurement of the pointed word.
+    const { 'causal.repeatedWords': probes = 0, ...pointed } = counts;
+    assert.ok(probes <= 1, JSON.stringify(counts));
+    assert.deepEqual(pointed, { 'causal.attribute': 1 }, JSON.stringify(counts));
     await page.hover(`${HOST} [data-figure="predictions"] li[data-word] >> nth=1`); // the same word: nothing again
     await page.screenshot({ path: `${SHOTS}/why-this-word-${viewport.width}.png`, fullPage: viewport.width < 500 });
     // A keystroke: one run, no measurement (the figure says nothing is measured for the new sentence).

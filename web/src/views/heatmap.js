@@ -63,13 +63,20 @@ function labelIndices(count, band) {
 }
 
 /**
- * The characters of room the labels get: the longest's, up to 14, rounded up to a multiple of 4. Typing lengthens a word
- * a letter at a time, and a margin that followed it moved every cell and label of the matrix, to be laid out and
- * painted anew, at most keystrokes; in steps, the figure keeps its size until the word crosses one.
+ * The characters of room the labels get: the longest's (up to 14) on a first draw. Typing lengthens a word a letter at a
+ * time, and a margin that followed it moved every cell and label of the matrix, to be laid out and painted anew, at
+ * every keystroke; so an update keeps the room it had (`shown`) while the longest label fits in it with at most 3 to
+ * spare, and grows it with 2 to spare.
+ * @param {string[]} labels  @param {number} [shown]  the room of the figure updated  @returns {number}  characters
  */
-function labelChars(labels) {
-  const longest = labels.reduce((max, label) => Math.max(max, String(label).length), 0);
-  return Math.min(14, Math.ceil(longest / 4) * 4);
+function labelChars(labels, shown) {
+  const longest = Math.min(
+    14,
+    labels.reduce((max, label) => Math.max(max, String(label).length), 0),
+  );
+  if (shown === undefined) return longest;
+  if (longest <= shown && shown <= longest + 3) return shown;
+  return longest > shown ? Math.min(14, longest + 2) : longest;
 }
 
 /** A figure's parts that its updates write to, by figure (found again without querying the DOM). */
@@ -114,8 +121,10 @@ const partsOf = new WeakMap();
  */
 export function heatmap(spec, last) {
   const { rows, cols, values, cellWidth, cellHeight } = spec;
-  const rowChars = labelChars(spec.rowLabels),
-    colChars = labelChars(spec.colLabels);
+  const reused = last?.dataset.figure === spec.name && partsOf.has(last);
+  const parts = reused ? partsOf.get(last) : skeleton(spec);
+  const rowChars = (parts.rowChars = labelChars(spec.rowLabels, parts.rowChars)),
+    colChars = (parts.colChars = labelChars(spec.colLabels, parts.colChars));
   const margin = {
     top: spec.top ?? 14 + 6.5 * colChars + 20,
     left: Math.max(16 + 7 * rowChars, 7 * spec.rowTitle.length) + 8,
@@ -125,8 +134,6 @@ export function heatmap(spec, last) {
   };
   const width = cols * cellWidth,
     height = rows * cellHeight;
-  const reused = last?.dataset.figure === spec.name && partsOf.has(last);
-  const parts = reused ? partsOf.get(last) : skeleton(spec);
   const { figure, caption, plot, svg, frame, outline, panes, titles, tip, live } = parts;
   setAttrs(figure, { 'data-rows': rows, 'data-cols': cols });
   setText(caption, spec.caption);
