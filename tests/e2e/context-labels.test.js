@@ -21,7 +21,8 @@ for (const [name, sentence] of Object.entries(SENTENCES)) {
     });
     await showSlot(page, 'projection');
     const labels = await page.$eval('attention-explorer', (el) =>
-      [...el.shadowRoot.querySelectorAll('.slot-projection .point-label')].map((t) => {
+      // The labels drawn (a word named by another label, or without a free place, keeps a hidden one for later updates).
+      [...el.shadowRoot.querySelectorAll('.slot-projection .point-label:not([display="none"])')].map((t) => {
         const r = t.getBoundingClientRect();
         return { text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
       }),

@@ -114,7 +114,10 @@ export const lensesChapter = {
   /** Its steps of the guided tour (tour.js). */
   tour,
   figures: {
-    projection: { needs: 'projection', draw: whenTrace(({ projected }) => projectionView(projected)) },
+    projection: {
+      needs: 'projection',
+      draw: whenTrace(({ projected }, _, __, { last }) => projectionView(projected, last)),
+    },
     contextTrained: { needs: 'contextStates', draw: ({ contextStates }) => contextTrainedView(contextStates) },
     scoreFunction: {
       needs: 'scoreCosts',
@@ -133,8 +136,8 @@ export const lensesChapter = {
     },
     cross: {
       needs: 'cross',
-      draw: ({ cross }, _, { head, numHeads, colorMap }) =>
-        crossAttentionView(cross, { head: designedHead(head, numHeads), colorMap }),
+      draw: ({ cross }, _, { head, numHeads, colorMap }, { last }) =>
+        crossAttentionView(cross, { head: designedHead(head, numHeads), colorMap, last }),
     },
     costTable: { needs: 'cost', key: ({ cost }) => [cost], draw: ({ cost }) => costTable(cost.costs, cost.sizes) },
     costPlot: { needs: 'cost', key: ({ cost }) => [cost], draw: ({ cost }) => costPlot(cost.costs, cost.sizes) },

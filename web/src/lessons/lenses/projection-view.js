@@ -4,6 +4,7 @@
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
+import { setAttr, setAttrs, setHidden, setStyle, setText } from '../../views/dom-update.js';
 import { tokenLabels } from '../../views/labels.js';
 import { labelWidth, placeLabels } from '../../views/label-placement.js';
 import { arrowMarkers, principalAxisTitles } from '../../views/pca-axes.js';
@@ -28,19 +29,43 @@ function points(trace, coordinates, offset) {
   return labels.map((label, i) => ({ label, from: xy(offset + i), to: xy(offset + labels.length + i) }));
 }
 
+/** The figure's parts made once: its caption, the plot with its arrowheads and axis titles, the comparison's key. */
+function skeleton() {
+  const figure = document.createElement('figure');
+  figure.className = 'projection-view';
+  figure.dataset.figure = 'projection';
+  figure.appendChild(document.createElement('figcaption'));
+  const id = nextId++;
+  const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
+    .attr('width', SIZE)
+    .attr('height', SIZE)
+    .attr('role', 'img')
+    .attr('aria-label', 'Principal-component plot of word vectors and attention outputs');
+  arrowMarkers(svg.append('defs'), COLORS, (g) => `projection-arrow-${id}-${g}`, 9);
+  principalAxisTitles(svg, SIZE, SIZE);
+  figure.dataset.markers = String(id);
+  const key = figure.appendChild(document.createElement('p'));
+  key.className = 'line-legend';
+  return figure;
+}
+
 /**
  * @param {{ traces: object[], projection: { coordinates, variance } | null, sentences?: string[] }} input
  *   one trace with its own projection (trace.projection), or two traces of core.compareContexts()
  *   with their shared projection
+ * @param {HTMLElement} [last]  the figure drawn before: updated in place (its points, arrows and labels rewritten, the
+ *   words joined by position), not rebuilt
  * @returns {HTMLElement} a <figure>
  */
-export function projectionView({ traces, projection }) {
-  const figure = document.createElement('figure');
-  figure.className = 'projection-view';
-  figure.dataset.figure = 'projection';
-  const caption = figure.appendChild(document.createElement('figcaption'));
+export function projectionView({ traces, projection }, last) {
+  const figure = last?.dataset.figure === 'projection' && last.dataset.markers ? last : skeleton();
+  const caption = figure.querySelector(':scope > figcaption');
+  const svgNode = figure.querySelector(':scope > svg');
+  const key = figure.querySelector(':scope > .line-legend');
+  shownIf(svgNode, Boolean(projection));
   if (!projection) {
-    caption.textContent = 'Nothing to project yet.';
+    setText(caption, 'Nothing to project yet.');
+    setHidden(key, true);
     return figure;
   }
   let offset = 0;
@@ -64,20 +89,12 @@ export function projectionView({ traces, projection }) {
     .range([SIZE - PAD, PAD]);
   const [v1, v2] = projection.variance.data;
   const total = v1 + v2;
-  caption.textContent =
+  setText(
+    caption,
     `Word vectors (○) and what attention made of them (●), on their two principal components ` +
-    `(PC 1 holds ${pct(v1 / (total || 1))} of the plotted variance): each arrow is how context moved a word.`;
-
-  const id = nextId++;
-  const marker = (g) => `projection-arrow-${id}-${g}`;
-  const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
-    .attr('width', SIZE)
-    .attr('height', SIZE)
-    .attr('role', 'img')
-    .attr('aria-label', 'Principal-component plot of word vectors and attention outputs');
-  const defs = svg.append('defs');
-  arrowMarkers(defs, COLORS, marker, 9);
-  principalAxisTitles(svg, SIZE, SIZE);
+      `(PC 1 holds ${pct(v1 / (total || 1))} of the plotted variance): each arrow is how context moved a word.`,
+  );
+  const marker = (g) => `projection-arrow-${figure.dataset.markers}-${g}`;
   // Each word's label beside its word vector (○), placed so that labels neither overlap each other nor
   // cover a point; a thin leader joins a label pushed away from its point.
   const flat = groups.flat();
@@ -104,68 +121,86 @@ export function projectionView({ traces, projection }) {
   let n = 0;
   const placed = first.map((isFirst) => (isFirst ? placedFirst[n++] : null));
   let k = 0;
-  groups.forEach((group, g) => {
-    const color = COLORS[g];
-    const layer = svg.append('g').attr('class', `sentence sentence-${g}`).attr('data-sentence', g);
-    for (const p of group) {
-      const at = placed[k++];
-      const item = layer.append('g').attr('class', 'moved-token').attr('data-token', p.label);
-      item
-        .append('line')
-        .attr('x1', x(p.from[0]))
-        .attr('y1', y(p.from[1]))
-        .attr('x2', x(p.to[0]))
-        .attr('y2', y(p.to[1]))
-        .attr('stroke', color)
-        .attr('stroke-opacity', 0.7)
-        .attr('stroke-width', 1.5)
-        .attr('marker-end', `url(#${marker(g)})`);
-      item
-        .append('circle')
-        .attr('cx', x(p.from[0]))
-        .attr('cy', y(p.from[1]))
-        .attr('r', 4)
-        .attr('fill', 'white')
-        .attr('stroke', color);
-      item.append('circle').attr('cx', x(p.to[0])).attr('cy', y(p.to[1])).attr('r', 3.5).attr('fill', color);
-      item.append('title').text(`"${p.label}": word vector → attention output`);
-      if (!at) continue; // named by another label, or no free place for one: the title names it
-      const nearest = [
-        Math.max(at.x - textWidth(p.label) / 2, Math.min(x(p.from[0]), at.x + textWidth(p.label) / 2)),
-        Math.max(at.y - LABEL_HEIGHT / 2, Math.min(y(p.from[1]), at.y + LABEL_HEIGHT / 2)),
-      ];
-      if (Math.hypot(nearest[0] - x(p.from[0]), nearest[1] - y(p.from[1])) > 12) {
-        item
-          .append('line')
-          .attr('class', 'leader')
-          .attr('x1', x(p.from[0]))
-          .attr('y1', y(p.from[1]))
-          .attr('x2', nearest[0])
-          .attr('y2', nearest[1])
-          .attr('stroke', color)
-          .attr('stroke-opacity', 0.5)
-          .attr('stroke-width', 0.75)
-          .attr('stroke-dasharray', '2 2');
-      }
-      item
-        .append('text')
-        .attr('class', 'point-label')
-        .attr('x', at.x)
-        .attr('y', at.y)
-        .attr('text-anchor', 'middle')
-        .attr('dominant-baseline', 'central')
-        .attr('fill', color)
-        .text(p.label);
-    }
-  });
-  if (traces.length > 1) {
-    const key = figure.appendChild(document.createElement('p'));
-    key.className = 'line-legend';
-    traces.forEach((trace, g) => {
-      const swatch = key.appendChild(document.createElement('span'));
-      swatch.style.setProperty('--swatch', COLORS[g]);
-      swatch.textContent = `“${trace.tokens.map((t) => t.text).join(' ')}”`;
+  select(svgNode)
+    .selectAll('g.sentence')
+    .data(groups)
+    .join((enter) =>
+      enter
+        .append('g')
+        .attr('class', (_, g) => `sentence sentence-${g}`)
+        .attr('data-sentence', (_, g) => g),
+    )
+    .each(function (group, g) {
+      const color = COLORS[g];
+      select(this)
+        .selectAll('g.moved-token')
+        .data(group)
+        .join((enter) => {
+          const item = enter.append('g').attr('class', 'moved-token');
+          item.append('line').attr('class', 'arrow').attr('stroke-opacity', 0.7).attr('stroke-width', 1.5);
+          item.append('circle').attr('class', 'from').attr('r', 4).attr('fill', 'white');
+          item.append('circle').attr('class', 'to').attr('r', 3.5);
+          item.append('title');
+          item
+            .append('line')
+            .attr('class', 'leader')
+            .attr('stroke-opacity', 0.5)
+            .attr('stroke-width', 0.75)
+            .attr('stroke-dasharray', '2 2');
+          item
+            .append('text')
+            .attr('class', 'point-label')
+            .attr('text-anchor', 'middle')
+            .attr('dominant-baseline', 'central');
+          return item;
+        })
+        .each(function (p) {
+          drawToken(this, p, placed[k++], { x, y, color, marker: marker(g) });
+        });
     });
+  setHidden(key, traces.length < 2);
+  if (traces.length > 1) {
+    const swatches = traces.map((trace) => `“${trace.tokens.map((t) => t.text).join(' ')}”`);
+    select(key)
+      .selectAll('span')
+      .data(swatches)
+      .join('span')
+      .each(function (text, g) {
+        setStyle(this, { '--swatch': COLORS[g] });
+        setText(this, text);
+      });
   }
   return figure;
+}
+
+/** Shows or hides an SVG element (which has no `hidden`): its display attribute, written only when it changes. */
+function shownIf(element, shown) {
+  setAttr(element, 'display', shown ? null : 'none');
+}
+
+/**
+ * One word's parts (skeleton's join): its arrow from word vector to attention output, the two points, the title, and its
+ * label at `at` (with a leader when pushed away from its point), or none (named by another label, or no free place).
+ */
+function drawToken(item, p, at, { x, y, color, marker }) {
+  const [arrow, from, to, title, leader, label] = item.children;
+  const [fx, fy, tx, ty] = [x(p.from[0]), y(p.from[1]), x(p.to[0]), y(p.to[1])];
+  setAttrs(item, { 'data-token': p.label });
+  setAttrs(arrow, { x1: fx, y1: fy, x2: tx, y2: ty, stroke: color, 'marker-end': `url(#${marker})` });
+  setAttrs(from, { cx: fx, cy: fy, stroke: color });
+  setAttrs(to, { cx: tx, cy: ty, fill: color });
+  setText(title, `"${p.label}": word vector → attention output`);
+  shownIf(label, Boolean(at));
+  const width = textWidth(p.label);
+  const nearest = at && [
+    Math.max(at.x - width / 2, Math.min(fx, at.x + width / 2)),
+    Math.max(at.y - LABEL_HEIGHT / 2, Math.min(fy, at.y + LABEL_HEIGHT / 2)),
+  ];
+  const leads = Boolean(nearest) && Math.hypot(nearest[0] - fx, nearest[1] - fy) > 12;
+  shownIf(leader, leads);
+  if (leads) setAttrs(leader, { x1: fx, y1: fy, x2: nearest[0], y2: nearest[1], stroke: color });
+  if (at) {
+    setAttrs(label, { x: at.x, y: at.y, fill: color });
+    setText(label, p.label);
+  }
 }
