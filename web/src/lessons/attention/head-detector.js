@@ -18,8 +18,8 @@ export const DETECTOR_SCORES = [
 ];
 const ROW = 20; // pixels per head
 const LABEL = 52; // room for "L1 H2"
-const BAR = 130; // a column's bar, for a score of 1
-const COLUMN = BAR + 48; // a column: its bar and the number after it
+const BAR = 130; // a column's bar, for a score of 1 (less on a narrow screen, so that the three columns fit)
+const NUMBER = 48; // after a bar, its number
 const TOP = 34; // the columns' titles
 const fmt = format('.2f');
 
@@ -41,7 +41,12 @@ export function headDetector(probe, { threshold, selected, model }) {
     'the mean weight a word puts on the word just before it, on its own first occurrence, and on the word after that ' +
     `occurrence (an induction head's). Dashed: ${threshold}, where a head is labelled by the score.`;
   figure.append(element('figcaption', '', caption));
-  const x = scaleLinear().domain([0, 1]).range([0, BAR]);
+  const bar = Math.max(
+    50,
+    Math.min(BAR, Math.floor((window.innerWidth - 32 - LABEL) / DETECTOR_SCORES.length) - NUMBER),
+  );
+  const COLUMN = bar + NUMBER;
+  const x = scaleLinear().domain([0, 1]).range([0, bar]);
   const svg = select(figure.appendChild(document.createElementNS(SVG_NS, 'svg')))
     .attr('width', LABEL + DETECTOR_SCORES.length * COLUMN)
     .attr('height', TOP + heads.length * ROW + 4)
@@ -50,13 +55,6 @@ export function headDetector(probe, { threshold, selected, model }) {
   DETECTOR_SCORES.forEach(([, title], c) => {
     const left = LABEL + c * COLUMN;
     svg.append('text').attr('class', 'detector-title').attr('x', left).attr('y', 14).text(title);
-    svg
-      .append('line')
-      .attr('class', 'detector-threshold')
-      .attr('x1', left + x(threshold))
-      .attr('x2', left + x(threshold))
-      .attr('y1', TOP - 12)
-      .attr('y2', TOP + heads.length * ROW);
     svg
       .append('line')
       .attr('class', 'detector-axis')
@@ -96,6 +94,14 @@ export function headDetector(probe, { threshold, selected, model }) {
   DETECTOR_SCORES.forEach(([key, title, where], c) => {
     const left = LABEL + c * COLUMN;
     const passes = (h) => h[key] >= threshold;
+    // The bar's track, 0 … 1, so that its number at the track's end reads as its length's.
+    row
+      .append('rect')
+      .attr('class', 'detector-track')
+      .attr('x', left)
+      .attr('y', 4)
+      .attr('width', bar)
+      .attr('height', ROW - 8);
     row
       .append('rect')
       .attr('class', (h) => `detector-bar ${key}${passes(h) ? ' passes' : ''}`)
@@ -108,7 +114,7 @@ export function headDetector(probe, { threshold, selected, model }) {
     row
       .append('text')
       .attr('class', 'detector-number')
-      .attr('x', (h) => left + x(h[key]) + 4)
+      .attr('x', left + bar + 4) // after the whole bar's length: clear of the dashed threshold at any score
       .attr('y', ROW / 2)
       .attr('dy', '0.32em')
       .text((h) => fmt(h[key]));
@@ -121,6 +127,16 @@ export function headDetector(probe, { threshold, selected, model }) {
     );
   };
   row.on('click keydown', choose);
+  // Over the bars and their tracks: the score at which a head is labelled by it.
+  DETECTOR_SCORES.forEach((_, c) =>
+    svg
+      .append('line')
+      .attr('class', 'detector-threshold')
+      .attr('x1', LABEL + c * COLUMN + x(threshold))
+      .attr('x2', LABEL + c * COLUMN + x(threshold))
+      .attr('y1', TOP - 12)
+      .attr('y2', TOP + heads.length * ROW),
+  );
 
   figure.append(element('p', 'detector-copy', copyingSentence(probe)));
   const offer = figure.appendChild(element('p', 'detector-example'));
