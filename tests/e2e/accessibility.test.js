@@ -32,7 +32,7 @@ async function open(path, { width = 1280, colorScheme = 'light' } = {}) {
   await page.emulateMedia({ colorScheme });
   await page.goto(`${server.url}${path}`);
   await page.waitForFunction(
-    () => [...document.querySelectorAll('attention-explorer')].every((el) => el.getTrace()),
+    () => [...document.querySelectorAll('attention-explorer')].every((el) => el.getRun()?.status === 'ready'),
     null,
     { timeout: 30000 },
   );
@@ -92,6 +92,15 @@ for (const colorScheme of ['light', 'dark']) {
     await page.close();
   });
 }
+
+test('axe-core: no violations with the trained decoder on a 48-token sentence (scrolling heatmaps, head detector)', async () => {
+  const words = Array.from({ length: 48 }, (_, i) => 'the river bank was muddy after the storm'.split(' ')[i % 8]);
+  const { page, errors } = await open(`#model=causal&sentence=${encodeURIComponent(words.join(' '))}`);
+  await page.waitForSelector('attention-explorer [data-figure="head-detector"]');
+  assert.deepEqual(await audit(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('axe-core: no violations on the embedding page', async () => {
   const { page, errors } = await open('embed.html');

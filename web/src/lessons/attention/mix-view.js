@@ -22,9 +22,11 @@ const WIDTH_PX = 560; // the whole figure, at most (narrow screens: their width)
 const HEIGHT_PX = 360; // every key row together, where they fit
 const SUM_GAP_PX = 14; // between the stacked rows and their sum
 const SUM_PX = 20; // the sum's strip
+const KEYS_MIN_PX = 288, // the key rows' box, at most: this, or this share of the window's height if more
+  KEYS_SHARE = 0.6;
 // Each key row is a token's band (as the weights' heatmap rows): at least tall enough for its word in a 10 px font, so
-// every key is named at every length. Rows that outgrow HEIGHT_PX scroll in their box (attention.css .mix-keys), the
-// sum z_i under it, always in view.
+// every key is named at every length. Rows taller than most of the window scroll in their box (.mix-keys, KEYS_SHARE),
+// the sum z_i under it, always in view.
 
 /**
  * What the mix of the selected head shows, for any model: its weights and its value vectors, from the Run's block (the
@@ -154,6 +156,15 @@ export function mixView(
     keys = figure.insertBefore(document.createElement('div'), shownLegend);
     keys.className = 'mix-keys';
   }
+  // At most most of the window's height; taller rows scroll, and the box then takes the keyboard's focus to scroll by it.
+  const keysMax = Math.max(KEYS_MIN_PX, Math.round(KEYS_SHARE * window.innerHeight));
+  setStyle(keys, { maxHeight: `${keysMax}px` });
+  const scrolls = n * h > keysMax;
+  setAttrs(keys, {
+    tabindex: scrolls ? 0 : null,
+    role: scrolls ? 'region' : null,
+    'aria-label': scrolls ? `the mix's ${n} key rows: scroll for every key` : null,
+  });
   const canvas = canvasFor('mix');
   if (canvas.parentNode !== keys) keys.replaceChildren(canvas);
   const sumCanvas = canvasFor('mix-sum');
