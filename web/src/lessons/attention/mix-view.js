@@ -139,7 +139,10 @@ export function mixView(
   notes.forEach(([className, text], k) => {
     const note =
       shownNotes[k] ??
-      figure.insertBefore(document.createElement('p'), figure.querySelector(':scope > canvas, :scope > svg'));
+      figure.insertBefore(
+        document.createElement('p'),
+        figure.querySelector(':scope > .mix-keys, :scope > canvas, :scope > svg'),
+      );
     setAttrs(note, { class: className });
     setText(note, text);
   });
