@@ -122,3 +122,18 @@ test('a keystroke on Positions updates its figures in place and leaves the encod
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a keystroke on Other lenses updates the 2-D projection in place', async () => {
+  const { page, errors } = await openSite(shared, 'chapter=lenses');
+  await page.waitForSelector('attention-explorer .slot-projection:not([data-stale]) [data-figure="projection"]');
+  const tallies = await countKeystrokes(page);
+  // The words' points, arrows and labels are joined by position and rewritten: a letter makes none of them anew.
+  for (const { nodes } of tallies)
+    assert.deepEqual(nodes, {}, `nodes created by one keystroke: ${JSON.stringify(nodes)}`);
+  const last = await page.$eval('attention-explorer', (el) =>
+    [...el.shadowRoot.querySelectorAll('[data-figure="projection"] .moved-token')].map((g) => g.dataset.token).at(-1),
+  );
+  assert.equal(last, 'storm', 'the last word, typed and deleted again, is drawn: the counting saw the redraws');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

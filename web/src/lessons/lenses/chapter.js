@@ -6,6 +6,7 @@
 import { tour } from './tour.js';
 import { costData, costInputs, costSection } from './cost-section.js';
 import { element, section, textBox } from '../../views/layout.js';
+import { setHidden, setText } from '../../views/dom-update.js';
 import { LOOKUP_DEFAULTS, lookupData, lookupInputs, lookupSection } from './lookup-section.js';
 import { COMPARISON, DEFAULT_TRANSLATION } from '../../settings/sentences.js';
 import { traceOptions } from '../../settings/trace.js';
@@ -228,21 +229,26 @@ export const lensesChapter = {
       figureControls: [simplexControls.form, ...lookup.forms, ...cost.forms],
       sync: (current, context) => {
         for (const part of [lookup, cost]) part.sync(current, context);
-        compareButton.textContent = current.compare
-          ? 'Back to one sentence'
-          : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`;
+        // Written only when they change (dom-update.js): this runs at every keystroke.
+        setText(
+          compareButton,
+          current.compare ? 'Back to one sentence' : `Compare “bank”: “${COMPARISON[0]}” vs. “${COMPARISON[1]}”`,
+        );
         // With a trained model, its own states of the word (its settings are its own); with the designed heads, theirs.
         const designed = modelEntry(current.model).can.designedControls;
         if (!designed) models.load(current.model);
-        slots.projection.hidden = !designed;
-        slots.contextTrained.hidden = designed;
-        contextIntro.textContent = designed
-          ? 'The same word starts at the same point; attention pulls it toward its context. ' +
-            'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone; ' +
-            'leaving it gives back your sentence and settings.'
-          : 'The same word starts as the same vector in both sentences; each layer of the trained model mixes in its context. ' +
-            'Leaving the comparison gives back your sentence and settings.';
-        compareButton.disabled = context.readonly;
+        setHidden(slots.projection, !designed);
+        setHidden(slots.contextTrained, designed);
+        setText(
+          contextIntro,
+          designed
+            ? 'The same word starts at the same point; attention pulls it toward its context. ' +
+                'The comparison uses identity projections and no positional encoding, so the arrows show word-vector context alone; ' +
+                'leaving it gives back your sentence and settings.'
+            : 'The same word starts as the same vector in both sentences; each layer of the trained model mixes in its context. ' +
+                'Leaving the comparison gives back your sentence and settings.',
+        );
+        if (compareButton.disabled !== context.readonly) compareButton.disabled = context.readonly;
         target.readOnly = context.readonly;
         // Never written back into the box while it is being typed in (it already shows the text).
         if (target.value !== current.crossTarget && target.getRootNode().activeElement !== target)
