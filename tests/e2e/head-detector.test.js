@@ -8,6 +8,17 @@ import { distAndBrowser, openSite, showSlot } from './browser.js';
 const shared = distAndBrowser();
 const SENTENCE = 'the river bank was muddy after the storm';
 
+/** A page of the site showing trained model `model` on SENTENCE, once the model has run. */
+async function openModel(model) {
+  const opened = await openSite(shared, `model=${model}&sentence=${encodeURIComponent(SENTENCE)}`);
+  await opened.page.waitForFunction(
+    () => document.querySelector('attention-explorer').getRun().status === 'ready',
+    null,
+    { timeout: 30000 },
+  );
+  return opened;
+}
+
 /** The figure's bars, per head: [previous, duplicate, induction] as drawn (their numbers). */
 function drawnScores(page) {
   return page.$eval('attention-explorer', (el) =>
@@ -19,10 +30,7 @@ function drawnScores(page) {
 
 for (const model of ['causal', 'masked']) {
   test(`${model}: every head's three scores on repeated random words, as the core measures them`, async () => {
-    const { page, errors } = await openSite(shared, `model=${model}&sentence=${encodeURIComponent(SENTENCE)}`);
-    await page.waitForFunction(() => document.querySelector('attention-explorer').getRun().status === 'ready', null, {
-      timeout: 30000,
-    });
+    const { page, errors } = await openModel(model);
     await showSlot(page, 'headDetector');
     const drawn = await drawnScores(page);
     const measured = await page.evaluate(async (model) => {
@@ -43,10 +51,7 @@ for (const model of ['causal', 'masked']) {
 }
 
 test('decoder: a row shows its head above; the button puts the example sequence in the box', async () => {
-  const { page, errors } = await openSite(shared, `model=causal&sentence=${encodeURIComponent(SENTENCE)}`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer').getRun().status === 'ready', null, {
-    timeout: 30000,
-  });
+  const { page, errors } = await openModel('causal');
   await showSlot(page, 'headDetector');
   await page.click('attention-explorer .detector-head[data-layer="1"][data-head="2"]');
   await page.waitForFunction(() =>
@@ -60,7 +65,6 @@ test('decoder: a row shows its head above; the button puts the example sequence 
   await page.click('attention-explorer .detector-example button');
   const { sentence, example, tokens } = await page.evaluate(async () => {
     const el = document.querySelector('attention-explorer');
-    el.getRun();
     const lm = await el.core.languageModel('causal');
     return { sentence: el.state.sentence, example: lm.repeatedWords().example, tokens: el.getRun().tokens.length };
   });
@@ -71,10 +75,7 @@ test('decoder: a row shows its head above; the button puts the example sequence 
 });
 
 test('decoder: a sentence longer than its training windows is said to be, a shorter one is not', async () => {
-  const { page, errors } = await openSite(shared, `model=causal&sentence=${encodeURIComponent(SENTENCE)}`);
-  await page.waitForFunction(() => document.querySelector('attention-explorer').getRun().status === 'ready', null, {
-    timeout: 30000,
-  });
+  const { page, errors } = await openModel('causal');
   const seqLen = await page.$eval('attention-explorer', (el) => el.getRun().config.seqLen);
   const notice = () => page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('.notice').textContent);
   assert.doesNotMatch(await notice(), /trained on windows/);

@@ -36,11 +36,13 @@ export function setStyle(el, properties) {
 }
 
 /**
- * Shows or hides `el` (its `hidden` attribute), only if that changes: setting the attribute again to what it was still
- * makes the browser invalidate the element's style, and the explorer syncs its parts on every keystroke.
+ * Shows or hides `el`, only if that changes: an HTML element by its `hidden` attribute, an SVG element (which has none)
+ * by its `display` attribute. Setting the attribute again to what it was still makes the browser invalidate the
+ * element's style, and the explorer syncs its parts on every keystroke.
  */
 export function setHidden(el, hidden) {
-  if (el.hidden !== hidden) el.hidden = hidden;
+  if (el instanceof SVGElement) setAttr(el, 'display', hidden ? 'none' : null);
+  else if (el.hidden !== hidden) el.hidden = hidden;
 }
 
 /**

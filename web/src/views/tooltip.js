@@ -2,6 +2,7 @@
 // mask or stacking can cut it off (a heatmap's last column sits at the edge of a scrolling column), and
 // it is placed in viewport coordinates beside the thing it describes, flipped and clamped so that it
 // stays inside the viewport.
+import { setHidden } from './dom-update.js';
 
 const GAP_PX = 6; // between the described cell and the tooltip
 const EDGE_PX = 4; // from the viewport's edges
@@ -19,7 +20,7 @@ export function tooltip(parent) {
   element.hidden = true;
   const show = (text, anchor) => {
     element.textContent = text;
-    element.hidden = false;
+    setHidden(element, false);
     if (!element.matches(':popover-open') && element.isConnected) {
       element.showPopover();
       // Placed in the viewport, it would stay put while what it describes scrolls away.
@@ -34,7 +35,7 @@ export function tooltip(parent) {
     element.style.top = `${Math.max(EDGE_PX, Math.min(top, innerHeight - EDGE_PX - height))}px`;
   };
   const hide = () => {
-    if (!element.hidden) element.hidden = true; // written again, the attribute would invalidate its style
+    setHidden(element, true);
     if (element.matches(':popover-open')) element.hidePopover();
   };
   return { element, show, hide };

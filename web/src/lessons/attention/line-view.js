@@ -27,9 +27,12 @@ export function lineHeadsShown(run, lineHeads, selected) {
   return shown.length ? shown : [headIndex(counts, resolveHead(counts, selected))];
 }
 
+/** The { layer, head } of the run's h-th head, layer-major (a flat index in { layer: 0, head: h }: run.js headIndex). */
+const refOf = (run, h) => resolveHead(headCounts(run), { layer: 0, head: h });
+
 /** A head's name in the line view: its layer and number, and what it does ("L2 H3: previous word 0.45"). */
 export function lineHeadName(run, h) {
-  return `${headName(resolveHead(headCounts(run), { layer: 0, head: h }))}: ${run.heads[h].label}`;
+  return `${headName(refOf(run, h))}: ${run.heads[h].label}`;
 }
 
 /**
@@ -46,7 +49,6 @@ export function lineView(run, { heads, query, threshold }) {
     height = Math.max(1, n) * ROW_PX + 8;
   const y = (i) => 4 + (i + 0.5) * ROW_PX;
   const shown = heads.filter((h) => h < run.heads.length);
-  const name = (h) => headName(resolveHead(headCounts(run), { layer: 0, head: h }));
 
   const figure = document.createElement('figure');
   figure.className = 'line-view';
@@ -66,7 +68,7 @@ export function lineView(run, { heads, query, threshold }) {
     .attr('aria-label', `Line view of ${shown.length} head(s) over ${n} tokens`);
   const lines = svg.append('g').attr('class', 'lines');
   for (const h of shown) {
-    const w = headWeights(run, { layer: 0, head: h });
+    const w = headWeights(run, refOf(run, h));
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         const weight = w[i * n + j];
@@ -85,7 +87,7 @@ export function lineView(run, { heads, query, threshold }) {
           .attr('data-key', j)
           .attr('data-weight', weight.toFixed(4))
           .append('title')
-          .text(`${name(h)}: "${labels[i]}" → "${labels[j]}" ${weight.toFixed(3)}`);
+          .text(`${headName(refOf(run, h))}: "${labels[i]}" → "${labels[j]}" ${weight.toFixed(3)}`);
       }
     }
   }

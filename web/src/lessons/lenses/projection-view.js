@@ -4,7 +4,7 @@
 import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import { setAttr, setAttrs, setHidden, setStyle, setText } from '../../views/dom-update.js';
+import { setAttrs, setHidden, setStyle, setText } from '../../views/dom-update.js';
 import { tokenLabels } from '../../views/labels.js';
 import { labelWidth, placeLabels } from '../../views/label-placement.js';
 import { arrowMarkers, principalAxisTitles } from '../../views/pca-axes.js';
@@ -62,7 +62,7 @@ export function projectionView({ traces, projection }, last) {
   const caption = figure.querySelector(':scope > figcaption');
   const svgNode = figure.querySelector(':scope > svg');
   const key = figure.querySelector(':scope > .line-legend');
-  shownIf(svgNode, Boolean(projection));
+  setHidden(svgNode, !projection);
   if (!projection) {
     setText(caption, 'Nothing to project yet.');
     setHidden(key, true);
@@ -173,11 +173,6 @@ export function projectionView({ traces, projection }, last) {
   return figure;
 }
 
-/** Shows or hides an SVG element (which has no `hidden`): its display attribute, written only when it changes. */
-function shownIf(element, shown) {
-  setAttr(element, 'display', shown ? null : 'none');
-}
-
 /**
  * One word's parts (skeleton's join): its arrow from word vector to attention output, the two points, the title, and its
  * label at `at` (with a leader when pushed away from its point), or none (named by another label, or no free place).
@@ -190,14 +185,14 @@ function drawToken(item, p, at, { x, y, color, marker }) {
   setAttrs(from, { cx: fx, cy: fy, stroke: color });
   setAttrs(to, { cx: tx, cy: ty, fill: color });
   setText(title, `"${p.label}": word vector → attention output`);
-  shownIf(label, Boolean(at));
+  setHidden(label, !at);
   const width = textWidth(p.label);
   const nearest = at && [
     Math.max(at.x - width / 2, Math.min(fx, at.x + width / 2)),
     Math.max(at.y - LABEL_HEIGHT / 2, Math.min(fy, at.y + LABEL_HEIGHT / 2)),
   ];
   const leads = Boolean(nearest) && Math.hypot(nearest[0] - fx, nearest[1] - fy) > 12;
-  shownIf(leader, leads);
+  setHidden(leader, !leads);
   if (leads) setAttrs(leader, { x1: fx, y1: fy, x2: nearest[0], y2: nearest[1], stroke: color });
   if (at) {
     setAttrs(label, { x: at.x, y: at.y, fill: color });
