@@ -208,18 +208,22 @@ test('the plot: three labelled curves, the current n and the two crossings', asy
 
 test('dark mode: both sections use the page colours', async () => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  // The explorer draws its figures again in the new colours (a label read before may be gone): wait for the one on
-  // screen to take them, then read it.
+  // The explorer draws its figures again in the new colours, so a label found in one call may be gone by the next
+  // (playwright's $eval finds, then reads): the label on screen is found and read in one evaluation, polled until the
+  // redraw has settled; the assertion below says what was seen last.
   const dark = 'rgb(232, 234, 237)';
-  await page
-    .waitForFunction((dark) => {
+  const readFill = () =>
+    page.evaluate(() => {
       const label = document
         .querySelector('attention-explorer')
         .shadowRoot.querySelector('[data-figure="lookup-weights"] .row-label');
-      return label && getComputedStyle(label).fill === dark;
-    }, dark)
-    .catch(() => {}); // the assertion below says what was seen instead
-  const fill = await page.$eval('[data-figure="lookup-weights"] .row-label', (t) => getComputedStyle(t).fill);
+      return label ? getComputedStyle(label).fill : null;
+    });
+  let fill = await readFill();
+  for (let tries = 0; fill !== dark && tries < 50; tries++) {
+    await page.waitForTimeout(100);
+    fill = await readFill();
+  }
   assert.equal(fill, dark, 'labels in --ae-ink of dark mode');
   await page.locator('.lookup-section').screenshot({ path: `${OUTPUT}/lookup-dark.png` });
   await page.locator('.cost-section').screenshot({ path: `${OUTPUT}/cost-dark.png` });
