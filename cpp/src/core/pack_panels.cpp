@@ -73,6 +73,28 @@ void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_
   }
 }
 
+void pack_panel_rows(const float* rows, std::size_t ld, std::size_t first, std::size_t count, std::size_t k,
+                     std::size_t m, float* packed, bool transposed) {
+  (void)m;  // the layout does not depend on m beyond the panels the columns fall in
+  for (std::size_t r = 0; r < count; ++r) {
+    const float* row = rows + r * ld;
+    if (transposed) {  // row r is column c of B: panel c / 8, lane c % 8 of each of its k rows
+      const std::size_t c = first + r;
+      float* lane = packed + c / kCols * k * kCols + c % kCols;
+      for (std::size_t p = 0; p < k; ++p) lane[p * kCols] = row[p];
+    } else {  // row p of B: 8 columns at a time into each panel's row p
+      const std::size_t p = first + r;
+      for (std::size_t q = 0; q < m; ++q) packed[q / kCols * k * kCols + p * kCols + q % kCols] = row[q];
+    }
+  }
+}
+
+void unpack_panel_column(const float* packed, std::size_t k, std::size_t m, std::size_t j, float* out) {
+  (void)m;
+  const float* lane = packed + j / kCols * k * kCols + j % kCols;
+  for (std::size_t p = 0; p < k; ++p) out[p] = lane[p * kCols];
+}
+
 std::vector<float> pack_panels(const float* b, std::size_t ldb, std::size_t k, std::size_t m) {
   std::vector<float> packed(packed_size(k, m));
   pack_panels_into(b, ldb, k, m, packed.data());

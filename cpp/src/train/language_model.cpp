@@ -46,24 +46,6 @@ LanguageModel::LanguageModel(ModelConfig config, Objective objective, std::vecto
                config_.outputs());
 }
 
-namespace {
-
-// The ids of the k largest entries of row (n), largest first, ties to the lower id, `skip` (<unk>) left out. One pass
-// that keeps the best k in order: almost every entry is turned away by one comparison with the k-th best.
-std::vector<std::int32_t> top_k(const float* row, std::size_t n, std::size_t k, std::int32_t skip) {
-  std::vector<std::int32_t> best;
-  best.reserve(k + 1);
-  for (std::size_t o = 0; o < n; ++o) {
-    if (static_cast<std::int32_t>(o) == skip || (best.size() == k && row[o] <= row[best.back()])) continue;
-    const auto at =
-        std::upper_bound(best.begin(), best.end(), row[o], [&](float x, std::int32_t id) { return x > row[id]; });
-    best.insert(at, static_cast<std::int32_t>(o));
-    if (best.size() > k) best.pop_back();
-  }
-  return best;
-}
-
-}  // namespace
 
 const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out,
                                        const std::vector<std::uint8_t>& ablated) {
@@ -133,7 +115,7 @@ LanguageRun LanguageModel::run(const std::string& text, std::size_t k, const Pos
     softmax_prefix(p.data(), V, V);  // the core's vectorized softmax (kernels.hpp; max subtracted first)
     std::vector<WordProbability> top;
     const std::int32_t unk = vocabulary_.unk();
-    for (const std::int32_t id : top_k(row, V, k, unk)) top.push_back({id, p[static_cast<std::size_t>(id)]});
+    for (const std::int32_t id : top_ids(row, V, k, unk)) top.push_back({id, p[static_cast<std::size_t>(id)]});
     out.top.push_back(std::move(top));
     out.unk.push_back(p[static_cast<std::size_t>(unk)]);
   }

@@ -280,6 +280,15 @@ void gelu_backward(Real* din, const Real* dout, const Real* in, std::size_t n) {
 }
 
 template <typename Real>
+void gelu_tanh_forward(Real* out, const Real* in, std::size_t n) {
+  const Real sqrt_2_over_pi = static_cast<Real>(0.79788456080286535588), cubic = static_cast<Real>(0.044715);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Real x = in[i];
+    out[i] = Real{0.5} * x * (Real{1} + std::tanh(sqrt_2_over_pi * (x + cubic * x * x * x)));
+  }
+}
+
+template <typename Real>
 double log_sum_exp(const Real* row, std::size_t V) {
   const double max = *std::max_element(row, row + V);
   double total = 0;
@@ -368,6 +377,7 @@ double crossentropy_backward(Real* logits, const std::int32_t* targets, const st
   template void relu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                     \
   template void gelu_forward<Real>(Real*, const Real*, std::size_t);                                                   \
   template void gelu_backward<Real>(Real*, const Real*, const Real*, std::size_t);                                     \
+  template void gelu_tanh_forward<Real>(Real*, const Real*, std::size_t);                                              \
   template double log_sum_exp<Real>(const Real*, std::size_t);                                                         \
   template double log_softmax_at<Real>(const Real*, std::size_t, std::int32_t);                                        \
   template double crossentropy_forward<Real>(const Real*, const std::int32_t*, const std::uint8_t*, std::size_t,       \

@@ -69,4 +69,18 @@ SampledWord draw(const SamplingDistribution& q, std::uint64_t seed) {
   return {q.ids.back(), q.q.back()};
 }
 
+// One pass that keeps the best k in order: almost every entry is turned away by one comparison with the k-th best.
+std::vector<std::int32_t> top_ids(const float* row, std::size_t n, std::size_t k, std::int32_t skip) {
+  std::vector<std::int32_t> best;
+  best.reserve(k + 1);
+  for (std::size_t o = 0; o < n; ++o) {
+    if (static_cast<std::int32_t>(o) == skip || (best.size() == k && row[o] <= row[best.back()])) continue;
+    const auto at =
+        std::upper_bound(best.begin(), best.end(), row[o], [&](float x, std::int32_t id) { return x > row[id]; });
+    best.insert(at, static_cast<std::int32_t>(o));
+    if (best.size() > k) best.pop_back();
+  }
+  return best;
+}
+
 }  // namespace attn::train

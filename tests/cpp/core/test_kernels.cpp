@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -136,6 +137,33 @@ TEST_CASE("gemm_packed uses the first k rows of longer panels, and panels pack f
             }
           }
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("pack_panel_rows packs a matrix a block of rows at a time as pack_panels packs it whole") {
+  for (std::size_t k : {1, 5, 16}) {
+    for (std::size_t m : {1, 8, 19}) {
+      const std::size_t ld = m + 3;  // strided rows
+      const auto b = random_vector(k * ld, k + m);
+      const auto expected = attn::pack_panels(b.data(), ld, k, m);
+      std::vector<float> by_rows(expected.size(), 0.0f), by_columns(expected.size(), 0.0f);
+      for (std::size_t first = 0; first < k; first += 3)  // blocks of 3 rows, the last shorter
+        attn::pack_panel_rows(b.data() + first * ld, ld, first, std::min<std::size_t>(3, k - first), k, m,
+                              by_rows.data());
+      REQUIRE(by_rows == expected);
+      std::vector<float> bt(m * k);  // Bᵀ's rows are B's columns, written 2 at a time
+      for (std::size_t p = 0; p < k; ++p)
+        for (std::size_t j = 0; j < m; ++j) bt[j * k + p] = b[p * ld + j];
+      for (std::size_t first = 0; first < m; first += 2)
+        attn::pack_panel_rows(bt.data() + first * k, k, first, std::min<std::size_t>(2, m - first), k, m,
+                              by_columns.data(), true);
+      REQUIRE(by_columns == expected);
+      std::vector<float> column(k);
+      for (std::size_t j = 0; j < m; ++j) {
+        attn::unpack_panel_column(expected.data(), k, m, j, column.data());
+        REQUIRE(std::vector<float>(bt.begin() + j * k, bt.begin() + (j + 1) * k) == column);
       }
     }
   }

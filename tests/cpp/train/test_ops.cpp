@@ -132,3 +132,22 @@ TEST_CASE("train ops: GELU's forward and backward on hand cases, and against cen
     CHECK(of[i] == Approx(od).margin(1e-7));
   }
 }
+
+TEST_CASE("train ops: GELU's tanh approximation on hand cases, and within 1e-3 of the exact GELU", "[train]") {
+  // 0.5 x (1 + tanh(√(2/π)(x + 0.044715 x³))): at x = 1, the argument is 0.7978845608 · 1.044715 = 0.8335620…,
+  // tanh of it 0.6823839…, so 0.8411920; at x = −2, argument −1.8811884…, tanh −0.9545977…, so −0.0454023.
+  const std::vector<double> x = {0.0, 1.0, -2.0};
+  std::vector<double> out(3);
+  gelu_tanh_forward(out.data(), x.data(), 3);
+  CHECK(out[0] == 0.0);
+  CHECK(out[1] == Approx(0.8411919906082768).epsilon(1e-12));
+  CHECK(out[2] == Approx(-0.04540230591222).epsilon(1e-9));
+  double worst = 0;  // Hendrycks & Gimpel's approximation is close to x Φ(x) everywhere
+  for (double at = -6; at <= 6; at += 0.01) {
+    double approx, exact;
+    gelu_tanh_forward(&approx, &at, 1);
+    gelu_forward(&exact, &at, 1);
+    worst = std::max(worst, std::abs(approx - exact));
+  }
+  CHECK(worst < 1e-3);
+}

@@ -46,6 +46,17 @@ std::size_t packed_size(std::size_t k, std::size_t m);
 void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_t m, float* out,
                       bool transposed = false);
 
+// Rows [first, first + count) of B [k, m] written into B's panels `packed` (packed_size(k, m) floats, laid out as
+// pack_panels_into lays them; the rest untouched), from `rows` (count rows of m floats, row stride ld): a matrix
+// too large to hold twice (a model's weights as a file streams them in) is packed a block of rows at a time.
+// transposed: the rows are Bᵀ's (count rows of k floats), i.e. columns first … first + count − 1 of B.
+void pack_panel_rows(const float* rows, std::size_t ld, std::size_t first, std::size_t count, std::size_t k,
+                     std::size_t m, float* packed, bool transposed = false);
+
+// Column j of B [k, m] (k floats into out) read back from its panels: a row of Bᵀ, e.g. a token's row of an
+// embedding matrix kept only as the packed output matrix it is tied to.
+void unpack_panel_column(const float* packed, std::size_t k, std::size_t m, std::size_t j, float* out);
+
 // C = A · B, or C += A · B when accumulate, with B given by pack_panels(B) for B [panel_k, m]: A [n, k]
 // (lda), C [n, m] (ldc), using the first k ≤ panel_k rows of B (panel_k = 0 means k). Reads B sequentially.
 void gemm_packed(const float* a, std::size_t lda, const float* packed, float* c, std::size_t ldc, std::size_t n,

@@ -104,6 +104,12 @@ void gelu_forward(Real* out, const Real* in, std::size_t n);
 template <typename Real>
 void gelu_backward(Real* din, const Real* dout, const Real* in, std::size_t n);
 
+// GELU with the tanh approximation (Hendrycks & Gimpel 2016, §2), as GPT-2 computes it (Radford et al. 2019; Hugging
+// Face's "gelu_new"): out (n) = x · (1 + tanh(√(2/π) · (x + 0.044715 x³))) / 2. Forward only: GPT-2 checkpoints are
+// run, not trained, here.
+template <typename Real>
+void gelu_tanh_forward(Real* out, const Real* in, std::size_t n);
+
 // e^x for x ≤ 0 in float, written so that a loop of it vectorizes (std::exp is a libm call per element,
 // and the softmax of the output layer takes V_out = 8192 a position): Cody–Waite reduction x = n ln 2 + r,
 // |r| ≤ ln 2 / 2, then Cephes' expf polynomial for e^r (Moshier 1989, "Methods and Programs for

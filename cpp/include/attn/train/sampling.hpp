@@ -53,4 +53,8 @@ struct SampledWord {
 // transform sampling), the last one if rounding leaves u past the sum. Throws std::invalid_argument if q is empty.
 SampledWord draw(const SamplingDistribution& q, std::uint64_t seed);
 
+// The ids of the k largest entries of row (n), largest first, ties to the lower id, `skip` left out (<unk>; −1: none):
+// the k most likely words that run() lists.
+std::vector<std::int32_t> top_ids(const float* row, std::size_t n, std::size_t k, std::int32_t skip);
+
 }  // namespace attn::train

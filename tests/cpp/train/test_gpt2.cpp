@@ -1,0 +1,167 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attn/core/random.hpp"
+#include "attn/train/gpt2.hpp"
+
+using namespace attn::train;
+
+namespace {
+
+using FileTensors = std::vector<std::pair<std::string, std::vector<std::size_t>>>;
+
+// The (name, shape) list of a file holding every tensor of `config`, under `prefix`, with HF's mask buffers.
+FileTensors file_of(const Gpt2Config& config, const std::string& prefix = "") {
+  FileTensors out;
+  for (const Gpt2TensorSpec& spec : gpt2_tensor_specs(config)) out.emplace_back(prefix + spec.name, spec.shape);
+  for (std::size_t l = 0; l < config.n_layers; ++l)
+    out.emplace_back(prefix + "h." + std::to_string(l) + ".attn.bias", std::vector<std::size_t>{1, 1, 4, 4});
+  return out;
+}
+
+const Gpt2Config kSmall{11, 9, 8, 2, 2, 12};  // V, n_positions, d, H, L, d_ff
+
+// Every tensor of `model` loaded with seeded values in [−scale, scale), in blocks of 3 rows.
+void load_random(Gpt2Model& model, std::uint64_t seed, float scale = 0.5f) {
+  attn::SplitMix64 rng(seed);
+  const auto specs = gpt2_tensor_specs(model.config());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const std::size_t rows = specs[i].shape.size() == 1 ? 1 : specs[i].shape[0], cols = specs[i].shape.back();
+    for (std::size_t first = 0; first < rows; first += 3) {
+      const std::size_t count = std::min<std::size_t>(3, rows - first);
+      std::vector<float> values(count * cols);
+      for (float& v : values) v = scale * (2.0f * static_cast<float>(rng.uniform()) - 1.0f);
+      model.load(i, first, values.data(), count);
+    }
+  }
+  model.finish_loading();
+}
+
+}  // namespace
+
+TEST_CASE("gpt2: the layout's tensors, and the config read from a file's shapes", "[train]") {
+  const auto specs = gpt2_tensor_specs(kSmall);
+  REQUIRE(specs.size() == 2 + 12 * 2 + 2);
+  CHECK(specs[4].name == "h.0.attn.c_attn.weight");
+  CHECK(specs[4].shape == std::vector<std::size_t>{8, 24});
+  CHECK(specs[12].name == "h.0.mlp.c_proj.weight");
+  CHECK(specs[12].shape == std::vector<std::size_t>{12, 8});
+  // GPT-2 small: 124,439,808 parameters (Radford et al. 2019 report 117 M, counted without wpe and the biases' rounding)
+  CHECK(Gpt2Config{50257, 1024, 768, 12, 12, 3072}.parameter_count() == 124439808);
+  for (const std::string prefix : {"", "transformer."}) {
+    const Gpt2FileLayout layout = gpt2_file_layout(file_of(kSmall, prefix), 2);
+    CHECK(layout.config.vocab_size == 11);
+    CHECK(layout.config.n_positions == 9);
+    CHECK(layout.config.n_layers == 2);
+    CHECK(layout.config.d_ff == 12);
+    REQUIRE(layout.tensor_of_spec.size() == specs.size());
+    for (std::size_t i = 0; i < specs.size(); ++i) CHECK(layout.tensor_of_spec[i] == i);
+  }
+  Gpt2Config wide = kSmall;
+  wide.d_model = 128, wide.n_heads = 1;
+  CHECK(gpt2_file_layout(file_of(wide)).config.n_heads == 2);  // d / 64 without config.json
+}
+
+TEST_CASE("gpt2: a file of another layout is an error naming what is wrong", "[train]") {
+  const auto fails_with = [](const FileTensors& tensors, const std::string& words, std::size_t heads = 2) {
+    CHECK_THROWS_WITH(gpt2_file_layout(tensors, heads), Catch::Contains(words));
+  };
+  FileTensors bert = {{"bert.embeddings.word_embeddings.weight", {11, 8}}};
+  fails_with(bert, "no wte.weight: not a GPT-2 checkpoint in Hugging Face's layout");
+  FileTensors missing = file_of(kSmall);
+  missing.erase(missing.begin() + 7);  // h.0.attn.c_proj.bias
+  fails_with(missing, "tensor 'h.0.attn.c_proj.bias' is missing");
+  FileTensors reshaped = file_of(kSmall);
+  reshaped[4].second = {24, 8};  // c_attn as nn.Linear [3d, d] (nanoGPT's own layout), not Conv1D
+  fails_with(reshaped, "tensor 'h.0.attn.c_attn.weight' has shape [24, 8], expected [8, 24]");
+  FileTensors mixed = file_of(kSmall, "transformer.");
+  mixed[3].first = "h.0.ln_1.bias";
+  fails_with(mixed, "tensor 'h.0.ln_1.bias' is not under 'transformer.'");
+  FileTensors extra = file_of(kSmall);
+  extra.emplace_back("h.0.attn.q_proj.weight", std::vector<std::size_t>{8, 8});
+  fails_with(extra, "tensor 'h.0.attn.q_proj.weight' is not part of GPT-2's layout");
+  fails_with(file_of(kSmall), "is not a multiple of n_heads = 3", 3);
+  fails_with(file_of(kSmall), "not a multiple of 64, GPT-2's head width: give n_heads", 0);
+  CHECK_THROWS_WITH(Gpt2Model(Gpt2Config{50257, 1024, 2048, 16, 24, 8192}), Catch::Contains("above the limit"));
+}
+
+TEST_CASE("gpt2: a hand-worked forward pass", "[train]") {
+  // d = 2, one head, one layer. LN₁ and LN₂ have γ = β = 0, so each sublayer reads 0 and adds its biases' path:
+  // Q = K = 0 (uniform attention over the causal prefix), V = b_v = (1, 2), W_proj = I: x += (1, 2);
+  // the feed-forward hidden is GELU_tanh(b_fc) = GELU_tanh((1, −2)) = (0.8411920, −0.0454023), W_fc_proj = I.
+  // LN_f has γ = 1, β = 0: for d = 2 it maps (u, w) to (s, −s), s = (u − w)/2 / √(((u − w)/2)² + 1e-5).
+  Gpt2Model model(Gpt2Config{3, 3, 2, 1, 1, 2});
+  const std::vector<std::vector<float>> tensors = {
+      {1, 0, 0, 1, 2, 1},    // wte: token 0 (1, 0), 1 (0, 1), 2 (2, 1)
+      {0, 0, 0.5f, 0, 0, 0.5f},  // wpe
+      {0, 0}, {0, 0},        // ln_1
+      std::vector<float>(12, 0.0f), {0, 0, 0, 0, 1, 2},  // c_attn: W = 0, b = (b_q, b_k, b_v)
+      {1, 0, 0, 1}, {0, 0},  // c_proj = I
+      {0, 0}, {0, 0},        // ln_2
+      std::vector<float>(4, 0.0f), {1, -2},  // c_fc
+      {1, 0, 0, 1}, {0, 0},  // mlp.c_proj = I
+      {1, 1}, {0, 0}};       // ln_f
+  const auto specs = gpt2_tensor_specs(model.config());
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    model.load(i, 0, tensors[i].data(), specs[i].shape.size() == 1 ? 1 : specs[i].shape[0]);
+  model.finish_loading();
+  const LanguageRun r = model.run({2, 0, 1}, 3);
+  const double g1 = 0.8411919906082768, g2 = -0.04540230591222494;
+  const double x0[3][2] = {{2, 1}, {1.5, 0}, {0, 1.5}};  // wte[id] + wpe[t]
+  const double wte[3][2] = {{1, 0}, {0, 1}, {2, 1}};
+  for (std::size_t t = 0; t < 3; ++t) {
+    for (std::size_t j = 0; j < 3; ++j)  // uniform over the prefix, 0 after it
+      CHECK(r.attention[t * 3 + j] == Approx(j <= t ? 1.0 / (t + 1) : 0.0).margin(1e-7));
+    const double u = x0[t][0] + 1 + g1, w = x0[t][1] + 2 + g2;
+    CHECK(r.hidden[t * 2] == Approx(u).epsilon(1e-6));
+    CHECK(r.hidden[t * 2 + 1] == Approx(w).epsilon(1e-6));
+    const double half = (u - w) / 2, s = half / std::sqrt(half * half + 1e-5);
+    CHECK(r.output_input[t * 2] == Approx(s).epsilon(1e-5));
+    double p[3], total = 0;
+    for (std::size_t v = 0; v < 3; ++v) total += p[v] = std::exp(s * wte[v][0] - s * wte[v][1]);
+    for (std::size_t v = 0; v < 3; ++v) CHECK(r.logits[t * 3 + v] == Approx(s * (wte[v][0] - wte[v][1])).epsilon(1e-5));
+    CHECK(r.top[t][0].p == Approx(std::max({p[0], p[1], p[2]}) / total).epsilon(1e-5));
+  }
+  CHECK(r.embeddings == std::vector<float>{2, 1, 1, 0, 0, 1});  // read back from the packed wteᵀ
+}
+
+TEST_CASE("gpt2: causal, knockout and scoring agree with the forward pass", "[train]") {
+  Gpt2Model model(kSmall);
+  load_random(model, 7);
+  const std::vector<std::int32_t> ids = {3, 1, 4, 1, 5, 9, 2};
+  const LanguageRun whole = model.run(ids, 5);
+  const LanguageRun prefix = model.run({ids.begin(), ids.begin() + 4}, 5, {-1});
+  const std::size_t V = 11, T = 7;
+  for (std::size_t v = 0; v < V; ++v)  // a token's logits do not depend on the tokens after it
+    CHECK(prefix.logits[v] == Approx(whole.logits[3 * V + v]).margin(1e-5));
+  const std::vector<double> lp = model.next_log_probs(ids);
+  REQUIRE(lp.size() == T - 1);
+  for (std::size_t t = 0; t + 1 < T; ++t) {
+    double total = 0;
+    for (std::size_t v = 0; v < V; ++v) total += std::exp(double(whole.logits[t * V + v]));
+    CHECK(lp[t] == Approx(whole.logits[t * V + ids[t + 1]] - std::log(total)).margin(1e-5));
+  }
+  // Knocking out every head of layer 0 leaves its attention weights but changes what follows.
+  const LanguageRun off = model.run(ids, 5, {}, {{0, 0}, {0, 1}});
+  CHECK(std::equal(off.attention.begin(), off.attention.begin() + 2 * T * T, whole.attention.begin()));
+  CHECK(off.logits != whole.logits);
+  CHECK_THROWS_WITH(model.run(ids, 5, {}, {{2, 0}}), Catch::Contains("gpt2.run: ablate[0]"));
+  CHECK_THROWS_WITH(model.run({3, 11}, 5), Catch::Contains("token 1 has id 11, outside [0, 11)"));
+  CHECK_THROWS_WITH(model.run(std::vector<std::int32_t>(10, 1), 5), Catch::Contains("1 to 9 tokens, got 10"));
+  CHECK_THROWS_WITH(model.run(ids, 5, {7}), Catch::Contains("position"));
+}
+
+TEST_CASE("gpt2: loading checks rows, values and completeness", "[train]") {
+  Gpt2Model model(kSmall);
+  std::vector<float> row(24, 0.1f);
+  CHECK_THROWS_WITH(model.load(2 + 12 * 2 + 2, 0, row.data(), 1), Catch::Contains("tensor must be in [0, 28)"));
+  CHECK_THROWS_WITH(model.load(0, 10, row.data(), 2), Catch::Contains("wte.weight has 11 rows"));
+  row[5] = std::nanf("");
+  CHECK_THROWS_WITH(model.load(4, 0, row.data(), 1), Catch::Contains("'h.0.attn.c_attn.weight' holds a value"));
+  CHECK_THROWS_WITH(model.finish_loading(), Catch::Contains("'wte.weight' was not loaded whole (0 of 11 rows)"));
+  CHECK_THROWS_WITH(model.run({1}, 1), Catch::Contains("not all loaded"));
+}
