@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { halfToFloat, MAX_HEADER_BYTES, readSafetensors } from '../../web/src/core/safetensors.js';
+import {
+  decodeTensor,
+  halfToFloat,
+  MAX_HEADER_BYTES,
+  parseSafetensors,
+  readSafetensors,
+} from '../../web/src/core/safetensors.js';
 
 const NAME = 'bad.safetensors';
 
@@ -28,7 +34,7 @@ function withLength(length, rest) {
 
 /**
  * A minimal writer: tensors [[name, { dtype, shape, data }]] laid out in order, F32 data as numbers,
- * F16 data as raw 16-bit patterns; the header padded with spaces to a multiple of 8.
+ * F16 and BF16 data as raw 16-bit patterns; the header padded with spaces to a multiple of 8.
  */
 function write(tensors, metadata) {
   const header = metadata ? { __metadata__: metadata } : {};
@@ -36,7 +42,7 @@ function write(tensors, metadata) {
   let offset = 0;
   for (const [name, { dtype, shape, data }] of tensors) {
     const bytes =
-      dtype === 'F16' ? new Uint8Array(new Uint16Array(data).buffer) : new Uint8Array(new Float32Array(data).buffer);
+      dtype !== 'F32' ? new Uint8Array(new Uint16Array(data).buffer) : new Uint8Array(new Float32Array(data).buffer);
     header[name] = { dtype, shape, data_offsets: [offset, offset + bytes.length] };
     chunks.push(bytes);
     offset += bytes.length;
@@ -142,6 +148,21 @@ describe('readSafetensors: files that are read', () => {
     assert.equal(metadata.task, 'induction');
     assert.equal(Object.getOwnPropertyDescriptor(metadata, '__proto__').value, 'x');
     assert.equal(metadata['ünï'], 'ταυ "quoted"\n');
+  });
+  test('BF16 decoded as the upper half of a float32, whole and a block of elements at a time', () => {
+    // 0x3F80 = 1, 0xC000 = −2, 0x3F81 = 1 + 2⁻⁷, 0x7F80 = Infinity, 0x0001 = 2⁻¹³³ (subnormal), 0xFFC0 = NaN
+    const bits = [0x3f80, 0xc000, 0x3f81, 0x7f80, 0x0001, 0xffc0];
+    const bytes = write([
+      ['pad', { dtype: 'F16', shape: [1], data: [0] }], // an odd offset of 2 bytes: no aligned view possible
+      ['w', { dtype: 'BF16', shape: [2, 3], data: bits }],
+    ]);
+    const w = readSafetensors(bytes, 'bf16.safetensors').tensors.get('w');
+    assert.equal(w.dtype, 'BF16');
+    assert.deepEqual([...w.data], [1, -2, 1 + 2 ** -7, Infinity, 2 ** -133, NaN]);
+    const { entries, data } = parseSafetensors(bytes, 'bf16.safetensors');
+    const out = new Float32Array(2);
+    decodeTensor(entries[1], data, out, 2, 2);
+    assert.deepEqual([...out], [1 + 2 ** -7, Infinity]);
   });
   test('ArrayBuffer, Buffer, and a Uint8Array at an odd offset of a larger buffer', () => {
     const bytes = write([
@@ -281,9 +302,9 @@ describe('readSafetensors: refusals name the file and the problem', () => {
   });
   test('unsupported dtypes', () => {
     refuses(
-      fileOf(one(entry('w', '"BF16"', '[2]', '[0,4]')), four),
+      fileOf(one(entry('w', '"I16"', '[2]', '[0,4]')), four),
       RangeError,
-      "tensor 'w': unsupported dtype 'BF16' (only F32 and F16 are read)",
+      "tensor 'w': unsupported dtype 'I16' (only F32, F16 and BF16 are read)",
     );
     refuses(fileOf(one(entry('w', '"F64"', '[1]', '[0,8]')), eight), RangeError, "unsupported dtype 'F64'");
     refuses(fileOf(one(entry('w', '"f32"', '[1]', '[0,4]')), four), RangeError, "unsupported dtype 'f32'");

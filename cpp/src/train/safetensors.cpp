@@ -20,8 +20,10 @@ using Json = nlohmann::json;
 constexpr std::size_t kLengthBytes = 8;  // the header length field
 constexpr float kHalfMax = 65504.0f;     // largest finite binary16 value, (2 − 2⁻¹⁰) · 2¹⁵
 
-std::size_t element_bytes(StorageType storage) { return storage == StorageType::F16 ? 2 : 4; }
-const char* dtype_name(StorageType storage) { return storage == StorageType::F16 ? "F16" : "F32"; }
+std::size_t element_bytes(StorageType storage) { return storage == StorageType::F32 ? 4 : 2; }
+const char* dtype_name(StorageType storage) {
+  return storage == StorageType::F16 ? "F16" : storage == StorageType::BF16 ? "BF16" : "F32";
+}
 
 std::string number(double x) {
   char text[32];
@@ -108,8 +110,10 @@ Entry parse_entry(const std::string& name, const Json& value, std::size_t data_s
     entry.storage = StorageType::F32;
   } else if (dtype_text == "F16") {
     entry.storage = StorageType::F16;
+  } else if (dtype_text == "BF16") {
+    entry.storage = StorageType::BF16;
   } else {
-    fail(where + "unsupported dtype '" + dtype_text + "' (only F32 and F16 are read)");
+    fail(where + "unsupported dtype '" + dtype_text + "' (only F32, F16 and BF16 are read)");
   }
   const Json& shape = value["shape"];
   if (!shape.is_array()) fail(where + "shape must be an array of unsigned integers, got " + shape.type_name());
@@ -185,6 +189,12 @@ float half_to_float(std::uint16_t h) {
   return sign ? -magnitude : magnitude;
 }
 
+std::uint16_t float_to_bfloat16(float x) {
+  const std::uint32_t bits = float_bits(x);
+  if (std::isnan(x)) return static_cast<std::uint16_t>((bits >> 16) | 0x0040);  // quiet, same sign
+  return static_cast<std::uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);  // to nearest, ties to even
+}
+
 std::vector<std::uint8_t> write_safetensors(const SafeTensors& file) {
   // Check everything first, and lay the tensors out one after another.
   std::set<std::string> names;
@@ -249,8 +259,8 @@ std::vector<std::uint8_t> write_safetensors(const SafeTensors& file) {
   out.insert(out.end(), header.begin(), header.end());
   for (const NamedTensor& t : file.tensors) {
     for (float x : t.data) {
-      if (t.storage == StorageType::F16) {
-        const std::uint16_t h = float_to_half(x);
+      if (t.storage != StorageType::F32) {
+        const std::uint16_t h = t.storage == StorageType::F16 ? float_to_half(x) : float_to_bfloat16(x);
         out.push_back(static_cast<std::uint8_t>(h));
         out.push_back(static_cast<std::uint8_t>(h >> 8));
       } else {
@@ -348,6 +358,8 @@ SafeTensors read_safetensors(const std::uint8_t* bytes, std::size_t size, const 
     for (std::size_t i = 0; i < count; ++i) {
       if (e.storage == StorageType::F16) {
         t.data[i] = half_to_float(static_cast<std::uint16_t>(p[2 * i] | (p[2 * i + 1] << 8)));
+      } else if (e.storage == StorageType::BF16) {
+        t.data[i] = bits_float(static_cast<std::uint32_t>(p[2 * i] | (p[2 * i + 1] << 8)) << 16);
       } else {
         const std::uint8_t* q = p + 4 * i;
         t.data[i] = bits_float(static_cast<std::uint32_t>(q[0]) | static_cast<std::uint32_t>(q[1]) << 8 |

@@ -9,7 +9,7 @@
 /** The largest header read, in bytes: the reference implementation's limit (README "Benefits"). */
 export const MAX_HEADER_BYTES = 100_000_000;
 
-const ELEMENT_BYTES = { F32: 4, F16: 2 };
+const ELEMENT_BYTES = { F32: 4, F16: 2, BF16: 2 };
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
@@ -65,15 +65,14 @@ function compareCodePoints(a, b) {
 const sortedEntries = (object) => Object.entries(object).sort(([a], [b]) => compareCodePoints(a, b));
 
 /**
- * Parses a safetensors file.
+ * Parses a safetensors file's header and checks it against the data, decoding nothing.
  *
  * @param {ArrayBuffer | Uint8Array} bytes the whole file (a Node Buffer is a Uint8Array)
  * @param {string} fileName names the file in error messages only
- * @returns {{ tensors: Map<string, { shape: number[], data: Float32Array, dtype: 'F32' | 'F16' }>,
- *   metadata: Record<string, string> }} the tensors in the order of their data (by data_offsets; zero-size
- *   tensors at one offset by name), each `data` of length shape[0] · … · shape[r − 1] (1 for shape [],
- *   a scalar), row-major: data[i * shape[1] + j] for rank 2; F16 values widened exactly (NaN, ±Infinity
- *   kept). `metadata` is the header's "__metadata__" ({} when absent).
+ * @returns {{ entries: { name: string, dtype: 'F32' | 'F16' | 'BF16', shape: number[], begin: number, end: number }[],
+ *   data: Uint8Array, metadata: Record<string, string> }} the tensors in the order of their data (by data_offsets;
+ *   zero-size tensors at one offset by name), each with its byte range [begin, end) in `data`, the data section;
+ *   `metadata` is the header's "__metadata__" ({} when absent).
  * @throws {TypeError} if `bytes` is not an ArrayBuffer or Uint8Array, `fileName` not a string, or a header
  *   value has the wrong JSON type: the header not an object, "__metadata__" not an object or a value of it
  *   not a string, a tensor entry not an object or missing "dtype", "shape" or "data_offsets", dtype not a
@@ -81,7 +80,7 @@ const sortedEntries = (object) => Object.entries(object).sort(([a], [b]) => comp
  * @throws {RangeError} for everything else: shorter than 8 bytes; truncated (`${fileName}: truncated:
  *   header says N bytes, file has M after the 8-byte length`); a header above MAX_HEADER_BYTES; a header
  *   not valid UTF-8 JSON (or holding a NUL byte); a shape entry or offset that is not an unsigned integer;
- *   a dtype other than F32 and F16 (named); a shape whose element or byte count passes 2⁵³ − 1 or differs
+ *   a dtype other than F32, F16 and BF16 (named); a shape whose element or byte count passes 2⁵³ − 1 or differs
  *   from end − begin; data_offsets reversed or past the data section; tensors that overlap, leave gaps or
  *   do not cover the data section up to its end.
  * Every message starts with `${fileName}: `. Differences from the native reader, due to JSON.parse: numbers
@@ -89,7 +88,7 @@ const sortedEntries = (object) => Object.entries(object).sort(([a], [b]) => comp
  * above 2⁵³ − 1 are refused, and 1e999 elsewhere in the header is not an error; a repeated key counts
  * once, the last, in both (the other entry's bytes are then refused as a gap).
  */
-export function readSafetensors(bytes, fileName) {
+export function parseSafetensors(bytes, fileName) {
   if (typeof fileName !== 'string')
     throw new TypeError(`readSafetensors: fileName must be a string, got ${typeof fileName}`);
   let u8;
@@ -168,22 +167,58 @@ export function readSafetensors(bytes, fileName) {
     );
   }
 
+  return { entries, data, metadata };
+}
+
+/**
+ * Parses a safetensors file.
+ *
+ * @param {ArrayBuffer | Uint8Array} bytes the whole file (a Node Buffer is a Uint8Array)
+ * @param {string} fileName names the file in error messages only
+ * @returns {{ tensors: Map<string, { shape: number[], data: Float32Array, dtype: 'F32' | 'F16' | 'BF16' }>,
+ *   metadata: Record<string, string> }} the tensors in the order of their data (by data_offsets; zero-size
+ *   tensors at one offset by name), each `data` of length shape[0] · … · shape[r − 1] (1 for shape [],
+ *   a scalar), row-major: data[i * shape[1] + j] for rank 2; F16 and BF16 values widened exactly (NaN, ±Infinity
+ *   kept). `metadata` is the header's "__metadata__" ({} when absent).
+ * @throws as parseSafetensors
+ */
+export function readSafetensors(bytes, fileName) {
+  const { entries, data, metadata } = parseSafetensors(bytes, fileName);
   const tensors = new Map();
   for (const e of entries) {
-    const count = (e.end - e.begin) / ELEMENT_BYTES[e.dtype];
-    const values = new Float32Array(count);
-    if (e.dtype === 'F16') {
-      const table = halfTable();
-      for (let i = 0, at = e.begin; i < count; i++, at += 2) values[i] = table[data[at] | (data[at + 1] << 8)];
-    } else if (LITTLE_ENDIAN) {
-      new Uint8Array(values.buffer).set(data.subarray(e.begin, e.end)); // a byte copy: any alignment
-    } else {
-      const view = new DataView(data.buffer, data.byteOffset + e.begin, e.end - e.begin);
-      for (let i = 0; i < count; i++) values[i] = view.getFloat32(4 * i, true);
-    }
+    const values = new Float32Array((e.end - e.begin) / ELEMENT_BYTES[e.dtype]);
+    decodeTensor(e, data, values, 0, values.length);
     tensors.set(e.name, { shape: e.shape, data: values, dtype: e.dtype });
   }
   return { tensors, metadata };
+}
+
+/**
+ * Elements [first, first + count) of the tensor `entry` (one of parseSafetensors' entries), widened exactly to float32
+ * into out[0 … count): F32 copied bit for bit, F16 (IEEE 754 binary16) through a table of every half value, BF16
+ * (bfloat16: a float32's upper 16 bits) shifted into place. A file too large to decode whole (a GPT-2 checkpoint) is
+ * decoded a block of rows at a time.
+ * @param {{ dtype: string, begin: number }} entry
+ * @param {Uint8Array} data the data section
+ * @param {Float32Array} out at least count elements
+ * @param {number} first
+ * @param {number} count
+ */
+export function decodeTensor(entry, data, out, first, count) {
+  const size = ELEMENT_BYTES[entry.dtype];
+  const at = entry.begin + first * size;
+  if (entry.dtype === 'F32' && LITTLE_ENDIAN) {
+    new Uint8Array(out.buffer, out.byteOffset, 4 * count).set(data.subarray(at, at + 4 * count)); // any alignment
+  } else if (entry.dtype === 'F32') {
+    const view = new DataView(data.buffer, data.byteOffset + at, 4 * count);
+    for (let i = 0; i < count; i++) out[i] = view.getFloat32(4 * i, true);
+  } else if (entry.dtype === 'F16') {
+    const table = halfTable();
+    for (let i = 0, b = at; i < count; i++, b += 2) out[i] = table[data[b] | (data[b + 1] << 8)];
+  } else {
+    const bits = new Uint32Array(out.buffer, out.byteOffset, count); // BF16: the float32's high half, low half 0
+    for (let i = 0, b = at; i < count; i++, b += 2) bits[i] = ((data[b] | (data[b + 1] << 8)) << 16) >>> 0;
+  }
 }
 
 /** One header entry "name": {dtype, shape, data_offsets}, checked; its byte range inside the data section. */
@@ -197,7 +232,7 @@ function parseEntry(name, value, dataSize, fail, wrongType) {
   const { dtype, shape, data_offsets: offsets } = value;
   if (typeof dtype !== 'string') throw wrongType(`${where}dtype must be a string, got ${jsonType(dtype)}`);
   if (!Object.hasOwn(ELEMENT_BYTES, dtype))
-    throw fail(`${where}unsupported dtype '${dtype}' (only F32 and F16 are read)`);
+    throw fail(`${where}unsupported dtype '${dtype}' (only F32, F16 and BF16 are read)`);
   if (!Array.isArray(shape))
     throw wrongType(`${where}shape must be an array of unsigned integers, got ${jsonType(shape)}`);
   shape.forEach((d, i) => {

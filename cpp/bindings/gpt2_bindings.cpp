@@ -1,0 +1,185 @@
+// embind glue for GPT-2 checkpoints (cpp/include/attn/train/gpt2.hpp): web/src/core/gpt2.js reads the safetensors
+// header, asks gpt2Layout which tensor is which, creates the model and streams each tensor in, a block of rows at a
+// time, through a scratch buffer in wasm memory (decoded from F32, F16 or BF16 by JS straight into it), so the weights
+// are never held twice in wasm memory.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attn/train/gpt2.hpp"
+#include "attn/train/sampling.hpp"
+#include "convert.hpp"
+#include "exports.hpp"
+#include "guarded.hpp"
+#include "registry.hpp"
+
+using emscripten::val;
+using namespace bindings;
+namespace train = attn::train;
+
+namespace {
+
+Registry<train::Gpt2Model> g_gpt2("gpt2: this model was released");
+std::vector<float> g_scratch;  // one block of rows on its way into a model
+
+val config_to_js(const train::Gpt2Config& c) {
+  val out = val::object();
+  set_numbers(out, {{"vocabSize", c.vocab_size},
+                    {"nPositions", c.n_positions},
+                    {"dModel", c.d_model},
+                    {"numHeads", c.n_heads},
+                    {"numLayers", c.n_layers},
+                    {"dFF", c.d_ff},
+                    {"parameters", static_cast<double>(c.parameter_count())}});
+  return out;
+}
+
+train::Gpt2Config config_from_js(const val& c) {
+  const auto n = [&](const char* key) { return c[key].as<std::size_t>(); };
+  return {n("vocabSize"), n("nPositions"), n("dModel"), n("numHeads"), n("numLayers"), n("dFF")};
+}
+
+// tensors: [{ name, shape }] as in the file; nHeads: 0 for d / 64. { config, tensorOfSpec, specs: [{ name, shape }] }.
+val gpt2_layout(const val& tensors, double n_heads) {
+  return guarded([&] {
+    std::vector<std::pair<std::string, std::vector<std::size_t>>> list;
+    const auto count = tensors["length"].as<std::size_t>();
+    for (std::size_t i = 0; i < count; ++i) {
+      std::vector<std::size_t> shape;
+      for (const double n : vector_from_js<double>(tensors[i]["shape"])) shape.push_back(static_cast<std::size_t>(n));
+      list.emplace_back(tensors[i]["name"].as<std::string>(), std::move(shape));
+    }
+    const train::Gpt2FileLayout layout = train::gpt2_file_layout(list, static_cast<std::size_t>(n_heads));
+    val specs = val::array();
+    for (const train::Gpt2TensorSpec& s : train::gpt2_tensor_specs(layout.config))
+      specs.call<void>("push", object_to_js({{"name", val(s.name)}, {"shape", array_to_js(s.shape)}}));
+    const std::vector<std::int32_t> index(layout.tensor_of_spec.begin(), layout.tensor_of_spec.end());
+    return object_to_js(
+        {{"config", config_to_js(layout.config)}, {"tensorOfSpec", typed_array_to_js(index)}, {"specs", specs}});
+  });
+}
+
+val gpt2_create(const val& config) {
+  return guarded([&] {
+    auto model = std::make_unique<train::Gpt2Model>(config_from_js(config));
+    const double bytes = 4.0 * static_cast<double>(model->stored_floats());
+    return object_to_js({{"id", val(g_gpt2.add(std::move(model)))}, {"bytes", val(bytes)}});
+  });
+}
+
+// The byte address of a scratch buffer of `floats` values, which gpt2Load reads.
+val gpt2_scratch(double floats) {
+  return guarded([&] {
+    g_scratch.resize(static_cast<std::size_t>(floats));
+    return val(static_cast<double>(reinterpret_cast<std::uintptr_t>(g_scratch.data())));
+  });
+}
+
+// Rows [firstRow, firstRow + count) of spec `tensor`, from the scratch buffer.
+val gpt2_load(int id, double tensor, double first_row, double count) {
+  return guarded([&] {
+    g_gpt2.get(id).load(static_cast<std::size_t>(tensor), static_cast<std::size_t>(first_row), g_scratch.data(),
+                        static_cast<std::size_t>(count));
+    return val::undefined();
+  });
+}
+
+val gpt2_finish(int id) {
+  return guarded([&] {
+    std::vector<float>().swap(g_scratch);
+    g_gpt2.get(id).finish_loading();
+    return val::undefined();
+  });
+}
+
+val gpt2_release(int id) {
+  g_gpt2.release(id);
+  return val::undefined();
+}
+
+std::vector<train::HeadChoice> heads_of(const val& heads) {
+  std::vector<train::HeadChoice> out;
+  const auto n = heads["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back({heads[i]["layer"].as<std::size_t>(), heads[i]["head"].as<std::size_t>()});
+  return out;
+}
+
+// { embeddings, input, attention, hidden, positions, topIds, topP, logits, outputInput, sampling } as flat typed
+// arrays (the JS side shapes them); positions: integers (empty: every token); sampling: null, or { temperature, topK }.
+val gpt2_run(int id, const val& ids, int k, const val& positions, const val& ablate, const val& sampling) {
+  return guarded([&] {
+    train::Gpt2Model& m = g_gpt2.get(id);
+    std::vector<std::int64_t> at;
+    for (const double p : vector_from_js<double>(positions)) at.push_back(static_cast<std::int64_t>(p));
+    const train::LanguageRun r =
+        m.run(vector_from_js<std::int32_t>(ids), static_cast<std::size_t>(k), at, heads_of(ablate));
+    const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
+    std::vector<std::int32_t> top_ids;
+    std::vector<float> top_p;
+    for (const auto& top : r.top)
+      for (const train::WordProbability& w : top) top_ids.push_back(w.id), top_p.push_back(w.p);
+    val q = val::null();
+    if (!sampling.isNull()) {
+      q = val::array();
+      const std::size_t V = m.config().vocab_size;
+      for (std::size_t n = 0; n < r.positions.size(); ++n) {
+        const train::SamplingDistribution s =
+            train::sampling_distribution(r.logits.data() + n * V, V, -1, sampling["temperature"].as<double>(),
+                                         sampling["topK"].as<std::size_t>(), static_cast<std::size_t>(k));
+        q.call<void>("push", object_to_js({{"ids", typed_array_to_js(s.ids)}, {"q", typed_array_to_js(s.q)}}));
+      }
+    }
+    return object_to_js({{"embeddings", typed_array_to_js(r.embeddings)},
+                         {"input", typed_array_to_js(r.input)},
+                         {"attention", typed_array_to_js(r.attention)},
+                         {"hidden", typed_array_to_js(r.hidden)},
+                         {"positions", typed_array_to_js(computed)},
+                         {"topIds", typed_array_to_js(top_ids)},
+                         {"topP", typed_array_to_js(top_p)},
+                         {"logits", typed_array_to_js(r.logits)},
+                         {"outputInput", typed_array_to_js(r.output_input)},
+                         {"sampling", q}});
+  });
+}
+
+// ln p(token t + 1 | tokens 0 … t), t = 0 … T − 2, as a Float64Array.
+val gpt2_score(int id, const val& ids, const val& ablate) {
+  return guarded([&] {
+    return typed_array_to_js(g_gpt2.get(id).next_log_probs(vector_from_js<std::int32_t>(ids), heads_of(ablate)));
+  });
+}
+
+// One token drawn after the last (sampling.hpp, as languageModel.sample draws): { id, q, position }.
+val gpt2_sample(int id, const val& ids, double temperature, double top_k, double seed, const val& ablate) {
+  return guarded([&] {
+    train::Gpt2Model& m = g_gpt2.get(id);
+    const train::LanguageRun r = m.run(vector_from_js<std::int32_t>(ids), 1, {-1}, heads_of(ablate));
+    const train::SampledWord w =
+        train::draw(train::sampling_distribution(r.logits.data(), r.logits.size(), -1, temperature,
+                                                 static_cast<std::size_t>(top_k)),
+                    static_cast<std::uint64_t>(seed));
+    return object_to_js({{"id", val(w.id)}, {"q", val(w.q)}, {"position", val(r.positions[0])}});
+  });
+}
+
+val gpt2_limits() {
+  val out = val::object();
+  set_numbers(out, {{"maxParameters", static_cast<double>(train::kMaxGpt2Parameters)},
+                    {"headDim", train::kGpt2HeadDim},
+                    {"maxTokens", train::kMaxLanguageTokens}});
+  return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_gpt2) {
+  bind_functions("gpt2Layout", &gpt2_layout, "gpt2Create", &gpt2_create, "gpt2Scratch", &gpt2_scratch, "gpt2Load",
+                 &gpt2_load, "gpt2Finish", &gpt2_finish, "gpt2Release", &gpt2_release, "gpt2Run", &gpt2_run,
+                 "gpt2Score", &gpt2_score, "gpt2Sample", &gpt2_sample, "gpt2Limits", &gpt2_limits);
+}
