@@ -4,7 +4,8 @@
 //   dist/core/                      the core for any page or Node: index.js (one self-contained ES module,
 //                                   no bare imports), attn_core.wasm, attn_core.relaxed.wasm, embeddings.bin
 //                                   (found beside it by relative URL), causal.safetensors and masked.safetensors
-//                                   (the language models), index.d.ts (+ trainer.d.ts, limits.d.ts, language-model.d.ts,
+//                                   (the language models), gpt2-tokenizer.js (GPT-2's BPE, imported when a GPT-2
+//                                   checkpoint loads), index.d.ts (+ trainer.d.ts, limits.d.ts, language-model.d.ts,
 //                                   language-trainer.d.ts, head-measurement.d.ts, knockout.d.ts,
 //                                   analyses.d.ts)
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
@@ -30,6 +31,7 @@ const SINGLE_FILE_WORDS = 5000;
 const SUBSET = 'build/embeddings-single.bin';
 const ENTRY = 'web/src/explorer/attention-explorer.js';
 const CORE = resolve('web/src/core/index.js');
+const TOKENIZER = resolve('web/src/core/gpt2-tokenizer.js');
 const quiet = { configFile: false, logLevel: 'warn' };
 
 /** `input` as one ES module `entry` in `outDir`, its assets beside it under their own names; `inline`: every asset inlined as a data: URL. */
@@ -225,7 +227,15 @@ await build({
   worker: WORKER,
   build: { outDir: '../dist', emptyOutDir: true },
 });
-await build(moduleBuild('web/src/core/index.js', 'index.js', 'dist/core', { plugins: [glueWithoutDefault] }));
+await build(
+  moduleBuild('web/src/core/index.js', 'index.js', 'dist/core', {
+    paths: { [TOKENIZER]: './gpt2-tokenizer.js' },
+    plugins: [glueWithoutDefault],
+  }),
+);
+// GPT-2's BPE tables (0.5 MB) in a module of their own beside the core, imported when a GPT-2 checkpoint loads.
+await build(moduleBuild(TOKENIZER, 'gpt2-tokenizer.js', 'build/gpt2-tokenizer'));
+copyFileSync('build/gpt2-tokenizer/gpt2-tokenizer.js', 'dist/core/gpt2-tokenizer.js');
 copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');
 copyFileSync('web/src/core/limits.d.ts', 'dist/core/limits.d.ts');
@@ -247,6 +257,7 @@ writeFileSync(SUBSET, await singleFileVocabulary(readFileSync('web/assets/embedd
 await build(
   moduleBuild(ENTRY, 'attention-explorer.js', 'dist/single', {
     inline: true,
+    paths: { [TOKENIZER]: './gpt2-tokenizer.js' }, // beside the single file, where an author uploads it for GPT-2
     plugins: [
       subsetEmbeddings,
       simd128Only,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attn/core/limits.hpp"
+#include "attn/train/gpt2.hpp"
 #include "attn/train/head_statistics.hpp"
 #include "attn/train/language_model.hpp"
 #include "convert.hpp"
@@ -303,6 +304,9 @@ val language_model_limits() {
   out.set("outputPositions", names_to_js(train::kOutputPositionNames));
   out.set("outputInits", names_to_js(train::kOutputInitNames));
   out.set("outputVocabularies", names_to_js(train::kOutputVocabularyNames));
+  val architectures = val::array();  // core.languageModel({ architecture }): checkpoints of other models (gpt2.hpp)
+  for (const char* name : train::kArchitectureNames) architectures.call<void>("push", val(name));
+  out.set("architectures", architectures);
   // The trainer's limits are core.trainerLimits (train_bindings.cpp); these are the models' own.
   // headLabelThreshold: a head's measured label is its largest score's name when that score is at least this, else
   // "mixed" (head_statistics.hpp); the page shows scores with enough digits to agree with it.

@@ -36,10 +36,12 @@ const FILE_ERRORS = { ENOENT: 'no such file', EACCES: 'permission denied', EISDI
  * The bytes at `url` (a URL, or in Node a file path). `what` names the file in errors.
  * @param {string | URL} url
  * @param {string} what
+ * @param {(loaded: number, total: number) => void} [onProgress] called as an HTTP body arrives (bytes so far, and of
+ *   the whole: NaN when unknown)
  * @returns {Promise<Uint8Array>} rejects with an Error "<what> <url or path>: <reason>": the HTTP status,
  *   or the file error (no such file, permission denied, is a directory; Node's code in brackets)
  */
-export async function readAsset(url, what) {
+export async function readAsset(url, what, onProgress) {
   const href = absolute(url);
   if (href.protocol === 'file:') {
     const file = nodeModule('url').fileURLToPath(href);
@@ -54,7 +56,32 @@ export async function readAsset(url, what) {
   if (href.protocol === 'data:') return dataUrlBytes(href.href, what);
   const response = await fetch(href);
   if (!response.ok) throw new Error(`${what} ${href}: HTTP ${response.status} ${response.statusText}: check the path`);
-  return new Uint8Array(await response.arrayBuffer());
+  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
+  return readWithProgress(response, onProgress);
+}
+
+/**
+ * A response's body read a chunk at a time, onProgress(loaded, total) after each (total: Content-Length, or NaN when
+ * the server sends none or compresses): a file of hundreds of MB shows its progress while it comes.
+ */
+async function readWithProgress(response, onProgress) {
+  const length = Number(response.headers.get('content-length') ?? NaN);
+  const total = response.headers.get('content-encoding') ? NaN : length;
+  const chunks = [];
+  let loaded = 0;
+  const reader = response.body.getReader();
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    chunks.push(part.value);
+    loaded += part.value.length;
+    onProgress(loaded, total);
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 /**

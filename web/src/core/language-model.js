@@ -6,7 +6,9 @@ import { readAsset } from './assets.js';
 import * as check from './checks.js';
 import { generateMethod } from './generate.js';
 import { attributeMethod, checkAblate } from './knockout.js';
+import { gpt2Api } from './gpt2.js';
 import { readSafetensors } from './safetensors.js';
+import { checkSampling } from './sampling-options.js';
 import { unwrap } from './wasm-module.js';
 
 const DEFAULT_URLS = {
@@ -92,6 +94,7 @@ export function readLanguageModelFile(bytes, fileName) {
 export function languageModelApi(wasm, modelsUrl) {
   const limits = Object.freeze(wasm.languageModelLimits());
   const released = new FinalizationRegistry((id) => wasm.languageModelRelease(id));
+  const gpt2 = gpt2Api(wasm, limits);
 
   /**
    * The LanguageModel object over the core's model `id`: kind, the recipe and measurements it was made with (a file's
@@ -154,7 +157,7 @@ export function languageModelApi(wasm, modelsUrl) {
         check.knownOptions(options, where, ['k', 'positions', 'activations', 'ablate', 'sampling']);
         const { k = 10, positions = 'all', activations, sampling } = options;
         const ablate = checkAblate(options.ablate ?? [], where, numLayers, numHeads);
-        if (sampling !== undefined) checkSampling(sampling, where, ['temperature', 'topK']);
+        if (sampling !== undefined) checkSampling(sampling, where, ['temperature', 'topK'], limits);
         check.integerIn(k, where, 'k', 1, limits.maxTopK);
         if (Array.isArray(positions)) {
           if (positions.length > limits.maxTokens)
@@ -206,7 +209,7 @@ export function languageModelApi(wasm, modelsUrl) {
       sample(text, options = {}) {
         const where = 'languageModel.sample';
         const { ablate: heads = [], ...sampling } = options;
-        checkSampling(sampling, where, ['temperature', 'topK', 'seed']);
+        checkSampling(sampling, where, ['temperature', 'topK', 'seed'], limits);
         const ablate = checkAblate(heads, where, numLayers, numHeads);
         const { temperature = 1, topK = 0, seed = 0 } = sampling;
         const s = unwrap(wasm.languageModelSample(id, check.text(text, where), temperature, topK, seed, ablate), where);
@@ -267,21 +270,6 @@ export function languageModelApi(wasm, modelsUrl) {
     return model;
   }
 
-  /**
-   * The sampling options' checks (sample(), run()'s `sampling`): temperature in [minOutputTemperature,
-   * maxOutputTemperature], topK an integer in [0, maxSampleTopK] (0: every word), seed an integer in [0, maxSampleSeed].
-   */
-  function checkSampling(options, where, allowed) {
-    check.knownOptions(options, where, allowed);
-    const { temperature = 1, topK = 0, seed = 0 } = options;
-    check.finiteIn(temperature, where, 'temperature', {
-      min: limits.minOutputTemperature,
-      max: limits.maxOutputTemperature,
-    });
-    check.integerIn(topK, where, 'topK', 0, limits.maxSampleTopK);
-    check.integerIn(seed, where, 'seed', 0, limits.maxSampleSeed);
-  }
-
   /** The file's bytes; where the file was looked for by default, a failure says where it ships and how to point at it. */
   async function readModelFile(kind, url, byDefault) {
     try {
@@ -303,7 +291,8 @@ export function languageModelApi(wasm, modelsUrl) {
 
   const loaded = new Map();
   /**
-   * @param {'causal' | 'masked'} kind
+   * @param {'causal' | 'masked' | { architecture: 'gpt2', url?: string | URL, bytes?: Uint8Array }} kind
+   *   one of our models, or a checkpoint an author brings (gpt2.js)
    * @param {{ url?: string | URL, bytes?: Uint8Array }} [options] where the file is (default: <kind>.safetensors in the
    *   core's languageModelsUrl, else web/assets/models/ beside the core), or its bytes
    */
@@ -311,6 +300,11 @@ export function languageModelApi(wasm, modelsUrl) {
     // A function that returns a promise reports every error through it, bad arguments too (the WHATWG's "Writing
     // Promise-Using Specifications", §3.2): `await core.languageModel('gpt2')` and `.catch()` both see it.
     try {
+      if (kind !== null && typeof kind === 'object') {
+        // A checkpoint of another architecture: { url | bytes, architecture, config, onProgress } (gpt2.js).
+        check.oneOf(kind.architecture, 'languageModel', 'architecture', limits.architectures);
+        return gpt2.loadGpt2(kind);
+      }
       return load(kind, options);
     } catch (error) {
       return Promise.reject(error);
@@ -354,5 +348,5 @@ export function languageModelApi(wasm, modelsUrl) {
     return promise;
   }
 
-  return { languageModel, languageModelLimits: limits, makeModel };
+  return { languageModel, languageModelLimits: limits, gpt2Limits: gpt2.gpt2Limits, makeModel };
 }

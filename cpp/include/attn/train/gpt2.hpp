@@ -32,6 +32,9 @@
 
 namespace attn::train {
 
+// The architectures core.languageModel({ architecture }) reads besides our own models' files.
+inline constexpr const char* kArchitectureNames[] = {"gpt2"};
+
 // Every GPT-2 size has heads of d_k = 64 (small 768 / 12, medium 1024 / 16, large 1280 / 20, XL 1600 / 25): the
 // number of heads a file without config.json is read with.
 inline constexpr std::size_t kGpt2HeadDim = 64;

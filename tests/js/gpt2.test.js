@@ -1,0 +1,206 @@
+// GPT-2 checkpoints (core.languageModel({ architecture: 'gpt2' })) on files made here with random weights in Hugging
+// Face's layout (scripts/gpt2-checkpoint.mjs): the core's logits and every layer's attention against an independent
+// float64 forward pass (gpt2-reference.js), at a tiny size and at GPT-2 small's exact shapes; the BPE against the
+// tokenizer package's own encoder on real text; every dtype and naming a file may use; hostile files.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { encode } from 'gpt-tokenizer/encoding/r50k_base';
+import { createAttentionCore } from 'attention-explorer/core';
+import { readSafetensors } from '../../web/src/core/safetensors.js';
+import { GPT2_SIZES, gpt2Checkpoint } from '../../scripts/gpt2-checkpoint.mjs';
+import { gpt2Reference } from './gpt2-reference.js';
+
+const TEXT = 'The river bank was muddy after the storm, and Mr. Darcy walked on.';
+const ENGLISH = readFileSync(new URL('../fixtures/public-domain-english.txt', import.meta.url), 'utf8');
+
+let core;
+before(async () => {
+  core = await createAttentionCore();
+});
+
+/** The largest |a − b| over two arrays, and the largest |b| (the scale the tolerance is relative to). */
+function worst(a, b) {
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < b.length; i++) {
+    diff = Math.max(diff, Math.abs(a[i] - b[i]));
+    scale = Math.max(scale, Math.abs(b[i]));
+  }
+  return { diff, scale };
+}
+
+/** The core's run of `text` against the float64 reference on the same file: logits, attention and hidden states. */
+function checkAgainstReference(model, bytes, text, { logits: logitsTolerance, attention: attentionTolerance }) {
+  const r = model.run(text);
+  const ids = r.tokens.map((t) => t.id);
+  const ref = gpt2Reference(readSafetensors(bytes, 'reference').tensors, ids, model.config.numHeads);
+  const V = model.config.outputSize;
+  const T = ids.length;
+  for (let t = 0; t < T; t++) {
+    const { diff, scale } = worst(r.logits[t], ref.logits.subarray(t * V, (t + 1) * V));
+    assert.ok(diff <= logitsTolerance * Math.max(1, scale), `logits at ${t}: off by ${diff} (largest ${scale})`);
+  }
+  for (let l = 0; l < model.config.numLayers; l++) {
+    for (let h = 0; h < model.config.numHeads; h++) {
+      const { diff } = worst(r.attention[l][h], ref.attention[l][h]);
+      assert.ok(diff <= attentionTolerance, `layer ${l} head ${h}: attention off by ${diff}`);
+    }
+    const { diff, scale } = worst(r.hidden[l].data, ref.hidden[l]);
+    assert.ok(diff <= logitsTolerance * Math.max(1, scale), `layer ${l}: hidden state off by ${diff}`);
+  }
+  return r;
+}
+
+describe('GPT-2 against a float64 reference', () => {
+  test('a tiny GPT-2 (2 layers, d 64, the full BPE vocabulary) in F32, F16 and BF16, with and without the prefix', async () => {
+    for (const [dtype, prefix, buffers] of [
+      ['F32', '', false],
+      ['F16', 'transformer.', true],
+      ['BF16', '', true],
+    ]) {
+      // σ = 0.25: far larger than GPT-2's 0.02, so attention is sharp and the softmax and LayerNorm are exercised
+      const bytes = gpt2Checkpoint({ size: 'tiny', dtype, prefix, buffers, scale: 0.25, seed: 3 });
+      const model = await core.languageModel({ bytes, architecture: 'gpt2' });
+      assert.equal(model.config.numLayers, 2);
+      assert.equal(model.config.numHeads, 1); // d 64 / GPT-2's head width 64, without config.json
+      assert.equal(model.config.outputSize, 50257);
+      const r = checkAgainstReference(model, bytes, TEXT, { logits: 2e-5, attention: 1e-5 });
+      const rows = r.attention[1][0];
+      const T = r.tokens.length;
+      for (let i = 0; i < T; i++) {
+        // causal: row i sums to 1 over keys 0 … i, and is exactly 0 after
+        assert.ok(Math.abs(rows.subarray(i * T, i * T + i + 1).reduce((a, b) => a + b, 0) - 1) < 1e-6);
+        assert.ok(rows.subarray(i * T + i + 1, (i + 1) * T).every((w) => w === 0));
+      }
+      model.release();
+    }
+  });
+
+  test("GPT-2 small's exact shapes: 124,439,808 parameters, 12 layers of 12 heads", async () => {
+    const bytes = gpt2Checkpoint({ size: 'small', dtype: 'F16', seed: 5 });
+    const model = await core.languageModel({ bytes, architecture: 'gpt2' });
+    const { parameters, numLayers, numHeads, dModel, dFF, seqLen, memoryBytes } = model.config;
+    assert.deepEqual(
+      { parameters, numLayers, numHeads, dModel, dFF, seqLen },
+      { parameters: 124439808, numLayers: 12, numHeads: 12, dModel: 768, dFF: 3072, seqLen: 1024 },
+    );
+    assert.ok(memoryBytes >= 4 * parameters && memoryBytes < 4.01 * parameters, `weights take ${memoryBytes} bytes`);
+    checkAgainstReference(model, bytes, 'The river bank was muddy', { logits: 2e-5, attention: 2e-6 });
+    model.release();
+  });
+});
+
+describe('GPT-2 text', () => {
+  let model;
+  before(async () => {
+    model = await core.languageModel({ bytes: gpt2Checkpoint({ scale: 0.5 }), architecture: 'gpt2' });
+  });
+
+  test("the tokens are the tokenizer package's own, with their leading space and their span, on real text", () => {
+    const paragraphs = ENGLISH.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+    assert.ok(paragraphs.length >= 15);
+    for (const text of paragraphs) {
+      const tokens = model.tokenize(text);
+      assert.deepEqual(
+        tokens.map((t) => t.id),
+        encode(text),
+      );
+      assert.equal(tokens.map((t) => t.text).join(''), text);
+      for (const t of tokens) assert.equal(text.slice(t.start, t.end), t.text);
+    }
+    assert.deepEqual(
+      model.tokenize('Hello world').map((t) => [t.text, t.id]),
+      [
+        ['Hello', 15496],
+        [' world', 995],
+      ],
+    );
+    assert.deepEqual(
+      model.tokenize('a<|endoftext|>b').map((t) => t.id),
+      [64, 50256, 65],
+    ); // GPT-2's document separator
+  });
+
+  test('run, score, sample and generate agree with each other', () => {
+    const r = model.run(TEXT, { positions: [-1], k: 5, sampling: { temperature: 0.7, topK: 3 } });
+    const T = r.tokens.length;
+    assert.equal(r.top[0], null);
+    assert.equal(r.top[T - 1].length, 5);
+    assert.equal(r.sampling[T - 1].length, 3);
+    const { logProb, perplexity } = model.score(TEXT);
+    assert.equal(logProb.length, T - 1);
+    const all = model.run(TEXT);
+    const last = all.logits[T - 2];
+    const next = r.tokens[T - 1].id;
+    const max = Math.max(...last);
+    const lse = max + Math.log(last.reduce((s, z) => s + Math.exp(z - max), 0));
+    assert.ok(Math.abs(logProb[T - 2] - (last[next] - lse)) < 1e-4);
+    assert.ok(Math.abs(perplexity - Math.exp(-logProb.reduce((a, b) => a + b, 0) / (T - 1))) < 1e-9);
+    const s = model.sample(TEXT, { topK: 1 });
+    assert.equal(s.id, r.top[T - 1][0].id); // top-1 is the argmax
+    const g = model.generate(TEXT, { n: 3, seed: 9 });
+    assert.equal(g.words.length, 3);
+    assert.equal(g.text, TEXT + g.words.map((w) => w.word).join(''));
+    assert.deepEqual(model.generate(TEXT, { n: 3, seed: 9 }), g); // the same seed, the same words
+    const off = model.run(TEXT, { positions: [-1], ablate: [{ layer: 0, head: 0 }] });
+    assert.notDeepEqual(off.logits[T - 1], r.logits[T - 1]);
+  });
+
+  test('bad input is a clear error', () => {
+    assert.throws(() => model.run(''), /languageModel.run: the text must hold 1 to 64 tokens, got 0/);
+    assert.throws(() => model.run('word '.repeat(70).trim()), /must hold 1 to 64 tokens, got 70/);
+    assert.throws(() => model.run(TEXT, { activations: {} }), /unknown option 'activations'/);
+    assert.throws(() => model.run(TEXT, { ablate: [{ layer: 2, head: 0 }] }), /ablate\[0\].layer/);
+    assert.throws(() => model.score('Hi'), /at least 2 tokens/);
+  });
+});
+
+describe('GPT-2 files', () => {
+  const tiny = () => gpt2Checkpoint({ seed: 2 });
+  const load = (bytes, extra = {}) => core.languageModel({ bytes, architecture: 'gpt2', ...extra });
+
+  test('config.json beside the file gives the heads; one that disagrees is an error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpt2-'));
+    writeFileSync(join(dir, 'model.safetensors'), tiny());
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'gpt2', n_head: 4, n_embd: 64, n_layer: 2 }));
+    const progress = [];
+    const model = await core.languageModel({
+      url: join(dir, 'model.safetensors'),
+      architecture: 'gpt2',
+      onProgress: (p) => progress.push(p),
+    });
+    assert.equal(model.config.numHeads, 4);
+    assert.equal(model.run('a b c').attention[0].length, 4);
+    assert.deepEqual(progress.at(-1).loaded, progress.at(-1).total);
+    await assert.rejects(load(tiny(), { config: { n_head: 3 } }), /d_model = 64 is not a multiple of n_heads = 3/);
+    await assert.rejects(load(tiny(), { config: { n_layer: 3 } }), /config.json says n_layer 3, the tensors 2/);
+    await assert.rejects(load(tiny(), { config: { model_type: 'bert' } }), /'bert' model, not 'gpt2'/);
+    await assert.rejects(load(tiny(), { config: { activation_function: 'relu' } }), /'gelu_new' only/);
+  });
+
+  test('hostile files are refused, naming the problem, and the core keeps working', async () => {
+    const good = tiny();
+    const truncated = good.subarray(0, good.length - 100);
+    await assert.rejects(load(truncated), /do not cover the data section|out of range/);
+    const hugeHeader = new Uint8Array(good);
+    new DataView(hugeHeader.buffer).setBigUint64(0, 5n * 10n ** 9n, true); // a 5 GB header
+    await assert.rejects(load(hugeHeader), /truncated: header says 5000000000 bytes/);
+    const missing = gpt2Checkpoint({ sizes: { ...GPT2_SIZES.tiny, numLayers: 1 } });
+    // Header edits of the same length, on the bytes as Latin-1 text (one character a byte, both ways)
+    const edited = (bytes, from, to) =>
+      new Uint8Array(Buffer.from(Buffer.from(bytes).toString('latin1').replace(from, to), 'latin1'));
+    await assert.rejects(load(edited(missing, 'h.0.ln_2.bias', 'h.0.ln_2.beta')), /'h.0.ln_2.bias' is missing/);
+    await assert.rejects(load(edited(good, '"dtype":"F32"', '"dtype":"I32"')), /unsupported dtype 'I32'/);
+    const nan = new Uint8Array(good);
+    new DataView(nan.buffer).setFloat32(nan.length - 4, NaN, true); // ln_f.bias's last value
+    await assert.rejects(load(nan), /'ln_f.bias' holds a value that is not finite/);
+    await assert.rejects(core.languageModel({ bytes: good, architecture: 'gpt3' }), /architecture/);
+    await assert.rejects(core.languageModel({ architecture: 'gpt2' }), /needs \{ url \} or \{ bytes \}/);
+    const causal = await core.languageModel('causal'); // the core still runs our own models, and a good file
+    assert.equal(causal.run('the river bank', { positions: [-1] }).tokens.length, 3);
+    assert.ok((await load(good)).run('still here').top.at(-1).length > 0);
+  });
+});
