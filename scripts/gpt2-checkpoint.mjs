@@ -2,7 +2,8 @@
 // Writes GPT-2 checkpoints with random weights in Hugging Face's `gpt2` safetensors layout (the tensor names and the
 // Conv1D shapes of transformers' GPT2Model: wte [V, d], wpe [n_positions, d], h.{l}.attn.c_attn.weight [d, 3d], …),
 // for the tests and the bench: nothing downloads a model to check the core's GPT-2. Weights are drawn from a seeded
-// generator, N(0, σ²) by Box–Muller, σ = `scale` (GPT-2's initializer uses 0.02); LayerNorm's γ around 1.
+// generator (Mulberry32), uniform with standard deviation σ = `scale` (GPT-2's initializer draws N(0, 0.02²)); biases
+// with σ / 2; LayerNorm's γ around 1.
 //
 //   node scripts/gpt2-checkpoint.mjs out.safetensors [--size small|tiny] [--dtype F32|F16|BF16] [--seed n]
 //
@@ -41,54 +42,42 @@ export function gpt2Tensors({ vocabSize, nPositions, dModel: d, numLayers, dFF }
   return tensors;
 }
 
-/** SplitMix64's 53-bit uniforms in (0, 1) (the core's random.hpp generator, in BigInt), as normals by Box–Muller. */
-function normals(seed) {
-  let state = BigInt.asUintN(64, BigInt(seed));
-  const uniform = () => {
-    state = BigInt.asUintN(64, state + 0x9e3779b97f4a7c15n);
-    let z = state;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    z ^= z >> 31n;
-    return (Number(z >> 11n) + 0.5) * 2 ** -53;
-  };
-  let spare = null;
+/**
+ * Uniform draws in [−1, 1) from Mulberry32 (a 32-bit generator in Math.imul arithmetic: a GPT-2 small's 124 M values
+ * in about a second).
+ */
+function uniforms(seed) {
+  let state = seed >>> 0;
   return () => {
-    if (spare !== null) {
-      const x = spare;
-      spare = null;
-      return x;
-    }
-    const r = Math.sqrt(-2 * Math.log(uniform()));
-    const angle = 2 * Math.PI * uniform();
-    spare = r * Math.sin(angle);
-    return r * Math.cos(angle);
+    state = (state + 0x6d2b79f5) >>> 0;
+    let z = Math.imul(state ^ (state >>> 15), state | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 2 ** 31 - 1;
   };
 }
 
-/** float32 → bfloat16 bits, to nearest, ties to even (NaN is never drawn). */
-function bfloat16(bits32) {
-  return ((bits32 + 0x7fff + ((bits32 >>> 16) & 1)) >>> 16) & 0xffff;
+/** float32 bits → bfloat16 bits, to nearest, ties to even (NaN is never drawn). */
+function bfloat16(bits) {
+  return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
 }
 
-/** v rounded to the nearest integer, ties to even. */
-function roundEven(v) {
-  const f = Math.floor(v);
-  const diff = v - f;
-  return diff > 0.5 || (diff === 0.5 && f % 2 === 1) ? f + 1 : f;
-}
-
-/** A finite number → IEEE 754 binary16 bits, to nearest, ties to even (±Infinity past 65504's rounding range). */
-function half(x) {
-  const sign = x < 0 ? 0x8000 : 0;
-  const a = Math.abs(x);
-  if (a >= 65520) return sign | 0x7c00;
-  if (a < 2 ** -14) return sign | roundEven(a * 2 ** 24); // subnormals, steps of 2⁻²⁴ (0x400 is the smallest normal)
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e -= 1; // log2 may round across a power of two
-  if (2 ** (e + 1) <= a) e += 1;
-  const fraction = roundEven((a / 2 ** e - 1) * 1024);
-  return sign | (((e + 15) << 10) + fraction); // a fraction rounded up to 1024 carries into the exponent
+/** float32 bits → IEEE 754 binary16 bits, to nearest, ties to even (subnormals too; past 65504's range, ±Infinity). */
+function half(bits) {
+  const sign = (bits >>> 16) & 0x8000;
+  const exponent = ((bits >>> 23) & 0xff) - 127 + 15;
+  let mantissa = bits & 0x7fffff;
+  let shift = 13;
+  if (exponent >= 31) return sign | 0x7c00;
+  if (exponent <= 0) {
+    if (exponent < -10) return sign;
+    mantissa |= 0x800000; // the implicit 1, shifted into a subnormal
+    shift = 14 - exponent;
+  }
+  let out = (exponent > 0 ? exponent << 10 : 0) | (mantissa >>> shift);
+  const rest = mantissa & ((1 << shift) - 1);
+  const halfway = 1 << (shift - 1);
+  if (rest > halfway || (rest === halfway && out & 1)) out += 1; // a carry into the exponent is the right rounding
+  return sign | out;
 }
 
 /**
@@ -103,7 +92,6 @@ function half(x) {
 export function gpt2Checkpoint(options = {}) {
   const { size = 'tiny', dtype = 'F32', seed = 1, scale = 0.02, prefix = '', buffers = false, metadata } = options;
   const sizes = options.sizes ?? GPT2_SIZES[size];
-  const draw = normals(seed);
   const tensors = gpt2Tensors(sizes).map(([name, shape, kind]) => [prefix + name, shape, kind, dtype]);
   if (buffers) {
     for (let l = 0; l < sizes.numLayers; l++)
@@ -123,24 +111,24 @@ export function gpt2Checkpoint(options = {}) {
   const out = new Uint8Array(8 + headerBytes.length + offset);
   new DataView(out.buffer).setBigUint64(0, BigInt(headerBytes.length), true);
   out.set(headerBytes, 8);
-  const view = new DataView(out.buffer, 8 + headerBytes.length);
-  const f32 = new Float32Array(1);
-  const u32 = new Uint32Array(f32.buffer);
+  const data = 8 + headerBytes.length;
+  const draw = uniforms(seed);
   for (const [name, shape, kind, type] of tensors) {
-    const [begin] = header[name].data_offsets;
-    const count = shape.reduce((a, b) => a * b, 1);
-    for (let i = 0; i < count; i++) {
-      let x;
-      if (kind === 'mask') {
-        const n = sizes.nPositions;
-        x = i % n <= Math.floor(i / n) % n ? 1 : 0; // lower triangle
-      } else x = (kind === 'gamma' ? 1 : 0) + (kind === 'weight' ? scale : scale / 2) * draw();
-      if (type === 'F32') view.setFloat32(begin + 4 * i, x, true);
-      else {
-        f32[0] = x;
-        view.setUint16(begin + 2 * i, type === 'F16' ? half(f32[0]) : bfloat16(u32[0]), true);
-      }
+    const values = new Float32Array(shape.reduce((a, b) => a * b, 1));
+    if (kind === 'mask') {
+      const n = sizes.nPositions;
+      for (let i = 0; i < values.length; i++) values[i] = i % n <= Math.floor(i / n) % n ? 1 : 0; // lower triangle
+    } else {
+      const spread = Math.sqrt(3) * (kind === 'weight' ? scale : scale / 2); // uniform on [−√3σ, √3σ): deviation σ
+      for (let i = 0; i < values.length; i++) values[i] = (kind === 'gamma' ? 1 : 0) + spread * draw();
     }
+    let stored = values;
+    if (type !== 'F32') {
+      const bits = new Uint32Array(values.buffer);
+      stored = new Uint16Array(values.length);
+      for (let i = 0; i < bits.length; i++) stored[i] = type === 'F16' ? half(bits[i]) : bfloat16(bits[i]);
+    }
+    out.set(new Uint8Array(stored.buffer), data + header[name].data_offsets[0]); // little-endian hosts
   }
   return out;
 }
