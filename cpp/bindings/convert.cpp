@@ -292,6 +292,35 @@ attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
   return o;
 }
 
+// One head's block, step by step (block_activations.hpp), as tensors { data, shape } under their JS names; a step the
+// model does not have (norm2 of a post-LN block) is null. T tokens, head width d_k, feed-forward width d_ff.
+val block_activations_to_js(const attn::train::BlockActivations& a, std::size_t d_k, std::size_t d_ff, std::size_t T) {
+  const std::size_t d = a.input.size() / T;
+  const auto tensor = [&](const std::vector<float>& data, std::size_t cols) {
+    return data.empty() ? val::null() : tensor_to_js(data.data(), {T, cols});
+  };
+  return object_to_js({{"layer", val(a.layer)},
+                       {"head", val(a.head)},
+                       {"wordVectors", tensor(a.word_vectors, d)},
+                       {"positional", tensor(a.positional, d)},
+                       {"input", tensor(a.input, d)},
+                       {"queries", tensor(a.queries, d_k)},
+                       {"keys", tensor(a.keys, d_k)},
+                       {"values", tensor(a.values, d_k)},
+                       {"scores", tensor(a.scores, T)},
+                       {"weights", tensor(a.weights, T)},
+                       {"headOutput", tensor(a.head_output, d_k)},
+                       {"concat", tensor(a.concat, d)},
+                       {"attentionOutput", tensor(a.attention_output, d)},
+                       {"residual1", tensor(a.residual1, d)},
+                       {"norm1", tensor(a.norm1, d)},
+                       {"norm2", tensor(a.norm2, d)},
+                       {"ffHidden", tensor(a.ff_hidden, d_ff)},
+                       {"ffOutput", tensor(a.ff_output, d)},
+                       {"residual2", tensor(a.residual2, d)},
+                       {"output", tensor(a.output, d)}});
+}
+
 val parameters_to_js(const attn::train::ModelConfig& c, const std::vector<float>& flat) {
   val out = val::object();
   for (const attn::train::ParameterSpec& s : attn::train::parameter_specs(c)) {

@@ -30,6 +30,7 @@
 #include "attn/lessons/positional_lab.hpp"
 #include "attn/text/embeddings.hpp"
 #include "attn/text/tokenizer.hpp"
+#include "attn/train/block_activations.hpp"
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/tasks.hpp"
 
@@ -168,6 +169,9 @@ val pca_to_js(const attn::Pca& p);
 // outputHead?, layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them);
 // the other options keep their defaults. An unknown objective throws as enum_from_js ("recipe.objective").
 attn::train::LanguageTrainerOptions language_model_options(const val& recipe);
+
+// One head's block step by step (block_activations.hpp) as { layer, head, wordVectors, …, output } of tensors.
+val block_activations_to_js(const attn::train::BlockActivations& a, std::size_t d_k, std::size_t d_ff, std::size_t T);
 
 // Every parameter of a model of configuration c (parameter_specs order, the flat array `flat`) as one JS object
 // { [name]: { data: Float32Array, shape } } under the spec's names ("embedding", "layers.0.attention.w_q", …):

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -112,13 +113,19 @@ std::vector<train::HeadChoice> heads_of(const val& heads) {
 
 // { embeddings, input, attention, hidden, positions, topIds, topP, logits, outputInput, sampling } as flat typed
 // arrays (the JS side shapes them); positions: integers (empty: every token); sampling: null, or { temperature, topK }.
-val gpt2_run(int id, const val& ids, int k, const val& positions, const val& ablate, const val& sampling) {
+// activations: null, or { layer, head }: that head's block step by step (gpt2.hpp run).
+val gpt2_run(int id, const val& ids, int k, const val& positions, const val& ablate, const val& sampling,
+             const val& activations) {
   return guarded([&] {
     train::Gpt2Model& m = g_gpt2.get(id);
     std::vector<std::int64_t> at;
     for (const double p : vector_from_js<double>(positions)) at.push_back(static_cast<std::int64_t>(p));
+    std::optional<train::HeadChoice> follow;
+    if (!activations.isNull())
+      follow = train::HeadChoice{activations["layer"].as<std::size_t>(), activations["head"].as<std::size_t>()};
     const train::LanguageRun r =
-        m.run(vector_from_js<std::int32_t>(ids), static_cast<std::size_t>(k), at, heads_of(ablate));
+        m.run(vector_from_js<std::int32_t>(ids), static_cast<std::size_t>(k), at, heads_of(ablate), follow);
+    const train::Gpt2Config& c = m.config();
     const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
     std::vector<std::int32_t> top_ids;
     std::vector<float> top_p;
@@ -144,7 +151,10 @@ val gpt2_run(int id, const val& ids, int k, const val& positions, const val& abl
                          {"topP", typed_array_to_js(top_p)},
                          {"logits", typed_array_to_js(r.logits)},
                          {"outputInput", typed_array_to_js(r.output_input)},
-                         {"sampling", q}});
+                         {"sampling", q},
+                         {"activations", r.activations ? block_activations_to_js(*r.activations, c.d_model / c.n_heads,
+                                                                                 c.d_ff, r.embeddings.size() / c.d_model)
+                                                       : val::null()}});
   });
 }
 

@@ -60,33 +60,6 @@ val tokens_to_js(const std::vector<attn::Token>& tokens, const std::vector<std::
   return out;
 }
 
-// One head's block, step by step (block_activations.hpp), as tensors { data, shape } under their JS names.
-val block_activations_to_js(const train::BlockActivations& a, const train::ModelConfig& c, std::size_t T) {
-  const std::size_t d = c.d_model, dk = d / c.n_heads;
-  const auto tensor = [&](const std::vector<float>& data, std::size_t cols) {
-    return data.empty() ? val::null() : tensor_to_js(data.data(), {T, cols});
-  };
-  return object_to_js({{"layer", val(a.layer)},
-                       {"head", val(a.head)},
-                       {"wordVectors", tensor(a.word_vectors, d)},
-                       {"positional", tensor(a.positional, d)},
-                       {"input", tensor(a.input, d)},
-                       {"queries", tensor(a.queries, dk)},
-                       {"keys", tensor(a.keys, dk)},
-                       {"values", tensor(a.values, dk)},
-                       {"scores", tensor(a.scores, T)},
-                       {"weights", tensor(a.weights, T)},
-                       {"headOutput", tensor(a.head_output, dk)},
-                       {"concat", tensor(a.concat, d)},
-                       {"attentionOutput", tensor(a.attention_output, d)},
-                       {"residual1", tensor(a.residual1, d)},
-                       {"norm1", tensor(a.norm1, d)},
-                       {"ffHidden", tensor(a.ff_hidden, c.d_ff)},
-                       {"ffOutput", tensor(a.ff_output, d)},
-                       {"residual2", tensor(a.residual2, d)},
-                       {"output", tensor(a.output, d)}});
-}
-
 // ---- knockout: run()'s ablate and attribute() (language_model.hpp; checked in web/src/core/knockout.js, and again
 // here) ----
 
@@ -171,7 +144,7 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
          {"outputInput", typed_array_to_js(r.output_input)},
          {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
          {"activations",
-          r.activations ? block_activations_to_js(*r.activations, m.config(), r.tokens.size()) : val::null()}});
+          r.activations ? block_activations_to_js(*r.activations, m.config().d_model / m.config().n_heads, m.config().d_ff, r.tokens.size()) : val::null()}});
   });
 }
 

@@ -41,8 +41,9 @@ const gelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044
  * @param {Map<string, { shape: number[], data: Float32Array }>} tensors the checkpoint's (readSafetensors), named
  *   without or with the 'transformer.' prefix
  * @param {number[]} ids @param {number} numHeads
- * @returns {{ attention: Float64Array[][], hidden: Float64Array[], logits: Float64Array }} attention[l][h]: T × T;
- *   hidden[l]: the residual stream after block l (T × d); logits: T × V
+ * @returns {{ attention: Float64Array[][], hidden: Float64Array[], blocks: object[], logits: Float64Array }}
+ *   attention[l][h]: T × T; hidden[l]: the residual stream after block l (T × d); blocks[l]: block l's steps (input,
+ *   norm1, qkv (T × 3d), z, attentionOutput, residual1, norm2, ffHidden, ffOutput); logits: T × V
  */
 export function gpt2Reference(tensors, ids, numHeads) {
   const get = (name) => (tensors.get(name) ?? tensors.get(`transformer.${name}`)).data;
@@ -57,8 +58,10 @@ export function gpt2Reference(tensors, ids, numHeads) {
   });
   const attention = [];
   const hidden = [];
+  const blocks = [];
   for (let l = 0; tensors.has(`h.${l}.ln_1.weight`) || tensors.has(`transformer.h.${l}.ln_1.weight`); l++) {
     const p = (name) => get(`h.${l}.${name}`);
+    const input = x;
     const a = layerNorm(x, T, d, p('ln_1.weight'), p('ln_1.bias'));
     const qkv = linear(a, T, d, p('attn.c_attn.weight'), 3 * d, p('attn.c_attn.bias'));
     const z = new Float64Array(T * d);
@@ -91,8 +94,20 @@ export function gpt2Reference(tensors, ids, numHeads) {
     const dFF = p('mlp.c_fc.bias').length;
     const inner = linear(m, T, d, p('mlp.c_fc.weight'), dFF, p('mlp.c_fc.bias')).map(gelu);
     const out = linear(inner, T, dFF, p('mlp.c_proj.weight'), d, p('mlp.c_proj.bias'));
+    const residual1 = x;
     x = x.map((v, i) => v + out[i]);
     hidden.push(x);
+    blocks.push({
+      input,
+      norm1: a,
+      qkv,
+      z,
+      attentionOutput: projected,
+      residual1,
+      norm2: m,
+      ffHidden: inner,
+      ffOutput: out,
+    });
   }
   const f = layerNorm(x, T, d, get('ln_f.weight'), get('ln_f.bias'));
   const logits = new Float64Array(T * V);
@@ -103,5 +118,5 @@ export function gpt2Reference(tensors, ids, numHeads) {
       logits[t * V + v] = s;
     }
   }
-  return { attention, hidden, logits };
+  return { attention, hidden, blocks, logits };
 }

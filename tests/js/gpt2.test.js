@@ -54,6 +54,38 @@ function checkAgainstReference(model, bytes, text, { logits: logitsTolerance, at
   return r;
 }
 
+/** Every step of a followed head's block (run()'s activations) against the reference's, layer 1, head 0. */
+function checkSteps(model, bytes, text) {
+  const r = model.run(text, { activations: { layer: 1, head: 0 } });
+  const ids = r.tokens.map((t) => t.id);
+  const { blocks } = gpt2Reference(readSafetensors(bytes, 'reference').tensors, ids, model.config.numHeads);
+  const b = blocks[1];
+  const T = ids.length;
+  const d = model.config.dModel;
+  const a = r.activations;
+  const column = (m, width, from, cols) =>
+    Float64Array.from({ length: T * cols }, (_, i) => m[Math.floor(i / cols) * width + from + (i % cols)]);
+  const pairs = {
+    input: b.input,
+    norm1: b.norm1,
+    queries: column(b.qkv, 3 * d, 0, d),
+    keys: column(b.qkv, 3 * d, d, d),
+    values: column(b.qkv, 3 * d, 2 * d, d),
+    concat: b.z,
+    attentionOutput: b.attentionOutput,
+    residual1: b.residual1,
+    norm2: b.norm2,
+    ffHidden: b.ffHidden,
+    ffOutput: b.ffOutput,
+  };
+  for (const [name, expected] of Object.entries(pairs)) {
+    const { diff, scale } = worst(a[name].data, expected);
+    assert.ok(diff <= 2e-5 * Math.max(1, scale), `${name}: off by ${diff} (largest ${scale})`);
+  }
+  assert.deepEqual(a.output.data, r.hidden[1].data);
+  assert.deepEqual(a.weights.data, r.attention[1][0]);
+}
+
 describe('GPT-2 against a float64 reference', () => {
   test('a tiny GPT-2 (2 layers, d 64, the full BPE vocabulary) in F32, F16 and BF16, with and without the prefix', async () => {
     for (const [dtype, prefix, buffers] of [
@@ -68,6 +100,7 @@ describe('GPT-2 against a float64 reference', () => {
       assert.equal(model.config.numHeads, 1); // d 64 / GPT-2's head width 64, without config.json
       assert.equal(model.config.outputSize, 50257);
       const r = checkAgainstReference(model, bytes, TEXT, { logits: 2e-5, attention: 1e-5 });
+      if (dtype === 'F32') checkSteps(model, bytes, TEXT);
       const rows = r.attention[1][0];
       const T = r.tokens.length;
       for (let i = 0; i < T; i++) {
@@ -152,7 +185,8 @@ describe('GPT-2 text', () => {
   test('bad input is a clear error', () => {
     assert.throws(() => model.run(''), /languageModel.run: the text must hold 1 to 64 tokens, got 0/);
     assert.throws(() => model.run('word '.repeat(70).trim()), /must hold 1 to 64 tokens, got 70/);
-    assert.throws(() => model.run(TEXT, { activations: {} }), /unknown option 'activations'/);
+    assert.throws(() => model.run(TEXT, { activations: { layer: 2, head: 0 } }), /activations.layer/);
+    assert.throws(() => model.run(TEXT, { attention: true }), /unknown option 'attention'/);
     assert.throws(() => model.run(TEXT, { ablate: [{ layer: 2, head: 0 }] }), /ablate\[0\].layer/);
     assert.throws(() => model.score('Hi'), /at least 2 tokens/);
   });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -244,9 +245,9 @@ ModelConfig Gpt2Model::heads() const {
 }
 
 void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<std::uint8_t>& ablated,
-                        LanguageRun& out, std::vector<float>& x) {
+                        LanguageRun& out, std::vector<float>& x, std::optional<HeadChoice> follow) {
   if (!loaded_) throw std::invalid_argument("gpt2: the model's tensors are not all loaded");
-  const std::size_t T = ids.size(), d = config_.d_model, H = config_.n_heads, ff = config_.d_ff;
+  const std::size_t T = ids.size(), d = config_.d_model, H = config_.n_heads, ff = config_.d_ff, dk = d / H;
   check_token_count(T, 1, std::min(kMaxLanguageTokens, config_.n_positions), "gpt2: the text");
   for (std::size_t t = 0; t < T; ++t) {
     if (ids[t] < 0 || static_cast<std::size_t>(ids[t]) >= config_.vocab_size) {
@@ -262,20 +263,61 @@ void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<
   out.input = x;
   out.attention.assign(config_.n_layers * H * T * T, 0.0f);
   out.hidden.clear();
-  std::vector<float> a(T * d), q(T * d), k(T * d), v(T * d), z(T * d), hidden(T * ff), mean(T), rstd(T);
+  std::vector<float> a(T * d), q(T * d), k(T * d), v(T * d), z(T * d), sub(T * d), hidden(T * ff), mean(T), rstd(T);
+  // Each sublayer's output goes to `sub` and is then added to x, so that a followed block (activations) shows the very
+  // values of the residual stream.
+  const auto add = [&]() {
+    for (std::size_t i = 0; i < T * d; ++i) x[i] += sub[i];
+  };
   for (std::size_t l = 0; l < config_.n_layers; ++l) {
     const Layer& layer = layers_[l];
+    BlockActivations* b = follow && follow->layer == l ? &out.activations.emplace() : nullptr;
+    if (b) {
+      *b = BlockActivations{};
+      b->layer = l, b->head = follow->head;
+      b->word_vectors = out.embeddings;
+      b->positional.assign(wpe_.begin(), wpe_.begin() + T * d);
+      b->input = x;
+    }
     layernorm_forward(a.data(), mean.data(), rstd.data(), x.data(), layer.ln1_gamma.data(), layer.ln1_beta.data(), T, d);
     matmul_forward(q.data(), a.data(), layer.w_q, layer.b_qkv.data(), T);
     matmul_forward(k.data(), a.data(), layer.w_k, layer.b_qkv.data() + d, T);
     matmul_forward(v.data(), a.data(), layer.w_v, layer.b_qkv.data() + 2 * d, T);
-    attention_forward(z.data(), out.attention.data() + l * H * T * T, q.data(), k.data(), v.data(), 1, T, d, H, true,
+    float* weights = out.attention.data() + l * H * T * T;
+    attention_forward(z.data(), weights, q.data(), k.data(), v.data(), 1, T, d, H, true,
                       ablated.empty() ? nullptr : ablated.data() + l * H, head_);
-    matmul_forward(x.data(), z.data(), layer.w_proj, layer.b_proj.data(), T, true);
+    matmul_forward(sub.data(), z.data(), layer.w_proj, layer.b_proj.data(), T);
+    if (b) {
+      const std::size_t h = b->head;
+      const auto columns = [&](const std::vector<float>& m) {
+        std::vector<float> c(T * dk);
+        for (std::size_t t = 0; t < T; ++t) std::copy_n(m.begin() + t * d + h * dk, dk, c.begin() + t * dk);
+        return c;
+      };
+      b->norm1 = a;
+      b->queries = columns(q), b->keys = columns(k), b->values = columns(v);
+      b->scores.assign(T * T, -std::numeric_limits<float>::infinity());
+      const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
+      for (std::size_t i = 0; i < T; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) {
+          float s = 0;
+          for (std::size_t c = 0; c < dk; ++c) s += b->queries[i * dk + c] * b->keys[j * dk + c];
+          b->scores[i * T + j] = s * scale;
+        }
+      }
+      b->weights.assign(weights + h * T * T, weights + (h + 1) * T * T);
+      b->head_output = columns(z);
+      b->concat = z;
+      b->attention_output = sub;
+    }
+    add();
     layernorm_forward(a.data(), mean.data(), rstd.data(), x.data(), layer.ln2_gamma.data(), layer.ln2_beta.data(), T, d);
     matmul_forward(hidden.data(), a.data(), layer.w_fc, layer.b_fc.data(), T);
     gelu_tanh_forward(hidden.data(), hidden.data(), T * ff);
-    matmul_forward(x.data(), hidden.data(), layer.w_fc_proj, layer.b_fc_proj.data(), T, true);
+    matmul_forward(sub.data(), hidden.data(), layer.w_fc_proj, layer.b_fc_proj.data(), T);
+    if (b) b->residual1 = x, b->norm2 = a, b->ff_hidden = hidden, b->ff_output = sub;
+    add();
+    if (b) b->residual2 = x, b->output = x;
     out.hidden.insert(out.hidden.end(), x.begin(), x.end());
   }
 }
@@ -290,13 +332,15 @@ std::vector<float> Gpt2Model::output_layer(const float* x, std::size_t n, std::v
 }
 
 LanguageRun Gpt2Model::run(const std::vector<std::int32_t>& ids, std::size_t k,
-                           const std::vector<std::int64_t>& positions, const std::vector<HeadChoice>& ablate) {
+                           const std::vector<std::int64_t>& positions, const std::vector<HeadChoice>& ablate,
+                           std::optional<HeadChoice> activations) {
   if (k < 1 || k > kMaxTopK)
     throw std::out_of_range("gpt2.run: k must be in [1, " + std::to_string(kMaxTopK) + "], got " + std::to_string(k));
+  if (activations) check_head_choice(heads(), *activations, "gpt2.run: activations");
   const std::vector<std::uint8_t> ablated = ablation_flags(heads(), ablate, "gpt2.run: ablate");
   LanguageRun out;
   std::vector<float> x;
-  forward(ids, ablated, out, x);
+  forward(ids, ablated, out, x, activations);
   const std::size_t T = ids.size(), d = config_.d_model, V = config_.vocab_size;
   if (positions.size() > kMaxLanguageTokens) {
     throw std::out_of_range("gpt2.run: at most " + std::to_string(kMaxLanguageTokens) + " positions, got " +

@@ -155,6 +155,37 @@ TEST_CASE("gpt2: causal, knockout and scoring agree with the forward pass", "[tr
   CHECK_THROWS_WITH(model.run(ids, 5, {7}), Catch::Contains("position"));
 }
 
+TEST_CASE("gpt2: a head's block step by step is the forward pass's own values, in the pre-LN order", "[train]") {
+  Gpt2Model model(kSmall);
+  load_random(model, 11);
+  const std::vector<std::int32_t> ids = {3, 1, 4, 1, 5};
+  const std::size_t T = 5, d = 8, dk = 4;
+  const LanguageRun plain = model.run(ids, 3);
+  const LanguageRun r = model.run(ids, 3, {}, {}, HeadChoice{1, 1});
+  REQUIRE(r.activations);
+  const BlockActivations& b = *r.activations;
+  CHECK(r.logits == plain.logits);  // following a head changes nothing
+  CHECK(b.input == std::vector<float>(plain.hidden.begin(), plain.hidden.begin() + T * d));  // layer 0's output
+  CHECK(b.output == std::vector<float>(plain.hidden.begin() + T * d, plain.hidden.end()));
+  CHECK(b.weights == std::vector<float>(plain.attention.begin() + (2 + 1) * T * T, plain.attention.begin() + 4 * T * T));
+  for (std::size_t i = 0; i < T * d; ++i) {
+    CHECK(b.residual1[i] == b.input[i] + b.attention_output[i]);  // the residual stream, added as the pass added it
+    CHECK(b.output[i] == b.residual1[i] + b.ff_output[i]);
+    CHECK(b.concat[(i / d) * d + dk + i % dk] == b.head_output[(i / d) * dk + i % dk]);  // head 1's columns of Z
+  }
+  for (std::size_t t = 0; t < T; ++t) {  // the scores' causal softmax is the weights (the values: gpt2.test.js)
+    double total = 0;
+    for (std::size_t j = 0; j <= t; ++j) total += std::exp(double(b.scores[t * T + j]) - b.scores[t * T]);
+    for (std::size_t j = 0; j <= t; ++j)
+      CHECK(b.weights[t * T + j] == Approx(std::exp(double(b.scores[t * T + j]) - b.scores[t * T]) / total).margin(1e-6));
+    for (std::size_t j = t + 1; j < T; ++j) CHECK(std::isinf(b.scores[t * T + j]));
+  }
+  CHECK(b.norm1.size() == T * d);
+  CHECK(b.norm2.size() == T * d);
+  CHECK(b.ff_hidden.size() == T * 12);
+  CHECK_THROWS_WITH(model.run(ids, 3, {}, {}, HeadChoice{0, 2}), Catch::Contains("gpt2.run: activations"));
+}
+
 TEST_CASE("gpt2: loading checks rows, values and completeness", "[train]") {
   Gpt2Model model(kSmall);
   std::vector<float> row(24, 0.1f);

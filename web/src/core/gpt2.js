@@ -177,8 +177,13 @@ export function gpt2Api(wasm, limits) {
       tokenize: (text) => bpe(text, 'languageModel.tokenize').tokens,
       run(text, options = {}) {
         const where = 'languageModel.run';
-        check.knownOptions(options, where, ['k', 'positions', 'ablate', 'sampling']);
-        const { k = 10, positions = 'all', sampling } = options;
+        check.knownOptions(options, where, ['k', 'positions', 'ablate', 'sampling', 'activations']);
+        const { k = 10, positions = 'all', sampling, activations } = options;
+        if (activations !== undefined) {
+          check.knownOptions(activations, `${where} activations`, ['layer', 'head']);
+          check.integerIn(activations.layer, where, 'activations.layer', 0, numLayers - 1);
+          check.integerIn(activations.head, where, 'activations.head', 0, numHeads - 1);
+        }
         check.integerIn(k, where, 'k', 1, limits.maxTopK);
         const ablate = checkAblate(options.ablate ?? [], where, numLayers, numHeads);
         if (sampling !== undefined) checkSampling(sampling, where, ['temperature', 'topK'], limits);
@@ -200,6 +205,7 @@ export function gpt2Api(wasm, limits) {
             at,
             ablate,
             sampling ? { temperature: sampling.temperature ?? 1, topK: sampling.topK ?? 0 } : null,
+            activations ? { layer: activations.layer, head: activations.head } : null,
           ),
           where,
         );
@@ -235,7 +241,9 @@ export function gpt2Api(wasm, limits) {
           logits,
           outputInput,
         };
-        return sampling ? { ...out, sampling: sampled } : out;
+        if (sampling) out.sampling = sampled;
+        if (activations) out.activations = r.activations;
+        return out;
       },
       score(text, options = {}) {
         const where = 'languageModel.score';

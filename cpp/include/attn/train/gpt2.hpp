@@ -22,6 +22,7 @@
 // those are not read (the mask is the causal mask, the output is wte).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,11 +100,15 @@ class Gpt2Model {
   // and at `positions` (each in [−T, T); empty: every position) the logits over the V tokens, their k most likely
   // (most likely first) and the final LayerNorm's rows LN_f(x_L) (output_input). run.tokens, run.inputs and run.unk
   // are left empty (the tokens are BPE pieces, made in JS; there is no <unk>). ablate: heads knocked out as
-  // LanguageModel::run knocks them out (their block of Z set to 0 before W_proj; Michel et al. 2019 §3). Throws
-  // std::out_of_range for T outside [1, min(kMaxLanguageTokens, n_positions)], an id outside [0, V), k outside
-  // [1, kMaxTopK], a position outside [−T, T), a head that does not exist or is listed twice.
+  // LanguageModel::run knocks them out (their block of Z set to 0 before W_proj; Michel et al. 2019 §3).
+  // activations: that head's block step by step, from the same forward pass (block_activations.hpp's fields, in the
+  // pre-LN order: input X_l; norm1 = LN₁(X_l), which Q, K, V read; scores, weights, head_output, concat;
+  // attention_output = Z W_proj + b_proj; residual1 = X_l + attention_output; norm2 = LN₂(residual1); ff_hidden =
+  // GELU_tanh(norm2 W_fc + b_fc); ff_output; residual2 = output = residual1 + ff_output; word_vectors = wte rows,
+  // positional = wpe rows). Throws std::out_of_range for T outside [1, min(kMaxLanguageTokens, n_positions)], an id
+  // outside [0, V), k outside [1, kMaxTopK], a position outside [−T, T), a head that does not exist or is listed twice.
   LanguageRun run(const std::vector<std::int32_t>& ids, std::size_t k, const std::vector<std::int64_t>& positions = {},
-                  const std::vector<HeadChoice>& ablate = {});
+                  const std::vector<HeadChoice>& ablate = {}, std::optional<HeadChoice> activations = std::nullopt);
 
   // ln p(ids[t + 1] | ids[0 … t]) for t = 0 … T − 2 (nats), from one forward pass. Throws as run(), and for T < 2.
   std::vector<double> next_log_probs(const std::vector<std::int32_t>& ids, const std::vector<HeadChoice>& ablate = {});
@@ -130,10 +135,10 @@ class Gpt2Model {
   bool loaded_ = false;
   HeadWorkspace head_;
 
-  // The blocks over ids with the heads of `ablated` off: fills out's embeddings, input, attention and hidden, and
-  // returns x_L (T, d) in x.
+  // The blocks over ids with the heads of `ablated` off: fills out's embeddings, input, attention and hidden (and
+  // activations for the head `follow`), and returns x_L (T, d) in x.
   void forward(const std::vector<std::int32_t>& ids, const std::vector<std::uint8_t>& ablated, LanguageRun& out,
-               std::vector<float>& x);
+               std::vector<float>& x, std::optional<HeadChoice> follow = std::nullopt);
   // logits (n, V) = LN_f(x) wteᵀ for n rows x (n, d); returns LN_f(x) (n, d).
   std::vector<float> output_layer(const float* x, std::size_t n, std::vector<float>& logits) const;
   // A ModelConfig with L and H, for the head checks of input_checks.hpp.
