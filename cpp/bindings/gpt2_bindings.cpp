@@ -178,6 +178,29 @@ val gpt2_sample(int id, const val& ids, double temperature, double top_k, double
   });
 }
 
+// { positions, ids (L + 1)·P·k, p, nextP (L + 1)·P } (gpt2.hpp logit_lens); the JS side shapes them.
+val gpt2_logit_lens(int id, const val& ids, int k, const val& positions) {
+  return guarded([&] {
+    std::vector<std::int64_t> at;
+    for (const double p : vector_from_js<double>(positions)) at.push_back(static_cast<std::int64_t>(p));
+    const train::Gpt2Model::LogitLens lens =
+        g_gpt2.get(id).logit_lens(vector_from_js<std::int32_t>(ids), static_cast<std::size_t>(k), at);
+    const std::vector<std::int32_t> computed(lens.positions.begin(), lens.positions.end());
+    return object_to_js({{"positions", typed_array_to_js(computed)},
+                         {"ids", typed_array_to_js(lens.ids)},
+                         {"p", typed_array_to_js(lens.p)},
+                         {"nextP", typed_array_to_js(lens.next_p)}});
+  });
+}
+
+// wpe as { data, shape: [n_positions, d] }.
+val gpt2_position_embeddings(int id) {
+  return guarded([&] {
+    const train::Gpt2Model& m = g_gpt2.get(id);
+    return tensor_to_js(m.position_embeddings().data(), {m.config().n_positions, m.config().d_model});
+  });
+}
+
 val gpt2_limits() {
   val out = val::object();
   set_numbers(out, {{"maxParameters", static_cast<double>(train::kMaxGpt2Parameters)},
@@ -192,4 +215,5 @@ EMSCRIPTEN_BINDINGS(attention_gpt2) {
   bind_functions("gpt2Layout", &gpt2_layout, "gpt2Create", &gpt2_create, "gpt2Scratch", &gpt2_scratch, "gpt2Load",
                  &gpt2_load, "gpt2Finish", &gpt2_finish, "gpt2Release", &gpt2_release, "gpt2Run", &gpt2_run,
                  "gpt2Score", &gpt2_score, "gpt2Sample", &gpt2_sample, "gpt2Limits", &gpt2_limits);
+  bind_functions("gpt2LogitLens", &gpt2_logit_lens, "gpt2PositionEmbeddings", &gpt2_position_embeddings);
 }

@@ -124,6 +124,45 @@ describe('GPT-2 against a float64 reference', () => {
     checkAgainstReference(model, bytes, 'The river bank was muddy', { logits: 2e-5, attention: 2e-6 });
     model.release();
   });
+
+  test("the logit lens: each layer's residual stream through ln_f and wteᵀ, as the reference reads it", async () => {
+    const bytes = gpt2Checkpoint({ dtype: 'F32', scale: 0.25, seed: 6 });
+    const model = await core.languageModel({ bytes, architecture: 'gpt2' });
+    const lens = model.logitLens(TEXT, { k: 3 });
+    const ids = lens.tokens.map((t) => t.id);
+    const tensors = readSafetensors(bytes, 'reference').tensors;
+    const ref = gpt2Reference(tensors, ids, 1);
+    const [V, d] = tensors.get('wte.weight').shape;
+    const wte = tensors.get('wte.weight').data;
+    const [gamma, beta] = [tensors.get('ln_f.weight').data, tensors.get('ln_f.bias').data];
+    const T = ids.length;
+    const x0 = Float64Array.from(
+      { length: T * d },
+      (_, i) => wte[ids[Math.floor(i / d)] * d + (i % d)] + tensors.get('wpe.weight').data[i],
+    );
+    assert.equal(lens.layers.length, 3);
+    [x0, ...ref.hidden].forEach((stream, layer) => {
+      for (const t of [0, 5, T - 1]) {
+        const row = stream.subarray(t * d, (t + 1) * d);
+        const mean = row.reduce((a, b) => a + b, 0) / d;
+        const rstd = 1 / Math.sqrt(row.reduce((a, b) => a + (b - mean) ** 2, 0) / d + 1e-5);
+        const f = row.map((v, j) => gamma[j] * (v - mean) * rstd + beta[j]);
+        const logits = Float64Array.from({ length: V }, (_, v) => f.reduce((a, b, j) => a + b * wte[v * d + j], 0));
+        const max = Math.max(...logits);
+        const total = logits.reduce((a, z) => a + Math.exp(z - max), 0);
+        const cell = lens.layers[layer][t];
+        const best = logits.indexOf(max);
+        assert.equal(cell.top[0].id, best, `layer ${layer}, position ${t}`);
+        assert.ok(Math.abs(cell.top[0].p - 1 / total) < 1e-5);
+        if (t + 1 < T) assert.ok(Math.abs(cell.next - Math.exp(logits[ids[t + 1]] - max) / total) < 1e-5);
+        else assert.equal(cell.next, null);
+      }
+    });
+    const wpe = model.positionEmbeddings();
+    assert.deepEqual(wpe.shape, [64, 64]);
+    assert.deepEqual(wpe.data, tensors.get('wpe.weight').data);
+    model.release();
+  });
 });
 
 describe('GPT-2 text', () => {

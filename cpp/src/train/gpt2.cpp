@@ -366,6 +366,47 @@ LanguageRun Gpt2Model::run(const std::vector<std::int32_t>& ids, std::size_t k,
   return out;
 }
 
+Gpt2Model::LogitLens Gpt2Model::logit_lens(const std::vector<std::int32_t>& ids, std::size_t k,
+                                            const std::vector<std::int64_t>& positions) {
+  if (k < 1 || k > kMaxTopK)
+    throw std::out_of_range("gpt2.logitLens: k must be in [1, " + std::to_string(kMaxTopK) + "], got " +
+                            std::to_string(k));
+  LanguageRun run;
+  std::vector<float> x;
+  forward(ids, {}, run, x);
+  const std::size_t T = ids.size(), d = config_.d_model, V = config_.vocab_size, R = config_.n_layers + 1;
+  LogitLens out;
+  if (positions.size() > kMaxLanguageTokens) {
+    throw std::out_of_range("gpt2.logitLens: at most " + std::to_string(kMaxLanguageTokens) + " positions, got " +
+                            std::to_string(positions.size()));
+  }
+  for (const std::int64_t at : positions) out.positions.push_back(position_index(at, T, "gpt2.logitLens"));
+  if (positions.empty())
+    for (std::size_t t = 0; t < T; ++t) out.positions.push_back(t);
+  const std::size_t P = out.positions.size();
+  std::vector<float> rows(R * P * d);  // row (r, i): the residual stream after r blocks at positions[i]
+  for (std::size_t r = 0; r < R; ++r) {
+    const float* stream = r == 0 ? run.input.data() : run.hidden.data() + (r - 1) * T * d;
+    for (std::size_t i = 0; i < P; ++i)
+      std::copy_n(stream + out.positions[i] * d, d, rows.begin() + (r * P + i) * d);
+  }
+  std::vector<float> logits, p(V);
+  const std::size_t block = 16;  // V floats of logits a row: a block of rows at a time
+  for (std::size_t n0 = 0; n0 < R * P; n0 += block) {
+    const std::size_t n = std::min(block, R * P - n0);
+    output_layer(rows.data() + n0 * d, n, logits);
+    for (std::size_t i = 0; i < n; ++i) {
+      const float* row = logits.data() + i * V;
+      std::copy(row, row + V, p.begin());
+      softmax_prefix(p.data(), V, V);
+      for (const std::int32_t id : top_ids(row, V, k, -1)) out.ids.push_back(id), out.p.push_back(p[id]);
+      const std::size_t t = out.positions[(n0 + i) % P];
+      out.next_p.push_back(t + 1 < T ? p[static_cast<std::size_t>(ids[t + 1])] : std::nanf(""));
+    }
+  }
+  return out;
+}
+
 std::vector<double> Gpt2Model::next_log_probs(const std::vector<std::int32_t>& ids,
                                               const std::vector<HeadChoice>& ablate) {
   check_token_count(ids.size(), 2, std::min(kMaxLanguageTokens, config_.n_positions), "gpt2.score: the text");

@@ -186,6 +186,39 @@ TEST_CASE("gpt2: a head's block step by step is the forward pass's own values, i
   CHECK_THROWS_WITH(model.run(ids, 3, {}, {}, HeadChoice{0, 2}), Catch::Contains("gpt2.run: activations"));
 }
 
+TEST_CASE("gpt2: the logit lens reads every layer's residual stream through the output layer", "[train]") {
+  Gpt2Model model(kSmall);
+  load_random(model, 13, 1.0f);
+  const std::vector<std::int32_t> ids = {3, 1, 4, 1, 5, 9};
+  const std::size_t T = 6, V = 11, R = 3, k = 4;
+  const LanguageRun r = model.run(ids, k);
+  const Gpt2Model::LogitLens lens = model.logit_lens(ids, k);
+  REQUIRE(lens.ids.size() == R * T * k);
+  REQUIRE(lens.next_p.size() == R * T);
+  for (std::size_t t = 0; t < T; ++t) {
+    for (std::size_t i = 0; i < k; ++i) {  // the last row is the model's own prediction
+      CHECK(lens.ids[((R - 1) * T + t) * k + i] == r.top[t][i].id);
+      CHECK(lens.p[((R - 1) * T + t) * k + i] == Approx(r.top[t][i].p).margin(1e-6));
+    }
+    if (t + 1 < T) {
+      double total = 0;
+      for (std::size_t v = 0; v < V; ++v) total += std::exp(double(r.logits[t * V + v]));
+      CHECK(lens.next_p[(R - 1) * T + t] == Approx(std::exp(double(r.logits[t * V + ids[t + 1]])) / total).margin(1e-6));
+    } else {
+      CHECK(std::isnan(lens.next_p[(R - 1) * T + t]));
+    }
+  }
+  // Row 0 reads x₀ = wte + wpe: at position 0 with wpe[0] alone added, still a distribution over the 11 tokens
+  double mass = 0;
+  for (std::size_t i = 0; i < k; ++i) mass += lens.p[i];
+  CHECK(mass <= 1.0 + 1e-6);
+  CHECK(lens.ids != std::vector<std::int32_t>(lens.ids.size(), lens.ids[0]));
+  const Gpt2Model::LogitLens last = model.logit_lens(ids, 2, {-1});
+  CHECK(last.positions == std::vector<std::size_t>{5});
+  CHECK(last.ids.size() == R * 2);
+  CHECK(model.position_embeddings().size() == 9 * 8);
+}
+
 TEST_CASE("gpt2: loading checks rows, values and completeness", "[train]") {
   Gpt2Model model(kSmall);
   std::vector<float> row(24, 0.1f);

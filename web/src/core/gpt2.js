@@ -128,6 +128,15 @@ export function gpt2Api(wasm, limits) {
     return makeGpt2(id, { ...config, memoryBytes, fileName });
   }
 
+  /** run()'s and logitLens()'s `positions` as the core takes them: 'all' → [] (every token), or a checked list. */
+  function outputPositions(positions, T, where) {
+    if (positions === 'all') return [];
+    if (!Array.isArray(positions) || positions.length === 0)
+      throw new RangeError(`${where}: positions must be 'all' or a list of positions, got ${String(positions)}`);
+    positions.forEach((p, i) => check.integerIn(p, where, `positions[${i}]`, -T, T - 1));
+    return positions;
+  }
+
   /** The model object over the core's GPT-2 `id` (language-model.d.ts documents each member). */
   function makeGpt2(id, sizes) {
     const { numLayers, numHeads, dModel, vocabSize } = sizes;
@@ -189,14 +198,7 @@ export function gpt2Api(wasm, limits) {
         if (sampling !== undefined) checkSampling(sampling, where, ['temperature', 'topK'], limits);
         const { ids, tokens } = tokenize(text, where);
         const T = ids.length;
-        let at = [];
-        if (Array.isArray(positions)) {
-          if (positions.length === 0) throw new RangeError(`${where}: positions must list at least one position`);
-          positions.forEach((p, i) => check.integerIn(p, where, `positions[${i}]`, -T, T - 1));
-          at = positions;
-        } else if (positions !== 'all') {
-          throw new RangeError(`${where}: positions must be 'all' or a list of positions, got ${String(positions)}`);
-        }
+        const at = outputPositions(positions, T, where);
         const r = unwrap(
           wasm.gpt2Run(
             id,
@@ -244,6 +246,30 @@ export function gpt2Api(wasm, limits) {
         if (sampling) out.sampling = sampled;
         if (activations) out.activations = r.activations;
         return out;
+      },
+      logitLens(text, options = {}) {
+        const where = 'languageModel.logitLens';
+        check.knownOptions(options, where, ['k', 'positions']);
+        const { k = 1, positions = 'all' } = options;
+        check.integerIn(k, where, 'k', 1, limits.maxTopK);
+        const { ids, tokens } = tokenize(text, where);
+        const at = outputPositions(positions, ids.length, where);
+        const r = unwrap(wasm.gpt2LogitLens(id, ids, k, at), where);
+        const P = r.positions.length;
+        const rows = Array.from({ length: numLayers + 1 }, (_, layer) =>
+          Array.from(r.positions, (position, i) => {
+            const n = layer * P + i;
+            const top = Array.from({ length: k }, (_, j) => {
+              const tokenId = r.ids[n * k + j];
+              return { word: piece(tokenId), id: tokenId, p: r.p[n * k + j] };
+            });
+            return { position, top, next: Number.isNaN(r.nextP[n]) ? null : r.nextP[n] };
+          }),
+        );
+        return { tokens, positions: Array.from(r.positions), layers: rows };
+      },
+      positionEmbeddings() {
+        return unwrap(wasm.gpt2PositionEmbeddings(id), 'languageModel.positionEmbeddings');
       },
       score(text, options = {}) {
         const where = 'languageModel.score';

@@ -113,6 +113,22 @@ class Gpt2Model {
   // ln p(ids[t + 1] | ids[0 … t]) for t = 0 … T − 2 (nats), from one forward pass. Throws as run(), and for T < 2.
   std::vector<double> next_log_probs(const std::vector<std::int32_t>& ids, const std::vector<HeadChoice>& ablate = {});
 
+  // The logit lens (nostalgebraist 2020, "interpreting GPT: the logit lens"): the residual stream after the input and
+  // after each block, read through the final LayerNorm and the unembedding as if it were the last block's output:
+  // rows r = 0 … L (r = 0: x₀ = wte + wpe; r = l: after block l; r = L: the model's own output), at `positions`
+  // (as run()'s; empty: every token). Throws as run().
+  struct LogitLens {
+    std::vector<std::size_t> positions;  // (P)
+    std::vector<std::int32_t> ids;       // (L + 1, P, k) the k most likely tokens of each row, most likely first
+    std::vector<float> p;                // (L + 1, P, k) their probabilities under softmax(LN_f(x) wteᵀ)
+    std::vector<float> next_p;           // (L + 1, P) the probability of the token that comes next; NaN at the last one
+  };
+  LogitLens logit_lens(const std::vector<std::int32_t>& ids, std::size_t k,
+                       const std::vector<std::int64_t>& positions = {});
+
+  // wpe (n_positions, d): the learned position embeddings, row i for position i.
+  const std::vector<float>& position_embeddings() const { return wpe_; }
+
   const Gpt2Config& config() const { return config_; }
   // The floats the weights take in memory (packed panels padded to 8 columns).
   std::size_t stored_floats() const;
