@@ -6,7 +6,7 @@
 //                                   (found beside it by relative URL), causal.safetensors and masked.safetensors
 //                                   (the language models), gpt2-tokenizer.js (GPT-2's BPE, imported when a GPT-2
 //                                   checkpoint loads), index.d.ts (+ trainer.d.ts, limits.d.ts, language-model.d.ts,
-//                                   language-trainer.d.ts, head-measurement.d.ts, knockout.d.ts,
+//                                   language-trainer.d.ts, head-measurement.d.ts, knockout.d.ts, gpt2.d.ts,
 //                                   analyses.d.ts)
 //   dist/element/                   the embeddable element: attention-explorer.js (one ES module that
 //                                   imports ../core/index.js, so the core's files ship once), its .d.ts, and
@@ -240,6 +240,7 @@ copyFileSync('web/src/core/index.d.ts', 'dist/core/index.d.ts');
 copyFileSync('web/src/core/trainer.d.ts', 'dist/core/trainer.d.ts');
 copyFileSync('web/src/core/limits.d.ts', 'dist/core/limits.d.ts');
 copyFileSync('web/src/core/language-model.d.ts', 'dist/core/language-model.d.ts');
+copyFileSync('web/src/core/gpt2.d.ts', 'dist/core/gpt2.d.ts');
 copyFileSync('web/src/core/language-trainer.d.ts', 'dist/core/language-trainer.d.ts');
 copyFileSync('web/src/core/head-measurement.d.ts', 'dist/core/head-measurement.d.ts');
 copyFileSync('web/src/core/knockout.d.ts', 'dist/core/knockout.d.ts');

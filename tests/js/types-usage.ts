@@ -166,8 +166,23 @@ const firstAxis: Float32Array = core.pca({ data: new Float32Array(4), shape: [2,
 // @ts-expect-error pca takes k only
 core.pca({ data: new Float32Array(4), shape: [2, 2] }, { components: 1 });
 console.log(inputRow, firstAxis);
-// @ts-expect-error the models are 'causal' and 'masked'
+// @ts-expect-error the models are 'causal' and 'masked'; a checkpoint is { architecture, url | bytes }
 core.languageModel('gpt2');
+const gpt2 = await core.languageModel({
+  url: 'gpt2/model.safetensors',
+  architecture: 'gpt2',
+  onProgress: (p) => p.loaded,
+});
+const piece: string = gpt2.run('The river bank', { positions: [-1] }).top[2]?.[0].word ?? '';
+const lensNext: number | null = gpt2.logitLens('The river bank').layers[0][0].next;
+const norm2: number =
+  gpt2.run('The river bank', { activations: { layer: 0, head: 0 } }).activations?.norm2.data[0] ?? 0;
+const wpeRows: number = gpt2.positionEmbeddings().shape[0] + gpt2.config.parameters + core.gpt2Limits.headDim;
+// @ts-expect-error GPT-2 fills no blanks
+gpt2.fillMask('the [MASK]');
+// @ts-expect-error architectures are 'gpt2'
+core.languageModel({ url: 'x.safetensors', architecture: 'llama' });
+console.log(piece, lensNext, norm2, wpeRows);
 const lmTrainer = core.createLanguageTrainer({
   objective: 'masked',
   numLayers: 1,

@@ -9,12 +9,16 @@ import type { Attribution, AttributeOptions, HeadRef } from './knockout.js';
 export type * from './language-trainer.js';
 export type * from './head-measurement.js';
 export type * from './knockout.js';
+export type * from './gpt2.js';
+import type { Architecture, Gpt2Limits, Gpt2Model, Gpt2Options } from './gpt2.js';
 
 /** The two shipped models (core.languageModelLimits.objectives at run time). */
 export type LanguageModelKind = 'causal' | 'masked';
 
 export interface LanguageModelLimits {
   readonly objectives: readonly LanguageModelKind[];
+  /** The architectures of the checkpoints core.languageModel({ architecture }) reads besides our own files: 'gpt2'. */
+  readonly architectures: readonly Architecture[];
   /** The names run()'s positions option takes besides a list: 'all', 'masks'. */
   readonly outputPositions: readonly ('all' | 'masks')[];
   /** createLanguageTrainer's outputInit and outputVocabulary names. */
@@ -368,7 +372,15 @@ export interface LanguageModelApi {
    * option, and with one naming the file and what is wrong (missing, truncated, corrupted, another format or version).
    */
   languageModel(kind: LanguageModelKind, options?: LanguageModelOptions): Promise<LanguageModel>;
+  /**
+   * A GPT-2-family checkpoint an author brings (Radford et al. 2019): Hugging Face's safetensors layout, streamed into
+   * the core with progress. Rejects with a RangeError naming the file and the problem: not a GPT-2 layout (a tensor
+   * missing, of another shape, or not of the layout), a dtype other than F32, F16, BF16, a truncated file, a value
+   * that is not finite, more than gpt2Limits.maxParameters, a config.json that disagrees with the tensors.
+   */
+  languageModel(checkpoint: Gpt2Options): Promise<Gpt2Model>;
   readonly languageModelLimits: LanguageModelLimits;
+  readonly gpt2Limits: Gpt2Limits;
   /**
    * A new language model trained in the core on the given text (frozen GloVe input, post-LN blocks, AdamW with warm-up
    * and cosine decay), with the core's base recipe as defaults (languageModelLimits.trainerDefaults). Released when
