@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
+import { GPT2_SIZES, gpt2Checkpoint } from '../../scripts/gpt2-checkpoint.mjs';
 
 // The tarball's bytes (gzip): the word vectors (2.2 MB), two .wasm builds (~0.4 MB each), the
 // single-file variant (2.4 MB: its vectors include every word the language models predict, so that their files
@@ -78,6 +79,8 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
       'dist/core/language-trainer.d.ts',
       'dist/core/head-measurement.d.ts',
       'dist/core/knockout.d.ts',
+      'dist/core/gpt2.d.ts',
+      'dist/core/gpt2-tokenizer.js',
       'dist/element/attention-explorer.js',
       'dist/element/attention-explorer.d.ts',
       'dist/single/attention-explorer.js',
@@ -133,15 +136,18 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
       ...process.env,
       npm_config_cache: join(dir, 'empty-cache'),
     });
+    writeFileSync(join(project, 'gpt2.safetensors'), gpt2Checkpoint({ sizes: { ...GPT2_SIZES.tiny, numLayers: 1 } }));
     const script = `
       import { createAttentionCore } from 'attention-explorer/core';
       const root = await import('attention-explorer');
       const element = await import('attention-explorer/element'), single = await import('attention-explorer/single');
       const core = await createAttentionCore();
+      const gpt2 = await core.languageModel({ url: 'gpt2.safetensors', architecture: 'gpt2' });
+      const pieces = gpt2.run('Hello world', { positions: [-1] }).tokens.map((t) => t.text);
       const m = (data, rows, cols) => ({ data: Float32Array.from(data), shape: [rows, cols] });
       const r = core.attention({ queries: m([1, 0, 0, 1], 2, 2), keys: m([1, 0, 0, 1], 2, 2), values: m([1, 2, 3, 4], 2, 2) });
       const elementFile = (await import('node:url')).fileURLToPath(import.meta.resolve('attention-explorer/element'));
-      console.log(JSON.stringify({ weights: [...r.weights.data], dModel: core.dModel, tokens: core.tokenize('hello world').length,
+      console.log(JSON.stringify({ weights: [...r.weights.data], dModel: core.dModel, tokens: core.tokenize('hello world').length, pieces,
         element: (await import('node:fs')).statSync(elementFile).size, sameCore: root.createAttentionCore === createAttentionCore,
         defined: [element.define(), single.define()], classes: [typeof element.AttentionExplorer, typeof single.AttentionExplorer] }));`;
     const out = JSON.parse(
@@ -152,6 +158,7 @@ test('npm pack → install in a fresh project → import ./core in Node → atte
     assert.ok(Math.abs(out.weights[0] - w) < 1e-6 && Math.abs(out.weights[1] - (1 - w)) < 1e-6, JSON.stringify(out));
     assert.equal(out.dModel, 100);
     assert.equal(out.tokens, 2);
+    assert.deepEqual(out.pieces, ['Hello', ' world'], "GPT-2's tokenizer loads beside the installed core");
     assert.ok(out.element > 100000, './element resolves to the built bundle');
     assert.equal(out.sameCore, true, 'the package itself is the core');
     assert.deepEqual(
