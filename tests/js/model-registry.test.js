@@ -19,18 +19,20 @@ test("one entry per model: the designed heads, then the core's trained models, e
   const entries = modelRegistry();
   assert.deepEqual(
     entries.map((m) => m.id),
-    ['designed', ...core.languageModelLimits.objectives],
+    ['designed', ...core.languageModelLimits.objectives, ...core.languageModelLimits.architectures],
   );
   const can = Object.fromEntries(entries.map((m) => [m.id, { ...m.can }]));
   assert.deepEqual(can, {
-    designed: { generate: false, fillBlanks: false, outputLayer: false, designedControls: true },
-    causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false },
-    masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false },
+    designed: { generate: false, fillBlanks: false, outputLayer: false, designedControls: true, ourModel: false },
+    causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: true },
+    masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false, ourModel: true },
+    gpt2: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: false },
   });
+  const objectives = { designed: null, causal: 'causal', masked: 'masked', gpt2: 'causal' };
   for (const m of entries) {
     assert.deepEqual(m.firstHead, firstHead(m.id), `${m.id}: its first head`);
     assert.equal(typeof m.label, 'string');
-    assert.equal(m.objective, m.id === 'designed' ? null : m.id);
+    assert.equal(m.objective, objectives[m.id]);
     assert.ok(Object.isFrozen(m) && Object.isFrozen(m.can));
   }
   assert.equal(modelRegistry(), entries, 'computed once for the same core');
@@ -38,9 +40,9 @@ test("one entry per model: the designed heads, then the core's trained models, e
 
 test('asking: by id (an unknown one is a RangeError naming the ids), or the first model that can do something', () => {
   assert.equal(modelEntry('masked').label, 'trained encoder');
-  assert.throws(() => modelEntry('gpt2'), {
+  assert.throws(() => modelEntry('llama'), {
     name: 'RangeError',
-    message: /No model 'gpt2': the models are 'designed', 'causal', 'masked'/,
+    message: /No model 'llama': the models are 'designed', 'causal', 'masked', 'gpt2'/,
   });
   assert.equal(modelIdThat('generate'), 'causal');
   assert.equal(modelThat('fillBlanks').id, 'masked');
@@ -55,7 +57,7 @@ test('a trained objective the page knows nothing of is an error, not a guess', (
   } finally {
     setCoreLimits(core.limits, core.trainerLimits, core.languageModelLimits);
   }
-  assert.equal(modelRegistry().length, 3);
+  assert.equal(modelRegistry().length, 4);
 });
 
 /** Every .js file under `dir`. */
@@ -67,7 +69,7 @@ function sources(dir) {
 }
 
 test("no chapter branches on a model's id: lessons/ asks the registry or the Run what a model can do", () => {
-  const ids = ['designed', 'causal', 'masked'].join('|');
+  const ids = ['designed', 'causal', 'masked', 'gpt2'].join('|');
   const branching = [
     new RegExp(`\\b(model|kind|objective|id)\\s*[!=]==?\\s*'(${ids})'`), // state.model === 'causal'
     new RegExp(`'(${ids})'\\s*[!=]==?\\s*\\w`), // 'causal' === kind

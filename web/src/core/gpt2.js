@@ -240,6 +240,7 @@ export function gpt2Api(wasm, limits) {
           attention,
           hidden,
           top,
+          unk: perPosition(), // no <unk>: the BPE pieces spell every text
           logits,
           outputInput,
         };

@@ -10,7 +10,7 @@ import type {
   Trace,
   TrainingTask,
 } from '../core/index.js';
-import type { LanguageModelKind } from '../core/language-model.js';
+import type { Architecture, LanguageModelKind } from '../core/language-model.js';
 
 /** A head of a model: its layer and its place in the layer, both from 0. */
 export interface HeadRef {
@@ -65,9 +65,15 @@ export interface ExplorerState {
    * Whose attention the page shows: the 'designed' heads (every setting below applies), or one of the core's trained
    * language models (core.languageModelLimits.objectives): 'causal', the decoder, with its next-word predictions;
    * 'masked', the encoder, filling in the words of maskedPositions. A trained model fixes the heads, mask, position
-   * information, projections, score function and normalizer it was trained with.
+   * information, projections, score function and normalizer it was trained with. 'gpt2': the GPT-2 checkpoint at
+   * `checkpoint` (core.languageModelLimits.architectures).
    */
-  model: 'designed' | LanguageModelKind;
+  model: 'designed' | LanguageModelKind | Architecture;
+  /**
+   * The URL of a GPT-2 checkpoint (a safetensors file in Hugging Face's layout, config.json beside it) that the model
+   * 'gpt2' loads, with a progress bar; '' (the default): none. Attribute `checkpoint`, URL key `checkpoint`.
+   */
+  checkpoint: string;
   /**
    * The selected head of the model shown, layer and head from 0 (the page labels them from 1: "L1 H2"); the designed
    * heads are one layer. Choosing another model starts at its first head. change() also takes a number h, the

@@ -26,6 +26,7 @@ export function trainingSize(config) {
  * @returns {string}
  */
 export function modelFacts(config) {
+  if (config.architecture) return checkpointFacts(config);
   const about =
     `Our ${config.numLayers}-layer ${modelKindName(config)}, trained on ${trainingSize(config)} tokens ` +
     "of WordNet glosses, the World English Bible and Jane Austen's novels";
@@ -41,5 +42,19 @@ export function modelFacts(config) {
     `${about}: it fills a hidden word correctly ${(100 * config.maskedTop1).toFixed(0)} % of the time on the corpus's ` +
     `held-out text (${count(held)} blanks; top 5: ${(100 * config.maskedTop5).toFixed(0)} %). A weak model: it knows ` +
     'common word patterns, not facts.'
+  );
+}
+
+/**
+ * One sentence on a checkpoint an author brought: its size and where it came from; its quality is its authors' to
+ * state (the page measured nothing on it). E.g. "A GPT-2 checkpoint: 12 layers × 12 heads, d_model = 768, 124 M
+ * parameters (498 MB in memory), read from models/gpt2/model.safetensors."
+ * @param {object} config  core.languageModel({ architecture }).config
+ */
+export function checkpointFacts(config) {
+  return (
+    `A GPT-2 checkpoint: ${config.numLayers} layers × ${config.numHeads} heads, d_model = ${config.dModel}, ` +
+    `${format('.3~s')(config.parameters).replace('M', ' M')} parameters (${Math.round(config.memoryBytes / 1e6)} MB in ` +
+    `memory), reading ${count(config.outputSize)} BPE pieces; from ${config.file}.`
   );
 }

@@ -11,6 +11,12 @@ import { trainedModels } from './trained-models.js';
 
 export { DESIGNED };
 
+/** What the page says when GPT-2 is chosen and no checkpoint was given. */
+export const NO_CHECKPOINT =
+  'no checkpoint was given. Host a GPT-2 model.safetensors (with its config.json) beside the page and name it: the ' +
+  'element’s checkpoint attribute, or #model=gpt2&checkpoint=models/gpt2/model.safetensors in the link ' +
+  '(docs/language-models.md, “Bring a GPT-2 checkpoint”).';
+
 export class Models {
   /** @param {object} core  createAttentionCore()'s core */
   constructor(core) {
@@ -36,10 +42,14 @@ export class Models {
   /** The Run of state.model, without its abilities (run()). */
   compute(state, parts) {
     if (state.model === DESIGNED) return runDesigned(this.core, state, parts);
-    this.trained.load(state.model);
-    const { model, error, loading } = this.trained.get(state.model);
-    if (!model) return waitingRun(state.model, { error, loading }, this.tokens(state.sentence));
-    const masks = modelEntry(state.model).can.fillBlanks && state.maskedPositions.length > 0;
+    const entry = modelEntry(state.model);
+    // A checkpoint is the one the state names (state.checkpoint); with none named there is nothing to load.
+    const checkpoint = entry.can.ourModel ? undefined : state.checkpoint;
+    if (checkpoint === '') return waitingRun(state.model, { error: NO_CHECKPOINT }, this.tokens(state.sentence));
+    this.trained.load(state.model, checkpoint);
+    const { model, error, loading, progress } = this.trained.get(state.model, checkpoint);
+    if (!model) return waitingRun(state.model, { error, loading, progress }, this.tokens(state.sentence));
+    const masks = entry.can.fillBlanks && state.maskedPositions.length > 0;
     const labelThreshold = this.core.languageModelLimits.headLabelThreshold;
     return runTrained(model, state, { tokens: masks ? this.tokens(state.sentence) : undefined, labelThreshold });
   }

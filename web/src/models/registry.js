@@ -12,12 +12,19 @@ import { DESIGNED, labelled, modelNames } from '../settings/limits.js';
  * adds cannot reach the page with abilities guessed.
  */
 const ABILITIES = {
-  [DESIGNED]: { generate: false, fillBlanks: false, outputLayer: false, designedControls: true },
+  [DESIGNED]: { generate: false, fillBlanks: false, outputLayer: false, designedControls: true, ourModel: false },
   // The decoder predicts the next word: Generate appends one, and a row of its weights has a prediction there.
-  causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false },
+  causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: true },
   // The encoder fills in [MASK]: a clicked word becomes its blank.
-  masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false },
+  masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false, ourModel: true },
+  // A GPT-2 checkpoint an author brings: a decoder over BPE pieces. The measurements made for our models on every
+  // head (Why this word?: L·H + T forward passes, 160 of GPT-2 small's, about 15 s; the repeated-words probe) and the
+  // stepper's post-LN block are theirs only.
+  gpt2: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: false },
 };
+
+/** The objective of each model that is not its own id: a GPT-2 checkpoint predicts the next token, as the decoder. */
+const OBJECTIVES = { gpt2: 'causal' };
 
 /**
  * What a model can do.
@@ -28,6 +35,8 @@ const ABILITIES = {
  *   last steps)
  * @property {boolean} designedControls  the designed heads' settings apply (head kinds, projections, mask, score
  *   function, normalizer, positional encoding); a trained model fixes them
+ * @property {boolean} ourModel  one of our own trained models (post-LN blocks over GloVe words, measured heads): what
+ *   the page measures and draws for those (Why this word?, the head detector, the stepper's block) applies
  */
 
 /**
@@ -58,7 +67,7 @@ export function modelRegistry() {
     return Object.freeze({
       id,
       label: labels.get(id),
-      objective: id === DESIGNED ? null : id,
+      objective: id === DESIGNED ? null : (OBJECTIVES[id] ?? id),
       can: Object.freeze({ ...ABILITIES[id] }),
       firstHead: Object.freeze(firstHead(id)),
     });

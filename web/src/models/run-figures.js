@@ -3,13 +3,32 @@
 // designed steps, the position checks, the 2-D projection) while a trained model is shown.
 import { element } from '../views/layout.js';
 
-/** What a figure says while its Run has no attention to draw: the model loads, failed to load, or has no sentence. */
+/** MB, as the progress note says them. */
+const megabytes = (bytes) => (bytes / 1e6).toFixed(0);
+
+/**
+ * What a figure says while its Run has no attention to draw: the model loads (a checkpoint with its progress: the
+ * bytes as they arrive, then the values as they go into the core), failed to load, or has no sentence.
+ */
 function waitingNote(run) {
+  if (run.status === 'loading' && run.progress) {
+    const { stage, loaded, total } = run.progress;
+    const note = element('p', 'empty-figure');
+    const bar = element('progress');
+    if (Number.isFinite(total) && total > 0) Object.assign(bar, { max: total, value: loaded });
+    bar.setAttribute('aria-label', 'Loading the checkpoint');
+    const said =
+      stage === 'fetch'
+        ? `Fetching the checkpoint: ${megabytes(loaded)}${Number.isFinite(total) ? ` of ${megabytes(total)}` : ''} MB…`
+        : `Putting its weights into the core: ${Math.round((100 * loaded) / total)} %…`;
+    note.append(bar, ` ${said}`);
+    return note;
+  }
   return element(
     'p',
     run.status === 'error' ? 'status error' : 'empty-figure',
     run.status === 'error'
-      ? `The trained model could not be loaded: ${run.error}`
+      ? `The model could not be loaded: ${run.error}`
       : run.status === 'loading'
         ? 'Loading the trained model (once; about 2 MB)…'
         : 'Type a sentence above: the model reads its words.',
@@ -44,6 +63,19 @@ export function whenOutputLayer(draw, options) {
           'empty-figure',
           'This model has no output layer: choose a trained model above to see its predictions.',
         )
+      : ready(result, previous, state, env);
+}
+
+/**
+ * As whenOutputLayer, for what the page measures on our own models only (registry.js ourModel): a checkpoint's Run
+ * gets `note` instead, saying why.
+ * @param {(run: import('./run.js').Run, state: object, env: object) => HTMLElement} draw  @param {string} note
+ */
+export function whenOurModel(draw, note) {
+  const ready = whenOutputLayer(draw);
+  return (result, previous, state, env) =>
+    result.run.status === 'ready' && result.run.can?.ourModel === false
+      ? element('p', 'empty-figure', note)
       : ready(result, previous, state, env);
 }
 

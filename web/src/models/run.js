@@ -61,10 +61,13 @@
  * @property {object} [block]  a trained model's selected head followed through its block (core LanguageRun activations)
  * @property {HeadRef[]} [knockout]  a trained model's heads switched off in this run (state.knockout; run()'s ablate)
  * @property {string} [text]  a trained model's input text as it read it ([MASK]s written in), for measurements on demand
- * @property {{ predictionAt: Function, attribute: Function, generate: Function, repeatedWords: Function }} [ask]  a trained
- *   model's measurements on demand, of the model that made this Run: predictionAt(position, sampling) (trained.js
+ * @property {string} [reading]  a trained model's tokens as one text (pieces.js readingOf), for the page's titles
+ * @property {{ stage: string, loaded: number, total: number }} [progress]  a checkpoint loading: how much has come
+ * @property {{ predictionAt: Function, attribute?: Function, generate: Function, repeatedWords?: Function }} [ask]  a
+ *   trained model's measurements on demand, of the model that made this Run: predictionAt(position, sampling) (trained.js
  *   predictionAt, with this Run's sentence and knockout), attribute({ position, word }) (attribution.js attributeRun on
- *   this Run), generate(state) (output-layer.js generate), repeatedWords() (its heads on repeated random words, core
+ *   this Run; our models only), generate(state) (output-layer.js generate), repeatedWords() (our models only: their
+ *   heads on repeated random words, core
  *   repeatedWords at its defaults, measured once a model); absent while the model loads and for the designed heads
  * @property {object | null} [output]  a trained model's output layer at the position it predicts (output-layer.js outputAt):
  *   the decoder's last token, the encoder's first blank (null without one)

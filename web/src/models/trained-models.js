@@ -12,35 +12,56 @@
  */
 const MODELS_SHIPPED = true;
 
+/** How often a checkpoint's progress redraws its figures while it loads, at most (ms). */
+const PROGRESS_EVERY_MS = 250;
+
+/** The key a model is kept under: its kind, and for a checkpoint its URL too (an author may name another). */
+const keyOf = (kind, checkpoint) => (checkpoint ? `${kind} ${checkpoint}` : kind);
+
 class TrainedModels {
   constructor(core) {
     this.core = core;
-    this.models = new Map(); // kind → { model } | { error } | { loading: true }
-    this.wanted = new Set(); // kinds a figure asked for (load): only their loads finishing redraw anything
-    this.listeners = new Set(); // called when a wanted load finishes, either way
+    this.models = new Map(); // key → { model } | { error } | { loading: true, progress? }
+    this.wanted = new Set(); // keys a figure asked for (load): only their loads finishing redraw anything
+    this.listeners = new Set(); // called when a wanted load finishes, either way, and as a checkpoint's load progresses
     this.preloaded = new Set(); // kinds whose preload has been scheduled (one each per core)
   }
 
-  /** Starts loading `kind` unless it is loaded or loading; its figures compute again when it has (onSettled). */
-  load(kind) {
-    this.wanted.add(kind);
-    this.start(kind);
+  /**
+   * Starts loading `kind` unless it is loaded or loading; its figures compute again when it has (onSettled).
+   * @param {string} kind  one of our models' kinds, or a checkpoint's architecture (core.languageModelLimits)
+   * @param {string} [checkpoint]  a checkpoint's URL (state.checkpoint), for an architecture
+   */
+  load(kind, checkpoint) {
+    this.wanted.add(keyOf(kind, checkpoint));
+    this.start(kind, checkpoint);
   }
 
-  start(kind) {
-    if (this.models.has(kind)) return;
-    this.models.set(kind, { loading: true });
+  start(kind, checkpoint) {
+    const key = keyOf(kind, checkpoint);
+    if (this.models.has(key)) return;
+    this.models.set(key, { loading: true });
+    let shown = 0;
+    const onProgress = (progress) => {
+      this.models.set(key, { loading: true, progress });
+      const now = performance.now();
+      if (now - shown < PROGRESS_EVERY_MS || !this.wanted.has(key)) return;
+      shown = now;
+      for (const listener of this.listeners) listener();
+    };
     // core.languageModel reports every error, an unknown kind too, through its promise.
-    const promise = this.core.languageModel(kind);
+    const promise = checkpoint
+      ? this.core.languageModel({ url: checkpoint, architecture: kind, onProgress })
+      : this.core.languageModel(kind);
     // A preload nobody has asked for yet finishes quietly: nothing on screen changes, so nothing is redrawn (a redraw
     // would replace the figures, and their open menus, under the learner's pointer).
     promise
       .then(
-        (model) => this.models.set(kind, { model }),
-        (error) => this.models.set(kind, { error: error.message }),
+        (model) => this.models.set(key, { model }),
+        (error) => this.models.set(key, { error: error.message }),
       )
       .then(() => {
-        if (this.wanted.has(kind)) for (const listener of this.listeners) listener();
+        if (this.wanted.has(key)) for (const listener of this.listeners) listener();
       });
   }
 
@@ -56,12 +77,16 @@ class TrainedModels {
     idle(() => this.start(kind), { timeout: 2000 });
   }
 
-  /** @returns {{ model?: object, error?: string, loading?: boolean }} what there is of `kind` now */
-  get(kind) {
-    return this.models.get(kind) ?? { loading: true };
+  /**
+   * @param {string} kind @param {string} [checkpoint]  as load()'s
+   * @returns {{ model?: object, error?: string, loading?: boolean, progress?: { stage: string, loaded: number, total: number } }}
+   *   what there is of it now
+   */
+  get(kind, checkpoint) {
+    return this.models.get(keyOf(kind, checkpoint)) ?? { loading: true };
   }
 
-  /** `listener()` after each wanted load finishes, so its figures compute again. */
+  /** `listener()` after each wanted load finishes (and as a checkpoint arrives), so its figures compute again. */
   onSettled(listener) {
     this.listeners.add(listener);
   }

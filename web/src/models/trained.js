@@ -4,6 +4,8 @@
 // figures show (the output layer costs more than the blocks, so only at the positions shown).
 import { attributeRun } from './attribution.js';
 import { generate, outputAt, sampledBars, samplingOptions } from './output-layer.js';
+import { readingOf, readsPieces, sameToken, shownToken } from './pieces.js';
+import { modelEntry } from './registry.js';
 import { packAttention, resolveHead } from './run.js';
 
 /** How many words a prediction figure lists. */
@@ -114,7 +116,7 @@ function learnedExplanation(job, measured, threshold) {
  * @param {boolean} [causal]  the model's mask, for the heads' formula
  * @returns {import('./run.js').RunHead[]}
  */
-export function measuredHeads({ numLayers, numHeads, heads, dK }, threshold, causal = false) {
+export function measuredHeads({ numLayers, numHeads, heads = [], dK }, threshold, causal = false) {
   return Array.from({ length: numLayers * numHeads }, (_, index) => {
     const job = measuredJob(heads[index], threshold);
     return {
@@ -225,7 +227,7 @@ export function runTrained(model, state, sentenceTokens) {
   // With [MASK]s written in, the tokens' spans are the masked text's: the sentence's own spans say where each word is.
   const spans = masked.length ? sentenceTokens.tokens : run.tokens;
   const tokens = run.tokens.map((token, i) => ({
-    text: token.text,
+    text: shownToken(token.text, config),
     start: spans[i]?.start ?? token.start,
     end: spans[i]?.end ?? token.end,
     oov: token.oov,
@@ -241,12 +243,13 @@ export function runTrained(model, state, sentenceTokens) {
     attention: packAttention(run.attention, T),
     hidden: run.hidden,
     block: run.activations,
+    reading: readingOf(run.tokens, config),
     knockout,
     text,
     // The bars: the model's probabilities, or the sampling distribution where the learner set one (output temperature,
     // top-k); <unk>'s probability apart.
     predictions: causal
-      ? [{ position: T - 1, top: (sampled ? run.sampling : run.top).at(-1), unk: run.unk.at(-1) }]
+      ? [{ position: T - 1, top: (sampled ? run.sampling : run.top).at(-1), unk: run.unk?.at(-1) ?? null }]
       : blanks(model, run, hidden, sampled),
     // The stepper's output-layer steps: after the last token, or at the first blank (none without one).
     output: outputPosition === -1 ? null : outputAt(model, run, outputPosition),
@@ -255,9 +258,12 @@ export function runTrained(model, state, sentenceTokens) {
   // pointed row, each head's and word's effect on a predicted word, a generated word.
   shown.ask = {
     predictionAt: (position, sampling) => predictionAt(model, state.sentence, position, sampling, knockout),
-    attribute: (pick) => attributeRun(model, shown, pick),
     generate: (current) => generate(model, current),
-    repeatedWords: () => repeatedWordsOf(model),
+    // Measured on every head: our models' only (registry.js ourModel)
+    ...(modelEntry(kind).can.ourModel && {
+      attribute: (pick) => attributeRun(model, shown, pick),
+      repeatedWords: () => repeatedWordsOf(model),
+    }),
   };
   return shown;
 }
@@ -273,21 +279,24 @@ function repeatedWordsOf(model) {
 
 /**
  * A Run standing in while the model loads (or after it failed to): the sentence's tokens, no attention.
- * @param {string} kind  @param {{ loading?: boolean, error?: string }} status  @param {object[]} tokens  core.tokenize()'s
+ * @param {string} kind  @param {{ loading?: boolean, error?: string, progress?: { stage: string, loaded: number,
+ *   total: number } }} status  progress: how much of a checkpoint has come (trained-models.js)
+ * @param {object[]} tokens  core.tokenize()'s
  * @returns {import('./run.js').Run}
  */
-export function waitingRun(kind, { error }, tokens) {
+export function waitingRun(kind, { error, progress }, tokens) {
   return {
     model: kind,
     status: error ? 'error' : 'loading',
     error,
+    progress,
     tokens: tokens.map((t) => ({ ...t, masked: false })),
     totalTokens: tokens.length,
     truncated: false,
     validLength: tokens.length,
     attention: { data: new Float32Array(0), shape: [0, 0, tokens.length, tokens.length] },
     heads: [],
-    causal: kind === 'causal',
+    causal: modelEntry(kind).objective === 'causal',
   };
 }
 
@@ -313,20 +322,20 @@ export function predictionAt(model, sentence, position, sampling, knockout = [])
     sampling: sampled ? sampling : undefined,
     ablate: knockout,
   });
-  const next = run.tokens[position + 1]?.text.toLowerCase();
+  const came = run.tokens[position + 1]?.text;
+  const { config } = model;
   const top = run.top[position];
-  const at = next === undefined ? -1 : top.findIndex(({ word }) => word === next);
+  const at = came === undefined ? -1 : top.findIndex(({ word }) => sameToken(word, came, config));
+  const next = came === undefined || readsPieces(config) ? came : came.toLowerCase();
   return {
-    tokens: run.tokens.map((t) => t.text).join(' '),
+    tokens: readingOf(run.tokens, config),
     position,
-    context: run.tokens
-      .slice(0, position + 1)
-      .map((t) => t.text)
-      .join(' '),
+    context: readingOf(run.tokens.slice(0, position + 1), config),
     top: (sampled ? run.sampling : run.top)[position].slice(0, SHOWN_WORDS),
-    unk: run.unk[position],
+    unk: run.unk?.[position] ?? null,
     next,
-    known: next !== undefined && model.vocabulary.includes(next),
+    // every piece is one a BPE model can output
+    known: next !== undefined && (readsPieces(config) || model.vocabulary.includes(next)),
     rank: at < 0 ? null : at + 1,
     p: at < 0 ? null : top[at].p,
   };

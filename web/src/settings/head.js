@@ -13,6 +13,7 @@ const FIRST_HEADS = {
   designed: { layer: 0, head: 0 },
   causal: { layer: 0, head: 0 },
   masked: { layer: 0, head: 3 },
+  gpt2: { layer: 0, head: 0 },
 };
 
 /** @param {string} model  'designed', 'causal' or 'masked' @returns {{ layer: number, head: number }} where it starts */

@@ -25,13 +25,13 @@ export const DESIGNED = 'designed';
 
 /**
  * The models the explorer can show: 'designed', then the core's trained language models (core.languageModelLimits.objectives:
- * 'causal', the decoder; 'masked', the encoder).
+ * 'causal', the decoder; 'masked', the encoder), then the checkpoints an author brings (its architectures: 'gpt2').
  * @returns {string[]}
  * @throws {Error} before the core has loaded
  */
 export function modelNames() {
   if (!loadedLanguage) throw new Error('The attention core has not loaded yet: its language models are not known.');
-  return [DESIGNED, ...loadedLanguage.objectives];
+  return [DESIGNED, ...loadedLanguage.objectives, ...loadedLanguage.architectures];
 }
 
 /**
@@ -79,7 +79,12 @@ const LABELS = {
     hardmax: 'hardmax (one-hot)',
   },
   projections: { identity: 'identity (raw word-vector similarity)', random: 'random (Glorot, seeded)' },
-  models: { designed: 'designed heads', causal: 'trained decoder', masked: 'trained encoder' },
+  models: {
+    designed: 'designed heads',
+    causal: 'trained decoder',
+    masked: 'trained encoder',
+    gpt2: 'GPT-2 (your checkpoint)',
+  },
   headKinds: {
     projected: 'projected (W_Q, W_K)',
     semantic: 'semantic: similar words',
@@ -131,6 +136,9 @@ const MODEL_DESCRIPTIONS = {
   causal:
     'Our small GPT-style language model: each word attends to itself and earlier words only; it predicts the next word.',
   masked: 'Our small BERT-style language model: each word attends to every word; it fills in a hidden word ([MASK]).',
+  gpt2:
+    'A GPT-2 checkpoint the page was given (its checkpoint attribute, or checkpoint= in the link): OpenAI’s ' +
+    'architecture, 12 layers of 12 heads for GPT-2 small, reading byte-level BPE pieces.',
 };
 
 /**

@@ -80,6 +80,9 @@ export const BASE_SETTINGS = [
   },
   // Whose attention: 'designed' heads, or a trained model, 'causal' (decoder) or 'masked' (encoder).
   { name: 'model', type: 'name', default: 'designed', names: () => names('models'), attribute: 'model' },
+  // A checkpoint an author brings (model 'gpt2'): the URL of a GPT-2 safetensors file in Hugging Face's layout, with
+  // its config.json beside it (core.languageModel({ url, architecture })); '' when none is given.
+  { name: 'checkpoint', type: 'text', default: '', attribute: 'checkpoint' },
   // The selected head: { layer, head }, both from 0, for every model (settings/head.js); choosing another model
   // starts at its first head (withBaseChange).
   {

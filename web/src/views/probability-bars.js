@@ -2,7 +2,7 @@
 // predictions. A list passed back is updated in place (a keystroke rewrites the words and widths that changed).
 import { format } from 'd3-format';
 import { select } from 'd3-selection';
-import { setAttr, setStyle, setText } from './dom-update.js';
+import { setAttr, setHidden, setStyle, setText } from './dom-update.js';
 
 /** A bar's percentage, one decimal: "12.1%" (its bar shows how small a smaller one is). */
 export const percent = format('.1%');
@@ -54,13 +54,16 @@ export function probabilityBars(top, { hidden, full = top[0]?.p ?? 0, last } = {
  * The line for <unk> (every word outside a model's output vocabulary), apart from the ranked words: "a rarer word (one
  * of the words outside its 8,191): 13.0 %", and where it is more likely than the first word, why that can be. Never a
  * bar: it is not a word one can write.
- * @param {number} unk  the model's p(<unk>) (softmax at temperature 1)  @param {number} words  how many words it can output
+ * @param {number | null} unk  the model's p(<unk>) (softmax at temperature 1); null: it has none (the line is hidden)
+ * @param {number} words  how many words it can output
  * @param {number} [first]  the first bar's probability, to say when the line is larger
  * @param {HTMLParagraphElement} [last]  a line this function returned before: updated in place and returned
  * @returns {HTMLParagraphElement} <p class="unk-line" data-unk>
  */
 export function unkLine(unk, words, first = Infinity, last) {
   const line = last ?? Object.assign(document.createElement('p'), { className: 'unk-line' });
+  setHidden(line, unk === null); // a model with no <unk> (GPT-2's BPE pieces spell every text)
+  if (unk === null) return line;
   setAttr(line, 'data-unk', String(unk));
   setText(
     line,

@@ -56,6 +56,13 @@ struct Gpt2Config {
   std::uint64_t parameter_count() const;
 };
 
+// Throws std::invalid_argument naming the field if a size is 0, n_heads does not divide d_model, or the parameters exceed
+// kMaxGpt2Parameters.
+void check_gpt2_config(const Gpt2Config& config);
+
+// The tensors of one block (ln_1 weight and bias, c_attn weight and bias, attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj).
+inline constexpr std::size_t kGpt2TensorsPerLayer = 12;
+
 // One tensor of the layout: its name (without the prefix) and shape.
 struct Gpt2TensorSpec {
   std::string name;

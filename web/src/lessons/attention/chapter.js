@@ -5,7 +5,7 @@
 // it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
 import { measuredOn } from '../../models/attribution.js';
-import { whenReady, whenOutputLayer } from '../../models/run-figures.js';
+import { whenOurModel, whenOutputLayer, whenReady } from '../../models/run-figures.js';
 import { masksLaterWords, modelEntry, modelIdThat, modelRegistry } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
 import { modelKindName } from '../../models/model-facts.js';
@@ -128,8 +128,11 @@ export const attentionChapter = {
     },
     // Why this word: measured when the learner points at or chooses a predicted word (build below), not per keystroke.
     whyThisWord: {
-      draw: whenOutputLayer((run, { why }, { last }) =>
-        whyThisWordView(run, { why: measuredOn(why, run) ? why : null }, last),
+      draw: whenOurModel(
+        (run, { why }, { last }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null }, last),
+        'Why this word? runs the model once more for each head and each word (L·H + T runs: 160 for GPT-2 small on ' +
+          '16 tokens, seconds a word), so the page measures it on our own models only. Knock heads out below to see ' +
+          'what each does to the next word.',
       ),
     },
     // A trained model's heads on repeated random words: the model's, not the sentence's, so drawn again only for another
@@ -143,12 +146,15 @@ export const attentionChapter = {
         head.layer,
         head.head,
       ],
-      draw: whenOutputLayer((run, { head }) =>
-        headDetector(run.ask.repeatedWords(), {
-          threshold: run.labelThreshold,
-          selected: resolveHead(headCounts(run), head),
-          model: modelKindName(run.config),
-        }),
+      draw: whenOurModel(
+        (run, { head }) =>
+          headDetector(run.ask.repeatedWords(), {
+            threshold: run.labelThreshold,
+            selected: resolveHead(headCounts(run), head),
+            model: modelKindName(run.config),
+          }),
+        'The head detector (64 sequences of repeated random words through the model) runs on our own models; on a ' +
+          'checkpoint, type a sentence that repeats itself and watch the heatmap for the induction stripe.',
       ),
     },
   },
@@ -182,7 +188,7 @@ export const attentionChapter = {
       const run = shownRun;
       if (!run || run.status !== 'ready' || !run.text || !Number.isInteger(position) || !word) return;
       if (measuredOn(measured, run) && measured.position === position && measured.word === word) return;
-      if (!run.ask) return;
+      if (!run.ask?.attribute) return;
       try {
         measured = run.ask.attribute({ position, word });
       } catch {

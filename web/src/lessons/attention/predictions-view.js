@@ -56,7 +56,7 @@ export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } 
   const { config } = run;
   const nextWord = run.can.generate; // the decoder's next word; else the encoder's blanks
   let { predictions } = run;
-  const pointed = nextWord && focus && focus.tokens === run.tokens.map((t) => t.text).join(' ') ? focus : null;
+  const pointed = nextWord && focus && focus.tokens === run.reading ? focus : null;
   if (pointed) predictions = [{ position: pointed.position, top: pointed.top, focus: pointed }];
   const figure = last?.dataset.figure === 'predictions' ? last : skeleton();
   // Found by their classes: the figure's Download menu (figure-export.js) sits after the caption.
@@ -104,7 +104,7 @@ export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } 
 /** A prediction's title: the pointed row's rating, the decoder's sentence, or the blank and where its word ranks. */
 function titleOf({ position, top, hidden, known, rank, at }, run, nextWord) {
   if (at) return focusTitle(at, run.config);
-  if (nextWord) return `After “${run.tokens.map((t) => t.text).join(' ')}”:`;
+  if (nextWord) return `After “${run.reading}”:`;
   const where = hidden === undefined ? 'a typed [MASK]' : `“${hidden}”`;
   return (
     `[MASK] at position ${position} (${where}): ` +

@@ -1,8 +1,10 @@
 // Every step of one block of a trained model for one of its heads, with the model's own values
 // (core.languageModel run()'s activations: cpp/include/attn/train/block_activations.hpp): the input, the
 // head's queries, keys and values with their learned biases, its scores and weights (with the decoder's
-// causal mask), its output, W_O, and the post-LN block's Add & Norm and feed-forward layer
-// (Vaswani et al. 2017 §3.1–3.3; the input is frozen GloVe + the sinusoidal P of §3.5, not scaled).
+// causal mask), its output, W_O, and the block's Add & Norm and feed-forward layer: our models' post-LN block
+// (Vaswani et al. 2017 §3.1–3.3; the input is frozen GloVe + the sinusoidal P of §3.5, not scaled), or a GPT-2
+// checkpoint's pre-LN block (Radford et al. 2019 §2.3: LayerNorm before each sublayer, GELU; wte + learned wpe),
+// whichever the block's values are (a pre-LN block has norm2, LN₂'s output).
 import { format } from 'd3-format';
 import { headName } from '../../models/run.js';
 import { outputSteps } from './output-steps.js';
@@ -31,48 +33,81 @@ export function trainedSteps({ config, tokens, block: a, output, causal, can }) 
   const signed = (symbol) => (i, j, v) => `${symbol}[${i}, ${j}] = ${fmt(v)} ("${labels[i]}", dimension ${j})`;
   const masked = causal ? (i, j) => j > i : undefined;
   const sub = String.raw`^{(${head + 1})}`; // a head's columns of W_Q, W_K, W_V and its share of the biases
+  const preLN = Boolean(a.norm2);
   const input =
-    layer === 0
+    layer === 0 && preLN
       ? [
           {
-            title: 'Word vectors',
-            tex: String.raw`X = \text{GloVe rows (frozen)}`,
+            title: 'Token embeddings',
+            tex: String.raw`X = \text{rows of } W_{te} \text{ (learned)}`,
             ...dims(a.wordVectors, 'dimension'),
-            shapeNote: `the frozen ${dModel}-d GloVe vectors the model was trained on; a word they lack reads one learned row`,
+            shapeNote: `each BPE piece's learned ${dModel}-d row of wte, the matrix the output layer reuses`,
             describe: signed('X'),
           },
           {
-            title: 'Positional encoding',
-            tex: String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`,
+            title: 'Learned position embeddings',
+            tex: String.raw`P = \text{rows } 0 \ldots T-1 \text{ of } W_{pe}`,
             ...dims(a.positional, 'dimension'),
+            shapeNote: 'a learned row per position (GPT-2 learned them; our models add sinusoids)',
             describe: signed('P'),
           },
           {
             title: 'Input of layer 1',
             tex: String.raw`X_{\mathrm{in}} = X + P`,
             ...dims(a.input, 'dimension'),
-            shapeNote: 'added as they are, neither scaled',
             describe: signed('x'),
           },
         ]
-      : [
-          {
-            title: `Input of layer ${layer + 1}: layer ${layer}'s output`,
-            tex: String.raw`X_{\mathrm{in}} = x_{${layer}}`,
-            ...dims(a.input, 'dimension'),
-            shapeNote: `the output of block ${layer} (its last step)`,
-            describe: signed('x'),
-          },
-        ];
+      : layer === 0
+        ? [
+            {
+              title: 'Word vectors',
+              tex: String.raw`X = \text{GloVe rows (frozen)}`,
+              ...dims(a.wordVectors, 'dimension'),
+              shapeNote: `the frozen ${dModel}-d GloVe vectors the model was trained on; a word they lack reads one learned row`,
+              describe: signed('X'),
+            },
+            {
+              title: 'Positional encoding',
+              tex: String.raw`P_{i,2j}=\sin(i/10000^{2j/d}),\ P_{i,2j+1}=\cos(\cdot)`,
+              ...dims(a.positional, 'dimension'),
+              describe: signed('P'),
+            },
+            {
+              title: 'Input of layer 1',
+              tex: String.raw`X_{\mathrm{in}} = X + P`,
+              ...dims(a.input, 'dimension'),
+              shapeNote: 'added as they are, neither scaled',
+              describe: signed('x'),
+            },
+          ]
+        : [
+            {
+              title: `Input of layer ${layer + 1}: layer ${layer}'s output`,
+              tex: String.raw`X_{\mathrm{in}} = x_{${layer}}`,
+              ...dims(a.input, 'dimension'),
+              shapeNote: `the output of block ${layer} (its last step)`,
+              describe: signed('x'),
+            },
+          ];
+  const read = preLN ? 'N_1' : String.raw`X_{\mathrm{in}}`; // what the projections read: LN₁'s output in a pre-LN block
   const projection = (symbol, tensor, what, one) => ({
     title: `${what} of ${name}`,
-    tex: String.raw`${symbol}_h = X_{\mathrm{in}}\,W_${symbol}${sub} + b_${symbol}${sub}`,
+    tex: String.raw`${symbol}_h = ${read}\,W_${symbol}${sub} + b_${symbol}${sub}`,
     ...dims(tensor, `${one} dimension`),
     shapeNote: `d_k = ${dModel} / ${numHeads} = ${dK}: columns ${head * dK}–${(head + 1) * dK - 1} of the learned W_${symbol} and b_${symbol}`,
     describe: signed(symbol),
   });
+  const firstNorm = {
+    title: 'Norm first: LayerNorm with learned γ₁, β₁',
+    tex: layerNormTex('N_1', String.raw`X_{\mathrm{in}}`, 1),
+    ...dims(a.norm1, 'dimension'),
+    shapeNote: 'pre-LN: the sublayer reads the normalized rows; the residual stream itself is not normalized',
+    describe: signed('N₁'),
+  };
   return [
     ...input,
+    ...(preLN ? [firstNorm] : []),
     projection('Q', a.queries, 'Queries', 'query'),
     projection('K', a.keys, 'Keys', 'key'),
     projection('V', a.values, 'Values', 'value'),
@@ -128,6 +163,15 @@ export function trainedSteps({ config, tokens, block: a, output, causal, can }) 
       ...dims(a.residual1, 'dimension'),
       describe: signed('R₁'),
     },
+    ...(preLN ? preLnTail(a, dims, signed, dFF, layer, config) : postLnTail(a, dims, signed, dFF, layer, config)),
+  ]
+    .map((step) => ({ ...step, rowLabels: labels }))
+    .concat(preLN ? [] : outputSteps({ config, tokens, output, can }));
+}
+
+/** A post-LN block after R₁ (our models): Norm, the ReLU feed-forward layer, Add, Norm. */
+function postLnTail(a, dims, signed, dFF, layer, config) {
+  return [
     {
       title: 'Norm: LayerNorm with learned γ₁, β₁',
       tex: layerNormTex('N_1', 'R_1', 1),
@@ -164,7 +208,41 @@ export function trainedSteps({ config, tokens, block: a, output, causal, can }) 
           : 'the last hidden state x_L: the output layer reads it (the next steps)',
       describe: signed(`x${layer + 1}`),
     },
-  ]
-    .map((step) => ({ ...step, rowLabels: labels }))
-    .concat(outputSteps({ config, tokens, output, can }));
+  ];
+}
+
+/** A pre-LN block after R₁ (GPT-2): Norm, the GELU feed-forward layer, Add: the residual stream goes on unnormalized. */
+function preLnTail(a, dims, signed, dFF, layer, config) {
+  return [
+    {
+      title: 'Norm: LayerNorm with learned γ₂, β₂',
+      tex: layerNormTex('N_2', 'R_1', 2),
+      ...dims(a.norm2, 'dimension'),
+      shapeNote: 'per row: μ, σ² its mean and variance, ε = 10⁻⁵',
+      describe: signed('N₂'),
+    },
+    {
+      title: 'Feed-forward hidden layer',
+      tex: String.raw`H = \mathrm{GELU}(N_2 W_{fc} + b_{fc})`,
+      ...dims(a.ffHidden, 'hidden unit'),
+      shapeNote: `d_ff = ${dFF} units; GELU in its tanh form, as GPT-2 computes it`,
+      describe: signed('H'),
+    },
+    {
+      title: 'Feed-forward output',
+      tex: String.raw`F = H W_{proj} + b_{proj}`,
+      ...dims(a.ffOutput, 'dimension'),
+      describe: signed('F'),
+    },
+    {
+      title: `Add: the output of layer ${layer + 1}`,
+      tex: String.raw`x_{${layer + 1}} = R_1 + F`,
+      ...dims(a.output, 'dimension'),
+      shapeNote:
+        layer + 1 < config.numLayers
+          ? `the input of layer ${layer + 2}`
+          : 'x_L: the output layer reads LN_f(x_L) (a final LayerNorm), times wteᵀ',
+      describe: signed(`x${layer + 1}`),
+    },
+  ];
 }

@@ -13,7 +13,8 @@ import { modelEntry } from '../../models/registry.js';
  *   'error: …' (so the lens computes again once the model has loaded)
  */
 export function contextInputs(state, models) {
-  if (modelEntry(state.model).can.designedControls || !state.compare) return null;
+  // Our own models: the word followed is the rarest by their output vocabulary, which a checkpoint's BPE pieces lack.
+  if (!modelEntry(state.model).can.ourModel || !state.compare) return null;
   const { model, error } = models.get(state.model);
   return {
     kind: state.model,
