@@ -61,6 +61,16 @@ export async function readAsset(url, what, onProgress) {
 }
 
 /**
+ * Throws an Error when `bytes` begin as a web page: a server that answers a missing file with its site's page (a
+ * single-page app's fallback) sends HTML, which would otherwise be read as a file of the wrong size.
+ * @param {Uint8Array} bytes  @param {string} what  names the file in the message, with its address
+ */
+export function refuseWebPage(bytes, what) {
+  if (/^\s*</.test(new TextDecoder().decode(bytes.subarray(0, 64))))
+    throw new Error(`${what}: the server sent a web page, not the file (is the file there?)`);
+}
+
+/**
  * A response's body read a chunk at a time, onProgress(loaded, total) after each (total: Content-Length, or NaN when
  * the server sends none or compresses): a file of hundreds of MB shows its progress while it comes.
  */

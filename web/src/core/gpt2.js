@@ -2,7 +2,7 @@
 // distilgpt2, …) in Hugging Face's safetensors layout, run by the core (cpp/include/attn/train/gpt2.hpp). The file is
 // parsed here (safetensors.js) and streamed into wasm memory a block of rows at a time, so the weights are held once
 // there; its text goes through GPT-2's byte-level BPE (gpt2-tokenizer.js).
-import { absolute, readAsset } from './assets.js';
+import { absolute, readAsset, refuseWebPage } from './assets.js';
 import * as check from './checks.js';
 import { checkAblate } from './knockout.js';
 import { checkSampling } from './sampling-options.js';
@@ -40,6 +40,7 @@ function configHeads(json, fileName) {
 async function configBeside(url) {
   try {
     const bytes = await readAsset(new URL('config.json', absolute(url)), 'GPT-2 config');
+    refuseWebPage(bytes, 'config.json'); // a site's fallback page: there is no config
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return undefined; // the sizes come from the tensors; the head count then defaults to d_model / 64
@@ -103,6 +104,7 @@ export function gpt2Api(wasm, limits) {
       options.config ?? (url === undefined ? undefined : configBeside(url)),
       loadTokenizer(),
     ]);
+    if (!given) refuseWebPage(bytes, `GPT-2 checkpoint ${url}`);
     const { entries, data } = parseSafetensors(bytes, fileName);
     const heads = configHeads(json, fileName);
     const layout = wasm.gpt2Layout(

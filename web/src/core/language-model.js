@@ -2,7 +2,7 @@
 // public-domain English (npm run train:lm; cpp/include/attn/train/language_trainer.hpp) and shipped as
 // safetensors files (web/assets/models/). The file is read here (safetensors.js, JSON.parse for the
 // header and the metadata), checked, and handed to the core, which runs the model on any text.
-import { readAsset } from './assets.js';
+import { readAsset, refuseWebPage } from './assets.js';
 import * as check from './checks.js';
 import { generateMethod } from './generate.js';
 import { attributeMethod, checkAblate } from './knockout.js';
@@ -274,10 +274,7 @@ export function languageModelApi(wasm, modelsUrl) {
   async function readModelFile(kind, url, byDefault) {
     try {
       const bytes = await readAsset(url, `${kind} language model`);
-      // A server that answers a missing file with its site's page (a single-page app's fallback) sends HTML: say so
-      // rather than read it as a file of the wrong size.
-      if (/^\s*</.test(new TextDecoder().decode(bytes.subarray(0, 64))))
-        throw new Error(`${kind} language model ${url}: the server sent a web page, not the file (is the file there?)`);
+      refuseWebPage(bytes, `${kind} language model ${url}`);
       return bytes;
     } catch (error) {
       if (!byDefault) throw error;

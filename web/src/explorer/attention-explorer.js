@@ -300,7 +300,7 @@ export class AttentionExplorer extends ElementBase {
     const previous = this.run ?? null; // the figures outline what this update changed
     this.trace = result.trace;
     this.run = result.run;
-    this.models.say(this.run.status === 'error' ? modelFileNote(this.run.model) : '');
+    this.models.say(this.run.status === 'error' ? modelFileNote(this.run.model, this.run.can.ourModel) : '');
     const wants = (figures) => this.wants(figures);
     for (const { syncRun } of this.built) syncRun?.(this.current, this.run, wants);
     this.render(result, previous);

@@ -5,8 +5,18 @@ import { labelled, modelDescription } from '../settings/limits.js';
 import { element } from '../views/layout.js';
 import { setHidden } from '../views/dom-update.js';
 
-/** What the model choice says when a trained model's file did not load (the figures name the address tried). */
-export function modelFileNote(kind) {
+/**
+ * What the model choice says when a model's file did not load (the figures name the address tried): our models' ship
+ * in the package; a checkpoint is the author's to host.
+ * @param {string} kind  the model's id  @param {boolean} ourModel  one of ours (registry.js ourModel)
+ */
+export function modelFileNote(kind, ourModel) {
+  if (!ourModel) {
+    return (
+      'A checkpoint is yours to host: a GPT-2 model.safetensors and its config.json beside the page, named by the ' +
+      'checkpoint attribute (or checkpoint= in the link).'
+    );
+  }
   return (
     `This model needs its file, ${kind}.safetensors (in the npm package's dist/core/), at the address named below, ` +
     'or a models-base attribute naming the folder that holds it.'

@@ -8,8 +8,9 @@ import { format } from 'd3-format';
 const millions = format('.2~s');
 const count = (n) => n.toLocaleString('en-US');
 
-/** "decoder" or "encoder": the name of a model's kind. */
+/** "decoder" or "encoder": the name of a model's kind; "GPT-2 checkpoint" for one an author brought. */
 export function modelKindName(config) {
+  if (config.architecture) return 'GPT-2 checkpoint';
   return config.objective === 'causal' ? 'decoder' : 'encoder';
 }
 

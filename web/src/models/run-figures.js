@@ -30,7 +30,9 @@ function waitingNote(run) {
     run.status === 'error'
       ? `The model could not be loaded: ${run.error}`
       : run.status === 'loading'
-        ? 'Loading the trained model (once; about 2 MB)…'
+        ? run.can?.ourModel === false
+          ? 'Loading the checkpoint…'
+          : 'Loading the trained model (once; about 2 MB)…'
         : 'Type a sentence above: the model reads its words.',
   );
 }

@@ -62,11 +62,12 @@ export function scoreText(score, threshold) {
  * @param {{ label: string, previous: number, next: number, self: number, first: number, sameWord: number, prefix: number, induction?: number }} [head]
  *   one of config.heads (none: not measured)
  * @param {number} threshold  the label rule's (core.languageModelLimits.headLabelThreshold, 0.4)
+ * @param {string} [why]  why a head was not measured, for its definition line
  * @returns {{ text: string, label: string, score: number, definitions: string[] }}  label: the measured label; score:
  *   its score, or the largest one when mixed; definitions: what each name in text means, one line each ("name: meaning")
  */
-export function measuredJob(head, threshold) {
-  if (!head) return { ...NOT_MEASURED, definitions: ['not measured: the held-out text has no line of two words'] };
+export function measuredJob(head, threshold, why = 'the held-out text has no line of two words') {
+  if (!head) return { ...NOT_MEASURED, definitions: [`not measured: ${why}`] };
   const define = ([, name, meaning]) => `${name}: ${meaning}`;
   if (head.label !== 'mixed') {
     const measure = MEASURES[head.label];
@@ -116,9 +117,13 @@ function learnedExplanation(job, measured, threshold) {
  * @param {boolean} [causal]  the model's mask, for the heads' formula
  * @returns {import('./run.js').RunHead[]}
  */
-export function measuredHeads({ numLayers, numHeads, heads = [], dK }, threshold, causal = false) {
+export function measuredHeads({ numLayers, numHeads, heads, dK }, threshold, causal = false) {
+  // A checkpoint an author brings comes without the measurements our models' files carry (config.heads).
+  const why = heads
+    ? undefined
+    : 'a checkpoint comes without them: find its heads’ jobs in the heatmaps, or knock them out';
   return Array.from({ length: numLayers * numHeads }, (_, index) => {
-    const job = measuredJob(heads[index], threshold);
+    const job = measuredJob(heads?.[index], threshold, why);
     return {
       layer: Math.floor(index / numHeads),
       head: index % numHeads,
@@ -126,9 +131,9 @@ export function measuredHeads({ numLayers, numHeads, heads = [], dK }, threshold
       kind: job.label,
       score: job.score,
       definitions: job.definitions,
-      scores: heads[index] ?? null,
+      scores: heads?.[index] ?? null,
       formula: `softmax(q·k / √${dK ?? 'd_k'}) with its learned W_Q, W_K${causal ? ', causal mask' : ''}`,
-      explanation: heads[index] ? learnedExplanation(job, heads[index], threshold) : 'Not measured.',
+      explanation: heads?.[index] ? learnedExplanation(job, heads[index], threshold) : 'Not measured.',
     };
   });
 }
@@ -249,7 +254,13 @@ export function runTrained(model, state, sentenceTokens) {
     // The bars: the model's probabilities, or the sampling distribution where the learner set one (output temperature,
     // top-k); <unk>'s probability apart.
     predictions: causal
-      ? [{ position: T - 1, top: (sampled ? run.sampling : run.top).at(-1), unk: run.unk?.at(-1) ?? null }]
+      ? [
+          {
+            position: T - 1,
+            top: shownWords((sampled ? run.sampling : run.top).at(-1), config),
+            unk: run.unk?.at(-1) ?? null,
+          },
+        ]
       : blanks(model, run, hidden, sampled),
     // The stepper's output-layer steps: after the last token, or at the first blank (none without one).
     output: outputPosition === -1 ? null : outputAt(model, run, outputPosition),
@@ -267,6 +278,9 @@ export function runTrained(model, state, sentenceTokens) {
   };
   return shown;
 }
+
+/** The words of a prediction as the page labels them (pieces.js shownToken: a piece's leading space as "␣"). */
+const shownWords = (top, config) => top.map((w) => ({ ...w, word: shownToken(w.word, config) }));
 
 /** Each model's heads on repeated random words: measured once (64 forward passes), the same for every sentence. */
 const probes = new WeakMap();
@@ -326,12 +340,13 @@ export function predictionAt(model, sentence, position, sampling, knockout = [])
   const { config } = model;
   const top = run.top[position];
   const at = came === undefined ? -1 : top.findIndex(({ word }) => sameToken(word, came, config));
-  const next = came === undefined || readsPieces(config) ? came : came.toLowerCase();
+  // the word that came, as the bars label it
+  const next = came === undefined ? undefined : readsPieces(config) ? shownToken(came, config) : came.toLowerCase();
   return {
     tokens: readingOf(run.tokens, config),
     position,
     context: readingOf(run.tokens.slice(0, position + 1), config),
-    top: (sampled ? run.sampling : run.top)[position].slice(0, SHOWN_WORDS),
+    top: shownWords((sampled ? run.sampling : run.top)[position].slice(0, SHOWN_WORDS), config),
     unk: run.unk?.[position] ?? null,
     next,
     // every piece is one a BPE model can output

@@ -32,6 +32,13 @@ function mixQuery(tokens, query) {
 
 /** The trained heads' caption: how many, and how they are named. */
 function trainedHeadsCaption(config) {
+  if (!config.heads) {
+    return (
+      `The ${config.numLayers * config.numHeads} heads of the checkpoint (${config.numLayers} layers × ${config.numHeads}, ` +
+      `d_k = ${config.dK}) on your sentence. Click a head to follow it; “switch off” knocks it out (its output ` +
+      'becomes 0), and the predictions and later layers recompute without it.'
+    );
+  }
   return (
     `The ${config.numLayers * config.numHeads} learned heads (${config.numLayers} layers × ${config.numHeads}, d_k = ${config.dK}) on your sentence, ` +
     'each named by what it did on held-out text (the mean weight it puts there). Click a head to follow it; ' +
