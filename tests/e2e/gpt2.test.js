@@ -115,6 +115,16 @@ test('the checkpoint beside the page: its heads, its weights over BPE pieces, it
     (el) => el.shadowRoot.querySelector('.no-output')?.textContent ?? '',
   );
   assert.match(note, /LN_f\(x_L\) · wteᵀ/);
+
+  // The Positions chapter draws its learned position embeddings on their principal components, beside the sinusoids.
+  await showSlot(page, 'learnedPositions');
+  const learned = await page.$eval('attention-explorer', (el) => {
+    const figure = el.shadowRoot.querySelector('[data-figure="learned-positions"]');
+    return { paths: figure.querySelectorAll('path.series, svg path[stroke]').length, text: figure.textContent };
+  });
+  assert.match(learned.text, /one learned row of 64 numbers for each of its 64 positions/);
+  assert.match(learned.text, /component 1: \d+ % of the variance/);
+  await page.locator('attention-explorer .slot-learnedPositions').screenshot({ path: 'test-output/gpt2-positions.png' });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -11,6 +11,9 @@ import { trainedModels } from './trained-models.js';
 
 export { DESIGNED };
 
+/** How many principal components of a checkpoint's learned positions the page computes (learnedPositions). */
+export const POSITION_COMPONENTS = 3;
+
 /** What the page says when GPT-2 is chosen and no checkpoint was given. */
 export const NO_CHECKPOINT =
   'no checkpoint was given. Host a GPT-2 model.safetensors (with its config.json) beside the page and name it: the ' +
@@ -23,6 +26,7 @@ export class Models {
     this.core = core;
     this.trained = trainedModels(core);
     this.tokenized = { sentence: null, tokens: [] };
+    this.positions = new WeakMap(); // a checkpoint → its learned positions on principal axes (learnedPositions)
   }
 
   /**
@@ -51,7 +55,29 @@ export class Models {
     if (!model) return waitingRun(state.model, { error, loading, progress }, this.tokens(state.sentence));
     const masks = entry.can.fillBlanks && state.maskedPositions.length > 0;
     const labelThreshold = this.core.languageModelLimits.headLabelThreshold;
-    return runTrained(model, state, { tokens: masks ? this.tokens(state.sentence) : undefined, labelThreshold });
+    const run = runTrained(model, state, { tokens: masks ? this.tokens(state.sentence) : undefined, labelThreshold });
+    if (model.positionEmbeddings && run.ask) run.ask.learnedPositions = () => this.learnedPositions(model);
+    return run;
+  }
+
+  /**
+   * A checkpoint's learned position embeddings (wpe) on their first principal components (core.pca), once per model:
+   * { pca, nPositions, dModel, total } (total: the summed variance of every column, for each component's share).
+   */
+  learnedPositions(model) {
+    if (!this.positions.has(model)) {
+      const wpe = model.positionEmbeddings();
+      const [nPositions, dModel] = wpe.shape;
+      let total = 0;
+      for (let j = 0; j < dModel; j++) {
+        let mean = 0;
+        for (let i = 0; i < nPositions; i++) mean += wpe.data[i * dModel + j] / nPositions;
+        for (let i = 0; i < nPositions; i++) total += (wpe.data[i * dModel + j] - mean) ** 2 / nPositions;
+      }
+      const pca = this.core.pca(wpe, { k: POSITION_COMPONENTS });
+      this.positions.set(model, { pca, nPositions, dModel, total });
+    }
+    return this.positions.get(model);
   }
 
   /** The sentence's tokens, computed again only when it changes. */

@@ -20,6 +20,8 @@ import { scoreTerms } from './score-terms.js';
 import { shuffleCheck } from './shuffle-check.js';
 import { checkInputs, checkedHead } from './checked-head.js';
 import { whenTrace } from '../../models/run-figures.js';
+import { element } from '../../views/layout.js';
+import { LEARNED_POSITIONS_NOTE, learnedPositions } from './learned-positions.js';
 
 /** Said once, over the four checks, while a trained model is shown. */
 const CHECKS_NOTE = 'These four checks follow the designed heads: choose “designed heads” above to see them.';
@@ -126,6 +128,16 @@ export const positionsChapter = {
       key: ({ lab }, { labFirstColumn, labBase }) => [lab, labFirstColumn, labBase],
       draw: ({ lab }, _, { labFirstColumn, labBase }) =>
         encodingCurves(lab, { firstColumn: labFirstColumn, base: labBase }),
+    },
+    // A checkpoint's learned positions (wpe) on their principal components, beside the sinusoids: the model's, not the
+    // sentence's, so drawn again only for another model.
+    learnedPositions: {
+      withoutSentence: true,
+      key: ({ run }) => [run.model, run.status, run.config?.file],
+      draw: ({ run }) =>
+        run.status === 'ready' && run.ask?.learnedPositions
+          ? learnedPositions(run.ask.learnedPositions())
+          : element('p', 'empty-figure', LEARNED_POSITIONS_NOTE),
     },
     positionSimilarity: {
       needs: 'lab',

@@ -18,6 +18,7 @@ export function labSection(slots, controls) {
       controls.encoding,
       side('labEncoding', 'binaryPositions'),
       slots.encodingCurves,
+      slots.learnedPositions,
     ),
     relative: subsection(
       '2. Relative position',
