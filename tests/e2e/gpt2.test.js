@@ -124,7 +124,9 @@ test('the checkpoint beside the page: its heads, its weights over BPE pieces, it
   });
   assert.match(learned.text, /one learned row of 64 numbers for each of its 64 positions/);
   assert.match(learned.text, /component 1: \d+ % of the variance/);
-  await page.locator('attention-explorer .slot-learnedPositions').screenshot({ path: 'test-output/gpt2-positions.png' });
+  await page
+    .locator('attention-explorer .slot-learnedPositions')
+    .screenshot({ path: 'test-output/gpt2-positions.png' });
   assert.deepEqual(errors, []);
   await page.close();
 });
