@@ -142,19 +142,20 @@ val gpt2_run(int id, const val& ids, int k, const val& positions, const val& abl
         q.call<void>("push", object_to_js({{"ids", typed_array_to_js(s.ids)}, {"q", typed_array_to_js(s.q)}}));
       }
     }
-    return object_to_js({{"embeddings", typed_array_to_js(r.embeddings)},
-                         {"input", typed_array_to_js(r.input)},
-                         {"attention", typed_array_to_js(r.attention)},
-                         {"hidden", typed_array_to_js(r.hidden)},
-                         {"positions", typed_array_to_js(computed)},
-                         {"topIds", typed_array_to_js(top_ids)},
-                         {"topP", typed_array_to_js(top_p)},
-                         {"logits", typed_array_to_js(r.logits)},
-                         {"outputInput", typed_array_to_js(r.output_input)},
-                         {"sampling", q},
-                         {"activations", r.activations ? block_activations_to_js(*r.activations, c.d_model / c.n_heads,
-                                                                                 c.d_ff, r.embeddings.size() / c.d_model)
-                                                       : val::null()}});
+    return object_to_js(
+        {{"embeddings", typed_array_to_js(r.embeddings)},
+         {"input", typed_array_to_js(r.input)},
+         {"attention", typed_array_to_js(r.attention)},
+         {"hidden", typed_array_to_js(r.hidden)},
+         {"positions", typed_array_to_js(computed)},
+         {"topIds", typed_array_to_js(top_ids)},
+         {"topP", typed_array_to_js(top_p)},
+         {"logits", typed_array_to_js(r.logits)},
+         {"outputInput", typed_array_to_js(r.output_input)},
+         {"sampling", q},
+         {"activations", r.activations ? block_activations_to_js(*r.activations, c.d_model / c.n_heads, c.d_ff,
+                                                                 r.embeddings.size() / c.d_model)
+                                       : val::null()}});
   });
 }
 
@@ -170,10 +171,9 @@ val gpt2_sample(int id, const val& ids, double temperature, double top_k, double
   return guarded([&] {
     train::Gpt2Model& m = g_gpt2.get(id);
     const train::LanguageRun r = m.run(vector_from_js<std::int32_t>(ids), 1, {-1}, heads_of(ablate));
-    const train::SampledWord w =
-        train::draw(train::sampling_distribution(r.logits.data(), r.logits.size(), -1, temperature,
-                                                 static_cast<std::size_t>(top_k)),
-                    static_cast<std::uint64_t>(seed));
+    const train::SampledWord w = train::draw(train::sampling_distribution(r.logits.data(), r.logits.size(), -1,
+                                                                          temperature, static_cast<std::size_t>(top_k)),
+                                             static_cast<std::uint64_t>(seed));
     return object_to_js({{"id", val(w.id)}, {"q", val(w.q)}, {"position", val(r.positions[0])}});
   });
 }

@@ -130,21 +130,22 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
     for (const auto& top : r.top) {
       for (const train::WordProbability& w : top) ids.push_back(w.id), p.push_back(w.p);
     }
-    return object_to_js(
-        {{"tokens", tokens_to_js(r.tokens, r.inputs)},
-         {"embeddings", typed_array_to_js(r.embeddings)},
-         {"input", typed_array_to_js(r.input)},
-         {"attention", typed_array_to_js(r.attention)},
-         {"hidden", typed_array_to_js(r.hidden)},
-         {"positions", typed_array_to_js(computed)},
-         {"topIds", typed_array_to_js(ids)},
-         {"topP", typed_array_to_js(p)},
-         {"unk", typed_array_to_js(r.unk)},
-         {"logits", typed_array_to_js(r.logits)},
-         {"outputInput", typed_array_to_js(r.output_input)},
-         {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
-         {"activations",
-          r.activations ? block_activations_to_js(*r.activations, m.config().d_model / m.config().n_heads, m.config().d_ff, r.tokens.size()) : val::null()}});
+    return object_to_js({{"tokens", tokens_to_js(r.tokens, r.inputs)},
+                         {"embeddings", typed_array_to_js(r.embeddings)},
+                         {"input", typed_array_to_js(r.input)},
+                         {"attention", typed_array_to_js(r.attention)},
+                         {"hidden", typed_array_to_js(r.hidden)},
+                         {"positions", typed_array_to_js(computed)},
+                         {"topIds", typed_array_to_js(ids)},
+                         {"topP", typed_array_to_js(p)},
+                         {"unk", typed_array_to_js(r.unk)},
+                         {"logits", typed_array_to_js(r.logits)},
+                         {"outputInput", typed_array_to_js(r.output_input)},
+                         {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
+                         {"activations", r.activations ? block_activations_to_js(
+                                                             *r.activations, m.config().d_model / m.config().n_heads,
+                                                             m.config().d_ff, r.tokens.size())
+                                                       : val::null()}});
   });
 }
 

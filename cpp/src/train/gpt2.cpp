@@ -62,7 +62,9 @@ void Gpt2Model::load(std::size_t tensor, std::size_t first_row, const float* val
     }
   }
   const std::size_t d = config_.d_model;
-  const auto copy = [&](std::vector<float>& into) { std::copy(values, values + count * cols, into.begin() + first_row * cols); };
+  const auto copy = [&](std::vector<float>& into) {
+    std::copy(values, values + count * cols, into.begin() + first_row * cols);
+  };
   const auto pack = [&](PackedWeights<float>& into, std::size_t column, std::size_t ld) {
     pack_panel_rows(values + column, ld, first_row, count, into.k, into.m, into.data.data());
   };
@@ -75,18 +77,42 @@ void Gpt2Model::load(std::size_t tensor, std::size_t first_row, const float* val
   } else {
     Layer& layer = layers_[(tensor - 2) / kGpt2TensorsPerLayer];
     switch ((tensor - 2) % kGpt2TensorsPerLayer) {
-      case 0: copy(layer.ln1_gamma); break;
-      case 1: copy(layer.ln1_beta); break;
-      case 2: pack(layer.w_q, 0, 3 * d), pack(layer.w_k, d, 3 * d), pack(layer.w_v, 2 * d, 3 * d); break;
-      case 3: copy(layer.b_qkv); break;
-      case 4: pack(layer.w_proj, 0, d); break;
-      case 5: copy(layer.b_proj); break;
-      case 6: copy(layer.ln2_gamma); break;
-      case 7: copy(layer.ln2_beta); break;
-      case 8: pack(layer.w_fc, 0, config_.d_ff); break;
-      case 9: copy(layer.b_fc); break;
-      case 10: pack(layer.w_fc_proj, 0, d); break;
-      default: copy(layer.b_fc_proj); break;
+      case 0:
+        copy(layer.ln1_gamma);
+        break;
+      case 1:
+        copy(layer.ln1_beta);
+        break;
+      case 2:
+        pack(layer.w_q, 0, 3 * d), pack(layer.w_k, d, 3 * d), pack(layer.w_v, 2 * d, 3 * d);
+        break;
+      case 3:
+        copy(layer.b_qkv);
+        break;
+      case 4:
+        pack(layer.w_proj, 0, d);
+        break;
+      case 5:
+        copy(layer.b_proj);
+        break;
+      case 6:
+        copy(layer.ln2_gamma);
+        break;
+      case 7:
+        copy(layer.ln2_beta);
+        break;
+      case 8:
+        pack(layer.w_fc, 0, config_.d_ff);
+        break;
+      case 9:
+        copy(layer.b_fc);
+        break;
+      case 10:
+        pack(layer.w_fc_proj, 0, d);
+        break;
+      default:
+        copy(layer.b_fc_proj);
+        break;
     }
   }
   rows_loaded_[tensor] += count;
@@ -146,7 +172,8 @@ void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<
       b->positional.assign(wpe_.begin(), wpe_.begin() + T * d);
       b->input = x;
     }
-    layernorm_forward(a.data(), mean.data(), rstd.data(), x.data(), layer.ln1_gamma.data(), layer.ln1_beta.data(), T, d);
+    layernorm_forward(a.data(), mean.data(), rstd.data(), x.data(), layer.ln1_gamma.data(), layer.ln1_beta.data(), T,
+                      d);
     matmul_forward(q.data(), a.data(), layer.w_q, layer.b_qkv.data(), T);
     matmul_forward(k.data(), a.data(), layer.w_k, layer.b_qkv.data() + d, T);
     matmul_forward(v.data(), a.data(), layer.w_v, layer.b_qkv.data() + 2 * d, T);
@@ -178,7 +205,8 @@ void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<
       b->attention_output = sub;
     }
     add();
-    layernorm_forward(a.data(), mean.data(), rstd.data(), x.data(), layer.ln2_gamma.data(), layer.ln2_beta.data(), T, d);
+    layernorm_forward(a.data(), mean.data(), rstd.data(), x.data(), layer.ln2_gamma.data(), layer.ln2_beta.data(), T,
+                      d);
     matmul_forward(hidden.data(), a.data(), layer.w_fc, layer.b_fc.data(), T);
     gelu_tanh_forward(hidden.data(), hidden.data(), T * ff);
     matmul_forward(sub.data(), hidden.data(), layer.w_fc_proj, layer.b_fc_proj.data(), T);
@@ -234,7 +262,7 @@ LanguageRun Gpt2Model::run(const std::vector<std::int32_t>& ids, std::size_t k,
 }
 
 Gpt2Model::LogitLens Gpt2Model::logit_lens(const std::vector<std::int32_t>& ids, std::size_t k,
-                                            const std::vector<std::int64_t>& positions) {
+                                           const std::vector<std::int64_t>& positions) {
   if (k < 1 || k > kMaxTopK)
     throw std::out_of_range("gpt2.logitLens: k must be in [1, " + std::to_string(kMaxTopK) + "], got " +
                             std::to_string(k));
@@ -254,8 +282,7 @@ Gpt2Model::LogitLens Gpt2Model::logit_lens(const std::vector<std::int32_t>& ids,
   std::vector<float> rows(R * P * d);  // row (r, i): the residual stream after r blocks at positions[i]
   for (std::size_t r = 0; r < R; ++r) {
     const float* stream = r == 0 ? run.input.data() : run.hidden.data() + (r - 1) * T * d;
-    for (std::size_t i = 0; i < P; ++i)
-      std::copy_n(stream + out.positions[i] * d, d, rows.begin() + (r * P + i) * d);
+    for (std::size_t i = 0; i < P; ++i) std::copy_n(stream + out.positions[i] * d, d, rows.begin() + (r * P + i) * d);
   }
   std::vector<float> logits, p(V);
   const std::size_t block = 16;  // V floats of logits a row: a block of rows at a time

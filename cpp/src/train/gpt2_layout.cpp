@@ -15,9 +15,9 @@ namespace {
 
 constexpr const char* kPrefix = "transformer.";
 // The tensors of one block, in gpt2_tensor_specs order (Gpt2Model::load's cases follow it).
-constexpr const char* kLayerTensors[] = {"ln_1.weight",        "ln_1.bias",        "attn.c_attn.weight", "attn.c_attn.bias",
-                                         "attn.c_proj.weight", "attn.c_proj.bias", "ln_2.weight",        "ln_2.bias",
-                                         "mlp.c_fc.weight",    "mlp.c_fc.bias",    "mlp.c_proj.weight",  "mlp.c_proj.bias"};
+constexpr const char* kLayerTensors[] = {
+    "ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias", "attn.c_proj.weight", "attn.c_proj.bias",
+    "ln_2.weight", "ln_2.bias", "mlp.c_fc.weight",    "mlp.c_fc.bias",    "mlp.c_proj.weight",  "mlp.c_proj.bias"};
 static_assert(sizeof(kLayerTensors) / sizeof(kLayerTensors[0]) == kGpt2TensorsPerLayer);
 
 std::string shape_text(const std::vector<std::size_t>& shape) {
@@ -47,8 +47,8 @@ void check_gpt2_config(const Gpt2Config& c) {
   positive(c.n_layers, "n_layers");
   positive(c.d_ff, "d_ff");
   if (c.d_model % c.n_heads != 0) {
-    throw std::invalid_argument("gpt2: n_heads = " + std::to_string(c.n_heads) + " does not divide d_model = " +
-                                std::to_string(c.d_model));
+    throw std::invalid_argument("gpt2: n_heads = " + std::to_string(c.n_heads) +
+                                " does not divide d_model = " + std::to_string(c.d_model));
   }
   if (c.parameter_count() > kMaxGpt2Parameters) {
     throw std::invalid_argument("gpt2: " + std::to_string(c.parameter_count()) + " parameters, above the limit of " +
@@ -56,7 +56,6 @@ void check_gpt2_config(const Gpt2Config& c) {
                                 " (GPT-2 medium's 355 M fit a 2 GB wasm memory; larger models do not)");
   }
 }
-
 
 std::uint64_t Gpt2Config::parameter_count() const {
   const std::uint64_t d = d_model, ff = d_ff;
@@ -67,8 +66,8 @@ std::uint64_t Gpt2Config::parameter_count() const {
 std::vector<Gpt2TensorSpec> gpt2_tensor_specs(const Gpt2Config& c) {
   const std::size_t d = c.d_model, ff = c.d_ff;
   std::vector<Gpt2TensorSpec> specs = {{"wte.weight", {c.vocab_size, d}}, {"wpe.weight", {c.n_positions, d}}};
-  const std::vector<std::vector<std::size_t>> shapes = {{d},      {d}, {d, 3 * d}, {3 * d}, {d, d},  {d},
-                                                        {d},      {d}, {d, ff},    {ff},    {ff, d}, {d}};
+  const std::vector<std::vector<std::size_t>> shapes = {{d}, {d}, {d, 3 * d}, {3 * d}, {d, d},  {d},
+                                                        {d}, {d}, {d, ff},    {ff},    {ff, d}, {d}};
   for (std::size_t l = 0; l < c.n_layers; ++l)
     for (std::size_t j = 0; j < kGpt2TensorsPerLayer; ++j)
       specs.push_back({"h." + std::to_string(l) + "." + kLayerTensors[j], shapes[j]});
@@ -79,7 +78,8 @@ std::vector<Gpt2TensorSpec> gpt2_tensor_specs(const Gpt2Config& c) {
 
 Gpt2FileLayout gpt2_file_layout(const std::vector<std::pair<std::string, std::vector<std::size_t>>>& tensors,
                                 std::size_t n_heads) {
-  const bool prefixed = std::any_of(tensors.begin(), tensors.end(), [](const auto& t) { return t.first == "transformer.wte.weight"; });
+  const bool prefixed =
+      std::any_of(tensors.begin(), tensors.end(), [](const auto& t) { return t.first == "transformer.wte.weight"; });
   std::map<std::string, std::size_t> index;  // layout name → index in tensors
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     std::string name = tensors[i].first;
@@ -87,9 +87,9 @@ Gpt2FileLayout gpt2_file_layout(const std::vector<std::pair<std::string, std::ve
     if (has_prefix) name.erase(0, std::string(kPrefix).size());
     if (ignored(name)) continue;
     if (has_prefix != prefixed) {
-      throw std::invalid_argument("gpt2: tensor '" + tensors[i].first + "' is " +
-                                  (has_prefix ? "under 'transformer.' and wte.weight is not"
-                                              : "not under 'transformer.' and wte.weight is"));
+      throw std::invalid_argument(
+          "gpt2: tensor '" + tensors[i].first + "' is " +
+          (has_prefix ? "under 'transformer.' and wte.weight is not" : "not under 'transformer.' and wte.weight is"));
     }
     index[name] = i;
   }
@@ -108,10 +108,9 @@ Gpt2FileLayout gpt2_file_layout(const std::vector<std::pair<std::string, std::ve
   const auto* wpe = shape_of("wpe.weight");
   const auto* fc = shape_of("h.0.mlp.c_fc.weight");
   if (wte->size() != 2 || !wpe || wpe->size() != 2 || !fc || fc->size() != 2) {
-    throw std::invalid_argument(std::string("gpt2: ") +
-                                (wte->size() != 2 ? "wte.weight is not a matrix"
-                                                  : !wpe ? "no wpe.weight (the learned positions)"
-                                                         : !fc ? "no h.0.mlp.c_fc.weight (the first block)"
+    throw std::invalid_argument(std::string("gpt2: ") + (wte->size() != 2 ? "wte.weight is not a matrix"
+                                                         : !wpe           ? "no wpe.weight (the learned positions)"
+                                                         : !fc            ? "no h.0.mlp.c_fc.weight (the first block)"
                                                                : "wpe.weight or h.0.mlp.c_fc.weight is not a matrix"));
   }
   Gpt2Config c;

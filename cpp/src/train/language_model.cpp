@@ -46,7 +46,6 @@ LanguageModel::LanguageModel(ModelConfig config, Objective objective, std::vecto
                config_.outputs());
 }
 
-
 const float* LanguageModel::run_blocks(const std::string& text, LanguageRun& out,
                                        const std::vector<std::uint8_t>& ablated) {
   out.tokens = language_tokens(text, *table_);

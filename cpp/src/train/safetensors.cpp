@@ -191,7 +191,7 @@ float half_to_float(std::uint16_t h) {
 
 std::uint16_t float_to_bfloat16(float x) {
   const std::uint32_t bits = float_bits(x);
-  if (std::isnan(x)) return static_cast<std::uint16_t>((bits >> 16) | 0x0040);  // quiet, same sign
+  if (std::isnan(x)) return static_cast<std::uint16_t>((bits >> 16) | 0x0040);    // quiet, same sign
   return static_cast<std::uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);  // to nearest, ties to even
 }
 

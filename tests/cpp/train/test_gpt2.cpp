@@ -50,7 +50,8 @@ TEST_CASE("gpt2: the layout's tensors, and the config read from a file's shapes"
   CHECK(specs[4].shape == std::vector<std::size_t>{8, 24});
   CHECK(specs[12].name == "h.0.mlp.c_proj.weight");
   CHECK(specs[12].shape == std::vector<std::size_t>{12, 8});
-  // GPT-2 small: 124,439,808 parameters (Radford et al. 2019 report 117 M, counted without wpe and the biases' rounding)
+  // GPT-2 small: 124,439,808 parameters (Radford et al. 2019 report 117 M, counted without wpe and the biases'
+  // rounding)
   CHECK(Gpt2Config{50257, 1024, 768, 12, 12, 3072}.parameter_count() == 124439808);
   for (const std::string prefix : {"", "transformer."}) {
     const Gpt2FileLayout layout = gpt2_file_layout(file_of(kSmall, prefix), 2);
@@ -95,16 +96,22 @@ TEST_CASE("gpt2: a hand-worked forward pass", "[train]") {
   // the feed-forward hidden is GELU_tanh(b_fc) = GELU_tanh((1, −2)) = (0.8411920, −0.0454023), W_fc_proj = I.
   // LN_f has γ = 1, β = 0: for d = 2 it maps (u, w) to (s, −s), s = (u − w)/2 / √(((u − w)/2)² + 1e-5).
   Gpt2Model model(Gpt2Config{3, 3, 2, 1, 1, 2});
-  const std::vector<std::vector<float>> tensors = {
-      {1, 0, 0, 1, 2, 1},    // wte: token 0 (1, 0), 1 (0, 1), 2 (2, 1)
-      {0, 0, 0.5f, 0, 0, 0.5f},  // wpe
-      {0, 0}, {0, 0},        // ln_1
-      std::vector<float>(12, 0.0f), {0, 0, 0, 0, 1, 2},  // c_attn: W = 0, b = (b_q, b_k, b_v)
-      {1, 0, 0, 1}, {0, 0},  // c_proj = I
-      {0, 0}, {0, 0},        // ln_2
-      std::vector<float>(4, 0.0f), {1, -2},  // c_fc
-      {1, 0, 0, 1}, {0, 0},  // mlp.c_proj = I
-      {1, 1}, {0, 0}};       // ln_f
+  const std::vector<std::vector<float>> tensors = {{1, 0, 0, 1, 2, 1},        // wte: token 0 (1, 0), 1 (0, 1), 2 (2, 1)
+                                                   {0, 0, 0.5f, 0, 0, 0.5f},  // wpe
+                                                   {0, 0},
+                                                   {0, 0},  // ln_1
+                                                   std::vector<float>(12, 0.0f),
+                                                   {0, 0, 0, 0, 1, 2},  // c_attn: W = 0, b = (b_q, b_k, b_v)
+                                                   {1, 0, 0, 1},
+                                                   {0, 0},  // c_proj = I
+                                                   {0, 0},
+                                                   {0, 0},  // ln_2
+                                                   std::vector<float>(4, 0.0f),
+                                                   {1, -2},  // c_fc
+                                                   {1, 0, 0, 1},
+                                                   {0, 0},  // mlp.c_proj = I
+                                                   {1, 1},
+                                                   {0, 0}};  // ln_f
   const auto specs = gpt2_tensor_specs(model.config());
   for (std::size_t i = 0; i < specs.size(); ++i)
     model.load(i, 0, tensors[i].data(), specs[i].shape.size() == 1 ? 1 : specs[i].shape[0]);
@@ -167,7 +174,8 @@ TEST_CASE("gpt2: a head's block step by step is the forward pass's own values, i
   CHECK(r.logits == plain.logits);  // following a head changes nothing
   CHECK(b.input == std::vector<float>(plain.hidden.begin(), plain.hidden.begin() + T * d));  // layer 0's output
   CHECK(b.output == std::vector<float>(plain.hidden.begin() + T * d, plain.hidden.end()));
-  CHECK(b.weights == std::vector<float>(plain.attention.begin() + (2 + 1) * T * T, plain.attention.begin() + 4 * T * T));
+  CHECK(b.weights ==
+        std::vector<float>(plain.attention.begin() + (2 + 1) * T * T, plain.attention.begin() + 4 * T * T));
   for (std::size_t i = 0; i < T * d; ++i) {
     CHECK(b.residual1[i] == b.input[i] + b.attention_output[i]);  // the residual stream, added as the pass added it
     CHECK(b.output[i] == b.residual1[i] + b.ff_output[i]);
@@ -177,7 +185,8 @@ TEST_CASE("gpt2: a head's block step by step is the forward pass's own values, i
     double total = 0;
     for (std::size_t j = 0; j <= t; ++j) total += std::exp(double(b.scores[t * T + j]) - b.scores[t * T]);
     for (std::size_t j = 0; j <= t; ++j)
-      CHECK(b.weights[t * T + j] == Approx(std::exp(double(b.scores[t * T + j]) - b.scores[t * T]) / total).margin(1e-6));
+      CHECK(b.weights[t * T + j] ==
+            Approx(std::exp(double(b.scores[t * T + j]) - b.scores[t * T]) / total).margin(1e-6));
     for (std::size_t j = t + 1; j < T; ++j) CHECK(std::isinf(b.scores[t * T + j]));
   }
   CHECK(b.norm1.size() == T * d);
@@ -203,7 +212,8 @@ TEST_CASE("gpt2: the logit lens reads every layer's residual stream through the 
     if (t + 1 < T) {
       double total = 0;
       for (std::size_t v = 0; v < V; ++v) total += std::exp(double(r.logits[t * V + v]));
-      CHECK(lens.next_p[(R - 1) * T + t] == Approx(std::exp(double(r.logits[t * V + ids[t + 1]])) / total).margin(1e-6));
+      CHECK(lens.next_p[(R - 1) * T + t] ==
+            Approx(std::exp(double(r.logits[t * V + ids[t + 1]])) / total).margin(1e-6));
     } else {
       CHECK(std::isnan(lens.next_p[(R - 1) * T + t]));
     }

@@ -35,7 +35,7 @@ struct BlockActivations {
   std::vector<float> concat;            // (T, d) Concat(head_1 … head_H)
   std::vector<float> attention_output;  // (T, d) Concat(…) W_O + b_O
   std::vector<float> residual1;         // (T, d) R₁ = X_l + Concat(…) W_O + b_O
-  std::vector<float> norm1;      // (T, d) N₁ = LayerNorm₁(R₁) = γ₁ ⊙ (R₁ − μ) / √(σ² + ε) + β₁ (pre-LN, GPT-2: LN₁(X_l))
+  std::vector<float> norm1;  // (T, d) N₁ = LayerNorm₁(R₁) = γ₁ ⊙ (R₁ − μ) / √(σ² + ε) + β₁ (pre-LN, GPT-2: LN₁(X_l))
   std::vector<float> norm2;      // (T, d) pre-LN only (GPT-2, gpt2.hpp): LN₂(R₁), the feed-forward layer's input
   std::vector<float> ff_hidden;  // (T, d_ff) ReLU(N₁ W_1 + b_1)
   std::vector<float> ff_output;  // (T, d) ReLU(…) W_2 + b_2

@@ -56,8 +56,8 @@ struct Gpt2Config {
   std::uint64_t parameter_count() const;
 };
 
-// Throws std::invalid_argument naming the field if a size is 0, n_heads does not divide d_model, or the parameters exceed
-// kMaxGpt2Parameters.
+// Throws std::invalid_argument naming the field if a size is 0, n_heads does not divide d_model, or the parameters
+// exceed kMaxGpt2Parameters.
 void check_gpt2_config(const Gpt2Config& config);
 
 // The tensors of one block (ln_1 weight and bias, c_attn weight and bias, attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj).
@@ -143,10 +143,10 @@ class Gpt2Model {
  private:
   struct Layer {
     std::vector<float> ln1_gamma, ln1_beta, ln2_gamma, ln2_beta;  // (d) each
-    PackedWeights<float> w_q, w_k, w_v, w_proj;                    // (d, d) each: c_attn's three column blocks, c_proj
-    std::vector<float> b_qkv, b_proj;                              // (3d), (d)
-    PackedWeights<float> w_fc, w_fc_proj;                          // (d, d_ff), (d_ff, d)
-    std::vector<float> b_fc, b_fc_proj;                            // (d_ff), (d)
+    PackedWeights<float> w_q, w_k, w_v, w_proj;                   // (d, d) each: c_attn's three column blocks, c_proj
+    std::vector<float> b_qkv, b_proj;                             // (3d), (d)
+    PackedWeights<float> w_fc, w_fc_proj;                         // (d, d_ff), (d_ff, d)
+    std::vector<float> b_fc, b_fc_proj;                           // (d_ff), (d)
   };
   Gpt2Config config_;
   PackedWeights<float> unembedding_;  // wteᵀ (d, V) packed; a token's input row is its column
