@@ -96,6 +96,19 @@ test('the checkpoint beside the page: its heads, its weights over BPE pieces, it
   assert.equal(shown.unkShown, false, 'no <unk> line: BPE pieces spell every text');
   await page.screenshot({ path: 'test-output/gpt2-checkpoint.png' });
 
+  // The logit lens, read on request: a grid of (layers + 1) rows × tokens, the last row the model's own prediction.
+  await showSlot(page, 'logitLens');
+  await page.click('attention-explorer .read-lens');
+  await page.waitForSelector('attention-explorer [data-figure="logit-lens"][data-state="read"]');
+  const lens = await page.$eval('attention-explorer', (el) => {
+    const rows = [...el.shadowRoot.querySelectorAll('.lens-grid tbody tr')];
+    return rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+  });
+  assert.equal(lens.length, 3);
+  assert.equal(lens[0].length, 7);
+  assert.equal(lens[2][6], shown.words[0], 'the last row, at the last token, is the first bar');
+  await page.locator('attention-explorer .lens-box').screenshot({ path: 'test-output/gpt2-logit-lens.png' });
+
   // Generate appends one piece to the sentence.
   await page.click('attention-explorer .sampling-controls button.generate');
   await page.waitForFunction((s) => document.querySelector('attention-explorer').sentence.length > s.length, SENTENCE);

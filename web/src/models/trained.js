@@ -275,6 +275,8 @@ export function runTrained(model, state, sentenceTokens) {
       attribute: (pick) => attributeRun(model, shown, pick),
       repeatedWords: () => repeatedWordsOf(model),
     }),
+    // A checkpoint's: every layer read through its output layer ((L + 1) · T output layers: on request)
+    ...(model.logitLens && { logitLens: () => model.logitLens(text, { k: 1 }) }),
   };
   return shown;
 }

@@ -16,6 +16,7 @@ import { headThumbs } from '../../views/head-thumbs.js';
 import { element, row } from '../../views/layout.js';
 import { attentionWeights } from './attention-weights.js';
 import { whyThisWordView } from './head-effects.js';
+import { logitLensView } from './logit-lens.js';
 import { buildLineControls } from './line-controls.js';
 import { headDetector } from './head-detector.js';
 import { lineHeadsShown, lineView } from './line-view.js';
@@ -142,6 +143,14 @@ export const attentionChapter = {
           'what each does to the next word.',
       ),
     },
+    // A checkpoint's logit lens: read when the learner asks (build below), drawn as unread, read or stale.
+    logitLens: {
+      draw: whenOutputLayer((run, { lens = null, lensText = null }) =>
+        run.ask?.logitLens
+          ? logitLensView(run, { lens, text: lensText })
+          : element('p', 'empty-figure', 'The logit lens reads a GPT-2 checkpoint’s layers.'),
+      ),
+    },
     // A trained model's heads on repeated random words: the model's, not the sentence's, so drawn again only for another
     // model or selected head.
     headDetector: {
@@ -263,13 +272,23 @@ export const attentionChapter = {
     const trainedMixBox = element('div', 'trained-mix');
     const detectorBox = element('div', 'detector-box'); // a trained model's heads on repeated words, under its mix
     detectorBox.append(slots.headDetector);
+    const lensBox = element('div', 'lens-box'); // a checkpoint's logit lens, read on request
+    lensBox.append(slots.logitLens);
+    slots.logitLens.addEventListener('read-lens', () => {
+      if (!shownRun?.ask?.logitLens) return;
+      try {
+        redraw('logitLens', { lens: shownRun.ask.logitLens(), lensText: shownRun.text });
+      } catch {
+        // a sentence the model cannot read: its figures say why
+      }
+    });
     const lines = element('div', 'line-panel-box'); // every model's (the `views` attribute shows or hides linePanel)
     lines.append(linePanel);
     trained.classList.add('first-screen', 'trained-screen');
     return {
-      content: [first, knockoutNote, trained, trainedMixBox, detectorBox, lines],
+      content: [first, knockoutNote, trained, trainedMixBox, detectorBox, lensBox, lines],
       views: {
-        heads: [slots.heads, detectorBox],
+        heads: [slots.heads, detectorBox, lensBox],
         attention: [slots.attention],
         mix: [slots.mix],
         lines: [linePanel],
@@ -278,6 +297,7 @@ export const attentionChapter = {
       figureControls: [lineControls.form, sampling.form],
       syncRun: (current, run) => {
         shownRun = run;
+        setHidden(lensBox, !run.ask?.logitLens); // a checkpoint's figure
         lineControls.sync(current, run);
         if (saidFor !== null && current.sentence !== saidFor) {
           sampling.said.value = '';
@@ -292,7 +312,7 @@ export const attentionChapter = {
           const next = designed
             ? [modelIdThat('generate')]
             : modelRegistry()
-                .filter((m) => m.objective !== null && m.id !== state.model)
+                .filter((m) => m.can.ourModel && m.id !== state.model)
                 .map((m) => m.id);
           for (const id of next) models.preload(id);
         }
