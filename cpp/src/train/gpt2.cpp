@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "attn/core/kernels.hpp"
 #include "attn/train/sampling.hpp"
@@ -13,6 +14,20 @@ namespace attn::train {
 namespace {
 
 PackedWeights<float> packed(std::size_t k, std::size_t m) { return {std::vector<float>(packed_size(k, m)), k, m}; }
+
+// The positions asked for (each in [−T, T), as run()'s) as indices in [0, T); every position when none is listed.
+std::vector<std::size_t> resolve_positions(const std::vector<std::int64_t>& positions, std::size_t T,
+                                           const char* where) {
+  if (positions.size() > kMaxLanguageTokens) {
+    throw std::out_of_range(std::string(where) + ": at most " + std::to_string(kMaxLanguageTokens) +
+                            " positions, got " + std::to_string(positions.size()));
+  }
+  std::vector<std::size_t> out;
+  for (const std::int64_t at : positions) out.push_back(position_index(at, T, where));
+  if (positions.empty())
+    for (std::size_t t = 0; t < T; ++t) out.push_back(t);
+  return out;
+}
 
 }  // namespace
 
@@ -237,13 +252,7 @@ LanguageRun Gpt2Model::run(const std::vector<std::int32_t>& ids, std::size_t k,
   std::vector<float> x;
   forward(ids, ablated, out, x, activations);
   const std::size_t T = ids.size(), d = config_.d_model, V = config_.vocab_size;
-  if (positions.size() > kMaxLanguageTokens) {
-    throw std::out_of_range("gpt2.run: at most " + std::to_string(kMaxLanguageTokens) + " positions, got " +
-                            std::to_string(positions.size()));
-  }
-  for (const std::int64_t at : positions) out.positions.push_back(position_index(at, T, "gpt2.run"));
-  if (positions.empty())
-    for (std::size_t t = 0; t < T; ++t) out.positions.push_back(t);
+  out.positions = resolve_positions(positions, T, "gpt2.run");
   const std::size_t P = out.positions.size();
   std::vector<float> rows(P * d);
   for (std::size_t i = 0; i < P; ++i)
@@ -271,13 +280,7 @@ Gpt2Model::LogitLens Gpt2Model::logit_lens(const std::vector<std::int32_t>& ids,
   forward(ids, {}, run, x);
   const std::size_t T = ids.size(), d = config_.d_model, V = config_.vocab_size, R = config_.n_layers + 1;
   LogitLens out;
-  if (positions.size() > kMaxLanguageTokens) {
-    throw std::out_of_range("gpt2.logitLens: at most " + std::to_string(kMaxLanguageTokens) + " positions, got " +
-                            std::to_string(positions.size()));
-  }
-  for (const std::int64_t at : positions) out.positions.push_back(position_index(at, T, "gpt2.logitLens"));
-  if (positions.empty())
-    for (std::size_t t = 0; t < T; ++t) out.positions.push_back(t);
+  out.positions = resolve_positions(positions, T, "gpt2.logitLens");
   const std::size_t P = out.positions.size();
   std::vector<float> rows(R * P * d);  // row (r, i): the residual stream after r blocks at positions[i]
   for (std::size_t r = 0; r < R; ++r) {

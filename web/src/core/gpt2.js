@@ -4,6 +4,7 @@
 // there; its text goes through GPT-2's byte-level BPE (gpt2-tokenizer.js).
 import { absolute, readAsset, refuseWebPage } from './assets.js';
 import * as check from './checks.js';
+import { layerViews } from './layer-views.js';
 import { checkAblate } from './knockout.js';
 import { checkSampling } from './sampling-options.js';
 import { decodeTensor, parseSafetensors } from './safetensors.js';
@@ -213,15 +214,7 @@ export function gpt2Api(wasm, limits) {
           ),
           where,
         );
-        const attention = Array.from({ length: numLayers }, (_, l) =>
-          Array.from({ length: numHeads }, (_, h) =>
-            r.attention.subarray((l * numHeads + h) * T * T, (l * numHeads + h + 1) * T * T),
-          ),
-        );
-        const hidden = Array.from({ length: numLayers }, (_, l) => ({
-          shape: [T, dModel],
-          data: r.hidden.subarray(l * T * dModel, (l + 1) * T * dModel),
-        }));
+        const { attention, hidden } = layerViews(r, { numLayers, numHeads, dModel }, T);
         const perPosition = () => new Array(T).fill(null); // null where the output layer was not asked for
         const [top, logits, outputInput, sampled] = [perPosition(), perPosition(), perPosition(), perPosition()];
         r.positions.forEach((t, n) => {

@@ -7,6 +7,7 @@ import * as check from './checks.js';
 import { generateMethod } from './generate.js';
 import { attributeMethod, checkAblate } from './knockout.js';
 import { gpt2Api } from './gpt2.js';
+import { layerViews } from './layer-views.js';
 import { readSafetensors } from './safetensors.js';
 import { checkSampling } from './sampling-options.js';
 import { unwrap } from './wasm-module.js';
@@ -186,15 +187,7 @@ export function languageModelApi(wasm, modelsUrl) {
           where,
         );
         const T = r.tokens.length;
-        const attention = Array.from({ length: numLayers }, (_, l) =>
-          Array.from({ length: numHeads }, (_, h) =>
-            r.attention.subarray((l * numHeads + h) * T * T, (l * numHeads + h + 1) * T * T),
-          ),
-        );
-        const hidden = Array.from({ length: numLayers }, (_, l) => ({
-          shape: [T, dModel],
-          data: r.hidden.subarray(l * T * dModel, (l + 1) * T * dModel),
-        }));
+        const { attention, hidden } = layerViews(r, { numLayers, numHeads, dModel }, T);
         const embeddings = { shape: [T, dModel], data: r.embeddings };
         const input = { shape: [T, dModel], data: r.input };
         const top = new Array(T).fill(null);
