@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -26,7 +27,9 @@ namespace train = attn::train;
 namespace {
 
 Registry<train::Gpt2Model> g_gpt2("gpt2: this model was released");
-std::vector<float> g_scratch;  // one block of rows on its way into a model
+// Per model being loaded, one block of rows on its way into it (two files may load at once, each between its yields to
+// the page).
+std::unordered_map<int, std::vector<float>> g_scratch;
 
 val config_to_js(const train::Gpt2Config& c) {
   val out = val::object();
@@ -73,18 +76,21 @@ val gpt2_create(const val& config) {
   });
 }
 
-// The byte address of a scratch buffer of `floats` values, which gpt2Load reads.
-val gpt2_scratch(double floats) {
+// The byte address of model `id`'s scratch buffer of `floats` values, which gpt2Load reads (stable until gpt2Finish or
+// gpt2Release: wasm memory grows without moving it).
+val gpt2_scratch(int id, double floats) {
   return guarded([&] {
-    g_scratch.resize(static_cast<std::size_t>(floats));
-    return val(static_cast<double>(reinterpret_cast<std::uintptr_t>(g_scratch.data())));
+    g_gpt2.get(id);  // a released model has none
+    std::vector<float>& scratch = g_scratch[id];
+    scratch.resize(static_cast<std::size_t>(floats));
+    return val(static_cast<double>(reinterpret_cast<std::uintptr_t>(scratch.data())));
   });
 }
 
 // Rows [firstRow, firstRow + count) of spec `tensor`, from the scratch buffer.
 val gpt2_load(int id, double tensor, double first_row, double count) {
   return guarded([&] {
-    g_gpt2.get(id).load(static_cast<std::size_t>(tensor), static_cast<std::size_t>(first_row), g_scratch.data(),
+    g_gpt2.get(id).load(static_cast<std::size_t>(tensor), static_cast<std::size_t>(first_row), g_scratch.at(id).data(),
                         static_cast<std::size_t>(count));
     return val::undefined();
   });
@@ -92,13 +98,14 @@ val gpt2_load(int id, double tensor, double first_row, double count) {
 
 val gpt2_finish(int id) {
   return guarded([&] {
-    std::vector<float>().swap(g_scratch);
+    g_scratch.erase(id);
     g_gpt2.get(id).finish_loading();
     return val::undefined();
   });
 }
 
 val gpt2_release(int id) {
+  g_scratch.erase(id);
   g_gpt2.release(id);
   return val::undefined();
 }

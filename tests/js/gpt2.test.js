@@ -254,6 +254,20 @@ describe('GPT-2 files', () => {
     await assert.rejects(load(tiny(), { config: { activation_function: 'relu' } }), /'gelu_new' only/);
   });
 
+  test('two checkpoints load at once, each into its own model', async () => {
+    const [a, b] = await Promise.all([load(gpt2Checkpoint({ seed: 7 })), load(gpt2Checkpoint({ seed: 8 }))]);
+    const [one, two] = [gpt2Checkpoint({ seed: 7 }), gpt2Checkpoint({ seed: 8 })].map((bytes) =>
+      gpt2Reference(readSafetensors(bytes, 'reference').tensors, [464, 7850], 1),
+    );
+    for (const [model, ref] of [
+      [a, one],
+      [b, two],
+    ]) {
+      const logits = model.run('The river', { positions: [-1] }).logits[1];
+      assert.ok(worst(logits, ref.logits.subarray(50257)).diff < 1e-4);
+    }
+  });
+
   test('hostile files are refused, naming the problem, and the core keeps working', async () => {
     const good = tiny();
     const truncated = good.subarray(0, good.length - 100);

@@ -62,7 +62,7 @@ export function gpt2Api(wasm, limits) {
   /** Streams the file's tensors into the core's model `id`, reporting progress; yields to the page between blocks. */
   async function stream(id, layout, entries, data, progress) {
     const total = layout.specs.reduce((n, s) => n + s.shape.reduce((a, b) => a * b, 1), 0);
-    const address = unwrap(wasm.gpt2Scratch(BLOCK_FLOATS), 'languageModel');
+    const address = unwrap(wasm.gpt2Scratch(id, BLOCK_FLOATS), 'languageModel');
     let done = 0;
     let since = performance.now();
     for (const [i, spec] of layout.specs.entries()) {
