@@ -292,6 +292,23 @@ attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
   return o;
 }
 
+val repeated_words_to_js(const attn::train::RepeatedWordsScores& r, std::size_t H, bool causal, const val& example) {
+  val heads = val::array();
+  for (std::size_t lh = 0; lh < r.induction.size(); ++lh) {
+    heads.call<void>("push", object_to_js({{"layer", val(lh / H)},
+                                           {"head", val(lh % H)},
+                                           {"previous", val(r.previous[lh])},
+                                           {"duplicate", val(r.duplicate[lh])},
+                                           {"induction", val(r.induction[lh])}}));
+  }
+  return object_to_js({{"repeat", val(r.repeat)},
+                       {"sequences", val(r.sequences)},
+                       {"heads", heads},
+                       {"example", example},
+                       {"firstHalfLoss", causal ? val(r.first_half_loss) : val::null()},
+                       {"secondHalfLoss", causal ? val(r.second_half_loss) : val::null()}});
+}
+
 // One head's block, step by step (block_activations.hpp), as tensors { data, shape } under their JS names; a step the
 // model does not have (norm2 of a post-LN block) is null. T tokens, head width d_k, feed-forward width d_ff.
 val block_activations_to_js(const attn::train::BlockActivations& a, std::size_t d_k, std::size_t d_ff, std::size_t T) {

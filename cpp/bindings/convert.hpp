@@ -31,6 +31,7 @@
 #include "attn/text/embeddings.hpp"
 #include "attn/text/tokenizer.hpp"
 #include "attn/train/block_activations.hpp"
+#include "attn/train/head_statistics.hpp"
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/tasks.hpp"
 
@@ -169,6 +170,11 @@ val pca_to_js(const attn::Pca& p);
 // outputHead?, layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them);
 // the other options keep their defaults. An unknown objective throws as enum_from_js ("recipe.objective").
 attn::train::LanguageTrainerOptions language_model_options(const val& recipe);
+
+// repeatedWords()'s result (head_statistics.hpp RepeatedWordsScores): { repeat, sequences, heads: [{ layer, head,
+// previous, duplicate, induction }], example, firstHalfLoss, secondHalfLoss } (the losses null for a masked model);
+// `example` as the model names its words (H: heads a layer).
+val repeated_words_to_js(const attn::train::RepeatedWordsScores& r, std::size_t H, bool causal, const val& example);
 
 // One head's block step by step (block_activations.hpp) as { layer, head, wordVectors, …, output } of tensors.
 val block_activations_to_js(const attn::train::BlockActivations& a, std::size_t d_k, std::size_t d_ff, std::size_t T);

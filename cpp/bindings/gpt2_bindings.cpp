@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "attn/train/gpt2.hpp"
+#include "attn/train/head_statistics.hpp"
 #include "attn/train/sampling.hpp"
 #include "convert.hpp"
 #include "exports.hpp"
@@ -208,6 +209,16 @@ val gpt2_position_embeddings(int id) {
   });
 }
 
+// The repeated-tokens probe (head_statistics.hpp), its example as token ids (gpt2.js names them).
+val gpt2_repeated_words(int id, double repeat, double sequences, double seed) {
+  return guarded([&] {
+    train::Gpt2Model& m = g_gpt2.get(id);
+    const train::RepeatedWordsScores r = train::repeated_words_probe(
+        m, static_cast<std::size_t>(repeat), static_cast<std::size_t>(sequences), static_cast<std::uint64_t>(seed));
+    return repeated_words_to_js(r, m.config().n_heads, true, typed_array_to_js(r.example));
+  });
+}
+
 val gpt2_limits() {
   val out = val::object();
   set_numbers(out, {{"maxParameters", static_cast<double>(train::kMaxGpt2Parameters)},
@@ -222,5 +233,6 @@ EMSCRIPTEN_BINDINGS(attention_gpt2) {
   bind_functions("gpt2Layout", &gpt2_layout, "gpt2Create", &gpt2_create, "gpt2Scratch", &gpt2_scratch, "gpt2Load",
                  &gpt2_load, "gpt2Finish", &gpt2_finish, "gpt2Release", &gpt2_release, "gpt2Run", &gpt2_run,
                  "gpt2Score", &gpt2_score, "gpt2Sample", &gpt2_sample, "gpt2Limits", &gpt2_limits);
-  bind_functions("gpt2LogitLens", &gpt2_logit_lens, "gpt2PositionEmbeddings", &gpt2_position_embeddings);
+  bind_functions("gpt2LogitLens", &gpt2_logit_lens, "gpt2PositionEmbeddings", &gpt2_position_embeddings,
+                 "gpt2RepeatedWords", &gpt2_repeated_words);
 }

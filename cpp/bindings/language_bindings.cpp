@@ -242,25 +242,11 @@ val language_model_repeated_words(int id, double repeat, double sequences, doubl
     const train::RepeatedWordsScores r =
         train::repeated_words_probe(g_models.get(id), static_cast<std::size_t>(repeat),
                                     static_cast<std::size_t>(sequences), static_cast<std::uint64_t>(seed));
-    const std::size_t H = g_models.get(id).config().n_heads;
-    val heads = val::array();
-    for (std::size_t lh = 0; lh < r.induction.size(); ++lh) {
-      heads.call<void>("push", object_to_js({{"layer", val(lh / H)},
-                                             {"head", val(lh % H)},
-                                             {"previous", val(r.previous[lh])},
-                                             {"duplicate", val(r.duplicate[lh])},
-                                             {"induction", val(r.induction[lh])}}));
-    }
     const bool causal = g_models.get(id).objective() == train::Objective::causal;
     val example = val::array();
     for (const std::int32_t word : r.example)
       example.call<void>("push", val(g_models.get(id).vocabulary().word(static_cast<std::size_t>(word))));
-    return object_to_js({{"repeat", val(r.repeat)},
-                         {"sequences", val(r.sequences)},
-                         {"heads", heads},
-                         {"example", example},
-                         {"firstHalfLoss", causal ? val(r.first_half_loss) : val::null()},
-                         {"secondHalfLoss", causal ? val(r.second_half_loss) : val::null()}});
+    return repeated_words_to_js(r, g_models.get(id).config().n_heads, causal, example);
   });
 }
 

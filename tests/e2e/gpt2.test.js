@@ -115,6 +115,14 @@ test('the checkpoint beside the page: its heads, its weights over BPE pieces, it
   const grown = await page.$eval('attention-explorer', (el) => el.sentence);
   assert.ok(grown.startsWith(SENTENCE));
 
+  // The head detector measures the checkpoint's heads on repeated random tokens; its button puts such a text in the box.
+  await showSlot(page, 'headDetector');
+  const detector = await page.$eval(
+    'attention-explorer',
+    (el) => el.shadowRoot.querySelector('[data-figure="head-detector"]').textContent,
+  );
+  assert.match(detector, /Each head of the GPT-2 checkpoint on 12 random words repeated \(8 sequences/);
+
   // Inside one head follows the selected head through GPT-2's pre-LN block.
   await showSlot(page, 'pipeline');
   await page.locator('attention-explorer .slot-pipeline').screenshot({ path: 'test-output/gpt2-stepper.png' });

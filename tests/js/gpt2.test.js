@@ -221,6 +221,17 @@ describe('GPT-2 text', () => {
     assert.notDeepEqual(off.logits[T - 1], r.logits[T - 1]);
   });
 
+  test('the head detector: repeated random tokens, each head scored, the second copy against the first', () => {
+    const probe = model.repeatedWords({ repeat: 6, sequences: 4, seed: 3 });
+    assert.equal(probe.heads.length, 2);
+    assert.equal(probe.example.length, 12);
+    assert.deepEqual(probe.example.slice(0, 6), probe.example.slice(6));
+    for (const h of probe.heads) for (const s of [h.previous, h.duplicate, h.induction]) assert.ok(s >= 0 && s <= 1);
+    assert.ok(Number.isFinite(probe.firstHalfLoss) && Number.isFinite(probe.secondHalfLoss));
+    assert.deepEqual(model.repeatedWords({ repeat: 6, sequences: 4, seed: 3 }), probe); // seeded
+    assert.throws(() => model.repeatedWords({ repeat: 33 }), /repeat/); // 2R ≤ the 64 tokens it reads
+  });
+
   test('bad input is a clear error', () => {
     assert.throws(() => model.run(''), /languageModel.run: the text must hold 1 to 64 tokens, got 0/);
     assert.throws(() => model.run('word '.repeat(70).trim()), /must hold 1 to 64 tokens, got 70/);

@@ -305,12 +305,13 @@ Gpt2Model::LogitLens Gpt2Model::logit_lens(const std::vector<std::int32_t>& ids,
 }
 
 std::vector<double> Gpt2Model::next_log_probs(const std::vector<std::int32_t>& ids,
-                                              const std::vector<HeadChoice>& ablate) {
+                                              const std::vector<HeadChoice>& ablate, std::vector<float>* attention) {
   check_token_count(ids.size(), 2, std::min(kMaxLanguageTokens, config_.n_positions), "gpt2.score: the text");
   const std::vector<std::uint8_t> ablated = ablation_flags(heads(), ablate, "gpt2.score: ablate");
   LanguageRun run;
   std::vector<float> x, logits;
   forward(ids, ablated, run, x);
+  if (attention) *attention = run.attention;
   const std::size_t T = ids.size(), d = config_.d_model, V = config_.vocab_size, block = 16;
   std::vector<double> out;
   for (std::size_t t0 = 0; t0 + 1 < T; t0 += block) {  // the logits a block of rows at a time: V floats a row

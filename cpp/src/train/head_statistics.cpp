@@ -2,14 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "attn/core/random.hpp"
 
 namespace attn::train {
 
-RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repeat, std::size_t sequences,
-                                         std::uint64_t seed) {
+namespace {
+
+// One sequence of the probe: input ids (T), output ids (T); fills the (L, H, T, T) weights and returns ln p(output t +
+// 1) for t = 0 … T − 2 (causal), or nothing (masked).
+using ProbeRun = std::function<std::vector<double>(
+    const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs, std::vector<float>& weights)>;
+
+// The probe over any model of L layers of H heads: `words` outputs to draw from (uniform, [0, words)), `input_of` the
+// input id of an output id, `run` one sequence's forward pass.
+RepeatedWordsScores probe(std::size_t L, std::size_t H, bool causal, std::size_t repeat, std::size_t sequences,
+                          std::uint64_t seed, std::uint32_t words,
+                          const std::function<std::int32_t(std::int32_t)>& input_of, const ProbeRun& run) {
   if (repeat < kMinRepeatedWords || repeat > kMaxRepeatedWords) {
     throw std::out_of_range("repeatedWords: repeat must be an integer in [" + std::to_string(kMinRepeatedWords) + ", " +
                             std::to_string(kMaxRepeatedWords) + "], got " + std::to_string(repeat));
@@ -18,10 +29,7 @@ RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repea
     throw std::out_of_range("repeatedWords: sequences must be an integer in [1, " +
                             std::to_string(kMaxRepeatedSequences) + "], got " + std::to_string(sequences));
   }
-  const std::size_t L = model.config().n_layers, H = model.config().n_heads, R = repeat, T = 2 * R;
-  const bool causal = model.objective() == Objective::causal;
-  const OutputVocabulary& vocabulary = model.vocabulary();
-  const auto words = static_cast<std::uint32_t>(vocabulary.size() - 1);  // <unk> is the last output
+  const std::size_t R = repeat, T = 2 * R;
   RepeatedWordsScores s;
   s.repeat = R, s.sequences = sequences;
   s.previous.assign(L * H, 0.0), s.duplicate.assign(L * H, 0.0), s.induction.assign(L * H, 0.0);
@@ -31,17 +39,15 @@ RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repea
   for (std::size_t n = 0; n < sequences; ++n) {
     for (std::size_t t = 0; t < R; ++t) {
       outputs[t] = outputs[t + R] = static_cast<std::int32_t>(uniform_below(rng, words));
-      inputs[t] = inputs[t + R] = vocabulary.input_rows()[static_cast<std::size_t>(outputs[t])];
+      inputs[t] = inputs[t + R] = input_of(outputs[t]);
     }
     if (n == 0) s.example = outputs;
     // One forward pass a sequence: the causal model's gives the weights and the next words' log-probabilities
     std::vector<float> weights;
+    const std::vector<double> log_prob = run(inputs, outputs, weights);  // [t]: word t + 1
     if (causal) {
-      const std::vector<double> log_prob = model.next_log_probs(inputs, outputs, &weights);  // [t]: word t + 1
       for (std::size_t t = 1; t < R; ++t) first -= log_prob[t - 1];
       for (std::size_t t = R + 1; t < T; ++t) second -= log_prob[t - 1];
-    } else {
-      weights = model.attention(inputs);
     }
     for (std::size_t lh = 0; lh < L * H; ++lh) {
       const float* a = weights.data() + lh * T * T;
@@ -59,6 +65,36 @@ RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repea
   s.first_half_loss = causal ? first / per_half : std::nan("");
   s.second_half_loss = causal ? second / per_half : std::nan("");
   return s;
+}
+
+}  // namespace
+
+RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repeat, std::size_t sequences,
+                                         std::uint64_t seed) {
+  const bool causal = model.objective() == Objective::causal;
+  const OutputVocabulary& vocabulary = model.vocabulary();
+  const auto words = static_cast<std::uint32_t>(vocabulary.size() - 1);  // <unk> is the last output
+  return probe(
+      model.config().n_layers, model.config().n_heads, causal, repeat, sequences, seed, words,
+      [&](std::int32_t output) { return vocabulary.input_rows()[static_cast<std::size_t>(output)]; },
+      [&](const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>& outputs,
+          std::vector<float>& weights) {
+        if (causal) return model.next_log_probs(inputs, outputs, &weights);
+        weights = model.attention(inputs);
+        return std::vector<double>{};
+      });
+}
+
+RepeatedWordsScores repeated_words_probe(Gpt2Model& model, std::size_t repeat, std::size_t sequences,
+                                         std::uint64_t seed) {
+  // Random BPE tokens, <|endoftext|> (the last) never drawn, as TransformerLens draws them
+  const auto words = static_cast<std::uint32_t>(model.config().vocab_size - 1);
+  return probe(
+      model.config().n_layers, model.config().n_heads, true, repeat, sequences, seed, words,
+      [](std::int32_t output) { return output; },
+      [&](const std::vector<std::int32_t>& inputs, const std::vector<std::int32_t>&, std::vector<float>& weights) {
+        return model.next_log_probs(inputs, {}, &weights);
+      });
 }
 
 std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::string& text, std::size_t window,

@@ -7,6 +7,7 @@
 
 #include "attn/core/random.hpp"
 #include "attn/train/gpt2.hpp"
+#include "attn/train/head_statistics.hpp"
 
 using namespace attn::train;
 
@@ -227,6 +228,32 @@ TEST_CASE("gpt2: the logit lens reads every layer's residual stream through the 
   CHECK(last.positions == std::vector<std::size_t>{5});
   CHECK(last.ids.size() == R * 2);
   CHECK(model.position_embeddings().size() == 9 * 8);
+}
+
+TEST_CASE("gpt2: the repeated-tokens probe scores every head on its own forward pass", "[train]") {
+  Gpt2Model model(kSmall);
+  load_random(model, 17, 1.0f);
+  const std::size_t R = 3, T = 6, L = 2, H = 2;
+  const RepeatedWordsScores s = repeated_words_probe(model, R, 1, 5);
+  REQUIRE(s.example.size() == T);
+  for (std::size_t t = 0; t < R; ++t) {
+    CHECK(s.example[t] == s.example[t + R]);
+    CHECK(s.example[t] < 10);  // the last token (<|endoftext|>) is never drawn
+  }
+  const LanguageRun r = model.run(s.example, 1);
+  for (std::size_t lh = 0; lh < L * H; ++lh) {
+    const float* a = r.attention.data() + lh * T * T;
+    double previous = 0, duplicate = 0, induction = 0;
+    for (std::size_t i = 1; i < T; ++i) previous += a[i * T + i - 1];
+    for (std::size_t i = R; i < T; ++i) duplicate += a[i * T + i - R], induction += a[i * T + i - R + 1];
+    CHECK(s.previous[lh] == Approx(previous / (T - 1)).margin(1e-6));
+    CHECK(s.duplicate[lh] == Approx(duplicate / R).margin(1e-6));
+    CHECK(s.induction[lh] == Approx(induction / R).margin(1e-6));
+  }
+  const std::vector<double> lp = model.next_log_probs(s.example);
+  CHECK(s.first_half_loss == Approx(-(lp[0] + lp[1]) / 2).margin(1e-9));
+  CHECK(s.second_half_loss == Approx(-(lp[3] + lp[4]) / 2).margin(1e-9));
+  CHECK_THROWS_WITH(repeated_words_probe(model, 1, 1), Catch::Contains("repeat must be"));
 }
 
 TEST_CASE("gpt2: loading checks rows, values and completeness", "[train]") {

@@ -9,6 +9,7 @@ import type {
   SampledWord,
 } from './language-model.js';
 import type { Token } from './index.js';
+import type { RepeatedWords } from './head-measurement.js';
 
 /** The architectures core.languageModel({ architecture }) reads (core.languageModelLimits.architectures). */
 export type Architecture = 'gpt2';
@@ -143,6 +144,12 @@ export interface Gpt2Model {
   generate(text: string, options?: GenerateOptions): Generated;
   /** k tokens per row and position (default k 1, every position). Costs (numLayers + 1) output layers a position. */
   logitLens(text: string, options?: { k?: number; positions?: 'all' | number[] }): LogitLens;
+  /**
+   * The head detector (languageModel's repeatedWords()): `repeat` random BPE tokens (<|endoftext|> never drawn) said
+   * twice, `sequences` of them; each head's previous-token, duplicate and induction scores and both halves' losses;
+   * `example`: the first sequence's pieces. repeat ≤ maxTokens / 2.
+   */
+  repeatedWords(options?: { repeat?: number; sequences?: number; seed?: number }): RepeatedWords;
   /** wpe: [seqLen, dModel], row i for position i (Radford et al. 2018 §3.1 learned them). */
   positionEmbeddings(): LanguageTensor;
   /** Frees the weights in the core now; later calls throw. */

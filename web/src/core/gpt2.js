@@ -264,6 +264,16 @@ export function gpt2Api(wasm, limits) {
         );
         return { tokens, positions: Array.from(r.positions), layers: rows };
       },
+      repeatedWords(options = {}) {
+        const where = 'languageModel.repeatedWords';
+        check.knownOptions(options, where, ['repeat', 'sequences', 'seed']);
+        const { repeat = limits.repeatedWords, sequences = limits.repeatedSequences, seed = 0 } = options;
+        check.integerIn(repeat, where, 'repeat', limits.minRepeatedWords, Math.floor(maxTokens / 2));
+        check.integerIn(sequences, where, 'sequences', 1, limits.maxRepeatedSequences);
+        check.integerIn(seed, where, 'seed', 0, limits.maxSampleSeed);
+        const r = unwrap(wasm.gpt2RepeatedWords(id, repeat, sequences, seed), where);
+        return { ...r, example: Array.from(r.example, piece) };
+      },
       positionEmbeddings() {
         return unwrap(wasm.gpt2PositionEmbeddings(id), 'languageModel.positionEmbeddings');
       },

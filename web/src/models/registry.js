@@ -17,9 +17,8 @@ const ABILITIES = {
   causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: true },
   // The encoder fills in [MASK]: a clicked word becomes its blank.
   masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false, ourModel: true },
-  // A GPT-2 checkpoint an author brings: a decoder over BPE pieces. The measurements made for our models on every
-  // head (Why this word?: L·H + T forward passes, 160 of GPT-2 small's, about 15 s; the repeated-words probe) and the
-  // stepper's post-LN block are theirs only.
+  // A GPT-2 checkpoint an author brings: a decoder over BPE pieces. Why this word? (L·H + T forward passes, 160 of
+  // GPT-2 small's, about 15 s) is measured on our models only.
   gpt2: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: false },
 };
 
@@ -35,8 +34,8 @@ const OBJECTIVES = { gpt2: 'causal' };
  *   last steps)
  * @property {boolean} designedControls  the designed heads' settings apply (head kinds, projections, mask, score
  *   function, normalizer, positional encoding); a trained model fixes them
- * @property {boolean} ourModel  one of our own trained models (post-LN blocks over GloVe words, measured heads): what
- *   the page measures and draws for those (Why this word?, the head detector, the stepper's block) applies
+ * @property {boolean} ourModel  one of our own trained models (post-LN blocks over GloVe words, measured heads, small
+ *   enough to run once per head and word: Why this word?), not a checkpoint an author brings
  */
 
 /**

@@ -5,6 +5,7 @@
 import { attributeRun } from './attribution.js';
 import { generate, outputAt, sampledBars, samplingOptions } from './output-layer.js';
 import { readingOf, readsPieces, sameToken, shownToken } from './pieces.js';
+import { repeatedWordsOf } from './repeated-words.js';
 import { modelEntry } from './registry.js';
 import { packAttention, resolveHead } from './run.js';
 
@@ -270,11 +271,9 @@ export function runTrained(model, state, sentenceTokens) {
   shown.ask = {
     predictionAt: (position, sampling) => predictionAt(model, state.sentence, position, sampling, knockout),
     generate: (current) => generate(model, current),
-    // Measured on every head: our models' only (registry.js ourModel)
-    ...(modelEntry(kind).can.ourModel && {
-      attribute: (pick) => attributeRun(model, shown, pick),
-      repeatedWords: () => repeatedWordsOf(model),
-    }),
+    repeatedWords: () => repeatedWordsOf(model),
+    // Measured for every head and word (L·H + T forward passes): our models' only (registry.js ourModel)
+    ...(modelEntry(kind).can.ourModel && { attribute: (pick) => attributeRun(model, shown, pick) }),
     // A checkpoint's: every layer read through its output layer ((L + 1) · T output layers: on request)
     ...(model.logitLens && { logitLens: () => model.logitLens(text, { k: 1 }) }),
   };
@@ -283,15 +282,6 @@ export function runTrained(model, state, sentenceTokens) {
 
 /** The words of a prediction as the page labels them (pieces.js shownToken: a piece's leading space as "␣"). */
 const shownWords = (top, config) => top.map((w) => ({ ...w, word: shownToken(w.word, config) }));
-
-/** Each model's heads on repeated random words: measured once (64 forward passes), the same for every sentence. */
-const probes = new WeakMap();
-
-/** The model's languageModel.repeatedWords() at its defaults, measured the first time it is asked for. */
-function repeatedWordsOf(model) {
-  if (!probes.has(model)) probes.set(model, model.repeatedWords());
-  return probes.get(model);
-}
 
 /**
  * A Run standing in while the model loads (or after it failed to): the sentence's tokens, no attention.

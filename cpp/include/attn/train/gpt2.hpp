@@ -117,8 +117,10 @@ class Gpt2Model {
   LanguageRun run(const std::vector<std::int32_t>& ids, std::size_t k, const std::vector<std::int64_t>& positions = {},
                   const std::vector<HeadChoice>& ablate = {}, std::optional<HeadChoice> activations = std::nullopt);
 
-  // ln p(ids[t + 1] | ids[0 … t]) for t = 0 … T − 2 (nats), from one forward pass. Throws as run(), and for T < 2.
-  std::vector<double> next_log_probs(const std::vector<std::int32_t>& ids, const std::vector<HeadChoice>& ablate = {});
+  // ln p(ids[t + 1] | ids[0 … t]) for t = 0 … T − 2 (nats), from one forward pass; with `attention`, also its
+  // (L, H, T, T) weights. Throws as run(), and for T < 2.
+  std::vector<double> next_log_probs(const std::vector<std::int32_t>& ids, const std::vector<HeadChoice>& ablate = {},
+                                     std::vector<float>* attention = nullptr);
 
   // The logit lens (nostalgebraist 2020, "interpreting GPT: the logit lens"): the residual stream after the input and
   // after each block, read through the final LayerNorm and the unembedding as if it were the last block's output:

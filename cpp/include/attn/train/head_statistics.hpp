@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "attn/train/corpus.hpp"
+#include "attn/train/gpt2.hpp"
 #include "attn/train/language_model.hpp"
 
 namespace attn::train {
@@ -60,6 +61,10 @@ struct RepeatedWordsScores {
 // std::out_of_range if repeat is outside [kMinRepeatedWords, kMaxRepeatedWords] or sequences outside
 // [1, kMaxRepeatedSequences].
 RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repeat = kRepeatedWords,
+                                         std::size_t sequences = kRepeatedSequences, std::uint64_t seed = 0);
+// The same on a GPT-2 checkpoint (gpt2.hpp): R random BPE tokens (uniform, <|endoftext|> never drawn; example: their
+// ids), the scores and both halves' losses as above.
+RepeatedWordsScores repeated_words_probe(Gpt2Model& model, std::size_t repeat = kRepeatedWords,
                                          std::size_t sequences = kRepeatedSequences, std::uint64_t seed = 0);
 
 struct HeadStatistics {

@@ -162,15 +162,12 @@ export const attentionChapter = {
         head.layer,
         head.head,
       ],
-      draw: whenOurModel(
-        (run, { head }) =>
-          headDetector(run.ask.repeatedWords(), {
-            threshold: run.labelThreshold,
-            selected: resolveHead(headCounts(run), head),
-            model: modelKindName(run.config),
-          }),
-        'The head detector (64 sequences of repeated random words through the model) runs on our own models; on a ' +
-          'checkpoint, type a sentence that repeats itself and watch the heatmap for the induction stripe.',
+      draw: whenOutputLayer((run, { head }) =>
+        headDetector(run.ask.repeatedWords(), {
+          threshold: run.labelThreshold,
+          selected: resolveHead(headCounts(run), head),
+          model: modelKindName(run.config),
+        }),
       ),
     },
   },

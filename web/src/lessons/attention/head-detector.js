@@ -27,7 +27,8 @@ const fmt = format('.2f');
 const COPYING_NATS = 2;
 
 /**
- * @param {import('../../core/head-measurement.js').RepeatedWords} probe  the model's languageModel.repeatedWords()
+ * @param {import('../../core/head-measurement.js').RepeatedWords & { text: string }} probe  the model's
+ *   languageModel.repeatedWords(), with its example as a text (models/trained.js repeatedWordsOf)
  * @param {{ threshold: number, selected: { layer: number, head: number }, model: string }} options  threshold: the score
  *   at which a head is labelled by it (the Run's labelThreshold), drawn as a dashed line in each column; selected: the
  *   head shown in the heatmap, outlined; model: what to call the model ("decoder")
@@ -36,7 +37,7 @@ const COPYING_NATS = 2;
  *   dispatches "choose" { sentence } with the probe's first sequence; `figure.exportData` the scores [heads, 3]
  */
 export function headDetector(probe, { threshold, selected, model }) {
-  const { heads, repeat, sequences, example } = probe;
+  const { heads, repeat, sequences } = probe;
   const figure = element('figure', 'head-detector');
   figure.dataset.figure = 'head-detector';
   const caption =
@@ -146,11 +147,11 @@ export function headDetector(probe, { threshold, selected, model }) {
   const button = offer.appendChild(element('button', '', 'Put such a sentence in the box'));
   button.type = 'button';
   offer.append(
-    ` “${example.join(' ')}”. In the heatmap, an induction head's weights in the second copy form a stripe ${repeat - 1} ` +
+    ` “${probe.text}”. In the heatmap, an induction head's weights in the second copy form a stripe ${repeat - 1} ` +
       'keys left of the diagonal: each word looks at the word that followed it the first time.',
   );
   button.addEventListener('click', () =>
-    figure.dispatchEvent(new CustomEvent('choose', { detail: { sentence: example.join(' ') }, bubbles: true })),
+    figure.dispatchEvent(new CustomEvent('choose', { detail: { sentence: probe.text }, bubbles: true })),
   );
   figure.exportData = {
     name: 'head-detector',
