@@ -53,7 +53,7 @@ void check_gpt2_config(const Gpt2Config& c) {
   if (c.parameter_count() > kMaxGpt2Parameters) {
     throw std::invalid_argument("gpt2: " + std::to_string(c.parameter_count()) + " parameters, above the limit of " +
                                 std::to_string(kMaxGpt2Parameters) +
-                                " (GPT-2 medium's 355 M fit a 2 GB wasm memory; larger models do not)");
+                                " (float32 in a wasm memory of 2 GB: GPT-2 medium's 355 M fit, larger models do not)");
   }
 }
 

@@ -157,7 +157,7 @@ export interface Gpt2Model {
 }
 
 export interface Gpt2Limits {
-  /** The largest checkpoint read: 400 M parameters (GPT-2 medium's 355 M fit a 2 GB wasm memory). */
+  /** The largest checkpoint read: 400 M parameters (GPT-2 medium's 355 M take 1.4 GB in float32, within 2 GB of wasm memory). */
   readonly maxParameters: number;
   /** The head width a file without config.json is read with: n_heads = d_model / 64. */
   readonly headDim: number;

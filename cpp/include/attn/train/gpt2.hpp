@@ -40,8 +40,8 @@ inline constexpr const char* kArchitectureNames[] = {"gpt2"};
 // number of heads a file without config.json is read with.
 inline constexpr std::size_t kGpt2HeadDim = 64;
 
-// The most parameters a GPT-2 checkpoint may have: GPT-2 medium's 355 M fit a wasm memory of 2 GB in float32, large's
-// 774 M do not.
+// The most parameters a GPT-2 checkpoint may have: GPT-2 medium's 355 M take 1.4 GB in float32, within a wasm memory of
+// 2 GB; large's 774 M (3.1 GB) do not fit.
 inline constexpr std::uint64_t kMaxGpt2Parameters = 400'000'000;
 
 struct Gpt2Config {
