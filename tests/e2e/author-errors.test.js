@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { launchBrowser, serveElementPage } from './browser.js';
 /* global events -- the page's list of the error events it heard, read inside page.evaluate() */
 
-const BODY = `<attention-explorer id="bad" mask="casual" heads="7" model="gpt2"></attention-explorer>
+const BODY = `<attention-explorer id="bad" mask="casual" heads="7" model="gpt3"></attention-explorer>
 <attention-explorer id="moved" assets-base="/nowhere/"></attention-explorer>
 <script>
   // Listening before the element is defined, as an author's page script would.

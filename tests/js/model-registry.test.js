@@ -23,10 +23,38 @@ test("one entry per model: the designed heads, then the core's trained models, e
   );
   const can = Object.fromEntries(entries.map((m) => [m.id, { ...m.can }]));
   assert.deepEqual(can, {
-    designed: { generate: false, fillBlanks: false, outputLayer: false, designedControls: true, ourModel: false },
-    causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: true },
-    masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false, ourModel: true },
-    gpt2: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: false },
+    designed: {
+      generate: false,
+      fillBlanks: false,
+      outputLayer: false,
+      designedControls: true,
+      ourModel: false,
+      checkpoint: false,
+    },
+    causal: {
+      generate: true,
+      fillBlanks: false,
+      outputLayer: true,
+      designedControls: false,
+      ourModel: true,
+      checkpoint: false,
+    },
+    masked: {
+      generate: false,
+      fillBlanks: true,
+      outputLayer: true,
+      designedControls: false,
+      ourModel: true,
+      checkpoint: false,
+    },
+    gpt2: {
+      generate: true,
+      fillBlanks: false,
+      outputLayer: true,
+      designedControls: false,
+      ourModel: false,
+      checkpoint: true,
+    },
   });
   const objectives = { designed: null, causal: 'causal', masked: 'masked', gpt2: 'causal' };
   for (const m of entries) {

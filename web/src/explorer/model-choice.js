@@ -1,6 +1,7 @@
 // Whose attention the page shows, above the chapters: the designed heads, or one of the core's trained
 // language models (the decoder that predicts the next word, the encoder that fills in a blank). A choice of
 // model, not a setting of one: a radio group of buttons beside the settings, not among them.
+import { modelEntry } from '../models/registry.js';
 import { labelled, modelDescription } from '../settings/limits.js';
 import { element } from '../views/layout.js';
 import { setHidden } from '../views/dom-update.js';
@@ -45,9 +46,10 @@ export function modelChoice(choose) {
   // Arrow keys move between the options, as a radio group's do (WAI-ARIA radio group pattern).
   group.addEventListener('keydown', (event) => {
     const by = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
-    const at = buttons.indexOf(event.target);
+    const shown = buttons.filter((button) => !button.hidden);
+    const at = shown.indexOf(event.target);
     if (!by || at < 0) return;
-    const next = buttons[(at + by + buttons.length) % buttons.length];
+    const next = shown[(at + by + shown.length) % shown.length];
     next.focus();
     next.click();
     event.preventDefault();
@@ -63,6 +65,8 @@ export function modelChoice(choose) {
   const sync = (state, readonly) => {
     for (const button of buttons) {
       const checked = button.dataset.model === state.model;
+      // A checkpoint's model is offered once the page names one (or shown while chosen, to say what is missing).
+      setHidden(button, modelEntry(button.dataset.model).can.checkpoint && !state.checkpoint && !checked);
       button.setAttribute('aria-checked', String(checked));
       button.tabIndex = checked ? 0 : -1;
       button.disabled = readonly;

@@ -48,7 +48,7 @@ export class Models {
     if (state.model === DESIGNED) return runDesigned(this.core, state, parts);
     const entry = modelEntry(state.model);
     // A checkpoint is the one the state names (state.checkpoint); with none named there is nothing to load.
-    const checkpoint = entry.can.ourModel ? undefined : state.checkpoint;
+    const checkpoint = entry.can.checkpoint ? state.checkpoint : undefined;
     if (checkpoint === '') return waitingRun(state.model, { error: NO_CHECKPOINT }, this.tokens(state.sentence));
     this.trained.load(state.model, checkpoint);
     const { model, error, loading, progress } = this.trained.get(state.model, checkpoint);

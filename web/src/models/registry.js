@@ -12,14 +12,42 @@ import { DESIGNED, labelled, modelNames } from '../settings/limits.js';
  * adds cannot reach the page with abilities guessed.
  */
 const ABILITIES = {
-  [DESIGNED]: { generate: false, fillBlanks: false, outputLayer: false, designedControls: true, ourModel: false },
+  [DESIGNED]: {
+    generate: false,
+    fillBlanks: false,
+    outputLayer: false,
+    designedControls: true,
+    ourModel: false,
+    checkpoint: false,
+  },
   // The decoder predicts the next word: Generate appends one, and a row of its weights has a prediction there.
-  causal: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: true },
+  causal: {
+    generate: true,
+    fillBlanks: false,
+    outputLayer: true,
+    designedControls: false,
+    ourModel: true,
+    checkpoint: false,
+  },
   // The encoder fills in [MASK]: a clicked word becomes its blank.
-  masked: { generate: false, fillBlanks: true, outputLayer: true, designedControls: false, ourModel: true },
+  masked: {
+    generate: false,
+    fillBlanks: true,
+    outputLayer: true,
+    designedControls: false,
+    ourModel: true,
+    checkpoint: false,
+  },
   // A GPT-2 checkpoint an author brings: a decoder over BPE pieces. Why this word? (L·H + T forward passes, 160 of
   // GPT-2 small's, about 15 s) is measured on our models only.
-  gpt2: { generate: true, fillBlanks: false, outputLayer: true, designedControls: false, ourModel: false },
+  gpt2: {
+    generate: true,
+    fillBlanks: false,
+    outputLayer: true,
+    designedControls: false,
+    ourModel: false,
+    checkpoint: true,
+  },
 };
 
 /** The objective of each model that is not its own id: a GPT-2 checkpoint predicts the next token, as the decoder. */
@@ -34,6 +62,8 @@ const OBJECTIVES = { gpt2: 'causal' };
  *   last steps)
  * @property {boolean} designedControls  the designed heads' settings apply (head kinds, projections, mask, score
  *   function, normalizer, positional encoding); a trained model fixes them
+ * @property {boolean} checkpoint  reads a checkpoint the page is given (state.checkpoint, the checkpoint attribute): the
+ *   choice offers it only once one is named
  * @property {boolean} ourModel  one of our own trained models (post-LN blocks over GloVe words, measured heads, small
  *   enough to run once per head and word: Why this word?), not a checkpoint an author brings
  */
