@@ -139,8 +139,8 @@ export const attentionChapter = {
       draw: whenOurModel(
         (run, { why }, { last }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null }, last),
         'Why this word? runs the model once more for each head and each word (L·H + T runs: 160 for GPT-2 small on ' +
-          '16 tokens, seconds a word), so the page measures it on our own models only. Knock heads out below to see ' +
-          'what each does to the next word.',
+          '16 tokens, seconds a word), so the page measures it on our own models only. Switch heads off in the heads ' +
+          'figure to see what each does to the next word.',
       ),
     },
     // A checkpoint's logit lens: read when the learner asks (build below), drawn as unread, read or stale.

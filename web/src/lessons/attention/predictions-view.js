@@ -3,7 +3,7 @@
 // as bars of the sampling distribution (output temperature, top-k: sampling.hpp), with where the hidden word ranks,
 // and the probability of <unk> (every word outside the output vocabulary) as one line apart, never a bar.
 import { sampledBars } from '../../models/output-layer.js';
-import { modelFacts } from '../../models/model-facts.js';
+import { modelFacts, modelKindName } from '../../models/model-facts.js';
 import { select } from 'd3-selection';
 import { setAttr, setText } from '../../views/dom-update.js';
 import { element } from '../../views/layout.js';
@@ -24,10 +24,13 @@ function focusTitle({ context, next, known, rank, p }, config) {
 /**
  * How the bars were made: the model's own probabilities at the defaults (output temperature 1, every word kept), else
  * the sampling distribution, "softmax(logits / T) over the words, T = 0.7, the 5 most likely kept, renormalised"; and
- * for the decoder, what Generate draws from.
+ * for the decoder, what Generate draws from; withUnk: the model has an <unk> output, shown apart (its line).
  */
-function samplingNote({ outputTemperature, topK }, causal) {
+function samplingNote({ outputTemperature, topK }, causal, withUnk) {
   if (!sampledBars({ outputTemperature, topK })) {
+    // A model without <unk> (a checkpoint's BPE pieces spell every text): its bars are all of it.
+    if (!withUnk)
+      return `Bars: the model's probabilities, softmax of its logits over all its outputs${causal ? '; Generate draws from them.' : '.'}`;
     return (
       "Bars: the model's probabilities, softmax of its logits over all its outputs (the rarer words' line below is the " +
       `rest)${causal ? '; Generate draws from them, without the rarer words, renormalised.' : '.'}`
@@ -66,11 +69,11 @@ export function predictionsView(run, { focus, outputTemperature = 1, topK = 0 } 
   setText(
     caption,
     nextWord
-      ? 'The next word, as the trained decoder predicts it after your sentence (point at a row ' +
+      ? `The next word, as the trained ${modelKindName(config)} predicts it after your sentence (point at a row ` +
           'of the weights: what it predicted there, against the word that came).'
       : 'The blanks, as the trained encoder fills them in from both sides.',
   );
-  setText(note, samplingNote({ outputTemperature, topK }, nextWord));
+  setText(note, samplingNote({ outputTemperature, topK }, nextWord, predictions[0]?.unk !== null));
   setText(facts, modelFacts(config));
   const empty = figure.querySelector(':scope > .empty-figure');
   if (predictions.length > 0) empty?.remove();
