@@ -130,12 +130,29 @@ test('the checkpoint beside the page: its heads, its weights over BPE pieces, it
     'attention-explorer',
     (el) => el.shadowRoot.querySelector('[data-figure="pipeline"]').dataset.steps,
   );
-  assert.ok(Number(stepper) >= 15, `the block's steps: ${stepper}`);
-  const note = await page.$eval(
-    'attention-explorer',
-    (el) => el.shadowRoot.querySelector('.no-output')?.textContent ?? '',
+  assert.equal(Number(stepper), 17 + 5, `the block's 17 steps and the output layer's 5: ${stepper}`);
+  // … then its output layer: x_L, the final LayerNorm, the logits over the pieces, softmax, the likeliest pieces.
+  const pipelineText = () =>
+    page.$eval('attention-explorer', (el) => el.shadowRoot.querySelector('[data-figure="pipeline"]').textContent);
+  await page.$eval('attention-explorer', (el) => el.change({ step: 19 }));
+  await page.waitForFunction(() =>
+    /The final LayerNorm/.test(
+      document.querySelector('attention-explorer').shadowRoot.querySelector('[data-figure="pipeline"]').textContent,
+    ),
   );
-  assert.match(note, /LN_f\(x_L\) · wteᵀ/);
+  await page.$eval('attention-explorer', (el) => el.change({ step: 22 }));
+  await page.waitForFunction(() =>
+    /The next token: the most likely/.test(
+      document.querySelector('attention-explorer').shadowRoot.querySelector('[data-figure="pipeline"]').textContent,
+    ),
+  );
+  assert.match(await pipelineText(), /no <unk>/);
+  const bars = await page.$eval('attention-explorer', (el) =>
+    [...el.shadowRoot.querySelectorAll('[data-figure="pipeline"] .output-top li')].map((li) => li.dataset.word),
+  );
+  const predicted = await page.$eval('attention-explorer', (el) => el.getRun().predictions[0].top.map((w) => w.word));
+  assert.deepEqual(bars, predicted, "the stepper ends on the bars of the Attention chapter's prediction");
+  await page.locator('attention-explorer .slot-pipeline').screenshot({ path: 'test-output/gpt2-stepper-output.png' });
 
   // The Positions chapter draws its learned position embeddings on their principal components, beside the sinusoids.
   await showSlot(page, 'learnedPositions');

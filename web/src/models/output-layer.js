@@ -26,9 +26,9 @@ export function sampledBars({ outputTemperature, topK }) {
  * The output layer at `position` of a core LanguageRun (run() asked for that position).
  * @param {object} model  a core.languageModel  @param {object} run  its LanguageRun  @param {number} position  0 … T − 1
  * @returns {{ position: number, x: { data: Float32Array, shape: [1, number] }, t: { data: Float32Array, shape: [1, number] }
- *   | null, logits: Float32Array, top: { word: string, p: number }[], unk: number, tiedOutput: boolean, outputSize: number,
- *   vocabulary: readonly string[] }}  x: x_L's row (the last block's output); t: the output head's row, the output
- *   layer's input (null for a model without the head, whose output layer reads x);
+ *   | null, logits: Float32Array, top: { word: string, p: number }[], unk: number | null, tiedOutput: boolean,
+ *   outputSize: number, vocabulary: readonly string[] }}  x: x_L's row (the last block's output); t: the output head's
+ *   row, or a checkpoint's LN_f(x_L), the output layer's input (null for our model without the head, which reads x);
  *   logits: [outputSize], <unk> last; top: the model's own probabilities (softmax at temperature 1), words only;
  *   unk: p(<unk>); vocabulary: the output words, <unk> last
  */
@@ -38,10 +38,11 @@ export function outputAt(model, run, position) {
   return {
     position,
     x: { data: last.slice(position * dModel, (position + 1) * dModel), shape: [1, dModel] },
-    t: outputHead ? { data: run.outputInput[position], shape: [1, dModel] } : null,
+    // BERT's output head's row, or a checkpoint's final LayerNorm's (LN_f(x_L)): what the output matrix reads
+    t: outputHead || model.config.architecture ? { data: run.outputInput[position], shape: [1, dModel] } : null,
     logits: run.logits[position],
     top: run.top[position],
-    unk: run.unk[position],
+    unk: run.unk?.[position] ?? null,
     tiedOutput,
     outputSize,
     vocabulary: model.vocabulary,

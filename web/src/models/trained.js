@@ -11,6 +11,8 @@ import { packAttention, resolveHead } from './run.js';
 
 /** How many words a prediction figure lists. */
 export const SHOWN_WORDS = 10;
+/** How many pieces a checkpoint's run lists: the stepper's logits step names the 20 largest. */
+const LOGIT_PIECES = 20;
 /** How many the masked model ranks, to say where the hidden word stands (core.languageModelLimits.maxTopK). */
 const RANKED_WORDS = 100;
 
@@ -222,7 +224,8 @@ export function runTrained(model, state, sentenceTokens) {
   const knockout = state.knockout ?? [];
   const sampled = sampledBars(state);
   const run = model.run(text, {
-    k: causal ? SHOWN_WORDS : RANKED_WORDS,
+    // a checkpoint's stepper names the 20 largest logits' pieces from this list (checkpoint-output-steps.js)
+    k: causal ? (readsPieces(config) ? LOGIT_PIECES : SHOWN_WORDS) : RANKED_WORDS,
     positions: causal ? [-1] : 'masks',
     activations: selected,
     ablate: knockout,
@@ -258,7 +261,7 @@ export function runTrained(model, state, sentenceTokens) {
       ? [
           {
             position: T - 1,
-            top: shownWords((sampled ? run.sampling : run.top).at(-1), config),
+            top: shownWords((sampled ? run.sampling : run.top).at(-1).slice(0, SHOWN_WORDS), config),
             unk: run.unk?.at(-1) ?? null,
           },
         ]

@@ -35,15 +35,6 @@ function captionText(run, ref) {
 
 /** The line under the steps where there is no output layer to follow the head into. */
 function outputNote(run) {
-  if (run.block?.norm2) {
-    // A pre-LN checkpoint's output layer (LN_f, then wteᵀ over its pieces) is not drawn step by step here.
-    return Object.assign(document.createElement('p'), {
-      className: 'hint no-output',
-      textContent:
-        'After its last block GPT-2 reads LN_f(x_L) · wteᵀ: a final LayerNorm, then the token embeddings again as ' +
-        'the output matrix. Its predictions are in the Attention chapter.',
-    });
-  }
   if (run.can.outputLayer) return noOutputNote(run);
   const note = document.createElement('p');
   note.className = 'hint no-output';

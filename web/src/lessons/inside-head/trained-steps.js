@@ -7,6 +7,7 @@
 // whichever the block's values are (a pre-LN block has norm2, LN₂'s output).
 import { format } from 'd3-format';
 import { headName } from '../../models/run.js';
+import { checkpointOutputSteps } from './checkpoint-output-steps.js';
 import { outputSteps } from './output-steps.js';
 
 const fmt = format('.4f');
@@ -166,7 +167,7 @@ export function trainedSteps({ config, tokens, block: a, output, causal, can }) 
     ...(preLN ? preLnTail(a, dims, signed, dFF, layer, config) : postLnTail(a, dims, signed, dFF, layer, config)),
   ]
     .map((step) => ({ ...step, rowLabels: labels }))
-    .concat(preLN ? [] : outputSteps({ config, tokens, output, can }));
+    .concat(preLN ? checkpointOutputSteps({ config, tokens, output }) : outputSteps({ config, tokens, output, can }));
 }
 
 /** A post-LN block after R₁ (our models): Norm, the ReLU feed-forward layer, Add, Norm. */
