@@ -292,6 +292,48 @@ attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
   return o;
 }
 
+std::vector<attn::train::HeadChoice> heads_from_js(const val& heads) {
+  std::vector<attn::train::HeadChoice> out;
+  if (heads.isUndefined() || heads.isNull()) return out;
+  const auto n = heads["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back({heads[i]["layer"].as<std::size_t>(), heads[i]["head"].as<std::size_t>()});
+  return out;
+}
+
+val language_run_to_js(const attn::train::LanguageRun& r, std::size_t T, std::size_t V, std::int32_t unk,
+                       const val& sampling, std::size_t k, std::size_t d_k, std::size_t d_ff) {
+  const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
+  std::vector<std::int32_t> ids;
+  std::vector<float> p;
+  for (const auto& top : r.top)
+    for (const attn::train::WordProbability& w : top) ids.push_back(w.id), p.push_back(w.p);
+  val distributions = val::null();
+  if (!sampling.isUndefined() && !sampling.isNull()) {
+    distributions = val::array();
+    const double temperature = sampling["temperature"].as<double>();
+    const auto top_k = static_cast<std::size_t>(sampling["topK"].as<double>());
+    for (std::size_t n = 0; n < r.positions.size(); ++n) {
+      const attn::train::SamplingDistribution q =
+          attn::train::sampling_distribution(r.logits.data() + n * V, V, unk, temperature, top_k, k);
+      distributions.call<void>("push",
+                               object_to_js({{"ids", typed_array_to_js(q.ids)}, {"q", typed_array_to_js(q.q)}}));
+    }
+  }
+  return object_to_js(
+      {{"embeddings", typed_array_to_js(r.embeddings)},
+       {"input", typed_array_to_js(r.input)},
+       {"attention", typed_array_to_js(r.attention)},
+       {"hidden", typed_array_to_js(r.hidden)},
+       {"positions", typed_array_to_js(computed)},
+       {"topIds", typed_array_to_js(ids)},
+       {"topP", typed_array_to_js(p)},
+       {"logits", typed_array_to_js(r.logits)},
+       {"outputInput", typed_array_to_js(r.output_input)},
+       {"sampling", distributions},
+       {"activations", r.activations ? block_activations_to_js(*r.activations, d_k, d_ff, T) : val::null()}});
+}
+
 val repeated_words_to_js(const attn::train::RepeatedWordsScores& r, std::size_t H, bool causal, const val& example) {
   val heads = val::array();
   for (std::size_t lh = 0; lh < r.induction.size(); ++lh) {

@@ -32,6 +32,8 @@
 #include "attn/text/tokenizer.hpp"
 #include "attn/train/block_activations.hpp"
 #include "attn/train/head_statistics.hpp"
+#include "attn/train/language_model.hpp"
+#include "attn/train/sampling.hpp"
 #include "attn/train/language_trainer.hpp"
 #include "attn/train/tasks.hpp"
 
@@ -170,6 +172,18 @@ val pca_to_js(const attn::Pca& p);
 // outputHead?, layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them);
 // the other options keep their defaults. An unknown objective throws as enum_from_js ("recipe.objective").
 attn::train::LanguageTrainerOptions language_model_options(const val& recipe);
+
+// Heads knocked out, [{ layer, head }, …] (undefined or null: none), as head choices; the core refuses heads that do
+// not exist or repeat (input_checks.hpp ablation_flags).
+std::vector<attn::train::HeadChoice> heads_from_js(const val& heads);
+
+// A language model's run (language_model.hpp LanguageRun: ours or a GPT-2's) as { embeddings, input, attention,
+// hidden, positions, topIds, topP (P·k), logits (P·V), outputInput, sampling, activations }, flat typed arrays the JS
+// side shapes (layer-views.js). T tokens, V outputs (`unk`: the id the sampling distribution leaves out, −1: none);
+// sampling: undefined or null, else { temperature, topK }: per position computed, { ids, q }, the first k of the
+// sampling distribution of its logits (sampling.hpp); activations: the followed head's block, or null.
+val language_run_to_js(const attn::train::LanguageRun& r, std::size_t T, std::size_t V, std::int32_t unk,
+                       const val& sampling, std::size_t k, std::size_t d_k, std::size_t d_ff);
 
 // repeatedWords()'s result (head_statistics.hpp RepeatedWordsScores): { repeat, sequences, heads: [{ layer, head,
 // previous, duplicate, induction }], example, firstHalfLoss, secondHalfLoss } (the losses null for a masked model);

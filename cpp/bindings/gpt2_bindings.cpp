@@ -111,17 +111,8 @@ val gpt2_release(int id) {
   return val::undefined();
 }
 
-std::vector<train::HeadChoice> heads_of(const val& heads) {
-  std::vector<train::HeadChoice> out;
-  const auto n = heads["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back({heads[i]["layer"].as<std::size_t>(), heads[i]["head"].as<std::size_t>()});
-  return out;
-}
-
-// { embeddings, input, attention, hidden, positions, topIds, topP, logits, outputInput, sampling } as flat typed
-// arrays (the JS side shapes them); positions: integers (empty: every token); sampling: null, or { temperature, topK }.
-// activations: null, or { layer, head }: that head's block step by step (gpt2.hpp run).
+// run()'s result (convert.hpp language_run_to_js); positions: integers (empty: every token); sampling: null, or
+// { temperature, topK }; activations: null, or { layer, head }: that head's block step by step (gpt2.hpp run).
 val gpt2_run(int id, const val& ids, int k, const val& positions, const val& ablate, const val& sampling,
              const val& activations) {
   return guarded([&] {
@@ -132,45 +123,17 @@ val gpt2_run(int id, const val& ids, int k, const val& positions, const val& abl
     if (!activations.isNull())
       follow = train::HeadChoice{activations["layer"].as<std::size_t>(), activations["head"].as<std::size_t>()};
     const train::LanguageRun r =
-        m.run(vector_from_js<std::int32_t>(ids), static_cast<std::size_t>(k), at, heads_of(ablate), follow);
+        m.run(vector_from_js<std::int32_t>(ids), static_cast<std::size_t>(k), at, heads_from_js(ablate), follow);
     const train::Gpt2Config& c = m.config();
-    const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
-    std::vector<std::int32_t> top_ids;
-    std::vector<float> top_p;
-    for (const auto& top : r.top)
-      for (const train::WordProbability& w : top) top_ids.push_back(w.id), top_p.push_back(w.p);
-    val q = val::null();
-    if (!sampling.isNull()) {
-      q = val::array();
-      const std::size_t V = m.config().vocab_size;
-      for (std::size_t n = 0; n < r.positions.size(); ++n) {
-        const train::SamplingDistribution s =
-            train::sampling_distribution(r.logits.data() + n * V, V, -1, sampling["temperature"].as<double>(),
-                                         sampling["topK"].as<std::size_t>(), static_cast<std::size_t>(k));
-        q.call<void>("push", object_to_js({{"ids", typed_array_to_js(s.ids)}, {"q", typed_array_to_js(s.q)}}));
-      }
-    }
-    return object_to_js(
-        {{"embeddings", typed_array_to_js(r.embeddings)},
-         {"input", typed_array_to_js(r.input)},
-         {"attention", typed_array_to_js(r.attention)},
-         {"hidden", typed_array_to_js(r.hidden)},
-         {"positions", typed_array_to_js(computed)},
-         {"topIds", typed_array_to_js(top_ids)},
-         {"topP", typed_array_to_js(top_p)},
-         {"logits", typed_array_to_js(r.logits)},
-         {"outputInput", typed_array_to_js(r.output_input)},
-         {"sampling", q},
-         {"activations", r.activations ? block_activations_to_js(*r.activations, c.d_model / c.n_heads, c.d_ff,
-                                                                 r.embeddings.size() / c.d_model)
-                                       : val::null()}});
+    return language_run_to_js(r, r.embeddings.size() / c.d_model, c.vocab_size, -1, sampling,
+                              static_cast<std::size_t>(k), c.d_model / c.n_heads, c.d_ff);
   });
 }
 
 // ln p(token t + 1 | tokens 0 … t), t = 0 … T − 2, as a Float64Array.
 val gpt2_score(int id, const val& ids, const val& ablate) {
   return guarded([&] {
-    return typed_array_to_js(g_gpt2.get(id).next_log_probs(vector_from_js<std::int32_t>(ids), heads_of(ablate)));
+    return typed_array_to_js(g_gpt2.get(id).next_log_probs(vector_from_js<std::int32_t>(ids), heads_from_js(ablate)));
   });
 }
 
@@ -178,7 +141,7 @@ val gpt2_score(int id, const val& ids, const val& ablate) {
 val gpt2_sample(int id, const val& ids, double temperature, double top_k, double seed, const val& ablate) {
   return guarded([&] {
     train::Gpt2Model& m = g_gpt2.get(id);
-    const train::LanguageRun r = m.run(vector_from_js<std::int32_t>(ids), 1, {-1}, heads_of(ablate));
+    const train::LanguageRun r = m.run(vector_from_js<std::int32_t>(ids), 1, {-1}, heads_from_js(ablate));
     const train::SampledWord w = train::draw(train::sampling_distribution(r.logits.data(), r.logits.size(), -1,
                                                                           temperature, static_cast<std::size_t>(top_k)),
                                              static_cast<std::uint64_t>(seed));

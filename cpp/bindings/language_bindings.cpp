@@ -63,16 +63,6 @@ val tokens_to_js(const std::vector<attn::Token>& tokens, const std::vector<std::
 // ---- knockout: run()'s ablate and attribute() (language_model.hpp; checked in web/src/core/knockout.js, and again
 // here) ----
 
-// [{ layer, head }, …] (or undefined: none) as head choices; the core refuses heads that do not exist.
-std::vector<train::HeadChoice> heads_from_js(const val& heads) {
-  std::vector<train::HeadChoice> out;
-  if (heads.isUndefined()) return out;
-  const auto n = heads["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back({heads[i]["layer"].as<std::size_t>(), heads[i]["head"].as<std::size_t>()});
-  return out;
-}
-
 // { tokens, position, word (output id), logProb, heads (Float64Array L·H), occlusion (Float64Array T) }
 val language_model_attribute(int id, const std::string& text, double position, double word, const val& ablate) {
   return guarded([&] {
@@ -88,26 +78,10 @@ val language_model_attribute(int id, const std::string& text, double position, d
   });
 }
 
-// { tokens, attention (L·H·T·T), hidden (L·T·d), positions (P), topIds / topP (P·k), activations } as flat typed arrays
-// (activations: tensors, or null); the JS side shapes them. positions: a name of kOutputPositionNames, or an array of
-// integers; activations: undefined, or { layer, head } (both checked in JS, and again here).
-// Per position of r: { ids, q }, the first k of the sampling distribution of its logits; null without `sampling`.
-val sampling_to_js(const train::LanguageModel& m, const train::LanguageRun& r, const val& sampling, std::size_t k) {
-  if (sampling.isUndefined()) return val::null();
-  const double temperature = sampling["temperature"].as<double>();
-  const auto top_k = static_cast<std::size_t>(sampling["topK"].as<double>());
-  const std::size_t V = m.config().outputs();
-  val out = val::array();
-  for (std::size_t n = 0; n < r.positions.size(); ++n) {
-    const train::SamplingDistribution q =
-        train::sampling_distribution(r.logits.data() + n * V, V, m.vocabulary().unk(), temperature, top_k, k);
-    out.call<void>("push", object_to_js({{"ids", typed_array_to_js(q.ids)}, {"q", typed_array_to_js(q.q)}}));
-  }
-  return out;
-}
-
-// sampling: undefined, or { temperature, topK }: then also, per position computed, the first k words of the sampling
-// distribution of its logits (sampling.hpp), in the same call as the run (one crossing into wasm an update).
+// run()'s result (convert.hpp language_run_to_js) with the tokens and p(<unk>) at each position computed. positions: a
+// name of kOutputPositionNames, or an array of integers; activations: undefined, or { layer, head }; sampling:
+// undefined, or { temperature, topK }, for the sampling distribution's first k words at each position, in the same call
+// as the run (one crossing into wasm an update). All checked in JS, and again here.
 val language_model_run(int id, const std::string& text, int k, const val& positions, const val& activations,
                        const val& ablate, const val& sampling) {
   return guarded([&] {
@@ -124,28 +98,12 @@ val language_model_run(int id, const std::string& text, int k, const val& positi
     if (!activations.isUndefined())
       choice = train::HeadChoice{activations["layer"].as<std::size_t>(), activations["head"].as<std::size_t>()};
     const train::LanguageRun r = m.run(text, static_cast<std::size_t>(k), at, choice, heads_from_js(ablate));
-    const std::vector<std::int32_t> computed(r.positions.begin(), r.positions.end());
-    std::vector<std::int32_t> ids;
-    std::vector<float> p;
-    for (const auto& top : r.top) {
-      for (const train::WordProbability& w : top) ids.push_back(w.id), p.push_back(w.p);
-    }
-    return object_to_js({{"tokens", tokens_to_js(r.tokens, r.inputs)},
-                         {"embeddings", typed_array_to_js(r.embeddings)},
-                         {"input", typed_array_to_js(r.input)},
-                         {"attention", typed_array_to_js(r.attention)},
-                         {"hidden", typed_array_to_js(r.hidden)},
-                         {"positions", typed_array_to_js(computed)},
-                         {"topIds", typed_array_to_js(ids)},
-                         {"topP", typed_array_to_js(p)},
-                         {"unk", typed_array_to_js(r.unk)},
-                         {"logits", typed_array_to_js(r.logits)},
-                         {"outputInput", typed_array_to_js(r.output_input)},
-                         {"sampling", sampling_to_js(m, r, sampling, static_cast<std::size_t>(k))},
-                         {"activations", r.activations ? block_activations_to_js(
-                                                             *r.activations, m.config().d_model / m.config().n_heads,
-                                                             m.config().d_ff, r.tokens.size())
-                                                       : val::null()}});
+    const train::ModelConfig& c = m.config();
+    val out = language_run_to_js(r, r.tokens.size(), c.outputs(), m.vocabulary().unk(), sampling,
+                                 static_cast<std::size_t>(k), c.d_model / c.n_heads, c.d_ff);
+    out.set("tokens", tokens_to_js(r.tokens, r.inputs));
+    out.set("unk", typed_array_to_js(r.unk));
+    return out;
   });
 }
 

@@ -190,6 +190,19 @@ describe('GPT-2 text', () => {
         [' world', 995],
       ],
     );
+    // Characters whose UTF-8 bytes BPE splits across pieces (the piece that holds only their first bytes spans nothing,
+    // the one that completes the character spans it): the spans still tile the text, the last ending at its end, and
+    // so after any other text (the package's decoder keeps an unfinished character's bytes between calls).
+    for (const text of ['naïve café 東京 🦜🦜 ok', '日本語のテキスト', 'naïve café 東京 🦜🦜 ok']) {
+      const tokens = model.tokenize(text);
+      assert.ok(
+        tokens.some((t) => t.text === ''),
+        `${text}: a piece holds part of a character`,
+      );
+      assert.equal(tokens.map((t) => t.text).join(''), text);
+      tokens.forEach((t, i) => assert.equal(t.start, i ? tokens[i - 1].end : 0));
+      assert.equal(tokens.at(-1).end, text.length);
+    }
     assert.deepEqual(
       model.tokenize('a<|endoftext|>b').map((t) => t.id),
       [64, 50256, 65],

@@ -75,7 +75,6 @@ void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_
 
 void pack_panel_rows(const float* rows, std::size_t ld, std::size_t first, std::size_t count, std::size_t k,
                      std::size_t m, float* packed, bool transposed) {
-  (void)m;  // the layout does not depend on m beyond the panels the columns fall in
   for (std::size_t r = 0; r < count; ++r) {
     const float* row = rows + r * ld;
     if (transposed) {  // row r is column c of B: panel c / 8, lane c % 8 of each of its k rows
@@ -89,8 +88,7 @@ void pack_panel_rows(const float* rows, std::size_t ld, std::size_t first, std::
   }
 }
 
-void unpack_panel_column(const float* packed, std::size_t k, std::size_t m, std::size_t j, float* out) {
-  (void)m;
+void unpack_panel_column(const float* packed, std::size_t k, std::size_t j, float* out) {
   const float* lane = packed + j / kCols * k * kCols + j % kCols;
   for (std::size_t p = 0; p < k; ++p) out[p] = lane[p * kCols];
 }

@@ -165,7 +165,7 @@ void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<
   }
   out.embeddings.resize(T * d);
   for (std::size_t t = 0; t < T; ++t)
-    unpack_panel_column(unembedding_.data.data(), d, config_.vocab_size, ids[t], out.embeddings.data() + t * d);
+    unpack_panel_column(unembedding_.data.data(), d, ids[t], out.embeddings.data() + t * d);
   x = out.embeddings;
   for (std::size_t i = 0; i < T * d; ++i) x[i] += wpe_[i];
   out.input = x;
@@ -181,7 +181,6 @@ void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<
     const Layer& layer = layers_[l];
     BlockActivations* b = follow && follow->layer == l ? &out.activations.emplace() : nullptr;
     if (b) {
-      *b = BlockActivations{};
       b->layer = l, b->head = follow->head;
       b->word_vectors = out.embeddings;
       b->positional.assign(wpe_.begin(), wpe_.begin() + T * d);

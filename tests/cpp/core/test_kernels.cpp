@@ -162,7 +162,7 @@ TEST_CASE("pack_panel_rows packs a matrix a block of rows at a time as pack_pane
       REQUIRE(by_columns == expected);
       std::vector<float> column(k);
       for (std::size_t j = 0; j < m; ++j) {
-        attn::unpack_panel_column(expected.data(), k, m, j, column.data());
+        attn::unpack_panel_column(expected.data(), k, j, column.data());
         REQUIRE(std::vector<float>(bt.begin() + j * k, bt.begin() + (j + 1) * k) == column);
       }
     }

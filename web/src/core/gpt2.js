@@ -20,9 +20,9 @@ const YIELD_MS = 30;
 const CONFIG_SIZES = { vocabSize: 'vocab_size', nPositions: 'n_positions', dModel: 'n_embd', numLayers: 'n_layer' };
 
 /**
- * Checks config.json (Hugging Face's GPT2Config) against what the core read from the tensors, and returns its head
- * count (0 when it has none). A RangeError naming the file for another model type, another activation than GPT-2's
- * "gelu_new" (the tanh form), another LayerNorm ε than 1e-5, or a size that differs from the tensors'.
+ * Checks config.json (Hugging Face's GPT2Config) for what the core runs and returns its head count (0 when it has none;
+ * its sizes are checked against the tensors' in loadGpt2). A RangeError naming the file for another model type,
+ * another activation than GPT-2's "gelu_new" (the tanh form), or another LayerNorm ε than 1e-5.
  */
 function configHeads(json, fileName) {
   if (json === undefined) return 0;
@@ -144,18 +144,17 @@ export function gpt2Api(wasm, limits) {
   function makeGpt2(id, sizes) {
     const { numLayers, numHeads, dModel, vocabSize } = sizes;
     const maxTokens = Math.min(limits.maxTokens, sizes.nPositions);
-    const { encode, decode } = tokenizer;
-    const piece = (tokenId) => decode([tokenId]);
+    const { encode, pieceText: piece, tokenEnds } = tokenizer;
 
-    /** The text's BPE tokens: ids, and each piece with its leading space and its span in the text. */
+    /** The text's BPE tokens: ids, and each piece with its leading space and its span in the text (gpt2-tokenizer.js). */
     function bpe(text, where) {
-      const ids = encode(check.text(text, where));
-      let start = 0;
+      const checked = check.text(text, where);
+      const ids = encode(checked);
+      const ends = tokenEnds(checked, ids);
       const tokens = ids.map((tokenId, i) => {
-        const end = decode(ids.slice(0, i + 1)).length; // a piece may end inside a character: spans by prefixes
-        const token = { text: piece(tokenId), start, end, id: tokenId, oov: false, mask: false };
-        start = end;
-        return token;
+        const start = i ? ends[i - 1] : 0;
+        // its span's text; a piece holding only the first bytes of a character spans nothing
+        return { text: checked.slice(start, ends[i]), start, end: ends[i], id: tokenId, oov: false, mask: false };
       });
       return { ids: Int32Array.from(ids), tokens };
     }

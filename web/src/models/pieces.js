@@ -6,9 +6,14 @@
 /** Whether a model's tokens are BPE pieces (a checkpoint's architecture), not our tokenizer's words. */
 export const readsPieces = (config) => config.architecture !== undefined;
 
-/** A token's text as the page labels it: a piece's leading space as "␣". */
+/**
+ * A token's text as the page labels it: a piece's leading space as "␣", and a piece that holds only the first bytes of a
+ * character (its span is empty; the next piece completes the character) as "�".
+ */
 export function shownToken(text, config) {
-  return readsPieces(config) && text.startsWith(' ') ? `␣${text.slice(1)}` : text;
+  if (!readsPieces(config)) return text;
+  if (text === '') return '\uFFFD';
+  return text.startsWith(' ') ? `␣${text.slice(1)}` : text;
 }
 
 /** The model's tokens as one text, as it read them: pieces joined as they are, words with a space between. */

@@ -53,9 +53,9 @@ void pack_panels_into(const float* b, std::size_t ldb, std::size_t k, std::size_
 void pack_panel_rows(const float* rows, std::size_t ld, std::size_t first, std::size_t count, std::size_t k,
                      std::size_t m, float* packed, bool transposed = false);
 
-// Column j of B [k, m] (k floats into out) read back from its panels: a row of Bᵀ, e.g. a token's row of an
-// embedding matrix kept only as the packed output matrix it is tied to.
-void unpack_panel_column(const float* packed, std::size_t k, std::size_t m, std::size_t j, float* out);
+// Column j of B [k, m] (k floats into out) read back from its panels (packed_size(k, m) floats): a row of Bᵀ, e.g. a
+// token's row of an embedding matrix kept only as the packed output matrix it is tied to.
+void unpack_panel_column(const float* packed, std::size_t k, std::size_t j, float* out);
 
 // C = A · B, or C += A · B when accumulate, with B given by pack_panels(B) for B [panel_k, m]: A [n, k]
 // (lda), C [n, m] (ldc), using the first k ≤ panel_k rows of B (panel_k = 0 means k). Reads B sequentially.
