@@ -137,6 +137,22 @@ val gpt2_score(int id, const val& ids, const val& ablate) {
   });
 }
 
+// ln p(word) at `position` with the heads of `ablate` off, and alsoOff ({ layer, head }, or null) too, and, unless
+// occlude is −1, that token's input row the mean embedding (gpt2.hpp log_prob_at): one forward pass of "Why this
+// word?" (gpt2-attribution.js).
+val gpt2_log_prob_at(int id, const val& ids, double position, double word, const val& ablate, const val& also_off,
+                     double occlude) {
+  return guarded([&] {
+    std::optional<train::HeadChoice> extra;
+    if (!also_off.isNull())
+      extra = train::HeadChoice{also_off["layer"].as<std::size_t>(), also_off["head"].as<std::size_t>()};
+    std::optional<std::size_t> occluded;
+    if (occlude >= 0) occluded = static_cast<std::size_t>(occlude);
+    return val(g_gpt2.get(id).log_prob_at(vector_from_js<std::int32_t>(ids), static_cast<std::int64_t>(position),
+                                          static_cast<std::int32_t>(word), heads_from_js(ablate), extra, occluded));
+  });
+}
+
 // One token drawn after the last (sampling.hpp, as languageModel.sample draws): { id, q, position }.
 val gpt2_sample(int id, const val& ids, double temperature, double top_k, double seed, const val& ablate) {
   return guarded([&] {
@@ -197,5 +213,5 @@ EMSCRIPTEN_BINDINGS(attention_gpt2) {
                  &gpt2_load, "gpt2Finish", &gpt2_finish, "gpt2Release", &gpt2_release, "gpt2Run", &gpt2_run,
                  "gpt2Score", &gpt2_score, "gpt2Sample", &gpt2_sample, "gpt2Limits", &gpt2_limits);
   bind_functions("gpt2LogitLens", &gpt2_logit_lens, "gpt2PositionEmbeddings", &gpt2_position_embeddings,
-                 "gpt2RepeatedWords", &gpt2_repeated_words);
+                 "gpt2RepeatedWords", &gpt2_repeated_words, "gpt2LogProbAt", &gpt2_log_prob_at);
 }

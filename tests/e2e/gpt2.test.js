@@ -2,7 +2,8 @@
 // attribute and model="gpt2" load a checkpoint hosted beside the page (random weights in Hugging Face's layout, made by
 // scripts/gpt2-checkpoint.mjs, with its config.json), and the Attention chapter shows its heads, its weights over BPE
 // pieces and its next-token bars — the same numbers as core.languageModel({ url, architecture }) gives in the page —,
-// Generate appends a piece, Inside one head follows its pre-LN block; no checkpoint, or a missing one, is a message.
+// Why this word? measures a chosen piece a pass at a time, Generate appends a piece, Inside one head follows its
+// pre-LN block; no checkpoint, or a missing one, is a message.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,6 +109,58 @@ test('the checkpoint beside the page: its heads, its weights over BPE pieces, it
   assert.equal(lens[0].length, 7);
   assert.equal(lens[2][6], shown.words[0], 'the last row, at the last token, is the first bar');
   await page.locator('attention-explorer .lens-box').screenshot({ path: 'test-output/gpt2-logit-lens.png' });
+
+  // Why this word?: pointing at a predicted piece measures nothing (a checkpoint's passes take seconds); choosing one
+  // measures it a forward pass at a time, with a progress bar, into the same numbers as the core's attribute().
+  const whyFigure = 'attention-explorer [data-figure="why-this-word"]';
+  await showSlot(page, 'whyThisWord');
+  await page.hover('attention-explorer [data-figure="predictions"] li >> nth=0');
+  await page.waitForTimeout(300);
+  assert.equal(await page.$eval(whyFigure, (f) => f.dataset.word ?? null), null, 'pointing measures nothing');
+  await page.$eval(whyFigure, (figure) => {
+    window.sawProgress = [];
+    new MutationObserver(() => {
+      const line = figure.querySelector('.why-measuring');
+      if (line) window.sawProgress.push([line.textContent, Number(line.querySelector('progress').value)]);
+    }).observe(figure, { childList: true, subtree: true, characterData: true, attributes: true });
+  });
+  await page.click(`${whyFigure} .why-words button >> nth=0`);
+  await page.waitForSelector(`${whyFigure} .head-effect`);
+  const why = await page.$eval('attention-explorer', (el) => {
+    const figure = el.shadowRoot.querySelector('[data-figure="why-this-word"]');
+    return {
+      word: figure.dataset.word,
+      logProb: Number(figure.dataset.logProb),
+      heads: [...figure.querySelectorAll('.head-effect')].map((g) => Number(g.dataset.delta)),
+      chips: [...figure.querySelectorAll('.occlusion-chips li')].map((li) => [li.textContent, li.dataset.delta]),
+      text: figure.textContent,
+      progressLeft: figure.querySelectorAll('.why-measuring').length,
+    };
+  });
+  const core = await page.$eval(
+    'attention-explorer',
+    async (el, [url, sentence, word]) => {
+      const model = await el.core.languageModel({ url, architecture: 'gpt2' });
+      const r = model.attribute(sentence, { position: -1, word: word.replace(/^␣/, ' ') });
+      return { logProb: r.logProb, heads: [...r.heads], occlusion: [...r.occlusion] };
+    },
+    [CHECKPOINT, SENTENCE, shown.words[0]],
+  );
+  assert.equal(why.word, shown.words[0]);
+  assert.ok(Math.abs(why.logProb - core.logProb) < 1e-9);
+  assert.deepEqual(why.heads, core.heads);
+  assert.deepEqual(
+    why.chips.map(([, delta]) => Number(delta)),
+    core.occlusion,
+  );
+  assert.match(why.chips[1][0], /^␣river/);
+  assert.match(why.text, /Each word replaced by the mean embedding \(the mean of the checkpoint’s token embeddings\)/);
+  assert.match(why.text, new RegExp(`after “${SENTENCE}”`));
+  const progress = await page.evaluate(() => window.sawProgress);
+  assert.ok(progress.length > 0, 'a progress bar while it measures');
+  assert.match(progress[0][0], new RegExp(`Measuring “${shown.words[0]}”: \\d+ of 16 forward passes`));
+  assert.equal(why.progressLeft, 0, 'the progress bar goes when the measurement is shown');
+  await page.locator(whyFigure).screenshot({ path: 'test-output/gpt2-why-this-word.png' });
 
   // Generate appends one piece to the sentence.
   await page.click('attention-explorer .sampling-controls button.generate');

@@ -41,11 +41,13 @@ const gelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044
  * @param {Map<string, { shape: number[], data: Float32Array }>} tensors the checkpoint's (readSafetensors), named
  *   without or with the 'transformer.' prefix
  * @param {number[]} ids @param {number} numHeads
+ * @param {{ ablate?: { layer: number, head: number }[], occlude?: number }} [options]  ablate: heads whose block of z is
+ *   0 (Michel et al. 2019 §3); occlude: the token whose input row is the mean of wte's rows instead of its own
  * @returns {{ attention: Float64Array[][], hidden: Float64Array[], blocks: object[], logits: Float64Array }}
  *   attention[l][h]: T × T; hidden[l]: the residual stream after block l (T × d); blocks[l]: block l's steps (input,
  *   norm1, qkv (T × 3d), z, attentionOutput, residual1, norm2, ffHidden, ffOutput); logits: T × V
  */
-export function gpt2Reference(tensors, ids, numHeads) {
+export function gpt2Reference(tensors, ids, numHeads, { ablate = [], occlude = -1 } = {}) {
   const get = (name) => (tensors.get(name) ?? tensors.get(`transformer.${name}`)).data;
   const [V, d] = (tensors.get('wte.weight') ?? tensors.get('transformer.wte.weight')).shape;
   const T = ids.length;
@@ -53,8 +55,10 @@ export function gpt2Reference(tensors, ids, numHeads) {
   const wte = get('wte.weight');
   const wpe = get('wpe.weight');
   let x = new Float64Array(T * d);
+  const mean = new Float64Array(d);
+  for (let v = 0; v < V; v++) for (let j = 0; j < d; j++) mean[j] += wte[v * d + j] / V;
   ids.forEach((id, t) => {
-    for (let j = 0; j < d; j++) x[t * d + j] = wte[id * d + j] + wpe[t * d + j];
+    for (let j = 0; j < d; j++) x[t * d + j] = (t === occlude ? mean[j] : wte[id * d + j]) + wpe[t * d + j];
   });
   const attention = [];
   const hidden = [];
@@ -82,7 +86,7 @@ export function gpt2Reference(tensors, ids, numHeads) {
         for (let c = 0; c < dK; c++) {
           let sum = 0;
           for (let j = 0; j <= i; j++) sum += weights[i * T + j] * qkv[j * 3 * d + 2 * d + h * dK + c];
-          z[i * d + h * dK + c] = sum;
+          z[i * d + h * dK + c] = ablate.some((a) => a.layer === l && a.head === h) ? 0 : sum;
         }
       }
       heads.push(weights);

@@ -245,6 +245,55 @@ describe('GPT-2 text', () => {
     assert.throws(() => model.repeatedWords({ repeat: 33 }), /repeat/); // 2R ≤ the 64 tokens it reads
   });
 
+  test('why this word: each head off and each token occluded, against the reference, a pass at a time', async () => {
+    const bytes = gpt2Checkpoint({ size: 'tiny', scale: 0.25, seed: 4 });
+    const two = await core.languageModel({ bytes, architecture: 'gpt2', config: { n_head: 2 } });
+    const tensors = readSafetensors(bytes, 'reference').tensors;
+    const text = 'The river bank was muddy after the storm';
+    const ids = two.tokenize(text).map((t) => t.id);
+    const position = 4;
+    const word = ' the';
+    const wordId = encode(word)[0];
+    const lnP = (options) => {
+      const { logits } = gpt2Reference(tensors, ids, 2, options);
+      const V = two.config.outputSize;
+      const row = logits.subarray(position * V, (position + 1) * V);
+      const max = Math.max(...row);
+      return row[wordId] - max - Math.log(row.reduce((s, z) => s + Math.exp(z - max), 0));
+    };
+    const ablate = [{ layer: 0, head: 1 }];
+    const passes = two.attribution(text, { position, word, ablate });
+    const steps = [];
+    let step = passes.next();
+    for (; !step.done; step = passes.next()) steps.push(step.value);
+    const why = step.value;
+    // 1 + (L·H − 1 already off) + (position + 1) forward passes, one a step
+    assert.deepEqual(
+      steps.map((s) => s.done),
+      Array.from({ length: 1 + 3 + 5 }, (_, i) => i + 1),
+    );
+    assert.ok(steps.every((s) => s.total === 9));
+    assert.deepEqual([why.word, why.id, why.position], [word, wordId, position]);
+    const base = lnP({ ablate });
+    assert.ok(Math.abs(why.logProb - base) < 1e-4, `ln p ${why.logProb} against ${base}`);
+    for (let i = 0; i < 4; i++) {
+      const head = { layer: Math.floor(i / 2), head: i % 2 };
+      const expected = i === 1 ? 0 : lnP({ ablate: [...ablate, head] }) - base;
+      assert.ok(Math.abs(why.heads[i] - expected) < 1e-4, `head ${i}: ${why.heads[i]} against ${expected}`);
+    }
+    for (let t = 0; t < ids.length; t++) {
+      const expected = t > position ? 0 : lnP({ ablate, occlude: t }) - base;
+      assert.ok(Math.abs(why.occlusion[t] - expected) < 1e-4, `token ${t}: ${why.occlusion[t]} against ${expected}`);
+    }
+    assert.ok(why.occlusion.slice(0, position + 1).some((v) => Math.abs(v) > 1e-3)); // the occlusion changes something
+    assert.deepEqual(two.attribute(text, { position, word: wordId, ablate }), why); // all at once, by id
+    assert.throws(() => two.attribution(text, { position, word: ' muddy after' }), /is not one GPT-2 token/);
+    assert.throws(() => two.attribution(text, { position: 8, word }), /position must be an integer from -8 to 7/);
+    assert.throws(() => two.attribution(text, { position, word: 50257 }), /word must be an integer from 0 to 50256/);
+    assert.throws(() => two.attribution(text, { position, word, heads: [] }), /unknown option 'heads'/);
+    two.release();
+  });
+
   test('bad input is a clear error', () => {
     assert.throws(() => model.run(''), /languageModel.run: the text must hold 1 to 64 tokens, got 0/);
     assert.throws(() => model.run('word '.repeat(70).trim()), /must hold 1 to 64 tokens, got 70/);

@@ -177,12 +177,18 @@ const piece: string = gpt2.run('The river bank', { positions: [-1] }).top[2]?.[0
 const lensNext: number | null = gpt2.logitLens('The river bank').layers[0][0].next;
 const norm2: number =
   gpt2.run('The river bank', { activations: { layer: 0, head: 0 } }).activations?.norm2.data[0] ?? 0;
+const gpt2Why = gpt2.attribute('The river bank', { position: -1, word: ' was' });
+const whyDelta: number = gpt2Why.heads[0] + gpt2Why.occlusion[0] + gpt2Why.logProb + gpt2Why.id;
+const pass = gpt2.attribution('The river bank', { position: 1, word: 373, ablate: [{ layer: 0, head: 1 }] }).next();
+const passDone: number = pass.done ? pass.value.logProb : pass.value.total;
+// @ts-expect-error word is a token id or a piece
+gpt2.attribute('The river bank', { position: 1, word: true });
 const wpeRows: number = gpt2.positionEmbeddings().shape[0] + gpt2.config.parameters + core.gpt2Limits.headDim;
 // @ts-expect-error GPT-2 fills no blanks
 gpt2.fillMask('the [MASK]');
 // @ts-expect-error architectures are 'gpt2'
 core.languageModel({ url: 'x.safetensors', architecture: 'llama' });
-console.log(piece, lensNext, norm2, wpeRows);
+console.log(piece, lensNext, norm2, wpeRows, whyDelta, passDone);
 const lmTrainer = core.createLanguageTrainer({
   objective: 'masked',
   numLayers: 1,

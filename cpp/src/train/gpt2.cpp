@@ -141,6 +141,16 @@ void Gpt2Model::finish_loading() {
                                   std::to_string(rows_loaded_[i]) + " of " + std::to_string(rows) + " rows)");
     }
   }
+  // The mean input row, summed in double over the V columns of wteᵀ.
+  const std::size_t d = config_.d_model, V = config_.vocab_size;
+  std::vector<double> sum(d, 0.0);
+  std::vector<float> row(d);
+  for (std::size_t id = 0; id < V; ++id) {
+    unpack_panel_column(unembedding_.data.data(), d, id, row.data());
+    for (std::size_t c = 0; c < d; ++c) sum[c] += row[c];
+  }
+  mean_embedding_.resize(d);
+  for (std::size_t c = 0; c < d; ++c) mean_embedding_[c] = static_cast<float>(sum[c] / static_cast<double>(V));
   loaded_ = true;
 }
 
@@ -153,7 +163,8 @@ ModelConfig Gpt2Model::heads() const {
 }
 
 void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<std::uint8_t>& ablated,
-                        LanguageRun& out, std::vector<float>& x, std::optional<HeadChoice> follow) {
+                        LanguageRun& out, std::vector<float>& x, std::optional<HeadChoice> follow,
+                        std::optional<std::size_t> occlude, std::size_t from_layer) {
   if (!loaded_) throw std::invalid_argument("gpt2: the model's tensors are not all loaded");
   const std::size_t T = ids.size(), d = config_.d_model, H = config_.n_heads, ff = config_.d_ff, dk = d / H;
   check_token_count(T, 1, std::min(kMaxLanguageTokens, config_.n_positions), "gpt2: the text");
@@ -163,12 +174,15 @@ void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<
                               ", outside [0, " + std::to_string(config_.vocab_size) + ")");
     }
   }
-  out.embeddings.resize(T * d);
-  for (std::size_t t = 0; t < T; ++t)
-    unpack_panel_column(unembedding_.data.data(), d, ids[t], out.embeddings.data() + t * d);
-  x = out.embeddings;
-  for (std::size_t i = 0; i < T * d; ++i) x[i] += wpe_[i];
-  out.input = x;
+  if (from_layer == 0) {
+    out.embeddings.resize(T * d);
+    for (std::size_t t = 0; t < T; ++t)
+      unpack_panel_column(unembedding_.data.data(), d, ids[t], out.embeddings.data() + t * d);
+    if (occlude) std::copy(mean_embedding_.begin(), mean_embedding_.end(), out.embeddings.begin() + *occlude * d);
+    x = out.embeddings;
+    for (std::size_t i = 0; i < T * d; ++i) x[i] += wpe_[i];
+    out.input = x;
+  }
   out.attention.assign(config_.n_layers * H * T * T, 0.0f);
   out.hidden.clear();
   std::vector<float> a(T * d), q(T * d), k(T * d), v(T * d), z(T * d), sub(T * d), hidden(T * ff), mean(T), rstd(T);
@@ -177,7 +191,7 @@ void Gpt2Model::forward(const std::vector<std::int32_t>& ids, const std::vector<
   const auto add = [&]() {
     for (std::size_t i = 0; i < T * d; ++i) x[i] += sub[i];
   };
-  for (std::size_t l = 0; l < config_.n_layers; ++l) {
+  for (std::size_t l = from_layer; l < config_.n_layers; ++l) {
     const Layer& layer = layers_[l];
     BlockActivations* b = follow && follow->layer == l ? &out.activations.emplace() : nullptr;
     if (b) {
@@ -301,6 +315,50 @@ Gpt2Model::LogitLens Gpt2Model::logit_lens(const std::vector<std::int32_t>& ids,
     }
   }
   return out;
+}
+
+double Gpt2Model::log_prob_at(const std::vector<std::int32_t>& ids, std::int64_t position, std::int32_t word,
+                              const std::vector<HeadChoice>& ablate, std::optional<HeadChoice> also_off,
+                              std::optional<std::size_t> occlude) {
+  const char* where = "gpt2.attribute";
+  const std::size_t T = ids.size(), d = config_.d_model, V = config_.vocab_size, H = config_.n_heads;
+  const std::size_t at = position_index(position, T, where);
+  if (word < 0 || static_cast<std::size_t>(word) >= V) {
+    throw std::out_of_range(std::string(where) + ": word must be a token id in [0, " + std::to_string(V) + "), got " +
+                            std::to_string(word));
+  }
+  if (occlude && *occlude >= T) {
+    throw std::out_of_range(std::string(where) + ": the occluded token must be in [0, " + std::to_string(T) +
+                            "), got " + std::to_string(*occlude));
+  }
+  if (also_off) check_head_choice(heads(), *also_off, "gpt2.attribute: alsoOff");
+  std::vector<std::uint8_t> ablated = ablation_flags(heads(), ablate, "gpt2.attribute: ablate");
+  ablated.resize(config_.n_layers * H, 0);  // empty: every head on
+  LanguageRun run;
+  std::vector<float> x, logits;
+  std::size_t from = 0;
+  if (!occlude) {
+    StreamCache& cache = stream_cache_;
+    if (cache.ids != ids || cache.ablated != ablated) {  // the pass with only `ablate` off, from the first layer
+      forward(ids, ablated, run, x);
+      cache.ids = ids, cache.ablated = ablated;
+      cache.streams = run.input;
+      cache.streams.insert(cache.streams.end(), run.hidden.begin(), run.hidden.end() - T * d);
+      if (!also_off) return log_prob_of_row(x.data() + at * d, word);
+    }
+    // The layers before the extra head's are that pass's: start from its stream there.
+    from = also_off ? also_off->layer : config_.n_layers - 1;
+    x.assign(cache.streams.begin() + from * T * d, cache.streams.begin() + (from + 1) * T * d);
+  }
+  if (also_off) ablated[also_off->layer * H + also_off->head] = 1;
+  forward(ids, ablated, run, x, std::nullopt, occlude, from);
+  return log_prob_of_row(x.data() + at * d, word);
+}
+
+double Gpt2Model::log_prob_of_row(const float* x, std::int32_t word) const {
+  std::vector<float> logits;
+  output_layer(x, 1, logits);
+  return log_softmax_at(logits.data(), config_.vocab_size, word);
 }
 
 std::vector<double> Gpt2Model::next_log_probs(const std::vector<std::int32_t>& ids,

@@ -163,6 +163,59 @@ TEST_CASE("gpt2: causal, knockout and scoring agree with the forward pass", "[tr
   CHECK_THROWS_WITH(model.run(ids, 5, {7}), Catch::Contains("position"));
 }
 
+TEST_CASE("gpt2: one prediction's log-probability, with heads off and a token occluded by the mean embedding",
+          "[train]") {
+  // wte's last row is the mean of the ten before it, so it is the mean of all eleven: occluding a token must equal
+  // reading token 10 there (every other tensor random, as load_random draws them).
+  Gpt2Model model(kSmall);
+  attn::SplitMix64 rng(11);
+  const auto specs = gpt2_tensor_specs(kSmall);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const std::size_t rows = specs[i].shape.size() == 1 ? 1 : specs[i].shape[0], cols = specs[i].shape.back();
+    std::vector<float> values(rows * cols);
+    for (float& v : values) v = 0.5f * (2.0f * static_cast<float>(rng.uniform()) - 1.0f);
+    if (i == 0) {
+      for (std::size_t c = 0; c < cols; ++c) {
+        double sum = 0;
+        for (std::size_t r = 0; r + 1 < rows; ++r) sum += values[r * cols + c];
+        values[(rows - 1) * cols + c] = static_cast<float>(sum / static_cast<double>(rows - 1));
+      }
+    }
+    model.load(i, 0, values.data(), rows);
+  }
+  model.finish_loading();
+  const std::vector<std::int32_t> ids = {3, 1, 4, 1, 5, 9, 2};
+  const std::size_t V = 11;
+  const LanguageRun whole = model.run(ids, 5);
+  const auto log_softmax = [&](const LanguageRun& r, std::size_t t, std::int32_t word) {
+    double total = 0;
+    for (std::size_t v = 0; v < V; ++v) total += std::exp(double(r.logits[t * V + v]));
+    return r.logits[t * V + word] - std::log(total);
+  };
+  CHECK(model.log_prob_at(ids, 4, 6) == Approx(log_softmax(whole, 4, 6)).margin(1e-5));
+  CHECK(model.log_prob_at(ids, -1, 0) == Approx(log_softmax(whole, 6, 0)).margin(1e-5));
+  const LanguageRun off = model.run(ids, 5, {}, {{1, 1}});
+  CHECK(model.log_prob_at(ids, 4, 6, {{1, 1}}) == Approx(log_softmax(off, 4, 6)).margin(1e-5));
+  CHECK(model.log_prob_at(ids, 4, 6, {}, HeadChoice{1, 1}) == Approx(log_softmax(off, 4, 6)).margin(1e-5));
+  for (std::size_t t : {0, 2, 4}) {
+    std::vector<std::int32_t> replaced = ids;
+    replaced[t] = 10;
+    CHECK(model.log_prob_at(ids, 4, 6, {}, std::nullopt, t) == Approx(model.log_prob_at(replaced, 4, 6)).margin(1e-5));
+  }
+  // A head of layer 1 off on top of `ablate` starts from the kept stream of the pass with `ablate` alone at layer 1:
+  // the same value, bit for bit, as that head listed in `ablate` (a pass from the first layer).
+  const double fresh = model.log_prob_at(ids, 4, 6, {{0, 0}, {1, 1}});
+  model.log_prob_at(ids, 4, 6, {{0, 0}});
+  CHECK(model.log_prob_at(ids, 4, 6, {{0, 0}}, HeadChoice{1, 1}) == fresh);
+  const std::vector<float> row10 = model.run({10}, 1).embeddings;  // wte[10]
+  for (std::size_t c = 0; c < kSmall.d_model; ++c) CHECK(model.mean_embedding()[c] == Approx(row10[c]).margin(1e-6));
+  CHECK_THROWS_WITH(model.log_prob_at(ids, 4, 11), Catch::Contains("word must be a token id in [0, 11), got 11"));
+  CHECK_THROWS_WITH(model.log_prob_at(ids, 4, 1, {}, std::nullopt, 7),
+                    Catch::Contains("occluded token must be in [0, 7), got 7"));
+  CHECK_THROWS_WITH(model.log_prob_at(ids, 4, 1, {}, HeadChoice{2, 0}), Catch::Contains("alsoOff"));
+  CHECK_THROWS_WITH(model.log_prob_at(ids, 7, 1), Catch::Contains("position"));
+}
+
 TEST_CASE("gpt2: a head's block step by step is the forward pass's own values, in the pre-LN order", "[train]") {
   Gpt2Model model(kSmall);
   load_random(model, 11);

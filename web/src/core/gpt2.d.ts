@@ -127,6 +127,31 @@ export interface LogitLens {
   layers: { position: number; top: TokenProbability[]; next: number | null }[][];
 }
 
+export interface Gpt2AttributeOptions {
+  /** The prediction's token position, in [−T, T): the token after it is predicted. */
+  position: number;
+  /** The predicted token: its id in [0, vocabSize), or its piece with its leading space (" storm"), one token. */
+  word: number | string;
+  /** Heads knocked out in every pass, as run()'s ablate (default none). */
+  ablate?: { layer: number; head: number }[];
+}
+
+/** A measurement on this text, not an explanation of the model. */
+export interface Gpt2Attribution {
+  tokens: Gpt2Token[];
+  /** The position, counted from 0. */
+  position: number;
+  /** The token's piece, and its id. */
+  word: string;
+  id: number;
+  /** ln p(word) with `ablate` applied, in nats. */
+  logProb: number;
+  /** [numLayers · numHeads], layer-major: ln p(word) with that head also off − logProb (0 for a head already off). */
+  heads: Float64Array;
+  /** [T]: ln p(word) with token t's input row the mean embedding − logProb; 0 after the position (unseen). */
+  occlusion: Float64Array;
+}
+
 export interface Gpt2Model {
   readonly config: Readonly<Gpt2Config>;
   /** The text's BPE pieces (any length); "<|endoftext|>" written in it is the separator token 50256. */
@@ -150,6 +175,22 @@ export interface Gpt2Model {
    * `example`: the first sequence's pieces. repeat ≤ maxTokens / 2.
    */
   repeatedWords(options?: { repeat?: number; sequences?: number; seed?: number }): RepeatedWords;
+  /**
+   * "Why this word?": ln p(word) at a position (the token after it) and how it changes when one more head is knocked out
+   * (Michel et al. 2019 §3) and when one token's input row is the mean of wte's rows (occlusion, Zeiler & Fergus 2014
+   * §4.2: GPT-2 has no [MASK]). 1 + L·H + (position + 1) forward passes, in one call: seconds for GPT-2 small.
+   * RangeError / TypeError naming a bad option (a word that is not one token, a position outside [−T, T)).
+   */
+  attribute(text: string, options: Gpt2AttributeOptions): Gpt2Attribution;
+  /**
+   * attribute()'s forward passes one at a time: each next() runs one and yields { done, total }; the last returns the
+   * attribution. A page runs them between frames and drops the generator when the text changes. Its options are checked
+   * when it is made.
+   */
+  attribution(
+    text: string,
+    options: Gpt2AttributeOptions,
+  ): Generator<{ done: number; total: number }, Gpt2Attribution, void>;
   /** wpe: [seqLen, dModel], row i for position i (Radford et al. 2018 §3.1 learned them). */
   positionEmbeddings(): LanguageTensor;
   /** Frees the weights in the core now; later calls throw. */

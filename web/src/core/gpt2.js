@@ -5,6 +5,7 @@
 import { absolute, readAsset, refuseWebPage } from './assets.js';
 import * as check from './checks.js';
 import { layerViews } from './layer-views.js';
+import { gpt2AttributionMethods } from './gpt2-attribution.js';
 import { checkAblate } from './knockout.js';
 import { checkSampling } from './sampling-options.js';
 import { decodeTensor, parseSafetensors } from './safetensors.js';
@@ -318,6 +319,7 @@ export function gpt2Api(wasm, limits) {
         }
         return { text: written, words, nextSeed: next };
       },
+      ...gpt2AttributionMethods(wasm, id, { numLayers, numHeads, vocabSize, tokenize, encode, piece }),
       release() {
         released.unregister(model);
         wasm.gpt2Release(id);

@@ -68,19 +68,6 @@ export function whenOutputLayer(draw, options) {
       : ready(result, previous, state, env);
 }
 
-/**
- * As whenOutputLayer, for what the page measures on our own models only (registry.js ourModel): a checkpoint's Run
- * gets `note` instead, saying why.
- * @param {(run: import('./run.js').Run, state: object, env: object) => HTMLElement} draw  @param {string} note
- */
-export function whenOurModel(draw, note) {
-  const ready = whenOutputLayer(draw);
-  return (result, previous, state, env) =>
-    result.run.status === 'ready' && result.run.can?.ourModel === false
-      ? element('p', 'empty-figure', note)
-      : ready(result, previous, state, env);
-}
-
 /** What a figure of the designed heads' trace says while a trained model is shown, unless told otherwise. */
 export const TRACE_NOTE = 'This figure follows the designed heads: choose “designed heads” above to see it.';
 

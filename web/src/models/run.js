@@ -63,12 +63,12 @@
  * @property {string} [text]  a trained model's input text as it read it ([MASK]s written in), for measurements on demand
  * @property {string} [reading]  a trained model's tokens as one text (pieces.js readingOf), for the page's titles
  * @property {{ stage: string, loaded: number, total: number }} [progress]  a checkpoint loading: how much has come
- * @property {{ predictionAt: Function, attribute?: Function, generate: Function, repeatedWords?: Function }} [ask]  a
- *   trained model's measurements on demand, of the model that made this Run: predictionAt(position, sampling) (trained.js
- *   predictionAt, with this Run's sentence and knockout), attribute({ position, word }) (attribution.js attributeRun on
- *   this Run; our models only), generate(state) (output-layer.js generate), repeatedWords() (our models only: their
- *   heads on repeated random words, core
- *   repeatedWords at its defaults, measured once a model); absent while the model loads and for the designed heads
+ * @property {{ predictionAt: Function, attribute: Function, generate: Function, repeatedWords: Function,
+ *   logitLens?: Function }} [ask]  a trained model's measurements on demand, of the model that made this Run:
+ *   predictionAt(position, sampling) (trained.js predictionAt, with this Run's sentence and knockout),
+ *   attribute({ position, word }) (attribution.js attributeRun on this Run: a generator of its forward passes),
+ *   generate(state) (output-layer.js generate), repeatedWords() (its heads on repeated random words, core repeatedWords,
+ *   measured once a model), logitLens() (a checkpoint's); absent while the model loads and for the designed heads
  * @property {object | null} [output]  a trained model's output layer at the position it predicts (output-layer.js outputAt):
  *   the decoder's last token, the encoder's first blank (null without one)
  * @property {number} [labelThreshold]  a trained model's: a head whose best score is below it is "mixed"

@@ -275,8 +275,8 @@ export function runTrained(model, state, sentenceTokens) {
     predictionAt: (position, sampling) => predictionAt(model, state.sentence, position, sampling, knockout),
     generate: (current) => generate(model, current),
     repeatedWords: () => repeatedWordsOf(model),
-    // Measured for every head and word (L·H + T forward passes): our models' only (registry.js ourModel)
-    ...(modelEntry(kind).can.ourModel && { attribute: (pick) => attributeRun(model, shown, pick) }),
+    // Measured for every head and word (L·H + T forward passes): a generator of the passes (attribution.js)
+    attribute: (pick) => attributeRun(model, shown, pick),
     // A checkpoint's: every layer read through its output layer ((L + 1) · T output layers: on request)
     ...(model.logitLens && { logitLens: () => model.logitLens(text, { k: 1 }) }),
   };

@@ -122,6 +122,22 @@ class Gpt2Model {
   std::vector<double> next_log_probs(const std::vector<std::int32_t>& ids, const std::vector<HeadChoice>& ablate = {},
                                      std::vector<float>* attention = nullptr);
 
+  // One prediction's ln p(word | ids[0 … position]) (nats; position in [−T, T), as run()'s; word in [0, V)) with the
+  // heads of `ablate` knocked out, and `also_off` too, and with `occlude` (in [0, T)) that token's input row wte[id]
+  // replaced by the mean of wte's rows: GPT-2 has no [MASK], and the "average token" is what our models' [MASK] input
+  // is for GloVe words (language_model.hpp attribute). One forward pass and one output row: "Why this word?"
+  // (web/src/core/gpt2-attribution.js) makes L·H + T of them, a pass at a time, so that a page stays responsive. The
+  // residual stream of the pass with only `ablate` off (no occlusion) is kept for the last ids and `ablate` asked: a
+  // pass with `also_off` at layer l starts from it at layer l (the same values, bit for bit: the layers before l
+  // compute the same), so a head of layer l costs L − l blocks. Throws as run(), and std::out_of_range for a word or an
+  // occluded token outside its range, or an `also_off` head that does not exist.
+  double log_prob_at(const std::vector<std::int32_t>& ids, std::int64_t position, std::int32_t word,
+                     const std::vector<HeadChoice>& ablate = {}, std::optional<HeadChoice> also_off = std::nullopt,
+                     std::optional<std::size_t> occlude = std::nullopt);
+
+  // The mean of wte's rows (d): the input row of an occluded token (log_prob_at).
+  const std::vector<float>& mean_embedding() const { return mean_embedding_; }
+
   // The logit lens (nostalgebraist 2020, "interpreting GPT: the logit lens"): the residual stream after the input and
   // after each block, read through the final LayerNorm and the unembedding as if it were the last block's output:
   // rows r = 0 … L (r = 0: x₀ = wte + wpe; r = l: after block l; r = L: the model's own output), at `positions`
@@ -155,17 +171,30 @@ class Gpt2Model {
   std::vector<float> wpe_;            // (n_positions, d)
   std::vector<Layer> layers_;
   std::vector<float> lnf_gamma_, lnf_beta_;  // (d) each
+  std::vector<float> mean_embedding_;        // (d) the mean of wte's rows, set by finish_loading
   std::vector<Gpt2TensorSpec> specs_;
   std::vector<std::size_t> rows_loaded_;  // per spec
   bool loaded_ = false;
   HeadWorkspace head_;
+  // log_prob_at's last pass with only `ablate` off and no occlusion: its ids, heads off (L·H flags) and the residual
+  // stream entering each layer (L, T, d).
+  struct StreamCache {
+    std::vector<std::int32_t> ids;
+    std::vector<std::uint8_t> ablated;
+    std::vector<float> streams;
+  } stream_cache_;
 
-  // The blocks over ids with the heads of `ablated` off: fills out's embeddings, input, attention and hidden (and
-  // activations for the head `follow`), and returns x_L (T, d) in x.
+  // The blocks over ids with the heads of `ablated` off (and token `occlude`'s input row the mean embedding): fills
+  // out's embeddings, input, attention and hidden (and activations for the head `follow`), and returns x_L (T, d) in x.
+  // With from_layer > 0, x holds the residual stream entering that layer and only the layers from it on run (out's
+  // hidden then holds those layers' states only).
   void forward(const std::vector<std::int32_t>& ids, const std::vector<std::uint8_t>& ablated, LanguageRun& out,
-               std::vector<float>& x, std::optional<HeadChoice> follow = std::nullopt);
+               std::vector<float>& x, std::optional<HeadChoice> follow = std::nullopt,
+               std::optional<std::size_t> occlude = std::nullopt, std::size_t from_layer = 0);
   // logits (n, V) = LN_f(x) wteᵀ for n rows x (n, d); returns LN_f(x) (n, d).
   std::vector<float> output_layer(const float* x, std::size_t n, std::vector<float>& logits) const;
+  // ln softmax(LN_f(x) wteᵀ)[word] for one row x (d).
+  double log_prob_of_row(const float* x, std::int32_t word) const;
   // A ModelConfig with L and H, for the head checks of input_checks.hpp.
   ModelConfig heads() const;
 };

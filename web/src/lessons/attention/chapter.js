@@ -4,8 +4,8 @@
 // With a trained model chosen (state.model), its learned heads on the sentence instead, each named by what
 // it was measured to do, and its predictions. Every figure reads the update's Run (models/run.js).
 import { tour } from './tour.js';
-import { measuredOn } from '../../models/attribution.js';
-import { whenOurModel, whenOutputLayer, whenReady } from '../../models/run-figures.js';
+import { measuredOn, measurementKey } from '../../models/attribution.js';
+import { whenOutputLayer, whenReady } from '../../models/run-figures.js';
 import { masksLaterWords, modelEntry, modelIdThat, modelRegistry } from '../../models/registry.js';
 import { headCounts, resolveHead } from '../../models/run.js';
 import { modelKindName } from '../../models/model-facts.js';
@@ -136,11 +136,12 @@ export const attentionChapter = {
     },
     // Why this word: measured when the learner points at or chooses a predicted word (build below), not per keystroke.
     whyThisWord: {
-      draw: whenOurModel(
-        (run, { why }, { last }) => whyThisWordView(run, { why: measuredOn(why, run) ? why : null }, last),
-        'Why this word? runs the model once more for each head and each word (L·H + T runs: 160 for GPT-2 small on ' +
-          '16 tokens, seconds a word), so the page measures it on our own models only. Switch heads off in the heads ' +
-          'figure to see what each does to the next word.',
+      draw: whenOutputLayer((run, { why, measuring }, { last }) =>
+        whyThisWordView(
+          run,
+          { why: measuredOn(why, run) ? why : null, measuring: measuredOn(measuring, run) ? measuring : null },
+          last,
+        ),
       ),
     },
     // A checkpoint's logit lens: read when the learner asks (build below), drawn as unread, read or stale.
@@ -194,20 +195,41 @@ export const attentionChapter = {
         // A sentence the model cannot read (its section says why); the pointer changes nothing.
       }
     });
-    // Why this word: pointing at (or clicking) a predicted word, or choosing one in the figure, measures it (one core
-    // call of L·H + T forward passes) on the Run on screen; the same word again measures nothing.
+    // Why this word: pointing at (or clicking) a predicted word, or choosing one in the figure, measures it on the Run on
+    // screen (L·H + T forward passes); the same word again measures nothing. Our models' passes take milliseconds, so
+    // pointing measures; a checkpoint's take seconds in all, so only a click or a button does, and its passes run one
+    // per task (the page paints and takes keys between them), given up when the sentence or the word changes.
     let measured = null;
-    const explainWord = (position, word) => {
+    let measuring = null; // the measurement under way: { text, knockoutKey, position, word }
+    const explainWord = (position, word, { pointed = false } = {}) => {
       const run = shownRun;
       if (!run || run.status !== 'ready' || !run.text || !Number.isInteger(position) || !word) return;
       if (measuredOn(measured, run) && measured.position === position && measured.word === word) return;
-      if (!run.ask?.attribute) return;
-      try {
-        measured = run.ask.attribute({ position, word });
-      } catch {
-        return; // a word or position of a Run no longer on screen: nothing to show
-      }
-      redraw('whyThisWord', { why: measured });
+      if (measuredOn(measuring, run) && measuring.position === position && measuring.word === word) return;
+      if (!run.ask?.attribute || (pointed && !run.can.ourModel)) return;
+      const job = { ...measurementKey(run), position, word };
+      const passes = run.ask.attribute({ position, word });
+      measuring = job;
+      const step = () => {
+        if (measuring !== job) return; // another word or another sentence since
+        let next;
+        try {
+          next = passes.next();
+        } catch {
+          measuring = null; // a word or position the model does not have: nothing to show
+          redraw('whyThisWord', { measuring: null });
+          return;
+        }
+        if (next.done) {
+          measuring = null;
+          measured = next.value;
+          redraw('whyThisWord', { why: measured, measuring: null });
+          return;
+        }
+        redraw('whyThisWord', { measuring: { ...job, ...next.value } });
+        setTimeout(step, 0);
+      };
+      step();
     };
     // A redraw under a pointer at rest (a keystroke) makes the browser send pointerover again at the same place: that
     // is no pointing, and must not measure per keystroke.
@@ -220,7 +242,8 @@ export const attentionChapter = {
       }
       const item = event.target.closest?.('li[data-word]');
       const at = item?.closest('section[data-position]');
-      if (item && at) explainWord(Number(at.dataset.position), item.dataset.word);
+      if (item && at)
+        explainWord(Number(at.dataset.position), item.dataset.word, { pointed: event.type === 'pointerover' });
     };
     slots.predictions.addEventListener('pointerover', fromPrediction);
     slots.predictions.addEventListener('click', fromPrediction);
@@ -294,6 +317,7 @@ export const attentionChapter = {
       figureControls: [lineControls.form, sampling.form],
       syncRun: (current, run) => {
         shownRun = run;
+        if (measuring && !measuredOn(measuring, run)) measuring = null; // its sentence, or its heads off, are gone
         setHidden(lensBox, !run.ask?.logitLens); // a checkpoint's figure
         lineControls.sync(current, run);
         if (saidFor !== null && current.sentence !== saidFor) {

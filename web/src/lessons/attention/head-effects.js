@@ -134,26 +134,48 @@ function choicesBox() {
 
 /** Where the prediction is, in words: after which words (decoder), or at which blank (encoder). */
 function whereSaid(why, causal) {
-  if (!causal) return `at the [MASK] at position ${why.position}`;
-  const context = why.tokens
-    .slice(0, why.position + 1)
-    .map((t) => t.text)
-    .join(' ');
-  return `after “${context}”`;
+  return causal ? `after “${why.context}”` : `at the [MASK] at position ${why.position}`;
+}
+
+/** What the caption asks of the learner: our models measure a pointed word, a checkpoint a chosen one (chapter.js). */
+function captionText(run) {
+  const ask = run.can?.ourModel
+    ? 'Point at a predicted word (or choose one here)'
+    : 'Click a predicted word (or choose one here): a checkpoint takes a forward pass for each head and word, seconds in all';
+  return (
+    `Why this word? ${ask}: what its probability depends on in this sentence, measured by switching each head off, ` +
+    'and by hiding each word, one at a time.'
+  );
+}
+
+/** A measurement under way: which word, and how many of its forward passes are done, as text and a progress bar. */
+function progressLine(measuring, last) {
+  const line = last ?? element('p', 'why-measuring');
+  if (!last) {
+    const bar = document.createElement('progress');
+    bar.setAttribute('aria-label', 'forward passes done');
+    line.append(element('span'), bar);
+  }
+  const [text, bar] = line.children;
+  setText(text, `Measuring “${measuring.word}”: ${measuring.done} of ${measuring.total} forward passes `);
+  setAttrs(bar, { max: String(measuring.total), value: String(measuring.done) });
+  return line;
 }
 
 /**
  * @param {import('../../models/run.js').Run} run  a trained model's Run
- * @param {{ why: object | null }} options  why: attributeRun's measurement on this Run (models/attribution.js), or null
- *   when nothing is chosen yet (or it was of another sentence)
+ * @param {{ why: object | null, measuring?: { word: string, done: number, total: number } | null }} options  why:
+ *   attributeRun's measurement on this Run (models/attribution.js), or null when nothing is chosen yet (or it was of
+ *   another sentence); measuring: a measurement under way (a checkpoint's, a forward pass at a time)
  * @param {HTMLElement} [last]  a figure this function returned before: updated in place and returned (a keystroke,
  *   which leaves nothing measured, rewrites the word buttons that changed; a measurement's parts are built anew)
  * @returns {HTMLElement} <figure data-figure="why-this-word">: the word buttons; with a measurement, data-word,
  *   data-position and data-log-prob, the head bars (headEffectBars) and the chips (occlusionChips)
  */
-export function whyThisWordView(run, { why }, last) {
+export function whyThisWordView(run, { why, measuring = null }, last) {
   const figure = last?.dataset.figure === 'why-this-word' ? last : skeleton();
   const [caption] = figure.children;
+  setText(caption, captionText(run));
   const shown = (selector) => figure.querySelector(`:scope > ${selector}`) ?? undefined;
   setAttrs(figure, {
     'data-word': why?.word,
@@ -168,9 +190,14 @@ export function whyThisWordView(run, { why }, last) {
     const words = wordChoices(run.predictions, why, shown('.why-words'));
     if (why && shownMeasurement.get(figure)?.why !== why)
       shownMeasurement.set(figure, { why, parts: measured(why, run) });
+    const progress = measuring ? [progressLine(measuring, shown('.why-measuring'))] : [];
     parts = why
-      ? [words, ...shownMeasurement.get(figure).parts]
-      : [words, shown('.nothing-yet') ?? element('p', 'hint nothing-yet', 'Nothing measured yet.')];
+      ? [words, ...progress, ...shownMeasurement.get(figure).parts]
+      : [
+          words,
+          ...progress,
+          ...(measuring ? [] : [shown('.nothing-yet') ?? element('p', 'hint nothing-yet', 'Nothing measured yet.')]),
+        ];
   }
   const menu = shown('.export-menu'); // the figure's Download menu (figure-export.js), kept after the caption
   const children = [caption, ...(menu ? [menu] : []), ...parts];
@@ -183,14 +210,7 @@ export function whyThisWordView(run, { why }, last) {
 function skeleton() {
   const figure = document.createElement('figure');
   figure.dataset.figure = 'why-this-word';
-  figure.append(
-    element(
-      'figcaption',
-      '',
-      'Why this word? Point at a predicted word (or choose one here): what its probability depends on in this ' +
-        'sentence, measured by switching each head off, and by hiding each word, one at a time.',
-    ),
-  );
+  figure.append(element('figcaption'));
   return figure;
 }
 

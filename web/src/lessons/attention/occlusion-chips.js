@@ -1,6 +1,7 @@
 // Which earlier words mattered to one prediction: each token of the sentence as a chip, coloured and underlined by how
-// ln p(word) changes when that token is replaced by [MASK] (occlusion; Zeiler & Fergus 2014 §4.2, words for image
-// patches). Pure: new DOM from models/attribution.js attributeRun's measurement.
+// ln p(word) changes when that token is hidden — replaced by [MASK], or in a checkpoint by the mean token embedding
+// (occlusion; Zeiler & Fergus 2014 §4.2, words for image patches). Pure: new DOM from models/attribution.js
+// attributeRun's measurement.
 import { format } from 'd3-format';
 import { divergingColor, lightInkOn } from '../../views/colors.js';
 import { legend } from '../../views/legend.js';
@@ -9,7 +10,8 @@ const signed = format('+.2f');
 const BAR_PX = 28; // the longest bar under a chip (the largest |Δ|)
 
 /**
- * @param {{ word: string, tokens: { text: string, delta: number, masked: boolean, after: boolean }[] }} why
+ * @param {{ word: string, hidden: { name: string, what: string },
+ *   tokens: { text: string, delta: number, masked: boolean, after: boolean }[] }} why  hidden: what a hidden token becomes
  * @returns {HTMLElement} <div class="occlusion">: an <ol class="occlusion-chips"> with one <li data-token data-delta>
  *   per token (data-skipped where nothing was measured: a [MASK], or a word the decoder cannot see), a legend in nats
  *   and the caption
@@ -28,7 +30,7 @@ export function occlusionChips(why) {
     if (skipped) chip.dataset.skipped = '';
     chip.title = skipped
       ? `${token.text}: ${token.masked ? 'already [MASK]' : 'after the prediction: the decoder cannot see it'}`
-      : `${token.text} replaced by [MASK]: Δ ln p(${why.word}) = ${signed(token.delta)} nats`;
+      : `${token.text} replaced by ${why.hidden.name}: Δ ln p(${why.word}) = ${signed(token.delta)} nats`;
     const text = chip.appendChild(document.createElement('span'));
     text.className = 'chip-text';
     text.textContent = token.text;
@@ -45,11 +47,16 @@ export function occlusionChips(why) {
     chip.lastChild.textContent = skipped ? '–' : signed(token.delta);
   });
   box.append(
-    legend({ color, domain: [-limit, limit], title: 'Δ ln p when the word is replaced by [MASK] (nats)', width: 260 }),
+    legend({
+      color,
+      domain: [-limit, limit],
+      title: 'Δ ln p when the word is hidden (nats)',
+      width: 260,
+    }),
   );
   box.prepend(Object.assign(document.createElement('p'), { className: 'hint' }));
   box.firstChild.textContent =
-    `Each word replaced by [MASK] (the mean word vector) in turn: how ln p(“${why.word}”) changes, in nats (blue: ` +
+    `Each word replaced by ${why.hidden.name} (${why.hidden.what}) in turn: how ln p(“${why.word}”) changes, in nats (blue: ` +
     'without it the word became less likely; red: more likely). A measurement on this sentence, not an explanation of the model.';
   return box;
 }
