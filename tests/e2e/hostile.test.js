@@ -112,7 +112,9 @@ test('works under a strict Content-Security-Policy', async () => {
   await page.fill('attention-explorer textarea', 'policy holds');
   await flush(page);
   assert.equal(await page.getAttribute('[data-figure="attention-weights"]', 'data-rows'), '2');
-  assert.ok(await page.$('math'), 'formulas render');
+  // A formula is typeset when its chapter opens (views/formulas.js): KaTeX's MathML needs no inline style.
+  await page.click('attention-explorer [data-chapter-tab="positions"]');
+  await page.waitForSelector('attention-explorer [data-formula="positional"] math');
   // The Learn chapter's worker (a same-origin script) trains under the policy too.
   await page.click('attention-explorer [data-chapter-tab="learn"]');
   await page.waitForSelector('attention-explorer .learn-readout[data-step="0"]');

@@ -9,6 +9,10 @@ const TEX = {
   positional:
     String.raw`P_{i,2j}=\sin\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right),\qquad ` +
     String.raw`P_{i,2j+1}=\cos\!\left(\frac{i}{10000^{2j/d_{\mathrm{model}}}}\right)`,
+  lookup:
+    String.raw`\underbrace{\textstyle\sum_j \delta(q, k_j)\, v_j}_{\text{exact lookup}}\;\longrightarrow\;` +
+    String.raw`\underbrace{\textstyle\sum_j \alpha(q, k_j)\, v_j}_{\text{attention}},\qquad` +
+    String.raw`\alpha(q, k_j) = \mathrm{softmax}_j\!\left(\frac{\cos(\phi(q), \phi(k_j))}{\tau}\right)`,
 };
 
 /**
@@ -34,13 +38,36 @@ function typeset(tex, display) {
 }
 
 /**
- * A named display formula of the page.
- * @param {'attention' | 'positional'} name
- * @returns {HTMLElement} a <div class="formula">
+ * The named formulas wait to be typeset until they come near the viewport: they sit in chapters that start closed,
+ * and their MathML is a few hundred DOM nodes that every style and layout pass of the first screen would walk.
+ */
+const unseen = globalThis.IntersectionObserver
+  ? new IntersectionObserver(
+      (entries) => {
+        for (const { isIntersecting, target } of entries) {
+          if (!isIntersecting) continue;
+          unseen.unobserve(target);
+          target.innerHTML = typeset(TEX[target.dataset.formula], true);
+        }
+      },
+      { rootMargin: '400px' },
+    )
+  : null;
+
+/**
+ * A named display formula of the page, typeset when it first comes within 400 px of the viewport (at once where
+ * IntersectionObserver is missing).
+ * @param {'attention' | 'positional' | 'lookup'} name
+ * @returns {HTMLElement} a <div class="formula" data-formula="name">
+ * @throws {RangeError} for a name not in the table
  */
 export function formula(name) {
-  const div = math(TEX[name], { display: true, tag: 'div' });
+  if (!Object.hasOwn(TEX, name)) throw new RangeError(`formula: no formula named '${name}'`);
+  const div = document.createElement('div');
+  div.className = 'formula';
   div.dataset.formula = name;
   div.tabIndex = 0; // it scrolls sideways in a narrow explorer: keyboard users must reach it too
+  if (unseen) unseen.observe(div);
+  else div.innerHTML = typeset(TEX[name], true); // KaTeX's own markup of our fixed TeX, never user text
   return div;
 }

@@ -6,12 +6,8 @@
 // call per change of those inputs while it is on screen; a table the core refuses shows why.
 import { field, input, select } from '../../views/form-controls.js';
 import { element, section } from '../../views/layout.js';
-import { math } from '../../views/formulas.js';
+import { formula as namedFormula } from '../../views/formulas.js';
 
-const TEX =
-  String.raw`\underbrace{\textstyle\sum_j \delta(q, k_j)\, v_j}_{\text{exact lookup}}\;\longrightarrow\;` +
-  String.raw`\underbrace{\textstyle\sum_j \alpha(q, k_j)\, v_j}_{\text{attention}},\qquad` +
-  String.raw`\alpha(q, k_j) = \mathrm{softmax}_j\!\left(\frac{\cos(\phi(q), \phi(k_j))}{\tau}\right)`;
 const TEMPERATURE_LOG_RANGE = [-2, 1]; // the slider: τ = 10^x, 0.01 … 10
 const MAX_TEXT = 64;
 const SIMILARITY_OPTIONS = [
@@ -154,9 +150,7 @@ export function lookupSection(core, onChange, slot) {
 
   const message = element('p', 'status error lookup-message');
   message.setAttribute('role', 'alert');
-  const formula = math(TEX, { display: true, tag: 'div' });
-  formula.dataset.formula = 'lookup';
-  formula.tabIndex = 0; // it may scroll sideways: keyboard users must reach it too
+  const formula = namedFormula('lookup');
   const controls = element('div', 'lookup-inputs');
   controls.append(tableForm, form);
   const el = section(
