@@ -92,6 +92,9 @@ elif [ "$study" = induction ]; then
   # capacity keep the head without the perplexity the two-layer model paid for it?
   decoder l4-c64-glove-r100-4k-then-r50-24k --layers 4 --untied --output-init glove --seq-len 64 --batch-size 16 \
     --repeat-share 1 --repeat-steps 4000 --repeat-share-after 0.5 --steps 24000 --eval-every 1000
+  # … and with a quarter of the windows repeating after the first 4,000 steps instead of half
+  decoder l4-c64-glove-r100-4k-then-r25-24k --layers 4 --untied --output-init glove --seq-len 64 --batch-size 16 \
+    --repeat-share 1 --repeat-steps 4000 --repeat-share-after 0.25 --steps 24000 --eval-every 1000
   decoder c64-glove-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.25 --steps "$steps"
   decoder c64-untied-r50 --untied --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
   decoder c64-glove --untied --output-init glove --seq-len 64 --batch-size 16 --steps "$steps"

@@ -26,14 +26,17 @@ describe('languageModel.generate', () => {
     const made = causal.generate(start, { ...options, n: 6, seed: 11 });
     assert.equal(made.words.length, 6);
     assert.equal(made.nextSeed, 17);
-    // The same draws by hand: sample() after the text so far, the seed advancing by one a word.
+    // The same draws by hand: sample() after the text so far, the seed advancing by one a word, each word written on
+    // as the tokenizer reads it back (appendWord: "chief" + "'s" is "chief's").
+    const wasm = { tokenize: (text) => ({ value: core.tokenize(text) }) };
     let text = start;
     made.words.forEach(({ word, id, p, seed }, i) => {
       assert.equal(seed, 11 + i);
       const drawn = causal.sample(text, { ...options, seed });
       assert.deepEqual({ word, id, p }, { word: drawn.word, id: drawn.id, p: drawn.p }, `word ${i}`);
-      text = `${text} ${word}`;
+      text = appendWord(wasm, text, word);
     });
+    assert.equal(made.text, text);
     assert.deepEqual(words(made.text), [...words(start), ...made.words.map((w) => w.word)]);
     assert.ok(made.text.startsWith(start));
   });

@@ -128,7 +128,7 @@ describe('languageModel run(): ablate', () => {
 
   test('a head that does not exist, a malformed entry or a head listed twice is an error naming it', () => {
     const bad = [
-      [{ layer: 2, head: 0 }, RangeError, /ablate\[0\]\.layer must be an integer from 0 to 1, got 2/],
+      [{ layer: 4, head: 0 }, RangeError, /ablate\[0\]\.layer must be an integer from 0 to 3, got 4/],
       [{ layer: 0, head: 4 }, RangeError, /ablate\[0\]\.head must be an integer from 0 to 3, got 4/],
       [{ layer: 0, head: -1 }, RangeError, /ablate\[0\]\.head/],
       [{ layer: 0, head: 1.5 }, RangeError, /ablate\[0\]\.head/],
@@ -274,7 +274,7 @@ test('sample() draws with the heads in ablate knocked out, as run() shows them',
   const core = await createAttentionCore();
   const model = await core.languageModel('causal');
   const text = 'The king of';
-  const ablate = [{ layer: 1, head: 2 }];
+  const ablate = [{ layer: 3, head: 0 }]; // an induction head (config.heads)
   const argmax = (options) => model.run(text, { positions: [-1], k: 1, ...options }).top.at(-1)[0].word;
   assert.notEqual(argmax({ ablate }), argmax({}), 'the knockout changes the likeliest word of this text');
   assert.equal(model.sample(text, { topK: 1, ablate }).word, argmax({ ablate }));

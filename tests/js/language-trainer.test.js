@@ -20,10 +20,21 @@ describe('createLanguageTrainer', () => {
     assert.equal(d.maskRate, 0.15);
     assert.equal(d.tiedOutput, true);
     assert.equal(Math.fround(d.learningRate), Math.fround(3e-3));
-    // docs/language-models.md and language-trainer.d.ts: the decoder untied with α 5e-3, the encoder untied with 40 %
-    // masking and α 2.5e-3 (and each its own number of steps, which the defaults leave open: no decay).
+    // docs/language-models.md and language-trainer.d.ts: the decoder 4 layers, untied from the GloVe rows, α 5e-3, 16
+    // windows of 64 tokens a step and the repeated-span curriculum (every window for 4,000 steps, half after); the
+    // encoder untied with 40 % masking and α 2.5e-3 (and each its own number of steps, which the defaults leave open).
     const documented = {
-      causal: { tiedOutput: false, learningRate: 5e-3 },
+      causal: {
+        numLayers: 4,
+        tiedOutput: false,
+        outputInit: 'glove',
+        learningRate: 5e-3,
+        seqLen: 64,
+        batchSize: 16,
+        repeatShare: 1,
+        repeatSteps: 4000,
+        repeatShareAfter: 0.5,
+      },
       masked: { objective: 'masked', tiedOutput: false, maskRate: 0.4, learningRate: 2.5e-3 },
     };
     for (const kind of ['causal', 'masked']) {

@@ -236,7 +236,8 @@ describe('sample(): one word from the sampling distribution, reproducible by its
     console.log(
       `first word's q at T = 1 … 0.05: ${first.map((q) => q.toFixed(3)).join(', ')}; drawn at T = 0.05: ${share}`,
     );
-    assert.ok(share > 0.9 && Math.abs(share - first.at(-1)) < 0.03, `share ${share} vs q ${first.at(-1)}`);
+    // Drawn as often as q says (2,000 draws: a standard deviation of at most 0.011), and at T = 0.05 mostly the argmax.
+    assert.ok(first.at(-1) > 0.5 && Math.abs(share - first.at(-1)) < 0.035, `share ${share} vs q ${first.at(-1)}`);
   });
 
   test('the same text, options and seed give the same word; the masked model samples at its first blank', () => {

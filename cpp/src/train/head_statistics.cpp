@@ -152,11 +152,16 @@ std::vector<HeadStatistics> head_statistics(LanguageModel& model, const std::str
     for (std::size_t k = 0; k < kInduction; ++k) h.scores[k] = counts[lh][k] ? h.scores[k] / counts[lh][k] : 0.0;
     h.scores[kInduction] = repeated.induction[lh];
     h.entropy_bits /= rows[lh];
-    const auto best = std::max_element(h.scores.begin(), h.scores.end());
-    h.label =
-        *best >= kHeadLabelThreshold ? kHeadScoreNames[static_cast<std::size_t>(best - h.scores.begin())] : "mixed";
+    h.label = head_label(h.scores);
   }
   return heads;
+}
+
+std::string head_label(const std::array<double, 7>& scores) {
+  constexpr std::size_t kInduction = 6;
+  if (scores[kInduction] >= kHeadLabelThreshold) return kHeadScoreNames[kInduction];
+  const auto best = std::max_element(scores.begin(), scores.end());
+  return *best >= kHeadLabelThreshold ? kHeadScoreNames[static_cast<std::size_t>(best - scores.begin())] : "mixed";
 }
 
 }  // namespace attn::train

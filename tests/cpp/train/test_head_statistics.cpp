@@ -148,3 +148,13 @@ TEST_CASE("repeated words: R and the number of sequences out of range are refuse
   CHECK_THROWS_AS(model.next_log_probs({1, 2}, {1, static_cast<std::int32_t>(model.config().outputs())}),
                   std::out_of_range);
 }
+
+TEST_CASE("head labels: induction when it reaches the threshold, else the largest score that does, else mixed",
+          "[train]") {
+  // previous, next, self, first, same word, prefix, induction
+  CHECK(head_label({0.1, 0.0, 0.1, 0.85, 0.1, 0.2, 0.52}) == "induction");  // rests on the first token, copies
+  CHECK(head_label({0.1, 0.0, 0.1, 0.85, 0.1, 0.2, 0.39}) == "first");
+  CHECK(head_label({0.5, 0.0, 0.3, 0.04, 0.0, 0.07, 0.0}) == "previous");
+  CHECK(head_label({0.39, 0.0, 0.3, 0.04, 0.0, 0.07, 0.0}) == "mixed");
+  CHECK(head_label({0.1, 0.0, 0.1, 0.1, 0.1, 0.1, 0.4}) == "induction");  // the threshold itself counts
+}

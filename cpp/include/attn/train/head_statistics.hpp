@@ -15,7 +15,8 @@
 //   entropy    −Σ_j a[i, j] log₂ a[i, j] (bits)
 // and, on repeated random words (repeated_words_probe below, not on the text):
 //   induction  the head's induction score there
-// A head is labelled by its largest score when that is at least kHeadLabelThreshold, else "mixed".
+// A head is labelled "induction" when its induction score is at least kHeadLabelThreshold, else by its largest score
+// when that is at least the threshold, else "mixed" (head_label).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,12 @@ RepeatedWordsScores repeated_words_probe(LanguageModel& model, std::size_t repea
 // ids), the scores and both halves' losses as above.
 RepeatedWordsScores repeated_words_probe(Gpt2Model& model, std::size_t repeat = kRepeatedWords,
                                          std::size_t sequences = kRepeatedSequences, std::uint64_t seed = 0);
+
+// A head's label from its scores (kHeadScoreNames' order): "induction" when the induction score reaches
+// kHeadLabelThreshold — Olsson et al. 2022 (§2) name an induction head by what it does on repeated random tokens, and
+// on natural text, with nothing to copy, such a head rests on the first token, which would outscore it —, else the
+// largest score's name when it reaches the threshold, else "mixed".
+std::string head_label(const std::array<double, 7>& scores);
 
 struct HeadStatistics {
   std::size_t layer = 0, head = 0;
