@@ -54,6 +54,9 @@ test('decoder: a row shows its head above; the button puts the example sequence 
   const { page, errors } = await openModel('causal');
   await showSlot(page, 'headDetector');
   await page.click('attention-explorer .detector-head[data-layer="1"][data-head="2"]');
+  assert.deepEqual(await page.$eval('attention-explorer', (el) => el.state.head), { layer: 1, head: 2 });
+  // The weights, above the detector's 16 rows, are drawn again when they are back in view.
+  await showSlot(page, 'attention');
   await page.waitForFunction(() =>
     /L2 H3/.test(
       document

@@ -19,10 +19,13 @@ test('trained decoder: the line view draws the heads chosen, from both layers, e
   const names = await page.$$eval('attention-explorer .line-heads label', (labels) =>
     labels.map((l) => l.textContent.trim()),
   );
-  const heads = await page.$eval('attention-explorer', (el) => el.getRun().heads.length);
+  const { heads, numLayers } = await page.$eval('attention-explorer', (el) => ({
+    heads: el.getRun().heads.length,
+    numLayers: el.getRun().config.numLayers,
+  }));
   assert.equal(names.length, heads, `a box per head: ${names}`);
   assert.match(names[0], /^L1 H1: /);
-  assert.match(names[heads - 1], new RegExp(`^L2 H${heads / 2}: `));
+  assert.match(names[heads - 1], new RegExp(`^L${numLayers} H${heads / numLayers}: `));
   await page.check('attention-explorer .line-heads input[value="1"]');
   await page.check('attention-explorer .line-heads input[value="6"]');
   await page.uncheck('attention-explorer .line-heads input[value="0"]');

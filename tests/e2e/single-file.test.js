@@ -233,7 +233,7 @@ for (const [folder, models] of [
     await page.goto(`${url}${folder}`);
     await page.waitForSelector('attention-explorer [data-figure="predictions"] section li', { timeout: 60000 });
     const decoder = await trainedRun(page);
-    assert.deepEqual([decoder.model, decoder.status, decoder.heads], ['causal', 'ready', 8]);
+    assert.deepEqual([decoder.model, decoder.status, decoder.heads], ['causal', 'ready', 16]); // 4 layers × 4 heads
     assert.ok(decoder.top, 'a next word is predicted');
     await page.$eval('attention-explorer', (el) => el.change({ model: 'masked' }));
     await page.waitForFunction(() => document.querySelector('attention-explorer').getRun().heads.length === 8, null, {

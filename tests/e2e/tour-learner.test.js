@@ -55,6 +55,21 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
         next: el.getRun().predictions[0].top[0].word,
       }));
     }
+    if (shown.step === 'copying') {
+      await page.waitForFunction(() => document.querySelector('attention-explorer').getRun()?.predictions?.length);
+      shown.copy = await page.$eval('attention-explorer', (el) => {
+        const run = el.getRun();
+        const T = run.tokens.length;
+        const { layer, head } = el.state.head;
+        const H = run.attention.shape[1];
+        const row = Array.from({ length: T }, (_, j) => run.attention.data[((layer * H + head) * T + T - 1) * T + j]);
+        return {
+          heaviest: run.tokens[row.indexOf(Math.max(...row))].text,
+          next: run.predictions[0].top[0].word,
+          label: run.heads.find((h) => h.layer === layer && h.head === head)?.kind,
+        };
+      });
+    }
     if (shown.step === 'output-layer') {
       await page.waitForSelector('attention-explorer [data-figure="pipeline"][data-step="17"] .step h3');
       shown.stepTitle = await page.textContent('attention-explorer [data-figure="pipeline"] .step h3');
@@ -63,21 +78,23 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
   }
   const byId = Object.fromEntries(seen.map((s) => [s.step, s]));
   for (const s of seen) {
-    if (['padding-and-mask-token', 'context', 'knockout'].includes(s.step)) {
+    if (['padding-and-mask-token', 'context', 'copying', 'knockout'].includes(s.step)) {
       assert.notEqual(s.sentence, MINE, `${s.step} uses its own sentence`);
       assert.match(s.example, /uses its own example/, `${s.step} says why`);
     } else assert.equal(s.sentence, MINE, `${s.step} keeps my sentence`);
   }
   assert.equal(byId['trained-model']?.model, 'causal', 'a step shows the trained decoder');
   assert.equal(byId['measured-label']?.model, 'causal');
-  // Knockout: the head switched off changes the decoder's next word after "The king of" (israel → the).
+  // Knockout: the head switched off changes the decoder's next word after "The king of" (the → israel).
   assert.equal(byId.knockout?.model, 'causal');
-  assert.deepEqual(byId.knockout.knockout, { off: [{ layer: 1, head: 2 }], next: 'the' });
+  assert.deepEqual(byId.knockout.knockout, { off: [{ layer: 3, head: 0 }], next: 'israel' });
   // The output layer: the stepper of the decoder's layer 2 at its logits step.
   assert.equal(byId['output-layer']?.model, 'causal');
   assert.match(byId['output-layer'].stepTitle, /^17\. Logits/);
-  // Copying: the decoder's head detector, with the button that puts its example in the box.
+  // Copying: the decoder's induction head on a sentence it copies in: the last row's most weight on the word after the
+  // first "golden", which is the likeliest next word, and the head labelled "induction".
   assert.equal(byId.copying?.model, 'causal');
+  assert.deepEqual(byId.copying.copy, { heaviest: 'crown', next: 'crown', label: 'induction' });
   const trainedSteps = ['trained-model', 'measured-label', 'copying', 'knockout', 'output-layer'];
   const others = seen.filter((s) => !trainedSteps.includes(s.step));
   assert.ok(
@@ -98,11 +115,13 @@ test('the trained-model steps on a phone: the heads and the measured label are o
   await page.waitForSelector('attention-explorer [data-figure="attention-weights"]', { timeout: 30000 });
   const shown = await tour(page);
   assert.equal(shown.model, 'causal');
-  // The label the step quotes is the shipped decoder's own measurement of the head the step selects (L1 H1)
+  // The label the step quotes is the shipped decoder's own measurement of the head the step selects (L3 H4)
   const previous = await page.$eval('attention-explorer', async (el) => {
     const model = await el.core.languageModel('causal');
-    return model.config.heads.find((h) => h.layer === 0 && h.head === 0).previous;
+    const { layer, head } = el.state.head;
+    return model.config.heads.find((h) => h.layer === layer && h.head === head).previous;
   });
+  assert.deepEqual(await page.$eval('attention-explorer', (el) => el.state.head), { layer: 2, head: 3 });
   assert.match(shown.text, new RegExp(`previous word ${previous.toFixed(2).replace('.', '\\.')}`));
   await page.screenshot({ path: `${OUTPUT}/tour-measured-label-390.png` });
   await page.close();

@@ -149,7 +149,7 @@ for (const kind of ['masked', 'causal']) {
     assert.ok(view.labels.includes('x (both)'), view.labels.join(' | '));
     assert.match(
       view.text,
-      /Our 2-layer (encoder|decoder), trained on [\d.]+ M tokens/,
+      /Our [24]-layer (encoder|decoder), trained on [\d.]+ M tokens/,
       'says which model and how much it read',
     );
     assert.match(view.text, new RegExp(`through the trained ${kind === 'masked' ? 'encoder' : 'decoder'}`));

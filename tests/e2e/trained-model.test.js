@@ -74,6 +74,7 @@ test("#model=causal: the learned heads carry the measured labels, and the next-w
     first: 'first',
     'same word': 'sameWord',
     prefix: 'prefix',
+    induction: 'induction',
   };
   for (const head of view.heads) {
     const measured = expected.heads.find((h) => h.layer === head.layer && h.head === head.head);
@@ -287,8 +288,8 @@ test('embedded: model="causal" shows the decoder on the first screen, its next w
   assert.deepEqual(words, expected);
   assert.equal(
     await page.$$eval('#gpt [data-figure="heads"] .head-thumb', (heads) => heads.length),
-    8,
-    'its 2 × 4 learned heads',
+    16,
+    'its 4 × 4 learned heads',
   );
   assert.deepEqual(errors, []);
   await page.close();
@@ -301,7 +302,7 @@ test('a hand-edited link with a trained head past the last (trainedHead=99) show
     'attention-explorer',
     (el) => el.shadowRoot.querySelector('[data-figure="attention-weights"] figcaption').textContent,
   );
-  assert.match(caption, /L2 H4/);
+  assert.match(caption, /L4 H4/); // the decoder's last of 4 × 4
   assert.deepEqual(errors, []);
   await page.close();
 });

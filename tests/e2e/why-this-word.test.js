@@ -13,7 +13,7 @@ const shared = distAndBrowser();
 const HOST = 'attention-explorer';
 /** A sentence whose next word changes when the head below is switched off (“<unk>” → “the” without layer 2, head 3). */
 const SENTENCE = 'The king of';
-const HEAD = { layer: 1, head: 2 };
+const HEAD = { layer: 3, head: 0 }; // an induction head of the decoder: off, "The king of" → israel
 const SHOTS = 'build/screenshots';
 
 /** Opens the site on the decoder (and `more` of the hash), once its predictions are drawn. */
@@ -78,7 +78,7 @@ test('a head the model does not have, in the URL or the attribute, shows the err
       ?.textContent.includes('ablate'),
   );
   const message = await page.$eval(`${HOST} .status.error`, (p) => p.textContent);
-  assert.match(message, /ablate\[1\]\.layer must be an integer from 0 to 1, got 5/);
+  assert.match(message, /ablate\[1\]\.layer must be an integer from 0 to 3, got 5/);
   assert.deepEqual(errors, []);
   await page.close();
   const host = await serveElementPage(
@@ -131,7 +131,7 @@ test('pointing at a predicted word draws a bar per head and the occlusion chips,
     );
     assert.equal(shown.word, second);
     assert.ok(Number.isFinite(shown.logProb) && shown.logProb < 0);
-    assert.equal(shown.heads.length, 8);
+    assert.equal(shown.heads.length, 16); // the decoder's 4 × 4
     assert.ok(shown.heads.every((h) => Number.isFinite(h.delta)));
     assert.deepEqual(shown.heads[0].label, 'L1 H1');
     assert.equal(shown.heads[3].delta, 0, 'L1 H4 is off already');

@@ -20,8 +20,8 @@ export function trainingSize(config) {
 }
 
 /**
- * One sentence: size, corpus, quality. E.g. "Our 2-layer decoder, trained on 3.3 M tokens of WordNet glosses, the World
- * English Bible and Jane Austen's novels. On the corpus's 220,980 held-out tokens (8,192 output words): perplexity 66.8,
+ * One sentence: size, corpus, quality. E.g. "Our 4-layer decoder, trained on 3.3 M tokens of WordNet glosses, the World
+ * English Bible and Jane Austen's novels. On the corpus's 220,980 held-out tokens (8,192 output words): perplexity 70.2,
  * against 121.5 for a bigram model counted on the same split (lower is better)."
  * @param {object} config  core.languageModel(kind).config
  * @returns {string}

@@ -110,6 +110,14 @@ function learnedExplanation(job, measured, threshold) {
       `by what the words are, ${measured.entropyBits.toFixed(1)} bits on average.`
     );
   }
+  if (job.label === 'induction') {
+    // Measured where only copying helps; on text with nothing to copy such a head rests on the first token.
+    return (
+      `Measured on random words said twice (${job.text}): in the second copy, ${job.score.toFixed(2)} of its weight on ` +
+      `the word after the current word's first occurrence — it copies from context. On held-out text it puts ` +
+      `${measured.first.toFixed(2)} on the first token, its resting place when there is nothing to copy.`
+    );
+  }
   return `Measured on held-out text: ${job.text}.`;
 }
 

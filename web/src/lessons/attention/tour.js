@@ -96,25 +96,30 @@ export const tour = [
     id: 'measured-label',
     title: "A head's measured label",
     text:
-      '“previous word 0.50” means that on held-out text this head puts, on average, 0.50 of its weight on the word just ' +
+      '“previous word 0.94” means that on held-out text this head puts, on average, 0.94 of its weight on the word just ' +
       'before — the job the designed “previous token” head does by construction. A head whose best score stays below 0.4 ' +
       'is “mixed”; the list under the heads says what each name measures.',
-    state: { model: modelIdThat('generate'), head: { layer: 0, head: 0 } },
+    state: { model: modelIdThat('generate'), head: { layer: 2, head: 3 } },
     view: 'attention',
     figure: 'attention',
   },
   {
     id: 'copying',
+    ownSentence: 'after its second “golden” comes what followed the first',
     title: 'Copying from context: induction heads',
     text:
-      'A language model that has read “Mr Dursley … Mr” guesses “Dursley”: a head looks from the second “Mr” to the ' +
-      'word after the first one and copies it (an induction head, Olsson et al. 2022). The head detector tests each head ' +
-      'on random words said twice, where only copying helps: its induction column, and the line under it, say whether ' +
-      'this decoder copies (GPT-2 small finds the second copy several nats easier). Press “Put such a sentence in the ' +
-      'box” and look in the weights for a stripe of copying, one key right of each word’s first occurrence.',
-    state: { model: modelIdThat('generate') },
-    view: 'heads',
-    figure: 'headDetector',
+      'A language model that has read “… a golden crown … the golden” guesses “crown”: a head looks from the second ' +
+      '“golden” to the word after the first one and copies it (an induction head, Olsson et al. 2022). This decoder ' +
+      'learned one: layer 4, head 1, labelled “induction”. In the last row of its weights the second “golden” puts most ' +
+      'of its weight on “crown”, and “crown” is the likeliest next word. The head detector under the mix tests every ' +
+      'head on random words said twice, where only copying helps.',
+    state: {
+      model: modelIdThat('generate'),
+      sentence: 'the queen wore a golden crown . the people cheered for the golden',
+      head: { layer: 3, head: 0 },
+    },
+    view: 'attention',
+    figure: 'attention',
   },
   {
     id: 'knockout',
@@ -122,10 +127,10 @@ export const tour = [
     title: 'Knock a head out',
     text:
       'Each head in the grid has a switch: off, its output is set to 0 before W_O, and every later layer and the ' +
-      'predictions are recomputed without it. Here layer 2, head 3 is off, and after “The king of” the likeliest next ' +
-      'word turns from “israel” to “the”. Point at a predicted word: “Why this word?” measures how much each head and ' +
+      'predictions are recomputed without it. Here layer 4, head 1 is off, and after “The king of” the likeliest next ' +
+      'word turns from “the” to “israel”. Point at a predicted word: “Why this word?” measures how much each head and ' +
       'each earlier word moves its log-probability — on this sentence, not an explanation of the model.',
-    state: { model: modelIdThat('generate'), sentence: 'The king of', knockout: [{ layer: 1, head: 2 }] },
+    state: { model: modelIdThat('generate'), sentence: 'The king of', knockout: [{ layer: 3, head: 0 }] },
     view: 'predictions',
     figure: 'predictions',
   },

@@ -23,9 +23,9 @@ export const tour = [
       'each of its 8,192 output words a score, the softmax turns the scores into probabilities, and the likeliest words ' +
       'are its prediction. These are the stepper’s last four steps; shown here, the logits. The designed heads have no ' +
       'output layer: they only attend.',
-    // Layer 2's block has 15 steps (its input is layer 1's output); the output layer's four follow: the logits are 17th.
-    // The model is the registry's that writes the next word: the decoder.
-    state: { ...RIVER, model: modelIdThat('generate'), head: { layer: 1, head: 0 }, step: 17 },
+    // The last layer's block has 15 steps (its input is the layer before's output); the output layer's four follow: the
+    // logits are 17th. The model is the registry's that writes the next word: the decoder (4 layers).
+    state: { ...RIVER, model: modelIdThat('generate'), head: { layer: 3, head: 0 }, step: 17 },
     view: 'pipeline',
   },
 ];
