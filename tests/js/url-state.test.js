@@ -62,12 +62,12 @@ test('the head is one { layer, head } in the state and the link (head=layer,head
   assert.doesNotMatch(hash, /trainedHead/);
   assert.deepEqual(withChange(defaults, stateFromHash(`#${hash}`, defaults)).head, { layer: 1, head: 2 });
   // Each model starts at its first head, which the link leaves out: the designed heads' first, each trained
-  // model's previous-word head (the decoder's layer 1, head 1; the encoder's layer 1, head 4).
+  // model's previous-word head (the decoder's layer 3, head 4; the encoder's layer 1, head 4).
   assert.deepEqual(defaults.head, { layer: 0, head: 0 });
   const decoder = withChange(defaults, { model: 'causal' });
-  assert.deepEqual(decoder.head, { layer: 0, head: 0 });
+  assert.deepEqual(decoder.head, { layer: 2, head: 3 });
   assert.equal(stateToHash(decoder, defaults), 'model=causal');
-  assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 0, head: 0 });
+  assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 2, head: 3 });
   assert.deepEqual(withChange(defaults, { model: 'masked' }).head, { layer: 0, head: 3 });
   // The encoder's first head of all is not its first head: the link names it, and opens at it.
   const encoder = withChange(defaults, { model: 'masked' });
