@@ -105,6 +105,29 @@ for (const model of ['designed', 'causal']) {
   });
 }
 
+// Every style and layout pass of a keystroke walks the shadow DOM: the demo's first screen holds at most this many nodes
+// (closed chapters' figures are not built, their formulas not typeset until seen: views/formulas.js).
+const FIRST_SCREEN_NODES = 1500;
+
+test(`the demo's first screen holds at most ${FIRST_SCREEN_NODES} shadow DOM nodes; a formula is typeset once seen`, async () => {
+  const { page, errors } = await openSite(shared);
+  await page.waitForSelector('attention-explorer [data-figure="attention-weights"]');
+  await flush(page);
+  const count = () =>
+    page.$eval('attention-explorer', (el) => {
+      const size = (node) => 1 + [...node.childNodes].reduce((sum, child) => sum + size(child), 0);
+      return size(el.shadowRoot);
+    });
+  const nodes = await count();
+  assert.ok(nodes <= FIRST_SCREEN_NODES, `${nodes} nodes on the first screen`);
+  const formula = 'attention-explorer [data-formula="positional"]';
+  assert.equal(await page.$eval(formula, (f) => f.childElementCount), 0, 'a closed chapter: not typeset');
+  await page.click('attention-explorer [data-chapter-tab="positions"]');
+  await page.waitForSelector(`${formula} math`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a keystroke on Positions updates its figures in place and leaves the encoding curves alone', async () => {
   const { page, errors } = await openSite(shared);
   await page.click('attention-explorer [data-chapter-tab="positions"]');
