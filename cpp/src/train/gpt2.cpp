@@ -335,7 +335,7 @@ double Gpt2Model::log_prob_at(const std::vector<std::int32_t>& ids, std::int64_t
   std::vector<std::uint8_t> ablated = ablation_flags(heads(), ablate, "gpt2.attribute: ablate");
   ablated.resize(config_.n_layers * H, 0);  // empty: every head on
   LanguageRun run;
-  std::vector<float> x, logits;
+  std::vector<float> x;
   std::size_t from = 0;
   if (!occlude) {
     StreamCache& cache = stream_cache_;

@@ -2,8 +2,9 @@
 // knocked out (Michel et al. 2019 §3) and when one token's input row is the mean token embedding (occlusion, Zeiler &
 // Fergus 2014 §4.2; GPT-2 has no [MASK], and the mean row is what our models' [MASK] input is for GloVe words). Each
 // measurement is one forward pass in the core (cpp/include/attn/train/gpt2.hpp log_prob_at): 1 + L·H + (position + 1)
-// of them (a head of layer l runs from the base pass's residual stream at layer l: L − l blocks). attribution() hands them out one at a time (a generator), so
-// a page can run them between frames and stop when the text changes; attribute() runs them all, as our models' does.
+// of them (a head of layer l runs from the base pass's residual stream at layer l: L − l blocks). attribution() hands
+// them out one at a time (a generator), so a page can run them between frames and stop when the text changes;
+// attribute() runs them all, as our models' does.
 import * as check from './checks.js';
 import { checkAblate } from './knockout.js';
 import { unwrap } from './wasm-module.js';
