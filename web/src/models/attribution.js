@@ -6,7 +6,7 @@
 // keystroke: one core call for our models (milliseconds), one pass at a time for a checkpoint (GPT-2 small: ~0.1 s a
 // pass), so that the page stays responsive and can stop when the sentence changes.
 import { headName } from '../views/labels.js';
-import { readingOf, readsPieces } from './pieces.js';
+import { pieceOf, readingOf, readsPieces } from './pieces.js';
 
 /**
  * What a measurement on `run` is a measurement of: its text as read, and its heads off (as one string).
@@ -60,9 +60,7 @@ const HIDDEN = {
  */
 export function* attributeRun(model, run, { position, word }) {
   const knockout = run.knockout ?? [];
-  const pieces = readsPieces(model.config);
-  const asked = pieces ? word.replace(/^␣/, ' ') : word; // the piece behind the label
-  const options = { position, word: asked, ablate: knockout };
+  const options = { position, word: pieceOf(word, model.config), ablate: knockout };
   const r = model.attribution ? yield* model.attribution(run.text, options) : model.attribute(run.text, options);
   const { numHeads } = model.config;
   const off = new Set(knockout.map(({ layer, head }) => layer * numHeads + head));
@@ -72,7 +70,7 @@ export function* attributeRun(model, run, { position, word }) {
     word,
     logProb: r.logProb,
     context: readingOf(r.tokens.slice(0, r.position + 1), model.config),
-    hidden: HIDDEN[pieces ? 'pieces' : 'words'],
+    hidden: HIDDEN[readsPieces(model.config) ? 'pieces' : 'words'],
     heads: Array.from(r.heads, (delta, i) => {
       const ref = { layer: Math.floor(i / numHeads), head: i % numHeads };
       return { ...ref, name: headName(ref), delta, off: off.has(i) };

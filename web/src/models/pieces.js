@@ -16,6 +16,11 @@ export function shownToken(text, config) {
   return text.startsWith(' ') ? `␣${text.slice(1)}` : text;
 }
 
+/** The piece behind a label shownToken made: "␣bank" → " bank" (our models' words are their own labels). */
+export function pieceOf(shown, config) {
+  return readsPieces(config) ? shown.replace(/^␣/, ' ') : shown;
+}
+
 /** The model's tokens as one text, as it read them: pieces joined as they are, words with a space between. */
 export function readingOf(tokens, config) {
   return tokens.map((t) => t.text).join(readsPieces(config) ? '' : ' ');
