@@ -3,7 +3,10 @@
 // Chromium's CPU profile (self time per function) and trace (the main thread's own work: script, style, layout,
 // paint), per keystroke.
 //   node scripts/bench/keystroke-profile.mjs [--tokens 32] [--model designed|causal|masked|bare] [--presses 40] [--out file.json]
-// (bare: a bare textarea typed the same way, the floor)
+//     [--hide heads,mix] [--css 'rules'] [--layers]
+// (bare: a bare textarea typed the same way, the floor; --hide: figures (data-figure names) not shown, to see what
+// each one costs; --css: style rules added to the explorer's shadow root, to try a change before making it; --layers:
+// the composited layers after the keystrokes, by Chromium's reason, since Layerize and Commit grow with their number)
 // Needs build/wasm/ (scripts/build-wasm.sh). --out also writes the CPU profile (.cpuprofile: open it in DevTools).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,6 +20,9 @@ const { values: args } = parseArgs({
     model: { type: 'string', default: 'designed' },
     presses: { type: 'string', default: '40' },
     out: { type: 'string' },
+    hide: { type: 'string' },
+    css: { type: 'string', default: '' },
+    layers: { type: 'boolean', default: false },
   },
 });
 const tokens = Number(args.tokens),
@@ -36,6 +42,29 @@ const top = (table, count) =>
   Object.entries(table)
     .sort((a, b) => b[1] - a[1])
     .slice(0, count);
+
+/** The page's composited layers, counted by their compositing reasons, with the first element of each kind. */
+async function printLayers(cdp) {
+  let layers = [];
+  cdp.on('LayerTree.layerTreeDidChange', (e) => (layers = e.layers ?? layers));
+  await cdp.send('DOM.enable');
+  await cdp.send('LayerTree.enable');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const byReason = {};
+  for (const layer of layers) {
+    const { compositingReasonIds: ids } = await cdp.send('LayerTree.compositingReasons', { layerId: layer.layerId });
+    const reason = ids.join(',') || '(none)';
+    const entry = (byReason[reason] ??= { count: 0, first: '' });
+    entry.count += 1;
+    if (!entry.first && layer.backendNodeId) {
+      const { node } = await cdp.send('DOM.describeNode', { backendNodeId: layer.backendNodeId });
+      entry.first = `${node.nodeName.toLowerCase()} ${(node.attributes ?? []).slice(0, 4).join(' ')}`.slice(0, 70);
+    }
+  }
+  console.log(`composited layers: ${layers.length}`);
+  for (const [reason, { count, first }] of Object.entries(byReason))
+    console.log(`  ${String(count).padStart(4)}  ${reason.padEnd(32)} ${first}`);
+}
 
 const server = await createServer({ root: 'web', logLevel: 'warn', server: { host: '127.0.0.1', port: 5179 } });
 await server.listen();
@@ -60,6 +89,14 @@ try {
       el.change({ model });
     }, args.model);
     await page.waitForSelector('attention-explorer >> [data-figure="predictions"]', { timeout: 60000 });
+  }
+  const hidden = (args.hide?.split(',') ?? []).map((n) => `[data-figure="${n}"] { display: none !important; }`);
+  if (!bare && (hidden.length || args.css)) {
+    await page.evaluate((rules) => {
+      const style = document.createElement('style');
+      style.textContent = rules;
+      document.querySelector('attention-explorer').shadowRoot.append(style);
+    }, [...hidden, args.css].join('\n'));
   }
   const box = bare ? 'textarea' : 'attention-explorer textarea';
   const words = 'the river bank was muddy after the storm'.split(' ');
@@ -106,6 +143,7 @@ try {
   const functions = profileSelfTimes(profile);
   delete functions['(idle)'];
   for (const [name, ms] of top(functions, 30)) console.log(`  ${perKey(ms)}  ${name}`);
+  if (args.layers) await printLayers(cdp);
   if (args.out) {
     writeFileSync(args.out, JSON.stringify({ tokens, model: args.model, presses, groups, self }, null, 2));
     writeFileSync(args.out.replace(/\.json$/, '') + '.cpuprofile', JSON.stringify(profile));
