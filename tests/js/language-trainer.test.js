@@ -22,7 +22,8 @@ describe('createLanguageTrainer', () => {
     assert.equal(Math.fround(d.learningRate), Math.fround(3e-3));
     // docs/language-models.md and language-trainer.d.ts: the decoder 4 layers, untied from the GloVe rows, α 5e-3, 16
     // windows of 64 tokens a step and the repeated-span curriculum (every window for 4,000 steps, half after); the
-    // encoder untied with 40 % masking and α 2.5e-3 (and each its own number of steps, which the defaults leave open).
+    // encoder 4 layers, untied from the GloVe rows, with 40 % masking and α 2.5e-3 (and each its own number of steps,
+    // which the defaults leave open).
     const documented = {
       causal: {
         numLayers: 4,
@@ -35,7 +36,14 @@ describe('createLanguageTrainer', () => {
         repeatSteps: 4000,
         repeatShareAfter: 0.5,
       },
-      masked: { objective: 'masked', tiedOutput: false, maskRate: 0.4, learningRate: 2.5e-3 },
+      masked: {
+        objective: 'masked',
+        numLayers: 4,
+        tiedOutput: false,
+        outputInit: 'glove',
+        maskRate: 0.4,
+        learningRate: 2.5e-3,
+      },
     };
     for (const kind of ['causal', 'masked']) {
       const { recipe } = (await core.languageModel(kind)).config;

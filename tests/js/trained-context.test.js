@@ -126,13 +126,15 @@ test('contextData: one stage per step of the encoder, each cosine recomputed fro
   assert.deepEqual(inputs, { kind: 'masked', sentences: [state.sentence, state.compareSentence], status: 'ready' });
   const data = contextData(core, models, inputs);
   assert.equal(data.word, 'bank');
+  const layers = masked.config.numLayers;
   assert.deepEqual(
     data.stages.map((s) => s.id),
-    ['word', 'input', 'layer', 'layer'],
+    ['word', 'input', ...Array(layers).fill('layer')],
   );
   const runs = inputs.sentences.map((s) => masked.run(s, { k: 1 }));
   const row = (m, i) => Array.from(m.data.subarray(i * 100, (i + 1) * 100));
-  const expected = [(r) => r.embeddings, (r) => r.input, (r) => r.hidden[0], (r) => r.hidden[1]].map((pick) => {
+  const picks = [(r) => r.embeddings, (r) => r.input, ...Array.from({ length: layers }, (_, l) => (r) => r.hidden[l])];
+  const expected = picks.map((pick) => {
     const [a, b] = [row(pick(runs[0]), 2), row(pick(runs[1]), 5)];
     return dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b));
   });
