@@ -92,11 +92,14 @@ try {
   }
   const hidden = (args.hide?.split(',') ?? []).map((n) => `[data-figure="${n}"] { display: none !important; }`);
   if (!bare && (hidden.length || args.css)) {
-    await page.evaluate((rules) => {
-      const style = document.createElement('style');
-      style.textContent = rules;
-      document.querySelector('attention-explorer').shadowRoot.append(style);
-    }, [...hidden, args.css].join('\n'));
+    await page.evaluate(
+      (rules) => {
+        const style = document.createElement('style');
+        style.textContent = rules;
+        document.querySelector('attention-explorer').shadowRoot.append(style);
+      },
+      [...hidden, args.css].join('\n'),
+    );
   }
   const box = bare ? 'textarea' : 'attention-explorer textarea';
   const words = 'the river bank was muddy after the storm'.split(' ');
