@@ -236,10 +236,15 @@ for (const [folder, models] of [
     assert.deepEqual([decoder.model, decoder.status, decoder.heads], ['causal', 'ready', 16]); // 4 layers × 4 heads
     assert.ok(decoder.top, 'a next word is predicted');
     await page.$eval('attention-explorer', (el) => el.change({ model: 'masked' }));
-    await page.waitForFunction(() => document.querySelector('attention-explorer').getRun().heads.length === 8, null, {
-      timeout: 30000,
-    });
-    assert.equal((await trainedRun(page)).model, 'masked');
+    await page.waitForFunction(
+      () => {
+        const run = document.querySelector('attention-explorer').getRun();
+        return run.model === 'masked' && (run.status ?? 'ready') === 'ready' && run.heads.length > 0;
+      },
+      null,
+      { timeout: 30000 },
+    );
+    assert.equal((await trainedRun(page)).heads, 16, "the encoder's 4 layers × 4 heads");
     assert.deepEqual(
       paths.filter((path) => !path.startsWith(`/${folder}`)),
       folder === 'elsewhere/' ? ['/models/causal.safetensors', '/models/masked.safetensors'] : [],

@@ -191,7 +191,7 @@ test('the encoder: choosing a word at a blank measures it there', async () => {
     ]),
   }));
   assert.equal(shown.position, 2);
-  assert.equal(shown.heads.length, 8);
+  assert.equal(shown.heads.length, 16); // the encoder's 4 × 4
   assert.ok(shown.heads.every(Number.isFinite));
   assert.equal(shown.chips.length, 5);
   assert.deepEqual(shown.chips[2][1], true, 'the blank itself is not occluded');
