@@ -181,6 +181,8 @@ test("#model=masked: clicking a word makes it [MASK] and shows fillMask's top 10
   const { page, errors } = await openSite(shared, 'model=masked');
   await trainedDrawn(page);
   assert.deepEqual((await shown(page)).predictions, [], 'no blank yet: the figure says to click a word');
+  const first = (await shown(page)).heads.find((h) => h.selected);
+  assert.equal(first.label, 'previous', "selected by default: the encoder's previous-word head");
   await page.click('attention-explorer .tokens [data-index="1"]'); // "river"
   await page.waitForSelector('attention-explorer [data-figure="predictions"] section');
   const view = await shown(page);

@@ -7,8 +7,8 @@
 /**
  * The head each model starts at: the designed heads' first; in each shipped trained model, its clearest measured
  * previous-word head (layer 3, head 4 of the decoder, 0.94; layer 2, head 2 of the encoder, 0.63:
- * docs/language-models.md, "What the heads do"). Retraining moves them: tests/e2e/trained-model.test.js checks the
- * decoder's is still labelled "previous".
+ * docs/language-models.md, "What the heads do"). Retraining moves them: tests/e2e/trained-model.test.js checks that
+ * each is still labelled "previous".
  */
 const FIRST_HEADS = {
   designed: { layer: 0, head: 0 },
