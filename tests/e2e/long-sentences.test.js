@@ -1,5 +1,6 @@
 // Long sentences: at 64 tokens every row and column of a weights heatmap is labelled (views/heatmap.js tokenBandPx;
-// wide-weights.test.js goes to 256), the labels do not overlap, and the orange outlines of changed weights have a key.
+// wide-weights.test.js goes to 256), without a transform a label, the labels do not overlap, and the orange outlines
+// of changed weights have a key.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
@@ -23,7 +24,8 @@ function axisLabels(page, figure) {
           const box = t.getBoundingClientRect();
           return { text: t.textContent, top: box.top, bottom: box.bottom, left: box.left, right: box.right };
         });
-      return { rows: read('axis-rows'), cols: read('axis-cols'), n: Number(f.dataset.rows) };
+      const transforms = f.querySelectorAll('[transform]').length;
+      return { rows: read('axis-rows'), cols: read('axis-cols'), n: Number(f.dataset.rows), transforms };
     },
     figure,
   );
@@ -52,7 +54,10 @@ for (const [model, figure] of [
         figure,
         { timeout: 30000 },
       );
-      const { rows, cols } = await axisLabels(page, figure);
+      const { rows, cols, transforms } = await axisLabels(page, figure);
+      // Placed by their coordinates in one turned group an axis (band-axis.js): a transform each would split the paint
+      // into chunks that every keystroke's compositing goes through, two a token.
+      assert.ok(transforms <= 16, `${transforms} SVG transforms in the heatmap, for 64 tokens`);
       const words = LONG.split(' ');
       assert.deepEqual(
         rows.map((r) => r.text.toLowerCase()),

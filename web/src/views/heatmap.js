@@ -30,8 +30,8 @@ export const LABELLED_CELL_PX = 13;
 const SLANTED_LABEL_PX = 14;
 // Bands at least this wide hold a label each (labelFontPx's smallest font, 8 px, in its line); narrower, every k-th.
 const LABEL_EVERY_BAND_PX = 10;
-const SLANTED = { transform: 'rotate(-60)', y: -9, dx: '0.4em', dy: '0.3em' }; // y: band-axis.js's tick and padding
-const UPRIGHT = { transform: 'rotate(-90)', y: 0, dx: 9, dy: '0.32em' }; // dx: the same 9 px, now along the label
+const SLANTED = { angle: -60, y: -9, dx: '0.4em', dy: '0.3em' }; // y: band-axis.js's tick and padding
+const UPRIGHT = { angle: -90, y: 0, dx: 9, dy: '0.32em' }; // dx: the same 9 px, now along the label
 const LABEL_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const NOTE_PX = 62; // width reserved for row notes
 
@@ -177,17 +177,15 @@ export function heatmap(spec, last) {
   }
   setStyle(parts.scroll, { scrollPaddingTop: `${margin.top}px`, scrollPaddingLeft: `${margin.left}px` });
   setAttr(frame, 'transform', `translate(${margin.left}, ${margin.top})`);
+  // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font, centred on their
+  // column: turned, the axis's offset above the tick (y) would move a label sideways, a column to the left.
   bandAxis(parts.colAxis, {
     orient: 'top',
     scale: x,
     ticks: labelIndices(cols, cellWidth),
     label: (j) => spec.colLabels[j],
-    enterText: (text) => setAttr(text, 'text-anchor', 'start'),
+    turn: cellWidth >= SLANTED_LABEL_PX ? SLANTED : UPRIGHT,
   });
-  // Narrow columns turn their labels upright (at 60° neighbours would overlap), in a smaller font, centred on their
-  // column: turned, the axis's offset above the tick (y) would move a label sideways, a column to the left.
-  const turn = cellWidth >= SLANTED_LABEL_PX ? SLANTED : UPRIGHT;
-  for (const text of parts.colAxis.querySelectorAll('.tick text')) setAttrs(text, turn);
   setStyle(parts.colAxis, { '--label-px': `${labelFontPx(cellWidth)}px` });
   bandAxis(parts.rowAxis, {
     orient: 'left',
