@@ -84,6 +84,15 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
     } else assert.equal(s.sentence, MINE, `${s.step} keeps my sentence`);
   }
   assert.equal(byId['trained-model']?.model, 'causal', 'a step shows the trained decoder');
+  // It counts the shipped decoder's heads as its config does (a model trained again with other layers changes both).
+  const { numLayers, numHeads } = await page.$eval(
+    'attention-explorer',
+    async (el) => (await el.core.languageModel('causal')).config,
+  );
+  assert.ok(
+    byId['trained-model'].text.includes(`Its ${numLayers * numHeads} heads (${numLayers} layers × ${numHeads})`),
+    byId['trained-model'].text,
+  );
   assert.equal(byId['measured-label']?.model, 'causal');
   // Knockout: the head switched off changes the decoder's next word after "The king of" (the → israel).
   assert.equal(byId.knockout?.model, 'causal');

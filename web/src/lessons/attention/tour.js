@@ -84,9 +84,9 @@ export const tour = [
     title: 'A trained model: heads it learned',
     text:
       'Everything so far was built by hand or random; “trained decoder” (Model, beside the tokens) is our own small ' +
-      'language model, trained on English text and run on your sentence. Its 8 heads were never told what to do: each ' +
-      'is named by what it was measured to do on held-out text. Its next-word predictions are in this chapter too, ' +
-      'under “The next word”, with what it read and how well it predicts.',
+      'language model, trained on English text and run on your sentence. Its 16 heads (4 layers × 4) were never told ' +
+      'what to do: each is named by what it was measured to do on held-out text. Its next-word predictions are in this ' +
+      'chapter too, under “The next word”, with what it read and how well it predicts.',
     // The registry's model that writes the next word: the decoder.
     state: { model: modelIdThat('generate') },
     view: 'heads',
