@@ -1,5 +1,5 @@
-// A heatmap's axis of token labels, drawn as d3-axis draws axisTop / axisLeft of a band scale (the same
-// elements and attributes, so the figure and its exports look the same), but updated in place: ticks are
+// A heatmap's axis of token labels, drawn as d3-axis draws axisTop / axisLeft of a band scale (the same lines,
+// labels and attributes, so the figure and its exports look the same), but updated in place: ticks are
 // joined by index, and only what changed is written (a keystroke changes one label, not the axis).
 // Unlike d3-axis, no tick has a transform of its own: ticks and labels are placed by their coordinates, in one
 // group that turns them all. Chromium gives every SVG transform a node of its paint property trees, and every node
