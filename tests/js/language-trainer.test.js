@@ -22,8 +22,8 @@ describe('createLanguageTrainer', () => {
     assert.equal(Math.fround(d.learningRate), Math.fround(3e-3));
     // docs/language-models.md and language-trainer.d.ts: the decoder 4 layers, untied from the GloVe rows, α 5e-3, 16
     // windows of 64 tokens a step and the repeated-span curriculum (every window for 4,000 steps, half after); the
-    // encoder 4 layers, untied from the GloVe rows, with 40 % masking and α 2.5e-3 (and each its own number of steps,
-    // which the defaults leave open).
+    // encoder 4 layers, untied from the GloVe rows, with 40 % masking, α 2.5e-3 and 16,383 output words (and each its
+    // own number of steps, which the defaults leave open).
     const documented = {
       causal: {
         numLayers: 4,
@@ -41,6 +41,7 @@ describe('createLanguageTrainer', () => {
         numLayers: 4,
         tiedOutput: false,
         outputInit: 'glove',
+        outputWords: 16383,
         maskRate: 0.4,
         learningRate: 2.5e-3,
       },

@@ -31,7 +31,11 @@ test("the decoder's perplexity and its bigram's name the held-out text both are 
   );
   assert.ok(text.includes(`trained on ${trainingSize(causal)} tokens`), text);
   const blanks = modelFacts(masked);
-  assert.ok(blanks.includes(`(${masked.measured.heldOutTokens.toLocaleString('en-US')} blanks;`), blanks);
+  const outputs = masked.outputSize.toLocaleString('en-US');
+  assert.ok(
+    blanks.includes(`(${masked.measured.heldOutTokens.toLocaleString('en-US')} blanks, ${outputs} output words;`),
+    blanks,
+  );
 });
 
 test("the Learn chart's baselines say which text and how many words they are counted over", () => {

@@ -62,13 +62,13 @@ test('the head is one { layer, head } in the state and the link (head=layer,head
   assert.doesNotMatch(hash, /trainedHead/);
   assert.deepEqual(withChange(defaults, stateFromHash(`#${hash}`, defaults)).head, { layer: 1, head: 2 });
   // Each model starts at its first head, which the link leaves out: the designed heads' first, each trained
-  // model's previous-word head (the decoder's layer 3, head 4; the encoder's layer 2, head 2).
+  // model's previous-word head (the decoder's layer 3, head 4; the encoder's layer 2, head 3).
   assert.deepEqual(defaults.head, { layer: 0, head: 0 });
   const decoder = withChange(defaults, { model: 'causal' });
   assert.deepEqual(decoder.head, { layer: 2, head: 3 });
   assert.equal(stateToHash(decoder, defaults), 'model=causal');
   assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 2, head: 3 });
-  assert.deepEqual(withChange(defaults, { model: 'masked' }).head, { layer: 1, head: 1 });
+  assert.deepEqual(withChange(defaults, { model: 'masked' }).head, { layer: 1, head: 2 });
   // The encoder's first head of all is not its first head: the link names it, and opens at it.
   const encoder = withChange(defaults, { model: 'masked' });
   const first = withChange(encoder, { head: { layer: 0, head: 0 } });
@@ -92,7 +92,7 @@ test('old links, from before the head was one field, open at the same head (head
     head: 3,
   });
   // A trained model's link with only a designed head= showed the trained model's default head.
-  assert.deepEqual(open('#model=masked&head=3').head, { layer: 1, head: 1 });
+  assert.deepEqual(open('#model=masked&head=3').head, { layer: 1, head: 2 });
   assert.deepEqual(open('#model=masked&head=3&trainedHead=0').head, { layer: 0, head: 0 });
   // Written again, the link says the head once, in today's form.
   assert.equal(stateToHash(open('#model=causal&trainedHead=6'), defaults), 'model=causal&head=0%2C6');

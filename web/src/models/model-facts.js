@@ -41,7 +41,8 @@ export function modelFacts(config) {
   }
   return (
     `${about}: it fills a hidden word correctly ${(100 * config.maskedTop1).toFixed(0)} % of the time on the corpus's ` +
-    `held-out text (${count(held)} blanks; top 5: ${(100 * config.maskedTop5).toFixed(0)} %). A weak model: it knows ` +
+    `held-out text (${count(held)} blanks, ${count(config.outputSize)} output words; top 5: ` +
+    `${(100 * config.maskedTop5).toFixed(0)} %). A weak model: it knows ` +
     'common word patterns, not facts.'
   );
 }
