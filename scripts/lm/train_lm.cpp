@@ -4,7 +4,7 @@
 //
 //   attn_train_lm --corpus build/lm/corpus --embeddings web/assets/embeddings.bin --objective causal
 //                 --steps 3000 --out web/assets/models/causal.safetensors [--untied] [--output-init random|glove]
-//                 [--output-head] [--layers 2] [--output-words 8191] [--output-vocabulary text|glove]
+//                 [--output-head] [--layers 2] [--d-ff 400] [--output-words 8191] [--output-vocabulary text|glove]
 //                 [--attention-only] [--mask-rate 0.15] [--seq-len 32] [--repeat-share 0]
 //                 [--repeat-steps 0 --repeat-share-after 0] [--batch-size 32] [--shards 2] [--learning-rate 3e-3]
 //                 [--warmup 200] [--seed 0] [--threads 2] [--commit <sha>] [--eval-every 250]
@@ -112,6 +112,7 @@ int main(int argc, char** argv) try {
                                 "commit",
                                 "copy",
                                 "corpus",
+                                "d-ff",
                                 "embeddings",
                                 "eval-every",
                                 "evaluate",
@@ -174,6 +175,7 @@ int main(int argc, char** argv) try {
   o.repeat_share_after = std::stod(arg(args, "repeat-share-after", "0"));
   o.batch_size = std::stoul(arg(args, "batch-size", "32"));
   o.shards = std::stoul(arg(args, "shards", "2"));  // a larger batch needs more slices (the activation limit)
+  o.d_ff = std::stoul(arg(args, "d-ff", std::to_string(o.d_ff)));
   if (args.count("attention-only")) o.layer_norm = false, o.d_ff = 0;
   o.seed = std::stoull(arg(args, "seed", "0"));
   o.optimizer.learning_rate = std::stof(arg(args, "learning-rate", "3e-3"));
