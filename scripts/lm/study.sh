@@ -118,6 +118,9 @@ elif [ "$study" = induction ]; then
   # blocks): neither share nor length spared the perplexity at d_ff 400, so does the perplexity want capacity?
   decoder l4-ff800-c64-glove-r100-4k-then-r50-24k --layers 4 --d-ff 800 --untied --output-init glove --seq-len 64 \
     --batch-size 16 --repeat-share 1 --repeat-steps 4000 --repeat-share-after 0.5 --steps 24000 --eval-every 1000
+  # (stopped at 13,000 steps: no induction head had formed) … so every window repeats for 8,000 steps, not 4,000
+  decoder l4-ff800-c64-glove-r100-8k-then-r50-24k --layers 4 --d-ff 800 --untied --output-init glove --seq-len 64 \
+    --batch-size 16 --repeat-share 1 --repeat-steps 8000 --repeat-share-after 0.5 --steps 24000 --eval-every 1000
   decoder c64-glove-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.25 --steps "$steps"
   decoder c64-untied-r50 --untied --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
   decoder c64-glove --untied --output-init glove --seq-len 64 --batch-size 16 --steps "$steps"

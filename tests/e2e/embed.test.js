@@ -378,8 +378,7 @@ test('the single-file variant works from a static server with no other files bes
     const { page, errors, requests } = await open(alone.url, 1);
     assert.deepEqual(await tokensOf(page, 'attention-explorer'), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
     // The 5,000 most frequent words, the few more the examples use (tests/e2e/single-file.test.js checks which) and the
-    // ~11,700 more the language models predict (the decoder's 8,191 output words, the encoder's 16,383), out of the
-    // asset's 25,477.
+    // ~11,700 more the language models predict (their 8,191 and 16,383 output words), out of the asset's 25,477.
     const vocabSize = await page.$eval('attention-explorer', (el) => el.core.vocabSize);
     assert.ok(vocabSize > 16000 && vocabSize < 17500, `vocabulary of ${vocabSize} words`);
     assert.equal(
