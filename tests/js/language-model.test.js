@@ -100,6 +100,34 @@ describe('languageModel: loading', () => {
       message: /causal\.safetensors: the server sent a web page, not the file \(is the file there\?\)$/,
     });
   });
+  test("a file's recipe is checked with its own batch, not the trainer's default one", async () => {
+    // The shipped decoder's bytes with another recipe: windows of 128 tokens, trained 4 at a time. The trainer's default
+    // batch (32 windows in 2 shards: 2,048 rows, 16.8 M logits) would exceed the 64 MB limit; this file's (512 rows) fits.
+    const withRecipe = (change) => {
+      const bytes = readFileSync(new URL('../../web/assets/models/causal.safetensors', import.meta.url));
+      const length = Number(bytes.readBigUInt64LE(0));
+      const header = JSON.parse(bytes.subarray(8, 8 + length).toString('utf8'));
+      header.__metadata__.recipe = JSON.stringify({ ...JSON.parse(header.__metadata__.recipe), ...change });
+      const text = Buffer.from(JSON.stringify(header).padEnd(length + 64, ' '));
+      const size = Buffer.alloc(8);
+      size.writeBigUInt64LE(BigInt(text.length));
+      return new Uint8Array(Buffer.concat([size, text, bytes.subarray(8 + length)]));
+    };
+    const long = await core.languageModel('causal', { bytes: withRecipe({ seqLen: 128, batchSize: 4, shards: 1 }) });
+    assert.equal(long.config.seqLen, 128);
+    assert.deepEqual(
+      long.run(SENTENCE, { positions: [-1], k: 3 }).top.at(-1),
+      causal.run(SENTENCE, { positions: [-1], k: 3 }).top.at(-1),
+    );
+    long.release();
+    await assert.rejects(
+      core.languageModel('causal', { bytes: withRecipe({ seqLen: 128, batchSize: 64, shards: 1 }) }),
+      {
+        name: 'RangeError',
+        message: /the activations of a batch .* above the limit/,
+      },
+    );
+  });
 });
 
 describe('languageModel: run', () => {
