@@ -121,6 +121,12 @@ elif [ "$study" = induction ]; then
   # (stopped at 13,000 steps: no induction head had formed) … so every window repeats for 8,000 steps, not 4,000
   decoder l4-ff800-c64-glove-r100-8k-then-r50-24k --layers 4 --d-ff 800 --untied --output-init glove --seq-len 64 \
     --batch-size 16 --repeat-share 1 --repeat-steps 8000 --repeat-share-after 0.5 --steps 24000 --eval-every 1000
+  # … whose induction head copies in the probe's random repeats but looks at the first token on natural sentences.
+  # Four 2,500–3,000-step starts side by side (shards 4: 16 cores; build/lm/study/device/) put d_ff 800 at α 2.5e-3 as
+  # the one whose head formed while every window repeated (0.265 at step 2,500), as the shipped d_ff 400's did at 5e-3:
+  decoder l4-ff800-lr2.5e-3-c64-glove-r100-4k-then-r50-24k --layers 4 --d-ff 800 --learning-rate 2.5e-3 --untied \
+    --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 --repeat-steps 4000 --repeat-share-after 0.5 \
+    --steps 24000 --eval-every 1000
   decoder c64-glove-r25 --untied --output-init glove --seq-len 64 --batch-size 16 --repeat-share 0.25 --steps "$steps"
   decoder c64-untied-r50 --untied --seq-len 64 --batch-size 16 --repeat-share 0.5 --steps "$steps"
   decoder c64-glove --untied --output-init glove --seq-len 64 --batch-size 16 --steps "$steps"
