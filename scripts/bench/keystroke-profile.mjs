@@ -43,7 +43,7 @@ const top = (table, count) =>
     .sort((a, b) => b[1] - a[1])
     .slice(0, count);
 
-/** The page's composited layers, counted by their compositing reasons, with the first element of each kind. */
+/** The page's composited layers, counted by their compositing reasons, with every element of each kind. */
 async function printLayers(cdp) {
   let layers = [];
   cdp.on('LayerTree.layerTreeDidChange', (e) => (layers = e.layers ?? layers));
@@ -54,16 +54,18 @@ async function printLayers(cdp) {
   for (const layer of layers) {
     const { compositingReasonIds: ids } = await cdp.send('LayerTree.compositingReasons', { layerId: layer.layerId });
     const reason = ids.join(',') || '(none)';
-    const entry = (byReason[reason] ??= { count: 0, first: '' });
+    const entry = (byReason[reason] ??= { count: 0, nodes: [] });
     entry.count += 1;
-    if (!entry.first && layer.backendNodeId) {
+    if (layer.backendNodeId) {
       const { node } = await cdp.send('DOM.describeNode', { backendNodeId: layer.backendNodeId });
-      entry.first = `${node.nodeName.toLowerCase()} ${(node.attributes ?? []).slice(0, 4).join(' ')}`.slice(0, 70);
+      entry.nodes.push(`${node.nodeName.toLowerCase()} ${(node.attributes ?? []).slice(0, 4).join(' ')}`.slice(0, 70));
     }
   }
   console.log(`composited layers: ${layers.length}`);
-  for (const [reason, { count, first }] of Object.entries(byReason))
-    console.log(`  ${String(count).padStart(4)}  ${reason.padEnd(32)} ${first}`);
+  for (const [reason, { count, nodes }] of Object.entries(byReason)) {
+    console.log(`  ${String(count).padStart(4)}  ${reason.padEnd(32)} ${nodes[0] ?? ''}`);
+    for (const node of nodes.slice(1)) console.log(`  ${''.padStart(4)}  ${''.padEnd(32)} ${node}`);
+  }
 }
 
 const server = await createServer({ root: 'web', logLevel: 'warn', server: { host: '127.0.0.1', port: 5179 } });
