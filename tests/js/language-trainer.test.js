@@ -20,16 +20,17 @@ describe('createLanguageTrainer', () => {
     assert.equal(d.maskRate, 0.15);
     assert.equal(d.tiedOutput, true);
     assert.equal(Math.fround(d.learningRate), Math.fround(3e-3));
-    // docs/language-models.md and language-trainer.d.ts: the decoder 4 layers, untied from the GloVe rows, α 5e-3, 16
-    // windows of 64 tokens a step and the repeated-span curriculum (every window for 4,000 steps, half after); the
-    // encoder 4 layers, untied from the GloVe rows, with 40 % masking, α 2.5e-3 and 16,383 output words (and each its
-    // own number of steps, which the defaults leave open).
+    // docs/language-models.md and language-trainer.d.ts: the decoder 4 layers, d_ff 800, untied from the GloVe rows,
+    // α 2.5e-3, 16 windows of 64 tokens a step and the repeated-span curriculum (every window for 4,000 steps, half
+    // after); the encoder 4 layers, untied from the GloVe rows, with 40 % masking, α 2.5e-3 and 16,383 output words
+    // (and each its own number of steps, which the defaults leave open).
     const documented = {
       causal: {
         numLayers: 4,
+        dFF: 800,
         tiedOutput: false,
         outputInit: 'glove',
-        learningRate: 5e-3,
+        learningRate: 2.5e-3,
         seqLen: 64,
         batchSize: 16,
         repeatShare: 1,

@@ -6,7 +6,7 @@ import type { TrainerParameters } from './trainer.js';
 /**
  * Options of core.createLanguageTrainer(): the core's base recipe (core.languageModelLimits.trainerDefaults) for the ones
  * not given. The shipped files change it: both 4 layers with an untied output started at the GloVe rows; the decoder
- * with α 5e-3, windows of 64 and the repeated-span curriculum, the encoder with maskRate 0.4, α 2.5e-3 and 16,383
+ * with dFF 800, α 2.5e-3, windows of 64 and the repeated-span curriculum, the encoder with maskRate 0.4, α 2.5e-3 and 16,383
  * output words (docs/language-models.md; each file's recipe is its model's config.recipe). RangeError outside the
  * limits, TypeError for a wrong type.
  */
