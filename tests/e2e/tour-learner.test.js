@@ -94,16 +94,16 @@ test('the tour keeps my sentence, offers its example, visits the trained decoder
     byId['trained-model'].text,
   );
   assert.equal(byId['measured-label']?.model, 'causal');
-  // Knockout: the head switched off changes the decoder's next word after "The king of" (the → israel).
+  // Knockout: the induction head switched off changes the decoder's next word after "… the leather" (bag → seat).
   assert.equal(byId.knockout?.model, 'causal');
-  assert.deepEqual(byId.knockout.knockout, { off: [{ layer: 3, head: 0 }], next: 'israel' });
+  assert.deepEqual(byId.knockout.knockout, { off: [{ layer: 2, head: 0 }], next: 'seat' });
   // The output layer: the stepper of the decoder's layer 2 at its logits step.
   assert.equal(byId['output-layer']?.model, 'causal');
   assert.match(byId['output-layer'].stepTitle, /^17\. Logits/);
   // Copying: the decoder's induction head on a sentence it copies in: the last row's most weight on the word after the
-  // first "golden", which is the likeliest next word, and the head labelled "induction".
+  // first "lemon", which is the likeliest next word, and the head labelled "induction".
   assert.equal(byId.copying?.model, 'causal');
-  assert.deepEqual(byId.copying.copy, { heaviest: 'crown', next: 'crown', label: 'induction' });
+  assert.deepEqual(byId.copying.copy, { heaviest: 'tree', next: 'tree', label: 'induction' });
   const trainedSteps = ['trained-model', 'measured-label', 'copying', 'knockout', 'output-layer'];
   const others = seen.filter((s) => !trainedSteps.includes(s.step));
   assert.ok(
@@ -124,13 +124,13 @@ test('the trained-model steps on a phone: the heads and the measured label are o
   await page.waitForSelector('attention-explorer [data-figure="attention-weights"]', { timeout: 30000 });
   const shown = await tour(page);
   assert.equal(shown.model, 'causal');
-  // The label the step quotes is the shipped decoder's own measurement of the head the step selects (L3 H4)
+  // The label the step quotes is the shipped decoder's own measurement of the head the step selects (L2 H3)
   const previous = await page.$eval('attention-explorer', async (el) => {
     const model = await el.core.languageModel('causal');
     const { layer, head } = el.state.head;
     return model.config.heads.find((h) => h.layer === layer && h.head === head).previous;
   });
-  assert.deepEqual(await page.$eval('attention-explorer', (el) => el.state.head), { layer: 2, head: 3 });
+  assert.deepEqual(await page.$eval('attention-explorer', (el) => el.state.head), { layer: 1, head: 2 });
   assert.match(shown.text, new RegExp(`previous word ${previous.toFixed(2).replace('.', '\\.')}`));
   await page.screenshot({ path: `${OUTPUT}/tour-measured-label-390.png` });
   await page.close();

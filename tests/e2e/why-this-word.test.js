@@ -11,9 +11,9 @@ import { countCoreCalls } from './core-calls.js';
 
 const shared = distAndBrowser();
 const HOST = 'attention-explorer';
-/** A sentence whose next word changes when the head below is switched off (“<unk>” → “the” without layer 2, head 3). */
-const SENTENCE = 'The king of';
-const HEAD = { layer: 3, head: 0 }; // an induction head of the decoder: off, "The king of" → israel
+/** A sentence whose next word changes when the head below is switched off (“bag” → “seat” without layer 3, head 1). */
+const SENTENCE = 'the old man carried a leather bag . inside the leather';
+const HEAD = { layer: 2, head: 0 }; // an induction head of the decoder: it copies “bag”
 const SHOTS = 'build/screenshots';
 
 /** Opens the site on the decoder (and `more` of the hash), once its predictions are drawn. */

@@ -56,18 +56,18 @@ test('lists of free text (the lookup table) survive the hash: commas, percent si
 });
 
 test('the head is one { layer, head } in the state and the link (head=layer,head), for every model', () => {
-  const state = withChange(defaults, { model: 'causal', head: { layer: 1, head: 2 } });
+  const state = withChange(defaults, { model: 'causal', head: { layer: 2, head: 3 } });
   const hash = stateToHash(state, defaults);
-  assert.match(hash, /(^|&)head=1%2C2(&|$)/);
+  assert.match(hash, /(^|&)head=2%2C3(&|$)/);
   assert.doesNotMatch(hash, /trainedHead/);
-  assert.deepEqual(withChange(defaults, stateFromHash(`#${hash}`, defaults)).head, { layer: 1, head: 2 });
+  assert.deepEqual(withChange(defaults, stateFromHash(`#${hash}`, defaults)).head, { layer: 2, head: 3 });
   // Each model starts at its first head, which the link leaves out: the designed heads' first, each trained
-  // model's previous-word head (the decoder's layer 3, head 4; the encoder's layer 2, head 3).
+  // model's previous-word head (the decoder's layer 2, head 3; the encoder's layer 2, head 3).
   assert.deepEqual(defaults.head, { layer: 0, head: 0 });
   const decoder = withChange(defaults, { model: 'causal' });
-  assert.deepEqual(decoder.head, { layer: 2, head: 3 });
+  assert.deepEqual(decoder.head, { layer: 1, head: 2 });
   assert.equal(stateToHash(decoder, defaults), 'model=causal');
-  assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 2, head: 3 });
+  assert.deepEqual(withChange(defaults, stateFromHash('#model=causal', defaults)).head, { layer: 1, head: 2 });
   assert.deepEqual(withChange(defaults, { model: 'masked' }).head, { layer: 1, head: 2 });
   // The encoder's first head of all is not its first head: the link names it, and opens at it.
   const encoder = withChange(defaults, { model: 'masked' });

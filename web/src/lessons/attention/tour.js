@@ -96,27 +96,27 @@ export const tour = [
     id: 'measured-label',
     title: "A head's measured label",
     text:
-      '“previous word 0.94” means that on held-out text this head puts, on average, 0.94 of its weight on the word just ' +
+      '“previous word 0.90” means that on held-out text this head puts, on average, 0.90 of its weight on the word just ' +
       'before — the job the designed “previous token” head does by construction. A head whose best score stays below 0.4 ' +
       'is “mixed”; the list under the heads says what each name measures.',
-    state: { model: modelIdThat('generate'), head: { layer: 2, head: 3 } },
+    state: { model: modelIdThat('generate'), head: { layer: 1, head: 2 } },
     view: 'attention',
     figure: 'attention',
   },
   {
     id: 'copying',
-    ownSentence: 'after its second “golden” comes what followed the first',
+    ownSentence: 'after its second “lemon” comes what followed the first',
     title: 'Copying from context: induction heads',
     text:
-      'A language model that has read “… a golden crown … the golden” guesses “crown”: a head looks from the second ' +
-      '“golden” to the word after the first one and copies it (an induction head, Olsson et al. 2022). This decoder ' +
-      'learned one: layer 4, head 1, labelled “induction”. In the last row of its weights the second “golden” puts most ' +
-      'of its weight on “crown”, and “crown” is the likeliest next word. The head detector under the mix tests every ' +
-      'head on random words said twice, where only copying helps.',
+      'A language model that has read “… a lemon tree … the lemon” guesses “tree”: a head looks from the second ' +
+      '“lemon” to the word after the first one and copies it (an induction head, Olsson et al. 2022). This decoder ' +
+      'learned four, all in layer 3 and labelled “induction”. In the last row of layer 3, head 3’s weights, the second ' +
+      '“lemon” puts most of its weight on “tree”, and “tree” is the likeliest next word. The head detector under the ' +
+      'mix tests every head on random words said twice, where only copying helps.',
     state: {
       model: modelIdThat('generate'),
-      sentence: 'the queen wore a golden crown . the people cheered for the golden',
-      head: { layer: 3, head: 0 },
+      sentence: 'she planted a lemon tree in the garden . in summer the lemon',
+      head: { layer: 2, head: 2 },
     },
     view: 'attention',
     figure: 'attention',
@@ -127,10 +127,15 @@ export const tour = [
     title: 'Knock a head out',
     text:
       'Each head in the grid has a switch: off, its output is set to 0 before W_O, and every later layer and the ' +
-      'predictions are recomputed without it. Here layer 4, head 1 is off, and after “The king of” the likeliest next ' +
-      'word turns from “the” to “israel”. Point at a predicted word: “Why this word?” measures how much each head and ' +
+      'predictions are recomputed without it. Here layer 3, head 1, an induction head, is off: after “… a leather bag . ' +
+      'inside the leather” the likeliest next word turns from “bag”, the copy, to “seat”, what usually follows ' +
+      '“leather”. Point at a predicted word: “Why this word?” measures how much each head and ' +
       'each earlier word moves its log-probability — on this sentence, not an explanation of the model.',
-    state: { model: modelIdThat('generate'), sentence: 'The king of', knockout: [{ layer: 3, head: 0 }] },
+    state: {
+      model: modelIdThat('generate'),
+      sentence: 'the old man carried a leather bag . inside the leather',
+      knockout: [{ layer: 2, head: 0 }],
+    },
     view: 'predictions',
     figure: 'predictions',
   },
