@@ -122,8 +122,9 @@ elif [ "$study" = induction ]; then
   decoder l4-ff800-c64-glove-r100-8k-then-r50-24k --layers 4 --d-ff 800 --untied --output-init glove --seq-len 64 \
     --batch-size 16 --repeat-share 1 --repeat-steps 8000 --repeat-share-after 0.5 --steps 24000 --eval-every 1000
   # … whose induction head copies in the probe's random repeats but looks at the first token on natural sentences.
-  # Four 2,500–3,000-step starts side by side (shards 4: 16 cores; build/lm/study/device/) put d_ff 800 at α 2.5e-3 as
-  # the one whose head formed while every window repeated (0.265 at step 2,500), as the shipped d_ff 400's did at 5e-3:
+  # Four 2,500–3,000-step starts side by side on 16 cores (each --shards 4 --threads 4; their scores are in
+  # docs/language-models.md) put d_ff 800 at α 2.5e-3 as the one whose head formed while every window repeated (0.265
+  # at step 2,500), as the d_ff 400 decoder's did at 5e-3. Shipped (train.sh):
   decoder l4-ff800-lr2.5e-3-c64-glove-r100-4k-then-r50-24k --layers 4 --d-ff 800 --learning-rate 2.5e-3 --untied \
     --output-init glove --seq-len 64 --batch-size 16 --repeat-share 1 --repeat-steps 4000 --repeat-share-after 0.5 \
     --steps 24000 --eval-every 1000
