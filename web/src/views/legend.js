@@ -1,12 +1,15 @@
 // A colour legend: a gradient bar for a sequential d3 colour scale, with a labelled axis. Given the legend
 // it drew before, it updates that one in place (the same scale again: nothing to do).
 import { axisBottom } from 'd3-axis';
+import { format } from 'd3-format';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { setAttr, setText } from './dom-update.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const STOPS = 16;
+const TICKS = 5; // evenly spaced from one end to the other
+const tickLabel = format('.3~r'); // three significant digits, never an exponent
 let nextId = 0;
 
 /** What each legend was drawn for, to skip a redraw of the same scale. */
@@ -28,12 +31,20 @@ export function legend({ color, domain, title, width = 200 }, last) {
     setAttr(this, 'stop-color', color(domain[0] + (s / STOPS) * (domain[1] - domain[0])));
   });
   setText(svg.select('.legend-title').node(), title);
-  // The axis depends on the domain alone (the mix's scale changes at every keystroke, its rounded domain seldom).
-  if (was?.domain.join() !== domain.join()) {
+  // The axis depends on the domain alone (the mix's scale changes at every keystroke, its rounded domain seldom). Its
+  // ticks sit at fixed places, evenly from one end to the other: d3-axis draws them once, with the legend, and a new
+  // domain rewrites their labels in place (no element, and no text node, made anew).
+  if (!last) {
     const x = scaleLinear()
-      .domain(domain)
+      .domain([0, TICKS - 1])
       .range([margin.left, width - margin.right]);
-    svg.select(':scope > g').call(axisBottom(x).ticks(4).tickSizeOuter(0));
+    const ticks = Array.from({ length: TICKS }, (_, i) => i);
+    svg.select(':scope > g').call(axisBottom(x).tickValues(ticks).tickSizeOuter(0));
+  }
+  if (was?.domain.join() !== domain.join()) {
+    svg.selectAll('.tick text').each(function (i) {
+      setText(this, tickLabel(domain[0] + (i / (TICKS - 1)) * (domain[1] - domain[0])));
+    });
   }
   drawnFor.set(svg.node(), { color, domain: [...domain], title, width });
   return svg.node();
