@@ -285,6 +285,7 @@ attn::train::LanguageTrainerOptions language_model_options(const val& recipe) {
   o.n_heads = recipe["numHeads"].as<std::size_t>();
   o.d_ff = recipe["dFF"].as<std::size_t>();
   o.seq_len = recipe["seqLen"].as<std::size_t>();
+  o.batch_size = recipe["batchSize"].as<std::size_t>();
   o.output_words = recipe["outputWords"].as<std::size_t>();
   o.tied_output = recipe["tiedOutput"].as<bool>();
   o.output_head = !recipe["outputHead"].isUndefined() && recipe["outputHead"].as<bool>();  // files before it: none

@@ -168,9 +168,10 @@ val pca_to_js(const attn::Pca& p);
 
 // ---- training (attn/train) ----
 
-// A language model's recipe { objective, numLayers, numHeads, dFF, seqLen, outputWords, tiedOutput,
-// outputHead?, layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them);
-// the other options keep their defaults. An unknown objective throws as enum_from_js ("recipe.objective").
+// A language model's recipe { objective, numLayers, numHeads, dFF, seqLen, batchSize, outputWords, tiedOutput,
+// outputHead?, layerNorm } (the sizes, as a safetensors file's recipe and createLanguageTrainer's options spell them:
+// language_model_config checks that a batch of them fits in memory); the other options keep their defaults. An
+// unknown objective throws as enum_from_js ("recipe.objective").
 attn::train::LanguageTrainerOptions language_model_options(const val& recipe);
 
 // Heads knocked out, [{ layer, head }, …] (undefined or null: none), as head choices; the core refuses heads that do

@@ -34,9 +34,7 @@ val language_model_create(val spec) {
   return guarded([&] {
     const attn::EmbeddingTable& table = loaded_table();
     train::LanguageTrainerOptions options = language_model_options(spec["recipe"]);
-    // The batch the file trained on, as options_from_recipe reads it: language_model_config checks that one of its
-    // shards fits in memory, which the trainer's default batch (32 sequences) need not for a file trained on 16.
-    options.batch_size = spec["recipe"]["batchSize"].as<std::size_t>();
+    // The shards the file trained in, as options_from_recipe reads them: language_model_config checks that one fits
     options.shards = spec["recipe"]["shards"].as<std::size_t>();
     const train::ModelConfig config = train::language_model_config(options, table);
     std::vector<float> parameters = parameters_from_js(config, spec["tensors"], [](const train::ParameterSpec&) {

@@ -107,7 +107,6 @@ val create_trainer(val options) {
 val language_trainer_create(val o, const std::string& text, const std::string& held_out) {
   return guarded([&] {
     train::LanguageTrainerOptions options = language_model_options(o);
-    options.batch_size = o["batchSize"].as<std::size_t>();
     options.mask_rate = o["maskRate"].as<double>();
     options.repeat_share = o["repeatShare"].as<double>();
     options.repeat_steps = o["repeatSteps"].as<std::size_t>();

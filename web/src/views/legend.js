@@ -27,8 +27,9 @@ export function legend({ color, domain, title, width = 200 }, last) {
   const margin = { left: 10, right: 14 };
   const svg = last ? select(last) : skeleton(width, margin);
   setAttr(svg.node(), 'aria-label', `${title}: colour scale from ${domain[0]} to ${domain[1]}`);
+  const at = (t) => domain[0] + t * (domain[1] - domain[0]); // the value a fraction t along the domain
   svg.selectAll('stop').each(function (_, s) {
-    setAttr(this, 'stop-color', color(domain[0] + (s / STOPS) * (domain[1] - domain[0])));
+    setAttr(this, 'stop-color', color(at(s / STOPS)));
   });
   setText(svg.select('.legend-title').node(), title);
   // The axis depends on the domain alone (the mix's scale changes at every keystroke, its rounded domain seldom). Its
@@ -43,7 +44,7 @@ export function legend({ color, domain, title, width = 200 }, last) {
   }
   if (was?.domain.join() !== domain.join()) {
     svg.selectAll('.tick text').each(function (i) {
-      setText(this, tickLabel(domain[0] + (i / (TICKS - 1)) * (domain[1] - domain[0])));
+      setText(this, tickLabel(at(i / (TICKS - 1))));
     });
   }
   drawnFor.set(svg.node(), { color, domain: [...domain], title, width });
