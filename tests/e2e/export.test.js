@@ -28,9 +28,9 @@ after(async () => {
   await server?.close();
 });
 
-/** Opens the attention heatmap's Download menu, clicks `format` and returns the file's name and bytes. */
-async function download(format) {
-  const figure = page.locator('[data-figure="attention-weights"]');
+/** Opens a figure's Download menu (the attention heatmap's), clicks `format` and returns the file's name and bytes. */
+async function download(format, name = 'attention-weights') {
+  const figure = page.locator(`[data-figure="${name}"]`);
   const menu = figure.locator('.export-menu');
   if (!(await menu.evaluate((el) => el.open))) await menu.locator('summary').click();
   const [file] = await Promise.all([page.waitForEvent('download'), menu.locator(`[data-export="${format}"]`).click()]);
@@ -100,4 +100,20 @@ test('JSON: shape, labels and values', async () => {
   );
   assert.equal(data.state.sentence, SENTENCE);
   assert.deepEqual(consoleErrors, []);
+});
+
+test("SVG of the heads: each head's cells as rectangles, from its own cells rather than the canvas drawing them all", async () => {
+  const { bytes } = await download('svg', 'heads');
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      images: doc.querySelectorAll('image').length,
+      groups: [...doc.querySelectorAll('g')].map((g) => g.querySelectorAll(':scope > rect').length).filter(Boolean),
+    };
+  }, bytes.toString('utf8'));
+  assert.equal(parsed.error, null);
+  assert.equal(parsed.images, 0, 'no picture of the whole grid');
+  const n = trace.tokens.length;
+  assert.deepEqual(parsed.groups, [n * n, n * n], 'two heads, one rectangle per cell each');
 });

@@ -220,3 +220,103 @@ test('designed heads show the d_k they use; the heads menu names what every head
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/**
+ * The heads figure's thumbnails as drawn (one canvas over the grid, views/cell-atlas.js): per head, how many of its
+ * cells the canvas shows in the head's colour at the cell's centre over its place, how many it shows grey and faded
+ * (a switched-off head), and how many masked cells it leaves clear for the hatch; with the figure's canvas count.
+ */
+function drawnThumbnails() {
+  const figure = document.querySelector('attention-explorer').shadowRoot.querySelector('[data-figure="heads"]');
+  const atlas = figure.querySelector('canvas.cell-atlas');
+  const box = atlas.getBoundingClientRect();
+  const ratio = atlas.width / box.width;
+  const shown = atlas.getContext('2d').getImageData(0, 0, atlas.width, atlas.height).data;
+  const heads = [...figure.querySelectorAll('.head-cells')].map((place) => {
+    const { exportCells: cells } = place;
+    const T = cells.width;
+    const own = cells.getContext('2d').getImageData(0, 0, T, T).data;
+    const r = place.getBoundingClientRect();
+    const count = {
+      off: place.parentElement.hasAttribute('data-off'),
+      cells: 0,
+      same: 0,
+      grey: 0,
+      masked: 0,
+      clear: 0,
+    };
+    for (let i = 0; i < T; i++)
+      for (let j = 0; j < T; j++) {
+        const x = Math.floor((r.left - box.left + ((j + 0.5) * r.width) / T) * ratio);
+        const y = Math.floor((r.top - box.top + ((i + 0.5) * r.height) / T) * ratio);
+        const [a, o] = [(y * atlas.width + x) * 4, (i * T + j) * 4];
+        if (own[o + 3] === 0) {
+          count.masked += 1;
+          if (shown[a + 3] === 0) count.clear += 1;
+          continue;
+        }
+        count.cells += 1;
+        const near = (k) => Math.abs(shown[a + k] - own[o + k]) <= 2;
+        if (shown[a + 3] === 255 && near(0) && near(1) && near(2)) count.same += 1;
+        const flat = Math.max(...shown.subarray(a, a + 3)) - Math.min(...shown.subarray(a, a + 3)) <= 2;
+        if (flat && Math.abs(shown[a + 3] - 0.3 * 255) <= 2) count.grey += 1;
+      }
+    return count;
+  });
+  return { canvases: figure.querySelectorAll('canvas').length, heads };
+}
+
+test('the heads: one canvas shows every head its own cells over its place, after a keystroke, a knockout, a resize', async () => {
+  const { page, errors } = await open({ hash: 'model=causal', slot: 'heads' });
+  await page.waitForSelector('attention-explorer [data-figure="heads"] .head-switch');
+  const settle = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+  const check = async (what) => {
+    await settle();
+    const { canvases, heads } = await page.evaluate(drawnThumbnails);
+    assert.equal(canvases, 1, `${what}: the heads' canvases`);
+    assert.equal(heads.length, 16, what);
+    heads.forEach((h, k) => {
+      assert.ok(h.cells > 0 && h.masked > 0, `${what}, head ${k}: the causal mask leaves cells on both sides`);
+      assert.equal(h.clear, h.masked, `${what}, head ${k}: masked cells left clear`);
+      assert.equal(
+        h.off ? h.grey : h.same,
+        h.cells,
+        `${what}, head ${k}${h.off ? ' (off)' : ''}: ${JSON.stringify(h)}`,
+      );
+    });
+    return heads;
+  };
+  await check('first draw');
+  await page.$eval('attention-explorer', (el) => el.change({ sentence: 'the old man carried a leather bag . inside' }));
+  await flush(page);
+  await check('another sentence');
+  await page.click(
+    'attention-explorer [data-figure="heads"] li:has(> .head-thumb[data-layer="1"][data-head="0"]) .head-switch',
+  );
+  await flush(page);
+  const heads = await check('head L2 H1 off');
+  assert.deepEqual(
+    heads.map((h) => h.off),
+    Array.from({ length: 16 }, (_, k) => k === 4),
+  );
+  // A narrow window: the grid's columns shrink and its labels wrap onto more lines, so the thumbnails move within it
+  // (a layout change with no keystroke): each must follow its place.
+  const places = () =>
+    page.$eval('attention-explorer', (el) =>
+      [...el.shadowRoot.querySelectorAll('[data-figure="heads"] .head-cells')].map((p) => {
+        const r = p.getBoundingClientRect();
+        const box = p.closest('.head-box').getBoundingClientRect();
+        return `${r.left - box.left},${r.top - box.top}`;
+      }),
+    );
+  const wide = await places();
+  await page.setViewportSize({ width: 390, height: 900 });
+  await check('a narrow window');
+  const narrow = await places();
+  assert.ok(
+    narrow.some((at, k) => at !== wide[k]),
+    `the thumbnails moved within the grid: ${wide.join(' ')} → ${narrow.join(' ')}`,
+  );
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -118,9 +118,11 @@ export function figureSvg(figure) {
 /** figureSvg(), of a figure laid out whole. */
 function placedSvg(figure) {
   const box = figure.getBoundingClientRect();
-  // Canvases and SVG parts, and HTML labels marked data-export-text (a grid's head names), placed as drawn.
-  const parts = [...figure.querySelectorAll('canvas, svg, [data-export-text]')]
-    .filter((el) => !el.parentElement.closest('svg') && drawn(el))
+  // Canvases and SVG parts, HTML labels marked data-export-text (a grid's head names), and places marked
+  // data-export-cells whose cells are kept off the page as el.exportCells (cell-atlas.js: the canvas drawing them on
+  // the page is marked data-export-skip), placed as drawn.
+  const parts = [...figure.querySelectorAll('canvas, svg, [data-export-text], [data-export-cells]')]
+    .filter((el) => !el.parentElement.closest('svg') && !('exportSkip' in el.dataset) && drawn(el))
     .map((el) => ({ el, r: el.getBoundingClientRect() }));
   const left = Math.min(...parts.map(({ r }) => r.left - box.left), 0);
   const top = Math.min(...parts.map(({ r }) => r.top));
@@ -143,8 +145,8 @@ function placedSvg(figure) {
     const x = r.left - box.left - left,
       y = below + r.top - top;
     svg.appendChild(
-      el instanceof HTMLCanvasElement
-        ? cells(el, x, y, r)
+      el instanceof HTMLCanvasElement || el.exportCells
+        ? cells(el.exportCells ?? el, x, y, r)
         : el instanceof SVGElement
           ? inlined(el, x, y, r)
           : label(el, x, y, r),

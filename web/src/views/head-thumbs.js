@@ -1,8 +1,10 @@
 // A model's heads as small multiples, layers × heads, each its weights on the sentence and what it does in a few
 // words: the Attention chapter's heads of every model (the designed heads are a one-layer model) and the Learn
 // chapter's heads in training draw the same figure from a Run (models/run.js). Redrawn on every keystroke, it updates
-// in place: the same items, canvases and texts, written only where they changed (dom-update.js).
+// in place: the same items, canvases and texts, written only where they changed (dom-update.js). The thumbnails' cells
+// are drawn into one canvas over the grid (cell-atlas.js: a canvas per thumbnail costs a composited layer each).
 import { weightColorMap } from './colors.js';
+import { CellAtlas } from './cell-atlas.js';
 import { cellCanvas } from './cell-canvas.js';
 import { setAttrs, setHidden, setStyle, setText } from './dom-update.js';
 import { jobDefinitions } from './head-jobs.js';
@@ -22,9 +24,11 @@ const LIST_PX = 64; // … in the list of one layer's heads, each with its lines
  *   selected: the selected head, or null where heads are not chosen here (then each is a plain item); caption: the
  *   figure's, or none; name: the figure's data-figure; knockout: the heads switched off in this run, given where heads
  *   can be switched off (each item then has a switch, and the figure a "switch all back on" button while any is off);
- *   last: the figure drawn before, updated in place when it shows the same heads
+ *   last: the figure drawn before, updated in place when it shows the same heads; canvas: the figure's canvases by key
+ *   (kept from draw to draw): each head's cells ('head-' + index, layer-major) and the atlas ('head-atlas')
  * @returns {HTMLElement} a <figure data-figure="heads">: one button per head (data-layer, data-head from 0, data-label,
- *   data-score, a title defining its label), each dispatching CustomEvent("choose", { detail: { head: { layer, head } },
+ *   data-score, a title defining its label, its thumbnail's place .head-cells with the cells as exportCells, one pixel
+ *   per cell), each dispatching CustomEvent("choose", { detail: { head: { layer, head } },
  *   bubbles }); heads that say what they do (does, dims) as a list, with those lines beside them (.head-does,
  *   .head-dims), else a grid of layers × heads; under them the labels' definitions (head-jobs.js);
  *   with knockout, per head a <button class="head-switch" aria-pressed> (pressed: off) and a head that is off has
@@ -44,14 +48,15 @@ export function headThumbs(
     Boolean(knockout),
   ];
   const reuse = last?.dataset.figure === name && last.dataset.shape === shape.join();
-  const figure = reuse ? last : newFigure(name, shape, numHeads, list);
+  const figure = reuse ? last : newFigure(name, shape, numHeads, list, canvas?.('head-atlas'));
   figure.knockout = knockout ?? [];
   const captionEl = figure.querySelector(':scope > figcaption');
   setHidden(captionEl, !caption);
   setText(captionEl, caption ?? '');
   const color = weightColorMap(colorMap);
   const cell = Math.max(1, (list ? LIST_PX : GRID_PX) / Math.max(T, 1));
-  const items = figure.querySelector(':scope > ol').children;
+  const items = figure.querySelector(':scope > .head-box > ol').children;
+  const thumbnails = [];
   run.heads.forEach((h, index) => {
     const item = items[index];
     const button = item.firstChild;
@@ -66,7 +71,8 @@ export function headThumbs(
     const off = Boolean(knockout?.some((k) => k.layer === h.layer && k.head === h.head));
     setAttrs(item, { 'data-off': off ? '' : null });
     setAttrs(button, { 'data-off': off ? '' : null });
-    const drawn = cellCanvas({
+    const place = button.firstChild;
+    place.exportCells = cellCanvas({
       rows: T,
       cols: T,
       values: run.attention.data.subarray(index * T * T, (index + 1) * T * T),
@@ -75,10 +81,10 @@ export function headThumbs(
       cellWidth: cell,
       cellHeight: cell,
       isMasked: headMask(run, index),
-      canvas:
-        canvas?.(`head-${index}`) ?? (button.firstChild instanceof HTMLCanvasElement ? button.firstChild : undefined),
+      canvas: canvas?.(`head-${index}`) ?? place.exportCells,
     });
-    if (button.firstChild !== drawn) button.prepend(drawn);
+    setStyle(place, { width: `${T * cell}px`, height: `${T * cell}px` });
+    thumbnails.push({ place, cells: place.exportCells, dim: off });
     const [strong, line, does, dims] = button.querySelector('.head-label').children;
     setText(strong.firstChild, headName(h));
     const badge = strong.querySelector('.off-badge');
@@ -95,11 +101,12 @@ export function headThumbs(
     }
     if (knockout) syncSwitch(item.querySelector('.head-switch'), h, off);
   });
+  figure.atlas.draw(thumbnails);
   // "Switch all heads back on", while any is off (before the definitions).
   const allOn = figure.querySelector(':scope > .heads-all-on');
   if (knockout?.length) {
     const button = allOn ?? allOnButton();
-    if (!allOn) figure.querySelector(':scope > ol').after(button);
+    if (!allOn) figure.querySelector(':scope > .head-box').after(button);
     setText(button, `Switch all heads back on (${knockout.length} off)`);
   } else allOn?.remove();
   // The definitions change only with the labels (another model, or a model measured again): compared as text.
@@ -126,13 +133,18 @@ export function headMask(run, index) {
   return run.causal ? (i, j) => j > i : undefined;
 }
 
-/** The figure's frame for heads of this shape: a caption and one item per head. */
-function newFigure(name, shape, numHeads, list) {
+/**
+ * The figure's frame for heads of this shape: a caption, and one item per head in a box that also holds the canvas
+ * their thumbnails are drawn in (figure.atlas; atlasCanvas: the one to use, else a new one).
+ */
+function newFigure(name, shape, numHeads, list, atlasCanvas) {
   const [numLayers, , , kind, switches] = shape;
   const figure = document.createElement('figure');
   Object.assign(figure.dataset, { figure: name, shape: shape.join() });
   figure.appendChild(document.createElement('figcaption'));
-  const items = figure.appendChild(document.createElement('ol'));
+  const box = figure.appendChild(document.createElement('div'));
+  box.className = 'head-box';
+  const items = box.appendChild(document.createElement('ol'));
   items.className = list ? 'head-grid' : 'head-grid trained-grid';
   setStyle(items, { '--heads': String(numHeads) });
   for (let index = 0; index < numLayers * numHeads; index++) {
@@ -141,6 +153,7 @@ function newFigure(name, shape, numHeads, list) {
     item.appendChild(headButton(ref, kind === 'buttons'));
     if (switches) item.appendChild(headSwitch(figure, ref));
   }
+  figure.atlas = new CellAtlas(box, atlasCanvas);
   return figure;
 }
 
@@ -155,7 +168,10 @@ function allOnButton() {
   return all;
 }
 
-/** A head's thumbnail (its canvas comes with the first draw) and its lines; a button choosing it, or a plain item. */
+/**
+ * A head's thumbnail (the place its cells are drawn over, with them off the page as exportCells from the first draw:
+ * downloads read them there) and its lines; a button choosing it, or a plain item.
+ */
 function headButton(ref, choosable) {
   const button = document.createElement(choosable ? 'button' : 'div');
   Object.assign(button.dataset, { layer: String(ref.layer), head: String(ref.head) });
@@ -165,6 +181,9 @@ function headButton(ref, choosable) {
       button.dispatchEvent(new CustomEvent('choose', { detail: { head: { ...ref } }, bubbles: true })),
     );
   }
+  const place = button.appendChild(document.createElement('span'));
+  place.className = 'head-cells';
+  place.dataset.exportCells = '';
   const text = button.appendChild(document.createElement('span'));
   text.className = 'head-label';
   const strong = text.appendChild(document.createElement('strong'));
