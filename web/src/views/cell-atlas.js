@@ -1,7 +1,7 @@
 // Many small matrices of cells drawn into one canvas laid over their places on the page (the heads' small multiples,
 // head-thumbs.js). Chromium gives every canvas a composited layer, and each layer whose pixels change costs the
-// compositor work on that frame (Layerize, Commit): sixteen thumbnails redrawn per keystroke cost about 0.4 ms of paint,
-// one canvas holding all sixteen about half of that (docs/performance.md). Each matrix is kept in a canvas of one pixel
+// compositor work on that frame (Layerize, Commit): one canvas for sixteen thumbnails instead of sixteen took about
+// 0.3 ms off a keystroke's paint in Chromium 156 (docs/performance.md). Each matrix is kept in a canvas of one pixel
 // per cell off the page (cell-canvas.js; the figure's downloads read its cells there) and stretched, unsmoothed, over
 // its place: an element of the matrix's size whose CSS background (the masked cells' hatch) shows through. Where the
 // places sit is read when the layout changes (a ResizeObserver runs after layout, so reading it then forces none),
