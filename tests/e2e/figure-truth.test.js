@@ -263,17 +263,18 @@ function drawnThumbnails() {
       }
     return count;
   });
-  return { canvases: figure.querySelectorAll('canvas').length, heads };
+  return { canvases: figure.querySelectorAll('canvas').length, ratio, heads };
 }
 
-test('the heads: one canvas shows every head its own cells over its place, after a keystroke, a knockout, a resize', async () => {
+test('the heads: one canvas shows every head its own cells over its place, after a keystroke, a knockout, a resize, at 2× pixels', async () => {
   const { page, errors } = await open({ hash: 'model=causal', slot: 'heads' });
   await page.waitForSelector('attention-explorer [data-figure="heads"] .head-switch');
   const settle = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
   const check = async (what) => {
     await settle();
-    const { canvases, heads } = await page.evaluate(drawnThumbnails);
+    const { canvases, ratio, heads } = await page.evaluate(drawnThumbnails);
     assert.equal(canvases, 1, `${what}: the heads' canvases`);
+    assert.equal(ratio, await page.evaluate(() => devicePixelRatio), `${what}: the canvas in device pixels`);
     assert.equal(heads.length, 16, what);
     heads.forEach((h, k) => {
       assert.ok(h.cells > 0 && h.masked > 0, `${what}, head ${k}: the causal mask leaves cells on both sides`);
@@ -317,6 +318,20 @@ test('the heads: one canvas shows every head its own cells over its place, after
     narrow.some((at, k) => at !== wide[k]),
     `the thumbnails moved within the grid: ${wide.join(' ')} → ${narrow.join(' ')}`,
   );
+  // A screen of twice the pixels, the layout unchanged: the next draw redraws the canvas at the new ratio.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', {
+    width: 390,
+    height: 900,
+    deviceScaleFactor: 2,
+    mobile: false,
+  });
+  await page.$eval('attention-explorer', (el) =>
+    el.change({ sentence: 'the old man carried a leather bag . inside the' }),
+  );
+  await flush(page);
+  await showSlot(page, 'heads');
+  await check('twice the pixels');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -32,6 +32,13 @@ export class CellAtlas {
     this.ratio = 1;
     this.observed = new WeakSet();
     this.observer = new ResizeObserver(() => this.measure());
+    // In device pixels where the browser reports them (Chromium, Firefox): a move to a screen of another pixel ratio
+    // then redraws the canvas sharp; where it does not, the next draw or layout change does (paint()).
+    try {
+      this.observer.observe(box, { box: 'device-pixel-content-box' });
+    } catch {
+      this.observer.observe(box);
+    }
   }
 
   /**
@@ -45,7 +52,7 @@ export class CellAtlas {
     // A place moves only when it, an element around it, or a sibling of those changes size (a row or column of the
     // grid grows, a label wraps): each such change resizes one of the elements from the place up to the box.
     for (const { place } of this.items)
-      for (let el = place; el && el !== this.box.parentElement; el = el.parentElement) {
+      for (let el = place; el && el !== this.box; el = el.parentElement) {
         if (this.observed.has(el)) continue;
         this.observed.add(el);
         this.observer.observe(el);
@@ -74,6 +81,7 @@ export class CellAtlas {
   /** Clears the canvas and draws every matrix over its place, cells stretched without smoothing. */
   paint() {
     if (!this.frames) return;
+    if (window.devicePixelRatio !== this.ratio) return this.measure(); // once, after a change of screen or zoom
     const context = this.canvas.getContext('2d');
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.clearRect(0, 0, this.canvas.width, this.canvas.height);
