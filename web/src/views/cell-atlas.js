@@ -17,11 +17,10 @@ export class CellAtlas {
   /**
    * @param {HTMLElement} box  the places' container, without padding: the atlas canvas becomes its first child and
    *   is laid over it (absolutely positioned where it stands, at the box's corner, and sized to it: CSS .cell-atlas)
-   * @param {HTMLCanvasElement} [canvas]  the atlas canvas to use (a figure's pool keeps it from draw to draw)
    */
-  constructor(box, canvas = document.createElement('canvas')) {
+  constructor(box) {
     this.box = box;
-    this.canvas = canvas;
+    const canvas = (this.canvas = document.createElement('canvas'));
     canvas.className = 'cell-atlas';
     canvas.setAttribute('aria-hidden', 'true'); // the places' buttons carry the names; this is only their pixels
     canvas.dataset.exportSkip = ''; // downloads draw each matrix from its own cells (figure-export.js)

@@ -25,7 +25,7 @@ const LIST_PX = 64; // … in the list of one layer's heads, each with its lines
  *   figure's, or none; name: the figure's data-figure; knockout: the heads switched off in this run, given where heads
  *   can be switched off (each item then has a switch, and the figure a "switch all back on" button while any is off);
  *   last: the figure drawn before, updated in place when it shows the same heads; canvas: the figure's canvases by key
- *   (kept from draw to draw): each head's cells ('head-' + index, layer-major) and the atlas ('head-atlas')
+ *   (kept from draw to draw), for each head's cells ('head-' + index, layer-major)
  * @returns {HTMLElement} a <figure data-figure="heads">: one button per head (data-layer, data-head from 0, data-label,
  *   data-score, a title defining its label, its thumbnail's place .head-cells with the cells as exportCells, one pixel
  *   per cell), each dispatching CustomEvent("choose", { detail: { head: { layer, head } },
@@ -48,7 +48,7 @@ export function headThumbs(
     Boolean(knockout),
   ];
   const reuse = last?.dataset.figure === name && last.dataset.shape === shape.join();
-  const figure = reuse ? last : newFigure(name, shape, numHeads, list, canvas?.('head-atlas'));
+  const figure = reuse ? last : newFigure(name, shape, numHeads, list);
   figure.knockout = knockout ?? [];
   const captionEl = figure.querySelector(':scope > figcaption');
   setHidden(captionEl, !caption);
@@ -135,9 +135,9 @@ export function headMask(run, index) {
 
 /**
  * The figure's frame for heads of this shape: a caption, and one item per head in a box that also holds the canvas
- * their thumbnails are drawn in (figure.atlas; atlasCanvas: the one to use, else a new one).
+ * their thumbnails are drawn in (figure.atlas: its own, never another figure's, whose observer may still draw once).
  */
-function newFigure(name, shape, numHeads, list, atlasCanvas) {
+function newFigure(name, shape, numHeads, list) {
   const [numLayers, , , kind, switches] = shape;
   const figure = document.createElement('figure');
   Object.assign(figure.dataset, { figure: name, shape: shape.join() });
@@ -153,7 +153,7 @@ function newFigure(name, shape, numHeads, list, atlasCanvas) {
     item.appendChild(headButton(ref, kind === 'buttons'));
     if (switches) item.appendChild(headSwitch(figure, ref));
   }
-  figure.atlas = new CellAtlas(box, atlasCanvas);
+  figure.atlas = new CellAtlas(box);
   return figure;
 }
 
