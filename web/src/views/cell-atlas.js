@@ -10,7 +10,7 @@
 
 import { setStyle } from './dom-update.js';
 
-/** How a dimmed matrix is drawn (a switched-off head): faded and grey, as its place's CSS fades its hatch. */
+/** How a dimmed matrix is drawn (a switched-off head): faded and grey, and its place (its hatch) faded as much. */
 const DIM = { alpha: 0.3, filter: 'grayscale(1)' };
 
 export class CellAtlas {
@@ -25,7 +25,7 @@ export class CellAtlas {
     canvas.setAttribute('aria-hidden', 'true'); // the places' buttons carry the names; this is only their pixels
     canvas.dataset.exportSkip = ''; // downloads draw each matrix from its own cells (figure-export.js)
     box.prepend(canvas);
-    /** @type {{ place: HTMLElement, cells: HTMLCanvasElement, dim: boolean }[]} */
+    /** @type {{ place: HTMLElement, cells: HTMLCanvasElement, dim?: boolean }[]} */
     this.items = [];
     this.frames = null; // place → [x, y, width, height] in CSS pixels from the box's corner; null until laid out
     this.ratio = 1;
@@ -47,7 +47,8 @@ export class CellAtlas {
    *   sized as the matrix is to be shown; cells: the matrix, one pixel per cell; dim: drawn faded and grey
    */
   draw(items) {
-    this.items = items.map(({ place, cells, dim = false }) => ({ place, cells, dim }));
+    this.items = items;
+    for (const { place, dim } of items) setStyle(place, { opacity: dim ? String(DIM.alpha) : '' });
     // A place moves only when it, an element around it, or a sibling of those changes size (a row or column of the
     // grid grows, a label wraps): each such change resizes one of the elements from the place up to the box.
     for (const { place } of this.items)

@@ -28,9 +28,9 @@ const LIST_PX = 64; // … in the list of one layer's heads, each with its lines
  *   (kept from draw to draw), for each head's cells ('head-' + index, layer-major)
  * @returns {HTMLElement} a <figure data-figure="heads">: one button per head (data-layer, data-head from 0, data-label,
  *   data-score, a title defining its label, its thumbnail's place .head-cells with the cells as exportCells, one pixel
- *   per cell), each dispatching CustomEvent("choose", { detail: { head: { layer, head } },
- *   bubbles }); heads that say what they do (does, dims) as a list, with those lines beside them (.head-does,
- *   .head-dims), else a grid of layers × heads; under them the labels' definitions (head-jobs.js);
+ *   per cell), each dispatching CustomEvent("choose", { detail: { head: { layer, head } }, bubbles }); heads that say
+ *   what they do (does, dims) as a list, with those lines beside them (.head-does, .head-dims), else a grid of
+ *   layers × heads; under them the labels' definitions (head-jobs.js);
  *   with knockout, per head a <button class="head-switch" aria-pressed> (pressed: off) and a head that is off has
  *   data-off on its item and its button; each switch dispatches "choose" with { knockout: the list with it toggled }
  */
